@@ -1,0 +1,98 @@
+/** The demo data `npm start` seeds into an empty local database (also used by the e2e tests). */
+import { hashPassword } from "../worker/services/passwords.ts";
+import { leadDedupeKey } from "../src/domain/leads.ts";
+import { insertSql } from "./lib.ts";
+
+export interface NewUser {
+  username: string;
+  password: string;
+  email: string;
+  isAdmin: boolean;
+  firstName?: string;
+  lastName?: string;
+  phone?: string;
+  agencyName?: string;
+  role?: "Insurance Agent" | "Agency Owner";
+}
+
+export const DEMO_ADMIN: NewUser = {
+  username: "admin",
+  password: "admin-demo-2026",
+  email: "admin@example.com",
+  isAdmin: true,
+  firstName: "Avery",
+  lastName: "Admin",
+  phone: "5550100100",
+  agencyName: "FinalLead Connect",
+};
+
+export const DEMO_BUYER: NewUser = {
+  username: "buyer",
+  password: "buyer-demo-2026",
+  email: "buyer@example.com",
+  isAdmin: false,
+  firstName: "Blake",
+  lastName: "Buyer",
+  phone: "5550100200",
+  agencyName: "Blake Family Insurance",
+  role: "Agency Owner",
+};
+
+export async function insertUserSql(user: NewUser): Promise<string> {
+  const columns = {
+    id: crypto.randomUUID(),
+    username: user.username,
+    email: user.email,
+    password_hash: await hashPassword(user.password),
+    first_name: user.firstName ?? "",
+    last_name: user.lastName ?? "",
+    phone: user.phone ?? "",
+    agency_name: user.agencyName ?? "",
+    role: user.role ?? "Insurance Agent",
+    is_admin: user.isAdmin,
+  };
+  return insertSql("users", columns);
+}
+
+const FIRST_NAMES = ["Mary", "James", "Linda", "Robert", "Patricia", "John", "Barbara", "William", "Dorothy", "Charles"];
+const LAST_NAMES = ["Johnson", "Williams", "Brown", "Davis", "Miller", "Wilson", "Moore", "Taylor", "Anderson", "Thomas"];
+const STATES: [state: string, areaCode: string][] = [
+  ["TX", "214"], ["FL", "305"], ["CA", "213"], ["GA", "404"], ["OH", "614"],
+  ["NC", "704"], ["AZ", "602"], ["PA", "215"], ["TN", "615"], ["MI", "313"],
+];
+const DAY_MS = 86_400_000;
+
+/** 120 leads aged 5 to 185 days, spread over ten states, so paging and the filter have data. */
+export function demoLeadsSql(now = Date.now()): string[] {
+  return Array.from({ length: 120 }, (_, i) => {
+    const [state, areaCode] = STATES[i % STATES.length] ?? ["TX", "214"];
+    const phone = `${areaCode}555${String(1000 + i).padStart(4, "0")}`;
+    const formFillTime = now - (5 + ((i * 37) % 181)) * DAY_MS - i * 60_000;
+    const first = FIRST_NAMES[i % FIRST_NAMES.length] ?? "Pat";
+    const last = LAST_NAMES[(i * 3) % LAST_NAMES.length] ?? "Smith";
+    const columns = {
+      id: crypto.randomUUID(),
+      name: `${first} ${last}`,
+      email: i % 4 === 0 ? null : `${first}.${last}${i}@example.com`.toLowerCase(),
+      phone,
+      state,
+      form_fill_time: formFillTime,
+      dedupe_key: leadDedupeKey(phone, formFillTime),
+    };
+    return insertSql("aged_leads", columns);
+  });
+}
+
+export function demoCallbacksSql(): string[] {
+  return STATES.slice(0, 5).map(([state, areaCode], i) => {
+    const columns = {
+      id: crypto.randomUUID(),
+      name: `${FIRST_NAMES[i + 5]} ${LAST_NAMES[i + 2]}`,
+      email: `callback${i + 1}@example.com`,
+      phone: `${areaCode}555${String(2000 + i)}`,
+      state,
+      price_cents: 1500,
+    };
+    return insertSql("callback_opportunities", columns);
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * Creates a user from the command line, the only way to make the first admin (D4):
+ *   npm run user:create -- --username U --password P --email E [--admin] [--remote]
+ */
+import { z } from "zod";
+import { insertUserSql } from "./demo-data.ts";
+import { applyMigrations, d1Query, parseFlags, sqlLiteral } from "./lib.ts";
+
+const usage = "Usage: npm run user:create -- --username U --password P --email E [--admin] [--remote]";
+
+const flagsSchema = z.object({
+  username: z.string().trim().min(3, "Username must be at least 3 characters"),
+  password: z.string().min(8, "Password must be at least 8 characters"),
+  email: z.email("Please enter a valid email address"),
+});
+
+let flags: Map<string, string | true>;
+try {
+  flags = parseFlags(process.argv.slice(2));
+} catch (error) {
+  console.error(`${(error as Error).message}\n${usage}`);
+  process.exit(2);
+}
+const parsed = flagsSchema.safeParse(Object.fromEntries(flags));
+if (!parsed.success) {
+  for (const issue of parsed.error.issues) console.error(`--${issue.path.join(".")}: ${issue.message}`);
+  console.error(usage);
+  process.exit(2);
+}
+
+const remote = flags.get("remote") === true;
+const isAdmin = flags.get("admin") === true;
+const { username, password, email } = parsed.data;
+
+if (!remote) applyMigrations({});
+const taken = d1Query<{ id: string }>(
+  `SELECT id FROM users WHERE lower(username) = lower(${sqlLiteral(username)}) OR lower(email) = lower(${sqlLiteral(email)})`,
+  { remote },
+);
+if (taken.length > 0) {
+  console.error("A user with that username or e-mail already exists.");
+  process.exit(1);
+}
+d1Query(await insertUserSql({ username, password, email, isAdmin }), { remote });
+console.log(`Created ${isAdmin ? "admin" : "user"} '${username}' in the ${remote ? "remote" : "local"} database.`);

@@ -1,0 +1,30 @@
+/**
+ * Brand, contact details, booking widget and landing-page stats (PRODUCT.md D12).
+ * Placeholders are deliberately fake (example.com, 555 numbers) until the business supplies real ones.
+ */
+export const site = {
+  brandName: "FinalLead Connect",
+  tagline: "AI-powered live call transfers for final-expense agencies",
+  phone: "(555) 010-0142",
+  phoneHref: "tel:+15550100142",
+  infoEmail: "info@example.com",
+  supportEmail: "support@example.com",
+  bookingUrl: "https://booking.example.com/finallead-connect/consultation",
+  /** Response promise for the support contact and setup calls. */
+  supportWindow: "within 24 hours",
+  stats: [
+    { value: "4000+", label: "Call transfers delivered" },
+    { value: "500+", label: "Agents served" },
+    { value: "95%", label: "Success and satisfaction rate" },
+  ],
+  testimonial: {
+    quote:
+      "The transfers come in warm and ready to talk. My agents spend their day quoting instead of dialing, and the 120-second buffer means we only pay for real conversations.",
+    author: "Senior Agent",
+    company: "Final-expense agency, Texas",
+  },
+  photoCredit: { author: "Example Studio", url: "https://photos.example.com/example-studio" },
+} as const;
+
+/** Origin of the booking iframe, for the Content-Security-Policy frame-src. */
+export const bookingOrigin = new URL(site.bookingUrl).origin;

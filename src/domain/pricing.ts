@@ -1,0 +1,241 @@
+/**
+ * Every price, range, default and tier the shop sells at (spec §5, §9; PRODUCT.md D1, D7).
+ * Pure functions: the islands use them to display, the worker uses them to charge.
+ * Money is integer cents everywhere; dollars appear only at the edges (display, spec payloads).
+ */
+
+/** The card provider refuses a single charge above $999,999.99. */
+export const MAX_CHARGE_CENTS = 99_999_999;
+
+export const CURRENCY = "usd";
+
+export type PackageContext = "special" | "high-volume" | "premium" | "enterprise" | "ultimate";
+export type TierContext = "premium" | "enterprise" | "ultimate";
+
+export interface PackageRule {
+  /** Price per transfer before any volume tier applies. */
+  unitCents: number;
+  min: number;
+  /** Largest count the input accepts; high volume is bounded only by the provider maximum. */
+  max: number;
+  defaultCount: number;
+  /** What a non-numeric entry becomes (spec §5). */
+  nonNumericCount: number;
+}
+
+const HIGH_VOLUME_MIN = 50;
+
+/** High-volume tiers, lowest first: a count uses the last tier whose `from` it reaches. */
+export const HIGH_VOLUME_TIERS = [
+  { from: 50, to: 99, unitCents: 3200 },
+  { from: 100, to: 149, unitCents: 3000 },
+  { from: 150, to: 199, unitCents: 2900 },
+  { from: 200, to: null, unitCents: 2800 },
+] as const;
+
+const lowestHighVolumeRate = HIGH_VOLUME_TIERS[HIGH_VOLUME_TIERS.length - 1].unitCents;
+
+export const PACKAGE_RULES: Record<PackageContext, PackageRule> = {
+  special: { unitCents: 3900, min: 1, max: 1000, defaultCount: 25, nonNumericCount: 0 },
+  "high-volume": {
+    unitCents: HIGH_VOLUME_TIERS[0].unitCents,
+    min: HIGH_VOLUME_MIN,
+    max: Math.floor(MAX_CHARGE_CENTS / lowestHighVolumeRate),
+    defaultCount: 50,
+    nonNumericCount: HIGH_VOLUME_MIN,
+  },
+  premium: { unitCents: 3700, min: 1, max: 2000, defaultCount: 50, nonNumericCount: 0 },
+  enterprise: { unitCents: 3500, min: 1, max: 5000, defaultCount: 100, nonNumericCount: 0 },
+  ultimate: { unitCents: 3200, min: 1, max: 10000, defaultCount: 200, nonNumericCount: 0 },
+};
+
+/** Reads a count typed into a number input the way spec §5 says: non-numeric → the context's fallback. */
+export function parseCount(input: string | number | null | undefined, nonNumericCount: number): number {
+  if (typeof input === "number") return Number.isFinite(input) ? Math.trunc(input) : nonNumericCount;
+  const parsed = Number.parseInt(String(input ?? "").trim(), 10);
+  return Number.isNaN(parsed) ? nonNumericCount : parsed;
+}
+
+export function highVolumeUnitCents(count: number): number {
+  let unitCents: number = HIGH_VOLUME_TIERS[0].unitCents;
+  for (const tier of HIGH_VOLUME_TIERS) if (count >= tier.from) unitCents = tier.unitCents;
+  return unitCents;
+}
+
+/** '100-149 transfers: $30 each', '200+ transfers: $28 each'. */
+export function highVolumeTierLabel(count: number): string {
+  const unitCents = highVolumeUnitCents(count);
+  const tier = HIGH_VOLUME_TIERS.find((t) => t.unitCents === unitCents) ?? HIGH_VOLUME_TIERS[0];
+  const range = tier.to === null ? `${tier.from}+` : `${tier.from}-${tier.to}`;
+  return `${range} transfers: ${formatUsd(unitCents, { cents: false })} each`;
+}
+
+export function packageUnitCents(context: PackageContext, count: number): number {
+  return context === "high-volume" ? highVolumeUnitCents(count) : PACKAGE_RULES[context].unitCents;
+}
+
+export type Quote = { ok: true; quantity: number; unitCents: number; totalCents: number } | { ok: false; message: string };
+
+/** Checks a count against a range and the provider maximum, then prices it. */
+export function quote(quantity: number, unitCents: number, range: { min: number; max?: number }): Quote {
+  if (!Number.isInteger(quantity)) return { ok: false, message: "Quantity must be a whole number" };
+  if (quantity < range.min) return { ok: false, message: `Quantity must be at least ${range.min}` };
+  if (range.max !== undefined && quantity > range.max)
+    return { ok: false, message: `Quantity must be at most ${range.max}` };
+  const totalCents = quantity * unitCents;
+  if (totalCents > MAX_CHARGE_CENTS)
+    return { ok: false, message: `Order total exceeds the maximum of ${formatUsd(MAX_CHARGE_CENTS)}` };
+  return { ok: true, quantity, unitCents, totalCents };
+}
+
+export function quotePackage(context: PackageContext, count: number): Quote {
+  const rule = PACKAGE_RULES[context];
+  return quote(count, packageUnitCents(context, count), rule);
+}
+
+/** Pricing pages (spec §2): the advertised rate by daily call volume, and where each page's button goes. */
+export const PRICING_PAGES = [
+  {
+    slug: "standard-pricing",
+    name: "Standard Pricing",
+    rateDollars: 40,
+    audience: "Agencies under 100 calls per day",
+    checkout: "/checkout",
+  },
+  {
+    slug: "special-pricing",
+    name: "Special Offer",
+    rateDollars: 38,
+    audience: "Agencies with 101-150 calls per day",
+    checkout: "/checkout",
+  },
+  {
+    slug: "premium-pricing",
+    name: "Premium Volume Pricing",
+    rateDollars: 35,
+    audience: "Agencies with 151-199 calls per day",
+    checkout: "/checkout-premium",
+  },
+  {
+    slug: "enterprise-pricing",
+    name: "Enterprise Volume Pricing",
+    rateDollars: 32,
+    audience: "Agencies with 200-299 calls per day",
+    checkout: "/checkout-enterprise",
+  },
+  {
+    slug: "ultimate-pricing",
+    name: "Ultimate Volume Pricing",
+    rateDollars: 28,
+    audience: "Agencies with 300+ calls per day",
+    checkout: "/checkout-ultimate",
+  },
+] as const;
+
+export type PricingPageSlug = (typeof PRICING_PAGES)[number]["slug"];
+
+export function pricingPage(slug: PricingPageSlug) {
+  const page = PRICING_PAGES.find((p) => p.slug === slug);
+  if (!page) throw new Error(`Unknown pricing page ${slug}`);
+  return page;
+}
+
+/** Lead age bands (spec §3) and their D7 prices. */
+export const AGE_RANGES = ["30-60", "60-90", "90-180"] as const;
+export type AgeRange = (typeof AGE_RANGES)[number];
+
+export const AGED_LEAD_BANDS: readonly { range: AgeRange; maxAgeDays: number | null; unitCents: number }[] = [
+  { range: "30-60", maxAgeDays: 60, unitCents: 500 },
+  { range: "60-90", maxAgeDays: 90, unitCents: 400 },
+  { range: "90-180", maxAgeDays: null, unitCents: 300 },
+];
+
+const DAY_MS = 86_400_000;
+
+/** actualAge in days: the absolute difference between the form fill time and now, rounded up (spec §5). */
+export function leadAgeDays(formFillTime: Date | number, now: Date | number = Date.now()): number {
+  return Math.ceil(Math.abs(Number(now) - Number(formFillTime)) / DAY_MS);
+}
+
+export function ageRangeForDays(days: number): AgeRange {
+  const band = AGED_LEAD_BANDS.find((b) => b.maxAgeDays === null || days <= b.maxAgeDays);
+  return (band ?? AGED_LEAD_BANDS[AGED_LEAD_BANDS.length - 1]).range;
+}
+
+export function ageRangeUnitCents(range: AgeRange): number {
+  return AGED_LEAD_BANDS.find((b) => b.range === range)?.unitCents ?? AGED_LEAD_BANDS[0].unitCents;
+}
+
+/**
+ * D7: age from formFillTime at read time decides the band; without it the uploaded band;
+ * without either, 30-60. An explicit price above 0 overrides the band's price.
+ */
+export function agedLeadPrice(
+  lead: { formFillTime?: Date | number | null; ageRange?: AgeRange | null; priceCents?: number | null },
+  now: Date | number = Date.now(),
+): { ageRange: AgeRange; ageDays: number | null; priceCents: number } {
+  const ageDays = lead.formFillTime == null ? null : leadAgeDays(lead.formFillTime, now);
+  const ageRange = ageDays === null ? (lead.ageRange ?? "30-60") : ageRangeForDays(ageDays);
+  const priceCents = lead.priceCents && lead.priceCents > 0 ? lead.priceCents : ageRangeUnitCents(ageRange);
+  return { ageRange, ageDays, priceCents };
+}
+
+/** The D7 rule in words, for the template, the form hint and the pricing docs. */
+export const AGED_LEAD_PRICING_RULE = AGED_LEAD_BANDS.map((band, i) => {
+  const from = i === 0 ? 1 : (AGED_LEAD_BANDS[i - 1].maxAgeDays ?? 0) + 1;
+  const days = band.maxAgeDays === null ? `${from}+ days` : `${from}-${band.maxAgeDays} days`;
+  return `${days}: ${formatUsd(band.unitCents)} (range ${band.range})`;
+}).join("; ");
+
+/** Survey lead types (spec §3, §9). Quantities: at least 1, total within the provider maximum. */
+export const SURVEY_LEAD_TYPES = ["Live Transfers", "Call-Backs", "Aged Leads"] as const;
+export type SurveyLeadType = (typeof SURVEY_LEAD_TYPES)[number];
+
+const SURVEY_AGED_CENTS: Record<AgeRange, number> = { "30-60": 400, "60-90": 300, "90-180": 200 };
+
+export function surveyUnitCents(leadType: SurveyLeadType, ageRange?: AgeRange | null): number {
+  if (leadType === "Live Transfers") return 3500;
+  if (leadType === "Call-Backs") return 1500;
+  return SURVEY_AGED_CENTS[ageRange ?? "30-60"];
+}
+
+export function quoteSurvey(leadType: SurveyLeadType, quantity: number, ageRange?: AgeRange | null): Quote {
+  return quote(quantity, surveyUnitCents(leadType, ageRange), { min: 1 });
+}
+
+/** Ringcloud lead types (spec §3, §9); the tier sent with its payment is 'ringcloud'. */
+export const RINGCLOUD_LEAD_TYPES = ["live_transfers", "call_backs", "partial_apps"] as const;
+export type RingcloudLeadType = (typeof RINGCLOUD_LEAD_TYPES)[number];
+export const RINGCLOUD_TIER = "ringcloud";
+
+const RINGCLOUD_PARTIAL_APPS_CENTS: Record<AgeRange, number> = { "30-60": 500, "60-90": 400, "90-180": 300 };
+
+export function ringcloudUnitCents(leadType: RingcloudLeadType, ageRange?: AgeRange | null): number {
+  if (leadType === "live_transfers") return 3700;
+  if (leadType === "call_backs") return 1500;
+  return ageRange ? RINGCLOUD_PARTIAL_APPS_CENTS[ageRange] : 500;
+}
+
+export function quoteRingcloud(leadType: RingcloudLeadType, quantity: number, ageRange?: AgeRange | null): Quote {
+  return quote(quantity, ringcloudUnitCents(leadType, ageRange), { min: 1 });
+}
+
+/** Dashboard call-transfer orders: $35 per transfer, lead type fixed to Live Transfers. */
+export const CALL_TRANSFER_UNIT_CENTS = 3500;
+
+export function quoteCallTransfer(quantity: number): Quote {
+  return quote(quantity, CALL_TRANSFER_UNIT_CENTS, { min: 1 });
+}
+
+/** Dollars as the spec's payloads carry them → cents; null when it is not an amount. */
+export function dollarsToCents(dollars: number): number | null {
+  if (!Number.isFinite(dollars) || dollars < 0) return null;
+  const cents = Math.round(dollars * 100);
+  return Math.abs(cents - dollars * 100) < 1e-6 ? cents : null;
+}
+
+/** '$1950.00' (spec: two decimals); `cents: false` drops them for whole-dollar rates ('$30'). */
+export function formatUsd(cents: number, options: { cents?: boolean } = {}): string {
+  const dollars = cents / 100;
+  return options.cents === false && Number.isInteger(dollars) ? `$${dollars}` : `$${dollars.toFixed(2)}`;
+}

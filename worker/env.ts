@@ -1,0 +1,18 @@
+/** Bindings and variables the Worker reads (declared in wrangler.toml; secrets via `wrangler secret put`). */
+export interface Env {
+  DB: D1Database;
+  DOCUMENTS: R2Bucket;
+  IMPORT_QUEUE: Queue<unknown>;
+  ASSETS: Fetcher;
+  RATE_LIMITER?: RateLimit;
+  APP_ENV: string;
+  PUBLIC_SITE_URL?: string;
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  PUBLIC_STRIPE_PUBLISHABLE_KEY?: string;
+  MAIL_API_URL?: string;
+  MAIL_API_KEY?: string;
+  MAIL_FROM?: string;
+}
+
+export type AppBindings = { Bindings: Env };
