@@ -1,6 +1,7 @@
 /** The demo data `npm start` seeds into an empty local database (also used by the e2e tests). */
-import { hashPassword } from "../worker/services/passwords.ts";
+
 import { leadDedupeKey } from "../src/domain/leads.ts";
+import { hashPassword } from "../worker/services/passwords.ts";
 import { insertSql } from "./lib.ts";
 
 export interface NewUser {
@@ -54,11 +55,41 @@ export async function insertUserSql(user: NewUser): Promise<string> {
   return insertSql("users", columns);
 }
 
-const FIRST_NAMES = ["Mary", "James", "Linda", "Robert", "Patricia", "John", "Barbara", "William", "Dorothy", "Charles"];
-const LAST_NAMES = ["Johnson", "Williams", "Brown", "Davis", "Miller", "Wilson", "Moore", "Taylor", "Anderson", "Thomas"];
+const FIRST_NAMES = [
+  "Mary",
+  "James",
+  "Linda",
+  "Robert",
+  "Patricia",
+  "John",
+  "Barbara",
+  "William",
+  "Dorothy",
+  "Charles",
+];
+const LAST_NAMES = [
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Davis",
+  "Miller",
+  "Wilson",
+  "Moore",
+  "Taylor",
+  "Anderson",
+  "Thomas",
+];
 const STATES: [state: string, areaCode: string][] = [
-  ["TX", "214"], ["FL", "305"], ["CA", "213"], ["GA", "404"], ["OH", "614"],
-  ["NC", "704"], ["AZ", "602"], ["PA", "215"], ["TN", "615"], ["MI", "313"],
+  ["TX", "214"],
+  ["FL", "305"],
+  ["CA", "213"],
+  ["GA", "404"],
+  ["OH", "614"],
+  ["NC", "704"],
+  ["AZ", "602"],
+  ["PA", "215"],
+  ["TN", "615"],
+  ["MI", "313"],
 ];
 const DAY_MS = 86_400_000;
 

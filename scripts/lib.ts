@@ -20,10 +20,16 @@ export function toolEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 export const bin = (name: string) => resolve(root, "node_modules", ".bin", name);
 
-/** Runs a command with inherited output; exits the process when it fails. */
-export function run(command: string, args: string[], extraEnv: Record<string, string> = {}): void {
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: toolEnv(extraEnv) });
+/** Runs a command (output shown, or with `quiet` only on failure); exits the process when it fails. */
+export function run(command: string, args: string[], extraEnv: Record<string, string> = {}, quiet = false): void {
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: quiet ? "pipe" : "inherit",
+    encoding: "utf8",
+    env: toolEnv(extraEnv),
+  });
   if (result.status !== 0) {
+    if (quiet) console.error(result.stdout, result.stderr);
     console.error(`\n✖ ${[command, ...args].join(" ")} failed (exit ${result.status ?? result.signal})`);
     process.exit(result.status ?? 1);
   }
@@ -50,8 +56,13 @@ function configArgs(): string[] {
   return existsSync(resolve(root, ".wrangler/deploy/config.json")) ? [] : ["--config", "wrangler.toml"];
 }
 
-export function applyMigrations(target: D1Target): void {
-  run(bin("wrangler"), ["d1", "migrations", "apply", "DB", ...d1TargetArgs(target), ...configArgs()], { CI: "true" });
+export function applyMigrations(target: D1Target, quiet = false): void {
+  run(
+    bin("wrangler"),
+    ["d1", "migrations", "apply", "DB", ...d1TargetArgs(target), ...configArgs()],
+    { CI: "true" },
+    quiet,
+  );
 }
 
 /** Runs SQL against D1 and answers the rows of the last statement. */
@@ -64,7 +75,12 @@ export function d1Query<Row>(sql: string, target: D1Target): Row[] {
 }
 
 export function d1ExecuteFile(file: string, target: D1Target): void {
-  run(bin("wrangler"), ["d1", "execute", "DB", ...d1TargetArgs(target), ...configArgs(), "--file", file], { CI: "true" });
+  run(
+    bin("wrangler"),
+    ["d1", "execute", "DB", ...d1TargetArgs(target), ...configArgs(), "--file", file],
+    { CI: "true" },
+    true,
+  );
 }
 
 export function sqlLiteral(value: string | number | boolean | null | undefined): string {

@@ -8,7 +8,9 @@ const port = process.env.PORT ?? "8787";
 build();
 applyMigrations({});
 const seeded = await seedIfEmpty({});
-console.log(seeded ? "\n  Seeded demo data into the local database." : "\n  Local database already has data; not seeding.");
+console.log(
+  seeded ? "\n  Seeded demo data into the local database." : "\n  Local database already has data; not seeding.",
+);
 printDemoLogins();
 console.log(`  Serving the shop at http://localhost:${port}\n`);
 

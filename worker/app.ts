@@ -1,8 +1,9 @@
 /** The Worker's request pipeline without Astro: security headers, then the API. */
 import { Hono } from "hono";
 import { api } from "./api";
-import type { AppBindings } from "./env";
+import type { AppBindings, Env } from "./env";
 import { securityHeaders } from "./middleware/security-headers";
+import { queue } from "./queue";
 
 export function createApp() {
   const app = new Hono<AppBindings>();
@@ -10,3 +11,6 @@ export function createApp() {
   app.route("/", api);
   return app;
 }
+
+/** The Astro-free Worker the integration tests run (the deployed entry is worker/index.ts). */
+export default { fetch: createApp().fetch, queue } satisfies ExportedHandler<Env>;

@@ -25,22 +25,23 @@ export interface PackageRule {
 
 const HIGH_VOLUME_MIN = 50;
 
+const HIGH_VOLUME_FIRST_TIER = { from: HIGH_VOLUME_MIN, to: 99, unitCents: 3200 } as const;
+const HIGH_VOLUME_LAST_TIER = { from: 200, to: null, unitCents: 2800 } as const;
+
 /** High-volume tiers, lowest first: a count uses the last tier whose `from` it reaches. */
 export const HIGH_VOLUME_TIERS = [
-  { from: 50, to: 99, unitCents: 3200 },
+  HIGH_VOLUME_FIRST_TIER,
   { from: 100, to: 149, unitCents: 3000 },
   { from: 150, to: 199, unitCents: 2900 },
-  { from: 200, to: null, unitCents: 2800 },
+  HIGH_VOLUME_LAST_TIER,
 ] as const;
-
-const lowestHighVolumeRate = HIGH_VOLUME_TIERS[HIGH_VOLUME_TIERS.length - 1].unitCents;
 
 export const PACKAGE_RULES: Record<PackageContext, PackageRule> = {
   special: { unitCents: 3900, min: 1, max: 1000, defaultCount: 25, nonNumericCount: 0 },
   "high-volume": {
-    unitCents: HIGH_VOLUME_TIERS[0].unitCents,
+    unitCents: HIGH_VOLUME_FIRST_TIER.unitCents,
     min: HIGH_VOLUME_MIN,
-    max: Math.floor(MAX_CHARGE_CENTS / lowestHighVolumeRate),
+    max: Math.floor(MAX_CHARGE_CENTS / HIGH_VOLUME_LAST_TIER.unitCents),
     defaultCount: 50,
     nonNumericCount: HIGH_VOLUME_MIN,
   },
@@ -56,25 +57,28 @@ export function parseCount(input: string | number | null | undefined, nonNumeric
   return Number.isNaN(parsed) ? nonNumericCount : parsed;
 }
 
+function highVolumeTier(count: number): (typeof HIGH_VOLUME_TIERS)[number] {
+  return HIGH_VOLUME_TIERS.findLast((tier) => count >= tier.from) ?? HIGH_VOLUME_FIRST_TIER;
+}
+
 export function highVolumeUnitCents(count: number): number {
-  let unitCents: number = HIGH_VOLUME_TIERS[0].unitCents;
-  for (const tier of HIGH_VOLUME_TIERS) if (count >= tier.from) unitCents = tier.unitCents;
-  return unitCents;
+  return highVolumeTier(count).unitCents;
 }
 
 /** '100-149 transfers: $30 each', '200+ transfers: $28 each'. */
 export function highVolumeTierLabel(count: number): string {
-  const unitCents = highVolumeUnitCents(count);
-  const tier = HIGH_VOLUME_TIERS.find((t) => t.unitCents === unitCents) ?? HIGH_VOLUME_TIERS[0];
+  const tier = highVolumeTier(count);
   const range = tier.to === null ? `${tier.from}+` : `${tier.from}-${tier.to}`;
-  return `${range} transfers: ${formatUsd(unitCents, { cents: false })} each`;
+  return `${range} transfers: ${formatUsd(tier.unitCents, { cents: false })} each`;
 }
 
 export function packageUnitCents(context: PackageContext, count: number): number {
   return context === "high-volume" ? highVolumeUnitCents(count) : PACKAGE_RULES[context].unitCents;
 }
 
-export type Quote = { ok: true; quantity: number; unitCents: number; totalCents: number } | { ok: false; message: string };
+export type Quote =
+  | { ok: true; quantity: number; unitCents: number; totalCents: number }
+  | { ok: false; message: string };
 
 /** Checks a count against a range and the provider maximum, then prices it. */
 export function quote(quantity: number, unitCents: number, range: { min: number; max?: number }): Quote {
@@ -144,10 +148,20 @@ export function pricingPage(slug: PricingPageSlug) {
 export const AGE_RANGES = ["30-60", "60-90", "90-180"] as const;
 export type AgeRange = (typeof AGE_RANGES)[number];
 
-export const AGED_LEAD_BANDS: readonly { range: AgeRange; maxAgeDays: number | null; unitCents: number }[] = [
-  { range: "30-60", maxAgeDays: 60, unitCents: 500 },
-  { range: "60-90", maxAgeDays: 90, unitCents: 400 },
-  { range: "90-180", maxAgeDays: null, unitCents: 300 },
+interface AgeBand {
+  range: AgeRange;
+  minAgeDays: number;
+  maxAgeDays: number | null;
+  unitCents: number;
+}
+
+const YOUNGEST_BAND: AgeBand = { range: "30-60", minAgeDays: 1, maxAgeDays: 60, unitCents: 500 };
+const OLDEST_BAND: AgeBand = { range: "90-180", minAgeDays: 91, maxAgeDays: null, unitCents: 300 };
+
+export const AGED_LEAD_BANDS: readonly AgeBand[] = [
+  YOUNGEST_BAND,
+  { range: "60-90", minAgeDays: 61, maxAgeDays: 90, unitCents: 400 },
+  OLDEST_BAND,
 ];
 
 const DAY_MS = 86_400_000;
@@ -158,12 +172,11 @@ export function leadAgeDays(formFillTime: Date | number, now: Date | number = Da
 }
 
 export function ageRangeForDays(days: number): AgeRange {
-  const band = AGED_LEAD_BANDS.find((b) => b.maxAgeDays === null || days <= b.maxAgeDays);
-  return (band ?? AGED_LEAD_BANDS[AGED_LEAD_BANDS.length - 1]).range;
+  return (AGED_LEAD_BANDS.find((b) => b.maxAgeDays === null || days <= b.maxAgeDays) ?? OLDEST_BAND).range;
 }
 
 export function ageRangeUnitCents(range: AgeRange): number {
-  return AGED_LEAD_BANDS.find((b) => b.range === range)?.unitCents ?? AGED_LEAD_BANDS[0].unitCents;
+  return (AGED_LEAD_BANDS.find((b) => b.range === range) ?? YOUNGEST_BAND).unitCents;
 }
 
 /**
@@ -181,9 +194,8 @@ export function agedLeadPrice(
 }
 
 /** The D7 rule in words, for the template, the form hint and the pricing docs. */
-export const AGED_LEAD_PRICING_RULE = AGED_LEAD_BANDS.map((band, i) => {
-  const from = i === 0 ? 1 : (AGED_LEAD_BANDS[i - 1].maxAgeDays ?? 0) + 1;
-  const days = band.maxAgeDays === null ? `${from}+ days` : `${from}-${band.maxAgeDays} days`;
+export const AGED_LEAD_PRICING_RULE = AGED_LEAD_BANDS.map((band) => {
+  const days = band.maxAgeDays === null ? `${band.minAgeDays}+ days` : `${band.minAgeDays}-${band.maxAgeDays} days`;
   return `${days}: ${formatUsd(band.unitCents)} (range ${band.range})`;
 }).join("; ");
 

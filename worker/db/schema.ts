@@ -6,9 +6,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
-  integer("created_at", { mode: "timestamp_ms" })
-    .notNull()
-    .default(sql`(unixepoch('subsec') * 1000)`);
+  integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
 export const users = sqliteTable(
   "users",
@@ -88,9 +86,7 @@ export const orders = sqliteTable(
     paymentError: text("payment_error"),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
-    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
-      .notNull()
-      .default(sql`(unixepoch('subsec') * 1000)`),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
   (t) => [
     uniqueIndex("orders_payment_intent_unique").on(t.paymentIntentId),
@@ -248,9 +244,7 @@ export const partnerDocuments = sqliteTable(
     originalName: text("original_name").notNull(),
     contentType: text("content_type").notNull(),
     size: integer("size").notNull(),
-    uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" })
-      .notNull()
-      .default(sql`(unixepoch('subsec') * 1000)`),
+    uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
   (t) => [
     index("partner_documents_application_idx").on(t.applicationId),

@@ -1,0 +1,62 @@
+/**
+ * `npm run bench`: builds, serves locally, loads each page in Chromium and prints the bytes of HTML,
+ * CSS and JS it transferred, raw and gzip-compressed.
+ */
+import { gzipSync } from "node:zlib";
+import { launchChromium } from "./chromium.ts";
+import { build } from "./lib.ts";
+import { startLocalServer } from "./local-server.ts";
+
+const routes = [
+  "/",
+  "/pricing",
+  "/standard-pricing",
+  "/special-pricing",
+  "/premium-pricing",
+  "/enterprise-pricing",
+  "/ultimate-pricing",
+  "/get-started",
+  "/no-such-page",
+];
+
+type Kind = "html" | "css" | "js";
+const kindOf: Record<string, Kind> = { document: "html", stylesheet: "css", script: "js" };
+
+build();
+const server = await startLocalServer("bench-state");
+const browser = await launchChromium();
+const rows: Record<string, string | number>[] = [];
+try {
+  for (const route of routes) {
+    const page = await browser.newPage();
+    const totals = { html: [0, 0], css: [0, 0], js: [0, 0] } satisfies Record<Kind, [number, number]>;
+    const pending: Promise<void>[] = [];
+    page.on("response", (response) => {
+      const kind = kindOf[response.request().resourceType()];
+      if (!kind) return;
+      pending.push(
+        response.body().then((body) => {
+          totals[kind][0] += body.length;
+          totals[kind][1] += gzipSync(body).length;
+        }),
+      );
+    });
+    await page.goto(new URL(route, server.baseURL).toString(), { waitUntil: "networkidle" });
+    await Promise.all(pending);
+    await page.close();
+    rows.push({
+      route,
+      "html raw": totals.html[0],
+      "html gz": totals.html[1],
+      "css raw": totals.css[0],
+      "css gz": totals.css[1],
+      "js raw": totals.js[0],
+      "js gz": totals.js[1],
+    });
+  }
+} finally {
+  await browser.close();
+  server.stop();
+}
+console.log("\nBytes transferred per page load (gz = gzip -6 of the same bytes):");
+console.table(rows);

@@ -1,0 +1,79 @@
+/** Serves the built app with `wrangler dev` on a free port against its own migrated, seeded local state. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+import { applyMigrations, bin, root, toolEnv } from "./lib.ts";
+import { seedIfEmpty } from "./seed.ts";
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolvePort(address.port) : reject(new Error("no free port")),
+      );
+    });
+  });
+}
+
+async function waitUntilReady(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`wrangler dev exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Server at ${url} did not become ready`);
+}
+
+export interface LocalServer {
+  baseURL: string;
+  stop(): void;
+}
+
+/** `stateName` names a folder under .wrangler that is wiped first, so every run starts from the seed. */
+export async function startLocalServer(
+  stateName: string,
+  extraVars: Record<string, string> = {},
+): Promise<LocalServer> {
+  const persistTo = resolve(root, ".wrangler", stateName);
+  rmSync(persistTo, { recursive: true, force: true });
+  applyMigrations({ persistTo }, true);
+  await seedIfEmpty({ persistTo });
+
+  const port = await freePort();
+  const vars = Object.entries(extraVars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+  const server = spawn(
+    bin("wrangler"),
+    [
+      "dev",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persistTo,
+      "--show-interactive-dev-session=false",
+      ...vars,
+    ],
+    { cwd: root, env: toolEnv(), stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  server.stdout?.on("data", (chunk) => (output += chunk));
+  server.stderr?.on("data", (chunk) => (output += chunk));
+
+  const baseURL = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilReady(`${baseURL}/api/health`, server, 60_000);
+  } catch (error) {
+    server.kill();
+    throw new Error(`${(error as Error).message}\n${output}`);
+  }
+  return { baseURL, stop: () => server.kill() };
+}
