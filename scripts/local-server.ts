@@ -34,6 +34,8 @@ async function waitUntilReady(url: string, server: ChildProcess, timeoutMs: numb
 
 export interface LocalServer {
   baseURL: string;
+  /** The local state folder (for `wrangler d1 execute --persist-to`). */
+  persistTo: string;
   stop(): void;
 }
 
@@ -75,5 +77,5 @@ export async function startLocalServer(
     server.kill();
     throw new Error(`${(error as Error).message}\n${output}`);
   }
-  return { baseURL, stop: () => server.kill() };
+  return { baseURL, persistTo, stop: () => server.kill() };
 }

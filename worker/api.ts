@@ -2,17 +2,46 @@
  * The Hono app for everything under /api. Astro-free, so the Worker tests can run it on its own.
  */
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppBindings } from "./env";
 import { errorJson } from "./http";
+import { loadSession } from "./middleware/auth";
+import { sameOrigin } from "./middleware/csrf";
+import { auth } from "./routes/auth";
 import { health } from "./routes/health";
+import { users } from "./routes/users";
+
+/** JSON bodies beyond this are refused before they are read (the largest is a 1,000-row lead batch). */
+export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 
 export const api = new Hono<AppBindings>().basePath("/api");
 
+api.use(sameOrigin);
+api.use(
+  bodyLimit({
+    maxSize: MAX_JSON_BODY_BYTES,
+    onError: (c) => errorJson(c, 413, "The request is too large."),
+  }),
+);
+api.use(loadSession);
+api.use((c, next) => {
+  c.header("Cache-Control", "no-store");
+  return next();
+});
+
 api.route("/", health);
+api.route("/", auth);
+api.route("/", users);
 
 api.all("*", (c) => errorJson(c, 404, "Not found"));
 
 api.onError((error, c) => {
+  if (error instanceof HTTPException) {
+    const message = error.status === 400 ? "The request body is not valid JSON." : error.message;
+    return errorJson(c, error.status as ContentfulStatusCode, message || "Bad request");
+  }
   console.error("Unhandled API error", error);
   return errorJson(c, 500, "Something went wrong. Please try again.");
 });

@@ -1,7 +1,8 @@
-/** The Worker's request pipeline without Astro: security headers, then the API. */
+/** The Worker's request pipeline without Astro: security headers, page guards, then the API. */
 import { Hono } from "hono";
 import { api } from "./api";
 import type { AppBindings, Env } from "./env";
+import { pageGuards } from "./middleware/page-guards";
 import { securityHeaders } from "./middleware/security-headers";
 import { queue } from "./queue";
 
@@ -9,6 +10,7 @@ export function createApp() {
   const app = new Hono<AppBindings>();
   app.use(securityHeaders());
   app.route("/", api);
+  app.use(pageGuards);
   return app;
 }
 

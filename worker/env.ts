@@ -1,3 +1,5 @@
+import type { PublicUser } from "../src/domain/user";
+
 /** Bindings and variables the Worker reads (declared in wrangler.toml; secrets via `wrangler secret put`). */
 export interface Env {
   DB: D1Database;
@@ -15,4 +17,10 @@ export interface Env {
   MAIL_FROM?: string;
 }
 
-export type AppBindings = { Bindings: Env };
+export interface AppVariables {
+  /** The signed-in user, or null (set by the session middleware for every request). */
+  user: PublicUser | null;
+  sessionId: string | null;
+}
+
+export type AppBindings = { Bindings: Env; Variables: AppVariables };

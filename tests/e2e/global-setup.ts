@@ -6,6 +6,7 @@ import { startLocalServer } from "../../scripts/local-server.ts";
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
+    persistTo: string;
   }
 }
 
@@ -13,5 +14,6 @@ export default async function setup(project: TestProject) {
   if (!process.env.E2E_SKIP_BUILD) build();
   const server = await startLocalServer("e2e-state");
   project.provide("baseURL", server.baseURL);
+  project.provide("persistTo", server.persistTo);
   return () => server.stop();
 }

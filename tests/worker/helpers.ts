@@ -1,11 +1,106 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
 import worker from "../../worker/app";
+import { hashPassword } from "../../worker/services/passwords";
 
-/** Sends a request through the Worker's Astro-free pipeline (headers, CSRF, API) against real bindings. */
-export async function callApi(path: string, init?: RequestInit): Promise<Response> {
+const randomAddress = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
+
+export interface CallOptions {
+  method?: string;
+  /** Sent as JSON with a JSON content type, as the app's own client does. */
+  json?: unknown;
+  cookie?: string;
+  headers?: Record<string, string>;
+  body?: BodyInit;
+}
+
+/**
+ * Sends a request through the Worker's Astro-free pipeline (headers, CSRF, sessions, API) against real
+ * bindings. Each call comes from a random client address unless `CF-Connecting-IP` is given.
+ */
+export async function callApi(path: string, options: CallOptions = {}): Promise<Response> {
+  const headers = new Headers({ "CF-Connecting-IP": randomAddress(), ...options.headers });
+  if (options.cookie) headers.set("Cookie", options.cookie);
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(options.json);
+  }
+  const method = options.method ?? (body === undefined ? "GET" : "POST");
   const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(new URL(path, "http://localhost"), init), env, ctx);
+  const response = await worker.fetch(
+    new Request(new URL(path, "http://localhost"), { method, headers, body }),
+    env,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return response;
+}
+
+export interface TestUser {
+  id: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+let userCount = 0;
+
+export async function createUser(options: { isAdmin?: boolean; password?: string } = {}): Promise<TestUser> {
+  userCount += 1;
+  const tag = `${Date.now().toString(36)}${userCount}${Math.floor(Math.random() * 1e6)}`;
+  const user = {
+    id: crypto.randomUUID(),
+    username: `user_${tag}`,
+    email: `user_${tag}@example.com`,
+    password: options.password ?? "secret-password-1",
+  };
+  await env.DB.prepare(
+    "INSERT INTO users (id, username, email, password_hash, first_name, last_name, is_admin) VALUES (?, ?, ?, ?, 'Test', 'User', ?)",
+  )
+    .bind(user.id, user.username, user.email, await hashPassword(user.password), options.isAdmin ? 1 : 0)
+    .run();
+  return user;
+}
+
+/** The session cookie (name=value) a successful login sets. */
+export function sessionCookie(response: Response): string {
+  const setCookie = response.headers.getSetCookie().find((value) => value.startsWith("session="));
+  if (!setCookie) throw new Error(`no session cookie in ${response.status} response`);
+  return setCookie.split(";")[0] ?? "";
+}
+
+export async function login(user: Pick<TestUser, "username" | "password">): Promise<string> {
+  const response = await callApi("/api/login", { json: { username: user.username, password: user.password } });
+  expect(response.status).toBe(200);
+  return sessionCookie(response);
+}
+
+export async function signedIn(options: { isAdmin?: boolean } = {}) {
+  const user = await createUser(options);
+  return { user, cookie: await login(user) };
+}
+
+/** Asserts the route answers 401 to anonymous callers and 403 to signed-in non-admins. */
+export async function expectAdminOnly(path: string, options: Omit<CallOptions, "cookie"> = {}): Promise<void> {
+  const anonymous = await callApi(path, options);
+  expect(anonymous.status, `${path} anonymous`).toBe(401);
+  expect(await anonymous.json()).toEqual({ message: expect.any(String) });
+  const { cookie } = await signedIn();
+  const buyer = await callApi(path, { ...options, cookie });
+  expect(buyer.status, `${path} as buyer`).toBe(403);
+  expect(await buyer.json()).toEqual({ message: expect.any(String) });
+}
+
+/** Asserts the route answers 401 to anonymous callers. */
+export async function expectSignedInOnly(path: string, options: Omit<CallOptions, "cookie"> = {}): Promise<void> {
+  const anonymous = await callApi(path, options);
+  expect(anonymous.status, `${path} anonymous`).toBe(401);
+}
+
+export async function latestMailTo(email: string): Promise<{ subject: string; text: string } | null> {
+  return env.DB.prepare("SELECT subject, text FROM outbox WHERE `to` = ? ORDER BY created_at DESC LIMIT 1")
+    .bind(email)
+    .first<{ subject: string; text: string }>();
 }

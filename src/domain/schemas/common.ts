@@ -1,0 +1,11 @@
+/** Field builders that give the spec's message whether a value is missing, of the wrong type or too short. */
+import { z } from "zod";
+
+/** A trimmed string of at least `min` characters (default 1); one message for every failure. */
+export function requiredString(message: string, min = 1, max = 500) {
+  return z.string({ error: message }).trim().min(min, message).max(max);
+}
+
+export function emailAddress(message: string) {
+  return z.string({ error: message }).trim().max(254).pipe(z.email(message));
+}

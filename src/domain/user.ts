@@ -1,0 +1,16 @@
+/** A user as the API shows it: never a password or hash (spec §3 "User"). */
+export interface PublicUser {
+  id: string;
+  username: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  agencyName: string;
+  role: string;
+  isAdmin: boolean;
+  createdAt: string;
+}
+
+export const displayName = (user: Pick<PublicUser, "firstName" | "lastName" | "username">) =>
+  `${user.firstName} ${user.lastName}`.trim() || user.username;

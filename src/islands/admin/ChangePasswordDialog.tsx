@@ -1,0 +1,62 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
+import { displayName, type PublicUser } from "../../domain/user";
+import { apiRequest, errorMessage } from "../../lib/api";
+import { Button } from "../../ui/button";
+import { Dialog } from "../../ui/dialog";
+import { Form } from "../../ui/form";
+import { toast } from "../../ui/toast";
+import { NewPasswordFields } from "../auth/NewPasswordFields";
+
+export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | null; onClose: () => void }) {
+  const form = useForm<NewPasswordForm>({
+    resolver: zodResolver(newPasswordFormSchema),
+    defaultValues: { password: "", confirmPassword: "" },
+  });
+  const change = useMutation({
+    mutationFn: ({ password }: NewPasswordForm) =>
+      apiRequest("POST", `/api/users/${encodeURIComponent(user?.id ?? "")}/change-password`, { newPassword: password }),
+    onSuccess: () => {
+      toast({ title: "Success", description: "Password changed successfully", variant: "success" });
+      close();
+    },
+    onError: (error) =>
+      toast({ title: "Error", description: errorMessage(error, "Failed to change password"), variant: "destructive" }),
+  });
+
+  function close() {
+    form.reset();
+    change.reset();
+    onClose();
+  }
+
+  return (
+    <Dialog
+      open={user !== null}
+      onOpenChange={(open) => !open && close()}
+      title="Change Password"
+      description={
+        user && (
+          <>
+            Set a new password for <strong className="text-ink">{displayName(user)}</strong> (@{user.username}). Their
+            open sessions end.
+          </>
+        )
+      }
+    >
+      <Form onSubmit={form.handleSubmit((values) => change.mutate(values))} className="space-y-4">
+        <NewPasswordFields form={form} />
+        <div className="flex justify-end gap-3 pt-2">
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" busy={change.isPending}>
+            {change.isPending ? "Changing..." : "Change Password"}
+          </Button>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,180 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
+import { setupBrowser } from "./browser";
+import { createUser, latestMailTo } from "./database";
+
+const { newPage, url } = setupBrowser();
+
+async function logIn(page: Page, username: string, password: string) {
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+}
+
+const toast = (page: Page) => page.locator("[data-variant]").first();
+
+describe("login", () => {
+  it("sends the demo buyer to /dashboard and mirrors the user in the `user` store", async () => {
+    const page = await newPage();
+    await page.goto(url("/login"));
+    await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
+    await page.waitForURL("**/dashboard");
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "null"));
+    expect(stored).toMatchObject({ username: DEMO_BUYER.username, isAdmin: false });
+  });
+
+  it("sends the demo admin to /admin, where the users tab lists accounts", async () => {
+    const page = await newPage();
+    await page.goto(url("/login"));
+    await logIn(page, DEMO_ADMIN.username, DEMO_ADMIN.password);
+    await page.waitForURL("**/admin");
+    expect(await page.getByRole("heading", { name: "Admin Panel" }).isVisible()).toBe(true);
+    expect(await page.getByText("Upload and manage leads").isVisible()).toBe(true);
+    for (const card of [
+      "New Orders",
+      "Upload Aged Leads",
+      "Upload Callback Opportunities",
+      "Manage Users",
+      "Partner Applications",
+    ]) {
+      expect(await page.getByText(card, { exact: true }).count()).toBeGreaterThan(0);
+    }
+    await page.getByRole("button", { name: /Manage Users/ }).click();
+    await page.getByText(`@${DEMO_BUYER.username}`, { exact: true }).waitFor();
+    expect(await page.getByText("Admin", { exact: true }).count()).toBeGreaterThan(0);
+    expect(page.url()).toContain("tab=users");
+  });
+
+  it("shows the spec's messages for empty fields and for wrong credentials", async () => {
+    const page = await newPage();
+    await page.goto(url("/login"));
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.getByText("Username is required").waitFor();
+    await page.getByText("Password is required").waitFor();
+
+    await logIn(page, DEMO_BUYER.username, "wrong-password");
+    await expect.poll(() => toast(page).textContent()).toContain("Login Failed");
+    expect(await toast(page).textContent()).toContain("Invalid credentials");
+    expect(page.url()).toContain("/login");
+  });
+
+  it("links to password recovery and to the survey", async () => {
+    const page = await newPage();
+    await page.goto(url("/login"));
+    expect(await page.locator('a[href="/forgot-password"]').count()).toBe(1);
+    expect(await page.locator('main a[href="/survey"]').count()).toBe(1);
+  });
+
+  it("brings an anonymous visitor of /dashboard back there after login", async () => {
+    const page = await newPage();
+    await page.goto(url("/dashboard"));
+    await page.waitForURL("**/login?next=%2Fdashboard");
+    await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
+    await page.waitForURL("**/dashboard");
+  });
+
+  it("answers 403 when a signed-in buyer opens /admin or /admin-orders", async () => {
+    const page = await newPage();
+    await page.goto(url("/login"));
+    await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
+    await page.waitForURL("**/dashboard");
+    for (const path of ["/admin", "/admin-orders"]) {
+      const response = await page.goto(url(path));
+      expect(response?.status()).toBe(403);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toContain("403");
+    }
+  });
+
+  it("logout ends the session and clears the stored user", async () => {
+    const page = await newPage();
+    await page.goto(url("/login"));
+    await logIn(page, DEMO_ADMIN.username, DEMO_ADMIN.password);
+    await page.waitForURL("**/admin");
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL("**/login");
+    expect(await page.evaluate(() => localStorage.getItem("user"))).toBe("null");
+    const me = await page.request.get(url("/api/me"));
+    expect(me.status()).toBe(401);
+  });
+});
+
+describe("password recovery", () => {
+  it("forgot → e-mailed link → reset → log in with the new password", async () => {
+    const user = await createUser();
+    const page = await newPage();
+    await page.goto(url("/forgot-password"));
+    await page.getByRole("button", { name: "Send Reset Email" }).click();
+    await page.getByText("Please enter a valid email address").waitFor();
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByRole("button", { name: "Send Reset Email" }).click();
+    await page.getByRole("heading", { name: "Check Your Email" }).waitFor();
+    expect(await page.getByText("expires in 1 hour").isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Try Again" }).isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: "Back to Login" }).isVisible()).toBe(true);
+
+    const link = /(http:\/\/\S+\/reset-password\?token=\S+)/.exec(latestMailTo(user.email)?.text ?? "")?.[1];
+    expect(link).toBeTruthy();
+    await page.goto(link ?? "");
+    await page.getByLabel("New Password").fill("short");
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await page.getByText("Password must be at least 8 characters").waitFor();
+    await page.getByLabel("New Password").fill("a-new-password-9");
+    await page.getByLabel("Confirm Password").fill("a-different-one");
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await page.getByText("Passwords don't match").waitFor();
+    await page.getByLabel("Confirm Password").fill("a-new-password-9");
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await page.getByRole("heading", { name: "Password Reset Complete" }).waitFor();
+    await page.getByRole("link", { name: "Continue to Login" }).click();
+    await page.waitForURL("**/login");
+    await logIn(page, user.username, "a-new-password-9");
+    await page.waitForURL("**/dashboard");
+
+    await page.goto(link ?? "");
+    await page.getByRole("heading", { name: "Invalid Reset Link" }).waitFor();
+    expect(await page.getByRole("link", { name: "Request New Reset Link" }).getAttribute("href")).toBe(
+      "/forgot-password",
+    );
+  });
+
+  it("says so when the link has no token", async () => {
+    const page = await newPage();
+    await page.goto(url("/reset-password"));
+    await page.getByRole("heading", { name: "Invalid Reset Link" }).waitFor();
+    await expect.poll(() => toast(page).textContent()).toContain("The password reset link is invalid or missing");
+  });
+});
+
+describe("user admin", () => {
+  it("an admin changes a user's password and that user's old session stops working", async () => {
+    const user = await createUser();
+    const userPage = await newPage();
+    await userPage.goto(url("/login"));
+    await logIn(userPage, user.username, user.password);
+    await userPage.waitForURL("**/dashboard");
+    expect((await userPage.request.get(url("/api/me"))).status()).toBe(200);
+
+    const admin = await newPage();
+    await admin.goto(url("/login?next=%2Fadmin%3Ftab%3Dusers"));
+    await logIn(admin, DEMO_ADMIN.username, DEMO_ADMIN.password);
+    await admin.waitForURL("**/admin?tab=users");
+    const card = admin.getByRole("listitem").filter({ hasText: `@${user.username}` });
+    await card.getByRole("button", { name: "Change Password" }).click();
+    const dialog = admin.getByRole("dialog");
+    expect(await dialog.textContent()).toContain(`@${user.username}`);
+    await dialog.getByLabel("New Password").fill("changed-by-admin-1");
+    expect(await dialog.getByLabel("New Password").getAttribute("type")).toBe("password");
+    await dialog.getByRole("button", { name: "Show" }).click();
+    expect(await dialog.getByLabel("New Password").getAttribute("type")).toBe("text");
+    await dialog.getByLabel("Confirm Password").fill("changed-by-admin-1");
+    await dialog.getByRole("button", { name: "Change Password" }).click();
+    await expect.poll(() => toast(admin).textContent()).toContain("Password changed successfully");
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    expect((await userPage.request.get(url("/api/me"))).status()).toBe(401);
+    await userPage.goto(url("/login"));
+    await logIn(userPage, user.username, "changed-by-admin-1");
+    await userPage.waitForURL("**/dashboard");
+  });
+});

@@ -1,0 +1,34 @@
+/** Direct access to the e2e server's local D1, for arranging users and reading the mail outbox. */
+import { inject } from "vitest";
+import { insertUserSql, type NewUser } from "../../scripts/demo-data.ts";
+import { d1Query, sqlLiteral } from "../../scripts/lib.ts";
+
+const target = () => ({ persistTo: inject("persistTo") });
+
+export function query<Row>(sql: string): Row[] {
+  return d1Query<Row>(sql, target());
+}
+
+let created = 0;
+
+export async function createUser(overrides: Partial<NewUser> = {}): Promise<NewUser> {
+  created += 1;
+  const tag = `${Date.now().toString(36)}${created}`;
+  const user: NewUser = {
+    username: `e2e_${tag}`,
+    password: "e2e-password-1",
+    email: `e2e_${tag}@example.com`,
+    isAdmin: false,
+    firstName: "Erin",
+    lastName: "Example",
+    ...overrides,
+  };
+  query(await insertUserSql(user));
+  return user;
+}
+
+export function latestMailTo(email: string): { subject: string; text: string } | undefined {
+  return query<{ subject: string; text: string }>(
+    `SELECT subject, text FROM outbox WHERE "to" = ${sqlLiteral(email)} ORDER BY created_at DESC LIMIT 1`,
+  )[0];
+}

@@ -1,0 +1,33 @@
+/** Who is calling, decided once per request from the session cookie; the guards every protected route uses. */
+import { getCookie } from "hono/cookie";
+import { createMiddleware } from "hono/factory";
+import type { AppBindings } from "../env";
+import { errorJson } from "../http";
+import { SESSION_COOKIE, sessions } from "../services/sessions";
+
+export const loadSession = createMiddleware<AppBindings>(async (c, next) => {
+  c.set("user", null);
+  c.set("sessionId", null);
+  const sessionId = getCookie(c, SESSION_COOKIE);
+  if (sessionId) {
+    const { user, cookie } = await sessions(c.env.DB, c.req.url).validate(sessionId);
+    c.set("user", user);
+    c.set("sessionId", user ? sessionId : null);
+    if (cookie) c.header("Set-Cookie", cookie, { append: true });
+  }
+  await next();
+});
+
+/** 401 for anonymous callers. */
+export const requireUser = createMiddleware<AppBindings>(async (c, next) => {
+  if (!c.get("user")) return errorJson(c, 401, "Please log in to continue.");
+  return next();
+});
+
+/** 401 for anonymous callers, 403 for signed-in non-admins. */
+export const requireAdmin = createMiddleware<AppBindings>(async (c, next) => {
+  const user = c.get("user");
+  if (!user) return errorJson(c, 401, "Please log in to continue.");
+  if (!user.isAdmin) return errorJson(c, 403, "You do not have permission to do that.");
+  return next();
+});

@@ -1,0 +1,68 @@
+/**
+ * D11: per-client-address limits on abuse-prone endpoints, RATE_LIMIT_PER_MINUTE requests a minute.
+ * `rateLimit` counts every request: with the Workers rate-limiting binding in production, with a fixed
+ * one-minute window in D1 elsewhere. `rateLimitFailures` counts only failed attempts (wrong passwords),
+ * in D1 everywhere because the binding cannot count without also admitting.
+ */
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { AppBindings, Env } from "../env";
+import { errorJson } from "../http";
+
+/** Matches the `simple = { limit = 10, period = 60 }` of the binding in wrangler.toml. */
+export const RATE_LIMIT_PER_MINUTE = 10;
+const WINDOW_MS = 60_000;
+
+export function clientAddress(c: Context<AppBindings>): string {
+  return c.req.header("CF-Connecting-IP") ?? "unknown";
+}
+
+const currentWindow = () => Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS;
+
+/** Adds one hit to the key's current window and answers the window's count. */
+async function recordHit(db: D1Database, key: string): Promise<number> {
+  const row = await db
+    .prepare(
+      `INSERT INTO rate_limit_windows (key, window_start, hits) VALUES (?1, ?2, 1)
+       ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN window_start = ?2 THEN hits + 1 ELSE 1 END,
+         window_start = ?2
+       RETURNING hits`,
+    )
+    .bind(key, currentWindow())
+    .first<{ hits: number }>();
+  return row?.hits ?? 0;
+}
+
+async function hitsSoFar(db: D1Database, key: string): Promise<number> {
+  const row = await db
+    .prepare("SELECT hits FROM rate_limit_windows WHERE key = ?1 AND window_start = ?2")
+    .bind(key, currentWindow())
+    .first<{ hits: number }>();
+  return row?.hits ?? 0;
+}
+
+async function admitRequest(env: Env, key: string): Promise<boolean> {
+  if (env.APP_ENV === "production" && env.RATE_LIMITER) return (await env.RATE_LIMITER.limit({ key })).success;
+  return (await recordHit(env.DB, key)) <= RATE_LIMIT_PER_MINUTE;
+}
+
+const tooManyRequests = (c: Context<AppBindings>) =>
+  errorJson(c, 429, "Too many attempts. Please wait a minute and try again.");
+
+export function rateLimit(action: string) {
+  return createMiddleware<AppBindings>(async (c, next) => {
+    if (!(await admitRequest(c.env, `${action}:${clientAddress(c)}`))) return tooManyRequests(c);
+    return next();
+  });
+}
+
+export function rateLimitFailures(action: string, failureStatus: number) {
+  return createMiddleware<AppBindings>(async (c, next) => {
+    const key = `${action}-failures:${clientAddress(c)}`;
+    if ((await hitsSoFar(c.env.DB, key)) >= RATE_LIMIT_PER_MINUTE) return tooManyRequests(c);
+    await next();
+    if (c.res.status === failureStatus) await recordHit(c.env.DB, key);
+    return undefined;
+  });
+}

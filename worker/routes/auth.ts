@@ -1,0 +1,79 @@
+/** Sign-in, sign-out and password recovery (spec §7; PRODUCT.md D4, D10, D11). */
+import { Hono } from "hono";
+import {
+  forgotPasswordSchema,
+  loginSchema,
+  resetPasswordSchema,
+  validateResetTokenSchema,
+} from "../../src/domain/schemas/auth";
+import type { AppBindings } from "../env";
+import { errorJson } from "../http";
+import { requireUser } from "../middleware/auth";
+import { rateLimit, rateLimitFailures } from "../middleware/rate-limit";
+import { sendMail, siteOrigin } from "../services/mail";
+import { hashPassword, verifyPassword } from "../services/passwords";
+import { consumeResetToken, isResetTokenValid, issueResetToken } from "../services/reset-tokens";
+import { sessions } from "../services/sessions";
+import { findUserByEmail, findUserByUsername, setPassword, toPublicUser } from "../services/users";
+import { validateJson } from "../validation";
+
+/** Verified against when the username is unknown, so both failures take the same time. */
+let decoyHash: Promise<string> | undefined;
+
+export const auth = new Hono<AppBindings>()
+  .post("/login", rateLimitFailures("login", 401), validateJson(loginSchema), async (c) => {
+    const { username, password } = c.req.valid("json");
+    const user = await findUserByUsername(c.env.DB, username);
+    decoyHash ??= hashPassword(crypto.randomUUID());
+    const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
+    if (!user || !passwordMatches) return errorJson(c, 401, "Invalid credentials");
+
+    const cookie = await sessions(c.env.DB, c.req.url).create(user.id);
+    c.header("Set-Cookie", cookie, { append: true });
+    return c.json(toPublicUser(user));
+  })
+  .get("/logout", async (c) => {
+    const session = sessions(c.env.DB, c.req.url);
+    const sessionId = c.get("sessionId");
+    if (sessionId) await session.invalidate(sessionId);
+    c.header("Set-Cookie", session.blankCookie(), { append: true });
+    return c.redirect("/login", 302);
+  })
+  .get("/me", requireUser, (c) => c.json(c.get("user")))
+  .post("/forgot-password", rateLimit("forgot-password"), validateJson(forgotPasswordSchema), async (c) => {
+    const { email } = c.req.valid("json");
+    const origin = siteOrigin(c.env, c.req.url);
+    // The work for a known address happens after the answer, so timing does not tell who has an account.
+    c.executionCtx.waitUntil(
+      (async () => {
+        const user = await findUserByEmail(c.env.DB, email);
+        if (!user) return;
+        const token = await issueResetToken(c.env.DB, user.id);
+        await sendMail(c.env, {
+          to: user.email,
+          subject: "Reset your password",
+          text: [
+            `Hello ${user.firstName || user.username},`,
+            "",
+            "Someone asked to reset the password of your account. Open this link to choose a new one:",
+            `${origin}/reset-password?token=${token}`,
+            "",
+            "The link expires in 1 hour and works once. If you did not ask for it, ignore this e-mail.",
+          ].join("\n"),
+        });
+      })().catch((error) => console.error("Password reset e-mail failed", error)),
+    );
+    return c.json({ message: "If an account exists for that e-mail address, we sent a reset link to it." });
+  })
+  .post("/validate-reset-token", validateJson(validateResetTokenSchema), async (c) => {
+    const { token } = c.req.valid("json");
+    return c.json({ valid: await isResetTokenValid(c.env.DB, token) });
+  })
+  .post("/reset-password", validateJson(resetPasswordSchema), async (c) => {
+    const { token, password } = c.req.valid("json");
+    const userId = await consumeResetToken(c.env.DB, token);
+    if (!userId) return errorJson(c, 400, "This password reset link is invalid or has expired");
+    await setPassword(c.env.DB, userId, password);
+    await sessions(c.env.DB, c.req.url).invalidateUser(userId);
+    return c.json({ message: "Password reset successful" });
+  });
