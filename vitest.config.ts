@@ -14,7 +14,7 @@ export default defineConfig({
           cloudflareTest({
             main: "./worker/app.ts",
             wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+            miniflare: { bindings: { TEST_MIGRATIONS: migrations, STRIPE_WEBHOOK_SECRET: "whsec_test_secret" } },
           }),
         ],
         test: { name: "worker", include: ["tests/worker/**/*.test.ts"], setupFiles: ["./tests/worker/setup.ts"] },

@@ -11,6 +11,7 @@ import { loadSession } from "./middleware/auth";
 import { sameOrigin } from "./middleware/csrf";
 import { auth } from "./routes/auth";
 import { health } from "./routes/health";
+import { payments } from "./routes/payments";
 import { users } from "./routes/users";
 
 /** JSON bodies beyond this are refused before they are read (the largest is a 1,000-row lead batch). */
@@ -34,6 +35,7 @@ api.use((c, next) => {
 api.route("/", health);
 api.route("/", auth);
 api.route("/", users);
+api.route("/", payments);
 
 api.all("*", (c) => errorJson(c, 404, "Not found"));
 

@@ -1,13 +1,41 @@
-/** Browser-storage keys of spec §3, as nanostores. None of them is trusted by the server. */
-import { persistentJSON } from "@nanostores/persistent";
+/**
+ * Browser-storage keys of spec §3, as nanostores. None of them is trusted by the server. Setting a
+ * store to `undefined` removes its key.
+ */
+import { persistentAtom } from "@nanostores/persistent";
 import type { PublicUser } from "../domain/user";
 
+function jsonKey<T>(key: string) {
+  return persistentAtom<T | undefined>(key, undefined, {
+    encode: JSON.stringify,
+    decode: (text) => {
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+}
+
 /** `user`: mirrors the session for display only (D5). */
-export const $user = persistentJSON<PublicUser | null>("user", null);
+export const $user = jsonKey<PublicUser | null>("user");
+
+/** `projectedTransfers`: a count suggested before a checkout opens (removed once a checkout has read it). */
+export const $projectedTransfers = jsonKey<number | string>("projectedTransfers");
+
+export interface HighVolumeData {
+  volume?: number;
+  pricePerCall?: number;
+  total?: number;
+  tier?: string;
+}
+/** `highVolumeData`: the high-volume checkout's preloaded package (removed once read). */
+export const $highVolumeData = jsonKey<HighVolumeData>("highVolumeData");
 
 /** Logout: forget the local mirror, then let the server end the session and send us to /login. */
 export function logout(): void {
-  $user.set(null);
+  $user.set(undefined);
   window.location.assign("/api/logout");
 }
 

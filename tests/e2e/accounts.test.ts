@@ -93,7 +93,7 @@ describe("login", () => {
     await page.waitForURL("**/admin");
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL("**/login");
-    expect(await page.evaluate(() => localStorage.getItem("user"))).toBe("null");
+    expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();
     const me = await page.request.get(url("/api/me"));
     expect(me.status()).toBe(401);
   });

@@ -274,6 +274,23 @@ export const paymentEvents = sqliteTable("payment_events", {
   receivedAt: createdAt(),
 });
 
+export const SIMULATED_INTENT_STATUSES = ["requires_payment_method", "succeeded"] as const;
+
+/** The simulated payment provider's own record of its intents (D3); Stripe keeps these itself. */
+export const simulatedPaymentIntents = sqliteTable(
+  "simulated_payment_intents",
+  {
+    id: text("id").primaryKey(),
+    clientSecret: text("client_secret").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status", { enum: SIMULATED_INTENT_STATUSES }).notNull().default("requires_payment_method"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("simulated_payment_intents_secret_unique").on(t.clientSecret)],
+);
+
 /** Local fallback for the rate-limiting binding (D11): fixed windows per key. */
 export const rateLimitWindows = sqliteTable("rate_limit_windows", {
   key: text("key").primaryKey(),

@@ -1,0 +1,84 @@
+/** The pricing checkouts' return page (D13): 3 s of confetti and the order's real status from the server. */
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { site } from "../../config/site";
+import { formatUsd } from "../../domain/pricing";
+import { celebrateFor } from "../../scripts/confetti";
+import { Card } from "../../ui/card";
+import { Spinner } from "../../ui/spinner";
+import { buttonClass } from "../../ui/styles";
+import { AppProviders } from "../AppProviders";
+
+interface OrderStatus {
+  id: string;
+  status: "pending" | "paid" | "completed" | "cancelled";
+  quantity: number;
+  amount: number;
+}
+
+const POLL_MS = 2000;
+const POLL_LIMIT = 15;
+
+function Success() {
+  const [orderId] = useState(() => new URLSearchParams(window.location.search).get("order") ?? "");
+  const order = useQuery<OrderStatus>({
+    queryKey: [`/api/orders/${encodeURIComponent(orderId)}/status`],
+    enabled: orderId !== "",
+    // The provider's confirmation may land a moment after the redirect: ask again while it is pending.
+    refetchInterval: (query) =>
+      query.state.data?.status === "pending" && query.state.dataUpdateCount < POLL_LIMIT ? POLL_MS : false,
+  });
+
+  useEffect(() => celebrateFor(3000), []);
+
+  const paid = order.data?.status === "paid" || order.data?.status === "completed";
+  return (
+    <Card className="mx-auto max-w-xl text-center sm:p-10">
+      <h1 className="text-3xl font-bold tracking-tight">Welcome aboard!</h1>
+      {orderId === "" || order.isError ? (
+        <p className="mt-4 text-ink-soft">
+          We could not find your order. If you paid, a confirmation e-mail is on its way; contact{" "}
+          <a className="text-brand-700 underline" href={`mailto:${site.supportEmail}`}>
+            {site.supportEmail}
+          </a>{" "}
+          with any question.
+        </p>
+      ) : order.isPending ? (
+        <div className="mt-6">
+          <Spinner label="Checking your payment..." />
+        </div>
+      ) : paid ? (
+        <div className="mt-4 space-y-2 text-ink-soft" data-order-status="paid">
+          <p className="text-lg font-semibold text-brand-700">Payment received</p>
+          <p>
+            Your package of {order.data.quantity} transfers ({formatUsd(order.data.amount)}) is confirmed. We will call
+            you {site.supportWindow} to set up delivery to your agents.
+          </p>
+        </div>
+      ) : (
+        <div className="mt-4 space-y-2 text-ink-soft" data-order-status={order.data.status}>
+          <p className="text-lg font-semibold text-ink">
+            {order.data.status === "pending" ? "Your payment is being processed" : "This order was cancelled"}
+          </p>
+          <p>We will e-mail you as soon as your card provider confirms the payment.</p>
+        </div>
+      )}
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <a href="/login" className={buttonClass("primary")}>
+          Login to Your Account
+        </a>
+        <a href="/" className={buttonClass("secondary")}>
+          Return to Home
+        </a>
+      </div>
+    </Card>
+  );
+}
+
+export default function OnboardingSuccess() {
+  return (
+    <AppProviders>
+      <Success />
+    </AppProviders>
+  );
+}

@@ -1,0 +1,256 @@
+/**
+ * The five pricing-page checkouts (spec §2 "Checkout screens", §4, §5): configure a transfer package,
+ * then pay on the payment card. Prices come from the shared pricing module; the server re-prices.
+ */
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import {
+  formatUsd,
+  HIGH_VOLUME_TIERS,
+  highVolumeTierLabel,
+  PACKAGE_RULES,
+  type PackageContext,
+  packageUnitCents,
+  parseCount,
+  quotePackage,
+} from "../../domain/pricing";
+import { emailAddress } from "../../domain/schemas/common";
+import type { PaymentStart } from "../../domain/schemas/payments";
+import type { PublicUser } from "../../domain/user";
+import { apiRequest } from "../../lib/api";
+import { $highVolumeData, $projectedTransfers } from "../../lib/stores";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { Field } from "../../ui/input";
+import { AppProviders } from "../AppProviders";
+import { PaymentCard } from "../payment/PaymentCard";
+
+interface CheckoutCopy {
+  title: string;
+  intro: string;
+  successDescription: string;
+}
+
+const COPY: Record<PackageContext, CheckoutCopy> = {
+  special: {
+    title: "Customize Your Package",
+    intro: "Choose how many qualified transfers you want at your special rate.",
+    successDescription: "Thank you for your purchase! We'll be in touch soon.",
+  },
+  "high-volume": {
+    title: "High-Volume Package Checkout",
+    intro: "The more transfers you buy, the lower the rate per transfer.",
+    successDescription: "Thank you for your purchase!",
+  },
+  premium: {
+    title: "Premium Volume Package",
+    intro: "Premium volume pricing for agencies taking 151-199 calls a day.",
+    successDescription: "Thank you for your purchase! We'll be in touch soon.",
+  },
+  enterprise: {
+    title: "Enterprise Volume Package",
+    intro: "Enterprise pricing with a dedicated account manager.",
+    successDescription: "Thank you for your purchase! We'll be in touch soon.",
+  },
+  ultimate: {
+    title: "Ultimate Volume Package",
+    intro: "Our best rate for agencies taking 300 or more calls a day.",
+    successDescription: "Thank you for your purchase! We'll be in touch soon.",
+  },
+};
+
+const EMAIL_MESSAGE = "Please enter a valid email address";
+const ownerEmail = emailAddress(EMAIL_MESSAGE);
+
+/** Spec §9: stored checkout hints are removed 1000 ms after a checkout screen loads. */
+const HINT_LIFETIME_MS = 1000;
+
+function initialCount(context: PackageContext): number {
+  const rule = PACKAGE_RULES[context];
+  const highVolume = context === "high-volume" ? $highVolumeData.get()?.volume : undefined;
+  const projected = highVolume ?? $projectedTransfers.get();
+  const count = projected === undefined ? rule.defaultCount : parseCount(projected, rule.defaultCount);
+  return count > 0 ? count : rule.defaultCount;
+}
+
+function rangeHint(context: PackageContext): string {
+  const rule = PACKAGE_RULES[context];
+  if (context === "high-volume") return `Minimum: ${rule.min} transfers`;
+  return `Minimum: ${rule.min} transfer, Maximum: ${rule.max} transfers`;
+}
+
+function Checkout({ context }: { context: PackageContext }) {
+  const rule = PACKAGE_RULES[context];
+  const copy = COPY[context];
+  const [countInput, setCountInput] = useState(String(rule.defaultCount));
+  const [email, setEmail] = useState("");
+  const [payment, setPayment] = useState<PaymentStart | null>(null);
+
+  useEffect(() => {
+    setCountInput(String(initialCount(context)));
+    const timer = setTimeout(() => {
+      $projectedTransfers.set(undefined);
+      $highVolumeData.set(undefined);
+    }, HINT_LIFETIME_MS);
+    return () => clearTimeout(timer);
+  }, [context]);
+
+  const me = useQuery<PublicUser>({ queryKey: ["/api/me"] });
+  const count = parseCount(countInput, rule.nonNumericCount);
+  const unitCents = packageUnitCents(context, Math.max(count, 0));
+  const totalCents = Math.max(count, 0) * unitCents;
+  const priced = quotePackage(context, count);
+  const needsEmail = !me.data;
+  const emailValid = ownerEmail.safeParse(email).success;
+
+  const prepare = useMutation({
+    mutationFn: () =>
+      apiRequest<PaymentStart>("POST", "/api/create-payment-intent", {
+        amount: totalCents / 100,
+        callCount: count,
+        ...(context === "special" ? {} : { tier: context }),
+        ...(needsEmail ? { email: email.trim() } : {}),
+      }),
+    onSuccess: setPayment,
+    // Spec §8: a failed payment setup on these checkouts is logged; the card says it plainly.
+    onError: (error) => console.error("Payment intent creation failed", error),
+  });
+
+  function changeCount(value: string) {
+    setCountInput(value);
+    // A prepared payment is for the old count: configure again.
+    setPayment(null);
+    prepare.reset();
+  }
+
+  const canProceed = priced.ok && (!needsEmail || emailValid) && !prepare.isPending && !payment;
+  const total = formatUsd(totalCents);
+
+  return (
+    <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 lg:grid-cols-2">
+      <div className="space-y-6">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight">{copy.title}</h1>
+          <p className="mt-2 text-ink-soft">{copy.intro}</p>
+        </div>
+
+        <Card className="space-y-5">
+          <Field
+            label="Number of transfers"
+            type="number"
+            inputMode="numeric"
+            min={rule.min}
+            {...(context === "high-volume" ? {} : { max: rule.max })}
+            value={countInput}
+            onChange={(e) => changeCount(e.target.value)}
+            hint={rangeHint(context)}
+            error={priced.ok ? undefined : priced.message}
+          />
+
+          {context === "high-volume" && (
+            <div>
+              <p className="text-sm font-medium text-ink">Volume tiers</p>
+              <ul className="mt-2 grid gap-2 sm:grid-cols-2">
+                {HIGH_VOLUME_TIERS.map((tier) => {
+                  const label = highVolumeTierLabel(tier.from);
+                  const active = count >= tier.from && (tier.to === null || count <= tier.to);
+                  return (
+                    <li
+                      key={tier.from}
+                      aria-current={active || undefined}
+                      className={`rounded-lg border px-3 py-2 text-sm ${active ? "border-brand-600 bg-brand-50 font-semibold text-ink" : "border-line text-ink-soft"}`}
+                    >
+                      {label}
+                    </li>
+                  );
+                })}
+              </ul>
+              <p className="mt-3 text-sm text-ink-soft">
+                Your tier: <strong className="text-ink">{highVolumeTierLabel(Math.max(count, rule.min))}</strong>
+              </p>
+            </div>
+          )}
+
+          {needsEmail && !me.isPending && (
+            <Field
+              label="Email for your receipt"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              error={email !== "" && !emailValid ? EMAIL_MESSAGE : undefined}
+              hint={
+                <>
+                  Already a customer?{" "}
+                  <a
+                    className="text-brand-700 underline"
+                    href={`/login?next=${encodeURIComponent(window.location.pathname)}`}
+                  >
+                    Log in
+                  </a>{" "}
+                  to add this order to your account.
+                </>
+              }
+            />
+          )}
+        </Card>
+
+        <Card aria-labelledby="order-summary-title">
+          <h2 id="order-summary-title" className="text-lg font-bold">
+            Order Summary
+          </h2>
+          <dl className="mt-4 space-y-2 text-sm">
+            <div className="flex justify-between">
+              <dt className="text-ink-soft">Transfers</dt>
+              <dd className="font-medium">{Math.max(count, 0)}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt className="text-ink-soft">Rate per transfer</dt>
+              <dd className="font-medium">{formatUsd(unitCents)}</dd>
+            </div>
+            <div className="flex justify-between border-t border-line pt-3 text-base">
+              <dt className="font-semibold">Total</dt>
+              <dd className="font-bold" data-testid="order-total">
+                {total}
+              </dd>
+            </div>
+          </dl>
+          <Button
+            size="lg"
+            className="mt-5 w-full"
+            disabled={!canProceed}
+            busy={prepare.isPending}
+            onClick={() => prepare.mutate()}
+          >
+            {prepare.isPending ? "Preparing Payment..." : "Proceed to Payment"}
+          </Button>
+          {priced.ok && needsEmail && !emailValid && !me.isPending && (
+            <p className="mt-2 text-center text-sm text-muted">Enter the e-mail for your receipt to continue.</p>
+          )}
+        </Card>
+      </div>
+
+      <div>
+        <PaymentCard
+          payment={payment}
+          submitLabel={`Complete Payment - ${total}`}
+          outcome={{
+            returnUrl: `${window.location.origin}/onboarding-success?order=${payment?.orderId ?? ""}`,
+            successDescription: copy.successDescription,
+          }}
+          placeholder={
+            prepare.isError ? "We could not prepare your payment. Check your package and try again." : undefined
+          }
+        />
+      </div>
+    </div>
+  );
+}
+
+export default function PackageCheckout({ context }: { context: PackageContext }) {
+  return (
+    <AppProviders>
+      <Checkout context={context} />
+    </AppProviders>
+  );
+}

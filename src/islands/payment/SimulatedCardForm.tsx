@@ -1,0 +1,84 @@
+/**
+ * The simulated provider's card form (D3): the fields of Stripe's card form, Stripe's test numbers,
+ * confirmation through the server's provider path.
+ */
+import { useMutation } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { apiRequest, errorMessage } from "../../lib/api";
+import { Button } from "../../ui/button";
+import { Field } from "../../ui/input";
+import { type PaymentFormProps, paymentFailed, paymentSucceeded } from "./complete-payment";
+
+const groupCardNumber = (value: string) =>
+  value
+    .replace(/\D/g, "")
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, "$1 ");
+
+function formatExpiry(value: string): string {
+  const digits = value.replace(/\D/g, "").slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
+}
+
+export function SimulatedCardForm({ payment, outcome, submitLabel }: PaymentFormProps) {
+  const [ready, setReady] = useState(false);
+  const [card, setCard] = useState({ cardNumber: "", expiry: "", cvc: "" });
+  useEffect(() => setReady(true), []);
+
+  const confirm = useMutation({
+    mutationFn: () =>
+      apiRequest<{ paymentIntentId: string }>("POST", "/api/simulated-payments/confirm", {
+        clientSecret: payment.clientSecret,
+        ...card,
+      }),
+    onSuccess: ({ paymentIntentId }) => paymentSucceeded(outcome, paymentIntentId, payment.clientSecret),
+    onError: (error) => paymentFailed(errorMessage(error, "Failed to process payment")),
+  });
+  const busy = confirm.isPending || confirm.isSuccess;
+
+  return (
+    <form
+      method="post"
+      noValidate
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (ready && !busy) confirm.mutate();
+      }}
+    >
+      <p className="rounded-lg bg-surface px-3 py-2 text-sm text-ink-soft">
+        Test mode: pay with <strong className="text-ink">4242 4242 4242 4242</strong>, any future date and any CVC.
+      </p>
+      <Field
+        label="Card number"
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="1234 1234 1234 1234"
+        value={card.cardNumber}
+        onChange={(e) => setCard({ ...card, cardNumber: groupCardNumber(e.target.value) })}
+      />
+      <div className="grid grid-cols-2 gap-4">
+        <Field
+          label="Expiration (MM / YY)"
+          inputMode="numeric"
+          autoComplete="cc-exp"
+          placeholder="MM / YY"
+          value={card.expiry}
+          onChange={(e) => setCard({ ...card, expiry: formatExpiry(e.target.value) })}
+        />
+        <Field
+          label="CVC"
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          placeholder="CVC"
+          maxLength={4}
+          value={card.cvc}
+          onChange={(e) => setCard({ ...card, cvc: e.target.value.replace(/\D/g, "") })}
+        />
+      </div>
+      <Button type="submit" size="lg" className="w-full" disabled={!ready} busy={busy}>
+        {busy ? "Processing..." : submitLabel}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,30 @@
+/** What happens after a card payment: the spec's toasts, and the return URL with Stripe's own parameters. */
+import type { PaymentStart } from "../../domain/schemas/payments";
+import { toast } from "../../ui/toast";
+
+export interface PaymentOutcome {
+  /** Absolute return URL (may carry our own parameters, such as the order id). */
+  returnUrl: string;
+  successDescription: string;
+}
+
+/** What every card form receives from the PaymentCard. */
+export interface PaymentFormProps {
+  payment: PaymentStart;
+  outcome: PaymentOutcome;
+  submitLabel: string;
+}
+
+export function paymentSucceeded(outcome: PaymentOutcome, paymentIntentId: string, clientSecret: string): void {
+  toast({ title: "Payment Successful", description: outcome.successDescription, variant: "success" });
+  const url = new URL(outcome.returnUrl);
+  url.searchParams.set("payment_intent", paymentIntentId);
+  url.searchParams.set("payment_intent_client_secret", clientSecret);
+  url.searchParams.set("redirect_status", "succeeded");
+  // Leave the toast on screen for a moment before the provider-style redirect.
+  setTimeout(() => window.location.assign(url), 800);
+}
+
+export function paymentFailed(message: string | undefined): void {
+  toast({ title: "Payment Failed", description: message || "Payment failed", variant: "destructive" });
+}

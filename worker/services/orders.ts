@@ -1,0 +1,89 @@
+/**
+ * Orders (PRODUCT.md D2): created `pending` with their payment intent, `paid` only on the provider's own
+ * confirmation, each provider event processed once.
+ */
+import { CURRENCY, type Quote } from "../../src/domain/pricing";
+import type { PaymentStart } from "../../src/domain/schemas/payments";
+import type { OrderKind } from "../db/schema";
+import type { Env } from "../env";
+import { type PaymentEvent, paymentProvider } from "./payments/provider";
+
+type PricedQuote = Extract<Quote, { ok: true }>;
+
+export interface NewOrder {
+  kind: OrderKind;
+  tier: string | null;
+  quote: PricedQuote;
+  userId: string | null;
+  email: string | null;
+  details: Record<string, unknown>;
+}
+
+/** Creates the provider's intent and the pending order that owns it. */
+export async function startPayment(env: Env, order: NewOrder): Promise<PaymentStart> {
+  const provider = paymentProvider(env);
+  const orderId = crypto.randomUUID();
+  const intent = await provider.createIntent({
+    amountCents: order.quote.totalCents,
+    currency: CURRENCY,
+    orderId,
+    email: order.email,
+  });
+  await env.DB.prepare(
+    `INSERT INTO orders (id, kind, tier, quantity, unit_price_cents, total_cents, currency, user_id, email, details, payment_intent_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+    .bind(
+      orderId,
+      order.kind,
+      order.tier,
+      order.quote.quantity,
+      order.quote.unitCents,
+      order.quote.totalCents,
+      CURRENCY,
+      order.userId,
+      order.email,
+      JSON.stringify(order.details),
+      intent.id,
+    )
+    .run();
+  return {
+    clientSecret: intent.clientSecret,
+    orderId,
+    amount: order.quote.totalCents,
+    currency: CURRENCY,
+    provider: provider.name,
+    ...(provider.publishableKey ? { publishableKey: provider.publishableKey } : {}),
+  };
+}
+
+export type EventOutcome = "processed" | "duplicate";
+
+/** Applies a provider event to its order exactly once, whichever way it arrived (webhook or simulated). */
+export async function processPaymentEvent(db: D1Database, event: PaymentEvent): Promise<EventOutcome> {
+  const recorded = await db
+    .prepare("INSERT INTO payment_events (id, type, payment_intent_id) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING")
+    .bind(event.id, event.type, event.paymentIntentId)
+    .run();
+  if (recorded.meta.changes === 0) return "duplicate";
+
+  const now = Date.now();
+  if (event.type === "payment_intent.succeeded") {
+    await db
+      .prepare(
+        `UPDATE orders SET status = 'paid', paid_at = ?1, payment_error = NULL, updated_at = ?1
+         WHERE payment_intent_id = ?2 AND status = 'pending'`,
+      )
+      .bind(now, event.paymentIntentId)
+      .run();
+  } else {
+    // A failure only matters while the order still waits for its money (events may arrive out of order).
+    await db
+      .prepare(
+        "UPDATE orders SET payment_error = ?1, updated_at = ?2 WHERE payment_intent_id = ?3 AND status = 'pending'",
+      )
+      .bind(event.failureMessage ?? "Payment failed", now, event.paymentIntentId)
+      .run();
+  }
+  return "processed";
+}
