@@ -12,6 +12,7 @@ import { sameOrigin } from "./middleware/csrf";
 import { auth } from "./routes/auth";
 import { health } from "./routes/health";
 import { payments } from "./routes/payments";
+import { surveys } from "./routes/surveys";
 import { users } from "./routes/users";
 
 /** JSON bodies beyond this are refused before they are read (the largest is a 1,000-row lead batch). */
@@ -36,6 +37,7 @@ api.route("/", health);
 api.route("/", auth);
 api.route("/", users);
 api.route("/", payments);
+api.route("/", surveys);
 
 api.all("*", (c) => errorJson(c, 404, "Not found"));
 

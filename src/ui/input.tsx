@@ -1,4 +1,4 @@
-import { forwardRef, type InputHTMLAttributes, type ReactNode, useId } from "react";
+import { forwardRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId } from "react";
 import { fieldErrorClass, inputClass, labelClass } from "./styles";
 
 export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -41,6 +41,48 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
       )}
       {error && (
         <p id={errorId} className={fieldErrorClass} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+});
+
+export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: string;
+  error?: string | undefined;
+  options: readonly { value: string; label: string }[];
+  placeholder?: string;
+}
+
+export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(function SelectField(
+  { label, error, options, placeholder, id, ...rest },
+  ref,
+) {
+  const generatedId = useId();
+  const selectId = id ?? generatedId;
+  return (
+    <div>
+      <label htmlFor={selectId} className={labelClass}>
+        {label}
+      </label>
+      <select
+        ref={ref}
+        id={selectId}
+        className={inputClass}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${selectId}-error` : undefined}
+        {...rest}
+      >
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p id={`${selectId}-error`} className={fieldErrorClass} role="alert">
           {error}
         </p>
       )}

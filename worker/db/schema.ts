@@ -60,6 +60,21 @@ export const passwordResetTokens = sqliteTable(
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
 );
 
+/** A completed /survey or /ringcloud wizard (never the password); its order copies the answers. */
+export const surveyResponses = sqliteTable(
+  "survey_responses",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["survey", "ringcloud"] }).notNull(),
+    answers: text("answers", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("survey_responses_user_idx").on(t.userId)],
+);
+
 export const ORDER_KINDS = ["package", "survey", "ringcloud", "transfer", "aged-leads"] as const;
 export const ORDER_STATUSES = ["pending", "paid", "completed", "cancelled"] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];

@@ -1,8 +1,8 @@
 /**
  * D11: per-client-address limits on abuse-prone endpoints, RATE_LIMIT_PER_MINUTE requests a minute.
  * `rateLimit` counts every request: with the Workers rate-limiting binding in production, with a fixed
- * one-minute window in D1 elsewhere. `rateLimitFailures` counts only failed attempts (wrong passwords),
- * in D1 everywhere because the binding cannot count without also admitting.
+ * one-minute window in D1 elsewhere. `rateLimitOutcomes` counts only the responses that matter (wrong
+ * passwords, accounts created), in D1 everywhere because the binding cannot count without also admitting.
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -57,12 +57,12 @@ export function rateLimit(action: string) {
   });
 }
 
-export function rateLimitFailures(action: string, failureStatus: number) {
+export function rateLimitOutcomes(action: string, counts: (status: number) => boolean) {
   return createMiddleware<AppBindings>(async (c, next) => {
-    const key = `${action}-failures:${clientAddress(c)}`;
+    const key = `${action}-outcomes:${clientAddress(c)}`;
     if ((await hitsSoFar(c.env.DB, key)) >= RATE_LIMIT_PER_MINUTE) return tooManyRequests(c);
     await next();
-    if (c.res.status === failureStatus) await recordHit(c.env.DB, key);
+    if (counts(c.res.status)) await recordHit(c.env.DB, key);
     return undefined;
   });
 }

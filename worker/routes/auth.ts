@@ -9,7 +9,7 @@ import {
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
 import { requireUser } from "../middleware/auth";
-import { rateLimit, rateLimitFailures } from "../middleware/rate-limit";
+import { rateLimit, rateLimitOutcomes } from "../middleware/rate-limit";
 import { sendMail, siteOrigin } from "../services/mail";
 import { hashPassword, verifyPassword } from "../services/passwords";
 import { consumeResetToken, isResetTokenValid, issueResetToken } from "../services/reset-tokens";
@@ -21,17 +21,22 @@ import { validateJson } from "../validation";
 let decoyHash: Promise<string> | undefined;
 
 export const auth = new Hono<AppBindings>()
-  .post("/login", rateLimitFailures("login", 401), validateJson(loginSchema), async (c) => {
-    const { username, password } = c.req.valid("json");
-    const user = await findUserByUsername(c.env.DB, username);
-    decoyHash ??= hashPassword(crypto.randomUUID());
-    const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
-    if (!user || !passwordMatches) return errorJson(c, 401, "Invalid credentials");
+  .post(
+    "/login",
+    rateLimitOutcomes("login", (status) => status === 401),
+    validateJson(loginSchema),
+    async (c) => {
+      const { username, password } = c.req.valid("json");
+      const user = await findUserByUsername(c.env.DB, username);
+      decoyHash ??= hashPassword(crypto.randomUUID());
+      const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
+      if (!user || !passwordMatches) return errorJson(c, 401, "Invalid credentials");
 
-    const cookie = await sessions(c.env.DB, c.req.url).create(user.id);
-    c.header("Set-Cookie", cookie, { append: true });
-    return c.json(toPublicUser(user));
-  })
+      const cookie = await sessions(c.env.DB, c.req.url).create(user.id);
+      c.header("Set-Cookie", cookie, { append: true });
+      return c.json(toPublicUser(user));
+    },
+  )
   .get("/logout", async (c) => {
     const session = sessions(c.env.DB, c.req.url);
     const sessionId = c.get("sessionId");

@@ -48,6 +48,33 @@ function priceRequest(request: PaymentIntentRequest): PricedRequest {
   }
 }
 
+async function findSurvey(db: D1Database, surveyId: string) {
+  const row = await db
+    .prepare(
+      `SELECT s.kind, s.answers, s.user_id, u.email FROM survey_responses s JOIN users u ON u.id = s.user_id WHERE s.id = ?`,
+    )
+    .bind(surveyId)
+    .first<{ kind: string; answers: string; user_id: string; email: string }>();
+  if (!row) return null;
+  return {
+    kind: row.kind,
+    answers: JSON.parse(row.answers) as Record<string, unknown>,
+    userId: row.user_id,
+    email: row.email,
+  };
+}
+
+const AGED_LEAD_TYPES = new Set(["Aged Leads", "partial_apps"]);
+
+/** The payment must buy what the survey asked for: same lead type, count and (for aged leads) age band. */
+function answersMatch(answers: Record<string, unknown>, request: Record<string, unknown>): boolean {
+  const leadType = request.leadType ?? request.packageType;
+  const askedQuantity =
+    answers.leadType === "Live Transfers" ? answers.totalTransfers : (answers.totalCallbacks ?? answers.totalTransfers);
+  const sameBand = !AGED_LEAD_TYPES.has(String(leadType)) || answers.ageRange === request.ageRange;
+  return answers.leadType === leadType && askedQuantity === request.quantity && sameBand;
+}
+
 export const payments = new Hono<AppBindings>()
   .post("/create-payment-intent", validateJson(paymentIntentRequestSchema), async (c) => {
     const request = c.req.valid("json");
@@ -56,13 +83,18 @@ export const payments = new Hono<AppBindings>()
     if (dollarsToCents(request.amount) !== quote.totalCents) {
       return errorJson(c, 400, `The amount does not match the price of this order (${formatUsd(quote.totalCents)}).`);
     }
-    const user = c.get("user");
-    const email = user?.email ?? request.email ?? null;
-    if (!email) return errorJson(c, 400, "Please enter a valid email address");
     const { amount: _amount, context: _context, email: _email, ...details } = request;
+    const survey = "surveyId" in request && request.surveyId ? await findSurvey(c.env.DB, request.surveyId) : null;
+    if (survey && (survey.kind !== kind || !answersMatch(survey.answers, details))) {
+      return errorJson(c, 400, "This payment does not match your survey answers.");
+    }
+    const user = c.get("user");
+    const email = user?.email ?? survey?.email ?? request.email ?? null;
+    if (!email) return errorJson(c, 400, "Please enter a valid email address");
     try {
-      const userId = user?.id ?? (await findUserByEmail(c.env.DB, email))?.id ?? null;
-      return c.json(await startPayment(c.env, { kind, tier, quote, userId, email, details }));
+      const userId = user?.id ?? survey?.userId ?? (await findUserByEmail(c.env.DB, email))?.id ?? null;
+      const orderDetails = survey ? { ...survey.answers, ...details } : details;
+      return c.json(await startPayment(c.env, { kind, tier, quote, userId, email, details: orderDetails }));
     } catch (error) {
       if (error instanceof PaymentsUnavailableError) return errorJson(c, 503, error.message);
       throw error;
@@ -72,7 +104,7 @@ export const payments = new Hono<AppBindings>()
     const event = await verifyStripeWebhook(c.env, await c.req.text(), c.req.header("Stripe-Signature"));
     if (!event) return errorJson(c, 400, "Invalid or missing webhook signature");
     if ("ignored" in event) return c.json({ received: true });
-    const outcome = await processPaymentEvent(c.env.DB, event);
+    const outcome = await processPaymentEvent(c.env, event);
     return c.json({ received: true, duplicate: outcome === "duplicate" });
   })
   .post("/simulated-payments/confirm", validateJson(simulatedCardSchema), async (c) => {
@@ -90,7 +122,7 @@ export const payments = new Hono<AppBindings>()
       await c.env.DB.prepare("UPDATE simulated_payment_intents SET last_error = ? WHERE id = ?")
         .bind(check.message, intent.id)
         .run();
-      await processPaymentEvent(c.env.DB, {
+      await processPaymentEvent(c.env, {
         id: `evt_sim_${crypto.randomUUID()}`,
         type: "payment_intent.payment_failed",
         paymentIntentId: intent.id,
@@ -101,7 +133,7 @@ export const payments = new Hono<AppBindings>()
     await c.env.DB.prepare("UPDATE simulated_payment_intents SET status = 'succeeded', last_error = NULL WHERE id = ?")
       .bind(intent.id)
       .run();
-    await processPaymentEvent(c.env.DB, {
+    await processPaymentEvent(c.env, {
       id: `evt_sim_${crypto.randomUUID()}`,
       type: "payment_intent.succeeded",
       paymentIntentId: intent.id,

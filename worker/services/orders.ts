@@ -2,10 +2,12 @@
  * Orders (PRODUCT.md D2): created `pending` with their payment intent, `paid` only on the provider's own
  * confirmation, each provider event processed once.
  */
-import { CURRENCY, type Quote } from "../../src/domain/pricing";
+import { site } from "../../src/config/site";
+import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
 import type { OrderKind } from "../db/schema";
 import type { Env } from "../env";
+import { sendMail } from "./mail";
 import { type PaymentEvent, paymentProvider } from "./payments/provider";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
@@ -57,10 +59,35 @@ export async function startPayment(env: Env, order: NewOrder): Promise<PaymentSt
   };
 }
 
+async function sendOrderConfirmation(
+  env: Env,
+  order: { id: string; email: string; quantity: number; total_cents: number },
+) {
+  try {
+    await sendMail(env, {
+      to: order.email,
+      subject: "Your order is confirmed",
+      text: [
+        "Thank you for your purchase!",
+        "",
+        `Order ${order.id}`,
+        `Quantity: ${order.quantity}`,
+        `Total paid: ${formatUsd(order.total_cents)}`,
+        "",
+        `We will call you ${site.supportWindow} to set up delivery. Questions: ${site.supportEmail}.`,
+      ].join("\n"),
+    });
+  } catch (error) {
+    // The payment stands even when the e-mail cannot be sent; the outbox keeps the message.
+    console.error("Order confirmation e-mail failed", error);
+  }
+}
+
 export type EventOutcome = "processed" | "duplicate";
 
 /** Applies a provider event to its order exactly once, whichever way it arrived (webhook or simulated). */
-export async function processPaymentEvent(db: D1Database, event: PaymentEvent): Promise<EventOutcome> {
+export async function processPaymentEvent(env: Env, event: PaymentEvent): Promise<EventOutcome> {
+  const db = env.DB;
   const recorded = await db
     .prepare("INSERT INTO payment_events (id, type, payment_intent_id) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING")
     .bind(event.id, event.type, event.paymentIntentId)
@@ -69,13 +96,15 @@ export async function processPaymentEvent(db: D1Database, event: PaymentEvent): 
 
   const now = Date.now();
   if (event.type === "payment_intent.succeeded") {
-    await db
+    const paid = await db
       .prepare(
         `UPDATE orders SET status = 'paid', paid_at = ?1, payment_error = NULL, updated_at = ?1
-         WHERE payment_intent_id = ?2 AND status = 'pending'`,
+         WHERE payment_intent_id = ?2 AND status = 'pending'
+         RETURNING id, email, quantity, total_cents`,
       )
       .bind(now, event.paymentIntentId)
-      .run();
+      .first<{ id: string; email: string | null; quantity: number; total_cents: number }>();
+    if (paid?.email) await sendOrderConfirmation(env, { ...paid, email: paid.email });
   } else {
     // A failure only matters while the order still waits for its money (events may arrive out of order).
     await db

@@ -12,6 +12,8 @@ const amount = z
 const count = (field: string) =>
   z.number({ error: `${field} must be a whole number` }).int(`${field} must be a whole number`);
 const ownerEmail = emailAddress("Please enter a valid email address").optional();
+/** The saved wizard this payment completes (`POST /api/survey` answers it). */
+const surveyId = z.string().max(100);
 
 export const PACKAGE_TIERS = ["high-volume", "premium", "enterprise", "ultimate"] as const;
 
@@ -35,6 +37,7 @@ const survey = z.object({
   quantity: count("Quantity"),
   ageRange: z.enum(AGE_RANGES, { error: "Please select an age range" }).optional(),
   email: ownerEmail,
+  surveyId: surveyId.optional(),
 });
 const ringcloud = z.object({
   context: z.literal("ringcloud"),
@@ -44,6 +47,7 @@ const ringcloud = z.object({
   quantity: count("Quantity"),
   ageRange: z.enum(AGE_RANGES, { error: "Please select an age range" }).optional(),
   email: ownerEmail,
+  surveyId: surveyId.optional(),
 });
 
 function contextOf(body: Record<string, unknown>): string {

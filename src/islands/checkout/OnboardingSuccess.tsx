@@ -6,8 +6,8 @@ import { formatUsd } from "../../domain/pricing";
 import { celebrateFor } from "../../scripts/confetti";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
-import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
+import { AfterPurchaseLinks } from "../payment/AfterPurchaseLinks";
 
 interface OrderStatus {
   id: string;
@@ -63,14 +63,7 @@ function Success() {
           <p>We will e-mail you as soon as your card provider confirms the payment.</p>
         </div>
       )}
-      <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <a href="/login" className={buttonClass("primary")}>
-          Login to Your Account
-        </a>
-        <a href="/" className={buttonClass("secondary")}>
-          Return to Home
-        </a>
-      </div>
+      <AfterPurchaseLinks />
     </Card>
   );
 }

@@ -22,6 +22,7 @@ import { $highVolumeData, $projectedTransfers } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Field } from "../../ui/input";
+import { Summary } from "../../ui/summary";
 import { AppProviders } from "../AppProviders";
 import { PaymentCard } from "../payment/PaymentCard";
 
@@ -199,22 +200,16 @@ function Checkout({ context }: { context: PackageContext }) {
           <h2 id="order-summary-title" className="text-lg font-bold">
             Order Summary
           </h2>
-          <dl className="mt-4 space-y-2 text-sm">
-            <div className="flex justify-between">
-              <dt className="text-ink-soft">Transfers</dt>
-              <dd className="font-medium">{Math.max(count, 0)}</dd>
-            </div>
-            <div className="flex justify-between">
-              <dt className="text-ink-soft">Rate per transfer</dt>
-              <dd className="font-medium">{formatUsd(unitCents)}</dd>
-            </div>
-            <div className="flex justify-between border-t border-line pt-3 text-base">
-              <dt className="font-semibold">Total</dt>
-              <dd className="font-bold" data-testid="order-total">
-                {total}
-              </dd>
-            </div>
-          </dl>
+          <div className="mt-4">
+            <Summary
+              rows={[
+                { label: "Transfers", value: Math.max(count, 0) },
+                { label: "Rate per transfer", value: formatUsd(unitCents) },
+              ]}
+              total={total}
+              totalTestId="order-total"
+            />
+          </div>
           <Button
             size="lg"
             className="mt-5 w-full"

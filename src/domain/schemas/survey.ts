@@ -1,0 +1,140 @@
+/**
+ * The /survey and /ringcloud wizards (spec §3, §5): one schema per step, shared by the forms and by
+ * `POST /api/survey` and `POST /api/ringcloud-survey`.
+ */
+import { z } from "zod";
+import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../pricing";
+import { US_STATE_CODES } from "../us-states";
+import { PASSWORDS_DONT_MATCH } from "./auth";
+import { emailAddress, requiredString } from "./common";
+
+export const SURVEY_ROLES = ["Insurance Agent", "Agency Owner"] as const;
+export const CALLBACK_PREFERENCES = ["morning", "afternoon", "evening", "anytime"] as const;
+
+/** A count typed into a number input: empty or NaN means "not given". */
+const optionalCount = z.preprocess(
+  (value) => (value === "" || value === null || (typeof value === "number" && Number.isNaN(value)) ? undefined : value),
+  z.number({ error: "Enter a whole number" }).int("Enter a whole number").optional(),
+);
+const optionalText = z.string().trim().max(500).optional();
+const positive = (value: number | undefined) => value !== undefined && value > 0;
+
+const account = {
+  username: requiredString("Username must be at least 3 characters", 3, 50),
+  password: z
+    .string({ error: "Password must be at least 6 characters" })
+    .min(6, "Password must be at least 6 characters")
+    .max(200),
+};
+
+export const surveyStep1Schema = z.object({
+  firstName: requiredString("First name is required", 1, 100),
+  lastName: requiredString("Last name is required", 1, 100),
+  agencyName: requiredString("Agency name is required", 1, 200),
+  role: z.enum(SURVEY_ROLES, { error: "Please select your role" }),
+  phone: requiredString("Phone number must be at least 10 digits", 10, 30),
+  email: emailAddress("Please enter a valid email address"),
+  ...account,
+});
+export type SurveyStep1 = z.infer<typeof surveyStep1Schema>;
+
+const surveyStep2Shape = z.object({
+  leadType: z.enum(SURVEY_LEAD_TYPES, { error: "Please select a lead type" }),
+  totalTransfers: optionalCount,
+  callsPerDay: optionalCount,
+  transferHours: optionalText,
+  totalCallbacks: optionalCount,
+  ageRange: z.enum(AGE_RANGES, { error: "Please select an age range" }).optional(),
+});
+
+function checkSurveyStep2(v: z.infer<typeof surveyStep2Shape>, ctx: z.core.$RefinementCtx) {
+  const need = (ok: boolean, path: string, message: string) =>
+    ok || ctx.addIssue({ code: "custom", path: [path], message });
+  if (v.leadType === "Live Transfers") {
+    need(positive(v.totalTransfers), "totalTransfers", "Please enter the number of transfers you want");
+    need(positive(v.callsPerDay), "callsPerDay", "Please enter calls per day");
+    need(Boolean(v.transferHours), "transferHours", "Please enter transfer hours");
+  } else if (v.leadType === "Call-Backs") {
+    need(positive(v.totalCallbacks), "totalCallbacks", "Please enter the number of callbacks you want");
+  } else {
+    need(positive(v.totalCallbacks), "totalCallbacks", "Please enter the number of leads you want");
+    need(v.ageRange !== undefined, "ageRange", "Please select an age range");
+  }
+}
+
+export const surveyStep2Schema = surveyStep2Shape.superRefine(checkSurveyStep2);
+export type SurveyStep2 = z.infer<typeof surveyStep2Schema>;
+
+/** How many of the chosen lead type the survey orders. */
+export const surveyQuantity = (step2: SurveyStep2) =>
+  (step2.leadType === "Live Transfers" ? step2.totalTransfers : step2.totalCallbacks) ?? 0;
+
+export const surveySubmissionSchema = surveyStep1Schema
+  .extend(surveyStep2Shape.shape)
+  .extend({ totalPrice: z.number({ error: "Total price must be a whole number of cents" }).int() })
+  .superRefine(checkSurveyStep2);
+export type SurveySubmission = z.infer<typeof surveySubmissionSchema>;
+
+export const ringcloudStep1Schema = z
+  .object({
+    agencyName: requiredString("Agency name is required", 1, 200),
+    firstName: requiredString("First name is required", 1, 100),
+    lastName: requiredString("Last name is required", 1, 100),
+    email: emailAddress("Valid email required"),
+    phone: requiredString("Phone number required", 10, 30),
+    state: z.enum(US_STATE_CODES, { error: "State is required" }),
+    ...account,
+    confirmPassword: z
+      .string({ error: "Please confirm your password" })
+      .min(6, "Please confirm your password")
+      .max(200),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ["confirmPassword"] });
+export type RingcloudStep1 = z.infer<typeof ringcloudStep1Schema>;
+
+const ringcloudStep2Shape = z.object({
+  leadType: z.enum(RINGCLOUD_LEAD_TYPES, { error: "Please select a lead type" }),
+  transfersPerDay: optionalCount,
+  totalTransfers: optionalCount,
+  transferHours: optionalText,
+  transferPhone: optionalText,
+  callbackPreference: z.enum(CALLBACK_PREFERENCES, { error: "Please choose a callback time" }).optional(),
+  ageRange: z.enum(AGE_RANGES, { error: "Please select an age range" }).optional(),
+  workingStates: requiredString("Please list the states you work in", 1, 500),
+});
+
+function checkRingcloudStep2(v: z.infer<typeof ringcloudStep2Shape>, ctx: z.core.$RefinementCtx) {
+  const need = (ok: boolean, path: string, message: string) =>
+    ok || ctx.addIssue({ code: "custom", path: [path], message });
+  need(positive(v.totalTransfers), "totalTransfers", "Must be at least 1");
+  if (v.leadType === "live_transfers") {
+    need(positive(v.transfersPerDay), "transfersPerDay", "Must be at least 1");
+    need(Boolean(v.transferHours), "transferHours", "Please enter transfer hours");
+    need((v.transferPhone ?? "").length >= 10, "transferPhone", "Phone number must be at least 10 digits");
+  } else if (v.leadType === "call_backs") {
+    need(v.callbackPreference !== undefined, "callbackPreference", "Please choose a callback time");
+  } else {
+    need(v.ageRange !== undefined, "ageRange", "Please select an age range");
+  }
+}
+
+export const ringcloudStep2Schema = ringcloudStep2Shape.superRefine(checkRingcloudStep2);
+export type RingcloudStep2 = z.infer<typeof ringcloudStep2Schema>;
+
+export const ringcloudSubmissionSchema = ringcloudStep1Schema.and(
+  ringcloudStep2Shape
+    .extend({ role: z.literal("Insurance Agent").default("Insurance Agent") })
+    .superRefine(checkRingcloudStep2),
+);
+export type RingcloudSubmission = z.infer<typeof ringcloudSubmissionSchema>;
+
+/** Where `POST /api/ringcloud-survey` sends the buyer next (spec §2 "Ringcloud survey"). */
+export interface RingcloudCheckoutParams {
+  amount: number;
+  calls: number;
+  tier: "ringcloud";
+  packageType: (typeof RINGCLOUD_LEAD_TYPES)[number];
+  pricePerUnit: number;
+  ageRange?: (typeof AGE_RANGES)[number];
+  survey: string;
+}

@@ -1,0 +1,279 @@
+/**
+ * /ringcloud (spec §2 "Ringcloud survey", §4, §5): Agency Info → Lead Preferences → Payment, where the
+ * last step is /ringcloud-checkout. Submitting step 2 creates the account (role Insurance Agent).
+ */
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { AGE_RANGES, formatUsd, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../domain/pricing";
+import {
+  CALLBACK_PREFERENCES,
+  type RingcloudCheckoutParams,
+  type RingcloudStep1,
+  type RingcloudStep2,
+  ringcloudStep1Schema,
+  ringcloudStep2Schema,
+} from "../../domain/schemas/survey";
+import { US_STATES } from "../../domain/us-states";
+import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { ChoiceGroup } from "../../ui/choice";
+import { Form } from "../../ui/form";
+import { Field, SelectField } from "../../ui/input";
+import { toast } from "../../ui/toast";
+import { AppProviders } from "../AppProviders";
+import { RINGCLOUD_PACKAGES } from "./ringcloud-packages";
+import { WizardProgress } from "./WizardProgress";
+
+const STEP_LABELS = ["Agency Info", "Lead Preferences", "Payment"] as const;
+
+function Wizard() {
+  const [step, setStep] = useState<1 | 2>(1);
+  const agencyForm = useForm<RingcloudStep1>({ resolver: zodResolver(ringcloudStep1Schema) });
+  const leadForm = useForm({ resolver: zodResolver(ringcloudStep2Schema) });
+  const [agency, setAgency] = useState<RingcloudStep1 | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const a = agencyForm.formState.errors;
+  const l = leadForm.formState.errors;
+  const leadType = leadForm.watch("leadType");
+
+  async function submit(preferences: RingcloudStep2) {
+    if (!agency) return;
+    setSubmitting(true);
+    try {
+      const { checkout } = await apiRequest<{ checkout: RingcloudCheckoutParams }>("POST", "/api/ringcloud-survey", {
+        ...agency,
+        ...preferences,
+        role: "Insurance Agent",
+      });
+      toast({ title: "Survey Submitted Successfully", description: "Redirecting to payment...", variant: "success" });
+      const params = new URLSearchParams(Object.entries(checkout).map(([key, value]) => [key, String(value)]));
+      window.location.assign(`/ringcloud-checkout?${params}`);
+    } catch (error) {
+      setSubmitting(false);
+      if (error instanceof ApiError && error.status === 409) {
+        setStep(1);
+        const field = error.fieldErrors.email ? "email" : "username";
+        setTimeout(() => agencyForm.setError(field, { message: error.serverMessage }, { shouldFocus: true }));
+        return;
+      }
+      toast({
+        title: "Submission Failed",
+        description: errorMessage(error, "Failed to submit survey."),
+        variant: "destructive",
+      });
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-6 px-4 py-10 sm:px-6">
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight">Get Started with Live Transfers</h1>
+        <p className="mt-2 text-ink-soft">Tell us about your agency and how you want your leads delivered.</p>
+      </div>
+      <WizardProgress step={step} total={3} labels={STEP_LABELS} />
+      <Card>
+        {step === 1 ? (
+          <Form
+            key="agency-info"
+            aria-label="Agency Info"
+            className="space-y-5"
+            onSubmit={agencyForm.handleSubmit((values) => {
+              setAgency(values);
+              setStep(2);
+            })}
+          >
+            <h2 className="text-xl font-bold">Agency Info</h2>
+            <Field
+              label="Agency name"
+              autoComplete="organization"
+              error={a.agencyName?.message}
+              {...agencyForm.register("agencyName")}
+            />
+            <div className="grid gap-5 sm:grid-cols-2">
+              <Field
+                label="First name"
+                autoComplete="given-name"
+                error={a.firstName?.message}
+                {...agencyForm.register("firstName")}
+              />
+              <Field
+                label="Last name"
+                autoComplete="family-name"
+                error={a.lastName?.message}
+                {...agencyForm.register("lastName")}
+              />
+            </div>
+            <div className="grid gap-5 sm:grid-cols-2">
+              <Field
+                label="Email"
+                type="email"
+                autoComplete="email"
+                error={a.email?.message}
+                {...agencyForm.register("email")}
+              />
+              <Field
+                label="Phone"
+                type="tel"
+                autoComplete="tel"
+                error={a.phone?.message}
+                {...agencyForm.register("phone")}
+              />
+            </div>
+            <SelectField
+              label="State"
+              placeholder="Select your state"
+              options={US_STATES.map(([value, label]) => ({ value, label }))}
+              error={a.state?.message}
+              {...agencyForm.register("state")}
+            />
+            <Field
+              label="Username"
+              autoComplete="username"
+              error={a.username?.message}
+              {...agencyForm.register("username")}
+            />
+            <div className="grid gap-5 sm:grid-cols-2">
+              <Field
+                label="Password"
+                type="password"
+                autoComplete="new-password"
+                error={a.password?.message}
+                {...agencyForm.register("password")}
+              />
+              <Field
+                label="Confirm password"
+                type="password"
+                autoComplete="new-password"
+                error={a.confirmPassword?.message}
+                {...agencyForm.register("confirmPassword")}
+              />
+            </div>
+            <div className="flex justify-end">
+              <Button type="submit" size="lg">
+                Next
+              </Button>
+            </div>
+          </Form>
+        ) : (
+          <Form
+            key="lead-preferences"
+            aria-label="Lead Preferences"
+            className="space-y-5"
+            onSubmit={leadForm.handleSubmit(submit)}
+          >
+            <h2 className="text-xl font-bold">Lead Preferences</h2>
+            <ChoiceGroup
+              legend="Lead type"
+              options={RINGCLOUD_LEAD_TYPES.map((type) => ({
+                value: type,
+                label: RINGCLOUD_PACKAGES[type].choice,
+                description:
+                  type === "partial_apps"
+                    ? "$5.00 / $4.00 / $3.00 each by age"
+                    : `${formatUsd(ringcloudUnitCents(type))} each`,
+              }))}
+              error={l.leadType?.message}
+              {...leadForm.register("leadType")}
+            />
+            {leadType === "live_transfers" && (
+              <div className="grid gap-5 sm:grid-cols-2">
+                <Field
+                  label="Transfers per day"
+                  type="number"
+                  min={1}
+                  error={l.transfersPerDay?.message}
+                  {...leadForm.register("transfersPerDay", { valueAsNumber: true })}
+                />
+                <Field
+                  label="Total transfers"
+                  type="number"
+                  min={1}
+                  error={l.totalTransfers?.message}
+                  {...leadForm.register("totalTransfers", { valueAsNumber: true })}
+                />
+                <Field
+                  label="Transfer hours"
+                  placeholder="e.g. 9am-5pm EST"
+                  error={l.transferHours?.message}
+                  {...leadForm.register("transferHours")}
+                />
+                <Field
+                  label="Transfer phone"
+                  type="tel"
+                  error={l.transferPhone?.message}
+                  {...leadForm.register("transferPhone")}
+                />
+              </div>
+            )}
+            {leadType === "call_backs" && (
+              <>
+                <Field
+                  label="Number of call-backs"
+                  type="number"
+                  min={1}
+                  error={l.totalTransfers?.message}
+                  {...leadForm.register("totalTransfers", { valueAsNumber: true })}
+                />
+                <ChoiceGroup
+                  legend="Callback preference"
+                  columns={4}
+                  options={CALLBACK_PREFERENCES.map((value) => ({
+                    value,
+                    label: value[0]?.toUpperCase() + value.slice(1),
+                  }))}
+                  error={l.callbackPreference?.message}
+                  {...leadForm.register("callbackPreference")}
+                />
+              </>
+            )}
+            {leadType === "partial_apps" && (
+              <>
+                <Field
+                  label="Number of leads"
+                  type="number"
+                  min={1}
+                  error={l.totalTransfers?.message}
+                  {...leadForm.register("totalTransfers", { valueAsNumber: true })}
+                />
+                <ChoiceGroup
+                  legend="Lead age (days)"
+                  options={AGE_RANGES.map((range) => ({
+                    value: range,
+                    label: `${range} days`,
+                    description: `${(ringcloudUnitCents("partial_apps", range) / 100).toFixed(2)} each`,
+                  }))}
+                  error={l.ageRange?.message}
+                  {...leadForm.register("ageRange")}
+                />
+              </>
+            )}
+            <Field
+              label="States you work in"
+              placeholder="e.g. TX, FL, GA"
+              error={l.workingStates?.message}
+              {...leadForm.register("workingStates")}
+            />
+            <div className="flex justify-between">
+              <Button variant="secondary" onClick={() => setStep(1)}>
+                Back
+              </Button>
+              <Button type="submit" size="lg" busy={submitting}>
+                {submitting ? "Submitting..." : "Continue to Payment"}
+              </Button>
+            </div>
+          </Form>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+export default function RingcloudWizard() {
+  return (
+    <AppProviders>
+      <Wizard />
+    </AppProviders>
+  );
+}

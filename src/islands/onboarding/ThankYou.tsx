@@ -1,0 +1,83 @@
+/**
+ * /thank-you (spec §2, D13): 'Payment Successful' (3 s of confetti) when the order is paid, otherwise
+ * 'Thank You - Your order is being processed'. The order's status comes from the server.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { site } from "../../config/site";
+import { celebrateFor } from "../../scripts/confetti";
+import { Card } from "../../ui/card";
+import { Spinner } from "../../ui/spinner";
+import { buttonClass } from "../../ui/styles";
+import { AppProviders } from "../AppProviders";
+import { AfterPurchaseLinks } from "../payment/AfterPurchaseLinks";
+
+function Support() {
+  return (
+    <p className="mt-6 text-sm text-ink-soft">
+      Questions? Write to{" "}
+      <a className="font-medium text-brand-700 underline" href={`mailto:${site.supportEmail}`}>
+        {site.supportEmail}
+      </a>
+      .
+    </p>
+  );
+}
+
+function Paid() {
+  useEffect(() => celebrateFor(3000), []);
+  return (
+    <>
+      <h1 className="text-3xl font-bold tracking-tight text-brand-700">Payment Successful</h1>
+      <p className="mt-4 text-ink-soft">
+        Thank you for your order. A confirmation e-mail is on its way, and we will call you {site.supportWindow} to set
+        up your transfers.
+      </p>
+      <a href="/login" className={buttonClass("primary", "md", "mt-8")}>
+        Login to Your Account
+      </a>
+    </>
+  );
+}
+
+function Processing() {
+  return (
+    <>
+      <h1 className="text-3xl font-bold tracking-tight">Thank You - Your order is being processed</h1>
+      <p className="mt-4 text-ink-soft">
+        We will e-mail you as soon as your payment is confirmed. You can follow your order from your account.
+      </p>
+      <AfterPurchaseLinks />
+    </>
+  );
+}
+
+function ThankYouCard() {
+  const [params] = useState(() => new URLSearchParams(window.location.search));
+  const orderId = params.get("order") ?? "";
+  const order = useQuery<{ status: string }>({
+    queryKey: [`/api/orders/${encodeURIComponent(orderId)}/status`],
+    enabled: orderId !== "",
+    refetchInterval: (query) =>
+      query.state.data?.status === "pending" && query.state.dataUpdateCount < 10 ? 2000 : false,
+  });
+  const waiting = orderId !== "" && order.isPending;
+  const paid = orderId
+    ? order.data?.status === "paid" || order.data?.status === "completed"
+    : params.get("redirect_status") === "succeeded";
+
+  return (
+    <Card className="mx-auto max-w-xl text-center sm:p-10">
+      {waiting ? <Spinner label="Checking your payment..." /> : paid ? <Paid /> : <Processing />}
+      <Support />
+    </Card>
+  );
+}
+
+export default function ThankYou() {
+  return (
+    <AppProviders>
+      <ThankYouCard />
+    </AppProviders>
+  );
+}

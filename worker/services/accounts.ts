@@ -1,0 +1,82 @@
+/** Buyer accounts created by the survey wizards (D4): unique username and e-mail, hashed password. */
+import type { Env } from "../env";
+import { hashPassword } from "./passwords";
+
+export interface NewBuyer {
+  username: string;
+  password: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  agencyName: string;
+  role: string;
+  state?: string;
+}
+
+export type AccountConflict = { field: "username" | "email"; message: string };
+
+const CONFLICTS: Record<AccountConflict["field"], string> = {
+  username: "Username is already taken",
+  email: "An account with this email already exists",
+};
+
+export async function findAccountConflict(
+  db: D1Database,
+  username: string,
+  email: string,
+): Promise<AccountConflict | null> {
+  const row = await db
+    .prepare(
+      `SELECT lower(username) = lower(?1) AS username_taken FROM users
+       WHERE lower(username) = lower(?1) OR lower(email) = lower(?2) LIMIT 1`,
+    )
+    .bind(username, email)
+    .first<{ username_taken: number }>();
+  if (!row) return null;
+  const field = row.username_taken ? "username" : "email";
+  return { field, message: CONFLICTS[field] };
+}
+
+/** Creates the account and the survey record in one transaction; null when the username or e-mail is taken. */
+export async function createBuyerWithSurvey(
+  env: Env,
+  buyer: NewBuyer,
+  survey: { kind: "survey" | "ringcloud"; answers: Record<string, unknown> },
+): Promise<{ userId: string; surveyId: string } | AccountConflict> {
+  const conflict = await findAccountConflict(env.DB, buyer.username, buyer.email);
+  if (conflict) return conflict;
+  const userId = crypto.randomUUID();
+  const surveyId = crypto.randomUUID();
+  try {
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO users (id, username, email, password_hash, first_name, last_name, phone, agency_name, role, state)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).bind(
+        userId,
+        buyer.username,
+        buyer.email,
+        await hashPassword(buyer.password),
+        buyer.firstName,
+        buyer.lastName,
+        buyer.phone,
+        buyer.agencyName,
+        buyer.role,
+        buyer.state ?? null,
+      ),
+      env.DB.prepare("INSERT INTO survey_responses (id, user_id, kind, answers) VALUES (?, ?, ?, ?)").bind(
+        surveyId,
+        userId,
+        survey.kind,
+        JSON.stringify(survey.answers),
+      ),
+    ]);
+  } catch (error) {
+    // Lost a race with another sign-up for the same name or address.
+    const raced = await findAccountConflict(env.DB, buyer.username, buyer.email);
+    if (raced) return raced;
+    throw error;
+  }
+  return { userId, surveyId };
+}
