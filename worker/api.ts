@@ -10,6 +10,7 @@ import { errorJson } from "./http";
 import { loadSession } from "./middleware/auth";
 import { sameOrigin } from "./middleware/csrf";
 import { auth } from "./routes/auth";
+import { buyer } from "./routes/buyer";
 import { health } from "./routes/health";
 import { payments } from "./routes/payments";
 import { surveys } from "./routes/surveys";
@@ -38,6 +39,7 @@ api.route("/", auth);
 api.route("/", users);
 api.route("/", payments);
 api.route("/", surveys);
+api.route("/", buyer);
 
 api.all("*", (c) => errorJson(c, 404, "Not found"));
 

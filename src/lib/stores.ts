@@ -3,6 +3,7 @@
  * store to `undefined` removes its key.
  */
 import { persistentAtom } from "@nanostores/persistent";
+import type { PaymentStart } from "../domain/schemas/payments";
 import type { PublicUser } from "../domain/user";
 
 function jsonKey<T>(key: string) {
@@ -33,9 +34,20 @@ export interface HighVolumeData {
 /** `highVolumeData`: the high-volume checkout's preloaded package (removed once read). */
 export const $highVolumeData = jsonKey<HighVolumeData>("highVolumeData");
 
+/** The pending call-transfer order (spec §3), so /transfer-checkout can resume its payment. */
+export interface PendingTransferOrder {
+  transferDetails: { totalTransfers: number; transfersPerDay: number; states: string[] };
+  /** Dollars. */
+  totalPrice: number;
+  clientSecret: string;
+  payment: PaymentStart;
+}
+export const $pendingTransferOrder = jsonKey<PendingTransferOrder>("pendingTransferOrder");
+
 /** Logout: forget the local mirror, then let the server end the session and send us to /login. */
 export function logout(): void {
   $user.set(undefined);
+  $pendingTransferOrder.set(undefined);
   window.location.assign("/api/logout");
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
 import { setupBrowser } from "./browser";
 import { createUser, latestMailTo } from "./database";
+import { toast } from "./pay";
 
 const { newPage, url } = setupBrowser();
 
@@ -11,8 +12,6 @@ async function logIn(page: Page, username: string, password: string) {
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Login" }).click();
 }
-
-const toast = (page: Page) => page.locator("[data-variant]").first();
 
 describe("login", () => {
   it("sends the demo buyer to /dashboard and mirrors the user in the `user` store", async () => {

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { setupBrowser } from "./browser";
 import { query } from "./database";
+import { payWith, toast } from "./pay";
 
 const { newPage, url } = setupBrowser();
 
@@ -48,19 +49,10 @@ const CHECKOUTS = [
   },
 ] as const;
 
-const toast = (page: Page) => page.locator("[data-variant]").first();
-
 async function proceedToPayment(page: Page, email: string) {
   await page.getByLabel("Email for your receipt").fill(email);
   await page.getByRole("button", { name: "Proceed to Payment" }).click();
   await page.getByLabel("Card number").waitFor();
-}
-
-async function payWith(page: Page, cardNumber: string, total: string) {
-  await page.getByLabel("Card number").fill(cardNumber);
-  await page.getByLabel("Expiration (MM / YY)").fill("12 / 34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByRole("button", { name: `Complete Payment - ${total}` }).click();
 }
 
 describe.each(CHECKOUTS)("$path", (checkout) => {

@@ -2,9 +2,9 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { setupBrowser } from "./browser";
 import { createUser, query } from "./database";
+import { payWith, toast } from "./pay";
 
 const { newPage, url } = setupBrowser();
-const toast = (page: Page) => page.locator("[data-variant]").first();
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}`;
 
@@ -18,13 +18,6 @@ async function fillSurveyAgency(page: Page, username: string, email: string) {
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill("dana-pass-1");
   await page.getByRole("button", { name: "Next" }).click();
-}
-
-async function payWith(page: Page, cardNumber: string) {
-  await page.getByLabel("Card number").fill(cardNumber);
-  await page.getByLabel("Expiration (MM / YY)").fill("1234");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByRole("button", { name: /^Complete Payment - \$/ }).click();
 }
 
 describe("/survey", () => {

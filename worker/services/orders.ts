@@ -7,12 +7,15 @@ import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
 import type { OrderKind } from "../db/schema";
 import type { Env } from "../env";
+import { sellReservedLeads } from "./leads";
 import { sendMail } from "./mail";
 import { type PaymentEvent, paymentProvider } from "./payments/provider";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
 
 export interface NewOrder {
+  /** Given when something (a lead reservation) must point at the order before it exists. */
+  id?: string;
   kind: OrderKind;
   tier: string | null;
   quote: PricedQuote;
@@ -24,7 +27,7 @@ export interface NewOrder {
 /** Creates the provider's intent and the pending order that owns it. */
 export async function startPayment(env: Env, order: NewOrder): Promise<PaymentStart> {
   const provider = paymentProvider(env);
-  const orderId = crypto.randomUUID();
+  const orderId = order.id ?? crypto.randomUUID();
   const intent = await provider.createIntent({
     amountCents: order.quote.totalCents,
     currency: CURRENCY,
@@ -57,6 +60,29 @@ export async function startPayment(env: Env, order: NewOrder): Promise<PaymentSt
     provider: provider.name,
     ...(provider.publishableKey ? { publishableKey: provider.publishableKey } : {}),
   };
+}
+
+interface PaidOrder {
+  id: string;
+  kind: OrderKind;
+  user_id: string | null;
+  email: string | null;
+  quantity: number;
+  total_cents: number;
+  details: string;
+}
+
+async function fulfilAgedLeads(db: D1Database, order: PaidOrder): Promise<void> {
+  const { leadIds = [] } = JSON.parse(order.details) as { leadIds?: string[] };
+  const sold = await sellReservedLeads(db, { id: order.id, userId: order.user_id, leadIds });
+  if (sold < leadIds.length) {
+    // Paid for leads another buyer took after this reservation ran out: flag the order for a refund.
+    console.error(`Order ${order.id}: ${leadIds.length - sold} paid leads could not be assigned`);
+    await db
+      .prepare("UPDATE orders SET payment_error = ? WHERE id = ?")
+      .bind(`${leadIds.length - sold} of ${leadIds.length} leads were no longer available; refund due`, order.id)
+      .run();
+  }
 }
 
 async function sendOrderConfirmation(
@@ -100,10 +126,11 @@ export async function processPaymentEvent(env: Env, event: PaymentEvent): Promis
       .prepare(
         `UPDATE orders SET status = 'paid', paid_at = ?1, payment_error = NULL, updated_at = ?1
          WHERE payment_intent_id = ?2 AND status = 'pending'
-         RETURNING id, email, quantity, total_cents`,
+         RETURNING id, kind, user_id, email, quantity, total_cents, details`,
       )
       .bind(now, event.paymentIntentId)
-      .first<{ id: string; email: string | null; quantity: number; total_cents: number }>();
+      .first<PaidOrder>();
+    if (paid?.kind === "aged-leads") await fulfilAgedLeads(db, paid);
     if (paid?.email) await sendOrderConfirmation(env, { ...paid, email: paid.email });
   } else {
     // A failure only matters while the order still waits for its money (events may arrive out of order).

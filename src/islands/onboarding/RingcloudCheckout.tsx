@@ -15,6 +15,7 @@ import type { PaymentStart } from "../../domain/schemas/payments";
 import { apiRequest } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
+import { CheckList } from "../../ui/check-list";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { Summary } from "../../ui/summary";
@@ -101,16 +102,7 @@ function Checkout() {
         </div>
         <div>
           <h2 className="text-sm font-semibold">What's included</h2>
-          <ul className="mt-2 space-y-1 text-sm text-ink-soft">
-            {INCLUSIONS.map((item) => (
-              <li key={item} className="flex gap-2">
-                <span aria-hidden="true" className="text-brand-600">
-                  ✓
-                </span>
-                {item}
-              </li>
-            ))}
-          </ul>
+          <CheckList items={INCLUSIONS} className="mt-2 text-sm" />
         </div>
         <Summary
           rows={[

@@ -6,6 +6,8 @@ export interface PaymentOutcome {
   /** Absolute return URL (may carry our own parameters, such as the order id). */
   returnUrl: string;
   successDescription: string;
+  /** Given when the page itself goes on after paying (no redirect, no default toast). */
+  onPaid?: () => void;
 }
 
 /** What every card form receives from the PaymentCard. */
@@ -16,6 +18,10 @@ export interface PaymentFormProps {
 }
 
 export function paymentSucceeded(outcome: PaymentOutcome, paymentIntentId: string, clientSecret: string): void {
+  if (outcome.onPaid) {
+    outcome.onPaid();
+    return;
+  }
   toast({ title: "Payment Successful", description: outcome.successDescription, variant: "success" });
   const url = new URL(outcome.returnUrl);
   url.searchParams.set("payment_intent", paymentIntentId);

@@ -1,0 +1,17 @@
+/** Masked lead previews (PRODUCT.md D6): enough to choose, nothing to call before paying. */
+import { phoneDigits } from "./leads";
+
+/** 'Mary Johnson' → 'Mary J.'; a single name stays as it is. */
+export function maskName(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const first = parts[0] ?? "";
+  const last = parts.length > 1 ? parts[parts.length - 1] : undefined;
+  return last ? `${first} ${last[0]?.toUpperCase()}.` : first;
+}
+
+/** '2145551000' → '(214) ***-****': the area code only. */
+export function maskPhone(phone: string): string {
+  const digits = phoneDigits(phone);
+  const national = digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
+  return `(${national.slice(0, 3).padEnd(3, "*")}) ***-****`;
+}

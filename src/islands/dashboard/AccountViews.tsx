@@ -1,0 +1,122 @@
+/** My Leads (full contact details of purchased leads, CSV export) and My Orders. */
+import { useQuery } from "@tanstack/react-query";
+import { formatUsd } from "../../domain/pricing";
+import type { OwnedLead } from "../../domain/schemas/dashboard";
+import { QueryView } from "../../ui/query-view";
+import { buttonClass } from "../../ui/styles";
+import { Table } from "../../ui/table";
+
+interface BuyerOrder {
+  id: string;
+  kind: string;
+  tier: string | null;
+  quantity: number;
+  totalCents: number;
+  status: "pending" | "paid" | "completed" | "cancelled";
+  createdAt: string;
+}
+
+const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+
+export const STATUS_BADGES: Record<BuyerOrder["status"], { label: string; className: string }> = {
+  pending: { label: "Pending", className: "bg-amber-100 text-amber-900" },
+  paid: { label: "Paid", className: "bg-sky-100 text-sky-900" },
+  completed: { label: "Completed", className: "bg-green-100 text-green-900" },
+  cancelled: { label: "Cancelled", className: "bg-red-100 text-red-900" },
+};
+
+export function StatusBadge({ status }: { status: BuyerOrder["status"] }) {
+  const badge = STATUS_BADGES[status];
+  return <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${badge.className}`}>{badge.label}</span>;
+}
+
+const KIND_LABELS: Record<string, string> = {
+  package: "Transfer package",
+  survey: "Survey order",
+  ringcloud: "Ringcloud package",
+  transfer: "Call transfers",
+  "aged-leads": "Aged leads",
+};
+
+export function MyLeadsView() {
+  const leads = useQuery<OwnedLead[]>({ queryKey: ["/api/my-leads"] });
+  return (
+    <section aria-labelledby="my-leads-title" className="space-y-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="my-leads-title" className="text-2xl font-bold">
+          My Leads
+        </h2>
+        {leads.data && leads.data.length > 0 && (
+          <a href="/api/my-leads.csv" download className={buttonClass("secondary")}>
+            Export CSV
+          </a>
+        )}
+      </div>
+      <QueryView
+        query={leads}
+        loading="Loading your leads..."
+        failed="Your leads could not be loaded. Please reload the page."
+        empty="You have not bought any leads yet. Choose some under Buy Aged Leads."
+      >
+        {(owned) => (
+          <Table headers={["Name", "Phone", "E-mail", "State", "Purchased"]}>
+            {owned.map((lead) => (
+              <tr key={lead.id} className="border-t border-line">
+                <td className="px-4 py-3 font-medium">{lead.name}</td>
+                <td className="px-4 py-3">
+                  <a className="text-brand-700 underline" href={`tel:${lead.phone}`}>
+                    {lead.phone}
+                  </a>
+                </td>
+                <td className="px-4 py-3">{lead.email ?? "—"}</td>
+                <td className="px-4 py-3">{lead.state}</td>
+                <td className="px-4 py-3">{date.format(new Date(lead.purchasedAt))}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+export function MyOrdersView() {
+  const orders = useQuery<BuyerOrder[]>({ queryKey: ["/api/my-orders"] });
+  return (
+    <section aria-labelledby="my-orders-title" className="space-y-5">
+      <h2 id="my-orders-title" className="text-2xl font-bold">
+        My Orders
+      </h2>
+      <QueryView
+        query={orders}
+        loading="Loading your orders..."
+        failed="Your orders could not be loaded. Please reload the page."
+        empty="No orders yet."
+      >
+        {(list) => (
+          <ul className="space-y-3">
+            {list.map((order) => (
+              <li
+                key={order.id}
+                className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-line bg-white p-4"
+              >
+                <div>
+                  <p className="font-semibold">
+                    {KIND_LABELS[order.kind] ?? order.kind} · {order.quantity}
+                  </p>
+                  <p className="text-sm text-ink-soft">
+                    {date.format(new Date(order.createdAt))} · Order {order.id.slice(0, 8)}
+                  </p>
+                </div>
+                <div className="flex items-center gap-3">
+                  <span className="font-semibold">{formatUsd(order.totalCents)}</span>
+                  <StatusBadge status={order.status} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
+    </section>
+  );
+}

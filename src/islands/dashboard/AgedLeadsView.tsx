@@ -1,0 +1,230 @@
+/** Buy Aged Leads (spec §2 "Dashboard", §4 selection rules, §9 paging; D6 masked previews, sold once). */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import { formatUsd } from "../../domain/pricing";
+import { type AgedLeadPage, MAX_PAGE_BUTTONS } from "../../domain/schemas/dashboard";
+import type { PaymentStart } from "../../domain/schemas/payments";
+import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { Button } from "../../ui/button";
+import { Checkbox } from "../../ui/checkbox";
+import { Dialog } from "../../ui/dialog";
+import { Spinner } from "../../ui/spinner";
+import { inputClass } from "../../ui/styles";
+import { Table } from "../../ui/table";
+import { toast } from "../../ui/toast";
+import { PaymentCard } from "../payment/PaymentCard";
+
+/** Up to five page numbers around the current page. */
+function pageWindow(page: number, pageCount: number): number[] {
+  const start = Math.max(1, Math.min(page - Math.floor(MAX_PAGE_BUTTONS / 2), pageCount - MAX_PAGE_BUTTONS + 1));
+  return Array.from({ length: Math.min(MAX_PAGE_BUTTONS, pageCount) }, (_, i) => start + i);
+}
+
+function useDebounced(value: string, ms: number): string {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+export function AgedLeadsView() {
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [filterInput, setFilterInput] = useState("");
+  const location = useDebounced(filterInput.trim(), 300);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [purchase, setPurchase] = useState<(PaymentStart & { count: number }) | null>(null);
+
+  // Spec §4: a new filter goes back to page 1; any page or filter change clears the selection.
+  const [appliedLocation, setAppliedLocation] = useState(location);
+  if (location !== appliedLocation) {
+    setAppliedLocation(location);
+    setPage(1);
+    setSelected(new Set());
+  }
+
+  const url = `/api/aged-leads?page=${page}${location ? `&location=${encodeURIComponent(location)}` : ""}`;
+  const leads = useQuery<AgedLeadPage>({ queryKey: [url] });
+  const items = leads.data?.items ?? [];
+  const selectedTotal = useMemo(
+    () => items.filter((lead) => selected.has(lead.id)).reduce((sum, lead) => sum + lead.priceCents, 0),
+    [items, selected],
+  );
+
+  const buy = useMutation({
+    mutationFn: (leadIds: string[]) =>
+      apiRequest<PaymentStart & { count: number }>("POST", "/api/bulk-purchase-leads", { leadIds }),
+    onSuccess: setPurchase,
+    onError: (error) => {
+      toast({
+        title: "Bulk Purchase Failed",
+        description: errorMessage(error, "Failed to purchase leads"),
+        variant: "destructive",
+      });
+      if (error instanceof ApiError && error.status === 409) void leads.refetch();
+    },
+  });
+
+  function goTo(next: number) {
+    setPage(next);
+    setSelected(new Set());
+  }
+
+  function toggle(id: string, on: boolean) {
+    const next = new Set(selected);
+    if (on) next.add(id);
+    else next.delete(id);
+    setSelected(next);
+  }
+
+  function purchaseSelected() {
+    if (selected.size === 0) {
+      toast({
+        title: "No Leads Selected",
+        description: "Please select at least one lead to purchase.",
+        variant: "destructive",
+      });
+      return;
+    }
+    buy.mutate([...selected]);
+  }
+
+  function purchased(count: number) {
+    setPurchase(null);
+    setSelected(new Set());
+    toast({
+      title: "Bulk Purchase Successful",
+      description: `Successfully purchased ${count} leads`,
+      variant: "success",
+    });
+    void queryClient.invalidateQueries();
+  }
+
+  const allOnPage = items.length > 0 && items.every((lead) => selected.has(lead.id));
+  const someOnPage = items.some((lead) => selected.has(lead.id));
+
+  return (
+    <section aria-labelledby="aged-leads-title" className="space-y-5">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h2 id="aged-leads-title" className="text-2xl font-bold">
+            Buy Aged Leads
+          </h2>
+          <p className="text-ink-soft">Partial applications priced by age. Full contact details after purchase.</p>
+        </div>
+        <div className="w-full sm:w-80">
+          <label htmlFor="location-filter" className="mb-1.5 block text-sm font-medium">
+            Filter by location
+          </label>
+          <input
+            id="location-filter"
+            type="search"
+            className={inputClass}
+            placeholder="States or area codes, e.g. TX, 305"
+            value={filterInput}
+            onChange={(e) => setFilterInput(e.target.value)}
+          />
+        </div>
+      </div>
+
+      <div className="sticky top-0 z-10 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-line bg-white p-4 shadow-sm">
+        <p className="text-sm">
+          <strong>{selected.size}</strong> selected · Total{" "}
+          <strong data-testid="selection-total">{formatUsd(selectedTotal)}</strong>
+        </p>
+        <Button onClick={purchaseSelected} busy={buy.isPending}>
+          {buy.isPending ? "Reserving..." : "Purchase Selected Leads"}
+        </Button>
+      </div>
+
+      {leads.isPending ? (
+        <Spinner label="Loading leads..." />
+      ) : leads.isError ? (
+        <p className="text-ink-soft">Leads could not be loaded. Please reload the page.</p>
+      ) : items.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-line py-12 text-center text-ink-soft">
+          No aged leads available at this time.
+        </p>
+      ) : (
+        <Table
+          headers={[
+            <Checkbox
+              key="all"
+              label="Select all leads on this page"
+              checked={allOnPage ? true : someOnPage ? "indeterminate" : false}
+              onCheckedChange={(on) => setSelected(on ? new Set(items.map((lead) => lead.id)) : new Set())}
+            />,
+            "Name",
+            "Phone",
+            "State",
+            "Age",
+            "Band",
+            "Price",
+          ]}
+        >
+          {items.map((lead) => (
+            <tr key={lead.id} className="border-t border-line">
+              <td className="w-10 px-4 py-3">
+                <Checkbox
+                  label={`Select ${lead.name}`}
+                  checked={selected.has(lead.id)}
+                  onCheckedChange={(on) => toggle(lead.id, on)}
+                />
+              </td>
+              <td className="px-4 py-3 font-medium">{lead.name}</td>
+              <td className="px-4 py-3 font-mono">{lead.phone}</td>
+              <td className="px-4 py-3">{lead.state}</td>
+              <td className="px-4 py-3">{lead.actualAge === null ? "—" : `${lead.actualAge} days`}</td>
+              <td className="px-4 py-3">{lead.currentAgeRange}</td>
+              <td className="px-4 py-3">{formatUsd(lead.priceCents)}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+
+      {leads.data && leads.data.pageCount > 1 && (
+        <nav aria-label="Lead pages" className="flex flex-wrap items-center justify-center gap-2">
+          <Button variant="secondary" disabled={page <= 1} onClick={() => goTo(page - 1)}>
+            Previous
+          </Button>
+          {pageWindow(page, leads.data.pageCount).map((n) => (
+            <Button
+              key={n}
+              variant={n === page ? "primary" : "secondary"}
+              aria-current={n === page ? "page" : undefined}
+              onClick={() => goTo(n)}
+            >
+              {n}
+            </Button>
+          ))}
+          <Button variant="secondary" disabled={page >= leads.data.pageCount} onClick={() => goTo(page + 1)}>
+            Next
+          </Button>
+        </nav>
+      )}
+
+      <Dialog
+        open={purchase !== null}
+        onOpenChange={(open) => !open && setPurchase(null)}
+        title="Pay for your leads"
+        description={
+          purchase && `${purchase.count} leads are held for you for 15 minutes. Total ${formatUsd(purchase.amount)}.`
+        }
+      >
+        {purchase && (
+          <PaymentCard
+            payment={purchase}
+            submitLabel={`Complete Payment - ${formatUsd(purchase.amount)}`}
+            outcome={{
+              returnUrl: `${window.location.origin}/dashboard?view=my-leads`,
+              successDescription: `Successfully purchased ${purchase.count} leads`,
+              onPaid: () => purchased(purchase.count),
+            }}
+          />
+        )}
+      </Dialog>
+    </section>
+  );
+}

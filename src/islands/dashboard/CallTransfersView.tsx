@@ -1,0 +1,171 @@
+/** Buy Call Transfers (spec §2, §4, §5): info → form → card payment; the pending order is kept for /transfer-checkout. */
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useStore } from "@nanostores/react";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../domain/pricing";
+import { type CallTransferForm, callTransferFormSchema, parseStates } from "../../domain/schemas/dashboard";
+import type { PaymentStart } from "../../domain/schemas/payments";
+import { apiRequest, errorMessage } from "../../lib/api";
+import { $pendingTransferOrder } from "../../lib/stores";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { CheckList } from "../../ui/check-list";
+import { Form } from "../../ui/form";
+import { Field } from "../../ui/input";
+import { buttonClass } from "../../ui/styles";
+import { toast } from "../../ui/toast";
+import { PaymentCard } from "../payment/PaymentCard";
+
+const BENEFITS = [
+  "Pre-screened, warmed final-expense prospects",
+  "Transferred live to the number you choose",
+  "Only calls longer than 120 seconds are charged",
+  "Delivered in the states and hours you set",
+];
+
+export function CallTransfersView() {
+  const pending = useStore($pendingTransferOrder);
+  const [stage, setStage] = useState<"info" | "form">(pending ? "form" : "info");
+  const form = useForm({ resolver: zodResolver(callTransferFormSchema) });
+  const { errors } = form.formState;
+  const totalTransfers = Number(form.watch("totalTransfers")) || 0;
+  const totalCents = Math.max(totalTransfers, 0) * CALL_TRANSFER_UNIT_CENTS;
+
+  const order = useMutation({
+    mutationFn: (values: CallTransferForm) =>
+      apiRequest<PaymentStart>("POST", "/api/call-transfer-order", {
+        ...values,
+        leadType: "Live Transfers",
+        price: (values.totalTransfers * CALL_TRANSFER_UNIT_CENTS) / 100,
+      }),
+    onSuccess: (payment, values) => {
+      if (!payment?.clientSecret) {
+        toast({
+          title: "Error",
+          description: "Payment setup failed - no client secret received.",
+          variant: "destructive",
+        });
+        return;
+      }
+      $pendingTransferOrder.set({
+        transferDetails: {
+          totalTransfers: values.totalTransfers,
+          transfersPerDay: values.callsPerDay,
+          states: parseStates(values.workingStates),
+        },
+        totalPrice: payment.amount / 100,
+        clientSecret: payment.clientSecret,
+        payment,
+      });
+    },
+    onError: (error) =>
+      toast({ title: "Error", description: errorMessage(error, "Failed to create order"), variant: "destructive" }),
+  });
+
+  if (stage === "info") {
+    return (
+      <section aria-labelledby="transfers-title" className="space-y-5">
+        <h2 id="transfers-title" className="text-2xl font-bold">
+          Buy Call Transfers
+        </h2>
+        <Card className="space-y-4">
+          <p className="text-lg">
+            Live final-expense transfers at <strong>{formatUsd(CALL_TRANSFER_UNIT_CENTS)}</strong> per transfer.
+          </p>
+          <CheckList items={BENEFITS} />
+          <Button size="lg" onClick={() => setStage("form")}>
+            Start an Order
+          </Button>
+        </Card>
+      </section>
+    );
+  }
+
+  if (pending) {
+    return (
+      <section aria-labelledby="transfers-title" className="space-y-5">
+        <h2 id="transfers-title" className="text-2xl font-bold">
+          Pay for your transfers
+        </h2>
+        <p className="text-ink-soft">
+          {pending.transferDetails.totalTransfers} transfers, {pending.transferDetails.transfersPerDay} per day, in{" "}
+          {pending.transferDetails.states.join(", ")}.{" "}
+          <a className="text-brand-700 underline" href="/transfer-checkout">
+            Pay on a separate page
+          </a>
+        </p>
+        <PaymentCard
+          payment={pending.payment}
+          submitLabel={`Complete Payment - ${formatUsd(pending.payment.amount)}`}
+          outcome={{
+            returnUrl: `${window.location.origin}/thank-you?order=${pending.payment.orderId}`,
+            successDescription: "Thank you! A confirmation e-mail is on its way.",
+          }}
+        />
+        <Button variant="secondary" onClick={() => $pendingTransferOrder.set(undefined)}>
+          Back to Form
+        </Button>
+      </section>
+    );
+  }
+
+  return (
+    <section aria-labelledby="transfers-title" className="space-y-5">
+      <h2 id="transfers-title" className="text-2xl font-bold">
+        Order Call Transfers
+      </h2>
+      <Card>
+        <Form className="space-y-5" onSubmit={form.handleSubmit((values) => order.mutate(values))}>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field
+              label="Total transfers"
+              type="number"
+              min={1}
+              error={errors.totalTransfers?.message}
+              {...form.register("totalTransfers", { valueAsNumber: true })}
+            />
+            <Field
+              label="Calls per day"
+              type="number"
+              min={1}
+              error={errors.callsPerDay?.message}
+              {...form.register("callsPerDay", { valueAsNumber: true })}
+            />
+            <Field
+              label="Transfer hours"
+              placeholder="e.g. Mon-Fri 9am-5pm EST"
+              error={errors.transferHours?.message}
+              {...form.register("transferHours")}
+            />
+            <Field
+              label="Transfer phone"
+              type="tel"
+              error={errors.transferPhone?.message}
+              {...form.register("transferPhone")}
+            />
+          </div>
+          <Field
+            label="Working states"
+            placeholder="e.g. TX, FL, GA"
+            error={errors.workingStates?.message}
+            {...form.register("workingStates")}
+          />
+          <p className="rounded-lg bg-brand-50 px-4 py-3">
+            Lead type: Live Transfers · {Math.max(totalTransfers, 0)} × {formatUsd(CALL_TRANSFER_UNIT_CENTS)} ={" "}
+            <strong>{formatUsd(totalCents)}</strong>
+          </p>
+          <div className="flex flex-wrap justify-between gap-3">
+            <button type="button" className={buttonClass("ghost")} onClick={() => setStage("info")}>
+              Back
+            </button>
+            <Button type="submit" size="lg" busy={order.isPending}>
+              {order.isPending ? "Creating order..." : "Continue to Payment"}
+            </Button>
+          </div>
+        </Form>
+      </Card>
+    </section>
+  );
+}

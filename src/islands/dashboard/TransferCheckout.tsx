@@ -1,0 +1,72 @@
+/** /transfer-checkout (spec §2): resumes the pending call-transfer order kept in the browser. */
+import { useStore } from "@nanostores/react";
+import { useEffect, useState } from "react";
+import { formatUsd } from "../../domain/pricing";
+import { $pendingTransferOrder } from "../../lib/stores";
+import { Card } from "../../ui/card";
+import { Spinner } from "../../ui/spinner";
+import { buttonClass } from "../../ui/styles";
+import { Summary } from "../../ui/summary";
+import { AppProviders } from "../AppProviders";
+import { PaymentCard } from "../payment/PaymentCard";
+
+function Checkout() {
+  const order = useStore($pendingTransferOrder);
+  // The store is read from localStorage after mount; until then, say nothing.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  if (!mounted) return <Spinner label="Loading your order..." />;
+
+  if (!order) {
+    return (
+      <Card className="mx-auto max-w-lg text-center">
+        <h1 className="text-2xl font-bold">No Order Found</h1>
+        <p className="mt-2 text-ink-soft">Please start your order from the dashboard.</p>
+        <a href="/dashboard?view=call-transfers" className={buttonClass("primary", "md", "mt-6")}>
+          Back to Dashboard
+        </a>
+      </Card>
+    );
+  }
+
+  const total = formatUsd(order.payment.amount);
+  return (
+    <div className="grid gap-8 lg:grid-cols-2">
+      <Card>
+        <h1 className="text-2xl font-bold">Transfer Order</h1>
+        <div className="mt-4">
+          <Summary
+            rows={[
+              { label: "Total transfers", value: order.transferDetails.totalTransfers },
+              { label: "Transfers per day", value: order.transferDetails.transfersPerDay },
+              { label: "States", value: order.transferDetails.states.join(", ") },
+            ]}
+            total={total}
+          />
+        </div>
+      </Card>
+      {order.clientSecret ? (
+        <PaymentCard
+          payment={order.payment}
+          submitLabel={`Complete Payment - ${total}`}
+          outcome={{
+            returnUrl: `${window.location.origin}/thank-you?order=${order.payment.orderId}`,
+            successDescription: "Thank you! A confirmation e-mail is on its way.",
+          }}
+        />
+      ) : (
+        <Spinner label="Preparing payment..." />
+      )}
+    </div>
+  );
+}
+
+export default function TransferCheckout() {
+  return (
+    <AppProviders>
+      <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+        <Checkout />
+      </div>
+    </AppProviders>
+  );
+}
