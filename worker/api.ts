@@ -12,8 +12,10 @@ import { sameOrigin } from "./middleware/csrf";
 import { auth } from "./routes/auth";
 import { buyer } from "./routes/buyer";
 import { health } from "./routes/health";
+import { partners } from "./routes/partners";
 import { payments } from "./routes/payments";
 import { surveys } from "./routes/surveys";
+import { transferOrders } from "./routes/transfer-orders";
 import { users } from "./routes/users";
 
 /** JSON bodies beyond this are refused before they are read (the largest is a 1,000-row lead batch). */
@@ -22,12 +24,12 @@ export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 export const api = new Hono<AppBindings>().basePath("/api");
 
 api.use(sameOrigin);
-api.use(
-  bodyLimit({
-    maxSize: MAX_JSON_BODY_BYTES,
-    onError: (c) => errorJson(c, 413, "The request is too large."),
-  }),
-);
+const jsonBodyLimit = bodyLimit({
+  maxSize: MAX_JSON_BODY_BYTES,
+  onError: (c) => errorJson(c, 413, "The request is too large."),
+});
+// The partner application carries documents and sets its own, larger limit.
+api.use((c, next) => (c.req.path === "/api/affnetwork-signup" ? next() : jsonBodyLimit(c, next)));
 api.use(loadSession);
 api.use((c, next) => {
   c.header("Cache-Control", "no-store");
@@ -40,6 +42,8 @@ api.route("/", users);
 api.route("/", payments);
 api.route("/", surveys);
 api.route("/", buyer);
+api.route("/", partners);
+api.route("/", transferOrders);
 
 api.all("*", (c) => errorJson(c, 404, "Not found"));
 

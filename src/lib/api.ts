@@ -41,6 +41,13 @@ export async function apiRequest<T = unknown>(method: string, url: string, body?
   return (text ? JSON.parse(text) : null) as T;
 }
 
+/** A multipart upload (files and fields), with the same error handling as `apiRequest`. */
+export async function apiUpload<T = unknown>(url: string, form: FormData): Promise<T> {
+  const response = await fetch(url, { method: "POST", credentials: "include", body: form });
+  await throwIfNotOk(response);
+  return (await response.json()) as T;
+}
+
 /** The server's words for a failed call, or `fallback` when it said nothing useful. */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.serverMessage) return error.serverMessage;

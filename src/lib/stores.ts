@@ -44,11 +44,13 @@ export interface PendingTransferOrder {
 }
 export const $pendingTransferOrder = jsonKey<PendingTransferOrder>("pendingTransferOrder");
 
-/** Logout: forget the local mirror, then let the server end the session and send us to /login. */
-export function logout(): void {
+/** Logout links go to the server, which ends the session and sends the browser to /login. */
+export const LOGOUT_URL = "/api/logout";
+
+/** On the way out, forget what this browser kept about the user. */
+export function clearUserStores(): void {
   $user.set(undefined);
   $pendingTransferOrder.set(undefined);
-  window.location.assign("/api/logout");
 }
 
 /** Only same-site paths are followed after login, never another host. */

@@ -90,7 +90,7 @@ describe("login", () => {
     await page.goto(url("/login"));
     await logIn(page, DEMO_ADMIN.username, DEMO_ADMIN.password);
     await page.waitForURL("**/admin");
-    await page.getByRole("button", { name: "Logout" }).click();
+    await page.getByRole("link", { name: "Logout" }).click();
     await page.waitForURL("**/login");
     expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();
     const me = await page.request.get(url("/api/me"));

@@ -46,7 +46,7 @@ describe("dashboard", () => {
     ]) {
       expect(await nav.getByRole("button", { name: item, exact: true }).count()).toBe(1);
     }
-    expect(await nav.getByRole("button", { name: "Logout" }).count()).toBe(1);
+    expect(await nav.getByRole("link", { name: "Logout" }).getAttribute("href")).toBe("/api/logout");
     for (const item of ["Buy Appointments", "Buy Call Backs", "Return a Lead"]) {
       await nav.getByRole("button", { name: item, exact: true }).click();
       await page.getByText("Coming soon").waitFor();

@@ -1,7 +1,7 @@
 /**
  * D11: per-client-address limits on abuse-prone endpoints, RATE_LIMIT_PER_MINUTE requests a minute.
- * `rateLimit` counts every request: with the Workers rate-limiting binding in production, with a fixed
- * one-minute window in D1 elsewhere. `rateLimitOutcomes` counts only the responses that matter (wrong
+ * `rateLimit` counts every request: with the Workers rate-limiting binding in production, with a
+ * one-minute window in D1 elsewhere (it opens at a key's first hit, so a burst cannot straddle two windows). `rateLimitOutcomes` counts only the responses that matter (wrong
  * passwords, accounts created), in D1 everywhere because the binding cannot count without also admitting.
  */
 import type { Context } from "hono";
@@ -17,27 +17,26 @@ export function clientAddress(c: Context<AppBindings>): string {
   return c.req.header("CF-Connecting-IP") ?? "unknown";
 }
 
-const currentWindow = () => Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS;
-
-/** Adds one hit to the key's current window and answers the window's count. */
+/** Adds one hit to the key's open window (opening a new one when the last has run out) and answers its count. */
 async function recordHit(db: D1Database, key: string): Promise<number> {
+  const now = Date.now();
   const row = await db
     .prepare(
       `INSERT INTO rate_limit_windows (key, window_start, hits) VALUES (?1, ?2, 1)
        ON CONFLICT (key) DO UPDATE SET
-         hits = CASE WHEN window_start = ?2 THEN hits + 1 ELSE 1 END,
-         window_start = ?2
+         hits = CASE WHEN window_start > ?3 THEN hits + 1 ELSE 1 END,
+         window_start = CASE WHEN window_start > ?3 THEN window_start ELSE ?2 END
        RETURNING hits`,
     )
-    .bind(key, currentWindow())
+    .bind(key, now, now - WINDOW_MS)
     .first<{ hits: number }>();
   return row?.hits ?? 0;
 }
 
 async function hitsSoFar(db: D1Database, key: string): Promise<number> {
   const row = await db
-    .prepare("SELECT hits FROM rate_limit_windows WHERE key = ?1 AND window_start = ?2")
-    .bind(key, currentWindow())
+    .prepare("SELECT hits FROM rate_limit_windows WHERE key = ?1 AND window_start > ?2")
+    .bind(key, Date.now() - WINDOW_MS)
     .first<{ hits: number }>();
   return row?.hits ?? 0;
 }

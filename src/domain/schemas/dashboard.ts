@@ -88,3 +88,31 @@ export const parseStates = (workingStates: string) =>
     .split(/[,;\n]/)
     .map((state) => state.trim().toUpperCase())
     .filter(Boolean);
+
+/** A live-transfer order as /admin-orders shows it (spec §3 "Transfer order (admin view)"). */
+export interface TransferOrderView {
+  id: string;
+  kind: string;
+  firstName: string;
+  lastName: string;
+  transferNumber: string;
+  phone: string;
+  email: string;
+  totalTransfers: number;
+  transfersPerDay: number | null;
+  selectedStates: string[];
+  /** Dollars. */
+  totalPrice: number;
+  status: "pending" | "paid" | "completed" | "cancelled";
+  createdAt: string;
+}
+
+/** D2: admins complete paid orders and cancel pending or paid ones. */
+export const ORDER_TRANSITIONS = {
+  completed: ["paid"],
+  cancelled: ["pending", "paid"],
+} as const;
+
+export const orderStatusChangeSchema = z.object({
+  status: z.enum(["completed", "cancelled"], { error: "Status must be completed or cancelled" }),
+});

@@ -1,8 +1,9 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { type ReactNode, useEffect, useState } from "react";
-import { logout } from "../../lib/stores";
-import { Button } from "../../ui/button";
+import { clearUserStores, LOGOUT_URL } from "../../lib/stores";
+import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
+import { PartnersTab } from "./PartnersTab";
 import { UsersTab } from "./UsersTab";
 
 export const ADMIN_TABS = [
@@ -23,7 +24,7 @@ const TAB_CONTENT: Record<AdminTab, ReactNode> = {
   "aged-leads": <NotOpenYet />,
   callbacks: <NotOpenYet />,
   users: <UsersTab />,
-  "aff-network": <NotOpenYet />,
+  "aff-network": <PartnersTab />,
 };
 
 const cardButton =
@@ -52,9 +53,9 @@ function Panel() {
           <h1 className="text-3xl font-bold tracking-tight">Admin Panel</h1>
           <p className="text-ink-soft">Upload and manage leads</p>
         </div>
-        <Button variant="secondary" onClick={logout}>
+        <a href={LOGOUT_URL} className={buttonClass("secondary")} onClick={clearUserStores}>
           Logout
-        </Button>
+        </a>
       </div>
 
       <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">

@@ -1,10 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { type LoginInput, loginSchema } from "../../domain/schemas/auth";
 import type { PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
-import { $user, safeNextPath } from "../../lib/stores";
+import { $user, clearUserStores, safeNextPath } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Form } from "../../ui/form";
 import { Field } from "../../ui/input";
@@ -12,6 +13,8 @@ import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
 
 function LoginFormFields() {
+  // Whoever reaches the login page is signed out (logout lands here): drop the display mirror.
+  useEffect(clearUserStores, []);
   const form = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
     defaultValues: { username: "", password: "" },

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { formatUsd } from "../../domain/pricing";
 import type { OwnedLead } from "../../domain/schemas/dashboard";
 import { QueryView } from "../../ui/query-view";
+import { type OrderStatus, StatusBadge } from "../../ui/status-badge";
 import { buttonClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 
@@ -12,23 +13,11 @@ interface BuyerOrder {
   tier: string | null;
   quantity: number;
   totalCents: number;
-  status: "pending" | "paid" | "completed" | "cancelled";
+  status: OrderStatus;
   createdAt: string;
 }
 
 const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
-
-export const STATUS_BADGES: Record<BuyerOrder["status"], { label: string; className: string }> = {
-  pending: { label: "Pending", className: "bg-amber-100 text-amber-900" },
-  paid: { label: "Paid", className: "bg-sky-100 text-sky-900" },
-  completed: { label: "Completed", className: "bg-green-100 text-green-900" },
-  cancelled: { label: "Cancelled", className: "bg-red-100 text-red-900" },
-};
-
-export function StatusBadge({ status }: { status: BuyerOrder["status"] }) {
-  const badge = STATUS_BADGES[status];
-  return <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${badge.className}`}>{badge.label}</span>;
-}
 
 const KIND_LABELS: Record<string, string> = {
   package: "Transfer package",

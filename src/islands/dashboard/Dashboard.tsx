@@ -3,9 +3,10 @@ import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
 import { site } from "../../config/site";
 import { displayName, type PublicUser } from "../../domain/user";
-import { logout } from "../../lib/stores";
+import { clearUserStores, LOGOUT_URL } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
+import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
 import { MyLeadsView, MyOrdersView } from "./AccountViews";
 import { AgedLeadsView } from "./AgedLeadsView";
@@ -147,9 +148,9 @@ function DashboardShell() {
               </ul>
             </div>
           ))}
-          <Button variant="secondary" className="w-full" onClick={logout}>
+          <a href={LOGOUT_URL} className={buttonClass("secondary", "md", "w-full")} onClick={clearUserStores}>
             Logout
-          </Button>
+          </a>
         </nav>
       </aside>
       <div className="min-w-0 flex-1">{current?.render()}</div>

@@ -1,0 +1,186 @@
+/** /admin-orders (spec §2 "Transfer Orders"; D2): every live-transfer order, with the admin's status changes. */
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { formatUsd } from "../../domain/pricing";
+import { ORDER_TRANSITIONS, type TransferOrderView } from "../../domain/schemas/dashboard";
+import { apiRequest, errorMessage } from "../../lib/api";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { Dialog } from "../../ui/dialog";
+import { QueryView } from "../../ui/query-view";
+import { type OrderStatus, StatusBadge } from "../../ui/status-badge";
+import { Table } from "../../ui/table";
+import { toast } from "../../ui/toast";
+import { AppProviders } from "../AppProviders";
+
+const STATUS_FILTERS = ["all", "pending", "paid", "completed", "cancelled"] as const;
+type StatusFilter = (typeof STATUS_FILTERS)[number];
+type Change = { order: TransferOrderView; status: keyof typeof ORDER_TRANSITIONS };
+
+const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+const canChange = (order: TransferOrderView, status: Change["status"]) =>
+  (ORDER_TRANSITIONS[status] as readonly OrderStatus[]).includes(order.status);
+
+/** The first two states, then '+N more' (spec §2). */
+function statesLabel(states: readonly string[]): string {
+  if (states.length === 0) return "—";
+  const shown = states.slice(0, 2).join(", ");
+  return states.length > 2 ? `${shown} +${states.length - 2} more` : shown;
+}
+
+function Orders() {
+  const orders = useQuery<TransferOrderView[]>({ queryKey: ["/api/transfer-orders"] });
+  const [filter, setFilter] = useState<StatusFilter>("all");
+  const [change, setChange] = useState<Change | null>(null);
+  const all = orders.data ?? [];
+  const totals = useMemo(
+    () => ({
+      orders: all.length,
+      pending: all.filter((o) => o.status === "pending").length,
+      revenueCents: all.reduce((sum, o) => sum + Math.round(o.totalPrice * 100), 0),
+      transfers: all.reduce((sum, o) => sum + o.totalTransfers, 0),
+    }),
+    [all],
+  );
+  const update = useMutation({
+    mutationFn: ({ order, status }: Change) =>
+      apiRequest("PATCH", `/api/transfer-orders/${encodeURIComponent(order.id)}/status`, { status }),
+    onSuccess: async () => {
+      setChange(null);
+      await orders.refetch();
+      toast({ title: "Success", description: "Order status updated", variant: "success" });
+    },
+    onError: (error) =>
+      toast({ title: "Error", description: errorMessage(error, "Failed to update order"), variant: "destructive" }),
+  });
+
+  const visible = useQuery({
+    queryKey: ["/api/transfer-orders"],
+    select: (list: TransferOrderView[]) => (filter === "all" ? list : list.filter((o) => o.status === filter)),
+  });
+  return (
+    <div className="mx-auto max-w-7xl space-y-6 px-4 py-8 sm:px-6">
+      <h1 className="text-3xl font-bold tracking-tight">Transfer Orders</h1>
+      <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        {[
+          ["Total orders", totals.orders],
+          ["Pending orders", totals.pending],
+          ["Total revenue", formatUsd(totals.revenueCents)],
+          ["Total transfers", totals.transfers],
+        ].map(([label, value]) => (
+          <Card key={label}>
+            <dt className="text-sm text-ink-soft">{label}</dt>
+            <dd
+              className="mt-1 text-2xl font-bold"
+              data-testid={`summary-${String(label).toLowerCase().replaceAll(" ", "-")}`}
+            >
+              {value}
+            </dd>
+          </Card>
+        ))}
+      </dl>
+      <fieldset className="flex flex-wrap items-center gap-2">
+        <legend className="sr-only">Filter by status</legend>
+        {STATUS_FILTERS.map((status) => (
+          <Button
+            key={status}
+            variant={filter === status ? "primary" : "secondary"}
+            aria-pressed={filter === status}
+            onClick={() => setFilter(status)}
+          >
+            {status === "all" ? "All" : status[0]?.toUpperCase() + status.slice(1)}
+          </Button>
+        ))}
+      </fieldset>
+      <QueryView
+        query={visible}
+        loading="Loading orders..."
+        failed="Orders could not be loaded. Please reload the page."
+        empty="No transfer orders yet."
+      >
+        {(list) => (
+          <Table
+            headers={[
+              "Order ID",
+              "Customer",
+              "Contact",
+              "Transfer Details",
+              "States",
+              "Total",
+              "Status",
+              "Date",
+              "Actions",
+            ]}
+          >
+            {list.map((order) => (
+              <tr key={order.id} className="border-t border-line align-top">
+                <td className="px-4 py-3 font-mono text-xs" title={order.id}>
+                  {order.id.slice(0, 8)}
+                </td>
+                <td className="px-4 py-3 font-medium">{`${order.firstName} ${order.lastName}`.trim() || "—"}</td>
+                <td className="px-4 py-3">
+                  <div>{order.email || "—"}</div>
+                  <div className="text-ink-soft">{order.phone}</div>
+                </td>
+                <td className="px-4 py-3">
+                  <div>{order.totalTransfers} transfers</div>
+                  {order.transfersPerDay !== null && (
+                    <div className="text-ink-soft">{order.transfersPerDay} per day</div>
+                  )}
+                  {order.transferNumber && <div className="text-ink-soft">to {order.transferNumber}</div>}
+                </td>
+                <td className="px-4 py-3">{statesLabel(order.selectedStates)}</td>
+                <td className="px-4 py-3 font-semibold">{formatUsd(Math.round(order.totalPrice * 100))}</td>
+                <td className="px-4 py-3">
+                  <StatusBadge status={order.status} />
+                </td>
+                <td className="px-4 py-3">{dateTime.format(new Date(order.createdAt))}</td>
+                <td className="space-x-2 px-4 py-3">
+                  {canChange(order, "completed") && (
+                    <Button variant="secondary" onClick={() => setChange({ order, status: "completed" })}>
+                      Complete
+                    </Button>
+                  )}
+                  {canChange(order, "cancelled") && (
+                    <Button variant="ghost" onClick={() => setChange({ order, status: "cancelled" })}>
+                      Cancel
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </QueryView>
+      <Dialog
+        open={change !== null}
+        onOpenChange={(open) => !open && setChange(null)}
+        title={change?.status === "completed" ? "Mark this order completed?" : "Cancel this order?"}
+        description={
+          change && `Order ${change.order.id.slice(0, 8)} · ${formatUsd(Math.round(change.order.totalPrice * 100))}`
+        }
+      >
+        <div className="flex justify-end gap-3">
+          <Button variant="secondary" onClick={() => setChange(null)}>
+            Keep as is
+          </Button>
+          <Button
+            variant={change?.status === "cancelled" ? "danger" : "primary"}
+            busy={update.isPending}
+            onClick={() => change && update.mutate(change)}
+          >
+            {change?.status === "completed" ? "Mark completed" : "Cancel order"}
+          </Button>
+        </div>
+      </Dialog>
+    </div>
+  );
+}
+
+export default function AdminOrders() {
+  return (
+    <AppProviders>
+      <Orders />
+    </AppProviders>
+  );
+}

@@ -1,0 +1,172 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DEMO_ADMIN } from "../../scripts/demo-data.ts";
+import { setupBrowser } from "./browser";
+import { createUser } from "./database";
+import { toast } from "./pay";
+
+const { newPage, url } = setupBrowser();
+const PDF = Buffer.from("%PDF-1.7\n% test document\n");
+
+async function signIn(page: Page, username: string, password: string, next: string) {
+  await page.goto(url(`/login?next=${encodeURIComponent(next)}`));
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL((u) => `${u.pathname}${u.search}` === next);
+}
+
+async function fillApplication(page: Page, businessName: string) {
+  const values: [string, string][] = [
+    ["Business name", businessName],
+    ["Business address", "12 Partner Way"],
+    ["City", "Tulsa"],
+    ["State", "OK"],
+    ["ZIP code", "74101"],
+    ["EIN", "987654321"],
+    ["Main contact", "Pam Partner"],
+    ["Contact phone", "5556667777"],
+    ["Contact email", "pam@example.com"],
+    ["Number of agents", "25"],
+    ["Office hours", "8-6"],
+    ["Pay per transfer", "$18"],
+    ["DID number", "5558889999"],
+    ["Daily call cap", "60"],
+    ["Reference 1 company", "Ref One"],
+  ];
+  for (const [label, value] of values) await page.getByLabel(label, { exact: true }).fill(value);
+}
+
+describe("/affnetwork", () => {
+  it("validates, takes documents with the spec's limits, and confirms the application", async () => {
+    const page = await newPage();
+    await page.goto(url("/affnetwork"));
+    await page.getByRole("heading", { name: "Partner Application" }).waitFor();
+    expect(await page.getByLabel("Payment terms").inputValue()).toBe("Net 30");
+    expect(await page.getByLabel("Time zone").inputValue()).toBe("EST");
+    await page.getByRole("button", { name: "Submit Application" }).click();
+    for (const message of [
+      "Business name is required",
+      "ZIP code is required",
+      "EIN is required",
+      "Please enter a valid email address",
+    ]) {
+      await page.getByText(message).waitFor();
+    }
+
+    await fillApplication(page, `Partner ${Date.now()}`);
+    const picker = page.locator("#partner-documents");
+    await picker.setInputFiles({ name: "virus.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") });
+    await expect.poll(() => toast(page).textContent()).toContain("Invalid File Type");
+    await picker.setInputFiles([
+      { name: "license.pdf", mimeType: "application/pdf", buffer: PDF },
+      { name: "spare.pdf", mimeType: "application/pdf", buffer: PDF },
+    ]);
+    await page.getByRole("button", { name: "Remove spare.pdf" }).click();
+    expect(await page.getByRole("list", { name: "Documents to upload" }).getByRole("listitem").count()).toBe(1);
+    await picker.setInputFiles(
+      Array.from({ length: 5 }, (_, i) => ({ name: `more${i}.pdf`, mimeType: "application/pdf", buffer: PDF })),
+    );
+    await expect.poll(() => toast(page).textContent()).toContain("You can upload a maximum of 5 documents.");
+    expect(await page.getByRole("list", { name: "Documents to upload" }).getByRole("listitem").count()).toBe(5);
+
+    await page.getByRole("button", { name: "Submit Application" }).click();
+    await page.getByRole("heading", { name: "Application Submitted!" }).waitFor();
+    expect(await page.getByRole("link", { name: "Return to Home" }).getAttribute("href")).toBe("/");
+  });
+});
+
+describe("admin: partner applications", () => {
+  it("shows pending applications in full, downloads documents, approves and rejects", async () => {
+    const applicant = await newPage();
+    const approveName = `Approve Me ${Date.now()}`;
+    const rejectName = `Reject Me ${Date.now()}`;
+    for (const name of [approveName, rejectName]) {
+      await applicant.goto(url("/affnetwork"));
+      await fillApplication(applicant, name);
+      await applicant
+        .locator("#partner-documents")
+        .setInputFiles({ name: "license.pdf", mimeType: "application/pdf", buffer: PDF });
+      await applicant.getByRole("button", { name: "Submit Application" }).click();
+      await applicant.getByRole("heading", { name: "Application Submitted!" }).waitFor();
+    }
+
+    const admin = await newPage();
+    await signIn(admin, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin?tab=aff-network");
+    const pending = admin.getByRole("listitem").filter({ has: admin.getByRole("heading", { name: approveName }) });
+    await pending.waitFor();
+    expect(await pending.textContent()).toContain("Ref One");
+    expect(await pending.textContent()).toContain("license.pdf");
+
+    // The Download button opens the document in a new tab, where it arrives as an attachment.
+    const response = admin.context().waitForEvent("response", (r) => r.url().includes("/api/download-document/"));
+    await pending.getByRole("button", { name: "Download license.pdf" }).click();
+    const document = await response;
+    expect(document.status()).toBe(200);
+    expect(document.headers()["content-disposition"]).toContain('attachment; filename="license.pdf"');
+
+    await pending.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => toast(admin).textContent()).toContain("Application status updated successfully");
+    const approved = admin.getByRole("region", { name: /Approved partners/ });
+    await approved.getByText(approveName).waitFor();
+    expect(await approved.getByText("Approved", { exact: true }).count()).toBeGreaterThan(0);
+
+    const toReject = admin.getByRole("listitem").filter({ has: admin.getByRole("heading", { name: rejectName }) });
+    await toReject.getByRole("button", { name: "Reject" }).click();
+    await expect.poll(() => admin.getByText(rejectName).count()).toBe(0);
+  });
+});
+
+describe("/admin-orders", () => {
+  it("lists live-transfer orders with summary cards, '+N more' states, and status changes", async () => {
+    const buyer = await createUser();
+    const buyerPage = await newPage();
+    await signIn(buyerPage, buyer.username, buyer.password, "/dashboard");
+    const created = await buyerPage.request.post(url("/api/call-transfer-order"), {
+      data: {
+        totalTransfers: 6,
+        callsPerDay: 3,
+        transferHours: "9-5",
+        transferPhone: "5554440000",
+        workingStates: "TX, FL, GA, AL",
+        leadType: "Live Transfers",
+        price: 210,
+      },
+      headers: { Origin: new URL(url("/")).origin },
+    });
+    expect(created.status()).toBe(200);
+    const { orderId, clientSecret } = (await created.json()) as { orderId: string; clientSecret: string };
+    await buyerPage.request.post(url("/api/simulated-payments/confirm"), {
+      data: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
+      headers: { Origin: new URL(url("/")).origin },
+    });
+
+    const admin = await newPage();
+    await signIn(admin, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin-orders");
+    await admin.getByRole("heading", { name: "Transfer Orders" }).waitFor();
+    expect(await admin.getByRole("link", { name: "Back" }).getAttribute("href")).toBe("/admin");
+    for (const id of [
+      "summary-total-orders",
+      "summary-pending-orders",
+      "summary-total-revenue",
+      "summary-total-transfers",
+    ]) {
+      await admin.getByTestId(id).waitFor();
+    }
+    expect(await admin.getByTestId("summary-total-revenue").textContent()).toMatch(/^\$\d+\.\d{2}$/);
+    const row = admin.locator("tr").filter({ hasText: orderId.slice(0, 8) });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("TX, FL +2 more");
+    expect(await row.textContent()).toContain("$210.00");
+    expect(await row.textContent()).toContain("Paid");
+
+    await row.getByRole("button", { name: "Complete" }).click();
+    await admin.getByRole("dialog").getByRole("button", { name: "Mark completed" }).click();
+    await expect.poll(() => row.textContent()).toContain("Completed");
+
+    await admin.getByRole("button", { name: "Completed", exact: true }).click();
+    await expect
+      .poll(async () => (await admin.locator("tbody tr").allTextContents()).every((text) => text.includes("Completed")))
+      .toBe(true);
+  });
+});
