@@ -9,6 +9,7 @@ import type { AppBindings } from "./env";
 import { errorJson } from "./http";
 import { loadSession } from "./middleware/auth";
 import { sameOrigin } from "./middleware/csrf";
+import { adminLeads } from "./routes/admin-leads";
 import { auth } from "./routes/auth";
 import { buyer } from "./routes/buyer";
 import { health } from "./routes/health";
@@ -44,6 +45,7 @@ api.route("/", surveys);
 api.route("/", buyer);
 api.route("/", partners);
 api.route("/", transferOrders);
+api.route("/", adminLeads);
 
 api.all("*", (c) => errorJson(c, 404, "Not found"));
 

@@ -1,12 +1,30 @@
 import type { Env } from "./env";
+import { failImportBatch, isImportBatchMessage, MAX_BATCH_ATTEMPTS, processImportBatch } from "./services/imports";
 
 /**
- * Queue consumer for CSV import batches (D8). Until the import pipeline lands, a message this
- * consumer cannot understand is logged and acknowledged: retrying it could never succeed.
+ * Queue consumer for CSV import batches (D8). A failing batch is retried by the Queue; on its last
+ * delivery it is reported failed (its rows rejected with the reason) rather than silently dropped.
+ * A message this consumer cannot understand is logged and acknowledged: retrying it could never succeed.
  */
-export async function queue(batch: MessageBatch<unknown>, _env: Env): Promise<void> {
+export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   for (const message of batch.messages) {
-    console.warn("Dropping unknown queue message", message.id);
-    message.ack();
+    if (!isImportBatchMessage(message.body)) {
+      console.warn("Dropping unknown queue message", message.id);
+      message.ack();
+      continue;
+    }
+    try {
+      await processImportBatch(env, message.body);
+      message.ack();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (message.attempts >= MAX_BATCH_ATTEMPTS) {
+        console.error(`Import batch failed for good after ${message.attempts} attempts`, reason);
+        await failImportBatch(env, message.body, reason);
+        message.ack();
+      } else {
+        message.retry({ delaySeconds: Math.min(30, 2 ** message.attempts) });
+      }
+    }
   }
 }

@@ -179,6 +179,8 @@ export const agedLeads = sqliteTable(
     /** phone digits + formFillTime: the duplicate rule of D8. */
     dedupeKey: text("dedupe_key").notNull(),
     importId: text("import_id").references(() => imports.id, { onDelete: "set null" }),
+    /** The CSV batch that inserted the lead: an import's counts are read back from the rows themselves. */
+    importBatch: integer("import_batch"),
     reservedByOrderId: text("reserved_by_order_id"),
     reservedUntil: integer("reserved_until", { mode: "timestamp_ms" }),
     soldToUserId: text("sold_to_user_id").references(() => users.id, { onDelete: "set null" }),
@@ -192,6 +194,7 @@ export const agedLeads = sqliteTable(
     index("aged_leads_state_idx").on(t.state),
     index("aged_leads_sold_to_idx").on(t.soldToUserId, t.soldAt),
     index("aged_leads_reserved_order_idx").on(t.reservedByOrderId),
+    index("aged_leads_import_idx").on(t.importId, t.importBatch),
   ],
 );
 

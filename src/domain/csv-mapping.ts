@@ -1,0 +1,127 @@
+/**
+ * Bulk CSV mapping (spec §5 "Bulk CSV"; PRODUCT.md D7, D8): auto-mapping by header text, manual mapping
+ * rules, and turning a parsed row into the lead the upload sends. Shared by the browser and the bench.
+ */
+import { AGE_RANGES, AGED_LEAD_PRICING_RULE, type AgeRange } from "./pricing";
+
+export const BULK_BATCH_SIZE = 1000;
+export const LEAD_FIELDS = ["name", "email", "phone", "state", "ageRange", "price", "formFillTime"] as const;
+export type LeadField = (typeof LEAD_FIELDS)[number];
+/** Column index per field; a field without a column is absent. */
+export type FieldMapping = Partial<Record<LeadField, number>>;
+
+/** Auto-mapping must find these (spec §5); otherwise 'Auto-Mapping Failed' and the review dialog opens. */
+export const AUTO_MAP_REQUIRED: readonly LeadField[] = ["name", "email", "phone", "state"];
+/** Manual mapping (Confirm Upload) needs these ('Missing Field Mappings'). */
+export const MANUAL_MAP_REQUIRED: readonly LeadField[] = ["name", "email", "phone", "state", "ageRange", "price"];
+
+export const FIELD_LABELS: Record<LeadField, string> = {
+  name: "Name",
+  email: "Email",
+  phone: "Phone",
+  state: "State",
+  ageRange: "Age range",
+  price: "Price",
+  formFillTime: "Form fill time",
+};
+
+const HEADER_MATCHERS: [LeadField, RegExp][] = [
+  ["email", /e-?mail/],
+  ["formFillTime", /form\s*fill\s*time/],
+  ["ageRange", /age\s*range|age\s*band/],
+  ["price", /price/],
+  ["phone", /phone/],
+  ["state", /state/],
+  ["name", /name/],
+];
+
+export function autoMapColumns(headers: readonly string[]): FieldMapping {
+  const mapping: FieldMapping = {};
+  headers.forEach((header, index) => {
+    const text = header.trim().toLowerCase();
+    const match = HEADER_MATCHERS.find(([field, pattern]) => mapping[field] === undefined && pattern.test(text));
+    if (match) mapping[match[0]] = index;
+  });
+  return mapping;
+}
+
+export const missingFields = (mapping: FieldMapping, required: readonly LeadField[]) =>
+  required.filter((field) => mapping[field] === undefined);
+
+/** One lead as the bulk upload sends it; `rowNumber` is its line in the file (the header is line 1). */
+export interface BulkLeadRow {
+  rowNumber: number;
+  name: string;
+  email: string;
+  phone: string;
+  state: string;
+  ageRange: string;
+  price: number;
+  formFillTime: string;
+}
+
+const cell = (row: readonly string[], index: number | undefined) =>
+  index === undefined ? "" : (row[index] ?? "").trim();
+
+export function isEmptyRow(row: readonly string[]): boolean {
+  return row.every((value) => value.trim() === "");
+}
+
+/** A price that does not parse becomes 0 (spec §5), which means "priced by age" (D7). */
+export function parsePrice(text: string): number {
+  const price = Number.parseFloat(text.replace(/[$,\s]/g, ""));
+  return Number.isFinite(price) && price > 0 ? price : 0;
+}
+
+export function mapRow(row: readonly string[], mapping: FieldMapping, rowNumber: number): BulkLeadRow {
+  return {
+    rowNumber,
+    name: cell(row, mapping.name),
+    email: cell(row, mapping.email),
+    phone: cell(row, mapping.phone),
+    state: cell(row, mapping.state),
+    ageRange: cell(row, mapping.ageRange),
+    price: parsePrice(cell(row, mapping.price)),
+    formFillTime: cell(row, mapping.formFillTime),
+  };
+}
+
+/** Rows without name, phone or state are discarded (spec §5). */
+export const hasRequiredValues = (lead: Pick<BulkLeadRow, "name" | "phone" | "state">) =>
+  lead.name !== "" && lead.phone !== "" && lead.state !== "";
+
+export const isAgeRange = (value: string): value is AgeRange => (AGE_RANGES as readonly string[]).includes(value);
+
+/** 'YYYY-MM-DD HH:MM:SS' (the template's format) or any ISO date; null when it is not a date. */
+export function parseFormFillTime(text: string): number | null {
+  if (text === "") return null;
+  const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text) ? `${text.replace(" ", "T")}Z` : text;
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? null : time;
+}
+
+export const TEMPLATE_FILE_NAME = "aged_leads_template_auto_pricing.csv";
+
+/** The downloadable template: the spec's columns, two examples, and D7's rule in a column the upload ignores. */
+export function templateCsv(): string {
+  const rows = [
+    [
+      "Name",
+      "Phone",
+      "State",
+      "Form fill time (optional, YYYY-MM-DD HH:MM:SS)",
+      "Email (optional)",
+      "Automatic pricing (not uploaded)",
+    ],
+    ["Mary Johnson", "2145550101", "TX", "2026-08-01 14:30:00", "mary@example.com", AGED_LEAD_PRICING_RULE],
+    [
+      "James Brown",
+      "3055550102",
+      "FL",
+      "",
+      "",
+      "Without a form fill time the age range decides; without either, 30-60",
+    ],
+  ];
+  return `${rows.map((row) => row.map((value) => `"${value.replaceAll('"', '""')}"`).join(",")).join("\r\n")}\r\n`;
+}

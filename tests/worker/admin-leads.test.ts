@@ -1,0 +1,246 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { BulkLeadRow } from "../../src/domain/csv-mapping";
+import type { ImportStatus } from "../../src/domain/schemas/admin-leads";
+import worker from "../../worker/app";
+import type { ImportBatchMessage } from "../../worker/services/imports";
+import { callApi, expectAdminOnly, signedIn } from "./helpers";
+
+const DAY = 86_400_000;
+let seq = 0;
+const uniquePhone = () => `6${String(Date.now()).slice(-6)}${String(++seq).padStart(3, "0")}`;
+
+function row(overrides: Partial<BulkLeadRow> = {}): BulkLeadRow {
+  return {
+    rowNumber: 2,
+    name: "Ann Lead",
+    email: "",
+    phone: uniquePhone(),
+    state: "TX",
+    ageRange: "",
+    price: 0,
+    formFillTime: "",
+    ...overrides,
+  };
+}
+
+/** Runs the queue consumer on the messages the upload produced (the test stands in for the Queue). */
+async function deliver(messages: ImportBatchMessage[], attempts = 1) {
+  const batch = createMessageBatch<unknown>(
+    "leads-shop-imports",
+    messages.map((body, i) => ({ id: `m${i}-${crypto.randomUUID()}`, timestamp: new Date(), attempts, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env);
+  return getQueueResult(batch, ctx);
+}
+
+async function status(importId: string, cookie: string) {
+  return (await callApi(`/api/imports/${importId}`, { cookie })).json<ImportStatus>();
+}
+
+describe("POST /api/admin/aged-leads", () => {
+  it("is for admins only", () => expectAdminOnly("/api/admin/aged-leads", { json: { name: "x" } }));
+
+  it("stores a lead priced by the D7 rule, and refuses the same phone and form fill time twice", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const phone = uniquePhone();
+    const formFillTime = new Date(Date.now() - 75 * DAY).toISOString();
+    const response = await callApi("/api/admin/aged-leads", {
+      json: { name: "Lena Lead", phone, state: "OK", formFillTime, actualAge: 75 },
+      cookie,
+    });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({
+      message: "Aged lead uploaded successfully",
+      ageRange: "60-90",
+      priceCents: 400,
+    });
+    const again = await callApi("/api/admin/aged-leads", {
+      json: { name: "Lena Lead", phone, state: "OK", formFillTime },
+      cookie,
+    });
+    expect(again.status).toBe(409);
+    const listed = await (await callApi("/api/admin/aged-leads", { cookie })).json<{ phone: string }[]>();
+    expect(listed.some((lead) => lead.phone === phone)).toBe(true);
+  });
+
+  it("takes an explicit price and an age range without a form fill time", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const priced = await callApi("/api/admin/aged-leads", {
+      json: { name: "P", phone: uniquePhone(), state: "TX", price: 7.5 },
+      cookie,
+    });
+    expect(await priced.json()).toMatchObject({ priceCents: 750 });
+    const banded = await callApi("/api/admin/aged-leads", {
+      json: { name: "B", phone: uniquePhone(), state: "TX", ageRange: "90-180" },
+      cookie,
+    });
+    expect(await banded.json()).toMatchObject({ ageRange: "90-180", priceCents: 300 });
+  });
+
+  it.each([
+    ["name", "", "Name is required"],
+    ["email", "nope", "Valid email required"],
+    ["phone", "12345", "Phone number required"],
+    ["state", "T", "State is required"],
+  ])("refuses %s = %j with '%s'", async (field, value, message) => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const response = await callApi("/api/admin/aged-leads", {
+      json: { name: "Ok", phone: uniquePhone(), state: "TX", [field]: value },
+      cookie,
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json<{ errors: Record<string, string> }>()).errors[field]).toBe(message);
+  });
+});
+
+describe("POST /api/admin/callback-opportunities", () => {
+  it("is for admins only", () => expectAdminOnly("/api/admin/callback-opportunities", { json: {} }));
+
+  it("stores the opportunity and lists it", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const body = { name: "Cal Back", email: "cal@example.com", phone: "5557778888", state: "GA", price: 15 };
+    const response = await callApi("/api/admin/callback-opportunities", { json: body, cookie });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ message: "Callback opportunity uploaded successfully" });
+    const list = await (await callApi("/api/admin/callback-opportunities", { cookie })).json<
+      { name: string; priceCents: number }[]
+    >();
+    expect(list[0]).toMatchObject({ name: "Cal Back", priceCents: 1500 });
+  });
+
+  it.each([
+    ["name", "", "Name is required"],
+    ["email", "", "Valid email required"],
+    ["phone", "555", "Phone number required"],
+    ["state", "", "State is required"],
+    ["price", "", "Price is required"],
+  ])("refuses %s = %j with '%s'", async (field, value, message) => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const body = { name: "Cal", email: "cal@example.com", phone: "5557778888", state: "GA", price: 15, [field]: value };
+    const response = await callApi("/api/admin/callback-opportunities", { json: body, cookie });
+    expect(response.status).toBe(400);
+    expect((await response.json<{ errors: Record<string, string> }>()).errors[field]).toBe(message);
+  });
+});
+
+describe("bulk import (D8)", () => {
+  it("is for admins only", async () => {
+    await expectAdminOnly("/api/bulk-upload-aged-leads", { json: { batchNumber: 1, leads: [row()] } });
+    await expectAdminOnly("/api/imports/anything");
+  });
+
+  it("accounts for every row: inserted, duplicate or rejected with its row number and reason", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const existingPhone = uniquePhone();
+    await callApi("/api/admin/aged-leads", { json: { name: "Old", phone: existingPhone, state: "TX" }, cookie });
+    const leads = [
+      row({ rowNumber: 2, formFillTime: "2026-09-01 10:00:00" }),
+      row({ rowNumber: 3, price: 6 }),
+      row({ rowNumber: 4, phone: existingPhone }),
+      row({ rowNumber: 5, name: "" }),
+      row({ rowNumber: 6, email: "bad-email" }),
+      row({ rowNumber: 7, formFillTime: "yesterday-ish" }),
+    ];
+    const upload = await callApi("/api/bulk-upload-aged-leads", {
+      json: { batchNumber: 1, fileName: "leads.csv", leads },
+      cookie,
+    });
+    expect(upload.status).toBe(200);
+    const accepted = await upload.json<{ importId: string; count: number; queued: number; rejected: number }>();
+    expect(accepted).toMatchObject({ count: 6, queued: 3, rejected: 3 });
+
+    const before = await status(accepted.importId, cookie);
+    expect(before).toMatchObject({ rowsReceived: 6, rowsRejected: 3, done: false });
+
+    const result = await deliver([{ kind: "import-batch", importId: accepted.importId, batchNumber: 1 }]);
+    expect(result.explicitAcks).toHaveLength(1);
+    const after = await status(accepted.importId, cookie);
+    expect(after).toMatchObject({
+      rowsReceived: 6,
+      rowsInserted: 2,
+      rowsDuplicate: 1,
+      rowsRejected: 3,
+      batchesDone: 1,
+      done: true,
+    });
+    expect(after.rejections).toEqual([
+      { rowNumber: 5, reason: "Name is required" },
+      { rowNumber: 6, reason: "Valid email required" },
+      { rowNumber: 7, reason: "Form fill time is not a date (use YYYY-MM-DD HH:MM:SS)" },
+    ]);
+
+    const report = await callApi(`/api/imports/${accepted.importId}/report.csv`, { cookie });
+    expect(report.headers.get("content-disposition")).toContain("attachment");
+    expect(await report.text()).toContain('5,rejected,"Name is required"');
+  });
+
+  it("never duplicates rows when a batch is sent twice or its message is redelivered", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const leads = [row({ rowNumber: 2 }), row({ rowNumber: 3 })];
+    const first = await (
+      await callApi("/api/bulk-upload-aged-leads", { json: { batchNumber: 1, leads }, cookie })
+    ).json<{ importId: string }>();
+    const resend = await callApi("/api/bulk-upload-aged-leads", {
+      json: { importId: first.importId, batchNumber: 1, leads },
+      cookie,
+    });
+    expect(resend.status).toBe(200);
+    const message: ImportBatchMessage = { kind: "import-batch", importId: first.importId, batchNumber: 1 };
+    await deliver([message]);
+    const redelivered = await deliver([message], 2);
+    expect(redelivered.explicitAcks).toHaveLength(1);
+    const final = await status(first.importId, cookie);
+    expect(final).toMatchObject({ rowsReceived: 2, rowsInserted: 2, rowsDuplicate: 0, batchesReceived: 1, done: true });
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE import_id = ?")
+      .bind(first.importId)
+      .first<{ n: number }>();
+    expect(rows?.n).toBe(2);
+  });
+
+  it("retries a failing batch and reports its rows when it keeps failing", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const upload = await (
+      await callApi("/api/bulk-upload-aged-leads", {
+        json: { batchNumber: 1, leads: [row({ rowNumber: 2 }), row({ rowNumber: 3 })] },
+        cookie,
+      })
+    ).json<{ importId: string }>();
+    await env.DOCUMENTS.put(`imports/${upload.importId}/1.json`, "not json");
+    const message: ImportBatchMessage = { kind: "import-batch", importId: upload.importId, batchNumber: 1 };
+    const early = await deliver([message], 1);
+    expect(early.retryMessages).toHaveLength(1);
+    // The stored rows are unreadable, so the final report cannot name them: restore them first.
+    await env.DOCUMENTS.put(`imports/${upload.importId}/1.json`, JSON.stringify([{ rowNumber: 2 }, { rowNumber: 3 }]));
+    await env.DB.prepare("UPDATE import_batches SET row_count = 2 WHERE import_id = ?").bind(upload.importId).run();
+    await env.DB.exec(
+      `CREATE TRIGGER IF NOT EXISTS fail_import_insert BEFORE INSERT ON aged_leads WHEN NEW.import_id = '${upload.importId}' BEGIN SELECT RAISE(ABORT, 'disk full'); END;`,
+    );
+    const last = await deliver([message], 6);
+    await env.DB.exec("DROP TRIGGER fail_import_insert");
+    expect(last.explicitAcks).toHaveLength(1);
+    const final = await status(upload.importId, cookie);
+    expect(final).toMatchObject({ rowsReceived: 2, rowsRejected: 2, batchesFailed: 1, done: true });
+    expect(final.rejections[0]?.reason).toContain("batch 1 failed");
+  });
+
+  it("refuses empty and oversized batches and unknown imports", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const empty = await callApi("/api/bulk-upload-aged-leads", { json: { batchNumber: 1, leads: [] }, cookie });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ message: "No Valid Data" });
+    const tooBig = await callApi("/api/bulk-upload-aged-leads", {
+      json: { batchNumber: 1, leads: Array.from({ length: 1001 }, () => row()) },
+      cookie,
+    });
+    expect(tooBig.status).toBe(400);
+    const unknown = await callApi("/api/bulk-upload-aged-leads", {
+      json: { importId: "nope", batchNumber: 2, leads: [row()] },
+      cookie,
+    });
+    expect(unknown.status).toBe(404);
+    expect((await callApi("/api/imports/nope", { cookie })).status).toBe(404);
+  });
+});

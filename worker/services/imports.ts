@@ -1,0 +1,229 @@
+/**
+ * The CSV import pipeline (PRODUCT.md D8). A batch of up to 1,000 rows is validated row by row; refused
+ * rows are recorded with their row number and reason; valid rows are stored in R2 and their key queued.
+ * The consumer inserts them with one D1 batch, skipping duplicates. Every received row ends up inserted,
+ * duplicate or rejected, and a batch is processed once however often its message arrives.
+ */
+import { type BulkLeadRow, isAgeRange, parseFormFillTime } from "../../src/domain/csv-mapping";
+import { leadDedupeKey, phoneDigits } from "../../src/domain/leads";
+import type { BulkUpload, ImportStatus } from "../../src/domain/schemas/admin-leads";
+import type { Env } from "../env";
+
+export interface ImportBatchMessage {
+  kind: "import-batch";
+  importId: string;
+  batchNumber: number;
+}
+
+export const isImportBatchMessage = (body: unknown): body is ImportBatchMessage =>
+  typeof body === "object" && body !== null && (body as { kind?: unknown }).kind === "import-batch";
+
+/** After this many deliveries a batch is reported failed instead of retried (wrangler.toml max_retries + 1). */
+export const MAX_BATCH_ATTEMPTS = 6;
+
+interface ValidLead {
+  rowNumber: number;
+  name: string;
+  email: string | null;
+  phone: string;
+  state: string;
+  ageRange: string | null;
+  priceCents: number;
+  formFillTime: number | null;
+  dedupeKey: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function validateBulkRow(row: BulkLeadRow): { lead: ValidLead } | { reason: string } {
+  if (!row.name) return { reason: "Name is required" };
+  if (phoneDigits(row.phone).length < 10) return { reason: "Phone number required" };
+  if (row.state.length < 2) return { reason: "State is required" };
+  if (row.email && !EMAIL.test(row.email)) return { reason: "Valid email required" };
+  const formFillTime = parseFormFillTime(row.formFillTime);
+  if (row.formFillTime && formFillTime === null)
+    return { reason: "Form fill time is not a date (use YYYY-MM-DD HH:MM:SS)" };
+  return {
+    lead: {
+      rowNumber: row.rowNumber,
+      name: row.name.slice(0, 200),
+      email: row.email || null,
+      phone: row.phone.slice(0, 30),
+      state: row.state.slice(0, 50),
+      ageRange: isAgeRange(row.ageRange) ? row.ageRange : null,
+      priceCents: Math.round(row.price * 100),
+      formFillTime,
+      dedupeKey: leadDedupeKey(row.phone, formFillTime),
+    },
+  };
+}
+
+const batchKey = (importId: string, batchNumber: number) => `imports/${importId}/${batchNumber}.json`;
+
+/** Recomputes an import's totals from its batches and rejections (safe to run any number of times). */
+function refreshTotals(db: D1Database, importId: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE imports SET
+         rows_inserted = (SELECT coalesce(sum(inserted), 0) FROM import_batches WHERE import_id = ?1 AND status = 'done'),
+         rows_duplicate = (SELECT coalesce(sum(duplicates), 0) FROM import_batches WHERE import_id = ?1 AND status = 'done'),
+         rows_rejected = (SELECT count(*) FROM import_rejections WHERE import_id = ?1),
+         batches_done = (SELECT count(*) FROM import_batches WHERE import_id = ?1 AND status = 'done'),
+         batches_failed = (SELECT count(*) FROM import_batches WHERE import_id = ?1 AND status = 'failed')
+       WHERE id = ?1`,
+    )
+    .bind(importId);
+}
+
+function recordRejections(db: D1Database, importId: string, rejections: { rowNumber: number; reason: string }[]) {
+  return db
+    .prepare(
+      `INSERT OR IGNORE INTO import_rejections (import_id, row_number, reason)
+       SELECT ?1, json_extract(value, '$.rowNumber'), json_extract(value, '$.reason') FROM json_each(?2)`,
+    )
+    .bind(importId, JSON.stringify(rejections));
+}
+
+/** Accepts one batch of a file (null for an unknown import). A batch sent again is not queued twice. */
+export async function acceptBatch(env: Env, adminId: string | null, upload: BulkUpload) {
+  const db = env.DB;
+  let importId = upload.importId;
+  if (importId) {
+    const known = await db.prepare("SELECT id FROM imports WHERE id = ?").bind(importId).first();
+    if (!known) return null;
+  } else {
+    importId = crypto.randomUUID();
+    await db
+      .prepare("INSERT INTO imports (id, created_by, file_name) VALUES (?, ?, ?)")
+      .bind(importId, adminId, upload.fileName ?? null)
+      .run();
+  }
+
+  const valid: ValidLead[] = [];
+  const rejected: { rowNumber: number; reason: string }[] = [];
+  for (const row of upload.leads) {
+    const checked = validateBulkRow(row);
+    if ("lead" in checked) valid.push(checked.lead);
+    else rejected.push({ rowNumber: row.rowNumber, reason: checked.reason });
+  }
+
+  const created = await db
+    .prepare(
+      `INSERT INTO import_batches (import_id, batch_number, row_count, status) VALUES (?, ?, ?, ?)
+       ON CONFLICT (import_id, batch_number) DO NOTHING RETURNING batch_number`,
+    )
+    .bind(importId, upload.batchNumber, valid.length, valid.length === 0 ? "done" : "queued")
+    .first();
+  if (created) {
+    if (valid.length > 0) await env.DOCUMENTS.put(batchKey(importId, upload.batchNumber), JSON.stringify(valid));
+    await db.batch([
+      recordRejections(db, importId, rejected),
+      db
+        .prepare(
+          "UPDATE imports SET rows_received = rows_received + ?, batches_received = batches_received + 1 WHERE id = ?",
+        )
+        .bind(upload.leads.length, importId),
+      refreshTotals(db, importId),
+    ]);
+    if (valid.length > 0) {
+      const message: ImportBatchMessage = { kind: "import-batch", importId, batchNumber: upload.batchNumber };
+      await env.IMPORT_QUEUE.send(message, { contentType: "json" });
+    }
+  }
+  return {
+    importId,
+    batchNumber: upload.batchNumber,
+    received: upload.leads.length,
+    queued: valid.length,
+    rejected: rejected.length,
+  };
+}
+
+/** Inserts a queued batch. Answers false when the batch was already processed (a redelivered message). */
+export async function processImportBatch(env: Env, message: ImportBatchMessage): Promise<boolean> {
+  const { importId, batchNumber } = message;
+  const db = env.DB;
+  const batch = await db
+    .prepare("SELECT status FROM import_batches WHERE import_id = ? AND batch_number = ?")
+    .bind(importId, batchNumber)
+    .first<{ status: string }>();
+  if (batch?.status !== "queued") return false;
+  const stored = await env.DOCUMENTS.get(batchKey(importId, batchNumber));
+  if (!stored) throw new Error(`Batch ${batchNumber} of import ${importId} is missing from storage`);
+  const rows = await stored.text();
+  const queued =
+    "EXISTS (SELECT 1 FROM import_batches WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued')";
+  await db.batch([
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO aged_leads
+           (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, import_id, import_batch)
+         SELECT lower(hex(randomblob(16))), json_extract(value, '$.name'), json_extract(value, '$.email'),
+                json_extract(value, '$.phone'), json_extract(value, '$.state'), json_extract(value, '$.ageRange'),
+                json_extract(value, '$.priceCents'), json_extract(value, '$.formFillTime'), json_extract(value, '$.dedupeKey'),
+                ?1, ?2
+         FROM json_each(?3) WHERE ${queued}`,
+      )
+      .bind(importId, batchNumber, rows),
+    db
+      .prepare(
+        `UPDATE import_batches SET
+           inserted = (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2),
+           duplicates = row_count - (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2),
+           status = 'done', processed_at = ?3
+         WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued'`,
+      )
+      .bind(importId, batchNumber, Date.now()),
+    refreshTotals(db, importId),
+  ]);
+  await env.DOCUMENTS.delete(batchKey(importId, batchNumber));
+  return true;
+}
+
+/** A batch that kept failing: its rows are reported rejected, so none is silently lost. */
+export async function failImportBatch(env: Env, message: ImportBatchMessage, error: string): Promise<void> {
+  const { importId, batchNumber } = message;
+  const stored = await env.DOCUMENTS.get(batchKey(importId, batchNumber));
+  const rows = stored ? ((await stored.json()) as { rowNumber: number }[]) : [];
+  const reason = `Not saved: batch ${batchNumber} failed (${error.slice(0, 200)})`;
+  await env.DB.batch([
+    env.DB.prepare(
+      "UPDATE import_batches SET status = 'failed', error = ? WHERE import_id = ? AND batch_number = ? AND status = 'queued'",
+    ).bind(error.slice(0, 500), importId, batchNumber),
+    recordRejections(
+      env.DB,
+      importId,
+      rows.map((row) => ({ rowNumber: row.rowNumber, reason })),
+    ),
+    refreshTotals(env.DB, importId),
+  ]);
+}
+
+export async function importStatus(db: D1Database, importId: string): Promise<ImportStatus | null> {
+  const [summary, rejections] = await db.batch<Record<string, unknown>>([
+    db.prepare("SELECT * FROM imports WHERE id = ?").bind(importId),
+    db
+      .prepare("SELECT row_number, reason FROM import_rejections WHERE import_id = ? ORDER BY row_number")
+      .bind(importId),
+  ]);
+  const row = summary?.results[0];
+  if (!row) return null;
+  const counts = {
+    rowsReceived: Number(row.rows_received),
+    rowsInserted: Number(row.rows_inserted),
+    rowsDuplicate: Number(row.rows_duplicate),
+    rowsRejected: Number(row.rows_rejected),
+    batchesReceived: Number(row.batches_received),
+    batchesDone: Number(row.batches_done),
+    batchesFailed: Number(row.batches_failed),
+  };
+  return {
+    id: importId,
+    fileName: (row.file_name as string | null) ?? null,
+    ...counts,
+    done:
+      counts.batchesDone + counts.batchesFailed === counts.batchesReceived &&
+      counts.rowsInserted + counts.rowsDuplicate + counts.rowsRejected === counts.rowsReceived,
+    rejections: (rejections?.results ?? []).map((r) => ({ rowNumber: Number(r.row_number), reason: String(r.reason) })),
+  };
+}
