@@ -5,6 +5,8 @@ import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
 import { PartnersTab } from "./PartnersTab";
 import { UsersTab } from "./UsersTab";
+import { AgedLeadsTab } from "./uploads/AgedLeadsTab";
+import { CallbacksTab } from "./uploads/CallbacksTab";
 
 export const ADMIN_TABS = [
   { value: "aged-leads", card: "Upload Aged Leads", text: "Single leads and bulk CSV files, priced by age." },
@@ -16,13 +18,9 @@ type AdminTab = (typeof ADMIN_TABS)[number]["value"];
 
 const isAdminTab = (value: string | null): value is AdminTab => ADMIN_TABS.some((tab) => tab.value === value);
 
-function NotOpenYet() {
-  return <p className="py-10 text-center text-ink-soft">This section is not open yet.</p>;
-}
-
 const TAB_CONTENT: Record<AdminTab, ReactNode> = {
-  "aged-leads": <NotOpenYet />,
-  callbacks: <NotOpenYet />,
+  "aged-leads": <AgedLeadsTab />,
+  callbacks: <CallbacksTab />,
   users: <UsersTab />,
   "aff-network": <PartnersTab />,
 };

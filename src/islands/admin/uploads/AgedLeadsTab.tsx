@@ -1,0 +1,48 @@
+/** The aged-leads tab (spec §2): bulk CSV upload, then the single-lead form, then the latest leads. */
+import { useQuery } from "@tanstack/react-query";
+import { formatUsd } from "../../../domain/pricing";
+import { QueryView } from "../../../ui/query-view";
+import { Table } from "../../../ui/table";
+import { BulkUpload } from "./BulkUpload";
+import { SingleLeadForm } from "./SingleLeadForm";
+
+interface RecentLead {
+  id: string;
+  name: string;
+  phone: string;
+  state: string;
+  ageRange: string;
+  priceCents: number;
+  status: "available" | "reserved" | "sold";
+}
+
+export function AgedLeadsTab() {
+  const recent = useQuery<RecentLead[]>({ queryKey: ["/api/admin/aged-leads"] });
+  return (
+    <div className="space-y-6">
+      <BulkUpload />
+      <SingleLeadForm />
+      <section aria-labelledby="recent-leads" className="space-y-3">
+        <h3 id="recent-leads" className="text-lg font-bold">
+          Latest aged leads
+        </h3>
+        <QueryView query={recent} loading="Loading..." failed="Could not load the leads." empty="No aged leads yet.">
+          {(rows) => (
+            <Table headers={["Name", "Phone", "State", "Band", "Price", "Status"]}>
+              {rows.map((row) => (
+                <tr key={row.id} className="border-t border-line">
+                  <td className="px-4 py-2 font-medium">{row.name}</td>
+                  <td className="px-4 py-2">{row.phone}</td>
+                  <td className="px-4 py-2">{row.state}</td>
+                  <td className="px-4 py-2">{row.ageRange}</td>
+                  <td className="px-4 py-2">{formatUsd(row.priceCents)}</td>
+                  <td className="px-4 py-2 capitalize">{row.status}</td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </QueryView>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+/** The callbacks tab (spec §2, §5): the callback-opportunity form and the latest opportunities. */
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { formatUsd } from "../../../domain/pricing";
+import {
+  type CallbackOpportunity,
+  type CallbackOpportunityInput,
+  callbackOpportunitySchema,
+} from "../../../domain/schemas/admin-leads";
+import { apiRequest, errorMessage } from "../../../lib/api";
+import { Button } from "../../../ui/button";
+import { Card } from "../../../ui/card";
+import { Form } from "../../../ui/form";
+import { Field } from "../../../ui/input";
+import { QueryView } from "../../../ui/query-view";
+import { Table } from "../../../ui/table";
+import { toast } from "../../../ui/toast";
+
+interface ListedOpportunity {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  state: string;
+  priceCents: number;
+  createdAt: string;
+}
+
+const LIST_KEY = ["/api/admin/callback-opportunities"];
+
+export function CallbacksTab() {
+  const queryClient = useQueryClient();
+  const list = useQuery<ListedOpportunity[]>({ queryKey: LIST_KEY });
+  const form = useForm<CallbackOpportunityInput, unknown, CallbackOpportunity>({
+    resolver: zodResolver(callbackOpportunitySchema),
+  });
+  const { errors } = form.formState;
+  const save = useMutation({
+    mutationFn: (values: CallbackOpportunity) => apiRequest("POST", "/api/admin/callback-opportunities", values),
+    onSuccess: () => {
+      toast({ title: "Success", description: "Callback opportunity uploaded successfully", variant: "success" });
+      form.reset();
+      void queryClient.invalidateQueries({ queryKey: LIST_KEY });
+    },
+    onError: (error) =>
+      toast({
+        title: "Error",
+        description: errorMessage(error, "Failed to upload callback opportunity"),
+        variant: "destructive",
+      }),
+  });
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <h3 className="text-lg font-bold">Upload a callback opportunity</h3>
+        <Form className="mt-4 space-y-5" onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field label="Name" error={errors.name?.message} {...form.register("name")} />
+            <Field label="Email" type="email" error={errors.email?.message} {...form.register("email")} />
+            <Field label="Phone" type="tel" error={errors.phone?.message} {...form.register("phone")} />
+            <Field label="State" error={errors.state?.message} {...form.register("state")} />
+            <Field
+              label="Price"
+              type="number"
+              min={0}
+              step="0.01"
+              error={errors.price?.message}
+              {...form.register("price")}
+            />
+          </div>
+          <Button type="submit" busy={save.isPending}>
+            {save.isPending ? "Uploading..." : "Upload Callback"}
+          </Button>
+        </Form>
+      </Card>
+      <section aria-labelledby="callbacks-list" className="space-y-3">
+        <h3 id="callbacks-list" className="text-lg font-bold">
+          Latest callback opportunities
+        </h3>
+        <QueryView
+          query={list}
+          loading="Loading..."
+          failed="Could not load the opportunities."
+          empty="No callback opportunities yet."
+        >
+          {(rows) => (
+            <Table headers={["Name", "Email", "Phone", "State", "Price"]}>
+              {rows.map((row) => (
+                <tr key={row.id} className="border-t border-line">
+                  <td className="px-4 py-2 font-medium">{row.name}</td>
+                  <td className="px-4 py-2">{row.email}</td>
+                  <td className="px-4 py-2">{row.phone}</td>
+                  <td className="px-4 py-2">{row.state}</td>
+                  <td className="px-4 py-2">{formatUsd(row.priceCents)}</td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </QueryView>
+      </section>
+    </div>
+  );
+}

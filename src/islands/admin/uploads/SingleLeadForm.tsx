@@ -1,0 +1,88 @@
+/** The single aged-lead form (spec §3, §5): D7's band and price shown live from the form fill time. */
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { isAgeRange } from "../../../domain/csv-mapping";
+import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, formatUsd } from "../../../domain/pricing";
+import { type AdminAgedLead, type AdminAgedLeadInput, adminAgedLeadSchema } from "../../../domain/schemas/admin-leads";
+import { apiRequest, errorMessage } from "../../../lib/api";
+import { Button } from "../../../ui/button";
+import { Card } from "../../../ui/card";
+import { Form } from "../../../ui/form";
+import { Field, SelectField } from "../../../ui/input";
+import { toast } from "../../../ui/toast";
+
+/** The datetime-local input's value, read in the admin's time zone, as an ISO instant. */
+const toIso = (local: string) => (local ? new Date(local).toISOString() : "");
+
+export function SingleLeadForm() {
+  const queryClient = useQueryClient();
+  const form = useForm<AdminAgedLeadInput, unknown, AdminAgedLead>({ resolver: zodResolver(adminAgedLeadSchema) });
+  const { errors } = form.formState;
+  const [localTime, ageRange, price] = form.watch(["formFillTime", "ageRange", "price"]);
+  const formFillTime = typeof localTime === "string" && localTime ? Date.parse(localTime) : null;
+  const hint = agedLeadPrice({
+    formFillTime: formFillTime !== null && !Number.isNaN(formFillTime) ? formFillTime : null,
+    ageRange: typeof ageRange === "string" && isAgeRange(ageRange) ? ageRange : null,
+    priceCents: Math.round(Number(price || 0) * 100),
+  });
+
+  const save = useMutation({
+    mutationFn: (values: AdminAgedLead) =>
+      apiRequest("POST", "/api/admin/aged-leads", {
+        ...values,
+        ...(values.formFillTime && hint.ageDays !== null ? { actualAge: hint.ageDays } : {}),
+      }),
+    onSuccess: () => {
+      toast({ title: "Success", description: "Aged lead uploaded successfully", variant: "success" });
+      form.reset();
+      void queryClient.invalidateQueries({ queryKey: ["/api/admin/aged-leads"] });
+    },
+    onError: (error) =>
+      toast({ title: "Error", description: errorMessage(error, "Failed to upload aged lead"), variant: "destructive" }),
+  });
+
+  return (
+    <Card>
+      <h3 className="text-lg font-bold">Add a single aged lead</h3>
+      <Form className="mt-4 space-y-5" onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field label="Name" error={errors.name?.message} {...form.register("name")} />
+          <Field label="Email (optional)" type="email" error={errors.email?.message} {...form.register("email")} />
+          <Field label="Phone" type="tel" error={errors.phone?.message} {...form.register("phone")} />
+          <Field label="State" error={errors.state?.message} {...form.register("state")} />
+          <SelectField
+            label="Age range (optional)"
+            placeholder="From the form fill time"
+            options={AGE_RANGES.map((range) => ({ value: range, label: range }))}
+            error={errors.ageRange?.message}
+            {...form.register("ageRange")}
+          />
+          <Field
+            label="Price (optional)"
+            type="number"
+            min={0}
+            step="0.01"
+            placeholder="Automatic"
+            error={errors.price?.message}
+            {...form.register("price")}
+          />
+          <Field
+            label="Form fill time (optional)"
+            type="datetime-local"
+            error={errors.formFillTime?.message}
+            {...form.register("formFillTime", { setValueAs: toIso })}
+          />
+        </div>
+        <p className="rounded-lg bg-surface px-4 py-3 text-sm" data-testid="price-hint">
+          {hint.ageDays !== null ? `Age ${hint.ageDays} days · ` : ""}Band {hint.ageRange} ·{" "}
+          <strong>{formatUsd(hint.priceCents)}</strong>
+          <span className="mt-1 block text-ink-soft">Automatic pricing: {AGED_LEAD_PRICING_RULE}.</span>
+        </p>
+        <Button type="submit" busy={save.isPending}>
+          {save.isPending ? "Uploading..." : "Upload Lead"}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
