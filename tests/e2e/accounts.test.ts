@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
 import { setupBrowser } from "./browser";
 import { createUser, latestMailTo } from "./database";
-import { toast } from "./pay";
+import { toastText } from "./pay";
 
 const { newPage, url } = setupBrowser();
 
@@ -28,7 +28,7 @@ describe("login", () => {
     await page.goto(url("/login"));
     await logIn(page, DEMO_ADMIN.username, DEMO_ADMIN.password);
     await page.waitForURL("**/admin");
-    expect(await page.getByRole("heading", { name: "Admin Panel" }).isVisible()).toBe(true);
+    await page.getByRole("heading", { name: "Admin Panel" }).waitFor();
     expect(await page.getByText("Upload and manage leads").isVisible()).toBe(true);
     for (const card of [
       "New Orders",
@@ -53,8 +53,8 @@ describe("login", () => {
     await page.getByText("Password is required").waitFor();
 
     await logIn(page, DEMO_BUYER.username, "wrong-password");
-    await expect.poll(() => toast(page).textContent()).toContain("Login Failed");
-    expect(await toast(page).textContent()).toContain("Invalid credentials");
+    await expect.poll(() => toastText(page)).toContain("Login Failed");
+    expect(await toastText(page)).toContain("Invalid credentials");
     expect(page.url()).toContain("/login");
   });
 
@@ -141,7 +141,7 @@ describe("password recovery", () => {
     const page = await newPage();
     await page.goto(url("/reset-password"));
     await page.getByRole("heading", { name: "Invalid Reset Link" }).waitFor();
-    await expect.poll(() => toast(page).textContent()).toContain("The password reset link is invalid or missing");
+    await expect.poll(() => toastText(page)).toContain("The password reset link is invalid or missing");
   });
 });
 
@@ -168,7 +168,7 @@ describe("user admin", () => {
     expect(await dialog.getByLabel("New Password").getAttribute("type")).toBe("text");
     await dialog.getByLabel("Confirm Password").fill("changed-by-admin-1");
     await dialog.getByRole("button", { name: "Change Password" }).click();
-    await expect.poll(() => toast(admin).textContent()).toContain("Password changed successfully");
+    await expect.poll(() => toastText(admin)).toContain("Password changed successfully");
     await expect.poll(() => dialog.count()).toBe(0);
 
     expect((await userPage.request.get(url("/api/me"))).status()).toBe(401);

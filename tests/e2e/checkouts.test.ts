@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { setupBrowser } from "./browser";
 import { query } from "./database";
-import { payWith, toast } from "./pay";
+import { payWith, toastText } from "./pay";
 
 const { newPage, url } = setupBrowser();
 
@@ -79,7 +79,7 @@ describe.each(CHECKOUTS)("$path", (checkout) => {
     const email = `checkout-${Date.now()}@example.com`;
     await proceedToPayment(page, email);
     await payWith(page, "4242 4242 4242 4242", checkout.total);
-    await expect.poll(() => toast(page).textContent()).toContain("Payment Successful");
+    await expect.poll(() => toastText(page)).toContain("Payment Successful");
     await page.waitForURL(
       /\/onboarding-success\?order=[\w-]+&payment_intent=pi_sim_\w+&payment_intent_client_secret=.+&redirect_status=succeeded/,
     );
@@ -96,8 +96,8 @@ describe.each(CHECKOUTS)("$path", (checkout) => {
     await page.goto(url(checkout.path));
     await proceedToPayment(page, "declined@example.com");
     await payWith(page, "4000 0000 0000 0002", checkout.total);
-    await expect.poll(() => toast(page).textContent()).toContain("Payment Failed");
-    expect(await toast(page).textContent()).toContain("Your card was declined.");
+    await expect.poll(() => toastText(page)).toContain("Payment Failed");
+    expect(await toastText(page)).toContain("Your card was declined.");
     expect(page.url()).toContain(checkout.path);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_BUYER } from "../../scripts/demo-data.ts";
 import { setupBrowser } from "./browser";
 import { createUser, query } from "./database";
-import { payWith, toast } from "./pay";
+import { payWith, toastText } from "./pay";
 
 const { newPage, url } = setupBrowser();
 
@@ -96,8 +96,8 @@ describe("Buy Aged Leads", () => {
     const page = await newPage();
     await signInFreshBuyer(page);
     await page.getByRole("button", { name: "Purchase Selected Leads" }).click();
-    await expect.poll(() => toast(page).textContent()).toContain("No Leads Selected");
-    expect(await toast(page).textContent()).toContain("Please select at least one lead to purchase.");
+    await expect.poll(() => toastText(page)).toContain("No Leads Selected");
+    expect(await toastText(page)).toContain("Please select at least one lead to purchase.");
 
     await page.getByLabel("Filter by location").fill("GA");
     await expect.poll(() => allRowsMention(page, "GA")).toBe(true);
@@ -111,8 +111,8 @@ describe("Buy Aged Leads", () => {
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("Card number").waitFor();
     await payWith(page, "4242 4242 4242 4242");
-    await expect.poll(() => toast(page).textContent()).toContain("Bulk Purchase Successful");
-    expect(await toast(page).textContent()).toContain("Successfully purchased 2 leads");
+    await expect.poll(() => toastText(page)).toContain("Bulk Purchase Successful");
+    expect(await toastText(page)).toContain("Successfully purchased 2 leads");
     await page.getByText("0 selected").waitFor();
 
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "My Leads" }).click();

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { setupBrowser } from "./browser";
 import { createUser, query } from "./database";
-import { payWith, toast } from "./pay";
+import { payWith, toastText } from "./pay";
 
 const { newPage, url } = setupBrowser();
 let counter = 0;
@@ -60,7 +60,7 @@ describe("/survey", () => {
     await page.getByText("$60.00").waitFor();
     await page.getByRole("button", { name: "Continue to Payment" }).click();
 
-    await expect.poll(() => toast(page).textContent()).toContain("Information Saved");
+    await expect.poll(() => toastText(page)).toContain("Information Saved");
     await page.getByText("Step 3 of 3").waitFor();
     expect(await page.getByText("100%").isVisible()).toBe(true);
     await payWith(page, "4242 4242 4242 4242");
@@ -139,7 +139,7 @@ describe("/ringcloud", () => {
     for (const money of ["$444.00", "$37.00"]) expect(await page.getByText(money, { exact: true }).count()).toBe(1);
     expect(await page.getByRole("link", { name: "Back to Survey" }).getAttribute("href")).toBe("/ringcloud");
     await page.getByRole("button", { name: "Complete Purchase" }).click();
-    await expect.poll(() => toast(page).textContent()).toContain("Redirecting to Payment");
+    await expect.poll(() => toastText(page)).toContain("Redirecting to Payment");
     await payWith(page, "4242 4242 4242 4242");
     await page.waitForURL(/\/thank-you\?order=/);
     await page.getByRole("heading", { name: "Payment Successful" }).waitFor();
@@ -159,7 +159,7 @@ describe("/ringcloud", () => {
       url("/ringcloud-checkout?amount=1&calls=10&tier=ringcloud&packageType=live_transfers&pricePerUnit=0.1"),
     );
     await page.getByRole("button", { name: "Complete Purchase" }).click();
-    await expect.poll(() => toast(page).textContent()).toContain("Payment Failed");
+    await expect.poll(() => toastText(page)).toContain("Payment Failed");
     expect(await page.getByLabel("Card number").count()).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_ADMIN } from "../../scripts/demo-data.ts";
 import { setupBrowser } from "./browser";
 import { createUser } from "./database";
-import { toast } from "./pay";
+import { toastText } from "./pay";
 
 const { newPage, url } = setupBrowser();
 const PDF = Buffer.from("%PDF-1.7\n% test document\n");
@@ -57,7 +57,7 @@ describe("/affnetwork", () => {
     await fillApplication(page, `Partner ${Date.now()}`);
     const picker = page.locator("#partner-documents");
     await picker.setInputFiles({ name: "virus.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") });
-    await expect.poll(() => toast(page).textContent()).toContain("Invalid File Type");
+    await expect.poll(() => toastText(page)).toContain("Invalid File Type");
     await picker.setInputFiles([
       { name: "license.pdf", mimeType: "application/pdf", buffer: PDF },
       { name: "spare.pdf", mimeType: "application/pdf", buffer: PDF },
@@ -67,7 +67,7 @@ describe("/affnetwork", () => {
     await picker.setInputFiles(
       Array.from({ length: 5 }, (_, i) => ({ name: `more${i}.pdf`, mimeType: "application/pdf", buffer: PDF })),
     );
-    await expect.poll(() => toast(page).textContent()).toContain("You can upload a maximum of 5 documents.");
+    await expect.poll(() => toastText(page)).toContain("You can upload a maximum of 5 documents.");
     expect(await page.getByRole("list", { name: "Documents to upload" }).getByRole("listitem").count()).toBe(5);
 
     await page.getByRole("button", { name: "Submit Application" }).click();
@@ -106,7 +106,7 @@ describe("admin: partner applications", () => {
     expect(document.headers()["content-disposition"]).toContain('attachment; filename="license.pdf"');
 
     await pending.getByRole("button", { name: "Approve" }).click();
-    await expect.poll(() => toast(admin).textContent()).toContain("Application status updated successfully");
+    await expect.poll(() => toastText(admin)).toContain("Application status updated successfully");
     const approved = admin.getByRole("region", { name: /Approved partners/ });
     await approved.getByText(approveName).waitFor();
     expect(await approved.getByText("Approved", { exact: true }).count()).toBeGreaterThan(0);

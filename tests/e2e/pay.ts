@@ -8,5 +8,5 @@ export async function payWith(page: Page, cardNumber: string, total?: string) {
   await page.getByRole("button", { name: total ? `Complete Payment - ${total}` : /^Complete Payment - \$/ }).click();
 }
 
-/** The visible toast (one at a time). */
-export const toast = (page: Page) => page.locator("[data-variant]").first();
+/** The text of the toast on screen, or "" (never waits, so polling it fails fast). */
+export const toastText = async (page: Page) => (await page.locator("[data-variant]").allTextContents()).join(" ");

@@ -4,17 +4,13 @@ import { BULK_BATCH_SIZE, LEAD_FIELDS } from "../csv-mapping";
 import { AGE_RANGES } from "../pricing";
 import { emailAddress, requiredString } from "./common";
 
-/** A dollar amount typed into a form ("12.50") or sent as JSON (12.5); empty means "not given". */
-const dollars = (message: string) =>
-  z.preprocess(
-    (value) =>
-      value === "" || value === null || (typeof value === "number" && Number.isNaN(value))
-        ? undefined
-        : typeof value === "string"
-          ? Number(value)
-          : value,
-    z.number({ error: message }).nonnegative(message).max(100_000, message),
-  );
+/** A number typed into a form ("12.50") or sent as JSON (12.5); blank means "not given". */
+const blankToUndefined = (value: unknown) =>
+  value === "" || value === null || (typeof value === "number" && Number.isNaN(value))
+    ? undefined
+    : typeof value === "string"
+      ? Number(value)
+      : value;
 
 const optionalEmail = z
   .string()
@@ -32,7 +28,14 @@ export const adminAgedLeadSchema = z.object({
     (value) => (value === "" ? undefined : value),
     z.enum(AGE_RANGES, { error: "Please choose 30-60, 60-90 or 90-180" }).optional(),
   ),
-  price: dollars("Price must be a positive amount").optional(),
+  price: z.preprocess(
+    blankToUndefined,
+    z
+      .number({ error: "Price must be a positive amount" })
+      .nonnegative("Price must be a positive amount")
+      .max(100_000)
+      .optional(),
+  ),
   formFillTime: z.preprocess(
     (value) => (value === "" ? undefined : value),
     z.iso.datetime({ offset: true, error: "Form fill time must be a date and time" }).optional(),

@@ -1,0 +1,99 @@
+import Papa from "papaparse";
+import { describe, expect, it } from "vitest";
+import {
+  AUTO_MAP_REQUIRED,
+  autoMapColumns,
+  hasRequiredValues,
+  isEmptyRow,
+  MANUAL_MAP_REQUIRED,
+  mapRow,
+  missingFields,
+  parseFormFillTime,
+  parsePrice,
+  TEMPLATE_FILE_NAME,
+  templateCsv,
+} from "../../src/domain/csv-mapping";
+import { AGED_LEAD_PRICING_RULE } from "../../src/domain/pricing";
+
+describe("auto-mapping by header text (spec §5)", () => {
+  it("finds name, email, phone, state, form fill time, age range and price", () => {
+    expect(
+      autoMapColumns(["Full Name", "E-mail Address", "Phone Number", "State", "Form Fill Time", "Age Range", "Price"]),
+    ).toEqual({
+      name: 0,
+      email: 1,
+      phone: 2,
+      state: 3,
+      formFillTime: 4,
+      ageRange: 5,
+      price: 6,
+    });
+  });
+
+  it("maps the downloadable template completely", () => {
+    const [header] = Papa.parse<string[]>(templateCsv()).data;
+    const mapping = autoMapColumns(header ?? []);
+    expect(missingFields(mapping, AUTO_MAP_REQUIRED)).toEqual([]);
+    expect(mapping.formFillTime).toBe(3);
+    expect(mapping.price).toBeUndefined();
+  });
+
+  it("reports what it could not find", () => {
+    expect(missingFields(autoMapColumns(["Who", "Digits", "State"]), AUTO_MAP_REQUIRED)).toEqual([
+      "name",
+      "email",
+      "phone",
+    ]);
+    expect(missingFields({ name: 0, email: 1, phone: 2, state: 3 }, MANUAL_MAP_REQUIRED)).toEqual([
+      "ageRange",
+      "price",
+    ]);
+  });
+});
+
+describe("row mapping", () => {
+  const mapping = { name: 0, phone: 1, state: 2, price: 3, formFillTime: 4 };
+
+  it("trims cells and keeps the row number", () => {
+    expect(mapRow([" Ann ", " 2145550100", "TX ", "$4.50", "2026-08-01 10:00:00"], mapping, 7)).toEqual({
+      rowNumber: 7,
+      name: "Ann",
+      email: "",
+      phone: "2145550100",
+      state: "TX",
+      ageRange: "",
+      price: 4.5,
+      formFillTime: "2026-08-01 10:00:00",
+    });
+  });
+
+  it("turns a price that does not parse into 0 (priced by age)", () => {
+    expect(parsePrice("abc")).toBe(0);
+    expect(parsePrice("")).toBe(0);
+    expect(parsePrice("-3")).toBe(0);
+    expect(parsePrice("1,250.00")).toBe(1250);
+  });
+
+  it("discards rows without name, phone or state, and empty rows", () => {
+    expect(hasRequiredValues(mapRow(["", "2145550100", "TX"], mapping, 2))).toBe(false);
+    expect(hasRequiredValues(mapRow(["Ann", "", "TX"], mapping, 2))).toBe(false);
+    expect(hasRequiredValues(mapRow(["Ann", "2145550100", ""], mapping, 2))).toBe(false);
+    expect(hasRequiredValues(mapRow(["Ann", "2145550100", "TX"], mapping, 2))).toBe(true);
+    expect(isEmptyRow(["", " ", ""])).toBe(true);
+  });
+
+  it("reads the template's date format as UTC, and ISO dates", () => {
+    expect(parseFormFillTime("2026-08-01 10:00:00")).toBe(Date.UTC(2026, 7, 1, 10));
+    expect(parseFormFillTime("2026-08-01T10:00:00Z")).toBe(Date.UTC(2026, 7, 1, 10));
+    expect(parseFormFillTime("")).toBeNull();
+    expect(parseFormFillTime("soon")).toBeNull();
+  });
+});
+
+describe("the template", () => {
+  it("is named as the spec says and states the D7 rule", () => {
+    expect(TEMPLATE_FILE_NAME).toBe("aged_leads_template_auto_pricing.csv");
+    expect(templateCsv()).toContain(AGED_LEAD_PRICING_RULE);
+    expect(templateCsv().split("\r\n")[0]).toMatch(/^"Name","Phone","State","Form fill time/);
+  });
+});
