@@ -1,0 +1,100 @@
+/**
+ * The CSV import, end to end in Chromium against the local stack (PRODUCT.md D8): a generated file of
+ * `rows` leads goes through the worker parse, the batched upload, the Queue and the D1 inserts. Prints
+ * rows per second per stage, checks that every row is accounted for, and samples the tab's JS heap.
+ */
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Browser } from "playwright-core";
+import type { ImportStatus } from "../src/domain/schemas/admin-leads";
+import { DEMO_ADMIN } from "./demo-data.ts";
+import { root } from "./lib.ts";
+
+const STATES = ["TX", "FL", "CA", "GA", "OH", "NC", "AZ", "PA", "TN", "MI"];
+
+function generateCsv(rows: number): string {
+  const lines = ["Name,Phone,State,Form fill time,Email"];
+  const start = Date.UTC(2026, 4, 1);
+  for (let i = 0; i < rows; i++) {
+    const filled = new Date(start + i * 97_000).toISOString().slice(0, 19).replace("T", " ");
+    lines.push(
+      `Bench Lead ${i},9${String(100_000_000 + i).padStart(9, "0")},${STATES[i % STATES.length]},${filled},bench${i}@example.com`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export async function benchImport(browser: Browser, baseURL: string, rows: number) {
+  const dir = resolve(root, ".wrangler/bench");
+  mkdirSync(dir, { recursive: true });
+  const file = resolve(dir, `leads-${rows}.csv`);
+  writeFileSync(file, generateCsv(rows));
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(new URL("/login?next=%2Fadmin%3Ftab%3Daged-leads", baseURL).toString());
+  await page.getByLabel("Username").fill(DEMO_ADMIN.username);
+  await page.getByLabel("Password", { exact: true }).fill(DEMO_ADMIN.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL("**/admin?tab=aged-leads");
+  await page.locator("#bulk-csv").waitFor({ state: "attached" });
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const heap = async () => {
+    const { metrics } = await cdp.send("Performance.getMetrics");
+    return metrics.find((m) => m.name === "JSHeapUsedSize")?.value ?? 0;
+  };
+  const baselineHeap = await heap();
+  let peakHeap = baselineHeap;
+
+  const started = performance.now();
+  let readDone = 0;
+  let sentDone = 0;
+  await page.locator("#bulk-csv").setInputFiles(file);
+  const sentAll = page.getByText(`Sent ${rows} of ${rows} rows`);
+  for (;;) {
+    peakHeap = Math.max(peakHeap, await heap());
+    if (!readDone && (await page.getByText(/^Sent \d+ of \d+ rows/).count()) > 0) readDone = performance.now();
+    if (!sentDone && (await sentAll.count()) > 0) sentDone = performance.now();
+    if ((await page.getByText("Upload Complete!").count()) > 0) break;
+    if (performance.now() - started > 300_000) throw new Error("Import did not finish within 5 minutes");
+    await page.waitForTimeout(200);
+  }
+  const finished = performance.now();
+  const reportHref = await page.getByRole("link", { name: "Download report (CSV)" }).getAttribute("href");
+  const importId = reportHref?.split("/")[3] ?? "";
+  const status = (await (
+    await page.request.get(new URL(`/api/imports/${importId}`, baseURL).toString())
+  ).json()) as ImportStatus;
+  await page.close();
+
+  const seconds = (from: number, to: number) => (to - from) / 1000;
+  const perSecond = (from: number, to: number) => Math.round(rows / seconds(from, to));
+  const accounted = status.rowsInserted + status.rowsDuplicate + status.rowsRejected;
+  console.log(`\nCSV import of ${rows.toLocaleString("en-US")} rows (local stack, Chromium):`);
+  console.table([
+    {
+      stage: "read + count (worker parse pass)",
+      seconds: seconds(started, readDone).toFixed(1),
+      "rows/s": perSecond(started, readDone),
+    },
+    {
+      stage: "parse + map + upload (batches of 1,000)",
+      seconds: seconds(readDone, sentDone).toFixed(1),
+      "rows/s": perSecond(readDone, sentDone),
+    },
+    {
+      stage: "queue + D1 insert (after the last batch)",
+      seconds: seconds(sentDone, finished).toFixed(1),
+      "rows/s": "—",
+    },
+    { stage: "end to end", seconds: seconds(started, finished).toFixed(1), "rows/s": perSecond(started, finished) },
+  ]);
+  console.log(
+    `Rows: received ${status.rowsReceived}, inserted ${status.rowsInserted}, duplicates ${status.rowsDuplicate}, rejected ${status.rowsRejected} → ${accounted === rows ? "every row accounted for" : `MISSING ${rows - accounted}`}`,
+  );
+  console.log(
+    `Page JS heap: ${(baselineHeap / 1e6).toFixed(1)} MB before, ${(peakHeap / 1e6).toFixed(1)} MB at peak for a ${(statSync(file).size / 1e6).toFixed(1)} MB file`,
+  );
+  return { seconds: seconds(started, finished), accounted: accounted === rows && status.rowsReceived === rows };
+}
