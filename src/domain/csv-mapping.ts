@@ -14,6 +14,13 @@ export type FieldMapping = Partial<Record<LeadField, number>>;
 export const AUTO_MAP_REQUIRED: readonly LeadField[] = ["name", "email", "phone", "state"];
 /** Manual mapping (Confirm Upload) needs these ('Missing Field Mappings'). */
 export const MANUAL_MAP_REQUIRED: readonly LeadField[] = ["name", "email", "phone", "state", "ageRange", "price"];
+/**
+ * What the review dialog records when the admin says a field is not in the file: it counts as mapped,
+ * so a file without the optional columns (e-mail, age range, price) can still be uploaded.
+ */
+export const NOT_IN_FILE = -1;
+/** Fields a lead can do without (D7 prices by age; e-mail is optional). */
+export const OPTIONAL_FIELDS: readonly LeadField[] = ["email", "ageRange", "price", "formFillTime"];
 
 export const FIELD_LABELS: Record<LeadField, string> = {
   name: "Name",

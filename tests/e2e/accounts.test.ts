@@ -167,7 +167,7 @@ describe("user admin", () => {
     await dialog.getByRole("button", { name: "Show" }).click();
     expect(await dialog.getByLabel("New Password").getAttribute("type")).toBe("text");
     await dialog.getByLabel("Confirm Password").fill("changed-by-admin-1");
-    await dialog.getByRole("button", { name: "Change Password" }).click();
+    await dialog.getByRole("button", { name: "Change", exact: true }).click();
     await expect.poll(() => toastText(admin)).toContain("Password changed successfully");
     await expect.poll(() => dialog.count()).toBe(0);
 

@@ -113,6 +113,22 @@ describe("aged-leads tab", () => {
     expect(await page.getByTestId("report-rejected").textContent()).toBe("1");
   });
 
+  it("uploads a file without the optional columns once they are marked 'Not in this file'", async () => {
+    const page = await openAdminTab("aged-leads");
+    await page
+      .locator("#bulk-csv")
+      .setInputFiles(csvFile("minimal.csv", `Name,Phone,State\nMinimal Lead,${phone()},WA\n`));
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Total rows: 1").waitFor();
+    await dialog.getByRole("button", { name: "Confirm Upload" }).click();
+    await expect.poll(() => toastText(page)).toContain("Missing Field Mappings");
+    for (const label of ["Email *", "Age range *", "Price *"])
+      await dialog.getByLabel(label).selectOption({ label: "Not in this file" });
+    await dialog.getByRole("button", { name: "Confirm Upload" }).click();
+    await page.getByText("Upload Complete!").waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("report-inserted").textContent()).toBe("1");
+  });
+
   it("says 'No Valid Data' when no row has a name, phone and state", async () => {
     const page = await openAdminTab("aged-leads");
     await page

@@ -49,7 +49,7 @@ describe("dashboard", () => {
     expect(await nav.getByRole("link", { name: "Logout" }).getAttribute("href")).toBe("/api/logout");
     for (const item of ["Buy Appointments", "Buy Call Backs", "Return a Lead"]) {
       await nav.getByRole("button", { name: item, exact: true }).click();
-      await page.getByText("Coming soon").waitFor();
+      await page.getByText(`${item} is coming soon.`).waitFor();
     }
     await nav.getByRole("button", { name: "Support", exact: true }).click();
     await page.getByText("support@example.com").waitFor();

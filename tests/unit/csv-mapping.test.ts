@@ -8,6 +8,7 @@ import {
   MANUAL_MAP_REQUIRED,
   mapRow,
   missingFields,
+  NOT_IN_FILE,
   parseFormFillTime,
   parsePrice,
   TEMPLATE_FILE_NAME,
@@ -36,6 +37,12 @@ describe("auto-mapping by header text (spec §5)", () => {
     expect(missingFields(mapping, AUTO_MAP_REQUIRED)).toEqual([]);
     expect(mapping.formFillTime).toBe(3);
     expect(mapping.price).toBeUndefined();
+  });
+
+  it("counts a field marked 'not in this file' as mapped, and reads it as empty", () => {
+    const mapping = { name: 0, email: NOT_IN_FILE, phone: 1, state: 2, ageRange: NOT_IN_FILE, price: NOT_IN_FILE };
+    expect(missingFields(mapping, MANUAL_MAP_REQUIRED)).toEqual([]);
+    expect(mapRow(["Ann", "2145550100", "TX"], mapping, 2)).toMatchObject({ email: "", ageRange: "", price: 0 });
   });
 
   it("reports what it could not find", () => {

@@ -244,3 +244,35 @@ describe("bulk import (D8)", () => {
     expect((await callApi("/api/imports/nope", { cookie })).status).toBe(404);
   });
 });
+
+describe("bulk import with the spec's payload", () => {
+  it("accepts bare lead objects and a field mapping, numbering batches and rows itself", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const lead = {
+      name: "Spec Shape",
+      email: "spec@example.com",
+      phone: uniquePhone(),
+      state: "CO",
+      ageRange: "60-90",
+      price: "abc",
+      formFillTime: "",
+      actualAge: 3,
+    };
+    const fieldMapping = { name: 0, email: 1, phone: 2, state: 3, ageRange: 4, price: 5 };
+    const first = await callApi("/api/bulk-upload-aged-leads", {
+      json: { leads: [lead, { ...lead, name: "" }], fieldMapping },
+      cookie,
+    });
+    expect(first.status).toBe(200);
+    const accepted = await first.json<{ importId: string; batchNumber: number; count: number }>();
+    expect(accepted).toMatchObject({ batchNumber: 1, count: 2 });
+    const second = await callApi("/api/bulk-upload-aged-leads", {
+      json: { importId: accepted.importId, leads: [{ ...lead, phone: uniquePhone() }], fieldMapping },
+      cookie,
+    });
+    expect(await second.json()).toMatchObject({ batchNumber: 2, count: 1 });
+    const report = await status(accepted.importId, cookie);
+    expect(report).toMatchObject({ rowsReceived: 3, rowsRejected: 1 });
+    expect(report.rejections).toEqual([{ rowNumber: 3, reason: "Name is required" }]);
+  });
+});

@@ -248,3 +248,10 @@ describe("survey payments", () => {
     expect(mail?.text).toContain("$350.00");
   });
 });
+
+describe("numbers sent as text", () => {
+  it("are read as numbers by the survey", async () => {
+    const response = await callApi("/api/survey", { json: surveyBody({ totalTransfers: "10", callsPerDay: "5" }) });
+    expect(response.status).toBe(201);
+  });
+});

@@ -4,7 +4,7 @@
  * The consumer inserts them with one D1 batch, skipping duplicates. Every received row ends up inserted,
  * duplicate or rejected, and a batch is processed once however often its message arrives.
  */
-import { type BulkLeadRow, isAgeRange, parseFormFillTime } from "../../src/domain/csv-mapping";
+import { BULK_BATCH_SIZE, type BulkLeadRow, isAgeRange, parseFormFillTime } from "../../src/domain/csv-mapping";
 import { leadDedupeKey, phoneDigits } from "../../src/domain/leads";
 import type { BulkUpload, ImportStatus } from "../../src/domain/schemas/admin-leads";
 import type { Env } from "../env";
@@ -99,9 +99,21 @@ export async function acceptBatch(env: Env, adminId: string | null, upload: Bulk
       .run();
   }
 
+  const batchNumber =
+    upload.batchNumber ??
+    (
+      await db
+        .prepare("SELECT coalesce(max(batch_number), 0) + 1 AS next FROM import_batches WHERE import_id = ?")
+        .bind(importId)
+        .first<{ next: number }>()
+    )?.next ??
+    1;
+  // Without row numbers, rows are numbered as lines of a file with a header: batch n starts after n-1 full batches.
+  const firstRow = 2 + (batchNumber - 1) * BULK_BATCH_SIZE;
   const valid: ValidLead[] = [];
   const rejected: { rowNumber: number; reason: string }[] = [];
-  for (const row of upload.leads) {
+  for (const [index, lead] of upload.leads.entries()) {
+    const row = { ...lead, rowNumber: lead.rowNumber ?? firstRow + index };
     const checked = validateBulkRow(row);
     if ("lead" in checked) valid.push(checked.lead);
     else rejected.push({ rowNumber: row.rowNumber, reason: checked.reason });
@@ -112,10 +124,10 @@ export async function acceptBatch(env: Env, adminId: string | null, upload: Bulk
       `INSERT INTO import_batches (import_id, batch_number, row_count, status) VALUES (?, ?, ?, ?)
        ON CONFLICT (import_id, batch_number) DO NOTHING RETURNING batch_number`,
     )
-    .bind(importId, upload.batchNumber, valid.length, valid.length === 0 ? "done" : "queued")
+    .bind(importId, batchNumber, valid.length, valid.length === 0 ? "done" : "queued")
     .first();
   if (created) {
-    if (valid.length > 0) await env.DOCUMENTS.put(batchKey(importId, upload.batchNumber), JSON.stringify(valid));
+    if (valid.length > 0) await env.DOCUMENTS.put(batchKey(importId, batchNumber), JSON.stringify(valid));
     await db.batch([
       recordRejections(db, importId, rejected),
       db
@@ -126,13 +138,13 @@ export async function acceptBatch(env: Env, adminId: string | null, upload: Bulk
       refreshTotals(db, importId),
     ]);
     if (valid.length > 0) {
-      const message: ImportBatchMessage = { kind: "import-batch", importId, batchNumber: upload.batchNumber };
+      const message: ImportBatchMessage = { kind: "import-batch", importId, batchNumber };
       await env.IMPORT_QUEUE.send(message, { contentType: "json" });
     }
   }
   return {
     importId,
-    batchNumber: upload.batchNumber,
+    batchNumber,
     received: upload.leads.length,
     queued: valid.length,
     rejected: rejected.length,

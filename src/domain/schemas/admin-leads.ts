@@ -1,16 +1,8 @@
 /** Admin lead uploads (spec §3, §5, §7): the single aged lead, callback opportunities and CSV batches. */
 import { z } from "zod";
-import { BULK_BATCH_SIZE, LEAD_FIELDS } from "../csv-mapping";
+import { BULK_BATCH_SIZE, LEAD_FIELDS, NOT_IN_FILE, parsePrice } from "../csv-mapping";
 import { AGE_RANGES } from "../pricing";
-import { emailAddress, requiredString } from "./common";
-
-/** A number typed into a form ("12.50") or sent as JSON (12.5); blank means "not given". */
-const blankToUndefined = (value: unknown) =>
-  value === "" || value === null || (typeof value === "number" && Number.isNaN(value))
-    ? undefined
-    : typeof value === "string"
-      ? Number(value)
-      : value;
+import { emailAddress, numberFromInput, requiredString } from "./common";
 
 const optionalEmail = z
   .string()
@@ -29,7 +21,7 @@ export const adminAgedLeadSchema = z.object({
     z.enum(AGE_RANGES, { error: "Please choose 30-60, 60-90 or 90-180" }).optional(),
   ),
   price: z.preprocess(
-    blankToUndefined,
+    numberFromInput,
     z
       .number({ error: "Price must be a positive amount" })
       .nonnegative("Price must be a positive amount")
@@ -63,27 +55,43 @@ export const callbackOpportunitySchema = z.object({
 export type CallbackOpportunityInput = z.input<typeof callbackOpportunitySchema>;
 export type CallbackOpportunity = z.output<typeof callbackOpportunitySchema>;
 
+const text = z
+  .union([z.string().max(500), z.number(), z.null()])
+  .optional()
+  .transform((value) => (value === null || value === undefined ? "" : String(value).trim()));
+
+/**
+ * A lead of a batch. The screen sends the row number and a parsed price; a caller that sends the
+ * spec's bare lead objects (no row number, price as text, actualAge) is accepted too.
+ */
 const bulkLead = z.object({
-  rowNumber: z.number().int().min(2),
-  name: z.string().max(500),
-  email: z.string().max(500),
-  phone: z.string().max(100),
-  state: z.string().max(100),
-  ageRange: z.string().max(50),
-  price: z.number().finite(),
-  formFillTime: z.string().max(100),
+  rowNumber: z.number().int().min(2).optional(),
+  name: text,
+  email: text,
+  phone: text,
+  state: text,
+  ageRange: text,
+  price: z
+    .union([z.number(), z.string().max(50), z.null()])
+    .optional()
+    .transform((value) =>
+      typeof value === "number" ? (Number.isFinite(value) && value > 0 ? value : 0) : parsePrice(value ?? ""),
+    ),
+  formFillTime: text,
+  actualAge: z.number().optional(),
 });
 
 /** One batch of a CSV file (D8). The first batch of a file has no importId; the answer gives it. */
 export const bulkUploadSchema = z.object({
   importId: z.string().max(100).optional(),
-  batchNumber: z.number({ error: "Batch number is required" }).int().min(1).max(100_000),
+  /** Defaults to the import's next batch. */
+  batchNumber: z.number({ error: "Batch number must be a whole number" }).int().min(1).max(100_000).optional(),
   fileName: z.string().max(200).optional(),
   leads: z
     .array(bulkLead, { error: "No Valid Data" })
     .min(1, "No Valid Data")
     .max(BULK_BATCH_SIZE, `Send at most ${BULK_BATCH_SIZE} leads per batch`),
-  fieldMapping: z.partialRecord(z.enum(LEAD_FIELDS), z.number().int().min(0)).optional(),
+  fieldMapping: z.partialRecord(z.enum(LEAD_FIELDS), z.number().int().min(NOT_IN_FILE)).optional(),
 });
 export type BulkUpload = z.infer<typeof bulkUploadSchema>;
 

@@ -9,3 +9,13 @@ export function requiredString(message: string, min = 1, max = 500) {
 export function emailAddress(message: string) {
   return z.string({ error: message }).trim().max(254).pipe(z.email(message));
 }
+
+/**
+ * A number as forms and callers send it: blank, null or NaN mean "not given" (undefined), a numeric
+ * string becomes its number, anything else is left for the schema to refuse.
+ */
+export function numberFromInput(value: unknown): unknown {
+  if (value === "" || value === null || (typeof value === "number" && Number.isNaN(value))) return undefined;
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  return value;
+}

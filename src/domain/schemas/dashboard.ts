@@ -1,7 +1,7 @@
 /** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
 import { z } from "zod";
 import type { AgeRange } from "../pricing";
-import { requiredString } from "./common";
+import { numberFromInput, requiredString } from "./common";
 
 export const AGED_LEADS_PAGE_SIZE = 50;
 export const MAX_PAGE_BUTTONS = 5;
@@ -62,10 +62,7 @@ export const bulkPurchaseSchema = z.object({
 });
 
 const atLeastOne = (message: string) =>
-  z.preprocess(
-    (value) => (value === "" || (typeof value === "number" && Number.isNaN(value)) ? undefined : value),
-    z.number({ error: message }).int(message).min(1, message),
-  );
+  z.preprocess(numberFromInput, z.number({ error: message }).int(message).min(1, message));
 
 export const callTransferFormSchema = z.object({
   totalTransfers: atLeastOne("Must be at least 1 transfer"),

@@ -3,7 +3,7 @@
  * form and the multipart fields of `POST /api/affnetwork-signup`.
  */
 import { z } from "zod";
-import { emailAddress, requiredString } from "./common";
+import { emailAddress, numberFromInput, requiredString } from "./common";
 
 export const PAYMENT_TERMS = ["Net 7", "Net 15", "Net 30"] as const;
 export const TIME_ZONES = ["PST", "MST", "CST", "EST"] as const;
@@ -12,10 +12,7 @@ export const DEFAULT_TIME_ZONE = "EST";
 
 /** A count from a form field ("12") or JSON (12). */
 const countField = (message: string) =>
-  z.preprocess(
-    (value) => (typeof value === "string" && value.trim() !== "" ? Number(value) : value),
-    z.number({ error: message }).int(message).min(1, message).max(1_000_000, message),
-  );
+  z.preprocess(numberFromInput, z.number({ error: message }).int(message).min(1, message).max(1_000_000, message));
 const optionalText = z
   .string()
   .trim()

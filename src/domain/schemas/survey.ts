@@ -6,14 +6,14 @@ import { z } from "zod";
 import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../pricing";
 import { US_STATE_CODES } from "../us-states";
 import { PASSWORDS_DONT_MATCH } from "./auth";
-import { emailAddress, requiredString } from "./common";
+import { emailAddress, numberFromInput, requiredString } from "./common";
 
 export const SURVEY_ROLES = ["Insurance Agent", "Agency Owner"] as const;
 export const CALLBACK_PREFERENCES = ["morning", "afternoon", "evening", "anytime"] as const;
 
 /** A count typed into a number input: empty or NaN means "not given". */
 const optionalCount = z.preprocess(
-  (value) => (value === "" || value === null || (typeof value === "number" && Number.isNaN(value)) ? undefined : value),
+  numberFromInput,
   z.number({ error: "Enter a whole number" }).int("Enter a whole number").optional(),
 );
 const optionalText = z.string().trim().max(500).optional();

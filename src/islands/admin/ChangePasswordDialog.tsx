@@ -53,7 +53,7 @@ export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | nul
             Cancel
           </Button>
           <Button type="submit" busy={change.isPending}>
-            {change.isPending ? "Changing..." : "Change Password"}
+            {change.isPending ? "Changing..." : "Change"}
           </Button>
         </div>
       </Form>

@@ -17,7 +17,7 @@ function ComingSoon({ title }: { title: string }) {
     <section className="space-y-4">
       <h2 className="text-2xl font-bold">{title}</h2>
       <Card className="text-center">
-        <p className="text-lg font-semibold">Coming soon</p>
+        <p className="text-lg font-semibold">{title} is coming soon.</p>
         <p className="mt-1 text-ink-soft">We are preparing this for you. Ask support if you need it today.</p>
       </Card>
     </section>

@@ -4,10 +4,10 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Field } from "../../ui/input";
-import { type PaymentFormProps, paymentFailed, paymentSucceeded } from "./complete-payment";
+import { type PaymentFormProps, paymentError, paymentFailed, paymentSucceeded } from "./complete-payment";
 
 const groupCardNumber = (value: string) =>
   value
@@ -32,7 +32,8 @@ export function SimulatedCardForm({ payment, outcome, submitLabel }: PaymentForm
         ...card,
       }),
     onSuccess: ({ paymentIntentId }) => paymentSucceeded(outcome, paymentIntentId, payment.clientSecret),
-    onError: (error) => paymentFailed(errorMessage(error, "Failed to process payment")),
+    onError: (error) =>
+      error instanceof ApiError ? paymentFailed(errorMessage(error, "Failed to process payment")) : paymentError(),
   });
   const busy = confirm.isPending || confirm.isSuccess;
 

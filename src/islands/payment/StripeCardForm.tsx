@@ -3,7 +3,7 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { useState } from "react";
 import { Button } from "../../ui/button";
-import { type PaymentFormProps, paymentFailed, paymentSucceeded } from "./complete-payment";
+import { type PaymentFormProps, paymentError, paymentFailed, paymentSucceeded } from "./complete-payment";
 
 const stripeByKey = new Map<string, Promise<Stripe | null>>();
 
@@ -25,7 +25,7 @@ function StripeForm({ payment, outcome, submitLabel }: PaymentFormProps) {
       if (error) paymentFailed(error.message);
       else if (paymentIntent) paymentSucceeded(outcome, paymentIntent.id, payment.clientSecret);
     } catch {
-      paymentFailed("Failed to process payment");
+      paymentError();
     } finally {
       setProcessing(false);
     }

@@ -34,3 +34,8 @@ export function paymentSucceeded(outcome: PaymentOutcome, paymentIntentId: strin
 export function paymentFailed(message: string | undefined): void {
   toast({ title: "Payment Failed", description: message || "Payment failed", variant: "destructive" });
 }
+
+/** Something other than the provider refusing the card (network, bug): spec §8 'Payment Error'. */
+export function paymentError(): void {
+  toast({ title: "Payment Error", description: "Something went wrong. Please try again.", variant: "destructive" });
+}

@@ -1,6 +1,13 @@
 /** The CSV review dialog (spec §2): field mapping, every row with its number, the total, and the two buttons. */
 import { useState } from "react";
-import { FIELD_LABELS, type FieldMapping, LEAD_FIELDS, MANUAL_MAP_REQUIRED } from "../../../domain/csv-mapping";
+import {
+  FIELD_LABELS,
+  type FieldMapping,
+  LEAD_FIELDS,
+  MANUAL_MAP_REQUIRED,
+  NOT_IN_FILE,
+  OPTIONAL_FIELDS,
+} from "../../../domain/csv-mapping";
 import { Button } from "../../../ui/button";
 import { Dialog } from "../../../ui/dialog";
 import { SelectField } from "../../../ui/input";
@@ -38,8 +45,12 @@ export function ReviewDialog({ inspected, initialMapping, onClose, onConfirm }: 
               <SelectField
                 key={field}
                 label={`${FIELD_LABELS[field]}${MANUAL_MAP_REQUIRED.includes(field) ? " *" : ""}`}
-                placeholder="Not in this file"
-                options={columns}
+                placeholder="Choose a column"
+                options={
+                  OPTIONAL_FIELDS.includes(field)
+                    ? [...columns, { value: String(NOT_IN_FILE), label: "Not in this file" }]
+                    : columns
+                }
                 value={mapping[field] === undefined ? "" : String(mapping[field])}
                 onChange={(e) => {
                   const next = { ...mapping };
