@@ -1,4 +1,5 @@
 import { type FormHTMLAttributes, useEffect, useState } from "react";
+import { type FieldValues, get, type Path, type RegisterOptions, type UseFormReturn } from "react-hook-form";
 
 /**
  * Every island form. Until React has hydrated, its fields are disabled, so a server-rendered form can
@@ -15,4 +16,14 @@ export function Form({ children, className, ...rest }: FormHTMLAttributes<HTMLFo
       </fieldset>
     </form>
   );
+}
+
+/** A field's react-hook-form wiring and its error message, for spreading on a Field or SelectField. */
+export function fieldProps<Values extends FieldValues, Context, Output>(
+  form: UseFormReturn<Values, Context, Output>,
+  name: Path<Values>,
+  options?: RegisterOptions<Values, Path<Values>>,
+) {
+  const message = (get(form.formState.errors, name) as { message?: unknown } | undefined)?.message;
+  return { error: typeof message === "string" ? message : undefined, ...form.register(name, options) };
 }

@@ -7,7 +7,7 @@ import type { PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
 import { $user, clearUserStores, safeNextPath } from "../../lib/stores";
 import { Button } from "../../ui/button";
-import { Form } from "../../ui/form";
+import { Form, fieldProps } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
@@ -30,24 +30,11 @@ function LoginFormFields() {
     onError: (error) =>
       toast({ title: "Login Failed", description: errorMessage(error, "Invalid credentials"), variant: "destructive" }),
   });
-  const { errors } = form.formState;
 
   return (
     <Form onSubmit={form.handleSubmit((values) => login.mutate(values))} className="space-y-5">
-      <Field
-        label="Username"
-        autoComplete="username"
-        autoFocus
-        error={errors.username?.message}
-        {...form.register("username")}
-      />
-      <Field
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        error={errors.password?.message}
-        {...form.register("password")}
-      />
+      <Field label="Username" autoComplete="username" autoFocus {...fieldProps(form, "username")} />
+      <Field label="Password" type="password" autoComplete="current-password" {...fieldProps(form, "password")} />
       <Button type="submit" size="lg" className="w-full" busy={login.isPending || login.isSuccess}>
         {login.isPending ? "Logging in..." : "Login"}
       </Button>

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import type { NewPasswordForm } from "../../domain/schemas/auth";
+import { fieldProps } from "../../ui/form";
 import { Field } from "../../ui/input";
 
 /** New password + confirmation with one show/hide toggle (reset page and Change Password dialog). */
@@ -32,8 +33,7 @@ export function NewPasswordFields({ form }: { form: UseFormReturn<NewPasswordFor
         label="Confirm Password"
         type={visible ? "text" : "password"}
         autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...form.register("confirmPassword")}
+        {...fieldProps(form, "confirmPassword")}
       />
     </>
   );

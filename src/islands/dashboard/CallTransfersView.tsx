@@ -12,7 +12,7 @@ import { $pendingTransferOrder } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CheckList } from "../../ui/check-list";
-import { Form } from "../../ui/form";
+import { Form, fieldProps } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { buttonClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
@@ -29,7 +29,6 @@ export function CallTransfersView() {
   const pending = useStore($pendingTransferOrder);
   const [stage, setStage] = useState<"info" | "form">(pending ? "form" : "info");
   const form = useForm({ resolver: zodResolver(callTransferFormSchema) });
-  const { errors } = form.formState;
   const totalTransfers = Number(form.watch("totalTransfers")) || 0;
   const totalCents = Math.max(totalTransfers, 0) * CALL_TRANSFER_UNIT_CENTS;
 
@@ -123,35 +122,22 @@ export function CallTransfersView() {
               label="Total transfers"
               type="number"
               min={1}
-              error={errors.totalTransfers?.message}
-              {...form.register("totalTransfers", { valueAsNumber: true })}
+              {...fieldProps(form, "totalTransfers", { valueAsNumber: true })}
             />
             <Field
               label="Calls per day"
               type="number"
               min={1}
-              error={errors.callsPerDay?.message}
-              {...form.register("callsPerDay", { valueAsNumber: true })}
+              {...fieldProps(form, "callsPerDay", { valueAsNumber: true })}
             />
             <Field
               label="Transfer hours"
               placeholder="e.g. Mon-Fri 9am-5pm EST"
-              error={errors.transferHours?.message}
-              {...form.register("transferHours")}
+              {...fieldProps(form, "transferHours")}
             />
-            <Field
-              label="Transfer phone"
-              type="tel"
-              error={errors.transferPhone?.message}
-              {...form.register("transferPhone")}
-            />
+            <Field label="Transfer phone" type="tel" {...fieldProps(form, "transferPhone")} />
           </div>
-          <Field
-            label="Working states"
-            placeholder="e.g. TX, FL, GA"
-            error={errors.workingStates?.message}
-            {...form.register("workingStates")}
-          />
+          <Field label="Working states" placeholder="e.g. TX, FL, GA" {...fieldProps(form, "workingStates")} />
           <p className="rounded-lg bg-brand-50 px-4 py-3">
             Lead type: Live Transfers · {Math.max(totalTransfers, 0)} × {formatUsd(CALL_TRANSFER_UNIT_CENTS)} ={" "}
             <strong>{formatUsd(totalCents)}</strong>

@@ -19,7 +19,7 @@ import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
-import { Form } from "../../ui/form";
+import { Form, fieldProps } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
@@ -34,8 +34,6 @@ function Wizard() {
   const leadForm = useForm({ resolver: zodResolver(ringcloudStep2Schema) });
   const [agency, setAgency] = useState<RingcloudStep1 | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  const a = agencyForm.formState.errors;
-  const l = leadForm.formState.errors;
   const leadType = leadForm.watch("leadType");
 
   async function submit(preferences: RingcloudStep2) {
@@ -85,69 +83,34 @@ function Wizard() {
             })}
           >
             <h2 className="text-xl font-bold">Agency Info</h2>
-            <Field
-              label="Agency name"
-              autoComplete="organization"
-              error={a.agencyName?.message}
-              {...agencyForm.register("agencyName")}
-            />
+            <Field label="Agency name" autoComplete="organization" {...fieldProps(agencyForm, "agencyName")} />
             <div className="grid gap-5 sm:grid-cols-2">
-              <Field
-                label="First name"
-                autoComplete="given-name"
-                error={a.firstName?.message}
-                {...agencyForm.register("firstName")}
-              />
-              <Field
-                label="Last name"
-                autoComplete="family-name"
-                error={a.lastName?.message}
-                {...agencyForm.register("lastName")}
-              />
+              <Field label="First name" autoComplete="given-name" {...fieldProps(agencyForm, "firstName")} />
+              <Field label="Last name" autoComplete="family-name" {...fieldProps(agencyForm, "lastName")} />
             </div>
             <div className="grid gap-5 sm:grid-cols-2">
-              <Field
-                label="Email"
-                type="email"
-                autoComplete="email"
-                error={a.email?.message}
-                {...agencyForm.register("email")}
-              />
-              <Field
-                label="Phone"
-                type="tel"
-                autoComplete="tel"
-                error={a.phone?.message}
-                {...agencyForm.register("phone")}
-              />
+              <Field label="Email" type="email" autoComplete="email" {...fieldProps(agencyForm, "email")} />
+              <Field label="Phone" type="tel" autoComplete="tel" {...fieldProps(agencyForm, "phone")} />
             </div>
             <SelectField
               label="State"
               placeholder="Select your state"
               options={US_STATES.map(([value, label]) => ({ value, label }))}
-              error={a.state?.message}
-              {...agencyForm.register("state")}
+              {...fieldProps(agencyForm, "state")}
             />
-            <Field
-              label="Username"
-              autoComplete="username"
-              error={a.username?.message}
-              {...agencyForm.register("username")}
-            />
+            <Field label="Username" autoComplete="username" {...fieldProps(agencyForm, "username")} />
             <div className="grid gap-5 sm:grid-cols-2">
               <Field
                 label="Password"
                 type="password"
                 autoComplete="new-password"
-                error={a.password?.message}
-                {...agencyForm.register("password")}
+                {...fieldProps(agencyForm, "password")}
               />
               <Field
                 label="Confirm password"
                 type="password"
                 autoComplete="new-password"
-                error={a.confirmPassword?.message}
-                {...agencyForm.register("confirmPassword")}
+                {...fieldProps(agencyForm, "confirmPassword")}
               />
             </div>
             <div className="flex justify-end">
@@ -174,8 +137,7 @@ function Wizard() {
                     ? "$5.00 / $4.00 / $3.00 each by age"
                     : `${formatUsd(ringcloudUnitCents(type))} each`,
               }))}
-              error={l.leadType?.message}
-              {...leadForm.register("leadType")}
+              {...fieldProps(leadForm, "leadType")}
             />
             {leadType === "live_transfers" && (
               <div className="grid gap-5 sm:grid-cols-2">
@@ -183,28 +145,20 @@ function Wizard() {
                   label="Transfers per day"
                   type="number"
                   min={1}
-                  error={l.transfersPerDay?.message}
-                  {...leadForm.register("transfersPerDay", { valueAsNumber: true })}
+                  {...fieldProps(leadForm, "transfersPerDay", { valueAsNumber: true })}
                 />
                 <Field
                   label="Total transfers"
                   type="number"
                   min={1}
-                  error={l.totalTransfers?.message}
-                  {...leadForm.register("totalTransfers", { valueAsNumber: true })}
+                  {...fieldProps(leadForm, "totalTransfers", { valueAsNumber: true })}
                 />
                 <Field
                   label="Transfer hours"
                   placeholder="e.g. 9am-5pm EST"
-                  error={l.transferHours?.message}
-                  {...leadForm.register("transferHours")}
+                  {...fieldProps(leadForm, "transferHours")}
                 />
-                <Field
-                  label="Transfer phone"
-                  type="tel"
-                  error={l.transferPhone?.message}
-                  {...leadForm.register("transferPhone")}
-                />
+                <Field label="Transfer phone" type="tel" {...fieldProps(leadForm, "transferPhone")} />
               </div>
             )}
             {leadType === "call_backs" && (
@@ -213,8 +167,7 @@ function Wizard() {
                   label="Number of call-backs"
                   type="number"
                   min={1}
-                  error={l.totalTransfers?.message}
-                  {...leadForm.register("totalTransfers", { valueAsNumber: true })}
+                  {...fieldProps(leadForm, "totalTransfers", { valueAsNumber: true })}
                 />
                 <ChoiceGroup
                   legend="Callback preference"
@@ -223,8 +176,7 @@ function Wizard() {
                     value,
                     label: value[0]?.toUpperCase() + value.slice(1),
                   }))}
-                  error={l.callbackPreference?.message}
-                  {...leadForm.register("callbackPreference")}
+                  {...fieldProps(leadForm, "callbackPreference")}
                 />
               </>
             )}
@@ -234,8 +186,7 @@ function Wizard() {
                   label="Number of leads"
                   type="number"
                   min={1}
-                  error={l.totalTransfers?.message}
-                  {...leadForm.register("totalTransfers", { valueAsNumber: true })}
+                  {...fieldProps(leadForm, "totalTransfers", { valueAsNumber: true })}
                 />
                 <ChoiceGroup
                   legend="Lead age (days)"
@@ -244,16 +195,14 @@ function Wizard() {
                     label: `${range} days`,
                     description: `${(ringcloudUnitCents("partial_apps", range) / 100).toFixed(2)} each`,
                   }))}
-                  error={l.ageRange?.message}
-                  {...leadForm.register("ageRange")}
+                  {...fieldProps(leadForm, "ageRange")}
                 />
               </>
             )}
             <Field
               label="States you work in"
               placeholder="e.g. TX, FL, GA"
-              error={l.workingStates?.message}
-              {...leadForm.register("workingStates")}
+              {...fieldProps(leadForm, "workingStates")}
             />
             <div className="flex justify-between">
               <Button variant="secondary" onClick={() => setStep(1)}>

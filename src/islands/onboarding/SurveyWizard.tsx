@@ -19,7 +19,7 @@ import { ApiError, apiRequest } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
-import { Form } from "../../ui/form";
+import { Form, fieldProps } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { Spinner } from "../../ui/spinner";
 import { Summary } from "../../ui/summary";
@@ -43,62 +43,32 @@ function AgencyStep({
   onNext: (v: SurveyStep1) => void;
   form: ReturnType<typeof useStep1Form>;
 }) {
-  const { errors } = form.formState;
   return (
     <Form onSubmit={form.handleSubmit(onNext)} className="space-y-5" aria-label="Agency information">
       <h2 className="text-xl font-bold">Agency information</h2>
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field
-          label="First name"
-          autoComplete="given-name"
-          error={errors.firstName?.message}
-          {...form.register("firstName")}
-        />
-        <Field
-          label="Last name"
-          autoComplete="family-name"
-          error={errors.lastName?.message}
-          {...form.register("lastName")}
-        />
+        <Field label="First name" autoComplete="given-name" {...fieldProps(form, "firstName")} />
+        <Field label="Last name" autoComplete="family-name" {...fieldProps(form, "lastName")} />
       </div>
-      <Field
-        label="Agency name"
-        autoComplete="organization"
-        error={errors.agencyName?.message}
-        {...form.register("agencyName")}
-      />
+      <Field label="Agency name" autoComplete="organization" {...fieldProps(form, "agencyName")} />
       <ChoiceGroup
         legend="Your role"
         columns={2}
         options={SURVEY_ROLES.map((role) => ({ value: role, label: role }))}
-        error={errors.role?.message}
-        {...form.register("role")}
+        {...fieldProps(form, "role")}
       />
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Phone" type="tel" autoComplete="tel" error={errors.phone?.message} {...form.register("phone")} />
-        <Field
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...form.register("email")}
-        />
+        <Field label="Phone" type="tel" autoComplete="tel" {...fieldProps(form, "phone")} />
+        <Field label="Email" type="email" autoComplete="email" {...fieldProps(form, "email")} />
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
         <Field
           label="Username"
           autoComplete="username"
           hint="You will log in with it after paying."
-          error={errors.username?.message}
-          {...form.register("username")}
+          {...fieldProps(form, "username")}
         />
-        <Field
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          {...form.register("password")}
-        />
+        <Field label="Password" type="password" autoComplete="new-password" {...fieldProps(form, "password")} />
       </div>
       <div className="flex justify-end">
         <Button type="submit" size="lg">
@@ -128,7 +98,6 @@ function LeadStep({
   onNext: (v: SurveyStep2) => void;
 }) {
   const form = useForm({ resolver: zodResolver(surveyStep2Schema), ...(initial ? { defaultValues: initial } : {}) });
-  const { errors } = form.formState;
   const leadType = form.watch("leadType");
   const values = form.watch();
   const ageRange = values.ageRange;
@@ -145,8 +114,7 @@ function LeadStep({
           label: type,
           description: `${LEAD_TYPE_TEXT[type]} · ${type === "Aged Leads" ? "from $2.00" : formatUsd(surveyUnitCents(type))} each`,
         }))}
-        error={errors.leadType?.message}
-        {...form.register("leadType")}
+        {...fieldProps(form, "leadType")}
       />
       {leadType === "Live Transfers" && (
         <div className="grid gap-5 sm:grid-cols-3">
@@ -154,22 +122,15 @@ function LeadStep({
             label="Total transfers"
             type="number"
             min={1}
-            error={errors.totalTransfers?.message}
-            {...form.register("totalTransfers", { valueAsNumber: true })}
+            {...fieldProps(form, "totalTransfers", { valueAsNumber: true })}
           />
           <Field
             label="Calls per day"
             type="number"
             min={1}
-            error={errors.callsPerDay?.message}
-            {...form.register("callsPerDay", { valueAsNumber: true })}
+            {...fieldProps(form, "callsPerDay", { valueAsNumber: true })}
           />
-          <Field
-            label="Transfer hours"
-            placeholder="e.g. 9am-5pm EST"
-            error={errors.transferHours?.message}
-            {...form.register("transferHours")}
-          />
+          <Field label="Transfer hours" placeholder="e.g. 9am-5pm EST" {...fieldProps(form, "transferHours")} />
         </div>
       )}
       {(leadType === "Call-Backs" || leadType === "Aged Leads") && (
@@ -177,8 +138,7 @@ function LeadStep({
           label={leadType === "Call-Backs" ? "Number of callbacks" : "Number of leads"}
           type="number"
           min={1}
-          error={errors.totalCallbacks?.message}
-          {...form.register("totalCallbacks", { valueAsNumber: true })}
+          {...fieldProps(form, "totalCallbacks", { valueAsNumber: true })}
         />
       )}
       {leadType === "Aged Leads" && (
@@ -189,8 +149,7 @@ function LeadStep({
             label: `${range} days`,
             description: `${formatUsd(surveyUnitCents("Aged Leads", range))} each`,
           }))}
-          error={errors.ageRange?.message}
-          {...form.register("ageRange")}
+          {...fieldProps(form, "ageRange")}
         />
       )}
       {quote?.ok && (

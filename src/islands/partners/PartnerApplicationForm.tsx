@@ -20,7 +20,7 @@ import {
 import { apiUpload, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
-import { Form } from "../../ui/form";
+import { Form, fieldProps } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";
 import { buttonClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
@@ -43,7 +43,6 @@ function Application() {
     resolver: zodResolver(partnerApplicationSchema),
     defaultValues: { paymentTerms: DEFAULT_PAYMENT_TERMS, timeZone: DEFAULT_TIME_ZONE },
   });
-  const { errors } = form.formState;
   const [documents, setDocuments] = useState<File[]>([]);
   const picker = useRef<HTMLInputElement>(null);
 
@@ -111,7 +110,7 @@ function Application() {
     );
   }
 
-  const field = (name: keyof PartnerApplicationInput) => ({ error: errors[name]?.message, ...form.register(name) });
+  const field = (name: keyof PartnerApplicationInput) => fieldProps(form, name);
   return (
     <div className="mx-auto max-w-3xl">
       <h1 className="text-3xl font-bold tracking-tight">Partner Application</h1>

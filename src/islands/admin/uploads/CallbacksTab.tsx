@@ -11,7 +11,7 @@ import {
 import { apiRequest, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
-import { Form } from "../../../ui/form";
+import { Form, fieldProps } from "../../../ui/form";
 import { Field } from "../../../ui/input";
 import { QueryView } from "../../../ui/query-view";
 import { Table } from "../../../ui/table";
@@ -35,7 +35,6 @@ export function CallbacksTab() {
   const form = useForm<CallbackOpportunityInput, unknown, CallbackOpportunity>({
     resolver: zodResolver(callbackOpportunitySchema),
   });
-  const { errors } = form.formState;
   const save = useMutation({
     mutationFn: (values: CallbackOpportunity) => apiRequest("POST", "/api/admin/callback-opportunities", values),
     onSuccess: () => {
@@ -57,18 +56,11 @@ export function CallbacksTab() {
         <h3 className="text-lg font-bold">Upload a callback opportunity</h3>
         <Form className="mt-4 space-y-5" onSubmit={form.handleSubmit((values) => save.mutate(values))}>
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="Name" error={errors.name?.message} {...form.register("name")} />
-            <Field label="Email" type="email" error={errors.email?.message} {...form.register("email")} />
-            <Field label="Phone" type="tel" error={errors.phone?.message} {...form.register("phone")} />
-            <Field label="State" error={errors.state?.message} {...form.register("state")} />
-            <Field
-              label="Price"
-              type="number"
-              min={0}
-              step="0.01"
-              error={errors.price?.message}
-              {...form.register("price")}
-            />
+            <Field label="Name" {...fieldProps(form, "name")} />
+            <Field label="Email" type="email" {...fieldProps(form, "email")} />
+            <Field label="Phone" type="tel" {...fieldProps(form, "phone")} />
+            <Field label="State" {...fieldProps(form, "state")} />
+            <Field label="Price" type="number" min={0} step="0.01" {...fieldProps(form, "price")} />
           </div>
           <Button type="submit" busy={save.isPending}>
             {save.isPending ? "Uploading..." : "Upload Callback"}

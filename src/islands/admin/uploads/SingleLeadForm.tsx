@@ -8,7 +8,7 @@ import { type AdminAgedLead, type AdminAgedLeadInput, adminAgedLeadSchema } from
 import { apiRequest, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
-import { Form } from "../../../ui/form";
+import { Form, fieldProps } from "../../../ui/form";
 import { Field, SelectField } from "../../../ui/input";
 import { toast } from "../../../ui/toast";
 
@@ -18,7 +18,6 @@ const toIso = (local: string) => (local ? new Date(local).toISOString() : "");
 export function SingleLeadForm() {
   const queryClient = useQueryClient();
   const form = useForm<AdminAgedLeadInput, unknown, AdminAgedLead>({ resolver: zodResolver(adminAgedLeadSchema) });
-  const { errors } = form.formState;
   const [localTime, ageRange, price] = form.watch(["formFillTime", "ageRange", "price"]);
   const formFillTime = typeof localTime === "string" && localTime ? Date.parse(localTime) : null;
   const hint = agedLeadPrice({
@@ -47,16 +46,15 @@ export function SingleLeadForm() {
       <h3 className="text-lg font-bold">Add a single aged lead</h3>
       <Form className="mt-4 space-y-5" onSubmit={form.handleSubmit((values) => save.mutate(values))}>
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field label="Name" error={errors.name?.message} {...form.register("name")} />
-          <Field label="Email (optional)" type="email" error={errors.email?.message} {...form.register("email")} />
-          <Field label="Phone" type="tel" error={errors.phone?.message} {...form.register("phone")} />
-          <Field label="State" error={errors.state?.message} {...form.register("state")} />
+          <Field label="Name" {...fieldProps(form, "name")} />
+          <Field label="Email (optional)" type="email" {...fieldProps(form, "email")} />
+          <Field label="Phone" type="tel" {...fieldProps(form, "phone")} />
+          <Field label="State" {...fieldProps(form, "state")} />
           <SelectField
             label="Age range (optional)"
             placeholder="From the form fill time"
             options={AGE_RANGES.map((range) => ({ value: range, label: range }))}
-            error={errors.ageRange?.message}
-            {...form.register("ageRange")}
+            {...fieldProps(form, "ageRange")}
           />
           <Field
             label="Price (optional)"
@@ -64,14 +62,12 @@ export function SingleLeadForm() {
             min={0}
             step="0.01"
             placeholder="Automatic"
-            error={errors.price?.message}
-            {...form.register("price")}
+            {...fieldProps(form, "price")}
           />
           <Field
             label="Form fill time (optional)"
             type="datetime-local"
-            error={errors.formFillTime?.message}
-            {...form.register("formFillTime", { setValueAs: toIso })}
+            {...fieldProps(form, "formFillTime", { setValueAs: toIso })}
           />
         </div>
         <p className="rounded-lg bg-surface px-4 py-3 text-sm" data-testid="price-hint">
