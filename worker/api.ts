@@ -6,6 +6,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppBindings } from "./env";
+import { DomainError, domainErrorStatus } from "./errors";
 import { errorJson } from "./http";
 import { loadSession } from "./middleware/auth";
 import { sameOrigin } from "./middleware/csrf";
@@ -50,6 +51,9 @@ api.route("/", adminLeads);
 api.all("*", (c) => errorJson(c, 404, "Not found"));
 
 api.onError((error, c) => {
+  if (error instanceof DomainError) {
+    return c.json({ ...error.details, message: error.message }, domainErrorStatus(error));
+  }
   if (error instanceof HTTPException) {
     const message = error.status === 400 ? "The request body is not valid JSON." : error.message;
     return errorJson(c, error.status as ContentfulStatusCode, message || "Bad request");

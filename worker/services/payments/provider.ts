@@ -3,6 +3,7 @@
  * built-in simulated provider, which refuses to run in production. Both answer the same shapes.
  */
 import type { Env } from "../../env";
+import { PaymentsUnavailableError } from "../../errors";
 
 export interface CreatedIntent {
   id: string;
@@ -28,7 +29,7 @@ export interface PaymentEvent {
   failureMessage?: string;
 }
 
-export class PaymentsUnavailableError extends Error {}
+export { PaymentsUnavailableError };
 
 export const stripeConfigured = (env: Env) =>
   Boolean(env.STRIPE_SECRET_KEY && env.PUBLIC_STRIPE_PUBLISHABLE_KEY && env.STRIPE_WEBHOOK_SECRET);
