@@ -1,8 +1,8 @@
 /** Serves the built app with `wrangler dev` on a free port against its own migrated, seeded local state. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { applyMigrations, bin, root, toolEnv } from "./lib.ts";
 import { seedIfEmpty } from "./seed.ts";
 
@@ -36,6 +36,8 @@ export interface LocalServer {
   baseURL: string;
   /** The local state folder (for `wrangler d1 execute --persist-to`). */
   persistTo: string;
+  /** The server's console output (local mail, with its reset links, is printed there). */
+  logFile: string;
   stop(): void;
 }
 
@@ -67,8 +69,15 @@ export async function startLocalServer(
     { cwd: root, env: toolEnv(), stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
-  server.stdout?.on("data", (chunk) => (output += chunk));
-  server.stderr?.on("data", (chunk) => (output += chunk));
+  mkdirSync(persistTo, { recursive: true });
+  const logFile = join(persistTo, "server.log");
+  const log = createWriteStream(logFile);
+  for (const stream of [server.stdout, server.stderr]) {
+    stream?.on("data", (chunk) => {
+      output += chunk;
+      log.write(chunk);
+    });
+  }
 
   const baseURL = `http://127.0.0.1:${port}`;
   try {
@@ -77,5 +86,5 @@ export async function startLocalServer(
     server.kill();
     throw new Error(`${(error as Error).message}\n${output}`);
   }
-  return { baseURL, persistTo, stop: () => server.kill() };
+  return { baseURL, persistTo, logFile, stop: () => server.kill() };
 }

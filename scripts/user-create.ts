@@ -3,6 +3,7 @@
  *   npm run user:create -- --username U --password P --email E [--admin] [--remote]
  */
 import { z } from "zod";
+import { newPasswordProblem } from "../worker/services/password-policy.ts";
 import { insertUserSql } from "./demo-data.ts";
 import { applyMigrations, d1Query, parseFlags, sqlLiteral } from "./lib.ts";
 
@@ -10,7 +11,9 @@ const usage = "Usage: npm run user:create -- --username U --password P --email E
 
 const flagsSchema = z.object({
   username: z.string().trim().min(3, "Username must be at least 3 characters"),
-  password: z.string().min(8, "Password must be at least 8 characters"),
+  password: z.string().refine((password) => newPasswordProblem(password) === null, {
+    error: (issue) => newPasswordProblem(String(issue.input)) ?? "Invalid password",
+  }),
   email: z.email("Please enter a valid email address"),
 });
 

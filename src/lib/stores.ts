@@ -52,8 +52,3 @@ export function clearUserStores(): void {
   $user.set(undefined);
   $pendingTransferOrder.set(undefined);
 }
-
-/** Only same-site paths are followed after login, never another host. */
-export function safeNextPath(next: string | null): string | null {
-  return next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : null;
-}

@@ -1,4 +1,5 @@
 /** Direct access to the e2e server's local D1, for arranging users and reading the mail outbox. */
+import { readFileSync } from "node:fs";
 import { inject } from "vitest";
 import { insertUserSql, type NewUser } from "../../scripts/demo-data.ts";
 import { d1Query, sqlLiteral } from "../../scripts/lib.ts";
@@ -31,4 +32,12 @@ export function latestMailTo(email: string): { subject: string; text: string } |
   return query<{ subject: string; text: string }>(
     `SELECT subject, text FROM outbox WHERE "to" = ${sqlLiteral(email)} ORDER BY created_at DESC LIMIT 1`,
   )[0];
+}
+
+/** The reset link of the latest mail to `email` as the development server printed it (the outbox keeps it redacted). */
+export function resetLinkPrintedFor(email: string): string | undefined {
+  const log = readFileSync(inject("serverLog"), "utf8");
+  const at = log.lastIndexOf(`[mail] to ${email}:`);
+  if (at < 0) return undefined;
+  return /(http:\/\/\S+\/reset-password\?token=[\w-]+)/.exec(log.slice(at))?.[1];
 }

@@ -7,6 +7,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
     persistTo: string;
+    serverLog: string;
   }
 }
 
@@ -15,5 +16,6 @@ export default async function setup(project: TestProject) {
   const server = await startLocalServer("e2e-state");
   project.provide("baseURL", server.baseURL);
   project.provide("persistTo", server.persistTo);
+  project.provide("serverLog", server.logFile);
   return () => server.stop();
 }

@@ -37,7 +37,7 @@ describe("/survey", () => {
       "Phone number must be at least 10 digits",
       "Please enter a valid email address",
       "Username must be at least 3 characters",
-      "Password must be at least 6 characters",
+      "Password must be at least 8 characters",
     ]) {
       await page.getByText(message).waitFor();
     }

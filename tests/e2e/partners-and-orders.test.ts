@@ -6,7 +6,7 @@ import { createUser } from "./database";
 import { toastText } from "./pay";
 
 const { newPage, url } = setupBrowser();
-const PDF = Buffer.from("%PDF-1.7\n% test document\n");
+const PDF = Buffer.from("%PDF-1.7\n% test document\n%%EOF\n");
 
 async function signIn(page: Page, username: string, password: string, next: string) {
   await page.goto(url(`/login?next=${encodeURIComponent(next)}`));
@@ -103,7 +103,8 @@ describe("admin: partner applications", () => {
     await pending.getByRole("button", { name: "Download license.pdf" }).click();
     const document = await response;
     expect(document.status()).toBe(200);
-    expect(document.headers()["content-disposition"]).toContain('attachment; filename="license.pdf"');
+    const slug = approveName.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    expect(document.headers()["content-disposition"]).toBe(`attachment; filename="${slug}-document-1.pdf"`);
 
     await pending.getByRole("button", { name: "Approve" }).click();
     await expect.poll(() => toastText(admin)).toContain("Application status updated successfully");

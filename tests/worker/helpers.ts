@@ -1,8 +1,9 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import worker from "../../worker/app";
 import { hashPassword } from "../../worker/services/passwords";
+import { SESSION_COOKIE } from "../../worker/services/sessions";
 
 const randomAddress = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
 
@@ -66,7 +67,7 @@ export async function createUser(options: { isAdmin?: boolean; password?: string
 
 /** The session cookie (name=value) a successful login sets. */
 export function sessionCookie(response: Response): string {
-  const setCookie = response.headers.getSetCookie().find((value) => value.startsWith("session="));
+  const setCookie = response.headers.getSetCookie().find((value) => value.startsWith(`${SESSION_COOKIE}=`));
   if (!setCookie) throw new Error(`no session cookie in ${response.status} response`);
   return setCookie.split(";")[0] ?? "";
 }
@@ -103,4 +104,19 @@ export async function latestMailTo(email: string): Promise<{ subject: string; te
   return env.DB.prepare("SELECT subject, text FROM outbox WHERE `to` = ? ORDER BY created_at DESC LIMIT 1")
     .bind(email)
     .first<{ subject: string; text: string }>();
+}
+
+/**
+ * Asks for a password reset and answers the link's token as the development console printed it (the
+ * outbox keeps only a redacted copy), or "" when no mail was printed for that address.
+ */
+export async function requestResetToken(email: string): Promise<string> {
+  const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+  try {
+    await callApi("/api/forgot-password", { json: { email } });
+    const printed = log.mock.calls.map((call) => String(call[0])).find((line) => line.includes(`to ${email}:`));
+    return /reset-password\?token=([\w-]+)/.exec(printed ?? "")?.[1] ?? "";
+  } finally {
+    log.mockRestore();
+  }
 }

@@ -2,8 +2,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { callApi, expectAdminOnly, signedIn } from "./helpers";
 
-const PDF = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0x0a]);
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
+const bytesOf = (...parts: (string | number[])[]) =>
+  new Uint8Array(parts.flatMap((part) => (typeof part === "string" ? [...part].map((c) => c.charCodeAt(0)) : part)));
+const PDF = bytesOf("%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
+const PNG = bytesOf([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13], "IHDR", [0, 0, 0, 1, 0, 0, 0, 1]);
+const DOCX = bytesOf([0x50, 0x4b, 0x03, 0x04], "....[Content_Types].xml....word/document.xml....");
+const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+const wide = (text: string) => [...text].flatMap((c) => [c.charCodeAt(0), 0]);
+const DOC = bytesOf(OLE, "........", wide("WordDocument"));
 
 const FIELDS: Record<string, string> = {
   businessName: "Best Call Center",
@@ -138,6 +144,21 @@ describe("POST /api/affnetwork-signup", () => {
     expect(after?.n).toBe(before?.n);
   });
 
+  it.each([
+    ["scan.bmp", bytesOf("BM", [0x3a, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0])],
+    ["scan.tiff", bytesOf([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0])],
+    ["header-only.pdf", bytesOf("%PDF-1.7\n<< no end marker >>")],
+    ["sheet.xls.doc", bytesOf(OLE, "........", wide("Workbook"))],
+    ["archive.docx", bytesOf([0x50, 0x4b, 0x03, 0x04], "....payload.exe....")],
+    ["truncated.png", bytesOf([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
+  ])("refuses %s, whose bytes are not a full PDF, Word or accepted image signature", async (name, bytes) => {
+    const response = await submit(application({}, [{ name, bytes }]));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      message: `Invalid File Type: ${name} is not a PDF, Word document or image.`,
+    });
+  });
+
   it("refuses a body that is not a multipart form", async () => {
     const response = await callApi("/api/affnetwork-signup", { json: FIELDS });
     expect(response.status).toBe(400);
@@ -201,19 +222,47 @@ describe("admin review", () => {
 describe("GET /api/download-document/:id", () => {
   it("is for admins only", () => expectAdminOnly("/api/download-document/anything"));
 
-  it("streams the document as an attachment with its name, type and nosniff; 404 for unknown ids", async () => {
-    const { id } = await (await submit(application({}, [{ name: "Licence «A».pdf", bytes: PDF }]))).json<{
-      id: string;
-    }>();
+  it("streams the document as an attachment named from the application and detected type; 404 for unknown ids", async () => {
+    const { id } = await (
+      await submit(
+        application({ businessName: "Acme Insurance, Inc." }, [
+          { name: "Licence «A».pdf", bytes: PDF },
+          { name: "contract.pdf", bytes: DOCX, type: "application/pdf" },
+          { name: "old.doc", bytes: DOC },
+        ]),
+      )
+    ).json<{ id: string }>();
     const { cookie, list } = await listAsAdmin();
-    const [doc] = (list.find((row) => row.id === id)?.documents ?? []) as { id: string }[];
-    const response = await callApi(`/api/download-document/${doc?.id}`, { cookie });
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("application/pdf");
-    expect(response.headers.get("content-disposition")).toContain("attachment;");
-    expect(response.headers.get("content-disposition")).toContain("filename*=UTF-8''Licence%20%C2%ABA%C2%BB.pdf");
-    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(new Uint8Array(await response.arrayBuffer())).toEqual(PDF);
-    expect((await callApi("/api/download-document/no-such-doc", { cookie })).status).toBe(404);
+    const docs = (list.find((row) => row.id === id)?.documents ?? []) as {
+      id: string;
+      filename: string;
+      originalName: string;
+    }[];
+    // The admin list shows the uploader's names; downloads never use them.
+    expect(docs.map((doc) => [doc.originalName, doc.filename])).toEqual([
+      ["Licence «A».pdf", "acme-insurance-inc-document-1.pdf"],
+      ["contract.pdf", "acme-insurance-inc-document-2.docx"],
+      ["old.doc", "acme-insurance-inc-document-3.doc"],
+    ]);
+    const expected = [
+      ["application/pdf", "acme-insurance-inc-document-1.pdf", PDF],
+      [
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "acme-insurance-inc-document-2.docx",
+        DOCX,
+      ],
+      ["application/msword", "acme-insurance-inc-document-3.doc", DOC],
+    ] as const;
+    for (const [index, [contentType, fileName, bytes]] of expected.entries()) {
+      const response = await callApi(`/api/download-document/${docs[index]?.id}`, { cookie });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe(contentType);
+      expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${fileName}"`);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
+    }
+    const unknown = await callApi("/api/download-document/no-such-doc", { cookie });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ message: "Document not found" });
   });
 });

@@ -15,7 +15,7 @@ function surveyBody(overrides: Record<string, unknown> = {}) {
     phone: "5551234567",
     email: `sam${tag}@example.com`,
     username: `sam${tag}`,
-    password: "secret1",
+    password: "agent-secret-1",
     leadType: "Live Transfers",
     totalTransfers: 10,
     callsPerDay: 5,
@@ -35,8 +35,8 @@ function ringcloudBody(overrides: Record<string, unknown> = {}) {
     phone: "5559876543",
     state: "TX",
     username: `rae${tag}`,
-    password: "secret1",
-    confirmPassword: "secret1",
+    password: "agent-secret-1",
+    confirmPassword: "agent-secret-1",
     leadType: "partial_apps",
     totalTransfers: 20,
     ageRange: "60-90",
@@ -61,8 +61,8 @@ describe("POST /api/survey", () => {
       .bind(surveyId)
       .first<{ answers: string }>();
     expect(JSON.parse(saved?.answers ?? "{}")).toMatchObject({ leadType: "Live Transfers", totalTransfers: 10 });
-    expect(saved?.answers).not.toContain("secret1");
-    await login({ username: body.username, password: "secret1" });
+    expect(saved?.answers).not.toContain("agent-secret-1");
+    await login({ username: body.username, password: "agent-secret-1" });
   });
 
   it.each([
@@ -86,7 +86,8 @@ describe("POST /api/survey", () => {
     ["phone", "555123", "Phone number must be at least 10 digits"],
     ["email", "nope", "Please enter a valid email address"],
     ["username", "ab", "Username must be at least 3 characters"],
-    ["password", "12345", "Password must be at least 6 characters"],
+    ["password", "1234567", "Password must be at least 8 characters"],
+    ["password", "Baseball", "This password is too common. Please choose another."],
     ["leadType", "Other", "Please select a lead type"],
     ["totalTransfers", 0, "Please enter the number of transfers you want"],
     ["callsPerDay", undefined, "Please enter calls per day"],
@@ -132,6 +133,23 @@ describe("POST /api/survey", () => {
     expect(blocked.status).toBe(429);
     expect(await blocked.json()).toEqual({ message: expect.stringContaining("Too many") });
   });
+
+  it.each(["/api/survey", "/api/ringcloud-survey"])(
+    "%s counts every request toward the limit, so taken names cannot be probed without end",
+    async (path) => {
+      const headers = { "CF-Connecting-IP": `198.51.100.${path.length}` };
+      const taken = path === "/api/survey" ? surveyBody() : ringcloudBody();
+      expect((await callApi(path, { json: taken, headers: { "CF-Connecting-IP": "198.51.100.99" } })).status).toBe(201);
+      const probe = (username: string) =>
+        path === "/api/survey" ? surveyBody({ username }) : ringcloudBody({ username });
+      for (let i = 0; i < 10; i++) {
+        const answer = await callApi(path, { json: probe(i % 2 ? taken.username : "x"), headers });
+        expect(answer.status).toBe(i % 2 ? 409 : 400);
+      }
+      const blocked = await callApi(path, { json: probe(taken.username), headers });
+      expect(blocked.status).toBe(429);
+    },
+  );
 });
 
 describe("POST /api/ringcloud-survey", () => {
@@ -181,9 +199,9 @@ describe("POST /api/ringcloud-survey", () => {
     ["phone", "123", "Phone number required"],
     ["state", "ZZ", "State is required"],
     ["username", "a", "Username must be at least 3 characters"],
-    ["password", "123", "Password must be at least 6 characters"],
+    ["password", "1234567", "Password must be at least 8 characters"],
     ["confirmPassword", "123", "Please confirm your password"],
-    ["confirmPassword", "secret2", "Passwords don't match"],
+    ["confirmPassword", "agent-secret-2", "Passwords don't match"],
     ["workingStates", "", "Please list the states you work in"],
     ["leadType", "", "Please select a lead type"],
     ["totalTransfers", 0, "Must be at least 1"],

@@ -49,10 +49,11 @@ describe("POST /api/users/:id/change-password", () => {
   it("keeps an admin who changes their own password signed in on this device", async () => {
     const { user, cookie } = await signedIn({ isAdmin: true });
     const response = await callApi(`/api/users/${user.id}/change-password`, {
-      json: { newPassword: "long-enough-2" },
+      json: { newPassword: "long-enough-2", currentPassword: user.password },
       cookie,
     });
-    const fresh = response.headers.getSetCookie().find((c) => c.startsWith("session=")) ?? "";
+    expect(response.status).toBe(200);
+    const fresh = response.headers.getSetCookie().find((c) => c.startsWith("__Host-session=")) ?? "";
     expect((await callApi("/api/me", { cookie: fresh.split(";")[0] })).status).toBe(200);
     expect((await callApi("/api/me", { cookie })).status).toBe(401);
   });
@@ -66,6 +67,38 @@ describe("POST /api/users/:id/change-password", () => {
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ message: "Password must be at least 8 characters" });
+  });
+
+  it("asks admins changing their own password for the current one", async () => {
+    const { user, cookie } = await signedIn({ isAdmin: true });
+    const path = `/api/users/${user.id}/change-password`;
+    const missing = await callApi(path, { json: { newPassword: "long-enough-3" }, cookie });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({
+      message: "Enter your current password",
+      errors: { currentPassword: "Enter your current password" },
+    });
+    const wrong = await callApi(path, {
+      json: { newPassword: "long-enough-3", currentPassword: "not-it-at-all" },
+      cookie,
+    });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ message: "Current password is incorrect" });
+    // Nothing changed: the old password still signs in, the session still works.
+    expect((await callApi("/api/me", { cookie })).status).toBe(200);
+    await login(user);
+  });
+
+  it("refuses one of the 10,000 most common passwords", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const target = await createUser();
+    const response = await callApi(`/api/users/${target.id}/change-password`, {
+      json: { newPassword: "Sunshine" },
+      cookie,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ message: "This password is too common. Please choose another." });
+    await login(target);
   });
 
   it("answers 404 for an unknown user", async () => {

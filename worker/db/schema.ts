@@ -41,6 +41,10 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: integer("expires_at").notNull(),
+    /** When the session began: it ends SESSION_ABSOLUTE_MS later whatever happens (D14). */
+    createdAt: integer("created_at").notNull().default(0),
+    /** Last request seen, to end sessions idle longer than their idle timeout (D14). */
+    lastSeenAt: integer("last_seen_at").notNull().default(0),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
@@ -308,6 +312,18 @@ export const simulatedPaymentIntents = sqliteTable(
   },
   (t) => [uniqueIndex("simulated_payment_intents_secret_unique").on(t.clientSecret)],
 );
+
+/**
+ * Login throttling (D11, D14), per client address and per username: attempts in the current window,
+ * and a lock whose length doubles with each lockout.
+ */
+export const loginThrottle = sqliteTable("login_throttle", {
+  key: text("key").primaryKey(),
+  windowStart: integer("window_start").notNull(),
+  attempts: integer("attempts").notNull(),
+  lockouts: integer("lockouts").notNull().default(0),
+  lockedUntil: integer("locked_until").notNull().default(0),
+});
 
 /** Local fallback for the rate-limiting binding (D11): fixed windows per key. */
 export const rateLimitWindows = sqliteTable("rate_limit_windows", {

@@ -1,5 +1,5 @@
 /** Sign-in, sign-out and password recovery (spec §7; PRODUCT.md D4, D10, D11). */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import {
   forgotPasswordSchema,
   loginSchema,
@@ -9,41 +9,52 @@ import {
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
 import { requireUser } from "../middleware/auth";
-import { rateLimit, rateLimitOutcomes } from "../middleware/rate-limit";
+import { clientAddress, rateLimit } from "../middleware/rate-limit";
+import { LOGOUT_CONFIRM_PAGE } from "../pages/logout-confirm";
+import { admitLoginAttempt, recordLoginSuccess } from "../services/login-throttle";
 import { sendMail, siteOrigin } from "../services/mail";
+import { assertNewPasswordAllowed } from "../services/password-policy";
 import { hashPassword, verifyPassword } from "../services/passwords";
 import { consumeResetToken, isResetTokenValid, issueResetToken } from "../services/reset-tokens";
 import { sessions } from "../services/sessions";
 import { findUserByEmail, findUserByUsername, setPassword, toPublicUser } from "../services/users";
 import { validateJson } from "../validation";
 
+/** Ends the caller's session on the server, clears the cookie and sends them to the login page. */
+async function endSession(c: Context<AppBindings>, status: 302 | 303) {
+  const session = sessions(c.env.DB, c.req.url);
+  const sessionId = c.get("sessionId");
+  if (sessionId) await session.invalidate(sessionId);
+  c.header("Set-Cookie", session.blankCookie(), { append: true });
+  return c.redirect("/login", status);
+}
+
 /** Verified against when the username is unknown, so both failures take the same time. */
 let decoyHash: Promise<string> | undefined;
 
 export const auth = new Hono<AppBindings>()
-  .post(
-    "/login",
-    rateLimitOutcomes("login", (status) => status === 401),
-    validateJson(loginSchema),
-    async (c) => {
-      const { username, password } = c.req.valid("json");
-      const user = await findUserByUsername(c.env.DB, username);
-      decoyHash ??= hashPassword(crypto.randomUUID());
-      const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
-      if (!user || !passwordMatches) return errorJson(c, 401, "Invalid credentials");
+  .post("/login", validateJson(loginSchema), async (c) => {
+    const { username, password } = c.req.valid("json");
+    const attempt = { address: clientAddress(c), username };
+    await admitLoginAttempt(c.env.DB, attempt);
+    const user = await findUserByUsername(c.env.DB, username);
+    decoyHash ??= hashPassword(crypto.randomUUID());
+    const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
+    if (!user || !passwordMatches) return errorJson(c, 401, "Invalid credentials");
 
-      const cookie = await sessions(c.env.DB, c.req.url).create(user.id);
-      c.header("Set-Cookie", cookie, { append: true });
-      return c.json(toPublicUser(user));
-    },
-  )
-  .get("/logout", async (c) => {
-    const session = sessions(c.env.DB, c.req.url);
-    const sessionId = c.get("sessionId");
-    if (sessionId) await session.invalidate(sessionId);
-    c.header("Set-Cookie", session.blankCookie(), { append: true });
-    return c.redirect("/login", 302);
+    await recordLoginSuccess(c.env.DB, attempt);
+    const cookie = await sessions(c.env.DB, c.req.url).create(user.id);
+    c.header("Set-Cookie", cookie, { append: true });
+    return c.json(toPublicUser(user));
   })
+  .get("/logout", async (c) => {
+    // Only a click on the site itself, or an address typed into the browser, signs out by GET: another
+    // site's link or image gets a page whose button POSTs (D11).
+    const fetchSite = c.req.header("Sec-Fetch-Site");
+    if (fetchSite !== "same-origin" && fetchSite !== "none") return c.html(LOGOUT_CONFIRM_PAGE);
+    return endSession(c, 302);
+  })
+  .post("/logout", (c) => endSession(c, 303))
   .get("/me", requireUser, (c) => c.json(c.get("user")))
   .post("/forgot-password", rateLimit("forgot-password"), validateJson(forgotPasswordSchema), async (c) => {
     const { email } = c.req.valid("json");
@@ -54,6 +65,7 @@ export const auth = new Hono<AppBindings>()
         const user = await findUserByEmail(c.env.DB, email);
         if (!user) return;
         const token = await issueResetToken(c.env.DB, user.id);
+        const link = `${origin}/reset-password?token=${token}`;
         await sendMail(c.env, {
           to: user.email,
           subject: "Reset your password",
@@ -61,10 +73,11 @@ export const auth = new Hono<AppBindings>()
             `Hello ${user.firstName || user.username},`,
             "",
             "Someone asked to reset the password of your account. Open this link to choose a new one:",
-            `${origin}/reset-password?token=${token}`,
+            link,
             "",
             "The link expires in 1 hour and works once. If you did not ask for it, ignore this e-mail.",
           ].join("\n"),
+          secrets: [link],
         });
       })().catch((error) => console.error("Password reset e-mail failed", error)),
     );
@@ -76,6 +89,7 @@ export const auth = new Hono<AppBindings>()
   })
   .post("/reset-password", validateJson(resetPasswordSchema), async (c) => {
     const { token, password } = c.req.valid("json");
+    assertNewPasswordAllowed(password); // before the single-use link is spent
     const userId = await consumeResetToken(c.env.DB, token);
     if (!userId) return errorJson(c, 400, "This password reset link is invalid or has expired");
     await setPassword(c.env.DB, userId, password);

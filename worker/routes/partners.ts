@@ -4,6 +4,8 @@ import { bodyLimit } from "hono/body-limit";
 import {
   applicationStatusSchema,
   DOCUMENT_ERRORS,
+  DOCUMENT_TYPES,
+  documentFileName,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS,
   type PartnerApplicationView,
@@ -11,9 +13,11 @@ import {
   sniffDocument,
 } from "../../src/domain/schemas/partner";
 import type { AppBindings } from "../env";
+import { NotFoundError } from "../errors";
 import { errorJson } from "../http";
 import { requireAdmin } from "../middleware/auth";
 import { rateLimitOutcomes } from "../middleware/rate-limit";
+import { documentForDownload } from "../services/partner-documents";
 import { validateJson } from "../validation";
 
 /** Five documents of 10 MB plus the form's text. */
@@ -91,14 +95,20 @@ export const partners = new Hono<AppBindings>()
           return c.json(documentError(DOCUMENT_ERRORS.tooLarge.title, DOCUMENT_ERRORS.tooLarge.message(name)), 400);
         }
         const bytes = await file.arrayBuffer();
-        const sniffed = sniffDocument(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 16)), name);
+        const sniffed = sniffDocument(new Uint8Array(bytes));
         if (!sniffed)
           return c.json(
             documentError(DOCUMENT_ERRORS.invalidType.title, DOCUMENT_ERRORS.invalidType.message(name)),
             400,
           );
         const id = crypto.randomUUID();
-        staged.push({ id, key: `partner-documents/${id}`, name, contentType: sniffed.contentType, bytes });
+        staged.push({
+          id,
+          key: `partner-documents/${id}`,
+          name,
+          contentType: DOCUMENT_TYPES[sniffed].contentType,
+          bytes,
+        });
       }
 
       const applicationId = crypto.randomUUID();
@@ -136,15 +146,19 @@ export const partners = new Hono<AppBindings>()
     const [applications, documents] = await c.env.DB.batch<Record<string, unknown>>([
       c.env.DB.prepare("SELECT * FROM partner_applications ORDER BY created_at DESC"),
       c.env.DB.prepare(
-        "SELECT id, application_id, original_name, content_type, size, uploaded_at FROM partner_documents ORDER BY uploaded_at",
+        "SELECT id, application_id, original_name, content_type, size, uploaded_at FROM partner_documents ORDER BY uploaded_at, rowid",
       ),
     ]);
+    const businessNames = new Map(
+      (applications?.results ?? []).map((row) => [String(row.id), String(row.business_name)] as const),
+    );
     const byApplication = new Map<string, PartnerApplicationView["documents"]>();
     for (const doc of documents?.results ?? []) {
       const list = byApplication.get(String(doc.application_id)) ?? [];
+      const businessName = businessNames.get(String(doc.application_id)) ?? "";
       list.push({
         id: String(doc.id),
-        filename: String(doc.id),
+        filename: documentFileName(businessName, list.length + 1, String(doc.content_type)),
         originalName: String(doc.original_name),
         size: Number(doc.size),
         contentType: String(doc.content_type),
@@ -184,19 +198,14 @@ export const partners = new Hono<AppBindings>()
     return errorJson(c, 409, `This application was already ${exists.status}.`);
   })
   .get("/download-document/:id", async (c) => {
-    const doc = await c.env.DB.prepare(
-      "SELECT storage_key, original_name, content_type FROM partner_documents WHERE id = ?",
-    )
-      .bind(c.req.param("id"))
-      .first<{ storage_key: string; original_name: string; content_type: string }>();
-    const object = doc ? await c.env.DOCUMENTS.get(doc.storage_key) : null;
-    if (!doc || !object) return errorJson(c, 404, "Document not found");
-    const asciiName = doc.original_name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+    const doc = await documentForDownload(c.env.DB, c.req.param("id"));
+    const object = await c.env.DOCUMENTS.get(doc.storageKey);
+    if (!object) throw new NotFoundError("Document not found");
     return new Response(object.body, {
       headers: {
-        "Content-Type": doc.content_type,
+        "Content-Type": doc.contentType,
         "Content-Length": String(object.size),
-        "Content-Disposition": `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(doc.original_name)}`,
+        "Content-Disposition": `attachment; filename="${doc.fileName}"`,
         "X-Content-Type-Options": "nosniff",
         "Cache-Control": "private, no-store",
       },

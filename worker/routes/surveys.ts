@@ -9,12 +9,15 @@ import {
 } from "../../src/domain/schemas/survey";
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
-import { rateLimitOutcomes } from "../middleware/rate-limit";
+import { rateLimit } from "../middleware/rate-limit";
 import { createBuyerWithSurvey } from "../services/accounts";
 import { validateJson } from "../validation";
 
-/** Ten accounts a minute per address; validation errors and conflicts do not count. */
-const accountCreationLimit = rateLimitOutcomes("survey", (status) => status === 201);
+/**
+ * Ten sign-up requests a minute per address, whatever they answer: refused and conflicting ones count
+ * too, so "username taken" answers cannot be harvested without limit (both wizards share the count).
+ */
+const accountCreationLimit = rateLimit("survey");
 
 export const surveys = new Hono<AppBindings>()
   .post("/survey", accountCreationLimit, validateJson(surveySubmissionSchema), async (c) => {

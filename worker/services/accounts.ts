@@ -1,5 +1,6 @@
 /** Buyer accounts created by the survey wizards (D4): unique username and e-mail, hashed password. */
 import type { Env } from "../env";
+import { assertNewPasswordAllowed } from "./password-policy";
 import { hashPassword } from "./passwords";
 
 export interface NewBuyer {
@@ -44,6 +45,7 @@ export async function createBuyerWithSurvey(
   buyer: NewBuyer,
   survey: { kind: "survey" | "ringcloud"; answers: Record<string, unknown> },
 ): Promise<{ userId: string; surveyId: string } | AccountConflict> {
+  assertNewPasswordAllowed(buyer.password);
   const conflict = await findAccountConflict(env.DB, buyer.username, buyer.email);
   if (conflict) return conflict;
   const userId = crypto.randomUUID();

@@ -1,10 +1,18 @@
 /**
- * The one session module (PRODUCT.md D4, NOTES.md "Sessions"): lucia 3 with sessions in D1, so it can be
- * swapped for the guide's own implementation without touching routes.
+ * The one session module (PRODUCT.md D4, D14, NOTES.md "Sessions"): lucia 3 with sessions in D1, so it can
+ * be swapped for the guide's own implementation without touching routes.
+ *
+ * Cookie `__Host-session`: Secure, Path=/, HttpOnly, SameSite=Lax, no Domain (the prefix makes browsers
+ * insist on exactly that). A session ends SESSION_ABSOLUTE_MS after sign-in whatever happens, and sooner
+ * when idle: SESSION_IDLE_MS for buyers, ADMIN_SESSION_IDLE_MS for admins.
  */
 import { D1Adapter } from "@lucia-auth/adapter-sqlite";
+import { and, eq, lt } from "drizzle-orm";
 import { Lucia, TimeSpan } from "lucia";
+import { ADMIN_SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../src/domain/auth-limits";
 import type { PublicUser } from "../../src/domain/user";
+import { database } from "../db/client";
+import { sessions as sessionsTable } from "../db/schema";
 
 interface UserRow {
   username: string;
@@ -18,23 +26,29 @@ interface UserRow {
   created_at: number;
 }
 
+interface SessionRow {
+  created_at: number;
+  last_seen_at: number;
+}
+
 declare module "lucia" {
   interface Register {
     Lucia: ReturnType<typeof createLucia>;
     DatabaseUserAttributes: UserRow;
+    DatabaseSessionAttributes: SessionRow;
   }
 }
 
-export const SESSION_COOKIE = "session";
+export const SESSION_COOKIE = "__Host-session";
 
-function isLocalHost(url: URL): boolean {
-  return url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
-}
+/** Activity is written back at most this often per session (the idle clock's precision). */
+const LAST_SEEN_PRECISION_MS = 5 * 60_000;
 
-function createLucia(db: D1Database, secure: boolean) {
+function createLucia(db: D1Database) {
   return new Lucia(new D1Adapter(db, { user: "users", session: "sessions" }), {
-    sessionExpiresIn: new TimeSpan(30, "d"),
-    sessionCookie: { name: SESSION_COOKIE, attributes: { secure, sameSite: "lax" } },
+    sessionExpiresIn: new TimeSpan(SESSION_ABSOLUTE_MS / 1000, "s"),
+    sessionCookie: { name: SESSION_COOKIE, attributes: { secure: true, sameSite: "lax", path: "/" } },
+    getSessionAttributes: (row) => ({ createdAt: row.created_at, lastSeenAt: row.last_seen_at }),
     getUserAttributes: (row) => ({
       username: row.username,
       firstName: row.first_name,
@@ -49,8 +63,12 @@ function createLucia(db: D1Database, secure: boolean) {
   });
 }
 
+/** How long this user's session may sit unused. */
+export const idleTimeoutMs = (user: Pick<PublicUser, "isAdmin">) =>
+  user.isAdmin ? ADMIN_SESSION_IDLE_MS : SESSION_IDLE_MS;
+
 export interface SessionService {
-  /** The session's user, and a refreshed cookie when lucia extended the session. */
+  /** The session's user, and a cookie to set (refreshed, or blank when the session has ended). */
   validate(sessionId: string): Promise<{ user: PublicUser | null; cookie: string | null }>;
   create(userId: string): Promise<string>;
   invalidate(sessionId: string): Promise<void>;
@@ -58,21 +76,37 @@ export interface SessionService {
   blankCookie(): string;
 }
 
-/** Cookies are Secure everywhere except plain-http localhost, HttpOnly and SameSite=Lax. */
-export function sessions(db: D1Database, requestUrl: string): SessionService {
-  const lucia = createLucia(db, !isLocalHost(new URL(requestUrl)));
+/**
+ * `requestUrl` is kept for callers; cookies are Secure everywhere (browsers accept Secure cookies from
+ * http://localhost and http://127.0.0.1, which they treat as secure contexts).
+ */
+export function sessions(db: D1Database, _requestUrl?: string, now = Date.now): SessionService {
+  const lucia = createLucia(db);
+  const blank = () => lucia.createBlankSessionCookie().serialize();
   return {
     async validate(sessionId) {
       const { session, user } = await lucia.validateSession(sessionId);
-      if (!session) return { user: null, cookie: lucia.createBlankSessionCookie().serialize() };
+      if (!session || !user) return { user: null, cookie: blank() };
+      const at = now();
+      if (at - session.createdAt >= SESSION_ABSOLUTE_MS || at - session.lastSeenAt >= idleTimeoutMs(user)) {
+        await lucia.invalidateSession(session.id);
+        return { user: null, cookie: blank() };
+      }
+      if (at - session.lastSeenAt >= LAST_SEEN_PRECISION_MS) {
+        await database(db)
+          .update(sessionsTable)
+          .set({ lastSeenAt: at })
+          .where(and(eq(sessionsTable.id, session.id), lt(sessionsTable.lastSeenAt, at)));
+      }
       return { user, cookie: session.fresh ? lucia.createSessionCookie(session.id).serialize() : null };
     },
     async create(userId) {
-      const session = await lucia.createSession(userId, {});
+      const at = now();
+      const session = await lucia.createSession(userId, { created_at: at, last_seen_at: at });
       return lucia.createSessionCookie(session.id).serialize();
     },
     invalidate: (sessionId) => lucia.invalidateSession(sessionId),
     invalidateUser: (userId) => lucia.invalidateUserSessions(userId),
-    blankCookie: () => lucia.createBlankSessionCookie().serialize(),
+    blankCookie: blank,
   };
 }

@@ -1,8 +1,11 @@
 import { desc, eq, sql } from "drizzle-orm";
+import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "../../src/domain/password-rule";
 import type { PublicUser } from "../../src/domain/user";
 import { database } from "../db/client";
 import { users } from "../db/schema";
-import { hashPassword } from "./passwords";
+import { InvalidError } from "../errors";
+import { assertNewPasswordAllowed } from "./password-policy";
+import { hashPassword, verifyPassword } from "./passwords";
 
 type UserRecord = typeof users.$inferSelect;
 
@@ -38,9 +41,22 @@ export async function listUsers(db: D1Database): Promise<PublicUser[]> {
   return rows.map(toPublicUser);
 }
 
+/** Sets a new password after checking the password rule (throws InvalidError when it breaks it). */
 export async function setPassword(db: D1Database, userId: string, password: string): Promise<void> {
+  assertNewPasswordAllowed(password);
   await database(db)
     .update(users)
     .set({ passwordHash: await hashPassword(password) })
     .where(eq(users.id, userId));
+}
+
+/** An admin changing their own password proves they know the current one (PRODUCT.md D14). */
+export async function assertCurrentPassword(db: D1Database, userId: string, currentPassword: string | undefined) {
+  if (!currentPassword) {
+    throw new InvalidError(CURRENT_PASSWORD_REQUIRED, { errors: { currentPassword: CURRENT_PASSWORD_REQUIRED } });
+  }
+  const user = await findUserById(db, userId);
+  if (!user || !(await verifyPassword(currentPassword, user.passwordHash))) {
+    throw new InvalidError(CURRENT_PASSWORD_WRONG, { errors: { currentPassword: CURRENT_PASSWORD_WRONG } });
+  }
 }

@@ -54,8 +54,31 @@ export const applicationStatusSchema = z.object({
 /** Documents (spec §5): optional, at most 5, each at most 10 MB, PDF, Word or any image. */
 export const MAX_DOCUMENTS = 5;
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
-export const DOCUMENT_ACCEPT =
-  ".pdf,.doc,.docx,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/*";
+/** The kinds of document accepted (D9), each recognised by its full file signature, not by its name. */
+export const DOCUMENT_TYPES = {
+  pdf: { contentType: "application/pdf", extension: "pdf" },
+  doc: { contentType: "application/msword", extension: "doc" },
+  docx: {
+    contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    extension: "docx",
+  },
+  jpeg: { contentType: "image/jpeg", extension: "jpg" },
+  png: { contentType: "image/png", extension: "png" },
+  gif: { contentType: "image/gif", extension: "gif" },
+  webp: { contentType: "image/webp", extension: "webp" },
+  heic: { contentType: "image/heic", extension: "heic" },
+  avif: { contentType: "image/avif", extension: "avif" },
+} as const;
+export type DocumentType = keyof typeof DOCUMENT_TYPES;
+
+const IMAGE_CONTENT_TYPES: string[] = Object.values(DOCUMENT_TYPES)
+  .map((type) => type.contentType)
+  .filter((type) => type.startsWith("image/"));
+export const DOCUMENT_ACCEPT = [
+  ".pdf,.doc,.docx",
+  ...Object.values(DOCUMENT_TYPES).map((type) => type.contentType),
+  ".jpg,.jpeg,.png,.gif,.webp,.heic,.heif,.avif",
+].join(",");
 
 export const DOCUMENT_ERRORS = {
   tooLarge: { title: "File Too Large", message: (name: string) => `${name} is larger than 10 MB.` },
@@ -66,41 +89,76 @@ export const DOCUMENT_ERRORS = {
   tooMany: { title: "Too Many Files", message: () => `You can upload a maximum of ${MAX_DOCUMENTS} documents.` },
 } as const;
 
-const IMAGE_EXTENSIONS = /\.(jpe?g|png|gif|webp|bmp|tiff?|heic|heif|avif)$/i;
+const IMAGE_EXTENSIONS = /\.(jpe?g|png|gif|webp|heic|heif|avif)$/i;
 
 /** The browser's first check, by name and type; the server checks the file's bytes too. */
 export function looksLikeAllowedDocument(file: { name: string; type: string }): boolean {
   return (
     /\.(pdf|docx?)$/i.test(file.name) ||
     IMAGE_EXTENSIONS.test(file.name) ||
-    file.type.startsWith("image/") ||
+    IMAGE_CONTENT_TYPES.includes(file.type) ||
     file.type === "application/pdf"
   );
 }
 
-export type DocumentKind = "pdf" | "doc" | "docx" | "image";
-
-/** What a file really is, from its first bytes (D9); null when it is none of the allowed kinds. */
-export function sniffDocument(bytes: Uint8Array, name: string): { kind: DocumentKind; contentType: string } | null {
-  const startsWith = (...signature: number[]) => signature.every((byte, i) => bytes[i] === byte);
-  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.slice(from, to));
-  if (startsWith(0x25, 0x50, 0x44, 0x46, 0x2d)) return { kind: "pdf", contentType: "application/pdf" };
-  if (startsWith(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1))
-    return { kind: "doc", contentType: "application/msword" };
-  if (startsWith(0x50, 0x4b, 0x03, 0x04) && /\.docx$/i.test(name)) {
-    return { kind: "docx", contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" };
+/** Whether `bytes` holds `needle` (ASCII, or UTF-16LE when `wide`) anywhere from `from` on. */
+function contains(bytes: Uint8Array, needle: string, { wide = false, from = 0 } = {}): boolean {
+  const pattern = Array.from(needle).flatMap((char) => (wide ? [char.charCodeAt(0), 0] : [char.charCodeAt(0)]));
+  const first = pattern[0];
+  for (let i = bytes.indexOf(first ?? 0, from); i >= 0; i = bytes.indexOf(first ?? 0, i + 1)) {
+    if (pattern.every((byte, j) => bytes[i + j] === byte)) return true;
   }
-  if (startsWith(0xff, 0xd8, 0xff)) return { kind: "image", contentType: "image/jpeg" };
-  if (startsWith(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return { kind: "image", contentType: "image/png" };
-  if (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a") return { kind: "image", contentType: "image/gif" };
-  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return { kind: "image", contentType: "image/webp" };
-  if (startsWith(0x42, 0x4d)) return { kind: "image", contentType: "image/bmp" };
-  if (startsWith(0x49, 0x49, 0x2a, 0x00) || startsWith(0x4d, 0x4d, 0x00, 0x2a))
-    return { kind: "image", contentType: "image/tiff" };
-  if (ascii(4, 8) === "ftyp" && /^(heic|heix|mif1|avif)/.test(ascii(8, 12))) {
-    return { kind: "image", contentType: ascii(8, 12) === "avif" ? "image/avif" : "image/heic" };
+  return false;
+}
+
+/**
+ * What a file really is, from its bytes (D9); null when it is none of the allowed kinds. Each kind is
+ * checked by its whole signature: a PDF's version header and end marker, a Word 97 file's OLE header and
+ * WordDocument stream, a DOCX's ZIP header with its content-types part and word/ folder, an image's
+ * complete magic number and first chunk. BMP and TIFF are not accepted.
+ */
+export function sniffDocument(bytes: Uint8Array): DocumentType | null {
+  const startsWith = (at: number, ...signature: number[]) => signature.every((byte, i) => bytes[at + i] === byte);
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.slice(from, to));
+  if (/^%PDF-[12]\.\d$/.test(ascii(0, 8)) && contains(bytes, "%%EOF", { from: Math.max(0, bytes.length - 1024) })) {
+    return "pdf";
+  }
+  if (
+    startsWith(0, 0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1) &&
+    contains(bytes, "WordDocument", { wide: true })
+  ) {
+    return "doc";
+  }
+  if (startsWith(0, 0x50, 0x4b, 0x03, 0x04) && contains(bytes, "[Content_Types].xml") && contains(bytes, "word/")) {
+    return "docx";
+  }
+  if (startsWith(0, 0xff, 0xd8, 0xff) && (bytes[3] ?? 0) >= 0xc0 && (bytes[3] ?? 0) !== 0xff) return "jpeg";
+  if (startsWith(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a) && ascii(12, 16) === "IHDR") return "png";
+  if (/^GIF8[79]a$/.test(ascii(0, 6))) return "gif";
+  if (ascii(0, 4) === "RIFF" && ascii(8, 15).startsWith("WEBPVP8")) return "webp";
+  if (ascii(4, 8) === "ftyp") {
+    const brand = ascii(8, 12);
+    if (brand === "avif" || brand === "avis") return "avif";
+    if (/^(heic|heix|heim|heis|mif1)$/.test(brand)) return "heic";
   }
   return null;
+}
+
+/** The name a document downloads under: the application's business name, its position and its type. */
+export function documentFileName(businessName: string, position: number, type: DocumentType | string): string {
+  const slug =
+    businessName
+      .normalize("NFKD")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60)
+      .replace(/-+$/, "") || "partner";
+  const extension =
+    type in DOCUMENT_TYPES
+      ? DOCUMENT_TYPES[type as DocumentType].extension
+      : (Object.values(DOCUMENT_TYPES).find((known) => known.contentType === type)?.extension ?? "bin");
+  return `${slug}-document-${position}.${extension}`;
 }
 
 /** A partner application as the admin tab reads it. */

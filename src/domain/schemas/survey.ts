@@ -3,9 +3,10 @@
  * `POST /api/survey` and `POST /api/ringcloud-survey`.
  */
 import { z } from "zod";
+import { PASSWORD_MIN } from "../password-rule";
 import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../pricing";
 import { US_STATE_CODES } from "../us-states";
-import { PASSWORDS_DONT_MATCH } from "./auth";
+import { newPassword, PASSWORDS_DONT_MATCH } from "./auth";
 import { emailAddress, numberFromInput, requiredString } from "./common";
 
 export const SURVEY_ROLES = ["Insurance Agent", "Agency Owner"] as const;
@@ -21,10 +22,7 @@ const positive = (value: number | undefined) => value !== undefined && value > 0
 
 const account = {
   username: requiredString("Username must be at least 3 characters", 3, 50),
-  password: z
-    .string({ error: "Password must be at least 6 characters" })
-    .min(6, "Password must be at least 6 characters")
-    .max(200),
+  password: newPassword,
 };
 
 export const surveyStep1Schema = z.object({
@@ -86,7 +84,7 @@ export const ringcloudStep1Schema = z
     ...account,
     confirmPassword: z
       .string({ error: "Please confirm your password" })
-      .min(6, "Please confirm your password")
+      .min(PASSWORD_MIN, "Please confirm your password")
       .max(200),
   })
   .refine((v) => v.password === v.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ["confirmPassword"] });

@@ -1,23 +1,31 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useStore } from "@nanostores/react";
 import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
 import { displayName, type PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Dialog } from "../../ui/dialog";
-import { Form } from "../../ui/form";
+import { Form, fieldProps } from "../../ui/form";
+import { Field } from "../../ui/input";
 import { toast } from "../../ui/toast";
 import { NewPasswordFields } from "../auth/NewPasswordFields";
 
 export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | null; onClose: () => void }) {
   const form = useForm<NewPasswordForm>({
     resolver: zodResolver(newPasswordFormSchema),
-    defaultValues: { password: "", confirmPassword: "" },
+    defaultValues: { password: "", confirmPassword: "", currentPassword: "" },
   });
+  // Admins changing their own password confirm it with the current one (the server insists too).
+  const ownAccount = useStore($user)?.id === user?.id;
   const change = useMutation({
-    mutationFn: ({ password }: NewPasswordForm) =>
-      apiRequest("POST", `/api/users/${encodeURIComponent(user?.id ?? "")}/change-password`, { newPassword: password }),
+    mutationFn: ({ password, currentPassword }: NewPasswordForm) =>
+      apiRequest("POST", `/api/users/${encodeURIComponent(user?.id ?? "")}/change-password`, {
+        newPassword: password,
+        ...(ownAccount ? { currentPassword } : {}),
+      }),
     onSuccess: () => {
       toast({ title: "Success", description: "Password changed successfully", variant: "success" });
       close();
@@ -47,6 +55,14 @@ export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | nul
       }
     >
       <Form onSubmit={form.handleSubmit((values) => change.mutate(values))} className="space-y-4">
+        {ownAccount && (
+          <Field
+            label="Current Password"
+            type="password"
+            autoComplete="current-password"
+            {...fieldProps(form, "currentPassword")}
+          />
+        )}
         <NewPasswordFields form={form} />
         <div className="flex justify-end gap-3 pt-2">
           <Button variant="secondary" onClick={close}>

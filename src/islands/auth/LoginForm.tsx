@@ -2,10 +2,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
+import { safeNextPath } from "../../domain/safe-redirect";
 import { type LoginInput, loginSchema } from "../../domain/schemas/auth";
 import type { PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
-import { $user, clearUserStores, safeNextPath } from "../../lib/stores";
+import { $user, clearUserStores } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Form, fieldProps } from "../../ui/form";
 import { Field } from "../../ui/input";
@@ -24,7 +25,7 @@ function LoginFormFields() {
     onSuccess: (user) => {
       $user.set(user);
       toast({ title: "Login Successful", description: "Welcome back!", variant: "success" });
-      const next = safeNextPath(new URLSearchParams(window.location.search).get("next"));
+      const next = safeNextPath(new URLSearchParams(window.location.search).get("next"), window.location.origin);
       window.location.assign(next ?? (user.isAdmin ? "/admin" : "/dashboard"));
     },
     onError: (error) =>

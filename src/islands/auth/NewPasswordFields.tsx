@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { UseFormReturn } from "react-hook-form";
+import { PASSWORD_HINT } from "../../domain/password-rule";
 import type { NewPasswordForm } from "../../domain/schemas/auth";
 import { fieldProps } from "../../ui/form";
 import { Field } from "../../ui/input";
@@ -25,7 +26,7 @@ export function NewPasswordFields({ form }: { form: UseFormReturn<NewPasswordFor
         type={visible ? "text" : "password"}
         autoComplete="new-password"
         error={errors.password?.message}
-        hint="At least 8 characters"
+        hint={PASSWORD_HINT}
         trailing={toggle}
         {...form.register("password")}
       />

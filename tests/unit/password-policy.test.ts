@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { PASSWORD_MIN, PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT } from "../../src/domain/password-rule";
+import { newPassword } from "../../src/domain/schemas/auth";
+import { isCommonPassword, newPasswordProblem } from "../../worker/services/password-policy";
+
+describe("the password rule (D14)", () => {
+  it("needs PASSWORD_MIN characters, in the browser's schema and on the server", () => {
+    expect(PASSWORD_TOO_SHORT).toBe("Password must be at least 8 characters");
+    const short = "x".repeat(PASSWORD_MIN - 1);
+    expect(newPasswordProblem(short)).toBe(PASSWORD_TOO_SHORT);
+    expect(newPassword.safeParse(short).error?.issues[0]?.message).toBe(PASSWORD_TOO_SHORT);
+    expect(newPassword.safeParse("x7Rq!vLp").success).toBe(true);
+  });
+
+  it.each(["password", "12345678", "Baseball", "TRUSTNO1", "superman"])("refuses the common password %s", (pw) => {
+    expect(isCommonPassword(pw)).toBe(true);
+    expect(newPasswordProblem(pw)).toBe(PASSWORD_TOO_COMMON);
+  });
+
+  it("accepts passwords that are long enough and not common", () => {
+    for (const pw of ["agent-secret-1", "correct horse battery", "x7Rq!vLp"]) {
+      expect(isCommonPassword(pw)).toBe(false);
+      expect(newPasswordProblem(pw)).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,223 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { LOGIN_ATTEMPTS_PER_WINDOW, LOGIN_WINDOW_MS } from "../../src/domain/auth-limits";
+import { admitLoginAttempt } from "../../worker/services/login-throttle";
+import { sendMail } from "../../worker/services/mail";
+import { callApi, createUser, latestMailTo, login, requestResetToken, signedIn } from "./helpers";
+
+describe("login throttling (issue 11 item 3)", () => {
+  it("checks at most 10 of 40 parallel wrong passwords for one user; the rest answer 429", async () => {
+    const user = await createUser();
+    const headers = { "CF-Connecting-IP": "203.0.113.140" };
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        callApi("/api/login", { json: { username: user.username, password: "wrong-password" }, headers }),
+      ),
+    );
+    const statuses = answers.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(LOGIN_ATTEMPTS_PER_WINDOW);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(40 - LOGIN_ATTEMPTS_PER_WINDOW);
+    expect(statuses.every((status) => status === 401 || status === 429)).toBe(true);
+  });
+
+  it("limits per username whatever the address, so spreading guesses over addresses does not help", async () => {
+    const user = await createUser();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        callApi("/api/login", { json: { username: user.username.toUpperCase(), password: "wrong-password" } }),
+      ),
+    );
+    expect(answers.filter((response) => response.status === 401).length).toBeLessThanOrEqual(10);
+    // Even the right password now waits for the lock to pass.
+    const right = await callApi("/api/login", { json: { username: user.username, password: user.password } });
+    expect(right.status).toBe(429);
+    expect(await right.json()).toMatchObject({ message: expect.stringContaining("Too many attempts") });
+  });
+
+  it("backs off: each lockout in a row locks for twice as long", async () => {
+    const attempt = { address: "203.0.113.141", username: `backoff-${crypto.randomUUID()}` };
+    const lockLength = async (start: number) => {
+      for (let i = 0; i < LOGIN_ATTEMPTS_PER_WINDOW; i++) await admitLoginAttempt(env.DB, attempt, start);
+      const error = await admitLoginAttempt(env.DB, attempt, start).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: "RateLimitedError" });
+      return (error as { details: { retryAfterSeconds: number } }).details.retryAfterSeconds * 1000;
+    };
+    const start = Date.now();
+    const first = await lockLength(start);
+    expect(first).toBe(LOGIN_WINDOW_MS);
+    const second = await lockLength(start + first);
+    expect(second).toBe(2 * LOGIN_WINDOW_MS);
+    const third = await lockLength(start + first + second);
+    expect(third).toBe(4 * LOGIN_WINDOW_MS);
+    // Still locked inside the lock, free again after it.
+    await expect(admitLoginAttempt(env.DB, attempt, start + first + second + third - 1)).rejects.toThrow(/Too many/);
+    await expect(admitLoginAttempt(env.DB, attempt, start + first + second + third)).resolves.toBeUndefined();
+  });
+});
+
+describe("sessions (issue 11 item 14)", () => {
+  const age = (cookie: string, column: "created_at" | "last_seen_at", ms: number) =>
+    env.DB.prepare(`UPDATE sessions SET ${column} = ? WHERE id = ?`)
+      .bind(Date.now() - ms, cookie.split("=")[1])
+      .run();
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+
+  it("ends a buyer's session after 7 idle days, not before", async () => {
+    const { cookie } = await signedIn();
+    await age(cookie, "last_seen_at", 6 * DAY);
+    expect((await callApi("/api/me", { cookie })).status).toBe(200);
+    await age(cookie, "last_seen_at", 7 * DAY + 1000);
+    const ended = await callApi("/api/me", { cookie });
+    expect(ended.status).toBe(401);
+    expect(ended.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))).toMatch(/Max-Age=0/);
+  });
+
+  it("ends an admin's session after 12 idle hours", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    await age(cookie, "last_seen_at", 11 * HOUR);
+    expect((await callApi("/api/me", { cookie })).status).toBe(200);
+    await age(cookie, "last_seen_at", 12 * HOUR + 1000);
+    expect((await callApi("/api/me", { cookie })).status).toBe(401);
+  });
+
+  it("ends every session 30 days after sign-in, however active", async () => {
+    const { cookie } = await signedIn();
+    await age(cookie, "created_at", 29 * DAY);
+    expect((await callApi("/api/me", { cookie })).status).toBe(200);
+    await age(cookie, "created_at", 30 * DAY + 1000);
+    expect((await callApi("/api/me", { cookie })).status).toBe(401);
+  });
+
+  it("a request keeps the idle clock from running out", async () => {
+    const { cookie } = await signedIn();
+    await age(cookie, "last_seen_at", 6 * DAY);
+    expect((await callApi("/api/me", { cookie })).status).toBe(200);
+    const row = await env.DB.prepare("SELECT last_seen_at FROM sessions WHERE id = ?")
+      .bind(cookie.split("=")[1])
+      .first<{ last_seen_at: number }>();
+    expect(Date.now() - (row?.last_seen_at ?? 0)).toBeLessThan(60_000);
+  });
+
+  it("does not accept the old cookie name", async () => {
+    const { cookie } = await signedIn();
+    expect((await callApi("/api/me", { cookie: `session=${cookie.split("=")[1]}` })).status).toBe(401);
+  });
+});
+
+describe("logout cannot be forced by another site (issue 11 item 11)", () => {
+  it.each([["cross-site"], ["same-site"], [undefined]])(
+    "GET with Sec-Fetch-Site %s keeps the session and shows a Logout button that POSTs",
+    async (fetchSite) => {
+      const { cookie } = await signedIn();
+      const response = await callApi("/api/logout", {
+        cookie,
+        headers: fetchSite ? { "Sec-Fetch-Site": fetchSite } : {},
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(response.headers.getSetCookie()).toEqual([]);
+      const html = await response.text();
+      expect(html).toMatch(/<form method="post" action="\/api\/logout">/);
+      expect(html).toMatch(/<button type="submit">Logout<\/button>/);
+      expect((await callApi("/api/me", { cookie })).status).toBe(200);
+    },
+  );
+
+  it("a typed address (Sec-Fetch-Site: none) signs out", async () => {
+    const { cookie } = await signedIn();
+    const response = await callApi("/api/logout", { cookie, headers: { "Sec-Fetch-Site": "none" } });
+    expect(response.status).toBe(302);
+    expect((await callApi("/api/me", { cookie })).status).toBe(401);
+  });
+
+  it("the page's POST signs out; a POST from another origin does not", async () => {
+    const { cookie } = await signedIn();
+    const foreign = await callApi("/api/logout", {
+      method: "POST",
+      cookie,
+      headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+    });
+    expect(foreign.status).toBe(403);
+    expect((await callApi("/api/me", { cookie })).status).toBe(200);
+    const own = await callApi("/api/logout", {
+      method: "POST",
+      cookie,
+      headers: { Origin: "http://localhost", "Sec-Fetch-Site": "same-origin", "Content-Length": "0" },
+    });
+    expect(own.status).toBe(303);
+    expect(own.headers.get("location")).toBe("/login");
+    expect((await callApi("/api/me", { cookie })).status).toBe(401);
+  });
+});
+
+describe("reset links are never stored or logged in plain text (issue 11 item 10)", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("the outbox keeps a redacted copy; the development console shows the working link", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const user = await createUser();
+    await callApi("/api/forgot-password", { json: { email: user.email } });
+    const printed = log.mock.calls.map((call) => String(call[0])).find((line) => line.includes(user.email)) ?? "";
+    const token = /reset-password\?token=([\w-]+)/.exec(printed)?.[1] ?? "";
+    expect(token.length).toBeGreaterThanOrEqual(43);
+    const stored = await latestMailTo(user.email);
+    expect(stored?.text).not.toContain(token);
+    expect(stored?.text).not.toContain("reset-password?token=");
+    expect(stored?.text).toContain("[link removed from the stored copy]");
+    expect(await (await callApi("/api/validate-reset-token", { json: { token } })).json()).toEqual({ valid: true });
+  });
+
+  it("outside development the console gets the redacted copy too", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const secret = `https://shop.example.com/reset-password?token=${crypto.randomUUID()}`;
+    const to = `redact-${crypto.randomUUID()}@example.com`;
+    await sendMail(
+      { ...env, APP_ENV: "production", MAIL_API_URL: "" },
+      { to, subject: "Reset", text: `Open ${secret}`, secrets: [secret] },
+    );
+    expect(log.mock.calls.flat().join("\n")).not.toContain(secret);
+    expect((await latestMailTo(to))?.text).toBe("Open [link removed from the stored copy]");
+  });
+});
+
+describe("headers (issue 11 item 16)", () => {
+  it("turn off camera, microphone and geolocation", async () => {
+    const response = await callApi("/api/health");
+    expect(response.headers.get("permissions-policy")).toBe("camera=(), microphone=(), geolocation=()");
+  });
+
+  it("the CSP allows Stripe's Payment Element sources and nothing broader", async () => {
+    const csp = (await callApi("/api/health")).headers.get("content-security-policy") ?? "";
+    const directive = (name: string) =>
+      csp
+        .split(";")
+        .map((part) => part.trim().split(/\s+/))
+        .find(([key]) => key === name)
+        ?.slice(1) ?? [];
+    expect(directive("script-src").filter((source) => source.includes("stripe"))).toEqual([
+      "https://js.stripe.com",
+      "https://*.js.stripe.com",
+    ]);
+    expect(directive("frame-src").filter((source) => source.includes("stripe"))).toEqual([
+      "https://js.stripe.com",
+      "https://*.js.stripe.com",
+      "https://hooks.stripe.com",
+    ]);
+    expect(directive("connect-src")).toEqual(["'self'", "https://api.stripe.com"]);
+    expect(directive("img-src")).toEqual(["'self'", "data:"]);
+    expect(csp).not.toMatch(/https:\/\/\*\.stripe\.com/);
+  });
+});
+
+describe("passwords (issue 11 item 15)", () => {
+  it("reset-password refuses a common password and keeps the link usable", async () => {
+    const user = await createUser();
+    const token = await requestResetToken(user.email);
+    const common = await callApi("/api/reset-password", { json: { token, password: "football" } });
+    expect(common.status).toBe(400);
+    expect(await common.json()).toMatchObject({ message: "This password is too common. Please choose another." });
+    expect(await (await callApi("/api/validate-reset-token", { json: { token } })).json()).toEqual({ valid: true });
+    await login(user);
+  });
+});
