@@ -73,6 +73,29 @@ describe("login", () => {
     await page.waitForURL("**/dashboard");
   });
 
+  it.each(["/%09/evil.example", "//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)"])(
+    "never follows next=%s off the site: the buyer lands on /dashboard",
+    async (next) => {
+      const page = await newPage();
+      // The raw value as a link would carry it (the first is already percent-encoded).
+      const query = next.includes("%") ? next : encodeURIComponent(next);
+      await page.goto(url(`/login?next=${query}`));
+      await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
+      await page.waitForURL((target) => target.pathname === "/dashboard");
+      expect(new URL(page.url()).origin).toBe(new URL(url("/")).origin);
+    },
+  );
+
+  it("sets the session as a Secure, HttpOnly __Host- cookie the browser keeps", async () => {
+    const page = await newPage();
+    await page.goto(url("/login"));
+    await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
+    await page.waitForURL("**/dashboard");
+    const cookies = await page.context().cookies();
+    expect(cookies.map((cookie) => cookie.name)).toEqual(["__Host-session"]);
+    expect(cookies[0]).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax", path: "/" });
+  });
+
   it("answers 403 when a signed-in buyer opens /admin or /admin-orders", async () => {
     const page = await newPage();
     await page.goto(url("/login"));
@@ -179,5 +202,33 @@ describe("user admin", () => {
     await userPage.goto(url("/login"));
     await logIn(userPage, user.username, "changed-by-admin-1");
     await userPage.waitForURL("**/dashboard");
+  });
+
+  it("an admin changing their own password is asked for the current one", async () => {
+    const self = await createUser({ isAdmin: true });
+    const admin = await newPage();
+    await admin.goto(url("/login?next=%2Fadmin%3Ftab%3Dusers"));
+    await logIn(admin, self.username, self.password);
+    await admin.waitForURL("**/admin?tab=users");
+    const card = admin.getByRole("listitem").filter({ hasText: `@${self.username}` });
+    await card.getByRole("button", { name: "Change Password" }).click();
+    const dialog = admin.getByRole("dialog");
+    await dialog.getByLabel("Current Password").fill("not-my-password");
+    await dialog.getByLabel("New Password").fill("my-own-new-pass-1");
+    await dialog.getByLabel("Confirm Password").fill("my-own-new-pass-1");
+    await dialog.getByRole("button", { name: "Change", exact: true }).click();
+    await expect.poll(() => toastText(admin)).toContain("Current password is incorrect");
+
+    await dialog.getByLabel("Current Password").fill(self.password);
+    await dialog.getByRole("button", { name: "Change", exact: true }).click();
+    await expect.poll(() => toastText(admin)).toContain("Password changed successfully");
+    // Still signed in on this device.
+    expect((await admin.request.get(url("/api/me"))).status()).toBe(200);
+
+    // Someone else's password needs no current password: the field is not shown.
+    const other = admin.getByRole("listitem").filter({ hasText: `@${DEMO_BUYER.username}` });
+    await other.getByRole("button", { name: "Change Password" }).click();
+    await admin.getByRole("dialog").getByLabel("New Password").waitFor();
+    expect(await admin.getByRole("dialog").getByLabel("Current Password").count()).toBe(0);
   });
 });
