@@ -8,7 +8,7 @@ const { newPage, url } = setupBrowser();
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}`;
 
-async function fillSurveyAgency(page: Page, username: string, email: string) {
+async function fillSurveyAgency(page: Page, username: string, email: string, password = "dana-pass-1") {
   await page.getByLabel("First name").fill("Dana");
   await page.getByLabel("Last name").fill("Writer");
   await page.getByLabel("Agency name").fill("Writer Insurance");
@@ -16,7 +16,7 @@ async function fillSurveyAgency(page: Page, username: string, email: string) {
   await page.getByLabel("Phone").fill("5557654321");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill("dana-pass-1");
+  await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Next" }).click();
 }
 
@@ -88,6 +88,19 @@ describe("/survey", () => {
     await page.getByRole("button", { name: "Continue to Payment" }).click();
     await page.getByText("Username is already taken").waitFor();
     expect(await page.getByText("Step 1 of 3").isVisible()).toBe(true);
+  });
+
+  it("sends the buyer back to step 1 when the password is one of the most common", async () => {
+    const tag = unique();
+    const page = await newPage();
+    await page.goto(url("/survey"));
+    await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`, "Password1");
+    await page.getByLabel("Call-Backs").check();
+    await page.getByLabel("Number of callbacks").fill("3");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await page.getByText("This password is too common. Please choose another.").waitFor();
+    expect(await page.getByText("Step 1 of 3").isVisible()).toBe(true);
+    expect(query(`SELECT id FROM users WHERE username = 'dana${tag}'`)).toEqual([]);
   });
 });
 

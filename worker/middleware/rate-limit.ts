@@ -1,8 +1,10 @@
 /**
  * D11: per-client-address limits on abuse-prone endpoints, RATE_LIMIT_PER_MINUTE requests a minute.
  * `rateLimit` counts every request: with the Workers rate-limiting binding in production, with a
- * one-minute window in D1 elsewhere (it opens at a key's first hit, so a burst cannot straddle two windows). `rateLimitOutcomes` counts only the responses that matter (wrong
- * passwords, accounts created), in D1 everywhere because the binding cannot count without also admitting.
+ * one-minute window in D1 elsewhere (it opens at a key's first hit, so a burst cannot straddle two windows).
+ * `rateLimitOutcomes` counts only the responses that matter (applications accepted), in D1 everywhere
+ * because the binding cannot count without also admitting. Logins have their own throttle, counted before
+ * the password is checked (worker/services/login-throttle.ts).
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";

@@ -50,9 +50,10 @@ function Wizard() {
       window.location.assign(`/ringcloud-checkout?${params}`);
     } catch (error) {
       setSubmitting(false);
-      if (error instanceof ApiError && error.status === 409) {
+      if (error instanceof ApiError && (error.status === 409 || error.fieldErrors.password)) {
         setStep(1);
-        const field = error.fieldErrors.email ? "email" : "username";
+        // A taken username or e-mail (409), or a password the server refuses as too common (400).
+        const field = error.fieldErrors.password ? "password" : error.fieldErrors.email ? "email" : "username";
         setTimeout(() => agencyForm.setError(field, { message: error.serverMessage }, { shouldFocus: true }));
         return;
       }

@@ -219,11 +219,12 @@ function Wizard() {
         variant: "success",
       });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
+      if (error instanceof ApiError && (error.status === 409 || error.fieldErrors.password)) {
         // D4: back to step 1 with the message under the field that is taken.
         setSaving(false);
         setStep(1);
-        const field = error.fieldErrors.email ? "email" : "username";
+        // A taken username or e-mail (409), or a password the server refuses as too common (400).
+        const field = error.fieldErrors.password ? "password" : error.fieldErrors.email ? "email" : "username";
         setTimeout(() => agencyForm.setError(field, { message: error.serverMessage }, { shouldFocus: true }));
         return;
       }
