@@ -96,6 +96,25 @@ describe("login", () => {
     expect(cookies[0]).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax", path: "/" });
   });
 
+  it("another site cannot log the buyer out: its link gets a Logout button that POSTs", async () => {
+    const page = await newPage();
+    await page.goto(url("/login"));
+    await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
+    await page.waitForURL("**/dashboard");
+    // http://localhost is another site than http://127.0.0.1: a link from there is a cross-site navigation.
+    const shop = new URL(url("/"));
+    const otherSite = new URL(shop);
+    otherSite.hostname = shop.hostname === "localhost" ? "127.0.0.1" : "localhost";
+    await page.goto(otherSite.toString());
+    await page.evaluate((target) => window.location.assign(target), url("/api/logout"));
+    await page.getByRole("heading", { name: "Log out?" }).waitFor();
+    expect((await page.request.get(url("/api/me"))).status()).toBe(200);
+
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((target) => target.pathname === "/login");
+    expect((await page.request.get(url("/api/me"))).status()).toBe(401);
+  });
+
   it("answers 403 when a signed-in buyer opens /admin or /admin-orders", async () => {
     const page = await newPage();
     await page.goto(url("/login"));
