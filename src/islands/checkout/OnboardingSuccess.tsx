@@ -18,7 +18,9 @@ interface OrderStatusView {
   amount: number;
 }
 
-const NOT_PAID: Record<Exclude<OrderStatus, "paid" | "completed">, string> = {
+const HEADLINES: Record<OrderStatus, string> = {
+  paid: "Payment received",
+  completed: "Payment received",
   pending: "Your payment is being processed",
   cancelled: "This order was cancelled",
   refunded: "This order was refunded",
@@ -57,7 +59,7 @@ function Success() {
         </div>
       ) : paid ? (
         <div className="mt-4 space-y-2 text-ink-soft" data-order-status="paid">
-          <p className="text-lg font-semibold text-brand-700">Payment received</p>
+          <p className="text-lg font-semibold text-brand-700">{HEADLINES.paid}</p>
           <p>
             Your package of {order.data.quantity} transfers ({formatUsd(order.data.amount)}) is confirmed. We will call
             you {site.supportWindow} to set up delivery to your agents.
@@ -65,7 +67,7 @@ function Success() {
         </div>
       ) : (
         <div className="mt-4 space-y-2 text-ink-soft" data-order-status={order.data.status}>
-          <p className="text-lg font-semibold text-ink">{NOT_PAID[order.data.status]}</p>
+          <p className="text-lg font-semibold text-ink">{HEADLINES[order.data.status]}</p>
           {order.data.status === "pending" && (
             <p>We will e-mail you as soon as your card provider confirms the payment.</p>
           )}
