@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_RESERVED_LEADS } from "../../src/domain/orders";
 import worker from "../../worker/app";
-import { callApi, signedIn } from "./helpers";
+import { signedIn } from "./helpers";
 import { buyLeads, createLeads, orderRow, payWithCard, type Started, simulatedIntentOf } from "./payment-fixtures";
 
 async function liveReservations(userId: string) {
