@@ -14,7 +14,10 @@ export default defineConfig({
           cloudflareTest({
             main: "./worker/app.ts",
             wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: { TEST_MIGRATIONS: migrations, STRIPE_WEBHOOK_SECRET: "whsec_test_secret" } },
+            // wrangler.toml describes production; the tests opt in to simulated payments as `npm start` does.
+            miniflare: {
+              bindings: { TEST_MIGRATIONS: migrations, APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true" },
+            },
           }),
         ],
         test: { name: "worker", include: ["tests/worker/**/*.test.ts"], setupFiles: ["./tests/worker/setup.ts"] },

@@ -18,6 +18,17 @@ export function toolEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...quietToolEnv, ...extra };
 }
 
+/**
+ * What a local `wrangler dev` runs with: wrangler.toml describes production, so local serving opts in to
+ * the development environment and the simulated payment provider (which answers only on localhost).
+ */
+export const LOCAL_DEV_VARS: Record<string, string> = { APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true" };
+
+/** `--var NAME:value` arguments for `wrangler dev`: the local variables, then `extra` over them. */
+export function wranglerVarArgs(extra: Record<string, string> = {}): string[] {
+  return Object.entries({ ...LOCAL_DEV_VARS, ...extra }).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+}
+
 export const bin = (name: string) => resolve(root, "node_modules", ".bin", name);
 
 /** Runs a command (output shown, or with `quiet` only on failure); exits the process when it fails. */

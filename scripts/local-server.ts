@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { applyMigrations, bin, root, toolEnv } from "./lib.ts";
+import { applyMigrations, bin, root, toolEnv, wranglerVarArgs } from "./lib.ts";
 import { seedIfEmpty } from "./seed.ts";
 
 function freePort(): Promise<number> {
@@ -52,7 +52,6 @@ export async function startLocalServer(
   await seedIfEmpty({ persistTo });
 
   const port = await freePort();
-  const vars = Object.entries(extraVars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const server = spawn(
     bin("wrangler"),
     [
@@ -64,7 +63,7 @@ export async function startLocalServer(
       "--persist-to",
       persistTo,
       "--show-interactive-dev-session=false",
-      ...vars,
+      ...wranglerVarArgs(extraVars),
     ],
     { cwd: root, env: toolEnv(), stdio: ["ignore", "pipe", "pipe"] },
   );

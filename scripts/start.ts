@@ -1,6 +1,6 @@
 /** `npm start`: build, migrate the local D1, seed demo data when empty, serve on PORT (default 8787). */
 import { spawn } from "node:child_process";
-import { applyMigrations, bin, build, root, toolEnv } from "./lib.ts";
+import { applyMigrations, bin, build, root, toolEnv, wranglerVarArgs } from "./lib.ts";
 import { printDemoLogins, seedIfEmpty } from "./seed.ts";
 
 const port = process.env.PORT ?? "8787";
@@ -14,10 +14,14 @@ console.log(
 printDemoLogins();
 console.log(`  Serving the shop at http://localhost:${port}\n`);
 
-const server = spawn(bin("wrangler"), ["dev", "--port", port, "--show-interactive-dev-session=false"], {
-  cwd: root,
-  stdio: "inherit",
-  env: toolEnv(),
-});
+const server = spawn(
+  bin("wrangler"),
+  ["dev", "--port", port, "--show-interactive-dev-session=false", ...wranglerVarArgs()],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: toolEnv(),
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -5,6 +5,7 @@ import type { AppBindings, Env } from "./env";
 import { pageGuards } from "./middleware/page-guards";
 import { securityHeaders } from "./middleware/security-headers";
 import { queue } from "./queue";
+import { scheduled } from "./scheduled";
 
 export function createApp() {
   const app = new Hono<AppBindings>();
@@ -15,4 +16,4 @@ export function createApp() {
 }
 
 /** The Astro-free Worker the integration tests run (the deployed entry is worker/index.ts). */
-export default { fetch: createApp().fetch, queue } satisfies ExportedHandler<Env>;
+export default { fetch: createApp().fetch, queue, scheduled } satisfies ExportedHandler<Env>;

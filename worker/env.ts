@@ -8,6 +8,8 @@ export interface Env {
   ASSETS: Fetcher;
   RATE_LIMITER?: RateLimit;
   APP_ENV: string;
+  /** "true" lets the simulated payment provider answer requests to localhost (never set in wrangler.toml). */
+  ALLOW_SIMULATED_PAYMENTS?: string;
   PUBLIC_SITE_URL?: string;
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;

@@ -8,7 +8,7 @@ describe("GET /api/health", () => {
   it("answers ok after a D1 round trip on the migrated database", async () => {
     const response = await call("/api/health");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, database: "ready" });
+    expect(await response.json()).toEqual({ ok: true, database: "ready", payments: "simulated" });
   });
 
   it("carries the security headers", async () => {

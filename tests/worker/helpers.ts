@@ -14,6 +14,10 @@ export interface CallOptions {
   cookie?: string;
   headers?: Record<string, string>;
   body?: BodyInit;
+  /** The request's origin; http://localhost unless given. */
+  origin?: string;
+  /** Bindings and variables changed for this one request (e.g. a deployed-like configuration). */
+  env?: Partial<Record<keyof typeof env, unknown>>;
 }
 
 /**
@@ -31,8 +35,8 @@ export async function callApi(path: string, options: CallOptions = {}): Promise<
   const method = options.method ?? (body === undefined ? "GET" : "POST");
   const ctx = createExecutionContext();
   const response = await worker.fetch(
-    new Request(new URL(path, "http://localhost"), { method, headers, body }),
-    env,
+    new Request(new URL(path, options.origin ?? "http://localhost"), { method, headers, body }),
+    options.env ? { ...env, ...options.env } : env,
     ctx,
   );
   await waitOnExecutionContext(ctx);

@@ -53,6 +53,8 @@ describe("GET /api/transfer-orders", () => {
       selectedStates: ["TX", "FL", "GA", "OK"],
       totalPrice: 105,
       status: "pending",
+      disputedAt: null,
+      disputeReason: null,
       createdAt: expect.any(String),
     });
     expect(list.some((o) => o.id === pkg.orderId)).toBe(true);

@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { ORDER_STATUSES } from "../../src/domain/orders";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
@@ -80,9 +81,8 @@ export const surveyResponses = sqliteTable(
 );
 
 export const ORDER_KINDS = ["package", "survey", "ringcloud", "transfer", "aged-leads"] as const;
-export const ORDER_STATUSES = ["pending", "paid", "completed", "cancelled"] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, type OrderStatus } from "../../src/domain/orders";
 
 /** D2: every purchase, whichever screen sold it. */
 export const orders = sqliteTable(
@@ -103,7 +103,13 @@ export const orders = sqliteTable(
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("pending"),
     /** The provider's last failure message (payment_intent.payment_failed). */
     paymentError: text("payment_error"),
+    /** SHA-256 of the payment's client secret: whoever holds the secret may read the order's status. */
+    clientSecretHash: text("client_secret_hash"),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
+    refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
+    /** Set when the card holder disputes the charge (charge.dispute.created). */
+    disputedAt: integer("disputed_at", { mode: "timestamp_ms" }),
+    disputeReason: text("dispute_reason"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
@@ -112,6 +118,7 @@ export const orders = sqliteTable(
     index("orders_kind_status_idx").on(t.kind, t.status),
     index("orders_user_idx").on(t.userId),
     index("orders_created_at_idx").on(t.createdAt),
+    index("orders_user_kind_status_idx").on(t.userId, t.kind, t.status),
   ],
 );
 
@@ -187,6 +194,8 @@ export const agedLeads = sqliteTable(
     importBatch: integer("import_batch"),
     reservedByOrderId: text("reserved_by_order_id"),
     reservedUntil: integer("reserved_until", { mode: "timestamp_ms" }),
+    /** The buyer holding the reservation: a buyer holds at most one open reservation. */
+    reservedByUserId: text("reserved_by_user_id"),
     soldToUserId: text("sold_to_user_id").references(() => users.id, { onDelete: "set null" }),
     soldOrderId: text("sold_order_id"),
     soldAt: integer("sold_at", { mode: "timestamp_ms" }),
@@ -198,6 +207,7 @@ export const agedLeads = sqliteTable(
     index("aged_leads_state_idx").on(t.state),
     index("aged_leads_sold_to_idx").on(t.soldToUserId, t.soldAt),
     index("aged_leads_reserved_order_idx").on(t.reservedByOrderId),
+    index("aged_leads_reserved_user_idx").on(t.reservedByUserId),
     index("aged_leads_import_idx").on(t.importId, t.importBatch),
   ],
 );
@@ -296,7 +306,7 @@ export const paymentEvents = sqliteTable("payment_events", {
   receivedAt: createdAt(),
 });
 
-export const SIMULATED_INTENT_STATUSES = ["requires_payment_method", "succeeded"] as const;
+export const SIMULATED_INTENT_STATUSES = ["requires_payment_method", "succeeded", "canceled"] as const;
 
 /** The simulated payment provider's own record of its intents (D3); Stripe keeps these itself. */
 export const simulatedPaymentIntents = sqliteTable(
@@ -308,6 +318,8 @@ export const simulatedPaymentIntents = sqliteTable(
     currency: text("currency").notNull(),
     status: text("status", { enum: SIMULATED_INTENT_STATUSES }).notNull().default("requires_payment_method"),
     lastError: text("last_error"),
+    /** What was refunded through `refund()`. */
+    refundedCents: integer("refunded_cents").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("simulated_payment_intents_secret_unique").on(t.clientSecret)],

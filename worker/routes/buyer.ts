@@ -10,9 +10,11 @@ import {
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
 import { requireUser } from "../middleware/auth";
-import { listAvailableLeads, listOwnedLeads, releaseLeads, reserveLeads } from "../services/leads";
+import { clientAddress, rateLimit } from "../middleware/rate-limit";
+import { purchaseAgedLeads } from "../services/lead-purchases";
+import { listAvailableLeads, listOwnedLeads } from "../services/leads";
 import { startPayment } from "../services/orders";
-import { PaymentsUnavailableError } from "../services/payments/provider";
+import { paymentProvider } from "../services/payments/provider";
 import { validate, validateJson } from "../validation";
 
 const csvCell = (value: string | null) => {
@@ -39,32 +41,15 @@ export const buyer = new Hono<AppBindings>()
     const { page, location } = c.req.valid("query");
     return c.json(await listAvailableLeads(c.env.DB, page, location));
   })
-  .post("/bulk-purchase-leads", validateJson(bulkPurchaseSchema), async (c) => {
-    const user = signedInUser(c);
-    const orderId = crypto.randomUUID();
-    const reservation = await reserveLeads(c.env.DB, orderId, c.req.valid("json").leadIds);
-    if (!reservation.ok) {
-      return c.json({ message: reservation.message, unavailable: reservation.unavailable }, reservation.status);
-    }
-    const totalCents = reservation.prices.reduce((sum, lead) => sum + lead.priceCents, 0);
-    const count = reservation.prices.length;
-    try {
-      const payment = await startPayment(c.env, {
-        id: orderId,
-        kind: "aged-leads",
-        tier: null,
-        quote: { ok: true, quantity: count, unitCents: Math.round(totalCents / count), totalCents },
-        userId: user.id,
-        email: user.email,
-        details: { leadIds: reservation.prices.map((lead) => lead.id), prices: reservation.prices },
-      });
-      return c.json({ ...payment, count });
-    } catch (error) {
-      await releaseLeads(c.env.DB, orderId);
-      if (error instanceof PaymentsUnavailableError) return errorJson(c, 503, error.message);
-      throw error;
-    }
-  })
+  .post(
+    "/bulk-purchase-leads",
+    rateLimit("reservation", (c) => c.get("user")?.id ?? clientAddress(c)),
+    validateJson(bulkPurchaseSchema),
+    async (c) => {
+      const provider = paymentProvider(c.env, c.req.url);
+      return c.json(await purchaseAgedLeads(c.env, provider, signedInUser(c), c.req.valid("json").leadIds));
+    },
+  )
   .get("/my-leads", async (c) => c.json(await listOwnedLeads(c.env.DB, signedInUser(c).id)))
   .get("/my-leads.csv", async (c) => {
     const leads = await listOwnedLeads(c.env.DB, signedInUser(c).id);
@@ -116,8 +101,8 @@ export const buyer = new Hono<AppBindings>()
     if (sentCents !== quote.totalCents && sentCents !== CALL_TRANSFER_UNIT_CENTS) {
       return errorJson(c, 400, `The price does not match this order (${formatUsd(quote.totalCents)}).`);
     }
-    try {
-      const payment = await startPayment(c.env, {
+    return c.json(
+      await startPayment(c.env, paymentProvider(c.env, c.req.url), {
         kind: "transfer",
         tier: null,
         quote,
@@ -131,10 +116,6 @@ export const buyer = new Hono<AppBindings>()
           lastName: user.lastName,
           phone: user.phone,
         },
-      });
-      return c.json(payment);
-    } catch (error) {
-      if (error instanceof PaymentsUnavailableError) return errorJson(c, 503, error.message);
-      throw error;
-    }
+      }),
+    );
   });

@@ -9,18 +9,21 @@ import {
   quoteSurvey,
 } from "../../src/domain/pricing";
 import {
+  orderStatusQuerySchema,
   type PaymentIntentRequest,
   paymentIntentRequestSchema,
   simulatedCardSchema,
 } from "../../src/domain/schemas/payments";
 import type { OrderKind } from "../db/schema";
 import type { AppBindings } from "../env";
+import { NotFoundError } from "../errors";
 import { errorJson } from "../http";
-import { processPaymentEvent, startPayment } from "../services/orders";
-import { PaymentsUnavailableError, stripeConfigured, verifyStripeWebhook } from "../services/payments/provider";
+import { clientAddress, rateLimit } from "../middleware/rate-limit";
+import { orderStatusFor, processPaymentEvent, startPayment } from "../services/orders";
+import { paymentProvider, simulatedProviderFor, verifyStripeWebhook } from "../services/payments/provider";
+import { openSimulatedIntent, recordSimulatedOutcome } from "../services/payments/simulated";
 import { checkSimulatedCard } from "../services/payments/simulated-card";
-import { findUserByEmail } from "../services/users";
-import { validateJson } from "../validation";
+import { validate, validateJson } from "../validation";
 
 interface PricedRequest {
   kind: OrderKind;
@@ -75,8 +78,11 @@ function answersMatch(answers: Record<string, unknown>, request: Record<string, 
   return answers.leadType === leadType && askedQuantity === request.quantity && sameBand;
 }
 
+/** Anonymous callers start at most RATE_LIMIT_PER_MINUTE payments a minute per address; buyers are signed in. */
+const anonymousIntentLimit = rateLimit("payment-intent", (c) => (c.get("user") ? null : clientAddress(c)));
+
 export const payments = new Hono<AppBindings>()
-  .post("/create-payment-intent", validateJson(paymentIntentRequestSchema), async (c) => {
+  .post("/create-payment-intent", anonymousIntentLimit, validateJson(paymentIntentRequestSchema), async (c) => {
     const request = c.req.valid("json");
     const { kind, tier, quote } = priceRequest(request);
     if (!quote.ok) return errorJson(c, 400, quote.message);
@@ -91,14 +97,11 @@ export const payments = new Hono<AppBindings>()
     const user = c.get("user");
     const email = user?.email ?? survey?.email ?? request.email ?? null;
     if (!email) return errorJson(c, 400, "Please enter a valid email address");
-    try {
-      const userId = user?.id ?? survey?.userId ?? (await findUserByEmail(c.env.DB, email))?.id ?? null;
-      const orderDetails = survey ? { ...survey.answers, ...details } : details;
-      return c.json(await startPayment(c.env, { kind, tier, quote, userId, email, details: orderDetails }));
-    } catch (error) {
-      if (error instanceof PaymentsUnavailableError) return errorJson(c, 503, error.message);
-      throw error;
-    }
+    // An e-mail alone never attaches the order to an account: only the signed-in buyer or the survey's own.
+    const userId = user?.id ?? survey?.userId ?? null;
+    const orderDetails = survey ? { ...survey.answers, ...details } : details;
+    const provider = paymentProvider(c.env, c.req.url);
+    return c.json(await startPayment(c.env, provider, { kind, tier, quote, userId, email, details: orderDetails }));
   })
   .post("/stripe/webhook", async (c) => {
     const event = await verifyStripeWebhook(c.env, await c.req.text(), c.req.header("Stripe-Signature"));
@@ -108,20 +111,13 @@ export const payments = new Hono<AppBindings>()
     return c.json({ received: true, duplicate: outcome === "duplicate" });
   })
   .post("/simulated-payments/confirm", validateJson(simulatedCardSchema), async (c) => {
-    if (stripeConfigured(c.env) || c.env.APP_ENV === "production") return errorJson(c, 404, "Not found");
+    simulatedProviderFor(c.env, c.req.url);
     const { clientSecret, ...card } = c.req.valid("json");
-    const intent = await c.env.DB.prepare("SELECT id, status FROM simulated_payment_intents WHERE client_secret = ?")
-      .bind(clientSecret)
-      .first<{ id: string; status: string }>();
-    if (!intent) return errorJson(c, 404, "Payment not found");
-    if (intent.status === "succeeded") return errorJson(c, 409, "This payment is already complete.");
-
+    const intent = await openSimulatedIntent(c.env.DB, clientSecret);
     const check = checkSimulatedCard(card);
     if (!check.ok) {
       if (!check.declined) return errorJson(c, 400, check.message);
-      await c.env.DB.prepare("UPDATE simulated_payment_intents SET last_error = ? WHERE id = ?")
-        .bind(check.message, intent.id)
-        .run();
+      await recordSimulatedOutcome(c.env.DB, intent.id, { succeeded: false, error: check.message });
       await processPaymentEvent(c.env, {
         id: `evt_sim_${crypto.randomUUID()}`,
         type: "payment_intent.payment_failed",
@@ -130,26 +126,21 @@ export const payments = new Hono<AppBindings>()
       });
       return errorJson(c, 402, check.message);
     }
-    await c.env.DB.prepare("UPDATE simulated_payment_intents SET status = 'succeeded', last_error = NULL WHERE id = ?")
-      .bind(intent.id)
-      .run();
+    await recordSimulatedOutcome(c.env.DB, intent.id, { succeeded: true });
     await processPaymentEvent(c.env, {
       id: `evt_sim_${crypto.randomUUID()}`,
       type: "payment_intent.succeeded",
       paymentIntentId: intent.id,
+      amountCents: intent.amountCents,
+      currency: intent.currency,
     });
     return c.json({ status: "succeeded", paymentIntentId: intent.id });
   })
-  .get("/orders/:orderId/status", async (c) => {
-    const order = await c.env.DB.prepare("SELECT id, kind, status, quantity, total_cents FROM orders WHERE id = ?")
-      .bind(c.req.param("orderId"))
-      .first<{ id: string; kind: string; status: string; quantity: number; total_cents: number }>();
-    if (!order) return errorJson(c, 404, "Order not found");
-    return c.json({
-      id: order.id,
-      kind: order.kind,
-      status: order.status,
-      quantity: order.quantity,
-      amount: order.total_cents,
+  .get("/orders/:orderId/status", validate("query", orderStatusQuerySchema), async (c) => {
+    const order = await orderStatusFor(c.env.DB, c.req.param("orderId"), {
+      userId: c.get("user")?.id ?? null,
+      clientSecret: c.req.valid("query").client_secret ?? null,
     });
+    if (!order) throw new NotFoundError("Order not found");
+    return c.json(order);
   });

@@ -22,6 +22,8 @@ interface OrderRow {
   quantity: number;
   total_cents: number;
   status: TransferOrderView["status"];
+  disputed_at: number | null;
+  dispute_reason: string | null;
   created_at: number;
   email: string | null;
   details: string;
@@ -51,6 +53,8 @@ function toView(row: OrderRow): TransferOrderView {
     selectedStates: states,
     totalPrice: row.total_cents / 100,
     status: row.status,
+    disputedAt: row.disputed_at === null ? null : new Date(row.disputed_at).toISOString(),
+    disputeReason: row.dispute_reason,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
@@ -60,7 +64,7 @@ export const transferOrders = new Hono<AppBindings>()
   .use("/transfer-orders/*", requireAdmin)
   .get("/transfer-orders", async (c) => {
     const { results } = await c.env.DB.prepare(
-      `SELECT o.id, o.kind, o.quantity, o.total_cents, o.status, o.created_at, o.email, o.details,
+      `SELECT o.id, o.kind, o.quantity, o.total_cents, o.status, o.disputed_at, o.dispute_reason, o.created_at, o.email, o.details,
               u.first_name, u.last_name, u.phone AS user_phone
        FROM orders o LEFT JOIN users u ON u.id = o.user_id
        WHERE ${LIVE_TRANSFER_ORDERS} ORDER BY o.created_at DESC`,

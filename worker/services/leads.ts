@@ -1,4 +1,5 @@
 /** Aged leads for buyers (PRODUCT.md D6, D7): listing, reservation, sale. */
+import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
 import { type LocationTerm, parseLocationFilter } from "../../src/domain/location-filter";
 import { maskName, maskPhone } from "../../src/domain/masking";
 import { type AgeRange, agedLeadPrice } from "../../src/domain/pricing";
@@ -8,6 +9,9 @@ import {
   type OwnedLead,
   RESERVATION_MINUTES,
 } from "../../src/domain/schemas/dashboard";
+import { type Database, database } from "../db/client";
+import { agedLeads, orders } from "../db/schema";
+import { ConflictError, InvalidError } from "../errors";
 
 interface LeadRow {
   id: string;
@@ -83,74 +87,129 @@ export async function listAvailableLeads(
   };
 }
 
-export type Reservation =
-  | { ok: true; prices: { id: string; priceCents: number }[] }
-  | { ok: false; status: 400 | 409; message: string; unavailable: string[] };
+/** A lead another order may not take: sold, or held by another order's running reservation. */
+const sellableTo = (orderId: string, now: number) =>
+  sql`${agedLeads.soldAt} IS NULL AND (${agedLeads.reservedByOrderId} = ${orderId} OR ${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`;
 
-/** Reserves every lead for the order, or none of them (D6). */
-export async function reserveLeads(db: D1Database, orderId: string, leadIds: readonly string[]): Promise<Reservation> {
-  const ids = [...new Set(leadIds)];
+/** `id IN (…)` for any number of ids as one bound JSON parameter (D1 allows 100 parameters a statement). */
+const leadIdIn = (ids: readonly string[]) =>
+  sql`${agedLeads.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
+/**
+ * Reserves every lead for the buyer's new order, or none of them (D6), for RESERVATION_MINUTES. A buyer
+ * holds one reservation: the same batch releases the buyer's previous one, but only when every lead asked
+ * for can be had, so a refused attempt leaves it as it was. Unknown ids → 400; taken ones → 409 naming them.
+ */
+export async function reserveLeads(
+  d1: D1Database,
+  reservation: { orderId: string; userId: string; leadIds: readonly string[] },
+): Promise<{ id: string; priceCents: number }[]> {
+  const db = database(d1);
+  const { orderId, userId } = reservation;
+  const ids = [...new Set(reservation.leadIds)];
   const now = Date.now();
-  const reservedUntil = now + RESERVATION_MINUTES * 60_000;
-  const [known, reserved] = await db.batch<{ id: string } | LeadRow>([
-    db.prepare("SELECT id FROM aged_leads WHERE id IN (SELECT value FROM json_each(?1))").bind(JSON.stringify(ids)),
+  const obtainable = sql`${agedLeads.soldAt} IS NULL AND (${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now} OR ${agedLeads.reservedByUserId} = ${userId})`;
+  const [known, , reserved] = await db.batch([
+    db.select({ id: agedLeads.id }).from(agedLeads).where(leadIdIn(ids)),
     db
-      .prepare(
-        `UPDATE aged_leads SET reserved_by_order_id = ?2, reserved_until = ?3
-         WHERE id IN (SELECT value FROM json_each(?4)) AND ${AVAILABLE}
-         RETURNING id, age_range, price_cents, form_fill_time`,
+      .update(agedLeads)
+      .set({ reservedByOrderId: null, reservedUntil: null, reservedByUserId: null })
+      .where(
+        and(
+          eq(agedLeads.reservedByUserId, userId),
+          isNull(agedLeads.soldAt),
+          sql`(SELECT count(*) FROM ${agedLeads} WHERE ${leadIdIn(ids)} AND ${obtainable}) = ${ids.length}`,
+        ),
+      ),
+    db
+      .update(agedLeads)
+      .set({
+        reservedByOrderId: orderId,
+        reservedUntil: new Date(now + RESERVATION_MINUTES * 60_000),
+        reservedByUserId: userId,
+      })
+      .where(
+        and(
+          leadIdIn(ids),
+          sql`${agedLeads.soldAt} IS NULL`,
+          sql`(${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`,
+        ),
       )
-      .bind(now, orderId, reservedUntil, JSON.stringify(ids)),
+      .returning({
+        id: agedLeads.id,
+        age_range: agedLeads.ageRange,
+        price_cents: agedLeads.priceCents,
+        form_fill_time: sql<number | null>`${agedLeads.formFillTime}`,
+      }),
   ]);
-  const knownIds = new Set(((known?.results ?? []) as { id: string }[]).map((row) => row.id));
-  const reservedRows = (reserved?.results ?? []) as LeadRow[];
-  if (reservedRows.length === ids.length) {
-    return {
-      ok: true,
-      prices: reservedRows.map((row) => ({ id: row.id, priceCents: priceLead(row, now).priceCents })),
-    };
+  if (reserved.length === ids.length) {
+    return reserved.map((row) => ({ id: row.id, priceCents: priceLead(row, now).priceCents }));
   }
-  await releaseLeads(db, orderId);
+  await releaseLeads(d1, orderId);
+  const knownIds = new Set(known.map((row) => row.id));
   const unknown = ids.filter((id) => !knownIds.has(id));
-  if (unknown.length > 0)
-    return { ok: false, status: 400, message: `Unknown leads: ${unknown.join(", ")}`, unavailable: unknown };
-  const reservedIds = new Set(reservedRows.map((row) => row.id));
+  if (unknown.length > 0) throw new InvalidError(`Unknown leads: ${unknown.join(", ")}`, { unavailable: unknown });
+  const reservedIds = new Set(reserved.map((row) => row.id));
   const taken = ids.filter((id) => !reservedIds.has(id));
-  return {
-    ok: false,
-    status: 409,
-    message: `These leads were just sold or reserved by another buyer: ${taken.join(", ")}`,
+  throw new ConflictError(`These leads were just sold or reserved by another buyer: ${taken.join(", ")}`, {
     unavailable: taken,
-  };
+  });
 }
 
-export async function releaseLeads(db: D1Database, orderId: string): Promise<void> {
-  await db
-    .prepare(
-      "UPDATE aged_leads SET reserved_by_order_id = NULL, reserved_until = NULL WHERE reserved_by_order_id = ? AND sold_at IS NULL",
-    )
-    .bind(orderId)
-    .run();
+/** Frees the order's unsold leads. */
+export function releaseLeadsStatement(db: Database, orderId: string) {
+  return db
+    .update(agedLeads)
+    .set({ reservedByOrderId: null, reservedUntil: null, reservedByUserId: null })
+    .where(and(eq(agedLeads.reservedByOrderId, orderId), isNull(agedLeads.soldAt)));
+}
+
+export async function releaseLeads(d1: D1Database, orderId: string): Promise<void> {
+  await releaseLeadsStatement(database(d1), orderId);
+}
+
+/** How many of the order's leads are still reserved by it and running. */
+export async function liveReservationSize(d1: D1Database, orderId: string, now = Date.now()): Promise<number> {
+  const [row] = await database(d1)
+    .select({ count: count() })
+    .from(agedLeads)
+    .where(
+      and(
+        eq(agedLeads.reservedByOrderId, orderId),
+        isNull(agedLeads.soldAt),
+        gt(agedLeads.reservedUntil, new Date(now)),
+      ),
+    );
+  return row?.count ?? 0;
 }
 
 /**
- * On payment: the order's leads become the buyer's. A lead whose reservation ran out is still sold to
- * this buyer unless another buyer has reserved or bought it since. Answers how many were assigned.
+ * The paid sale of an order's leads, all or none, as two statements for the payment event's batch:
+ * the order becomes paid only if every lead can still go to it (a lead whose reservation ran out is
+ * still sold to this buyer unless another buyer has reserved or bought it since), and the leads are
+ * assigned only if the order did become paid at `now`.
  */
-export async function sellReservedLeads(
-  db: D1Database,
-  order: { id: string; userId: string | null; leadIds: string[] },
+export function leadSaleStatements(
+  db: Database,
+  order: { id: string; userId: string | null; leadIds: readonly string[] },
+  now: number,
 ) {
-  const now = Date.now();
-  const result = await db
-    .prepare(
-      `UPDATE aged_leads SET sold_to_user_id = ?1, sold_order_id = ?2, sold_at = ?3, reserved_until = NULL
-       WHERE id IN (SELECT value FROM json_each(?4)) AND sold_at IS NULL
-         AND (reserved_by_order_id = ?2 OR reserved_until IS NULL OR reserved_until < ?3)`,
-    )
-    .bind(order.userId, order.id, now, JSON.stringify(order.leadIds))
-    .run();
-  return result.meta.changes;
+  const allSellable = sql`(SELECT count(*) FROM ${agedLeads} WHERE ${leadIdIn(order.leadIds)} AND ${sellableTo(order.id, now)}) = ${order.leadIds.length}`;
+  const paidNow = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} = 'paid' AND ${orders.paidAt} = ${now})`;
+  return {
+    /** Added to the order's `pending → paid` update. */
+    allSellable,
+    sell: db
+      .update(agedLeads)
+      .set({
+        soldToUserId: order.userId,
+        soldOrderId: order.id,
+        soldAt: new Date(now),
+        reservedUntil: null,
+        reservedByUserId: null,
+      })
+      .where(and(leadIdIn(order.leadIds), sellableTo(order.id, now), paidNow)),
+  };
 }
 
 export async function listOwnedLeads(db: D1Database, userId: string): Promise<OwnedLead[]> {

@@ -1,15 +1,20 @@
 /**
  * Orders (PRODUCT.md D2): created `pending` with their payment intent, `paid` only on the provider's own
- * confirmation, each provider event processed once.
+ * confirmation of the right amount, each provider event processed once and in one transaction with what
+ * it changes; refunds and disputes follow the provider's events.
  */
+import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import { site } from "../../src/config/site";
 import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
+import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
-import type { OrderKind } from "../db/schema";
+import { type Database, database } from "../db/client";
+import { type OrderKind, orders, paymentEvents } from "../db/schema";
 import type { Env } from "../env";
-import { sellReservedLeads } from "./leads";
+import { leadSaleStatements, releaseLeadsStatement } from "./leads";
 import { sendMail } from "./mail";
-import { type PaymentEvent, paymentProvider } from "./payments/provider";
+import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
+import { sha256Hex } from "./reset-tokens";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
 
@@ -24,34 +29,34 @@ export interface NewOrder {
   details: Record<string, unknown>;
 }
 
+type Order = typeof orders.$inferSelect;
+
 /** Creates the provider's intent and the pending order that owns it. */
-export async function startPayment(env: Env, order: NewOrder): Promise<PaymentStart> {
-  const provider = paymentProvider(env);
+export async function startPayment(env: Env, provider: PaymentProvider, order: NewOrder): Promise<PaymentStart> {
   const orderId = order.id ?? crypto.randomUUID();
   const intent = await provider.createIntent({
     amountCents: order.quote.totalCents,
     currency: CURRENCY,
     orderId,
     email: order.email,
+    cardOnly: order.kind === "aged-leads",
   });
-  await env.DB.prepare(
-    `INSERT INTO orders (id, kind, tier, quantity, unit_price_cents, total_cents, currency, user_id, email, details, payment_intent_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-    .bind(
-      orderId,
-      order.kind,
-      order.tier,
-      order.quote.quantity,
-      order.quote.unitCents,
-      order.quote.totalCents,
-      CURRENCY,
-      order.userId,
-      order.email,
-      JSON.stringify(order.details),
-      intent.id,
-    )
-    .run();
+  await database(env.DB)
+    .insert(orders)
+    .values({
+      id: orderId,
+      kind: order.kind,
+      tier: order.tier,
+      quantity: order.quote.quantity,
+      unitPriceCents: order.quote.unitCents,
+      totalCents: order.quote.totalCents,
+      currency: CURRENCY,
+      userId: order.userId,
+      email: order.email,
+      details: order.details,
+      paymentIntentId: intent.id,
+      clientSecretHash: await sha256Hex(intent.clientSecret),
+    });
   return {
     clientSecret: intent.clientSecret,
     orderId,
@@ -62,33 +67,27 @@ export async function startPayment(env: Env, order: NewOrder): Promise<PaymentSt
   };
 }
 
-interface PaidOrder {
-  id: string;
-  kind: OrderKind;
-  user_id: string | null;
-  email: string | null;
-  quantity: number;
-  total_cents: number;
-  details: string;
-}
-
-async function fulfilAgedLeads(db: D1Database, order: PaidOrder): Promise<void> {
-  const { leadIds = [] } = JSON.parse(order.details) as { leadIds?: string[] };
-  const sold = await sellReservedLeads(db, { id: order.id, userId: order.user_id, leadIds });
-  if (sold < leadIds.length) {
-    // Paid for leads another buyer took after this reservation ran out: flag the order for a refund.
-    console.error(`Order ${order.id}: ${leadIds.length - sold} paid leads could not be assigned`);
-    await db
-      .prepare("UPDATE orders SET payment_error = ? WHERE id = ?")
-      .bind(`${leadIds.length - sold} of ${leadIds.length} leads were no longer available; refund due`, order.id)
-      .run();
-  }
-}
-
-async function sendOrderConfirmation(
-  env: Env,
-  order: { id: string; email: string; quantity: number; total_cents: number },
+/**
+ * The order's status for its return page: only its owner (signed in) or whoever holds its payment's
+ * client secret may read it; anyone else is told it does not exist.
+ */
+export async function orderStatusFor(
+  d1: D1Database,
+  orderId: string,
+  reader: { userId: string | null; clientSecret: string | null },
 ) {
+  const [order] = await database(d1).select().from(orders).where(eq(orders.id, orderId));
+  const owner = order?.userId != null && order.userId === reader.userId;
+  const holdsSecret =
+    order?.clientSecretHash != null &&
+    reader.clientSecret !== null &&
+    (await sha256Hex(reader.clientSecret)) === order.clientSecretHash;
+  if (!order || !(owner || holdsSecret)) return null;
+  return { id: order.id, kind: order.kind, status: order.status, quantity: order.quantity, amount: order.totalCents };
+}
+
+async function sendOrderConfirmation(env: Env, order: Order) {
+  if (!order.email) return;
   try {
     await sendMail(env, {
       to: order.email,
@@ -98,7 +97,7 @@ async function sendOrderConfirmation(
         "",
         `Order ${order.id}`,
         `Quantity: ${order.quantity}`,
-        `Total paid: ${formatUsd(order.total_cents)}`,
+        `Total paid: ${formatUsd(order.totalCents)}`,
         "",
         `We will call you ${site.supportWindow} to set up delivery. Questions: ${site.supportEmail}.`,
       ].join("\n"),
@@ -111,35 +110,187 @@ async function sendOrderConfirmation(
 
 export type EventOutcome = "processed" | "duplicate";
 
+const recordEvent = (db: Database, event: PaymentEvent) =>
+  db.insert(paymentEvents).values({ id: event.id, type: event.type, paymentIntentId: event.paymentIntentId });
+
+/**
+ * Gives the money back through the provider, then records the event and the order as refunded in one
+ * batch (if the provider call fails, nothing is recorded and the provider's retry tries again).
+ */
+async function refundOrder(env: Env, order: Order, event: PaymentEvent, reason: string): Promise<void> {
+  await providerOfIntent(env, order.paymentIntentId).refund(order.paymentIntentId, order.totalCents);
+  const db = database(env.DB);
+  const now = new Date();
+  await db.batch([
+    recordEvent(db, event),
+    db
+      .update(orders)
+      .set({ status: "refunded", refundedAt: now, paymentError: reason, updatedAt: now })
+      .where(eq(orders.id, order.id)),
+    releaseLeadsStatement(db, order.id),
+  ]);
+  console.error(`Order ${order.id} refunded: ${reason}`);
+}
+
+async function paymentSucceeded(
+  env: Env,
+  order: Order,
+  event: Extract<PaymentEvent, { type: "payment_intent.succeeded" }>,
+) {
+  const db = database(env.DB);
+  if (event.amountCents !== order.totalCents || event.currency.toLowerCase() !== order.currency) {
+    // Never mark paid on a charge that is not this order's price: leave it pending, flagged for a person.
+    const paid = `${formatUsd(event.amountCents)} ${event.currency.toUpperCase()}`;
+    const message = `The payment (${paid}) does not match the order (${formatUsd(order.totalCents)} ${order.currency.toUpperCase()}).`;
+    console.error(`Order ${order.id}: ${message}`);
+    await db.batch([
+      recordEvent(db, event),
+      db.update(orders).set({ paymentError: message }).where(eq(orders.id, order.id)),
+    ]);
+    return;
+  }
+  if (order.status === "cancelled") {
+    return refundOrder(env, order, event, "Paid after the order was cancelled; refunded");
+  }
+  if (order.status !== "pending") {
+    await recordEvent(db, event);
+    return;
+  }
+  const now = Date.now();
+  const leadIds = order.kind === "aged-leads" ? ((order.details.leadIds as string[] | undefined) ?? []) : null;
+  const sale = leadIds ? leadSaleStatements(db, { id: order.id, userId: order.userId, leadIds }, now) : null;
+  const markPaid = db
+    .update(orders)
+    .set({ status: "paid", paidAt: new Date(now), paymentError: null, updatedAt: new Date(now) })
+    .where(and(eq(orders.id, order.id), eq(orders.status, "pending"), sale?.allSellable));
+  // Recorded only if the order did become paid at `now`: otherwise the leads are gone and it is refunded.
+  const recordIfPaid = db.insert(paymentEvents).select(
+    db
+      .select({
+        id: sql<string>`${event.id}`.as("id"),
+        type: sql<string>`${event.type}`.as("type"),
+        paymentIntentId: orders.paymentIntentId,
+        receivedAt: sql<Date>`${now}`.as("received_at"),
+      })
+      .from(orders)
+      .where(and(eq(orders.id, order.id), eq(orders.status, "paid"), eq(orders.paidAt, new Date(now)))),
+  );
+  if (sale) await db.batch([markPaid, sale.sell, recordIfPaid]);
+  else await db.batch([markPaid, recordIfPaid]);
+
+  const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
+  if (after?.status === "paid") {
+    await sendOrderConfirmation(env, after);
+    return;
+  }
+  await refundOrder(env, order, event, "The leads were sold to another buyer before the payment arrived; refunded");
+}
+
 /** Applies a provider event to its order exactly once, whichever way it arrived (webhook or simulated). */
 export async function processPaymentEvent(env: Env, event: PaymentEvent): Promise<EventOutcome> {
-  const db = env.DB;
-  const recorded = await db
-    .prepare("INSERT INTO payment_events (id, type, payment_intent_id) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING")
-    .bind(event.id, event.type, event.paymentIntentId)
-    .run();
-  if (recorded.meta.changes === 0) return "duplicate";
-
-  const now = Date.now();
-  if (event.type === "payment_intent.succeeded") {
-    const paid = await db
-      .prepare(
-        `UPDATE orders SET status = 'paid', paid_at = ?1, payment_error = NULL, updated_at = ?1
-         WHERE payment_intent_id = ?2 AND status = 'pending'
-         RETURNING id, kind, user_id, email, quantity, total_cents, details`,
-      )
-      .bind(now, event.paymentIntentId)
-      .first<PaidOrder>();
-    if (paid?.kind === "aged-leads") await fulfilAgedLeads(db, paid);
-    if (paid?.email) await sendOrderConfirmation(env, { ...paid, email: paid.email });
-  } else {
-    // A failure only matters while the order still waits for its money (events may arrive out of order).
-    await db
-      .prepare(
-        "UPDATE orders SET payment_error = ?1, updated_at = ?2 WHERE payment_intent_id = ?3 AND status = 'pending'",
-      )
-      .bind(event.failureMessage ?? "Payment failed", now, event.paymentIntentId)
-      .run();
+  const db = database(env.DB);
+  const [seen] = await db.select().from(paymentEvents).where(eq(paymentEvents.id, event.id));
+  if (seen) return "duplicate";
+  const [order] = await db.select().from(orders).where(eq(orders.paymentIntentId, event.paymentIntentId));
+  if (!order) {
+    await recordEvent(db, event);
+    return "processed";
+  }
+  const now = new Date();
+  switch (event.type) {
+    case "payment_intent.succeeded":
+      await paymentSucceeded(env, order, event);
+      break;
+    case "payment_intent.payment_failed":
+      // A failure only matters while the order still waits for its money (events may arrive out of order).
+      await db.batch([
+        recordEvent(db, event),
+        db
+          .update(orders)
+          .set({ paymentError: event.failureMessage ?? "Payment failed", updatedAt: now })
+          .where(and(eq(orders.id, order.id), eq(orders.status, "pending"))),
+      ]);
+      break;
+    case "charge.refunded":
+      await db.batch([
+        recordEvent(db, event),
+        event.fullyRefunded
+          ? db
+              .update(orders)
+              .set({ status: "refunded", refundedAt: now, updatedAt: now })
+              .where(and(eq(orders.id, order.id), inArray(orders.status, ["paid", "completed"])))
+          : db
+              .update(orders)
+              .set({ paymentError: `Partly refunded: ${formatUsd(event.amountRefundedCents)}`, updatedAt: now })
+              .where(eq(orders.id, order.id)),
+      ]);
+      break;
+    case "charge.dispute.created":
+      await db.batch([
+        recordEvent(db, event),
+        db
+          .update(orders)
+          .set({ disputedAt: now, disputeReason: event.reason, updatedAt: now })
+          .where(eq(orders.id, order.id)),
+      ]);
+      break;
   }
   return "processed";
+}
+
+/**
+ * Cancels a pending order: its intent first (so it can no longer be paid), then the order and its
+ * reserved leads together. False when the provider says the intent is no longer open (its event settles it).
+ */
+export async function cancelPendingOrder(env: Env, order: Pick<Order, "id" | "paymentIntentId">, reason: string) {
+  if (!(await providerOfIntent(env, order.paymentIntentId).cancelIntent(order.paymentIntentId))) return false;
+  const db = database(env.DB);
+  const now = new Date();
+  await db.batch([
+    db
+      .update(orders)
+      .set({ status: "cancelled", paymentError: reason, updatedAt: now })
+      .where(and(eq(orders.id, order.id), eq(orders.status, "pending"))),
+    releaseLeadsStatement(db, order.id),
+  ]);
+  return true;
+}
+
+export async function paymentIntentOf(d1: D1Database, orderId: string): Promise<string> {
+  const [order] = await database(d1)
+    .select({ paymentIntentId: orders.paymentIntentId })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  if (!order) throw new Error(`Order ${orderId} does not exist`);
+  return order.paymentIntentId;
+}
+
+/** Pending aged-lead orders: the buyer's other ones, or everyone's whose reservation has run out. */
+export async function pendingLeadOrders(
+  d1: D1Database,
+  filter: { userId: string; except: string } | { before: number },
+) {
+  const where =
+    "userId" in filter
+      ? and(eq(orders.userId, filter.userId), ne(orders.id, filter.except))
+      : lt(orders.createdAt, new Date(filter.before));
+  return database(d1)
+    .select({ id: orders.id, paymentIntentId: orders.paymentIntentId })
+    .from(orders)
+    .where(and(eq(orders.kind, "aged-leads"), eq(orders.status, "pending"), where))
+    .limit(50);
+}
+
+/** The scheduled sweep: cancels the payment of every aged-lead reservation that ran out unpaid. */
+export async function expireReservations(env: Env, now = Date.now()): Promise<number> {
+  const expired = await pendingLeadOrders(env.DB, { before: now - RESERVATION_MINUTES * 60_000 });
+  let cancelled = 0;
+  for (const order of expired) {
+    try {
+      if (await cancelPendingOrder(env, order, "The reservation ended before payment")) cancelled += 1;
+    } catch (error) {
+      console.error(`Could not cancel the payment of order ${order.id}`, error);
+    }
+  }
+  return cancelled;
 }

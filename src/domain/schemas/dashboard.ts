@@ -1,12 +1,13 @@
 /** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
 import { z } from "zod";
+import { MAX_RESERVED_LEADS, type OrderStatus } from "../orders";
 import type { AgeRange } from "../pricing";
 import { numberFromInput, requiredString } from "./common";
 
 export const AGED_LEADS_PAGE_SIZE = 50;
 export const MAX_PAGE_BUTTONS = 5;
-/** A bulk purchase reserves at most this many leads (a page is 50). */
-export const MAX_BULK_PURCHASE = 1000;
+/** A bulk purchase reserves at most this many leads: a buyer's one open reservation (a page is 50). */
+export const MAX_BULK_PURCHASE = MAX_RESERVED_LEADS;
 export const RESERVATION_MINUTES = 15;
 
 export const agedLeadsQuerySchema = z.object({
@@ -100,7 +101,10 @@ export interface TransferOrderView {
   selectedStates: string[];
   /** Dollars. */
   totalPrice: number;
-  status: "pending" | "paid" | "completed" | "cancelled";
+  status: OrderStatus;
+  /** When the card holder disputed the charge, and why (the provider's reason). */
+  disputedAt: string | null;
+  disputeReason: string | null;
   createdAt: string;
 }
 

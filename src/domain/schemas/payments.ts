@@ -86,3 +86,6 @@ export const simulatedCardSchema = z.object({
   cvc: z.string({ error: "Your card's security code is incomplete." }).max(10),
 });
 export type SimulatedCard = z.infer<typeof simulatedCardSchema>;
+
+/** `GET /api/orders/:id/status?client_secret=…`: the payment's client secret proves the reader paid it. */
+export const orderStatusQuerySchema = z.object({ client_secret: z.string().max(300).optional() });

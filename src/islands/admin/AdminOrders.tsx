@@ -1,6 +1,7 @@
 /** /admin-orders (spec §2 "Transfer Orders"; D2): every live-transfer order, with the admin's status changes. */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
+import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
 import { ORDER_TRANSITIONS, type TransferOrderView } from "../../domain/schemas/dashboard";
 import { apiRequest, errorMessage } from "../../lib/api";
@@ -13,7 +14,7 @@ import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
 
-const STATUS_FILTERS = ["all", "pending", "paid", "completed", "cancelled"] as const;
+const STATUS_FILTERS = ["all", ...ORDER_STATUSES] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
 type Change = { order: TransferOrderView; status: keyof typeof ORDER_TRANSITIONS };
 
@@ -88,7 +89,7 @@ function Orders() {
             aria-pressed={filter === status}
             onClick={() => setFilter(status)}
           >
-            {status === "all" ? "All" : status[0]?.toUpperCase() + status.slice(1)}
+            {status === "all" ? "All" : ORDER_STATUS_LABELS[status]}
           </Button>
         ))}
       </fieldset>
@@ -133,6 +134,12 @@ function Orders() {
                 <td className="px-4 py-3 font-semibold">{formatUsd(Math.round(order.totalPrice * 100))}</td>
                 <td className="px-4 py-3">
                   <StatusBadge status={order.status} />
+                  {order.disputedAt && (
+                    <div className="mt-1 text-xs font-semibold text-red-700" data-testid="dispute-flag">
+                      Disputed ({order.disputeReason ?? "no reason given"}) on{" "}
+                      {dateTime.format(new Date(order.disputedAt))}
+                    </div>
+                  )}
                 </td>
                 <td className="px-4 py-3">{dateTime.format(new Date(order.createdAt))}</td>
                 <td className="space-x-2 px-4 py-3">

@@ -2,28 +2,38 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { site } from "../../config/site";
+import type { OrderStatus } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
 import { celebrateFor } from "../../scripts/confetti";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import { AppProviders } from "../AppProviders";
 import { AfterPurchaseLinks } from "../payment/AfterPurchaseLinks";
+import { orderStatusPath } from "../payment/complete-payment";
 
-interface OrderStatus {
+interface OrderStatusView {
   id: string;
-  status: "pending" | "paid" | "completed" | "cancelled";
+  status: OrderStatus;
   quantity: number;
   amount: number;
 }
+
+const HEADLINES: Record<OrderStatus, string> = {
+  paid: "Payment received",
+  completed: "Payment received",
+  pending: "Your payment is being processed",
+  cancelled: "This order was cancelled",
+  refunded: "This order was refunded",
+};
 
 const POLL_MS = 2000;
 const POLL_LIMIT = 15;
 
 function Success() {
-  const [orderId] = useState(() => new URLSearchParams(window.location.search).get("order") ?? "");
-  const order = useQuery<OrderStatus>({
-    queryKey: [`/api/orders/${encodeURIComponent(orderId)}/status`],
-    enabled: orderId !== "",
+  const [statusPath] = useState(() => orderStatusPath(new URLSearchParams(window.location.search)));
+  const order = useQuery<OrderStatusView>({
+    queryKey: [statusPath],
+    enabled: statusPath !== null,
     // The provider's confirmation may land a moment after the redirect: ask again while it is pending.
     refetchInterval: (query) =>
       query.state.data?.status === "pending" && query.state.dataUpdateCount < POLL_LIMIT ? POLL_MS : false,
@@ -35,7 +45,7 @@ function Success() {
   return (
     <Card className="mx-auto max-w-xl text-center sm:p-10">
       <h1 className="text-3xl font-bold tracking-tight">Welcome aboard!</h1>
-      {orderId === "" || order.isError ? (
+      {statusPath === null || order.isError ? (
         <p className="mt-4 text-ink-soft">
           We could not find your order. If you paid, a confirmation e-mail is on its way; contact{" "}
           <a className="text-brand-700 underline" href={`mailto:${site.supportEmail}`}>
@@ -49,7 +59,7 @@ function Success() {
         </div>
       ) : paid ? (
         <div className="mt-4 space-y-2 text-ink-soft" data-order-status="paid">
-          <p className="text-lg font-semibold text-brand-700">Payment received</p>
+          <p className="text-lg font-semibold text-brand-700">{HEADLINES.paid}</p>
           <p>
             Your package of {order.data.quantity} transfers ({formatUsd(order.data.amount)}) is confirmed. We will call
             you {site.supportWindow} to set up delivery to your agents.
@@ -57,10 +67,10 @@ function Success() {
         </div>
       ) : (
         <div className="mt-4 space-y-2 text-ink-soft" data-order-status={order.data.status}>
-          <p className="text-lg font-semibold text-ink">
-            {order.data.status === "pending" ? "Your payment is being processed" : "This order was cancelled"}
-          </p>
-          <p>We will e-mail you as soon as your card provider confirms the payment.</p>
+          <p className="text-lg font-semibold text-ink">{HEADLINES[order.data.status]}</p>
+          {order.data.status === "pending" && (
+            <p>We will e-mail you as soon as your card provider confirms the payment.</p>
+          )}
         </div>
       )}
       <AfterPurchaseLinks />

@@ -11,6 +11,7 @@ import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
 import { AfterPurchaseLinks } from "../payment/AfterPurchaseLinks";
+import { orderStatusPath } from "../payment/complete-payment";
 
 function Support() {
   return (
@@ -54,15 +55,15 @@ function Processing() {
 
 function ThankYouCard() {
   const [params] = useState(() => new URLSearchParams(window.location.search));
-  const orderId = params.get("order") ?? "";
+  const statusPath = orderStatusPath(params);
   const order = useQuery<{ status: string }>({
-    queryKey: [`/api/orders/${encodeURIComponent(orderId)}/status`],
-    enabled: orderId !== "",
+    queryKey: [statusPath],
+    enabled: statusPath !== null,
     refetchInterval: (query) =>
       query.state.data?.status === "pending" && query.state.dataUpdateCount < 10 ? 2000 : false,
   });
-  const waiting = orderId !== "" && order.isPending;
-  const paid = orderId
+  const waiting = statusPath !== null && order.isPending;
+  const paid = statusPath
     ? order.data?.status === "paid" || order.data?.status === "completed"
     : params.get("redirect_status") === "succeeded";
 

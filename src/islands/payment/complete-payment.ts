@@ -39,3 +39,15 @@ export function paymentFailed(message: string | undefined): void {
 export function paymentError(): void {
   toast({ title: "Payment Error", description: "Something went wrong. Please try again.", variant: "destructive" });
 }
+
+/**
+ * The status URL of the order a return page shows (`?order=`), carrying the payment's client secret
+ * from the return URL: the server answers only the order's owner or the holder of that secret.
+ */
+export function orderStatusPath(params: URLSearchParams): string | null {
+  const orderId = params.get("order");
+  if (!orderId) return null;
+  const secret = params.get("payment_intent_client_secret");
+  const query = secret ? `?${new URLSearchParams({ client_secret: secret })}` : "";
+  return `/api/orders/${encodeURIComponent(orderId)}/status${query}`;
+}

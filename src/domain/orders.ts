@@ -1,0 +1,28 @@
+/**
+ * Orders and the rules that protect payments (PRODUCT.md D2, D3, D6): the statuses an order can have,
+ * and the size of a buyer's aged-lead reservation. Shared by the Worker and the islands.
+ */
+
+/**
+ * `pending` until the provider confirms; `paid` on its confirmation; `completed`/`cancelled` by an admin
+ * (or `cancelled` when an aged-lead reservation ends unpaid); `refunded` when the money went back.
+ */
+export const ORDER_STATUSES = ["pending", "paid", "completed", "cancelled", "refunded"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
+  pending: "Pending",
+  paid: "Paid",
+  completed: "Completed",
+  cancelled: "Cancelled",
+  refunded: "Refunded",
+};
+
+/** A buyer holds at most one open aged-lead reservation, of at most this many leads. */
+export const MAX_RESERVED_LEADS = 200;
+
+/** Settings that must all be present for real card payments (Stripe). */
+export const STRIPE_SETTINGS = ["STRIPE_SECRET_KEY", "PUBLIC_STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
+
+/** The payment provider the Worker uses, as `GET /api/health` reports it. */
+export type PaymentProviderStatus = "stripe" | "simulated" | "unavailable";

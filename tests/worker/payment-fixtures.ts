@@ -1,0 +1,79 @@
+/** Fixtures for the payment-hardening tests: plain leads, simulated card payments, signed Stripe events. */
+import { env } from "cloudflare:workers";
+import Stripe from "stripe";
+import { leadDedupeKey } from "../../src/domain/leads";
+import { callApi } from "./helpers";
+
+export const WEBHOOK_SECRET = "whsec_payment_hardening";
+
+/** `count` unsold leads (ten days old, $5.00 each by the pricing rule); answers their ids. */
+export async function createLeads(count: number): Promise<string[]> {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const phone = `8${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
+    const formFillTime = Date.now() - 10 * 86_400_000 - i;
+    return { id: crypto.randomUUID(), phone, formFillTime, dedupeKey: leadDedupeKey(phone, formFillTime) };
+  });
+  await env.DB.prepare(
+    `INSERT INTO aged_leads (id, name, phone, state, form_fill_time, dedupe_key)
+     SELECT value ->> 'id', 'Pat Lee', value ->> 'phone', 'ZZ', value ->> 'formFillTime', value ->> 'dedupeKey'
+     FROM json_each(?)`,
+  )
+    .bind(JSON.stringify(rows))
+    .run();
+  return rows.map((row) => row.id);
+}
+
+export async function payWithCard(clientSecret: string, cardNumber = "4242424242424242") {
+  return callApi("/api/simulated-payments/confirm", {
+    json: { clientSecret, cardNumber, expiry: "12/34", cvc: "123" },
+  });
+}
+
+export async function buyLeads(cookie: string, leadIds: string[]) {
+  return callApi("/api/bulk-purchase-leads", { json: { leadIds }, cookie });
+}
+
+export interface Started {
+  clientSecret: string;
+  orderId: string;
+  amount: number;
+}
+
+export async function orderRow(orderId: string) {
+  return env.DB.prepare("SELECT * FROM orders WHERE id = ?").bind(orderId).first<Record<string, unknown>>();
+}
+
+export async function simulatedIntentOf(orderId: string) {
+  return env.DB.prepare(
+    "SELECT i.* FROM simulated_payment_intents i JOIN orders o ON o.payment_intent_id = i.id WHERE o.id = ?",
+  )
+    .bind(orderId)
+    .first<{ id: string; status: string; refunded_cents: number }>();
+}
+
+/** Sends a Stripe-signed event to the webhook (the webhook secret set for that request only). */
+export async function sendStripeEvent(
+  type: string,
+  object: Record<string, unknown>,
+  id = `evt_${crypto.randomUUID()}`,
+) {
+  const payload = JSON.stringify({ id, object: "event", type, data: { object } });
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: WEBHOOK_SECRET,
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
+  return callApi("/api/stripe/webhook", {
+    body: payload,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+    env: { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+  });
+}
+
+export const succeededIntent = (intentId: string, amountCents: number, currency = "usd") => ({
+  id: intentId,
+  object: "payment_intent",
+  amount: amountCents,
+  amount_received: amountCents,
+  currency,
+});

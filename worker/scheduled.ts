@@ -1,0 +1,11 @@
+import type { Env } from "./env";
+import { expireReservations } from "./services/orders";
+
+/**
+ * The cron trigger (wrangler.toml `[triggers]`): aged-lead reservations that ran out unpaid get their
+ * payment cancelled, so a late card payment cannot be taken for leads that went back on sale.
+ */
+export const scheduled: ExportedHandlerScheduledHandler<Env> = async (_controller, env) => {
+  const cancelled = await expireReservations(env);
+  if (cancelled > 0) console.log(`Cancelled the payments of ${cancelled} expired reservations`);
+};
