@@ -1,4 +1,4 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import worker from "../../worker/app";
@@ -13,6 +13,8 @@ export interface CallOptions {
   cookie?: string;
   headers?: Record<string, string>;
   body?: BodyInit;
+  /** The bindings to run against (default: the test environment's). */
+  env?: Cloudflare.Env;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function callApi(path: string, options: CallOptions = {}): Promise<
   const ctx = createExecutionContext();
   const response = await worker.fetch(
     new Request(new URL(path, "http://localhost"), { method, headers, body }),
-    env,
+    options.env ?? env,
     ctx,
   );
   await waitOnExecutionContext(ctx);
@@ -103,4 +105,20 @@ export async function latestMailTo(email: string): Promise<{ subject: string; te
   return env.DB.prepare("SELECT subject, text FROM outbox WHERE `to` = ? ORDER BY created_at DESC LIMIT 1")
     .bind(email)
     .first<{ subject: string; text: string }>();
+}
+
+/** Runs the queue consumer on `messages` as one delivery (the test stands in for the Queue). */
+export async function deliverToQueue(messages: unknown[], options: { attempts?: number; env?: Cloudflare.Env } = {}) {
+  const batch = createMessageBatch<unknown>(
+    "leads-shop-imports",
+    messages.map((body, i) => ({
+      id: `m${i}-${crypto.randomUUID()}`,
+      timestamp: new Date(),
+      attempts: options.attempts ?? 1,
+      body,
+    })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, options.env ?? env);
+  return getQueueResult(batch, ctx);
 }

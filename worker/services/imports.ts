@@ -20,6 +20,11 @@ export const isImportBatchMessage = (body: unknown): body is ImportBatchMessage 
 
 /** After this many deliveries a batch is reported failed instead of retried (wrangler.toml max_retries + 1). */
 export const MAX_BATCH_ATTEMPTS = 6;
+/**
+ * D1 queries one import message can cost the consumer at most: `processImportBatch` (a lookup and a
+ * batch of three) and, on its last failing delivery, `failImportBatch` (a batch of three).
+ */
+export const MAX_QUERIES_PER_IMPORT_MESSAGE = 7;
 
 interface ValidLead {
   rowNumber: number;

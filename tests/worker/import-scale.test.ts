@@ -1,0 +1,132 @@
+/**
+ * The CSV import at scale (issue 13 item 5): every Worker invocation of the pipeline, upload route and
+ * Queue consumer, stays within D1's real limits, which local D1 does not enforce. The D1 binding is
+ * wrapped to count statements per invocation and bound parameters per statement.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { BULK_BATCH_SIZE, type BulkLeadRow } from "../../src/domain/csv-mapping";
+import type { ImportStatus } from "../../src/domain/schemas/admin-leads";
+import { D1_LIMITS } from "../../worker/db/limits";
+import { IMPORT_MESSAGES_PER_INVOCATION } from "../../worker/queue";
+import { type ImportBatchMessage, MAX_QUERIES_PER_IMPORT_MESSAGE } from "../../worker/services/imports";
+import { brokenD1Limits, watchD1 } from "./d1-usage";
+import { callApi, deliverToQueue, signedIn } from "./helpers";
+
+let seq = 0;
+const run = Date.now().toString().slice(-5);
+
+function leads(count: number, firstRow: number, refuseEvery = 0): BulkLeadRow[] {
+  return Array.from({ length: count }, (_, i) => {
+    seq += 1;
+    return {
+      rowNumber: firstRow + i,
+      name: refuseEvery && i % refuseEvery === 0 ? "" : `Scale Lead ${seq}`,
+      email: `scale${seq}@example.com`,
+      phone: `7${run}${String(seq).padStart(6, "0")}`.slice(0, 12),
+      state: "TX",
+      ageRange: "",
+      price: 0,
+      formFillTime: "2026-07-01 09:30:00",
+    };
+  });
+}
+
+/** A wrapped D1 binding and the environment that uses it, for one invocation. */
+function watched() {
+  const { db, usage } = watchD1(env.DB);
+  return { env: { ...env, DB: db } as Cloudflare.Env, usage };
+}
+
+async function upload(cookie: string, body: Record<string, unknown>, bindings?: Cloudflare.Env) {
+  const response = await callApi("/api/bulk-upload-aged-leads", { json: body, cookie, env: bindings });
+  expect(response.status).toBe(200);
+  return response.json<{ importId: string; batchNumber: number }>();
+}
+
+/** Uploads `batches` batches of `size` rows (one call each) and answers the messages they queued. */
+async function uploadBatches(cookie: string, batches: number, size: number) {
+  const first = await upload(cookie, { batchNumber: 1, fileName: "scale.csv", leads: leads(size, 2) });
+  for (let n = 2; n <= batches; n++)
+    await upload(cookie, { importId: first.importId, batchNumber: n, leads: leads(size, 2 + (n - 1) * size) });
+  const messages: ImportBatchMessage[] = Array.from({ length: batches }, (_, i) => ({
+    kind: "import-batch",
+    importId: first.importId,
+    batchNumber: i + 1,
+  }));
+  return { importId: first.importId, messages };
+}
+
+async function status(importId: string, cookie: string) {
+  return (await callApi(`/api/imports/${importId}`, { cookie })).json<ImportStatus>();
+}
+
+describe("CSV import within D1's limits (issue 13)", () => {
+  it("the upload route handles a full batch of 1,000 rows within the limits, the rows bound as one value", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const first = watched();
+    const created = await upload(
+      cookie,
+      { batchNumber: 1, fileName: "full.csv", leads: leads(BULK_BATCH_SIZE, 2, 10) },
+      first.env,
+    );
+    const next = watched();
+    await upload(
+      cookie,
+      { importId: created.importId, batchNumber: 2, leads: leads(BULK_BATCH_SIZE, 2 + BULK_BATCH_SIZE, 10) },
+      next.env,
+    );
+    for (const { usage } of [first, next]) {
+      expect(usage.statements.length).toBeGreaterThan(0);
+      expect(brokenD1Limits(usage)).toEqual([]);
+      // The 100 refused rows of the batch went to D1 as one JSON value, not one parameter per row.
+      expect(Math.max(...usage.statements.map((s) => s.largestValueBytes))).toBeGreaterThan(100 * 30);
+    }
+    expect(await status(created.importId, cookie)).toMatchObject({ rowsReceived: 2000, rowsRejected: 200 });
+  });
+
+  it("the consumer inserts full batches with a fixed handful of statements each", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const { importId, messages } = await uploadBatches(cookie, 3, BULK_BATCH_SIZE);
+    const { env: bindings, usage } = watched();
+    const result = await deliverToQueue(messages, { env: bindings });
+    expect(result.explicitAcks).toHaveLength(3);
+    expect(brokenD1Limits(usage)).toEqual([]);
+    expect(usage.statements.length).toBeLessThanOrEqual(3 * MAX_QUERIES_PER_IMPORT_MESSAGE);
+    expect(Math.max(...usage.statements.map((s) => s.params))).toBeLessThanOrEqual(D1_LIMITS.paramsPerStatement);
+    expect(await status(importId, cookie)).toMatchObject({ rowsReceived: 3000, rowsInserted: 3000, done: true });
+  }, 60_000);
+
+  it("one consumer invocation runs at most 1,000 queries even when every message fails on its last attempt; the rest go back to the Queue", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const extra = 15;
+    const total = IMPORT_MESSAGES_PER_INVOCATION + extra;
+    const { importId, messages } = await uploadBatches(cookie, total, 1);
+    // The costliest path: every insert fails, so each message is looked up, tried and reported failed.
+    await env.DB.exec(
+      `CREATE TRIGGER IF NOT EXISTS fail_scale_insert BEFORE INSERT ON aged_leads WHEN NEW.import_id = '${importId}' BEGIN SELECT RAISE(ABORT, 'disk full'); END;`,
+    );
+    const first = watched();
+    let result: Awaited<ReturnType<typeof deliverToQueue>>;
+    try {
+      result = await deliverToQueue(messages, { env: first.env, attempts: 6 });
+    } finally {
+      await env.DB.exec("DROP TRIGGER fail_scale_insert");
+    }
+    expect(first.usage.statements.length).toBeGreaterThan(IMPORT_MESSAGES_PER_INVOCATION * 4);
+    expect(brokenD1Limits(first.usage)).toEqual([]);
+    expect(result.explicitAcks).toHaveLength(IMPORT_MESSAGES_PER_INVOCATION);
+    expect(result.retryMessages).toHaveLength(extra);
+
+    const again = watched();
+    const rest = await deliverToQueue(messages.slice(IMPORT_MESSAGES_PER_INVOCATION), { env: again.env, attempts: 2 });
+    expect(rest.explicitAcks).toHaveLength(extra);
+    expect(brokenD1Limits(again.usage)).toEqual([]);
+    expect(await status(importId, cookie)).toMatchObject({
+      rowsReceived: total,
+      rowsRejected: IMPORT_MESSAGES_PER_INVOCATION,
+      rowsInserted: extra,
+      done: true,
+    });
+  }, 120_000);
+});
