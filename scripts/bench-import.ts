@@ -48,14 +48,23 @@ export async function benchImport(browser: Browser, baseURL: string, rows: numbe
   let peakHeap = baselineHeap;
 
   const limitMs = Math.max(300_000, rows * 0.6);
+  const seconds = (from: number, to: number) => (to - from) / 1000;
   const started = performance.now();
   let readDone = 0;
   let sentDone = 0;
   await page.locator("#bulk-csv").setInputFiles(file);
   const sentAll = page.getByText(`Sent ${rows} of ${rows} rows`);
+  const progress = page.getByText(/^Sent \d+ of \d+ rows/);
+  let lastLog = started;
   for (;;) {
-    peakHeap = Math.max(peakHeap, await heap());
-    if (!readDone && (await page.getByText(/^Sent \d+ of \d+ rows/).count()) > 0) readDone = performance.now();
+    const used = await heap();
+    peakHeap = Math.max(peakHeap, used);
+    if (performance.now() - lastLog > 10_000) {
+      lastLog = performance.now();
+      const text = (await progress.count()) > 0 ? await progress.textContent() : "reading";
+      console.log(`  ${seconds(started, lastLog).toFixed(0)} s: ${text}; heap ${(used / 1e6).toFixed(1)} MB`);
+    }
+    if (!readDone && (await progress.count()) > 0) readDone = performance.now();
     if (!sentDone && (await sentAll.count()) > 0) sentDone = performance.now();
     if ((await page.getByText("Upload Complete!").count()) > 0) break;
     if (performance.now() - started > limitMs) throw new Error(`Import did not finish within ${limitMs / 1000} s`);
@@ -69,7 +78,6 @@ export async function benchImport(browser: Browser, baseURL: string, rows: numbe
   ).json()) as ImportStatus;
   await page.close();
 
-  const seconds = (from: number, to: number) => (to - from) / 1000;
   const perSecond = (from: number, to: number) => Math.round(rows / seconds(from, to));
   const accounted = status.rowsInserted + status.rowsDuplicate + status.rowsRejected;
   console.log(`\nCSV import of ${rows.toLocaleString("en-US")} rows (local stack, Chromium):`);

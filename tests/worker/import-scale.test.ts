@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BULK_BATCH_SIZE, type BulkLeadRow } from "../../src/domain/csv-mapping";
-import type { ImportStatus } from "../../src/domain/schemas/admin-leads";
+import { type ImportStatus, STATUS_REJECTIONS } from "../../src/domain/schemas/admin-leads";
 import { D1_LIMITS } from "../../worker/db/limits";
 import { IMPORT_MESSAGES_PER_INVOCATION } from "../../worker/queue";
 import { type ImportBatchMessage, MAX_QUERIES_PER_IMPORT_MESSAGE } from "../../worker/services/imports";
@@ -129,4 +129,29 @@ describe("CSV import within D1's limits (issue 13)", () => {
       done: true,
     });
   }, 120_000);
+
+  it("lists the first rejections in the status and every one, in order, in the streamed report", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const batches = 6;
+    const first = await upload(cookie, { batchNumber: 1, fileName: "bad.csv", leads: leads(BULK_BATCH_SIZE, 2, 1) });
+    for (let n = 2; n <= batches; n++)
+      await upload(cookie, {
+        importId: first.importId,
+        batchNumber: n,
+        leads: leads(BULK_BATCH_SIZE, 2 + (n - 1) * BULK_BATCH_SIZE, 1),
+      });
+    const summary = await status(first.importId, cookie);
+    expect(summary).toMatchObject({ rowsReceived: 6000, rowsRejected: 6000, done: true });
+    expect(summary.rejections).toHaveLength(STATUS_REJECTIONS);
+    expect(summary.rejections[0]).toEqual({ rowNumber: 2, reason: "Name is required" });
+
+    const { env: bindings, usage } = watched();
+    const report = await callApi(`/api/imports/${first.importId}/report.csv`, { cookie, env: bindings });
+    const lines = (await report.text()).split("\r\n");
+    const rejected = lines.filter((line) => line.endsWith(',rejected,"Name is required"'));
+    expect(rejected).toHaveLength(6000);
+    expect(rejected.map((line) => Number(line.split(",")[0]))).toEqual(Array.from({ length: 6000 }, (_, i) => i + 2));
+    expect(lines.at(-1)).toBe("Rejected,6000");
+    expect(brokenD1Limits(usage)).toEqual([]);
+  }, 60_000);
 });

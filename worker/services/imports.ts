@@ -4,9 +4,13 @@
  * The consumer inserts them with one D1 batch, skipping duplicates. Every received row ends up inserted,
  * duplicate or rejected, and a batch is processed once however often its message arrives.
  */
+
+import { and, asc, eq, gt } from "drizzle-orm";
 import { BULK_BATCH_SIZE, type BulkLeadRow, isAgeRange, parseFormFillTime } from "../../src/domain/csv-mapping";
 import { leadDedupeKey, phoneDigits } from "../../src/domain/leads";
-import type { BulkUpload, ImportStatus } from "../../src/domain/schemas/admin-leads";
+import { type BulkUpload, type ImportStatus, STATUS_REJECTIONS } from "../../src/domain/schemas/admin-leads";
+import { database } from "../db/client";
+import { importRejections } from "../db/schema";
 import type { Env } from "../env";
 
 export interface ImportBatchMessage {
@@ -220,8 +224,8 @@ export async function importStatus(db: D1Database, importId: string): Promise<Im
   const [summary, rejections] = await db.batch<Record<string, unknown>>([
     db.prepare("SELECT * FROM imports WHERE id = ?").bind(importId),
     db
-      .prepare("SELECT row_number, reason FROM import_rejections WHERE import_id = ? ORDER BY row_number")
-      .bind(importId),
+      .prepare("SELECT row_number, reason FROM import_rejections WHERE import_id = ? ORDER BY row_number LIMIT ?")
+      .bind(importId, STATUS_REJECTIONS),
   ]);
   const row = summary?.results[0];
   if (!row) return null;
@@ -243,4 +247,58 @@ export async function importStatus(db: D1Database, importId: string): Promise<Im
       counts.rowsInserted + counts.rowsDuplicate + counts.rowsRejected === counts.rowsReceived,
     rejections: (rejections?.results ?? []).map((r) => ({ rowNumber: Number(r.row_number), reason: String(r.reason) })),
   };
+}
+
+/** Rejections read per query for the report: a million-row import needs a few hundred queries at most. */
+const REPORT_PAGE_ROWS = 5000;
+
+async function* rejectionPages(d1: D1Database, importId: string) {
+  const db = database(d1);
+  let after = 0;
+  for (;;) {
+    const page = await db
+      .select({ rowNumber: importRejections.rowNumber, reason: importRejections.reason })
+      .from(importRejections)
+      .where(and(eq(importRejections.importId, importId), gt(importRejections.rowNumber, after)))
+      .orderBy(asc(importRejections.rowNumber))
+      .limit(REPORT_PAGE_ROWS);
+    if (page.length > 0) yield page;
+    const last = page.at(-1);
+    if (!last || page.length < REPORT_PAGE_ROWS) return;
+    after = last.rowNumber;
+  }
+}
+
+const csvText = (value: string) => `"${value.replaceAll('"', '""')}"`;
+
+/** The import's report as CSV (every rejected row, then the totals), streamed page by page. */
+export function importReportCsv(d1: D1Database, status: ImportStatus): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const pages = rejectionPages(d1, status.id);
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode("Row,Outcome,Reason\r\n"));
+        return;
+      }
+      const next = await pages.next();
+      if (!next.done) {
+        controller.enqueue(
+          encoder.encode(next.value.map((r) => `${r.rowNumber},rejected,${csvText(r.reason)}\r\n`).join("")),
+        );
+        return;
+      }
+      const totals = [
+        "",
+        `Rows received,${status.rowsReceived}`,
+        `Inserted,${status.rowsInserted}`,
+        `Duplicates skipped,${status.rowsDuplicate}`,
+        `Rejected,${status.rowsRejected}`,
+      ];
+      controller.enqueue(encoder.encode(totals.join("\r\n")));
+      controller.close();
+    },
+  });
 }

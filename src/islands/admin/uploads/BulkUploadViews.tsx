@@ -1,11 +1,8 @@
 /** The bulk upload's views (spec §5): the drop area, the progress of an import, and its final report. */
 import { useRef, useState } from "react";
-import type { ImportStatus } from "../../../domain/schemas/admin-leads";
+import { type ImportStatus, STATUS_REJECTIONS } from "../../../domain/schemas/admin-leads";
 import { buttonClass } from "../../../ui/styles";
 import type { Stage } from "./useCsvImport";
-
-/** Rejections listed on screen; the downloadable report has them all. */
-const REJECTIONS_SHOWN = 100;
 
 export function DropArea({ reading, onFile }: { reading: boolean; onFile: (file: File) => void }) {
   const [dragging, setDragging] = useState(false);
@@ -88,7 +85,7 @@ export function SuccessBanner({ status }: { status: ImportStatus }) {
 }
 
 export function ImportReport({ report }: { report: ImportStatus }) {
-  const shown = report.rejections.slice(0, REJECTIONS_SHOWN);
+  const shown = report.rejections.slice(0, STATUS_REJECTIONS);
   return (
     <section aria-labelledby="import-report" className="space-y-3 rounded-xl bg-surface p-4">
       <h4 id="import-report" className="font-semibold">
