@@ -154,4 +154,33 @@ describe("CSV import within D1's limits (issue 13)", () => {
     expect(lines.at(-1)).toBe("Rejected,6000");
     expect(brokenD1Limits(usage)).toEqual([]);
   }, 60_000);
+
+  it("a batch sent again is announced again while still queued, and is never counted twice", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const sent: ImportBatchMessage[] = [];
+    const queue = { send: async (message: ImportBatchMessage) => void sent.push(message) } as unknown as Queue;
+    const bindings = { ...env, IMPORT_QUEUE: queue } as Cloudflare.Env;
+    const body = { batchNumber: 1, fileName: "again.csv", leads: leads(3, 2, 3) };
+    const first = await upload(cookie, body, bindings);
+    // As if the first answer never arrived (its Queue message lost): the page sends the batch again.
+    await upload(cookie, { ...body, importId: first.importId }, bindings);
+    expect(sent).toHaveLength(2);
+    expect(await status(first.importId, cookie)).toMatchObject({
+      rowsReceived: 3,
+      rowsRejected: 1,
+      batchesReceived: 1,
+      done: false,
+    });
+    await deliverToQueue(sent);
+    await upload(cookie, { ...body, importId: first.importId }, bindings);
+    expect(sent).toHaveLength(2);
+    expect(await env.DOCUMENTS.head(`imports/${first.importId}/1.json`)).toBeNull();
+    expect(await status(first.importId, cookie)).toMatchObject({
+      rowsReceived: 3,
+      rowsInserted: 2,
+      rowsRejected: 1,
+      batchesReceived: 1,
+      done: true,
+    });
+  });
 });

@@ -124,7 +124,6 @@ export const adminLeads = new Hono<AppBindings>()
   })
   .post("/bulk-upload-aged-leads", validateJson(bulkUploadSchema), async (c) => {
     const accepted = await acceptBatch(c.env, c.get("user")?.id ?? null, c.req.valid("json"));
-    if (!accepted) return errorJson(c, 404, "Import not found");
     return c.json({ ...accepted, count: accepted.received });
   })
   .get("/imports/:id", async (c) => {
