@@ -47,7 +47,7 @@ export async function benchImport(browser: Browser, baseURL: string, rows: numbe
   const baselineHeap = await heap();
   let peakHeap = baselineHeap;
 
-  const limitMs = Math.max(300_000, rows * 0.6);
+  const limitMs = Math.max(300_000, rows * 1.5);
   const seconds = (from: number, to: number) => (to - from) / 1000;
   const started = performance.now();
   let readDone = 0;
