@@ -277,6 +277,21 @@ export function useCsvImport() {
     setStage({ name: "uploading", fileName, totalRows, sentRows: 0, status: null });
     let importId: string | undefined;
     let sentRows = 0;
+    let sending = true;
+    const showProgress = (progress: ImportStatus) =>
+      setStage((s) => (s.name === "uploading" ? { ...s, status: progress } : s));
+    /** While batches are still being sent, the server's counts show how far the Queue has got. */
+    const followWhileSending = async (id: string) => {
+      while (sending) {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        if (!sending) return;
+        try {
+          showProgress(await apiRequest<ImportStatus>("GET", `/api/imports/${id}`));
+        } catch {
+          // A missed reading is fine: the next one, or the final wait, reports.
+        }
+      }
+    };
     try {
       await new Promise<void>((resolve, reject) => {
         const waiting: Answer<"batch">[] = [];
@@ -292,7 +307,9 @@ export function useCsvImport() {
               leads: batch.leads,
               fieldMapping: mapping,
             });
+            const created = !importId;
             importId = answer.importId;
+            if (created) void followWhileSending(answer.importId);
             sentRows += batch.leads.length;
             setStage((s) => (s.name === "uploading" ? { ...s, sentRows } : s));
             worker.send({ type: "next" });
@@ -323,12 +340,12 @@ export function useCsvImport() {
           pump();
         });
         worker.send({ type: "stream", mapping, batchSize: BULK_BATCH_SIZE });
+      }).finally(() => {
+        sending = false;
       });
       release();
       if (!importId) throw new Error("Nothing was uploaded");
-      const status = await waitForImport(importId, (progress) =>
-        setStage((s) => (s.name === "uploading" ? { ...s, status: progress } : s)),
-      );
+      const status = await waitForImport(importId, showProgress);
       setReport(status);
       setStage({ name: "success", status });
       toast({
