@@ -143,6 +143,13 @@ export function useCsvImport() {
     current.current = null;
   }
 
+  /** Drops the file and says why. */
+  function giveUp(say: () => void) {
+    release();
+    setStage({ name: "idle" });
+    say();
+  }
+
   /** Whether some row of the whole file has a name, phone and state under `mapping` (the worker looks). */
   async function hasValidRow(worker: CsvWorker, mapping: FieldMapping): Promise<boolean> {
     const answer = await worker.ask({ type: "check", mapping }, "checked");
@@ -164,19 +171,17 @@ export function useCsvImport() {
     try {
       inspected = await worker.ask({ type: "inspect", file }, "inspected");
     } catch {
-      release();
-      setStage({ name: "idle" });
-      fileError();
+      giveUp(fileError);
       return;
     }
     if (inspected.headers.length === 0 || inspected.totalRows === 0) {
-      release();
-      setStage({ name: "idle" });
-      toast({
-        title: "Invalid File",
-        description: "File must contain at least a header row and one data row",
-        variant: "destructive",
-      });
+      giveUp(() =>
+        toast({
+          title: "Invalid File",
+          description: "File must contain at least a header row and one data row",
+          variant: "destructive",
+        }),
+      );
       return;
     }
     const openReview = (mapping: FieldMapping) => {
@@ -215,15 +220,11 @@ export function useCsvImport() {
     }
     try {
       if (!(await hasValidRow(worker, mapping))) {
-        release();
-        setStage({ name: "idle" });
-        noValidData();
+        giveUp(noValidData);
         return;
       }
     } catch {
-      release();
-      setStage({ name: "idle" });
-      fileError();
+      giveUp(fileError);
       return;
     }
     await upload(worker, file.name, inspected.totalRows, mapping);
@@ -355,13 +356,13 @@ export function useCsvImport() {
       });
       void queryClient.invalidateQueries({ queryKey: ["/api/admin/aged-leads"] });
     } catch (error) {
-      release();
-      setStage({ name: "idle" });
-      toast({
-        title: "Bulk Upload Failed",
-        description: errorMessage(error, "Failed to upload leads"),
-        variant: "destructive",
-      });
+      giveUp(() =>
+        toast({
+          title: "Bulk Upload Failed",
+          description: errorMessage(error, "Failed to upload leads"),
+          variant: "destructive",
+        }),
+      );
     }
   }
 
