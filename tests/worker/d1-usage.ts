@@ -77,7 +77,6 @@ export function watchD1(db: D1Database): { db: D1Database; usage: D1Usage } {
         record({ inner: db.prepare("SELECT 1"), sql: part, values: [] });
       return db.exec(sql);
     },
-    dump: () => db.dump(),
     withSession: () => {
       throw new Error("watchD1 does not follow sessions");
     },
