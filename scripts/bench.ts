@@ -1,11 +1,11 @@
 /**
- * `npm run bench`: builds, serves locally, then measures in Chromium (1) the bytes of HTML, CSS and JS
- * each page transfers, raw and gzip-compressed, and (2) a 100,000-row CSV import end to end.
- * `npm run bench -- --rows 20000` imports a smaller file.
+ * `npm run bench [-- <part> [flags]]`: builds, serves locally, then measures in Chromium. Parts:
+ * `pages` (the bytes of HTML, CSS and JS each page transfers, raw and gzip-compressed) and `import`
+ * (a CSV import end to end; `--rows N`, default 100,000). Without a part, every part runs.
  */
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
-import { benchImport } from "./bench-import.ts";
+import { importPart } from "./bench-import.ts";
 import { launchChromium } from "./chromium.ts";
 import { build, parseFlags } from "./lib.ts";
 import { startLocalServer } from "./local-server.ts";
@@ -58,14 +58,27 @@ async function benchPages(browser: Browser, baseURL: string) {
   console.table(rows);
 }
 
-const importRows = Number(parseFlags(process.argv.slice(2)).get("rows") ?? 100_000);
+/** A part measures one thing; it answers false when what it measured is wrong (the run then fails). */
+type Part = (browser: Browser, baseURL: string, flags: Map<string, string | true>) => Promise<boolean | undefined>;
+const parts: Record<string, Part> = {
+  pages: async (browser, baseURL) => {
+    await benchPages(browser, baseURL);
+    return true;
+  },
+  import: importPart,
+};
+
+const args = process.argv.slice(2);
+const chosen = args[0] && !args[0].startsWith("--") ? [args.shift() ?? ""] : Object.keys(parts);
+const unknown = chosen.filter((name) => !parts[name]);
+if (unknown.length > 0)
+  throw new Error(`Unknown bench part ${unknown.join(", ")} (parts: ${Object.keys(parts).join(", ")})`);
+const flags = parseFlags(args);
 build();
 const server = await startLocalServer("bench-state");
 const browser = await launchChromium();
 try {
-  await benchPages(browser, server.baseURL);
-  const result = await benchImport(browser, server.baseURL, importRows);
-  if (!result.accounted) process.exitCode = 1;
+  for (const name of chosen) if ((await parts[name]?.(browser, server.baseURL, flags)) === false) process.exitCode = 1;
 } finally {
   await browser.close();
   server.stop();

@@ -1,5 +1,20 @@
+import { D1_LIMITS } from "./db/limits";
 import type { Env } from "./env";
-import { failImportBatch, isImportBatchMessage, MAX_BATCH_ATTEMPTS, processImportBatch } from "./services/imports";
+import {
+  failImportBatch,
+  isImportBatchMessage,
+  MAX_BATCH_ATTEMPTS,
+  MAX_QUERIES_PER_IMPORT_MESSAGE,
+  processImportBatch,
+} from "./services/imports";
+
+/**
+ * Import messages one invocation handles, so that it stays within D1's queries per invocation whatever
+ * `max_batch_size` wrangler.toml sets; the rest of a larger delivery is handed back to the Queue.
+ */
+export const IMPORT_MESSAGES_PER_INVOCATION = Math.floor(
+  D1_LIMITS.queriesPerInvocation / MAX_QUERIES_PER_IMPORT_MESSAGE,
+);
 
 /**
  * Queue consumer for CSV import batches (D8). A failing batch is retried by the Queue; on its last
@@ -7,12 +22,18 @@ import { failImportBatch, isImportBatchMessage, MAX_BATCH_ATTEMPTS, processImpor
  * A message this consumer cannot understand is logged and acknowledged: retrying it could never succeed.
  */
 export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  let handled = 0;
   for (const message of batch.messages) {
     if (!isImportBatchMessage(message.body)) {
       console.warn("Dropping unknown queue message", message.id);
       message.ack();
       continue;
     }
+    if (handled >= IMPORT_MESSAGES_PER_INVOCATION) {
+      message.retry();
+      continue;
+    }
+    handled += 1;
     try {
       await processImportBatch(env, message.body);
       message.ack();

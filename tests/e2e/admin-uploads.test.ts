@@ -129,6 +129,42 @@ describe("aged-leads tab", () => {
     expect(await page.getByTestId("report-inserted").textContent()).toBe("1");
   });
 
+  it("reviews the whole file page by page and finds its only valid row after the first 1,000", async () => {
+    const page = await openAdminTab("aged-leads");
+    const validAt = 1450; // the file's line (the header is line 1)
+    const lines = ["Who,Mail,Digits,Where"];
+    for (let line = 2; line <= 1501; line++)
+      lines.push(line === validAt ? `Late Valid,lv@example.com,${phone()},OR` : `,n${line}@example.com,${phone()},OR`);
+    await page.locator("#bulk-csv").setInputFiles(csvFile("late.csv", lines.join("\n")));
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Total rows: 1500").waitFor();
+    await dialog.getByText("Rows 2–51 · page 1 of 30").waitFor();
+    await dialog.getByLabel("Go to row").fill(String(validAt));
+    await dialog.getByRole("button", { name: "Show" }).click();
+    await dialog.getByText("Rows 1,402–1,451 · page 29 of 30").waitFor();
+    const row = dialog.getByRole("row").filter({ has: page.getByRole("cell", { name: String(validAt), exact: true }) });
+    expect(await row.getByRole("cell", { name: "Late Valid" }).count()).toBe(1);
+    await dialog.getByRole("button", { name: "Next rows" }).click();
+    await dialog.getByText("Rows 1,452–1,501 · page 30 of 30").waitFor();
+    expect(await dialog.getByRole("cell", { name: "1501", exact: true }).count()).toBe(1);
+    expect(await dialog.getByRole("button", { name: "Next rows" }).isDisabled()).toBe(true);
+
+    for (const [label, column] of [
+      ["Name *", "Who"],
+      ["Email *", "Mail"],
+      ["Phone *", "Digits"],
+      ["State *", "Where"],
+      ["Age range *", "Not in this file"],
+      ["Price *", "Not in this file"],
+    ] as const) {
+      await dialog.getByLabel(label).selectOption({ label: column });
+    }
+    await dialog.getByRole("button", { name: "Confirm Upload" }).click();
+    await page.getByText("Upload Complete!").waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId("report-inserted").textContent()).toBe("1");
+    expect(await page.getByTestId("report-rejected").textContent()).toBe("1499");
+  });
+
   it("says 'No Valid Data' when no row has a name, phone and state", async () => {
     const page = await openAdminTab("aged-leads");
     await page

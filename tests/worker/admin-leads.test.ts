@@ -1,11 +1,9 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { BulkLeadRow } from "../../src/domain/csv-mapping";
 import type { ImportStatus } from "../../src/domain/schemas/admin-leads";
-import worker from "../../worker/app";
 import type { ImportBatchMessage } from "../../worker/services/imports";
-import { callApi, expectAdminOnly, signedIn } from "./helpers";
+import { callApi, deliverToQueue, expectAdminOnly, signedIn } from "./helpers";
 
 const DAY = 86_400_000;
 let seq = 0;
@@ -25,16 +23,7 @@ function row(overrides: Partial<BulkLeadRow> = {}): BulkLeadRow {
   };
 }
 
-/** Runs the queue consumer on the messages the upload produced (the test stands in for the Queue). */
-async function deliver(messages: ImportBatchMessage[], attempts = 1) {
-  const batch = createMessageBatch<unknown>(
-    "leads-shop-imports",
-    messages.map((body, i) => ({ id: `m${i}-${crypto.randomUUID()}`, timestamp: new Date(), attempts, body })),
-  );
-  const ctx = createExecutionContext();
-  await worker.queue(batch, env);
-  return getQueueResult(batch, ctx);
-}
+const deliver = (messages: ImportBatchMessage[], attempts = 1) => deliverToQueue(messages, { attempts });
 
 async function status(importId: string, cookie: string) {
   return (await callApi(`/api/imports/${importId}`, { cookie })).json<ImportStatus>();

@@ -1,4 +1,4 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import worker from "../../worker/app";
@@ -123,4 +123,20 @@ export async function requestResetToken(email: string): Promise<string> {
   } finally {
     log.mockRestore();
   }
+}
+
+/** Runs the queue consumer on `messages` as one delivery (the test stands in for the Queue). */
+export async function deliverToQueue(messages: unknown[], options: { attempts?: number; env?: Cloudflare.Env } = {}) {
+  const batch = createMessageBatch<unknown>(
+    "leads-shop-imports",
+    messages.map((body, i) => ({
+      id: `m${i}-${crypto.randomUUID()}`,
+      timestamp: new Date(),
+      attempts: options.attempts ?? 1,
+      body,
+    })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, options.env ?? env);
+  return getQueueResult(batch, ctx);
 }

@@ -151,7 +151,10 @@ export const importBatches = sqliteTable(
       .notNull()
       .references(() => imports.id, { onDelete: "cascade" }),
     batchNumber: integer("batch_number").notNull(),
+    /** Valid rows, queued for the consumer. */
     rowCount: integer("row_count").notNull(),
+    /** Every row the batch brought, valid or not (the import's totals are summed from its batches). */
+    rowsReceived: integer("rows_received").notNull().default(0),
     status: text("status", { enum: IMPORT_BATCH_STATUSES }).notNull().default("queued"),
     inserted: integer("inserted").notNull().default(0),
     duplicates: integer("duplicates").notNull().default(0),

@@ -5,7 +5,7 @@ import { adminAgedLeadSchema, bulkUploadSchema, callbackOpportunitySchema } from
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
 import { requireAdmin } from "../middleware/auth";
-import { acceptBatch, importStatus } from "../services/imports";
+import { acceptBatch, importReportCsv, importStatus } from "../services/imports";
 import { priceLead } from "../services/leads";
 import { validateJson } from "../validation";
 
@@ -124,7 +124,6 @@ export const adminLeads = new Hono<AppBindings>()
   })
   .post("/bulk-upload-aged-leads", validateJson(bulkUploadSchema), async (c) => {
     const accepted = await acceptBatch(c.env, c.get("user")?.id ?? null, c.req.valid("json"));
-    if (!accepted) return errorJson(c, 404, "Import not found");
     return c.json({ ...accepted, count: accepted.received });
   })
   .get("/imports/:id", async (c) => {
@@ -134,16 +133,7 @@ export const adminLeads = new Hono<AppBindings>()
   .get("/imports/:id/report.csv", async (c) => {
     const status = await importStatus(c.env.DB, c.req.param("id") ?? "");
     if (!status) return errorJson(c, 404, "Import not found");
-    const lines = [
-      "Row,Outcome,Reason",
-      ...status.rejections.map((r) => `${r.rowNumber},rejected,"${r.reason.replaceAll('"', '""')}"`),
-      "",
-      `Rows received,${status.rowsReceived}`,
-      `Inserted,${status.rowsInserted}`,
-      `Duplicates skipped,${status.rowsDuplicate}`,
-      `Rejected,${status.rowsRejected}`,
-    ];
     c.header("Content-Type", "text/csv; charset=utf-8");
     c.header("Content-Disposition", `attachment; filename="import-report-${status.id}.csv"`);
-    return c.body(lines.join("\r\n"));
+    return c.body(importReportCsv(c.env.DB, status));
   });

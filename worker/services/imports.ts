@@ -4,10 +4,15 @@
  * The consumer inserts them with one D1 batch, skipping duplicates. Every received row ends up inserted,
  * duplicate or rejected, and a batch is processed once however often its message arrives.
  */
+
+import { and, asc, eq, gt } from "drizzle-orm";
 import { BULK_BATCH_SIZE, type BulkLeadRow, isAgeRange, parseFormFillTime } from "../../src/domain/csv-mapping";
 import { leadDedupeKey, phoneDigits } from "../../src/domain/leads";
-import type { BulkUpload, ImportStatus } from "../../src/domain/schemas/admin-leads";
+import { type BulkUpload, type ImportStatus, STATUS_REJECTIONS } from "../../src/domain/schemas/admin-leads";
+import { database } from "../db/client";
+import { importRejections } from "../db/schema";
 import type { Env } from "../env";
+import { NotFoundError } from "../errors";
 
 export interface ImportBatchMessage {
   kind: "import-batch";
@@ -20,6 +25,11 @@ export const isImportBatchMessage = (body: unknown): body is ImportBatchMessage 
 
 /** After this many deliveries a batch is reported failed instead of retried (wrangler.toml max_retries + 1). */
 export const MAX_BATCH_ATTEMPTS = 6;
+/**
+ * D1 queries one import message can cost the consumer at most: `processImportBatch` (a lookup and a
+ * batch of three) and, on its last failing delivery, `failImportBatch` (a batch of three).
+ */
+export const MAX_QUERIES_PER_IMPORT_MESSAGE = 7;
 
 interface ValidLead {
   rowNumber: number;
@@ -64,13 +74,18 @@ const batchKey = (importId: string, batchNumber: number) => `imports/${importId}
 function refreshTotals(db: D1Database, importId: string): D1PreparedStatement {
   return db
     .prepare(
+      // One pass over the import's batches (UPDATE … FROM, which drizzle's update cannot express).
       `UPDATE imports SET
-         rows_inserted = (SELECT coalesce(sum(inserted), 0) FROM import_batches WHERE import_id = ?1 AND status = 'done'),
-         rows_duplicate = (SELECT coalesce(sum(duplicates), 0) FROM import_batches WHERE import_id = ?1 AND status = 'done'),
-         rows_rejected = (SELECT count(*) FROM import_rejections WHERE import_id = ?1),
-         batches_done = (SELECT count(*) FROM import_batches WHERE import_id = ?1 AND status = 'done'),
-         batches_failed = (SELECT count(*) FROM import_batches WHERE import_id = ?1 AND status = 'failed')
-       WHERE id = ?1`,
+         rows_received = b.received, batches_received = b.batches, rows_inserted = b.inserted,
+         rows_duplicate = b.duplicates, batches_done = b.done, batches_failed = b.failed,
+         rows_rejected = (SELECT count(*) FROM import_rejections WHERE import_id = ?1)
+       FROM (SELECT coalesce(sum(rows_received), 0) AS received, count(*) AS batches,
+                    coalesce(sum(CASE WHEN status = 'done' THEN inserted END), 0) AS inserted,
+                    coalesce(sum(CASE WHEN status = 'done' THEN duplicates END), 0) AS duplicates,
+                    count(CASE WHEN status = 'done' THEN 1 END) AS done,
+                    count(CASE WHEN status = 'failed' THEN 1 END) AS failed
+             FROM import_batches WHERE import_id = ?1) AS b
+       WHERE imports.id = ?1`,
     )
     .bind(importId);
 }
@@ -79,35 +94,31 @@ function recordRejections(db: D1Database, importId: string, rejections: { rowNum
   return db
     .prepare(
       `INSERT OR IGNORE INTO import_rejections (import_id, row_number, reason)
-       SELECT ?1, json_extract(value, '$.rowNumber'), json_extract(value, '$.reason') FROM json_each(?2)`,
+       SELECT ?1, json_extract(value, '$.rowNumber'), json_extract(value, '$.reason') FROM json_each(?2)
+       WHERE EXISTS (SELECT 1 FROM imports WHERE id = ?1)`,
     )
     .bind(importId, JSON.stringify(rejections));
 }
 
-/** Accepts one batch of a file (null for an unknown import). A batch sent again is not queued twice. */
+/**
+ * Accepts one batch of a file. Safe to repeat: the rows go to R2 under the batch's own key first, then
+ * one D1 batch records the batch, its refusals and the totals (each idempotent), and a batch still
+ * queued is (re)announced on the Queue, so a batch retried after any failure is neither lost nor
+ * counted twice. Three round trips: R2, D1, Queue.
+ */
 export async function acceptBatch(env: Env, adminId: string | null, upload: BulkUpload) {
   const db = env.DB;
-  let importId = upload.importId;
-  if (importId) {
-    const known = await db.prepare("SELECT id FROM imports WHERE id = ?").bind(importId).first();
-    if (!known) return null;
-  } else {
-    importId = crypto.randomUUID();
-    await db
-      .prepare("INSERT INTO imports (id, created_by, file_name) VALUES (?, ?, ?)")
-      .bind(importId, adminId, upload.fileName ?? null)
-      .run();
-  }
-
+  const importId = upload.importId ?? crypto.randomUUID();
   const batchNumber =
     upload.batchNumber ??
-    (
-      await db
-        .prepare("SELECT coalesce(max(batch_number), 0) + 1 AS next FROM import_batches WHERE import_id = ?")
-        .bind(importId)
-        .first<{ next: number }>()
-    )?.next ??
-    1;
+    (upload.importId
+      ? ((
+          await db
+            .prepare("SELECT coalesce(max(batch_number), 0) + 1 AS next FROM import_batches WHERE import_id = ?")
+            .bind(importId)
+            .first<{ next: number }>()
+        )?.next ?? 1)
+      : 1);
   // Without row numbers, rows are numbered as lines of a file with a header: batch n starts after n-1 full batches.
   const firstRow = 2 + (batchNumber - 1) * BULK_BATCH_SIZE;
   const valid: ValidLead[] = [];
@@ -119,29 +130,38 @@ export async function acceptBatch(env: Env, adminId: string | null, upload: Bulk
     else rejected.push({ rowNumber: row.rowNumber, reason: checked.reason });
   }
 
-  const created = await db
-    .prepare(
-      `INSERT INTO import_batches (import_id, batch_number, row_count, status) VALUES (?, ?, ?, ?)
-       ON CONFLICT (import_id, batch_number) DO NOTHING RETURNING batch_number`,
-    )
-    .bind(importId, batchNumber, valid.length, valid.length === 0 ? "done" : "queued")
-    .first();
-  if (created) {
-    if (valid.length > 0) await env.DOCUMENTS.put(batchKey(importId, batchNumber), JSON.stringify(valid));
-    await db.batch([
-      recordRejections(db, importId, rejected),
-      db
-        .prepare(
-          "UPDATE imports SET rows_received = rows_received + ?, batches_received = batches_received + 1 WHERE id = ?",
-        )
-        .bind(upload.leads.length, importId),
-      refreshTotals(db, importId),
-    ]);
-    if (valid.length > 0) {
-      const message: ImportBatchMessage = { kind: "import-batch", importId, batchNumber };
-      await env.IMPORT_QUEUE.send(message, { contentType: "json" });
-    }
+  const key = batchKey(importId, batchNumber);
+  if (valid.length > 0) await env.DOCUMENTS.put(key, JSON.stringify(valid));
+  const results = await db.batch<{ status: string }>([
+    ...(upload.importId
+      ? []
+      : [
+          db
+            .prepare("INSERT INTO imports (id, created_by, file_name) VALUES (?, ?, ?)")
+            .bind(importId, adminId, upload.fileName ?? null),
+        ]),
+    db
+      .prepare(
+        `INSERT INTO import_batches (import_id, batch_number, row_count, rows_received, status)
+         SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM imports WHERE id = ?1)
+         ON CONFLICT (import_id, batch_number) DO NOTHING`,
+      )
+      .bind(importId, batchNumber, valid.length, upload.leads.length, valid.length === 0 ? "done" : "queued"),
+    recordRejections(db, importId, rejected),
+    refreshTotals(db, importId),
+    db
+      .prepare("SELECT status FROM import_batches WHERE import_id = ? AND batch_number = ?")
+      .bind(importId, batchNumber),
+  ]);
+  const status = results.at(-1)?.results[0]?.status;
+  if (status === "queued") {
+    const message: ImportBatchMessage = { kind: "import-batch", importId, batchNumber };
+    await env.IMPORT_QUEUE.send(message, { contentType: "json" });
+  } else if (valid.length > 0) {
+    // An unknown import, or a batch already processed: the copy just stored is not needed.
+    await env.DOCUMENTS.delete(key);
   }
+  if (!status) throw new NotFoundError("Import not found");
   return {
     importId,
     batchNumber,
@@ -215,8 +235,8 @@ export async function importStatus(db: D1Database, importId: string): Promise<Im
   const [summary, rejections] = await db.batch<Record<string, unknown>>([
     db.prepare("SELECT * FROM imports WHERE id = ?").bind(importId),
     db
-      .prepare("SELECT row_number, reason FROM import_rejections WHERE import_id = ? ORDER BY row_number")
-      .bind(importId),
+      .prepare("SELECT row_number, reason FROM import_rejections WHERE import_id = ? ORDER BY row_number LIMIT ?")
+      .bind(importId, STATUS_REJECTIONS),
   ]);
   const row = summary?.results[0];
   if (!row) return null;
@@ -238,4 +258,58 @@ export async function importStatus(db: D1Database, importId: string): Promise<Im
       counts.rowsInserted + counts.rowsDuplicate + counts.rowsRejected === counts.rowsReceived,
     rejections: (rejections?.results ?? []).map((r) => ({ rowNumber: Number(r.row_number), reason: String(r.reason) })),
   };
+}
+
+/** Rejections read per query for the report: a million-row import needs a few hundred queries at most. */
+const REPORT_PAGE_ROWS = 5000;
+
+async function* rejectionPages(d1: D1Database, importId: string) {
+  const db = database(d1);
+  let after = 0;
+  for (;;) {
+    const page = await db
+      .select({ rowNumber: importRejections.rowNumber, reason: importRejections.reason })
+      .from(importRejections)
+      .where(and(eq(importRejections.importId, importId), gt(importRejections.rowNumber, after)))
+      .orderBy(asc(importRejections.rowNumber))
+      .limit(REPORT_PAGE_ROWS);
+    if (page.length > 0) yield page;
+    const last = page.at(-1);
+    if (!last || page.length < REPORT_PAGE_ROWS) return;
+    after = last.rowNumber;
+  }
+}
+
+const csvText = (value: string) => `"${value.replaceAll('"', '""')}"`;
+
+/** The import's report as CSV (every rejected row, then the totals), streamed page by page. */
+export function importReportCsv(d1: D1Database, status: ImportStatus): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const pages = rejectionPages(d1, status.id);
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode("Row,Outcome,Reason\r\n"));
+        return;
+      }
+      const next = await pages.next();
+      if (!next.done) {
+        controller.enqueue(
+          encoder.encode(next.value.map((r) => `${r.rowNumber},rejected,${csvText(r.reason)}\r\n`).join("")),
+        );
+        return;
+      }
+      const totals = [
+        "",
+        `Rows received,${status.rowsReceived}`,
+        `Inserted,${status.rowsInserted}`,
+        `Duplicates skipped,${status.rowsDuplicate}`,
+        `Rejected,${status.rowsRejected}`,
+      ];
+      controller.enqueue(encoder.encode(totals.join("\r\n")));
+      controller.close();
+    },
+  });
 }

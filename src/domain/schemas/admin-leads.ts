@@ -95,6 +95,9 @@ export const bulkUploadSchema = z.object({
 });
 export type BulkUpload = z.infer<typeof bulkUploadSchema>;
 
+/** Rejected rows `GET /api/imports/:id` lists (the first, by row number); the report CSV lists them all. */
+export const STATUS_REJECTIONS = 100;
+
 /** An import's progress and final report (`GET /api/imports/:id`). */
 export interface ImportStatus {
   id: string;
@@ -108,5 +111,6 @@ export interface ImportStatus {
   batchesFailed: number;
   /** Every received row is inserted, a duplicate, or rejected. */
   done: boolean;
+  /** The first `STATUS_REJECTIONS` rejected rows; `rowsRejected` counts them all. */
   rejections: { rowNumber: number; reason: string }[];
 }

@@ -1,4 +1,8 @@
-/** The CSV review dialog (spec §2): field mapping, every row with its number, the total, and the two buttons. */
+/**
+ * The CSV review dialog (spec §2): field mapping, the file's rows with their numbers a page at a time
+ * (the worker reads each page back from the file, so every row of any file can be reviewed), the total,
+ * and the two buttons.
+ */
 import { useState } from "react";
 import {
   FIELD_LABELS,
@@ -10,24 +14,36 @@ import {
 } from "../../../domain/csv-mapping";
 import { Button } from "../../../ui/button";
 import { Dialog } from "../../../ui/dialog";
-import { SelectField } from "../../../ui/input";
+import { Field, SelectField } from "../../../ui/input";
 import { Table } from "../../../ui/table";
-import type { Inspected } from "./BulkUpload";
+import { REVIEW_PAGE_ROWS } from "./csv-protocol";
+import type { Review } from "./useCsvImport";
 
 interface ReviewDialogProps {
-  inspected: Inspected;
-  initialMapping: FieldMapping;
+  review: Review;
+  onPage: (page: number) => void;
   onClose: () => void;
   onConfirm: (mapping: FieldMapping) => void;
 }
 
-export function ReviewDialog({ inspected, initialMapping, onClose, onConfirm }: ReviewDialogProps) {
-  const [mapping, setMapping] = useState<FieldMapping>(initialMapping);
-  const columns = inspected.headers.map((header, index) => ({
+const count = (n: number) => n.toLocaleString("en-US");
+
+export function ReviewDialog({ review, onPage, onClose, onConfirm }: ReviewDialogProps) {
+  const [mapping, setMapping] = useState<FieldMapping>(review.mapping);
+  const [rowWanted, setRowWanted] = useState("");
+  const columns = review.headers.map((header, index) => ({
     value: String(index),
     label: header || `Column ${index + 1}`,
   }));
-  const shown = inspected.preview.length;
+  const pages = Math.max(1, Math.ceil(review.totalRows / REVIEW_PAGE_ROWS));
+  const firstRow = review.page * REVIEW_PAGE_ROWS + 2;
+  const lastRow = Math.min(firstRow + REVIEW_PAGE_ROWS - 1, review.totalRows + 1);
+  const goToRow = () => {
+    const row = Number.parseInt(rowWanted, 10);
+    if (!Number.isFinite(row)) return;
+    const clamped = Math.min(Math.max(row, 2), review.totalRows + 1);
+    onPage(Math.floor((clamped - 2) / REVIEW_PAGE_ROWS));
+  };
 
   return (
     <Dialog
@@ -35,7 +51,7 @@ export function ReviewDialog({ inspected, initialMapping, onClose, onConfirm }: 
       size="xl"
       onOpenChange={(open) => !open && onClose()}
       title="Review your CSV"
-      description={`${inspected.file.name}: ${inspected.totalRows} rows${shown < inspected.totalRows ? ` (the first ${shown} are shown)` : ""}.`}
+      description={`${review.fileName}: ${count(review.totalRows)} rows.`}
     >
       <div className="space-y-5">
         <fieldset>
@@ -62,23 +78,64 @@ export function ReviewDialog({ inspected, initialMapping, onClose, onConfirm }: 
             ))}
           </div>
         </fieldset>
-        <p className="text-sm font-medium">Total rows: {inspected.totalRows}</p>
-        <div className="max-h-80 overflow-y-auto">
-          <Table headers={["Row", ...inspected.headers]}>
-            {inspected.preview.map((row, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows are shown in file order and never reordered
-              <tr key={index} className="border-t border-line">
-                <td className="px-4 py-2 text-muted">{index + 2}</td>
-                {inspected.headers.map((_, column) => (
+        <p className="text-sm font-medium">Total rows: {review.totalRows}</p>
+        <div className="max-h-80 overflow-y-auto" aria-busy={review.loadingPage}>
+          <Table headers={["Row", ...review.headers]}>
+            {review.rows.map((row) => (
+              <tr key={row.rowNumber} className="border-t border-line">
+                <td className="px-4 py-2 text-muted">{row.rowNumber}</td>
+                {review.headers.map((_, column) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: columns follow the file's header
                   <td key={column} className="px-4 py-2">
-                    {row[column] ?? ""}
+                    {row.cells[column] ?? ""}
                   </td>
                 ))}
               </tr>
             ))}
           </Table>
         </div>
+        <nav aria-label="Rows of the file" className="flex flex-wrap items-center gap-3 text-sm">
+          <Button
+            variant="secondary"
+            disabled={review.page === 0 || review.loadingPage}
+            onClick={() => onPage(review.page - 1)}
+          >
+            Previous rows
+          </Button>
+          <span role="status" aria-live="polite">
+            {review.loadingPage
+              ? "Loading rows…"
+              : `Rows ${count(firstRow)}–${count(lastRow)} · page ${count(review.page + 1)} of ${count(pages)}`}
+          </span>
+          <Button
+            variant="secondary"
+            disabled={review.page >= pages - 1 || review.loadingPage}
+            onClick={() => onPage(review.page + 1)}
+          >
+            Next rows
+          </Button>
+          <form
+            className="flex items-end gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              goToRow();
+            }}
+          >
+            <Field
+              label="Go to row"
+              type="number"
+              inputMode="numeric"
+              min={2}
+              max={review.totalRows + 1}
+              value={rowWanted}
+              onChange={(e) => setRowWanted(e.target.value)}
+              className="w-32"
+            />
+            <Button type="submit" variant="secondary" disabled={review.loadingPage}>
+              Show
+            </Button>
+          </form>
+        </nav>
         <div className="flex justify-end gap-3">
           <Button variant="secondary" onClick={onClose}>
             Close Preview

@@ -1,100 +1,129 @@
 /**
- * Parses a CSV file off the main thread with papaparse, streaming: `inspect` reads the header, keeps a
- * preview and counts the rows; `stream` maps rows and hands them over 1,000 at a time, pausing until the
- * page asks for the next batch, so memory stays bounded whatever the file's size.
+ * Parses a CSV file off the main thread (PRODUCT.md D8). `inspect` reads the whole file once: the header,
+ * the row count, and the byte offset of every review page, so the dialog can page through a file of any
+ * size while neither thread keeps its rows. `check` looks through the whole file for a row with the
+ * required values under a mapping. `stream` maps rows and hands them over in batches, at most a few ahead
+ * of the uploads ("next" acknowledges one), so memory stays bounded whatever the file's size.
  */
-import Papa, { type Parser } from "papaparse";
-import { type BulkLeadRow, isEmptyRow, mapRow } from "../../../domain/csv-mapping";
-import { type FromWorker, PREVIEW_ROWS, type ToWorker } from "./csv-protocol";
+import { type BulkLeadRow, type FieldMapping, hasRequiredValues, mapRow } from "../../../domain/csv-mapping";
+import { type FromWorker, PARSE_AHEAD_BATCHES, REVIEW_PAGE_ROWS, type ReviewRow, type ToWorker } from "./csv-protocol";
+import { type Dialect, detectDialect, scanRows } from "./csv-scan";
 
 const post = (message: FromWorker) => self.postMessage(message);
-/** Read the file in small slices so that only a couple of batches are ever in memory. */
-const CHUNK_BYTES = 256 * 1024;
-let waiting: Parser | null = null;
 
-function inspect(file: File) {
-  let headers: string[] | null = null;
-  const preview: string[][] = [];
-  let totalRows = 0;
-  Papa.parse<string[]>(file, {
-    skipEmptyLines: "greedy",
-    chunkSize: CHUNK_BYTES,
-    chunk: (results) => {
-      for (const row of results.data) {
-        if (isEmptyRow(row)) continue;
-        if (!headers) {
-          headers = row.map((cell) => cell.trim());
-          continue;
-        }
-        totalRows += 1;
-        if (preview.length < PREVIEW_ROWS) preview.push(row);
-      }
-    },
-    complete: () => post({ type: "inspected", headers: headers ?? [], preview, totalRows }),
-    error: (error) => post({ type: "error", message: error.message }),
-  });
+interface Inspected {
+  file: File;
+  dialect: Dialect;
+  /** Byte offset of data row `page * REVIEW_PAGE_ROWS`, for every page. */
+  pageOffsets: number[];
+  totalRows: number;
 }
 
-function stream(file: File, message: Extract<ToWorker, { type: "stream" }>) {
-  let seenHeader = false;
+let inspected: Inspected | null = null;
+/** Batches handed over and not yet acknowledged, and who waits for an acknowledgement. */
+let unacknowledged = 0;
+let wakeStream: (() => void) | null = null;
+
+async function inspect(file: File) {
+  const dialect = await detectDialect(file);
+  let headers: string[] | null = null;
+  const pageOffsets: number[] = [];
+  const firstPage: ReviewRow[] = [];
+  let totalRows = 0;
+  for await (const rows of scanRows(file, dialect)) {
+    for (const row of rows) {
+      if (!headers) {
+        headers = row.cells.map((cell) => cell.trim());
+        continue;
+      }
+      if (totalRows % REVIEW_PAGE_ROWS === 0) pageOffsets.push(row.offset);
+      if (firstPage.length < REVIEW_PAGE_ROWS) firstPage.push({ rowNumber: totalRows + 2, cells: row.cells });
+      totalRows += 1;
+    }
+  }
+  inspected = { file, dialect, pageOffsets, totalRows };
+  post({ type: "inspected", headers: headers ?? [], totalRows, firstPage });
+}
+
+function requireInspected(): Inspected {
+  if (!inspected) throw new Error("No file has been read yet");
+  return inspected;
+}
+
+async function page(number: number) {
+  const { file, dialect, pageOffsets } = requireInspected();
+  const offset = pageOffsets[number];
+  const rows: ReviewRow[] = [];
+  if (offset !== undefined) {
+    scan: for await (const chunk of scanRows(file, dialect, offset)) {
+      for (const row of chunk) {
+        rows.push({ rowNumber: number * REVIEW_PAGE_ROWS + rows.length + 2, cells: row.cells });
+        if (rows.length === REVIEW_PAGE_ROWS) break scan;
+      }
+    }
+  }
+  post({ type: "page", page: number, rows });
+}
+
+/** The data rows of the inspected file with their row numbers, in order. */
+async function* dataRows(): AsyncGenerator<{ cells: string[]; rowNumber: number }> {
+  const { file, dialect, pageOffsets } = requireInspected();
+  const start = pageOffsets[0];
+  if (start === undefined) return;
   let rowNumber = 1;
+  for await (const chunk of scanRows(file, dialect, start)) {
+    for (const row of chunk) {
+      rowNumber += 1;
+      yield { cells: row.cells, rowNumber };
+    }
+  }
+}
+
+async function check(mapping: FieldMapping) {
+  for await (const { cells, rowNumber } of dataRows()) {
+    if (hasRequiredValues(mapRow(cells, mapping, rowNumber))) {
+      post({ type: "checked", firstValidRow: rowNumber });
+      return;
+    }
+  }
+  post({ type: "checked", firstValidRow: null });
+}
+
+async function stream(mapping: FieldMapping, batchSize: number) {
   let batchNumber = 0;
   let totalRows = 0;
   let pending: BulkLeadRow[] = [];
-  const flush = (parser: Parser | null, bytesRead: number) => {
+  const handOver = async () => {
+    while (unacknowledged >= PARSE_AHEAD_BATCHES) await new Promise<void>((resolve) => (wakeStream = resolve));
     batchNumber += 1;
-    post({ type: "batch", batchNumber, leads: pending, bytesRead });
+    unacknowledged += 1;
+    post({ type: "batch", batchNumber, leads: pending });
     pending = [];
-    if (parser) {
-      parser.pause();
-      waiting = parser;
-    }
   };
-  Papa.parse<string[]>(file, {
-    skipEmptyLines: "greedy",
-    chunkSize: CHUNK_BYTES,
-    chunk: (results, parser) => {
-      for (const row of results.data) {
-        if (isEmptyRow(row)) continue;
-        if (!seenHeader) {
-          seenHeader = true;
-          continue;
-        }
-        rowNumber += 1;
-        totalRows += 1;
-        pending.push(mapRow(row, message.mapping, rowNumber));
-      }
-      if (pending.length >= message.batchSize) {
-        // A chunk can hold more than one batch: hand over all but the last, which waits for "next".
-        while (pending.length > message.batchSize) {
-          const rest = pending.slice(message.batchSize);
-          pending = pending.slice(0, message.batchSize);
-          batchNumber += 1;
-          post({ type: "batch", batchNumber, leads: pending, bytesRead: results.meta.cursor });
-          pending = rest;
-        }
-        flush(parser, results.meta.cursor);
-      }
-    },
-    complete: () => {
-      if (pending.length > 0) flush(null, file.size);
-      post({ type: "done", totalRows, batches: batchNumber });
-    },
-    error: (error) => post({ type: "error", message: error.message }),
-  });
+  for await (const { cells, rowNumber } of dataRows()) {
+    totalRows += 1;
+    pending.push(mapRow(cells, mapping, rowNumber));
+    if (pending.length === batchSize) await handOver();
+  }
+  if (pending.length > 0) await handOver();
+  post({ type: "done", totalRows, batches: batchNumber });
+}
+
+async function handle(message: ToWorker) {
+  if (message.type === "inspect") await inspect(message.file);
+  else if (message.type === "page") await page(message.page);
+  else if (message.type === "check") await check(message.mapping);
+  else if (message.type === "stream") await stream(message.mapping, message.batchSize);
+  else if (message.type === "next") {
+    unacknowledged = Math.max(0, unacknowledged - 1);
+    const wake = wakeStream;
+    wakeStream = null;
+    wake?.();
+  }
 }
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {
-  const message = event.data;
-  try {
-    if (message.type === "inspect") inspect(message.file);
-    else if (message.type === "stream") stream(message.file, message);
-    else if (message.type === "next" && waiting) {
-      const parser = waiting;
-      waiting = null;
-      parser.resume();
-    }
-  } catch (error) {
-    post({ type: "error", message: error instanceof Error ? error.message : String(error) });
-  }
+  handle(event.data).catch((error: unknown) =>
+    post({ type: "error", message: error instanceof Error ? error.message : String(error) }),
+  );
 };

@@ -1,0 +1,133 @@
+/** The bulk upload's views (spec §5): the drop area, the progress of an import, and its final report. */
+import { useRef, useState } from "react";
+import { type ImportStatus, STATUS_REJECTIONS } from "../../../domain/schemas/admin-leads";
+import { buttonClass } from "../../../ui/styles";
+import type { Stage } from "./useCsvImport";
+
+export function DropArea({ reading, onFile }: { reading: boolean; onFile: (file: File) => void }) {
+  const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  return (
+    <section
+      aria-label="CSV drop area"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        const file = e.dataTransfer.files[0];
+        if (file && !reading) onFile(file);
+      }}
+      className={`rounded-xl border-2 border-dashed p-8 text-center ${dragging ? "border-brand-600 bg-brand-50" : "border-line"}`}
+    >
+      <p className="font-medium" role={reading ? "status" : undefined}>
+        {reading ? "Reading your file…" : "Drop a CSV file here"}
+      </p>
+      <p className="mt-1 text-sm text-ink-soft">
+        Columns: Name, Phone, State, Form fill time (optional), Email (optional)
+      </p>
+      <input
+        ref={picker}
+        id="bulk-csv"
+        type="file"
+        accept=".csv,text/csv"
+        className="sr-only"
+        disabled={reading}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) onFile(file);
+          e.target.value = "";
+        }}
+      />
+      <label htmlFor="bulk-csv" className={`${buttonClass("primary", "md", "mt-4")} cursor-pointer`}>
+        Choose CSV file
+      </label>
+    </section>
+  );
+}
+
+export function UploadProgress({ stage }: { stage: Extract<Stage, { name: "uploading" }> }) {
+  const processed = stage.status
+    ? stage.status.rowsInserted + stage.status.rowsDuplicate + stage.status.rowsRejected
+    : 0;
+  const percent = stage.totalRows > 0 ? Math.round(((stage.sentRows + processed) / (2 * stage.totalRows)) * 100) : 0;
+  return (
+    <div role="status" className="space-y-3 rounded-xl border border-line p-6">
+      <p className="font-semibold">Uploading {stage.fileName}…</p>
+      <p className="text-sm text-ink-soft">Leads are processed in batches of 1,000 with automatic pricing.</p>
+      <div
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-label="Upload progress"
+        className="h-3 overflow-hidden rounded-full bg-line"
+      >
+        <div className="h-full bg-brand-600 transition-all" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="text-sm text-ink-soft">
+        Sent {stage.sentRows} of {stage.totalRows} rows · saved {processed}
+      </p>
+    </div>
+  );
+}
+
+export function SuccessBanner({ status }: { status: ImportStatus }) {
+  return (
+    <div role="status" className="rounded-xl border border-brand-100 bg-brand-50 p-6 text-center">
+      <p className="text-xl font-bold text-brand-700">Upload Complete!</p>
+      <p className="mt-1 text-ink-soft">{status.rowsInserted} leads added.</p>
+    </div>
+  );
+}
+
+export function ImportReport({ report }: { report: ImportStatus }) {
+  const shown = report.rejections.slice(0, STATUS_REJECTIONS);
+  return (
+    <section aria-labelledby="import-report" className="space-y-3 rounded-xl bg-surface p-4">
+      <h4 id="import-report" className="font-semibold">
+        Import report: {report.fileName}
+      </h4>
+      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
+        {[
+          ["Rows received", report.rowsReceived],
+          ["Inserted", report.rowsInserted],
+          ["Duplicates skipped", report.rowsDuplicate],
+          ["Rejected", report.rowsRejected],
+        ].map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-muted">{label}</dt>
+            <dd
+              className="text-lg font-bold"
+              data-testid={`report-${String(label).toLowerCase().replaceAll(" ", "-")}`}
+            >
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {shown.length > 0 && (
+        <>
+          {report.rowsRejected > shown.length && (
+            <p className="text-sm text-ink-soft">
+              The first {shown.length} of {report.rowsRejected} rejected rows; the report lists them all.
+            </p>
+          )}
+          <ul className="max-h-40 overflow-y-auto text-sm text-ink-soft">
+            {shown.map((r) => (
+              <li key={r.rowNumber}>
+                Row {r.rowNumber}: {r.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <a href={`/api/imports/${report.id}/report.csv`} download className={buttonClass("secondary")}>
+        Download report (CSV)
+      </a>
+    </section>
+  );
+}
