@@ -94,6 +94,24 @@ describe("a payment event commits in one transaction (item 9)", () => {
   });
 });
 
+describe("a payment for a cancelled order (item 8)", () => {
+  it("is refunded rather than kept", async () => {
+    const { cookie } = await signedIn();
+    const [lead] = (await createLeads(1)) as [string];
+    const start = await (await buyLeads(cookie, [lead])).json<Started>();
+    const intentId = String((await orderRow(start.orderId))?.payment_intent_id);
+    // The reservation ended and the sweep cancelled the order while the card payment was under way.
+    await env.DB.prepare("UPDATE orders SET status = 'cancelled' WHERE id = ?").bind(start.orderId).run();
+    const response = await sendStripeEvent("payment_intent.succeeded", succeededIntent(intentId, start.amount));
+    expect(response.status).toBe(200);
+    expect(await orderRow(start.orderId)).toMatchObject({
+      status: "refunded",
+      payment_error: "Paid after the order was cancelled; refunded",
+    });
+    expect(await soldTo(lead)).toBeNull();
+  });
+});
+
 describe("the webhook checks what was paid and follows refunds and disputes (item 17)", () => {
   it.each([
     ["a smaller amount", 100, "usd"],

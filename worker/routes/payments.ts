@@ -19,6 +19,7 @@ import type { AppBindings } from "../env";
 import { NotFoundError } from "../errors";
 import { errorJson } from "../http";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
+import { findSurvey } from "../services/accounts";
 import { orderStatusFor, processPaymentEvent, startPayment } from "../services/orders";
 import { paymentProvider, simulatedProviderFor, verifyStripeWebhook } from "../services/payments/provider";
 import { openSimulatedIntent, recordSimulatedOutcome } from "../services/payments/simulated";
@@ -49,22 +50,6 @@ function priceRequest(request: PaymentIntentRequest): PricedRequest {
         quote: quoteRingcloud(request.packageType, request.quantity, request.ageRange),
       };
   }
-}
-
-async function findSurvey(db: D1Database, surveyId: string) {
-  const row = await db
-    .prepare(
-      `SELECT s.kind, s.answers, s.user_id, u.email FROM survey_responses s JOIN users u ON u.id = s.user_id WHERE s.id = ?`,
-    )
-    .bind(surveyId)
-    .first<{ kind: string; answers: string; user_id: string; email: string }>();
-  if (!row) return null;
-  return {
-    kind: row.kind,
-    answers: JSON.parse(row.answers) as Record<string, unknown>,
-    userId: row.user_id,
-    email: row.email,
-  };
 }
 
 const AGED_LEAD_TYPES = new Set(["Aged Leads", "partial_apps"]);

@@ -1,4 +1,7 @@
 /** Buyer accounts created by the survey wizards (D4): unique username and e-mail, hashed password. */
+import { eq } from "drizzle-orm";
+import { database } from "../db/client";
+import { surveyResponses, users } from "../db/schema";
 import type { Env } from "../env";
 import { assertNewPasswordAllowed } from "./password-policy";
 import { hashPassword } from "./passwords";
@@ -81,4 +84,19 @@ export async function createBuyerWithSurvey(
     throw error;
   }
   return { userId, surveyId };
+}
+
+/** The saved wizard a payment completes, with its account's id and e-mail; null when unknown. */
+export async function findSurvey(d1: D1Database, surveyId: string) {
+  const [survey] = await database(d1)
+    .select({
+      kind: surveyResponses.kind,
+      answers: surveyResponses.answers,
+      userId: surveyResponses.userId,
+      email: users.email,
+    })
+    .from(surveyResponses)
+    .innerJoin(users, eq(users.id, surveyResponses.userId))
+    .where(eq(surveyResponses.id, surveyId));
+  return survey ?? null;
 }

@@ -132,6 +132,8 @@ async function refundOrder(env: Env, order: Order, event: PaymentEvent, reason: 
   console.error(`Order ${order.id} refunded: ${reason}`);
 }
 
+const PAID_AFTER_CANCEL = "Paid after the order was cancelled; refunded";
+
 async function paymentSucceeded(
   env: Env,
   order: Order,
@@ -149,9 +151,7 @@ async function paymentSucceeded(
     ]);
     return;
   }
-  if (order.status === "cancelled") {
-    return refundOrder(env, order, event, "Paid after the order was cancelled; refunded");
-  }
+  if (order.status === "cancelled") return refundOrder(env, order, event, PAID_AFTER_CANCEL);
   if (order.status !== "pending") {
     await recordEvent(db, event);
     return;
@@ -179,11 +179,18 @@ async function paymentSucceeded(
   else await db.batch([markPaid, recordIfPaid]);
 
   const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
-  if (after?.status === "paid") {
+  if (after?.status === "paid" && after.paidAt?.getTime() === now) {
     await sendOrderConfirmation(env, after);
     return;
   }
-  await refundOrder(env, order, event, "The leads were sold to another buyer before the payment arrived; refunded");
+  if (after?.status === "pending") {
+    return refundOrder(env, order, event, "The leads were sold to another buyer before the payment arrived; refunded");
+  }
+  if (after?.status === "cancelled") {
+    return refundOrder(env, order, event, PAID_AFTER_CANCEL);
+  }
+  // Settled meanwhile by another event for the same payment.
+  await recordEvent(db, event);
 }
 
 /** Applies a provider event to its order exactly once, whichever way it arrived (webhook or simulated). */
