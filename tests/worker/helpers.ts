@@ -13,6 +13,8 @@ export interface CallOptions {
   cookie?: string;
   headers?: Record<string, string>;
   body?: BodyInit;
+  /** Bindings to run the Worker with instead of the test environment's (e.g. a wrapped D1). */
+  bindings?: typeof env;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function callApi(path: string, options: CallOptions = {}): Promise<
   const ctx = createExecutionContext();
   const response = await worker.fetch(
     new Request(new URL(path, "http://localhost"), { method, headers, body }),
-    env,
+    options.bindings ?? env,
     ctx,
   );
   await waitOnExecutionContext(ctx);
