@@ -1,11 +1,14 @@
 /**
  * `npm run bench`: builds, serves locally, then measures in Chromium (1) the bytes of HTML, CSS and JS
- * each page transfers, raw and gzip-compressed, and (2) a 100,000-row CSV import end to end.
- * `npm run bench -- --rows 20000` imports a smaller file.
+ * each page transfers, raw and gzip-compressed, and (2) a 100,000-row CSV import end to end; then (3) the
+ * aged-lead marketplace at 100,000 and 1,000,000 leads (scripts/bench-leads.ts).
+ * Name parts to run only those: `npm run bench -- leads`, `npm run bench -- pages import`.
+ * `npm run bench -- --rows 20000` imports a smaller file; `--lead-sizes 20000,100000` picks marketplace sizes.
  */
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { benchImport } from "./bench-import.ts";
+import { benchLeads } from "./bench-leads.ts";
 import { launchChromium } from "./chromium.ts";
 import { build, parseFlags } from "./lib.ts";
 import { startLocalServer } from "./local-server.ts";
@@ -58,15 +61,28 @@ async function benchPages(browser: Browser, baseURL: string) {
   console.table(rows);
 }
 
-const importRows = Number(parseFlags(process.argv.slice(2)).get("rows") ?? 100_000);
+const PARTS = ["pages", "import", "leads"] as const;
+const args = process.argv.slice(2);
+const named = args.filter((arg) => (PARTS as readonly string[]).includes(arg));
+const flags = parseFlags(args.filter((arg) => !named.includes(arg)));
+const parts = new Set(named.length > 0 ? named : PARTS);
+const importRows = Number(flags.get("rows") ?? 100_000);
 build();
-const server = await startLocalServer("bench-state");
-const browser = await launchChromium();
-try {
-  await benchPages(browser, server.baseURL);
-  const result = await benchImport(browser, server.baseURL, importRows);
-  if (!result.accounted) process.exitCode = 1;
-} finally {
-  await browser.close();
-  server.stop();
+if (parts.has("pages") || parts.has("import")) {
+  const server = await startLocalServer("bench-state");
+  const browser = await launchChromium();
+  try {
+    if (parts.has("pages")) await benchPages(browser, server.baseURL);
+    if (parts.has("import")) {
+      const result = await benchImport(browser, server.baseURL, importRows);
+      if (!result.accounted) process.exitCode = 1;
+    }
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+}
+if (parts.has("leads")) {
+  const sizes = flags.get("lead-sizes");
+  await benchLeads(typeof sizes === "string" ? sizes.split(",").map(Number) : undefined);
 }
