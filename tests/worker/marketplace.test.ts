@@ -91,7 +91,7 @@ describe("location filter (issue 11 item 2, D15)", () => {
     const found = await list(cookie, "987");
     expect(found.items.map((lead) => lead.id)).toContain(id);
     expect(found.items.find((lead) => lead.id === id)).toMatchObject({ phone: "(987) ***-****", state: "QZ" });
-  });
+  }, 60_000);
 
   it("shows the form fill date, not its time, before purchase", async () => {
     const { cookie } = await signedIn();
@@ -122,7 +122,7 @@ describe("location filter (issue 11 item 2, D15)", () => {
         location,
       ).toEqual(expected.slice(0, pages.length * 50));
     }
-  });
+  }, 30_000);
 
   it("counts only available leads: sold and running reservations out, expired reservations back in", async () => {
     const buyer = await signedIn();
@@ -331,5 +331,5 @@ describe("My Leads with 10,000 purchased leads (issue 13 item 6)", () => {
     expect(chunkReads()).toBe(11);
     expect(spy.stats.maxParams).toBeLessThanOrEqual(D1_MAX_PARAMS);
     expect(ids).toHaveLength(10_000);
-  });
+  }, 30_000);
 });

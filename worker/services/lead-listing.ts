@@ -36,26 +36,35 @@ interface PreviewRow {
 /** Available leads in total and among those the filter selects, from the counts table (no scan). */
 async function availableCounts(d1: D1Database, location: string | undefined, now: number) {
   const db = database(d1);
-  const [unsold, reserved] = await db.batch([
-    db
-      .select({ state: agedLeadCounts.state, areaCode: agedLeadCounts.areaCode, unsold: agedLeadCounts.unsold })
-      .from(agedLeadCounts)
-      .where(gt(agedLeadCounts.unsold, 0)),
-    // Running reservations per key, read from aged_leads_reservations_idx.
+  const terms = parseLocationFilter(location);
+  const unsold = db
+    .select({ state: agedLeadCounts.state, areaCode: agedLeadCounts.areaCode, unsold: agedLeadCounts.unsold })
+    .from(agedLeadCounts)
+    .where(gt(agedLeadCounts.unsold, 0));
+  // Running reservations, read from aged_leads_reservations_idx: in total, or per key for a filter.
+  const running = and(isNull(agedLeads.soldAt), gte(agedLeads.reservedUntil, new Date(now)));
+  const everything = locationKeys(terms, []);
+  if (everything.all) {
+    const [rows, [held]] = await db.batch([unsold, db.select({ held: count() }).from(agedLeads).where(running)]);
+    const available = rows.reduce((sum, row) => sum + row.unsold, 0) - (held?.held ?? 0);
+    return { keys: everything, available, matched: available };
+  }
+  const [rows, reserved] = await db.batch([
+    unsold,
     db
       .select({ state: agedLeads.state, areaCode: agedLeads.areaCode, held: count() })
       .from(agedLeads)
-      .where(and(isNull(agedLeads.soldAt), gte(agedLeads.reservedUntil, new Date(now))))
+      .where(running)
       .groupBy(agedLeads.state, agedLeads.areaCode),
   ]);
   const keys = locationKeys(
-    parseLocationFilter(location),
-    unsold.map((row) => row.state),
+    terms,
+    rows.map((row) => row.state),
   );
   const held = new Map(reserved.map((row) => [`${row.state}\n${row.areaCode ?? ""}`, row.held]));
   let available = 0;
   let matched = 0;
-  for (const row of unsold) {
+  for (const row of rows) {
     const n = row.unsold - (held.get(`${row.state}\n${row.areaCode}`) ?? 0);
     available += n;
     if (keysMatch(keys, row)) matched += n;
