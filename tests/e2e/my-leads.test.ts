@@ -28,13 +28,13 @@ describe("My Leads", () => {
     await page.getByText("120 leads · page 1 of 3").waitFor();
     const rows = page.locator("tbody tr");
     expect(await rows.count()).toBe(50);
-    expect(await rows.first().textContent()).toContain("Owned Lead 120");
+    expect(await rows.first().locator("td").first().textContent()).toBe("Owned Lead 120");
 
     const pager = page.getByRole("navigation", { name: "My Leads pages" });
     await pager.getByRole("button", { name: "3", exact: true }).click();
     await page.getByText("120 leads · page 3 of 3").waitFor();
     await expect.poll(() => rows.count()).toBe(20);
-    expect(await rows.last().textContent()).toMatch(/Owned Lead 1(?!\d)/);
+    expect(await rows.last().locator("td").first().textContent()).toBe("Owned Lead 1");
     expect(await pager.getByRole("button", { name: "Next" }).isDisabled()).toBe(true);
-  });
+  }, 90_000);
 });
