@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { BENCH_STATES, benchAreaCode, insertBenchLeads } from "./bench-leads-data.ts";
 import { DEMO_BUYER } from "./demo-data.ts";
-import { root } from "./lib.ts";
+import { bin, root, run } from "./lib.ts";
 import { startLocalServer } from "./local-server.ts";
 
 const REQUESTS = 200;
@@ -189,6 +189,7 @@ function writeReadme(bySize: Map<number, Timing[]>): void {
       ? `${readme.slice(0, at)}${block}${readme.slice(readme.indexOf(END) + END.length)}`
       : readme.replace(/\n## What is built so far/, `\n${block}\n\n## What is built so far`);
   writeFileSync(file, next);
+  run(bin("biome"), ["format", "--write", "README.md"], {}, true);
   console.log("README.md Performance section updated.");
 }
 
