@@ -1,11 +1,14 @@
 /**
  * `npm run bench [-- <part> [flags]]`: builds, serves locally, then measures in Chromium. Parts:
  * `pages` (the bytes of HTML, CSS and JS each page transfers, raw and gzip-compressed) and `import`
- * (a CSV import end to end; `--rows N`, default 100,000). Without a part, every part runs.
+ * (a CSV import end to end; `--rows N`, default 100,000) and `leads` (the aged-lead marketplace at
+ * 100,000 and 1,000,000 leads, scripts/bench-leads.ts; `--lead-sizes 20000,100000` picks sizes). Without
+ * a part, every part runs.
  */
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { importPart } from "./bench-import.ts";
+import { benchLeads } from "./bench-leads.ts";
 import { launchChromium } from "./chromium.ts";
 import { build, parseFlags } from "./lib.ts";
 import { startLocalServer } from "./local-server.ts";
@@ -67,19 +70,31 @@ const parts: Record<string, Part> = {
   },
   import: importPart,
 };
+/** Parts that build their own databases and servers. */
+const standalone: Record<string, (flags: Map<string, string | true>) => Promise<void>> = {
+  leads: async (flags) => {
+    const sizes = flags.get("lead-sizes");
+    await benchLeads(typeof sizes === "string" ? sizes.split(",").map(Number) : undefined);
+  },
+};
+const known = [...Object.keys(parts), ...Object.keys(standalone)];
 
 const args = process.argv.slice(2);
-const chosen = args[0] && !args[0].startsWith("--") ? [args.shift() ?? ""] : Object.keys(parts);
-const unknown = chosen.filter((name) => !parts[name]);
-if (unknown.length > 0)
-  throw new Error(`Unknown bench part ${unknown.join(", ")} (parts: ${Object.keys(parts).join(", ")})`);
+const chosen = args[0] && !args[0].startsWith("--") ? [args.shift() ?? ""] : known;
+const unknown = chosen.filter((name) => !known.includes(name));
+if (unknown.length > 0) throw new Error(`Unknown bench part ${unknown.join(", ")} (parts: ${known.join(", ")})`);
 const flags = parseFlags(args);
 build();
-const server = await startLocalServer("bench-state");
-const browser = await launchChromium();
-try {
-  for (const name of chosen) if ((await parts[name]?.(browser, server.baseURL, flags)) === false) process.exitCode = 1;
-} finally {
-  await browser.close();
-  server.stop();
+const withServer = chosen.filter((name) => parts[name]);
+if (withServer.length > 0) {
+  const server = await startLocalServer("bench-state");
+  const browser = await launchChromium();
+  try {
+    for (const name of withServer)
+      if ((await parts[name]?.(browser, server.baseURL, flags)) === false) process.exitCode = 1;
+  } finally {
+    await browser.close();
+    server.stop();
+  }
 }
+for (const name of chosen) await standalone[name]?.(flags);

@@ -1,6 +1,6 @@
 /** The demo data `npm start` seeds into an empty local database (also used by the e2e tests). */
 
-import { leadDedupeKey } from "../src/domain/leads.ts";
+import { leadAreaCode, leadDedupeKey } from "../src/domain/leads.ts";
 import { hashPassword } from "../worker/services/passwords.ts";
 import { insertSql } from "./lib.ts";
 
@@ -107,6 +107,7 @@ export function demoLeadsSql(now = Date.now()): string[] {
       email: i % 4 === 0 ? null : `${first}.${last}${i}@example.com`.toLowerCase(),
       phone,
       state,
+      area_code: leadAreaCode(phone),
       form_fill_time: formFillTime,
       dedupe_key: leadDedupeKey(phone, formFillTime),
     };

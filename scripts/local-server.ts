@@ -41,15 +41,22 @@ export interface LocalServer {
   stop(): void;
 }
 
+export interface LocalServerOptions {
+  /** Runs on the migrated, seeded state before the server opens it (e.g. to write bench data). */
+  beforeStart?: (persistTo: string) => void | Promise<void>;
+}
+
 /** `stateName` names a folder under .wrangler that is wiped first, so every run starts from the seed. */
 export async function startLocalServer(
   stateName: string,
   extraVars: Record<string, string> = {},
+  options: LocalServerOptions = {},
 ): Promise<LocalServer> {
   const persistTo = resolve(root, ".wrangler", stateName);
   rmSync(persistTo, { recursive: true, force: true });
   applyMigrations({ persistTo }, true);
   await seedIfEmpty({ persistTo });
+  await options.beforeStart?.(persistTo);
 
   const port = await freePort();
   const server = spawn(

@@ -1,19 +1,27 @@
 /**
- * The aged-lead location filter (spec §5): comma-separated terms, case-insensitive. A lead matches when
- * its state contains a term, or a 3-character term is contained in its phone (area code), or a term is
- * exactly 5 digits (a ZIP, which every lead is taken to serve). The worker turns the same parsed terms
- * into SQL; `leadMatchesLocation` states the rule in code for the tests.
+ * The aged-lead location filter (spec §5, made exact by PRODUCT.md D15): comma-separated terms,
+ * case-insensitive. A lead matches when its state contains a term, or a term of exactly 3 digits equals
+ * its area code, or a term is exactly 5 digits (a ZIP: leads carry no ZIP, so every lead is taken to
+ * serve it and the term matches all). A term never matches a part of the phone beyond the area code, so
+ * masked numbers cannot be rebuilt through the filter.
+ *
+ * The Worker expands the terms into exact keys (`locationKeys`: the matching states among those that
+ * exist, and the area codes) and looks them up in indexes; `leadMatchesLocation` states the rule for a
+ * single lead.
  */
 export interface LocationTerm {
   /** Lower-cased term, matched inside the state. */
   text: string;
-  /** The term is 3 characters long: also matched inside the phone. */
-  matchesPhone: boolean;
+  /** The term is exactly 3 digits: also equal to an area code. */
+  areaCode: string | null;
   /** The term is exactly 5 digits: matches every lead. */
   matchesAll: boolean;
 }
 
 export const MAX_LOCATION_TERMS = 20;
+
+const AREA_CODE = /^\d{3}$/;
+const ZIP = /^\d{5}$/;
 
 export function parseLocationFilter(filter: string | null | undefined): LocationTerm[] {
   return (filter ?? "")
@@ -21,15 +29,31 @@ export function parseLocationFilter(filter: string | null | undefined): Location
     .map((term) => term.trim().toLowerCase())
     .filter((term) => term.length > 0)
     .slice(0, MAX_LOCATION_TERMS)
-    .map((text) => ({ text, matchesPhone: text.length === 3, matchesAll: /^\d{5}$/.test(text) }));
+    .map((text) => ({ text, areaCode: AREA_CODE.test(text) ? text : null, matchesAll: ZIP.test(text) }));
 }
 
-export function leadMatchesLocation(lead: { state: string; phone: string }, terms: readonly LocationTerm[]): boolean {
+export function leadMatchesLocation(lead: { state: string; areaCode: string }, terms: readonly LocationTerm[]) {
   if (terms.length === 0) return true;
   return terms.some(
-    (term) =>
-      term.matchesAll ||
-      lead.state.toLowerCase().includes(term.text) ||
-      (term.matchesPhone && lead.phone.includes(term.text)),
+    (term) => term.matchesAll || lead.state.toLowerCase().includes(term.text) || term.areaCode === lead.areaCode,
   );
+}
+
+/** What a filter selects, as exact index keys: everything, or these states or these area codes. */
+export type LocationKeys = { all: true } | { all: false; states: string[]; areaCodes: string[] };
+
+/** Expands the terms against the states that exist (each kept as stored) into exact keys. */
+export function locationKeys(terms: readonly LocationTerm[], knownStates: Iterable<string>): LocationKeys {
+  if (terms.length === 0 || terms.some((term) => term.matchesAll)) return { all: true };
+  const states = [...new Set(knownStates)].filter((state) => {
+    const lower = state.toLowerCase();
+    return terms.some((term) => lower.includes(term.text));
+  });
+  const areaCodes = [...new Set(terms.flatMap((term) => (term.areaCode ? [term.areaCode] : [])))];
+  return { all: false, states, areaCodes };
+}
+
+/** Whether a lead with this state and area code is selected by the keys (same answer as the rule above). */
+export function keysMatch(keys: LocationKeys, lead: { state: string; areaCode: string }): boolean {
+  return keys.all || keys.states.includes(lead.state) || keys.areaCodes.includes(lead.areaCode);
 }

@@ -1,5 +1,5 @@
 /** Masked lead previews (PRODUCT.md D6): enough to choose, nothing to call before paying. */
-import { phoneDigits } from "./leads";
+import { nationalDigits } from "./leads";
 
 /** 'Mary Johnson' → 'Mary J.'; a single name stays as it is. */
 export function maskName(name: string): string {
@@ -11,7 +11,5 @@ export function maskName(name: string): string {
 
 /** '2145551000' → '(214) ***-****': the area code only. */
 export function maskPhone(phone: string): string {
-  const digits = phoneDigits(phone);
-  const national = digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
-  return `(${national.slice(0, 3).padEnd(3, "*")}) ***-****`;
+  return `(${nationalDigits(phone).slice(0, 3).padEnd(3, "*")}) ***-****`;
 }

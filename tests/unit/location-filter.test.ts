@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { leadMatchesLocation, parseLocationFilter } from "../../src/domain/location-filter";
+import { leadAreaCode } from "../../src/domain/leads";
+import { keysMatch, leadMatchesLocation, locationKeys, parseLocationFilter } from "../../src/domain/location-filter";
 import { maskName, maskPhone } from "../../src/domain/masking";
 
-const texas = { state: "TX", phone: "2145551000" };
-const florida = { state: "Florida", phone: "3055552000" };
+const texas = { state: "TX", areaCode: "214" };
+const florida = { state: "Florida", areaCode: "305" };
 
-describe("aged-lead location filter (spec §5)", () => {
+describe("aged-lead location filter (spec §5, D15)", () => {
   it("splits on commas, trims, lower-cases and drops empty terms", () => {
     expect(parseLocationFilter(" TX , ,fl ").map((t) => t.text)).toEqual(["tx", "fl"]);
     expect(parseLocationFilter("")).toEqual([]);
@@ -18,20 +19,59 @@ describe("aged-lead location filter (spec §5)", () => {
     expect(leadMatchesLocation(texas, parseLocationFilter("ca"))).toBe(false);
   });
 
-  it("matches a 3-character term inside the phone (area code), not longer ones", () => {
-    expect(leadMatchesLocation(texas, parseLocationFilter("214"))).toBe(true);
+  it("matches a 3-digit term only when it equals the area code, never another part of the phone", () => {
+    const lead = { state: "ZZ", areaCode: leadAreaCode("9876543210") };
+    const matching = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, "0")).filter((term) =>
+      leadMatchesLocation(lead, parseLocationFilter(term)),
+    );
+    expect(matching).toEqual(["987"]);
     expect(leadMatchesLocation(texas, parseLocationFilter("2145"))).toBe(false);
   });
 
-  it("lets an exact 5-digit term match every lead", () => {
+  it("lets an exact 5-digit term (a ZIP, which leads do not carry) match every lead", () => {
     expect(leadMatchesLocation(texas, parseLocationFilter("90210"))).toBe(true);
     expect(leadMatchesLocation(texas, parseLocationFilter("9021"))).toBe(false);
+    expect(locationKeys(parseLocationFilter("tx, 90210"), ["TX"])).toEqual({ all: true });
   });
 
   it("matches if any term matches; no terms match everything", () => {
     expect(leadMatchesLocation(florida, parseLocationFilter("tx, 305"))).toBe(true);
     expect(leadMatchesLocation(florida, [])).toBe(true);
+    expect(locationKeys([], [])).toEqual({ all: true });
   });
+
+  it("expands terms into the existing states they are contained in, and exact area codes", () => {
+    const known = ["TX", "FL", "CA", "GA", "Florida", "TX"];
+    expect(locationKeys(parseLocationFilter("a, 305, fl, 305"), known)).toEqual({
+      all: false,
+      states: ["FL", "CA", "GA", "Florida"],
+      areaCodes: ["305"],
+    });
+    expect(locationKeys(parseLocationFilter("l"), known)).toMatchObject({ states: ["FL", "Florida"], areaCodes: [] });
+    expect(locationKeys(parseLocationFilter("zz"), known)).toEqual({ all: false, states: [], areaCodes: [] });
+  });
+
+  it("selects through the keys exactly the leads the rule selects", () => {
+    const leads = [texas, florida, { state: "CA", areaCode: "213" }, { state: "GA", areaCode: "" }];
+    for (const filter of ["tx", "a, 214", "305", "flo", "21", "", "12345", "x, 404"]) {
+      const terms = parseLocationFilter(filter);
+      const keys = locationKeys(
+        terms,
+        leads.map((lead) => lead.state),
+      );
+      for (const lead of leads)
+        expect(keysMatch(keys, lead), `${filter} / ${lead.state}`).toBe(leadMatchesLocation(lead, terms));
+    }
+  });
+});
+
+describe("area codes", () => {
+  it.each([
+    ["(214) 555-1000", "214"],
+    ["+1 305 555 2000", "305"],
+    ["1-800-555-0000", "800"],
+    ["12", ""],
+  ])("%j → %j", (phone, areaCode) => expect(leadAreaCode(phone)).toBe(areaCode));
 });
 
 describe("masked previews (D6)", () => {

@@ -112,11 +112,13 @@ describe("POST /api/bulk-purchase-leads", () => {
     const listed = await (await callApi("/api/aged-leads", { cookie })).json<{ items: { id: string }[] }>();
     expect(listed.items.map((lead) => lead.id)).not.toContain(young);
 
-    expect((await callApi("/api/my-leads", { cookie }).then((r) => r.json())) as unknown[]).toEqual([]);
+    expect(await callApi("/api/my-leads", { cookie }).then((r) => r.json())).toMatchObject({ items: [], total: 0 });
     expect((await pay(start.clientSecret)).status).toBe(200);
-    const mine = await (await callApi("/api/my-leads", { cookie })).json<
-      { id: string; email: string; phone: string }[]
-    >();
+    const mine = (
+      await (
+        await callApi("/api/my-leads", { cookie })
+      ).json<{ items: { id: string; email: string; phone: string }[] }>()
+    ).items;
     expect(mine.map((lead) => lead.id).sort()).toEqual([young, old, custom].sort());
     expect(mine[0]).toMatchObject({ email: "mary@example.com", phone: expect.stringMatching(/^\d{10}$/) });
     const sold = await env.DB.prepare("SELECT sold_to_user_id FROM aged_leads WHERE id = ?").bind(young).first();
@@ -195,7 +197,13 @@ describe("My Leads and My Orders", () => {
     ).json<{ clientSecret: string; orderId: string }>();
     await pay(start.clientSecret);
 
-    expect(await (await callApi("/api/my-leads", { cookie: other.cookie })).json()).toEqual([]);
+    expect(await (await callApi("/api/my-leads", { cookie: other.cookie })).json()).toEqual({
+      items: [],
+      total: 0,
+      page: 1,
+      pageSize: 50,
+      pageCount: 1,
+    });
     expect(await (await callApi("/api/my-orders", { cookie: other.cookie })).json()).toEqual([]);
 
     const csv = await callApi("/api/my-leads.csv", { cookie: owner.cookie });

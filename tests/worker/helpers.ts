@@ -18,6 +18,8 @@ export interface CallOptions {
   origin?: string;
   /** Bindings and variables changed for this one request (e.g. a deployed-like configuration). */
   env?: Partial<Record<keyof typeof env, unknown>>;
+  /** Bindings to run the Worker with instead of the test environment's (e.g. a wrapped D1). */
+  bindings?: typeof env;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function callApi(path: string, options: CallOptions = {}): Promise<
   const ctx = createExecutionContext();
   const response = await worker.fetch(
     new Request(new URL(path, options.origin ?? "http://localhost"), { method, headers, body }),
-    options.env ? { ...env, ...options.env } : env,
+    options.bindings ?? (options.env ? { ...env, ...options.env } : env),
     ctx,
   );
   await waitOnExecutionContext(ctx);

@@ -185,6 +185,8 @@ export const agedLeads = sqliteTable(
     email: text("email"),
     phone: text("phone").notNull(),
     state: text("state").notNull(),
+    /** The phone's area code (`leadAreaCode`), filled on insert; the location filter matches it exactly (D15). */
+    areaCode: text("area_code"),
     /** The band given at upload; used only when formFillTime is absent (D7). */
     ageRange: text("age_range", { enum: ["30-60", "60-90", "90-180"] }),
     /** Explicit price from the upload; 0 = priced by age (D7). */
@@ -206,13 +208,38 @@ export const agedLeads = sqliteTable(
   },
   (t) => [
     uniqueIndex("aged_leads_dedupe_unique").on(t.dedupeKey),
-    index("aged_leads_available_idx").on(t.soldAt, t.reservedUntil, t.createdAt),
-    index("aged_leads_state_idx").on(t.state),
-    index("aged_leads_sold_to_idx").on(t.soldToUserId, t.soldAt),
+    // Migration 0006 (docs/decisions/0012): the marketplace's indexes over unsold leads, newest first.
+    index("aged_leads_listing_idx")
+      .on(sql`${t.createdAt} DESC`, t.id, t.reservedUntil, t.state, t.areaCode)
+      .where(sql`${t.soldAt} IS NULL`),
+    index("aged_leads_state_listing_idx")
+      .on(t.state, sql`${t.createdAt} DESC`, t.id, t.reservedUntil)
+      .where(sql`${t.soldAt} IS NULL`),
+    index("aged_leads_area_listing_idx")
+      .on(t.areaCode, sql`${t.createdAt} DESC`, t.id, t.reservedUntil)
+      .where(sql`${t.soldAt} IS NULL`),
+    index("aged_leads_reservations_idx")
+      .on(t.reservedUntil, t.state, t.areaCode)
+      .where(sql`${t.soldAt} IS NULL AND ${t.reservedUntil} IS NOT NULL`),
+    index("aged_leads_sold_to_idx").on(t.soldToUserId, sql`${t.soldAt} DESC`, t.id),
     index("aged_leads_reserved_order_idx").on(t.reservedByOrderId),
     index("aged_leads_reserved_user_idx").on(t.reservedByUserId),
     index("aged_leads_import_idx").on(t.importId, t.importBatch),
   ],
+);
+
+/**
+ * Unsold leads per state and area code (migration 0006). Kept by triggers on aged_leads in the same
+ * transaction as every insert, sale and delete; running reservations are subtracted when read.
+ */
+export const agedLeadCounts = sqliteTable(
+  "aged_lead_counts",
+  {
+    state: text("state").notNull(),
+    areaCode: text("area_code").notNull(),
+    unsold: integer("unsold").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.state, t.areaCode] })],
 );
 
 export const callbackOpportunities = sqliteTable(

@@ -1,6 +1,6 @@
 /** Admin lead uploads (spec §7; PRODUCT.md D7, D8): single aged leads, callback opportunities, CSV imports. */
 import { Hono } from "hono";
-import { leadDedupeKey } from "../../src/domain/leads";
+import { leadAreaCode, leadDedupeKey } from "../../src/domain/leads";
 import { adminAgedLeadSchema, bulkUploadSchema, callbackOpportunitySchema } from "../../src/domain/schemas/admin-leads";
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
@@ -21,8 +21,8 @@ export const adminLeads = new Hono<AppBindings>()
     const priceCents = lead.price ? Math.round(lead.price * 100) : 0;
     const id = crypto.randomUUID();
     const inserted = await c.env.DB.prepare(
-      `INSERT INTO aged_leads (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
+      `INSERT INTO aged_leads (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, area_code)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
     )
       .bind(
         id,
@@ -34,6 +34,7 @@ export const adminLeads = new Hono<AppBindings>()
         priceCents,
         formFillTime,
         leadDedupeKey(lead.phone, formFillTime),
+        leadAreaCode(lead.phone),
       )
       .first();
     if (!inserted) return errorJson(c, 409, "This lead is already listed (same phone and form fill time).");

@@ -5,24 +5,18 @@ import {
   agedLeadsQuerySchema,
   bulkPurchaseSchema,
   callTransferOrderSchema,
+  pageQuerySchema,
   parseStates,
 } from "../../src/domain/schemas/dashboard";
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
 import { requireUser } from "../middleware/auth";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
+import { listAvailableLeads, listOwnedLeads, myLeadsCsv } from "../services/lead-listing";
 import { purchaseAgedLeads } from "../services/lead-purchases";
-import { listAvailableLeads, listOwnedLeads } from "../services/leads";
 import { startPayment } from "../services/orders";
 import { paymentProvider } from "../services/payments/provider";
 import { validate, validateJson } from "../validation";
-
-const csvCell = (value: string | null) => {
-  const text = value ?? "";
-  // Quote every cell; a leading =, +, - or @ would run as a formula in spreadsheets.
-  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return `"${safe.replaceAll('"', '""')}"`;
-};
 
 function signedInUser(c: { get(key: "user"): AppBindings["Variables"]["user"] }) {
   const user = c.get("user");
@@ -50,18 +44,13 @@ export const buyer = new Hono<AppBindings>()
       return c.json(await purchaseAgedLeads(c.env, provider, signedInUser(c), c.req.valid("json").leadIds));
     },
   )
-  .get("/my-leads", async (c) => c.json(await listOwnedLeads(c.env.DB, signedInUser(c).id)))
-  .get("/my-leads.csv", async (c) => {
-    const leads = await listOwnedLeads(c.env.DB, signedInUser(c).id);
-    const header = ["Name", "Phone", "Email", "State", "Form fill time", "Purchased at", "Order"];
-    const lines = leads.map((lead) =>
-      [lead.name, lead.phone, lead.email, lead.state, lead.formFillTime, lead.purchasedAt, lead.orderId]
-        .map(csvCell)
-        .join(","),
-    );
+  .get("/my-leads", validate("query", pageQuerySchema), async (c) =>
+    c.json(await listOwnedLeads(c.env.DB, signedInUser(c).id, c.req.valid("query").page)),
+  )
+  .get("/my-leads.csv", (c) => {
     c.header("Content-Type", "text/csv; charset=utf-8");
     c.header("Content-Disposition", 'attachment; filename="my-leads.csv"');
-    return c.body([header.join(","), ...lines].join("\r\n"));
+    return c.body(myLeadsCsv(c.env.DB, signedInUser(c).id));
   })
   .get("/my-orders", async (c) => {
     const { results } = await c.env.DB.prepare(

@@ -7,7 +7,7 @@
 
 import { and, asc, eq, gt } from "drizzle-orm";
 import { BULK_BATCH_SIZE, type BulkLeadRow, isAgeRange, parseFormFillTime } from "../../src/domain/csv-mapping";
-import { leadDedupeKey, phoneDigits } from "../../src/domain/leads";
+import { leadAreaCode, leadDedupeKey, phoneDigits } from "../../src/domain/leads";
 import { type BulkUpload, type ImportStatus, STATUS_REJECTIONS } from "../../src/domain/schemas/admin-leads";
 import { database } from "../db/client";
 import { importRejections } from "../db/schema";
@@ -41,6 +41,7 @@ interface ValidLead {
   priceCents: number;
   formFillTime: number | null;
   dedupeKey: string;
+  areaCode: string;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -64,6 +65,7 @@ export function validateBulkRow(row: BulkLeadRow): { lead: ValidLead } | { reaso
       priceCents: Math.round(row.price * 100),
       formFillTime,
       dedupeKey: leadDedupeKey(row.phone, formFillTime),
+      areaCode: leadAreaCode(row.phone),
     },
   };
 }
@@ -189,11 +191,11 @@ export async function processImportBatch(env: Env, message: ImportBatchMessage):
     db
       .prepare(
         `INSERT OR IGNORE INTO aged_leads
-           (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, import_id, import_batch)
+           (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, import_id, import_batch, area_code)
          SELECT lower(hex(randomblob(16))), json_extract(value, '$.name'), json_extract(value, '$.email'),
                 json_extract(value, '$.phone'), json_extract(value, '$.state'), json_extract(value, '$.ageRange'),
                 json_extract(value, '$.priceCents'), json_extract(value, '$.formFillTime'), json_extract(value, '$.dedupeKey'),
-                ?1, ?2
+                ?1, ?2, json_extract(value, '$.areaCode')
          FROM json_each(?3) WHERE ${queued}`,
       )
       .bind(importId, batchNumber, rows),

@@ -1,14 +1,7 @@
-/** Aged leads for buyers (PRODUCT.md D6, D7): listing, reservation, sale. */
+/** Aged leads for buyers (PRODUCT.md D6, D7): pricing, reservation, sale (the list is in lead-listing.ts). */
 import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
-import { type LocationTerm, parseLocationFilter } from "../../src/domain/location-filter";
-import { maskName, maskPhone } from "../../src/domain/masking";
 import { type AgeRange, agedLeadPrice } from "../../src/domain/pricing";
-import {
-  AGED_LEADS_PAGE_SIZE,
-  type AgedLeadPage,
-  type OwnedLead,
-  RESERVATION_MINUTES,
-} from "../../src/domain/schemas/dashboard";
+import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import { type Database, database } from "../db/client";
 import { agedLeads, orders } from "../db/schema";
 import { ConflictError, InvalidError } from "../errors";
@@ -24,67 +17,8 @@ interface LeadRow {
   form_fill_time: number | null;
 }
 
-/** Unsold, and not held by a reservation that is still running. */
-const AVAILABLE = "sold_at IS NULL AND (reserved_until IS NULL OR reserved_until < ?1)";
-
-function locationSql(terms: readonly LocationTerm[], firstParam: number): { sql: string; params: string[] } {
-  if (terms.length === 0) return { sql: "1", params: [] };
-  const params: string[] = [];
-  const clauses = terms.map((term) => {
-    if (term.matchesAll) return "1";
-    params.push(term.text);
-    const index = firstParam + params.length - 1;
-    return term.matchesPhone
-      ? `(instr(lower(state), ?${index}) > 0 OR instr(phone, ?${index}) > 0)`
-      : `instr(lower(state), ?${index}) > 0`;
-  });
-  return { sql: `(${clauses.join(" OR ")})`, params };
-}
-
 export function priceLead(row: Pick<LeadRow, "form_fill_time" | "age_range" | "price_cents">, now: number) {
   return agedLeadPrice({ formFillTime: row.form_fill_time, ageRange: row.age_range, priceCents: row.price_cents }, now);
-}
-
-export async function listAvailableLeads(
-  db: D1Database,
-  page: number,
-  location: string | undefined,
-): Promise<AgedLeadPage> {
-  const now = Date.now();
-  const where = locationSql(parseLocationFilter(location), 2);
-  const filter = `${AVAILABLE} AND ${where.sql}`;
-  const [count, rows] = await db.batch<{ total: number } | LeadRow>([
-    db.prepare(`SELECT count(*) AS total FROM aged_leads WHERE ${filter}`).bind(now, ...where.params),
-    db
-      .prepare(
-        `SELECT id, name, phone, state, age_range, price_cents, form_fill_time FROM aged_leads WHERE ${filter}
-         ORDER BY created_at DESC, id LIMIT ${AGED_LEADS_PAGE_SIZE} OFFSET ${(page - 1) * AGED_LEADS_PAGE_SIZE}`,
-      )
-      .bind(now, ...where.params),
-  ]);
-  const total = (count?.results[0] as { total: number } | undefined)?.total ?? 0;
-  const items = ((rows?.results ?? []) as LeadRow[]).map((row) => {
-    const priced = priceLead(row, now);
-    return {
-      id: row.id,
-      name: maskName(row.name),
-      phone: maskPhone(row.phone),
-      state: row.state,
-      currentAgeRange: priced.ageRange,
-      actualAge: priced.ageDays,
-      formFillTime: row.form_fill_time === null ? null : new Date(row.form_fill_time).toISOString(),
-      currentPrice: priced.priceCents / 100,
-      price: priced.priceCents / 100,
-      priceCents: priced.priceCents,
-    };
-  });
-  return {
-    items,
-    total,
-    page,
-    pageSize: AGED_LEADS_PAGE_SIZE,
-    pageCount: Math.max(1, Math.ceil(total / AGED_LEADS_PAGE_SIZE)),
-  };
 }
 
 /** A lead another order may not take: sold, or held by another order's running reservation. */
@@ -210,24 +144,4 @@ export function leadSaleStatements(
       })
       .where(and(leadIdIn(order.leadIds), sellableTo(order.id, now), paidNow)),
   };
-}
-
-export async function listOwnedLeads(db: D1Database, userId: string): Promise<OwnedLead[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT id, name, email, phone, state, form_fill_time, sold_at, sold_order_id FROM aged_leads
-       WHERE sold_to_user_id = ? AND sold_at IS NOT NULL ORDER BY sold_at DESC, name`,
-    )
-    .bind(userId)
-    .all<LeadRow & { sold_at: number; sold_order_id: string }>();
-  return results.map((row) => ({
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    state: row.state,
-    formFillTime: row.form_fill_time === null ? null : new Date(row.form_fill_time).toISOString(),
-    purchasedAt: new Date(row.sold_at).toISOString(),
-    orderId: row.sold_order_id,
-  }));
 }

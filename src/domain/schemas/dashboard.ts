@@ -9,14 +9,21 @@ export const MAX_PAGE_BUTTONS = 5;
 /** A bulk purchase reserves at most this many leads: a buyer's one open reservation (a page is 50). */
 export const MAX_BULK_PURCHASE = MAX_RESERVED_LEADS;
 export const RESERVATION_MINUTES = 15;
+/** My Leads pages on the server, like the marketplace. */
+export const MY_LEADS_PAGE_SIZE = 50;
+/** The My Leads CSV is streamed, this many leads per database read. */
+export const MY_LEADS_EXPORT_CHUNK = 1000;
 
-export const agedLeadsQuerySchema = z.object({
+export const pageQuerySchema = z.object({
   page: z.coerce
     .number({ error: "Page must be a whole number" })
     .int("Page must be a whole number")
-    .min(1)
-    .max(100_000)
+    .min(1, "Page must be a whole number")
+    .max(100_000, "Page must be a whole number")
     .default(1),
+});
+
+export const agedLeadsQuerySchema = pageQuerySchema.extend({
   location: z.string().max(500).optional(),
 });
 
@@ -28,6 +35,7 @@ export interface AgedLeadPreview {
   state: string;
   currentAgeRange: AgeRange;
   actualAge: number | null;
+  /** The form fill date (YYYY-MM-DD): before purchase the day only, not the time (D15). */
   formFillTime: string | null;
   /** Dollars, as the spec names them; `priceCents` is the same price in cents. */
   currentPrice: number;
@@ -35,8 +43,11 @@ export interface AgedLeadPreview {
   priceCents: number;
 }
 
-export interface AgedLeadPage {
-  items: AgedLeadPreview[];
+export type AgedLeadPage = Page<AgedLeadPreview>;
+
+/** One server page of a list. */
+export interface Page<T> {
+  items: T[];
   total: number;
   page: number;
   pageSize: number;
@@ -54,6 +65,8 @@ export interface OwnedLead {
   purchasedAt: string;
   orderId: string;
 }
+
+export type OwnedLeadPage = Page<OwnedLead>;
 
 export const bulkPurchaseSchema = z.object({
   leadIds: z

@@ -1,8 +1,11 @@
 /** My Leads (full contact details of purchased leads, CSV export) and My Orders. */
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { formatUsd } from "../../domain/pricing";
-import type { OwnedLead } from "../../domain/schemas/dashboard";
+import type { OwnedLeadPage } from "../../domain/schemas/dashboard";
+import { Pager } from "../../ui/pager";
 import { QueryView } from "../../ui/query-view";
+import { Spinner } from "../../ui/spinner";
 import { type OrderStatus, StatusBadge } from "../../ui/status-badge";
 import { buttonClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
@@ -28,28 +31,39 @@ const KIND_LABELS: Record<string, string> = {
 };
 
 export function MyLeadsView() {
-  const leads = useQuery<OwnedLead[]>({ queryKey: ["/api/my-leads"] });
+  const [page, setPage] = useState(1);
+  const leads = useQuery<OwnedLeadPage>({
+    queryKey: [`/api/my-leads?page=${page}`],
+    placeholderData: keepPreviousData,
+  });
+  const data = leads.data;
   return (
     <section aria-labelledby="my-leads-title" className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="my-leads-title" className="text-2xl font-bold">
           My Leads
         </h2>
-        {leads.data && leads.data.length > 0 && (
+        {data && data.total > 0 && (
           <a href="/api/my-leads.csv" download className={buttonClass("secondary")}>
             Export CSV
           </a>
         )}
       </div>
-      <QueryView
-        query={leads}
-        loading="Loading your leads..."
-        failed="Your leads could not be loaded. Please reload the page."
-        empty="You have not bought any leads yet. Choose some under Buy Aged Leads."
-      >
-        {(owned) => (
+      {leads.isPending ? (
+        <Spinner label="Loading your leads..." />
+      ) : leads.isError || !data ? (
+        <p className="text-ink-soft">Your leads could not be loaded. Please reload the page.</p>
+      ) : data.total === 0 ? (
+        <p className="rounded-xl border border-dashed border-line py-12 text-center text-ink-soft">
+          You have not bought any leads yet. Choose some under Buy Aged Leads.
+        </p>
+      ) : (
+        <>
+          <p className="text-sm text-ink-soft" aria-live="polite">
+            {data.total.toLocaleString("en-US")} leads · page {data.page} of {data.pageCount}
+          </p>
           <Table headers={["Name", "Phone", "E-mail", "State", "Purchased"]}>
-            {owned.map((lead) => (
+            {data.items.map((lead) => (
               <tr key={lead.id} className="border-t border-line">
                 <td className="px-4 py-3 font-medium">{lead.name}</td>
                 <td className="px-4 py-3">
@@ -63,8 +77,9 @@ export function MyLeadsView() {
               </tr>
             ))}
           </Table>
-        )}
-      </QueryView>
+          <Pager label="My Leads pages" page={page} pageCount={data.pageCount} onPage={setPage} />
+        </>
+      )}
     </section>
   );
 }

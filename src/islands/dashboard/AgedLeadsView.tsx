@@ -2,23 +2,18 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { formatUsd } from "../../domain/pricing";
-import { type AgedLeadPage, MAX_PAGE_BUTTONS } from "../../domain/schemas/dashboard";
+import type { AgedLeadPage } from "../../domain/schemas/dashboard";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Checkbox } from "../../ui/checkbox";
 import { Dialog } from "../../ui/dialog";
+import { Pager } from "../../ui/pager";
 import { Spinner } from "../../ui/spinner";
 import { inputClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 import { PaymentCard } from "../payment/PaymentCard";
-
-/** Up to five page numbers around the current page. */
-function pageWindow(page: number, pageCount: number): number[] {
-  const start = Math.max(1, Math.min(page - Math.floor(MAX_PAGE_BUTTONS / 2), pageCount - MAX_PAGE_BUTTONS + 1));
-  return Array.from({ length: Math.min(MAX_PAGE_BUTTONS, pageCount) }, (_, i) => start + i);
-}
 
 function useDebounced(value: string, ms: number): string {
   const [debounced, setDebounced] = useState(value);
@@ -159,6 +154,7 @@ export function AgedLeadsView() {
             "Name",
             "Phone",
             "State",
+            "Filled",
             "Age",
             "Band",
             "Price",
@@ -176,6 +172,7 @@ export function AgedLeadsView() {
               <td className="px-4 py-3 font-medium">{lead.name}</td>
               <td className="px-4 py-3 font-mono">{lead.phone}</td>
               <td className="px-4 py-3">{lead.state}</td>
+              <td className="px-4 py-3">{lead.formFillTime ?? "—"}</td>
               <td className="px-4 py-3">{lead.actualAge === null ? "—" : `${lead.actualAge} days`}</td>
               <td className="px-4 py-3">{lead.currentAgeRange}</td>
               <td className="px-4 py-3">{formatUsd(lead.priceCents)}</td>
@@ -184,26 +181,7 @@ export function AgedLeadsView() {
         </Table>
       )}
 
-      {leads.data && leads.data.pageCount > 1 && (
-        <nav aria-label="Lead pages" className="flex flex-wrap items-center justify-center gap-2">
-          <Button variant="secondary" disabled={page <= 1} onClick={() => goTo(page - 1)}>
-            Previous
-          </Button>
-          {pageWindow(page, leads.data.pageCount).map((n) => (
-            <Button
-              key={n}
-              variant={n === page ? "primary" : "secondary"}
-              aria-current={n === page ? "page" : undefined}
-              onClick={() => goTo(n)}
-            >
-              {n}
-            </Button>
-          ))}
-          <Button variant="secondary" disabled={page >= leads.data.pageCount} onClick={() => goTo(page + 1)}>
-            Next
-          </Button>
-        </nav>
-      )}
+      {leads.data && <Pager label="Lead pages" page={page} pageCount={leads.data.pageCount} onPage={goTo} />}
 
       <Dialog
         open={purchase !== null}

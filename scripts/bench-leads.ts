@@ -1,0 +1,200 @@
+/**
+ * `npm run bench -- leads`: the aged-lead marketplace at 100,000 and 1,000,000 leads (issue 13). For each
+ * size a fresh local D1 is filled with generated leads (scripts/bench-leads-data.ts) before `wrangler dev`
+ * starts on the built Worker; then, as the signed-in demo buyer over HTTP, each list query runs a warm-up
+ * and then REQUESTS times, and REQUESTS purchases of 200 leads are reserved and paid. Prints median, p95
+ * and max per query and size, and writes them into README.md's Performance section.
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { BENCH_STATES, benchAreaCode, insertBenchLeads } from "./bench-leads-data.ts";
+import { DEMO_BUYER } from "./demo-data.ts";
+import { bin, root, run } from "./lib.ts";
+import { startLocalServer } from "./local-server.ts";
+
+const REQUESTS = 200;
+const WARM_UP = 20;
+const PURCHASE_SIZE = 200;
+const SIZES = [100_000, 1_000_000];
+
+const TX = BENCH_STATES.indexOf("TX");
+const CA = BENCH_STATES.indexOf("CA");
+const QUERIES: [label: string, path: string][] = [
+  ["floor: GET /api/me (session only, no lead query)", "/api/me"],
+  ["first page", "/api/aged-leads"],
+  ["page 200", "/api/aged-leads?page=200"],
+  ["one state (TX)", "/api/aged-leads?location=TX"],
+  [`one area code (${benchAreaCode(TX, 0)})`, `/api/aged-leads?location=${benchAreaCode(TX, 0)}`],
+  [
+    `three terms, page 5 (TX, FL, ${benchAreaCode(CA, 1)})`,
+    `/api/aged-leads?page=5&location=${encodeURIComponent(`TX, FL, ${benchAreaCode(CA, 1)}`)}`,
+  ],
+  ["no match (zz)", "/api/aged-leads?location=zz"],
+];
+
+interface Timing {
+  label: string;
+  median: number;
+  p95: number;
+  max: number;
+  count: number;
+}
+
+function summarize(label: string, samples: number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+  return { label, median: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0, count: sorted.length };
+}
+
+function d1File(persistTo: string): string {
+  const folder = join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
+  const file = readdirSync(folder).find((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite");
+  if (!file) throw new Error(`No D1 database under ${folder}`);
+  return join(folder, file);
+}
+
+/** Fills the database and answers ids of available leads for the purchases. */
+function fill(persistTo: string, size: number): string[][] {
+  const db = new DatabaseSync(d1File(persistTo));
+  const started = performance.now();
+  insertBenchLeads(db, 0, size, Date.now());
+  const ids = db
+    .prepare(
+      "SELECT id FROM aged_leads WHERE id LIKE 'bench-%' AND sold_at IS NULL AND reserved_until IS NULL ORDER BY id LIMIT ?",
+    )
+    .all(REQUESTS * PURCHASE_SIZE)
+    .map((row) => String(row.id));
+  db.close();
+  console.log(
+    `  ${size.toLocaleString("en-US")} leads generated in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  // As many purchases as REQUESTS, or as the generated leads allow (small --lead-sizes).
+  return Array.from({ length: Math.floor(ids.length / PURCHASE_SIZE) }, (_, i) =>
+    ids.slice(i * PURCHASE_SIZE, (i + 1) * PURCHASE_SIZE),
+  );
+}
+
+async function timed(request: () => Promise<Response>, expectStatus = 200): Promise<[number, Response, string]> {
+  const started = performance.now();
+  const response = await request();
+  const body = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== expectStatus) throw new Error(`${response.url}: ${response.status} ${body.slice(0, 300)}`);
+  return [ms, response, body];
+}
+
+async function signIn(baseURL: string): Promise<string> {
+  const response = await fetch(`${baseURL}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: baseURL },
+    body: JSON.stringify({ username: DEMO_BUYER.username, password: DEMO_BUYER.password }),
+  });
+  if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+async function benchSize(size: number): Promise<Timing[]> {
+  console.log(`\nAged-lead marketplace at ${size.toLocaleString("en-US")} leads:`);
+  let purchases: string[][] = [];
+  const server = await startLocalServer(
+    "bench-leads",
+    { ALLOW_SIMULATED_PAYMENTS: "true" },
+    {
+      beforeStart: (persistTo) => {
+        purchases = fill(persistTo, size);
+      },
+    },
+  );
+  try {
+    const cookie = await signIn(server.baseURL);
+    const headers = { Cookie: cookie, Origin: server.baseURL };
+    const get = (path: string) => () => fetch(`${server.baseURL}${path}`, { headers });
+    const post = (path: string, json: unknown) => () =>
+      fetch(`${server.baseURL}${path}`, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json" },
+        body: JSON.stringify(json),
+      });
+    const results: Timing[] = [];
+    for (const [label, path] of QUERIES) {
+      for (let i = 0; i < WARM_UP; i++) await timed(get(path));
+      const samples: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) samples.push((await timed(get(path)))[0]);
+      results.push(summarize(label, samples));
+    }
+    const reserve: number[] = [];
+    const confirm: number[] = [];
+    for (const leadIds of purchases) {
+      const [reserveMs, , body] = await timed(post("/api/bulk-purchase-leads", { leadIds }));
+      reserve.push(reserveMs);
+      const { clientSecret } = JSON.parse(body) as { clientSecret: string };
+      const card = { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" };
+      confirm.push((await timed(post("/api/simulated-payments/confirm", card)))[0]);
+    }
+    results.push(summarize(`reserve ${PURCHASE_SIZE} leads (POST /api/bulk-purchase-leads)`, reserve));
+    results.push(summarize(`payment confirmation selling ${PURCHASE_SIZE} leads`, confirm));
+    console.table(
+      results.map((r) => ({
+        query: r.label,
+        "median ms": r.median.toFixed(1),
+        "p95 ms": r.p95.toFixed(1),
+        "max ms": r.max.toFixed(1),
+        requests: r.count,
+      })),
+    );
+    return results;
+  } finally {
+    server.stop();
+  }
+}
+
+const START = "<!-- bench:leads:start -->";
+const END = "<!-- bench:leads:end -->";
+
+/** Replaces the marked block of README.md's Performance section with these figures. */
+function writeReadme(bySize: Map<number, Timing[]>): void {
+  const file = resolve(root, "README.md");
+  const readme = readFileSync(file, "utf8");
+  const sizes = [...bySize.keys()];
+  const header = `| query | ${sizes.map((s) => `${s.toLocaleString("en-US")}: median / p95 / max ms`).join(" | ")} |`;
+  const rule = `| --- | ${sizes.map(() => "---").join(" | ")} |`;
+  const labels = bySize.get(sizes[0] ?? 0)?.map((t) => t.label) ?? [];
+  const rows = labels.map((label, i) => {
+    const cells = sizes.map((size) => {
+      const t = bySize.get(size)?.[i];
+      return t ? `${t.median.toFixed(1)} / ${t.p95.toFixed(1)} / ${t.max.toFixed(1)}` : "—";
+    });
+    return `| ${label} | ${cells.join(" | ")} |`;
+  });
+  const cpu = cpus();
+  const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GB RAM`;
+  const block = [
+    START,
+    `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine} (load average ${loadavg()[0]?.toFixed(1)} at the end) by \`npm run bench -- leads\`:`,
+    `${REQUESTS} requests per line after ${WARM_UP} warm-up requests, one at a time over HTTP to \`wrangler dev\`, as a signed-in buyer.`,
+    "",
+    header,
+    rule,
+    ...rows,
+    END,
+  ].join("\n");
+  const at = readme.indexOf(START);
+  const next =
+    at >= 0
+      ? `${readme.slice(0, at)}${block}${readme.slice(readme.indexOf(END) + END.length)}`
+      : readme.replace(/\n## What is built so far/, `\n${block}\n\n## What is built so far`);
+  writeFileSync(file, next);
+  run(bin("biome"), ["format", "--write", "README.md"], {}, true);
+  console.log("README.md Performance section updated.");
+}
+
+export async function benchLeads(sizes: readonly number[] = SIZES): Promise<void> {
+  const bySize = new Map<number, Timing[]>();
+  for (const size of sizes) bySize.set(size, await benchSize(size));
+  writeReadme(bySize);
+}
