@@ -7,16 +7,20 @@ import type { Env } from "../env";
 import { NotFoundError } from "../errors";
 import { hashPassword } from "./passwords";
 
-export interface NewBuyer {
-  username: string;
-  password: string;
-  email: string;
+/** The profile a repeat survey save may change; the account's username, e-mail and password stay. */
+export interface BuyerProfile {
   firstName: string;
   lastName: string;
   phone: string;
   agencyName: string;
   role: string;
   state?: string;
+}
+
+export interface NewBuyer extends BuyerProfile {
+  username: string;
+  password: string;
+  email: string;
 }
 
 export type AccountConflict = { field: "username" | "email"; message: string };
@@ -84,16 +88,6 @@ export async function createBuyerWithSurvey(
     throw error;
   }
   return { userId, surveyId };
-}
-
-/** The profile a repeat survey save may change; the account's username, e-mail and password stay. */
-export interface BuyerProfile {
-  firstName: string;
-  lastName: string;
-  phone: string;
-  agencyName: string;
-  role: string;
-  state?: string;
 }
 
 const SURVEY_NOT_FOUND = "We could not find your saved survey. Please start the survey again.";
