@@ -87,13 +87,17 @@ export type Reservation =
   | { ok: true; prices: { id: string; priceCents: number }[] }
   | { ok: false; status: 400 | 409; message: string; unavailable: string[] };
 
+const CONFLICT_PREFIX = "Another buyer just bought or reserved these leads, so we took them out of your selection: ";
+
 /** Reserves every lead for the order, or none of them (D6). */
 export async function reserveLeads(db: D1Database, orderId: string, leadIds: readonly string[]): Promise<Reservation> {
   const ids = [...new Set(leadIds)];
   const now = Date.now();
   const reservedUntil = now + RESERVATION_MINUTES * 60_000;
-  const [known, reserved] = await db.batch<{ id: string } | LeadRow>([
-    db.prepare("SELECT id FROM aged_leads WHERE id IN (SELECT value FROM json_each(?1))").bind(JSON.stringify(ids)),
+  const [known, reserved] = await db.batch<{ id: string; name: string } | LeadRow>([
+    db
+      .prepare("SELECT id, name FROM aged_leads WHERE id IN (SELECT value FROM json_each(?1))")
+      .bind(JSON.stringify(ids)),
     db
       .prepare(
         `UPDATE aged_leads SET reserved_by_order_id = ?2, reserved_until = ?3
@@ -102,7 +106,7 @@ export async function reserveLeads(db: D1Database, orderId: string, leadIds: rea
       )
       .bind(now, orderId, reservedUntil, JSON.stringify(ids)),
   ]);
-  const knownIds = new Set(((known?.results ?? []) as { id: string }[]).map((row) => row.id));
+  const knownNames = new Map(((known?.results ?? []) as { id: string; name: string }[]).map((r) => [r.id, r.name]));
   const reservedRows = (reserved?.results ?? []) as LeadRow[];
   if (reservedRows.length === ids.length) {
     return {
@@ -111,7 +115,7 @@ export async function reserveLeads(db: D1Database, orderId: string, leadIds: rea
     };
   }
   await releaseLeads(db, orderId);
-  const unknown = ids.filter((id) => !knownIds.has(id));
+  const unknown = ids.filter((id) => !knownNames.has(id));
   if (unknown.length > 0)
     return { ok: false, status: 400, message: `Unknown leads: ${unknown.join(", ")}`, unavailable: unknown };
   const reservedIds = new Set(reservedRows.map((row) => row.id));
@@ -119,7 +123,8 @@ export async function reserveLeads(db: D1Database, orderId: string, leadIds: rea
   return {
     ok: false,
     status: 409,
-    message: `These leads were just sold or reserved by another buyer: ${taken.join(", ")}`,
+    // Named as the buyer saw them in the list (masked), never by id.
+    message: `${CONFLICT_PREFIX}${taken.map((id) => maskName(knownNames.get(id) ?? "")).join(", ")}`,
     unavailable: taken,
   };
 }
