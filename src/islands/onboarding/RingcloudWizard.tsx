@@ -4,7 +4,7 @@
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useRef, useState } from "react";
-import { type Resolver, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { AGE_RANGES, formatUsd, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../domain/pricing";
 import {
   CALLBACK_PREFERENCES,
@@ -29,7 +29,8 @@ import { Spinner } from "../../ui/spinner";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
 import { RINGCLOUD_PACKAGES } from "./ringcloud-packages";
-import { SavedAccount, WizardProgress } from "./WizardProgress";
+import { accountResolver, SavedAccount } from "./saved-account";
+import { WizardProgress } from "./WizardProgress";
 
 const STEP_LABELS = ["Agency Info", "Lead Preferences", "Payment"] as const;
 
@@ -43,12 +44,9 @@ function Wizard() {
   const [saved, setSaved] = useState<Saved | null>(null);
   const savedRef = useRef<Saved | null>(null);
   savedRef.current = saved;
-  // Until the account exists step 1 checks it; afterwards only the profile can change.
-  const agencyResolver: Resolver<RingcloudStep1> = (values, context, options) =>
-    savedRef.current
-      ? (zodResolver(ringcloudProfileSchema) as unknown as Resolver<RingcloudStep1>)(values, context, options)
-      : zodResolver(ringcloudStep1Schema)(values, context, options);
-  const agencyForm = useForm<RingcloudStep1>({ resolver: agencyResolver });
+  const agencyForm = useForm<RingcloudStep1>({
+    resolver: accountResolver(savedRef, ringcloudStep1Schema, ringcloudProfileSchema),
+  });
   const leadForm = useForm({ resolver: zodResolver(ringcloudStep2Schema) });
   const [agency, setAgency] = useState<RingcloudStep1 | null>(null);
   const [submitting, setSubmitting] = useState(false);

@@ -4,7 +4,7 @@
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type RefObject, useRef, useState } from "react";
-import { type Resolver, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { AGE_RANGES, formatUsd, quoteSurvey, SURVEY_LEAD_TYPES, surveyUnitCents } from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import {
@@ -29,7 +29,8 @@ import { Summary } from "../../ui/summary";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
 import { PaymentCard } from "../payment/PaymentCard";
-import { SavedAccount, WizardProgress } from "./WizardProgress";
+import { accountResolver, SavedAccount } from "./saved-account";
+import { WizardProgress } from "./WizardProgress";
 
 const LEAD_TYPE_TEXT: Record<SurveyStep2["leadType"], string> = {
   "Live Transfers": "Prospects handed live to your agents",
@@ -106,13 +107,8 @@ function AgencyStep({
   );
 }
 
-/** Step 1 checks the whole account until it is saved; after that only the profile can change. */
 function useStep1Form(saved: RefObject<Saved | null>) {
-  const resolver: Resolver<SurveyStep1> = (values, context, options) =>
-    saved.current
-      ? (zodResolver(surveyProfileSchema) as unknown as Resolver<SurveyStep1>)(values, context, options)
-      : zodResolver(surveyStep1Schema)(values, context, options);
-  return useForm<SurveyStep1>({ resolver });
+  return useForm<SurveyStep1>({ resolver: accountResolver(saved, surveyStep1Schema, surveyProfileSchema) });
 }
 
 function LeadStep({

@@ -40,13 +40,3 @@ export function WizardProgress({ step, total, labels }: { step: number; total: n
     </div>
   );
 }
-
-/** Step 1 after the first save: the account is made, so its username and e-mail are shown, not asked. */
-export function SavedAccount({ username, email }: { username: string; email: string }) {
-  return (
-    <p className="rounded-lg bg-brand-50 px-4 py-3 text-sm text-ink" data-testid="saved-account">
-      Your account <strong>{username}</strong> ({email}) is created and you are signed in. Changes you make here update
-      your saved survey.
-    </p>
-  );
-}
