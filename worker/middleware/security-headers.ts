@@ -19,7 +19,7 @@ export function securityHeaders(): MiddlewareHandler<{ Variables: SecureHeadersV
       imgSrc: ["'self'", "data:", "https://*.stripe.com"],
       fontSrc: ["'self'"],
       connectSrc: ["'self'", "https://api.stripe.com"],
-      frameSrc: [...stripeFrames, bookingOrigin],
+      frameSrc: bookingOrigin ? [...stripeFrames, bookingOrigin] : stripeFrames,
       frameAncestors: ["'none'"],
       formAction: ["'self'"],
       baseUri: ["'self'"],
