@@ -48,7 +48,7 @@ export function MyLeadsView() {
         empty="You have not bought any leads yet. Choose some under Buy Aged Leads."
       >
         {(owned) => (
-          <Table headers={["Name", "Phone", "E-mail", "State", "Purchased"]}>
+          <Table label="My leads" headers={["Name", "Phone", "E-mail", "State", "Purchased"]}>
             {owned.map((lead) => (
               <tr key={lead.id} className="border-t border-line">
                 <td className="px-4 py-3 font-medium">{lead.name}</td>

@@ -154,6 +154,7 @@ export function AgedLeadsView() {
         </p>
       ) : (
         <Table
+          label="Available aged leads"
           headers={[
             <Checkbox
               key="all"

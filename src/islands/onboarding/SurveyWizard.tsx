@@ -5,7 +5,15 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type RefObject, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { AGE_RANGES, formatUsd, quoteSurvey, SURVEY_LEAD_TYPES, surveyUnitCents } from "../../domain/pricing";
+import {
+  AGE_RANGES,
+  formatUsd,
+  highVolumeUnitCents,
+  PACKAGE_RULES,
+  quoteSurvey,
+  SURVEY_LEAD_TYPES,
+  surveyUnitCents,
+} from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import {
   SURVEY_ROLES,
@@ -17,6 +25,7 @@ import {
   surveyStep2Schema,
 } from "../../domain/schemas/survey";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { $highVolumeData } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
@@ -188,6 +197,7 @@ function LeadStep({
           {quote.quantity} × {formatUsd(quote.unitCents)} = <strong>{formatUsd(quote.totalCents)}</strong>
         </p>
       )}
+      {leadType === "Live Transfers" && quote?.ok && <HighVolumeOffer transfers={quote.quantity} />}
       {saveError && <RetryNotice message={saveError} busy={busy} onRetry={form.handleSubmit(onNext)} />}
       <div className="flex justify-between">
         <Button variant="secondary" onClick={onBack}>
@@ -198,6 +208,34 @@ function LeadStep({
         </Button>
       </div>
     </Form>
+  );
+}
+
+/**
+ * Where the high-volume flow starts (spec §3 `highVolumeData`): a survey for enough live transfers is offered
+ * the tiered package, preloaded with its count.
+ */
+function HighVolumeOffer({ transfers }: { transfers: number }) {
+  if (transfers < PACKAGE_RULES["high-volume"].min) return null;
+  const pricePerCall = highVolumeUnitCents(transfers);
+  return (
+    <p className="rounded-lg border border-brand-600 px-4 py-3 text-sm text-ink">
+      {transfers} transfers qualify for our High-Volume Package at {formatUsd(pricePerCall)} each.{" "}
+      <a
+        href="/checkout-high-volume"
+        className="font-semibold text-brand-700 underline"
+        onClick={() =>
+          $highVolumeData.set({
+            volume: transfers,
+            pricePerCall: pricePerCall / 100,
+            total: (transfers * pricePerCall) / 100,
+            tier: "high-volume",
+          })
+        }
+      >
+        Buy them as a high-volume package
+      </a>
+    </p>
   );
 }
 
