@@ -15,9 +15,14 @@ export function setupBrowser() {
   return {
     baseURL,
     url: (path: string) => new URL(path, baseURL).toString(),
-    async newPage(options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
+    /** `bypassCSP` lets an audit inject axe-core (the app keeps its CSP). */
+    async newPage(options: { viewport?: { width: number; height: number }; bypassCSP?: boolean } = {}): Promise<Page> {
       if (!browser) throw new Error("browser not started");
-      const context = await browser.newContext({ baseURL, viewport: options.viewport ?? { width: 1280, height: 900 } });
+      const context = await browser.newContext({
+        baseURL,
+        viewport: options.viewport ?? { width: 1280, height: 900 },
+        bypassCSP: options.bypassCSP ?? false,
+      });
       return context.newPage();
     },
   };
