@@ -20,6 +20,20 @@ async function fillSurveyAgency(page: Page, username: string, email: string) {
   await page.getByRole("button", { name: "Next" }).click();
 }
 
+/** Fills the ringcloud wizard's step 1 for rob{tag} and presses Next. */
+async function fillRingcloudAgency(page: Page, tag: string, state: string, confirmPassword = "rob-pass-1") {
+  await page.getByLabel("Agency name").fill("Ring Co");
+  await page.getByLabel("First name").fill("Rob");
+  await page.getByLabel("Last name").fill("Ring");
+  await page.getByLabel("Email").fill(`rob${tag}@example.com`);
+  await page.getByLabel("Phone").fill("5553332222");
+  await page.getByLabel("State").selectOption(state);
+  await page.getByLabel("Username").fill(`rob${tag}`);
+  await page.getByLabel("Password", { exact: true }).fill("rob-pass-1");
+  await page.getByLabel("Confirm password").fill(confirmPassword);
+  await page.getByRole("button", { name: "Next" }).click();
+}
+
 describe("/survey", () => {
   it("walks three steps, saves the account, pays and returns to /login, where the buyer signs in", async () => {
     const page = await newPage();
@@ -193,16 +207,7 @@ describe("/ringcloud", () => {
     await page.getByText("State is required").waitFor();
 
     const tag = unique();
-    await page.getByLabel("Agency name").fill("Ring Co");
-    await page.getByLabel("First name").fill("Rob");
-    await page.getByLabel("Last name").fill("Ring");
-    await page.getByLabel("Email").fill(`rob${tag}@example.com`);
-    await page.getByLabel("Phone").fill("5553332222");
-    await page.getByLabel("State").selectOption("DC");
-    await page.getByLabel("Username").fill(`rob${tag}`);
-    await page.getByLabel("Password", { exact: true }).fill("rob-pass-1");
-    await page.getByLabel("Confirm password").fill("rob-pass-2");
-    await page.getByRole("button", { name: "Next" }).click();
+    await fillRingcloudAgency(page, tag, "DC", "rob-pass-2");
     await page.getByText("Passwords don't match").waitFor();
     await page.getByLabel("Confirm password").fill("rob-pass-1");
     await page.getByRole("button", { name: "Next" }).click();
@@ -241,16 +246,7 @@ describe("/ringcloud", () => {
     const page = await newPage();
     await page.goto(url("/ringcloud"));
     const tag = unique();
-    await page.getByLabel("Agency name").fill("Ring Co");
-    await page.getByLabel("First name").fill("Rob");
-    await page.getByLabel("Last name").fill("Ring");
-    await page.getByLabel("Email").fill(`rob${tag}@example.com`);
-    await page.getByLabel("Phone").fill("5553332222");
-    await page.getByLabel("State").selectOption("TX");
-    await page.getByLabel("Username").fill(`rob${tag}`);
-    await page.getByLabel("Password", { exact: true }).fill("rob-pass-1");
-    await page.getByLabel("Confirm password").fill("rob-pass-1");
-    await page.getByRole("button", { name: "Next" }).click();
+    await fillRingcloudAgency(page, tag, "TX");
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Lead Preferences");
     await page.getByLabel("Call-Backs").check();
     await page.getByLabel("Number of call-backs").fill("10");

@@ -127,33 +127,24 @@ describe("/admin-orders", () => {
     });
     const buyerPage = await newPage();
     await signIn(buyerPage, buyer.username, buyer.password, "/dashboard");
-    const created = await buyerPage.request.post(url("/api/call-transfer-order"), {
-      data: {
-        totalTransfers: 6,
-        callsPerDay: 3,
-        transferHours: "9-5",
-        transferPhone: "5554440000",
-        workingStates: "TX, FL, GA, AL",
-        leadType: "Live Transfers",
-        price: 210,
-      },
-      headers: { Origin: new URL(url("/")).origin },
-    });
+    const orderTransfers = (totalTransfers: number, workingStates: string) =>
+      buyerPage.request.post(url("/api/call-transfer-order"), {
+        data: {
+          totalTransfers,
+          callsPerDay: 3,
+          transferHours: "9-5",
+          transferPhone: "5554440000",
+          workingStates,
+          leadType: "Live Transfers",
+          price: totalTransfers * 35,
+        },
+        headers: { Origin: new URL(url("/")).origin },
+      });
+    const created = await orderTransfers(6, "TX, FL, GA, AL");
     expect(created.status()).toBe(200);
     const { orderId, clientSecret } = (await created.json()) as { orderId: string; clientSecret: string };
     // A second order stays pending (unpaid): it must not count as revenue.
-    const unpaid = await buyerPage.request.post(url("/api/call-transfer-order"), {
-      data: {
-        totalTransfers: 2,
-        callsPerDay: 1,
-        transferHours: "9-5",
-        transferPhone: "5554440000",
-        workingStates: "TX",
-        leadType: "Live Transfers",
-        price: 70,
-      },
-      headers: { Origin: new URL(url("/")).origin },
-    });
+    const unpaid = await orderTransfers(2, "TX");
     expect(unpaid.status()).toBe(200);
     await buyerPage.request.post(url("/api/simulated-payments/confirm"), {
       data: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
