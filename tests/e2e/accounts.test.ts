@@ -58,7 +58,9 @@ describe("login", () => {
     const page = await newPage();
     await page.goto(url("/login"));
     await expect
-      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.autocomplete))
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.autocomplete), {
+        timeout: 10_000,
+      })
       .toBe("username");
   });
 

@@ -173,7 +173,9 @@ describe("payment stages", () => {
     const page = await newPage();
     await page.goto(url("/checkout-premium"));
     await proceedToPayment(page, "focus@example.com");
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Payment");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
+      .toBe("Payment");
   });
 
   it("a payment that cannot be prepared shows the server's reason", async () => {

@@ -92,13 +92,17 @@ describe("/survey", () => {
     expect(JSON.parse(order?.details ?? "{}")).toMatchObject({ agencyName: "Writer Insurance", ageRange: "60-90" });
   });
 
-  it("going back and forward keeps the account, updates the same survey, and pays the latest answers", async () => {
+  it("going back and forward keeps the account, updates the same survey, and pays the latest answers", {
+    timeout: 90_000,
+  }, async () => {
     const page = await newPage();
     await page.goto(url("/survey"));
     const tag = unique();
     await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`);
     // Each step moves focus to its heading.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Lead type and details");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
+      .toBe("Lead type and details");
     await page.getByLabel("Live Transfers").check();
     await page.getByLabel("Total transfers").fill("10");
     await page.getByLabel("Calls per day").fill("2");
@@ -106,7 +110,9 @@ describe("/survey", () => {
     await page.getByRole("button", { name: "Continue to Payment" }).click();
     await page.getByLabel("Card number").waitFor();
     // The card form's arrival is announced by focusing the payment heading.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Payment");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
+      .toBe("Payment");
 
     await page.getByRole("button", { name: "Back" }).click();
     await page.getByRole("button", { name: "Back" }).click();
@@ -242,12 +248,16 @@ describe("/ringcloud", () => {
     expect(await page.getByText("support@example.com").isVisible()).toBe(true);
   });
 
-  it("'Back to Survey' resumes the saved survey: same account, new answers, payment follows them", async () => {
+  it("'Back to Survey' resumes the saved survey: same account, new answers, payment follows them", {
+    timeout: 120_000,
+  }, async () => {
     const page = await newPage();
     await page.goto(url("/ringcloud"));
     const tag = unique();
     await fillRingcloudAgency(page, tag, "TX");
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Lead Preferences");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
+      .toBe("Lead Preferences");
     await page.getByLabel("Call-Backs").check();
     await page.getByLabel("Number of call-backs").fill("10");
     await page.getByLabel("Morning").check();
