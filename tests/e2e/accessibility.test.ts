@@ -115,7 +115,7 @@ it("the audit catches the contrast the old brand green failed (white on #059669)
 describe.each(VIEWPORTS)("axe, overflow and one h1 at $width px", (viewport) => {
   const open = () => newPage({ viewport, bypassCSP: true });
 
-  it("marketing, checkout, auth, partner, result and 404 pages", { timeout: 240_000 }, async () => {
+  it("marketing, checkout, auth, partner, result and 404 pages", { timeout: 600_000 }, async () => {
     const problems: string[] = [];
     const page = await open();
     for (const [name, path] of PUBLIC_ROUTES) {
@@ -132,7 +132,7 @@ describe.each(VIEWPORTS)("axe, overflow and one h1 at $width px", (viewport) => 
     expect(problems).toEqual([]);
   });
 
-  it("the survey at every step", { timeout: 120_000 }, async () => {
+  it("the survey at every step", { timeout: 240_000 }, async () => {
     const problems: string[] = [];
     const page = await open();
     await page.goto(url("/survey"));
@@ -162,7 +162,7 @@ describe.each(VIEWPORTS)("axe, overflow and one h1 at $width px", (viewport) => 
     expect(problems).toEqual([]);
   });
 
-  it("the ringcloud wizard and its checkout at every step", { timeout: 120_000 }, async () => {
+  it("the ringcloud wizard and its checkout at every step", { timeout: 240_000 }, async () => {
     const problems: string[] = [];
     const page = await open();
     await page.goto(url("/ringcloud"));
@@ -193,7 +193,7 @@ describe.each(VIEWPORTS)("axe, overflow and one h1 at $width px", (viewport) => 
     expect(problems).toEqual([]);
   });
 
-  it("every dashboard view and the transfer checkout (buyer)", { timeout: 180_000 }, async () => {
+  it("every dashboard view and the transfer checkout (buyer)", { timeout: 300_000 }, async () => {
     const problems: string[] = [];
     const page = await open();
     await signIn(page, DEMO_BUYER.username, DEMO_BUYER.password, "/dashboard");
@@ -217,7 +217,7 @@ describe.each(VIEWPORTS)("axe, overflow and one h1 at $width px", (viewport) => 
     expect(problems).toEqual([]);
   });
 
-  it("every admin tab and /admin-orders", { timeout: 180_000 }, async () => {
+  it("every admin tab and /admin-orders", { timeout: 300_000 }, async () => {
     const problems: string[] = [];
     const page = await open();
     await signIn(page, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin");
