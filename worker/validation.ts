@@ -3,8 +3,18 @@
  * schema's first message as `message` (the spec's wording) and every field's message under `errors`.
  */
 import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
+import type { Context, ValidationTargets } from "hono";
 import type { z } from "zod";
+
+/** The 400 answer for a failed schema: the first message, and every field's message under `errors`. */
+export function validationFailure(c: Context, error: { issues: readonly z.core.$ZodIssue[] }) {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.join(".") || "body";
+    errors[field] ??= issue.message;
+  }
+  return c.json({ message: error.issues[0]?.message ?? "Invalid request", errors }, 400);
+}
 
 export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(
   target: Target,
@@ -12,12 +22,7 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
 ) {
   return zValidator(target, schema, (result, c) => {
     if (result.success) return;
-    const errors: Record<string, string> = {};
-    for (const issue of result.error.issues) {
-      const field = issue.path.join(".") || "body";
-      errors[field] ??= issue.message;
-    }
-    return c.json({ message: result.error.issues[0]?.message ?? "Invalid request", errors }, 400);
+    return validationFailure(c, result.error);
   });
 }
 

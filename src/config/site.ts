@@ -2,6 +2,17 @@
  * Brand, contact details, booking widget and landing-page stats (PRODUCT.md D12).
  * Placeholders are deliberately fake (example.com, 555 numbers) until the business supplies real ones.
  */
+/** An https address, or null when unset or not a valid https URL. */
+export function bookingUrlFrom(value: unknown): string | null {
+  if (typeof value !== "string" || value.trim() === "") return null;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === "https:" ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
 export const site = {
   brandName: "FinalLead Connect",
   tagline: "AI-powered live call transfers for final-expense agencies",
@@ -9,7 +20,8 @@ export const site = {
   phoneHref: "tel:+15550100142",
   infoEmail: "info@example.com",
   supportEmail: "support@example.com",
-  bookingUrl: "https://booking.example.com/finallead-connect/consultation",
+  /** The booking widget's address, from `PUBLIC_BOOKING_URL` at build time; without it the landing page offers phone and e-mail. */
+  bookingUrl: bookingUrlFrom((import.meta as { env?: Record<string, unknown> }).env?.PUBLIC_BOOKING_URL),
   /** Response promise for the support contact and setup calls. */
   supportWindow: "within 24 hours",
   stats: [
@@ -23,8 +35,7 @@ export const site = {
     author: "Senior Agent",
     company: "Final-expense agency, Texas",
   },
-  photoCredit: { author: "Example Studio", url: "https://photos.example.com/example-studio" },
 } as const;
 
-/** Origin of the booking iframe, for the Content-Security-Policy frame-src. */
-export const bookingOrigin = new URL(site.bookingUrl).origin;
+/** Origin of the booking iframe, for the Content-Security-Policy frame-src (none without a booking URL). */
+export const bookingOrigin = site.bookingUrl ? new URL(site.bookingUrl).origin : null;

@@ -8,6 +8,8 @@ export class ApiError extends Error {
     /** The server's `{ message }`, or the body text, or the status text. */
     readonly serverMessage: string,
     readonly fieldErrors: Record<string, string> = {},
+    /** The whole JSON body, for answers that carry more than a message (e.g. a conflict's `unavailable`). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(`${status}: ${serverMessage}`);
     this.name = "ApiError";
@@ -19,14 +21,15 @@ async function throwIfNotOk(response: Response): Promise<void> {
   const text = await response.text();
   let message = text || response.statusText;
   let fieldErrors: Record<string, string> = {};
+  let body: Record<string, unknown> = {};
   try {
-    const body = JSON.parse(text) as { message?: unknown; errors?: Record<string, string> };
+    body = JSON.parse(text) as Record<string, unknown>;
     if (typeof body.message === "string") message = body.message;
-    fieldErrors = body.errors ?? {};
+    fieldErrors = (body.errors as Record<string, string> | undefined) ?? {};
   } catch {
     // not JSON: keep the text
   }
-  throw new ApiError(response.status, message, fieldErrors);
+  throw new ApiError(response.status, message, fieldErrors, body);
 }
 
 export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {

@@ -1,4 +1,4 @@
-import { type FormHTMLAttributes, useEffect, useState } from "react";
+import { type FormHTMLAttributes, useEffect, useRef, useState } from "react";
 import { type FieldValues, get, type Path, type RegisterOptions, type UseFormReturn } from "react-hook-form";
 
 /**
@@ -8,9 +8,14 @@ import { type FieldValues, get, type Path, type RegisterOptions, type UseFormRet
  */
 export function Form({ children, className, ...rest }: FormHTMLAttributes<HTMLFormElement>) {
   const [hydrated, setHydrated] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
   useEffect(() => setHydrated(true), []);
+  // `autoFocus` cannot take while the fieldset is disabled: the field marked `data-autofocus` gets focus once enabled.
+  useEffect(() => {
+    if (hydrated) form.current?.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+  }, [hydrated]);
   return (
-    <form method="post" noValidate data-hydrated={hydrated || undefined} {...rest}>
+    <form ref={form} method="post" noValidate data-hydrated={hydrated || undefined} {...rest}>
       <fieldset disabled={!hydrated} className={`min-w-0 ${className ?? ""}`}>
         {children}
       </fieldset>

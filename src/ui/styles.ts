@@ -28,7 +28,7 @@ export function buttonClass(variant: ButtonVariant = "primary", size: ButtonSize
 export const cardClass = "rounded-2xl border border-line bg-white p-6 shadow-sm";
 
 export const inputClass =
-  "block w-full rounded-lg border border-line bg-white px-3 py-2.5 text-ink shadow-sm placeholder:text-muted focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-[invalid=true]:border-danger-600";
+  "block w-full rounded-lg border border-line bg-white px-3 py-2.5 text-ink shadow-sm placeholder:text-muted focus:border-brand-600 focus:outline-2 focus:outline-offset-1 focus:outline-brand-600 aria-[invalid=true]:border-danger-600";
 
 export const labelClass = "mb-1.5 block text-sm font-medium text-ink";
 

@@ -43,6 +43,25 @@ describe("login", () => {
     await page.getByText(`@${DEMO_BUYER.username}`, { exact: true }).waitFor();
     expect(await page.getByText("Admin", { exact: true }).count()).toBeGreaterThan(0);
     expect(page.url()).toContain("tab=users");
+    // Tabs read as words; the URL keeps the ids.
+    expect(await page.getByRole("tab").allTextContents()).toEqual([
+      "Aged Leads",
+      "Callbacks",
+      "Users",
+      "Partner Applications",
+    ]);
+    await page.getByRole("tab", { name: "Partner Applications" }).click();
+    await expect.poll(() => page.url()).toContain("tab=aff-network");
+  });
+
+  it("focuses the username field once the form is ready", async () => {
+    const page = await newPage();
+    await page.goto(url("/login"));
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.autocomplete), {
+        timeout: 10_000,
+      })
+      .toBe("username");
   });
 
   it("shows the spec's messages for empty fields and for wrong credentials", async () => {

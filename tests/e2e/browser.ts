@@ -17,7 +17,8 @@ export function setupBrowser() {
   return {
     baseURL,
     url: (path: string) => new URL(path, baseURL).toString(),
-    async newPage(options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
+    /** `bypassCSP` lets an audit inject axe-core (the app keeps its CSP). */
+    async newPage(options: { viewport?: { width: number; height: number }; bypassCSP?: boolean } = {}): Promise<Page> {
       if (!browser) throw new Error("browser not started");
       const context = await browser.newContext({
         baseURL,
@@ -25,6 +26,7 @@ export function setupBrowser() {
         // Each page is its own client, as Cloudflare's CF-Connecting-IP would tell them apart: per-address
         // limits (10 anonymous payment intents a minute) then count one test's requests, not the whole run's.
         extraHTTPHeaders: { "CF-Connecting-IP": `10.${randomOctet()}.${randomOctet()}.${randomOctet()}` },
+        bypassCSP: options.bypassCSP ?? false,
       });
       return context.newPage();
     },

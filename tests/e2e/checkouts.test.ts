@@ -167,3 +167,41 @@ describe("checkout rules", () => {
     expect(await page.getByRole("button", { name: "Proceed to Payment" }).isEnabled()).toBe(true);
   });
 });
+
+describe("payment stages", () => {
+  it("focus moves to the payment heading when the card form arrives", async () => {
+    const page = await newPage();
+    await page.goto(url("/checkout-premium"));
+    await proceedToPayment(page, "focus@example.com");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
+      .toBe("Payment");
+  });
+
+  it("a payment that cannot be prepared shows the server's reason", async () => {
+    const page = await newPage();
+    await page.route("**/api/create-payment-intent", (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ message: "Card payments are not available right now. Please try again later." }),
+      }),
+    );
+    await page.goto(url("/checkout"));
+    await page.getByLabel("Email for your receipt").fill("down@example.com");
+    await page.getByRole("button", { name: "Proceed to Payment" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Card payments are not available right now. Please try again later." })
+      .waitFor();
+    expect(await page.getByLabel("Card number").count()).toBe(0);
+  });
+
+  it("the high-volume checkout is offered on /pricing", async () => {
+    const page = await newPage();
+    await page.goto(url("/pricing"));
+    await page.getByRole("link", { name: "Configure a high-volume package" }).click();
+    await page.waitForURL("**/checkout-high-volume");
+    await page.getByRole("heading", { name: "High-Volume Package Checkout" }).waitFor();
+  });
+});

@@ -128,6 +128,41 @@ describe("Buy Aged Leads", () => {
   });
 });
 
+describe("Buy Aged Leads: a lead taken meanwhile", () => {
+  it("names the taken lead as the list showed it (never its id) and takes it out of the selection", {
+    timeout: 90_000,
+  }, async () => {
+    const page = await newPage();
+    await signInFreshBuyer(page);
+    await page.getByLabel("Filter by location").fill("TX");
+    await expect.poll(() => allRowsMention(page, "TX")).toBe(true);
+    const listed = (await (await page.request.get(url("/api/aged-leads?page=1&location=TX"))).json()) as {
+      items: { id: string; name: string }[];
+    };
+    const [taken, kept] = listed.items;
+    if (!taken || !kept) throw new Error("the seed has at least two TX leads");
+    // The list shows the same first page as the API answered, in the same order.
+    await expect.poll(() => rows(page).first().textContent()).toContain(taken.name);
+    await rows(page).nth(0).getByRole("checkbox").click();
+    await rows(page).nth(1).getByRole("checkbox").click();
+    await page.getByText("2 selected").waitFor();
+
+    const rival = await newPage();
+    await signInFreshBuyer(rival);
+    const reserved = await rival.request.post(url("/api/bulk-purchase-leads"), {
+      data: { leadIds: [taken.id] },
+      headers: { Origin: new URL(url("/")).origin },
+    });
+    expect(reserved.status()).toBe(200);
+
+    await page.getByRole("button", { name: "Purchase Selected Leads" }).click();
+    await expect.poll(() => toastText(page)).toContain("Another buyer just bought or reserved these leads");
+    expect(await toastText(page)).toContain(taken.name);
+    expect(await toastText(page)).not.toContain(taken.id);
+    await page.getByText("1 selected").waitFor();
+  });
+});
+
 describe("Buy Call Transfers and /transfer-checkout", () => {
   it("info → form with the spec's messages → payment; 'Back to Form' clears it; /transfer-checkout resumes it", async () => {
     const page = await newPage();

@@ -20,6 +20,20 @@ async function fillSurveyAgency(page: Page, username: string, email: string, pas
   await page.getByRole("button", { name: "Next" }).click();
 }
 
+/** Fills the ringcloud wizard's step 1 for rob{tag} and presses Next. */
+async function fillRingcloudAgency(page: Page, tag: string, state: string, confirmPassword = "rob-pass-1") {
+  await page.getByLabel("Agency name").fill("Ring Co");
+  await page.getByLabel("First name").fill("Rob");
+  await page.getByLabel("Last name").fill("Ring");
+  await page.getByLabel("Email").fill(`rob${tag}@example.com`);
+  await page.getByLabel("Phone").fill("5553332222");
+  await page.getByLabel("State").selectOption(state);
+  await page.getByLabel("Username").fill(`rob${tag}`);
+  await page.getByLabel("Password", { exact: true }).fill("rob-pass-1");
+  await page.getByLabel("Confirm password").fill(confirmPassword);
+  await page.getByRole("button", { name: "Next" }).click();
+}
+
 describe("/survey", () => {
   it("walks three steps, saves the account, pays and returns to /login, where the buyer signs in", async () => {
     const page = await newPage();
@@ -78,6 +92,101 @@ describe("/survey", () => {
     expect(JSON.parse(order?.details ?? "{}")).toMatchObject({ agencyName: "Writer Insurance", ageRange: "60-90" });
   });
 
+  it("going back and forward keeps the account, updates the same survey, and pays the latest answers", {
+    timeout: 90_000,
+  }, async () => {
+    const page = await newPage();
+    await page.goto(url("/survey"));
+    const tag = unique();
+    await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`);
+    // Each step moves focus to its heading.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
+      .toBe("Lead type and details");
+    await page.getByLabel("Live Transfers").check();
+    await page.getByLabel("Total transfers").fill("10");
+    await page.getByLabel("Calls per day").fill("2");
+    await page.getByLabel("Transfer hours").fill("9-5");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await page.getByLabel("Card number").waitFor();
+    // The card form's arrival is announced by focusing the payment heading.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
+      .toBe("Payment");
+
+    await page.getByRole("button", { name: "Back" }).click();
+    await page.getByRole("button", { name: "Back" }).click();
+    await page.getByTestId("saved-account").waitFor();
+    expect(await page.getByTestId("saved-account").textContent()).toContain(`dana${tag}`);
+    await page.getByLabel("Agency name").fill("Writer & Sons");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByLabel("Call-Backs").check();
+    await page.getByLabel("Number of callbacks").fill("4");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await page.getByLabel("Card number").waitFor();
+    expect(await page.getByText("Username is already taken").count()).toBe(0);
+    await payWith(page, "4242 4242 4242 4242", "$60.00");
+    await page.waitForURL(/\/login\?payment_intent=/);
+
+    const surveys = query<{ answers: string; users: number }>(
+      `SELECT s.answers, (SELECT count(*) FROM users WHERE username = 'dana${tag}') AS users
+       FROM survey_responses s JOIN users u ON u.id = s.user_id WHERE u.username = 'dana${tag}'`,
+    );
+    expect(surveys).toHaveLength(1);
+    expect(surveys[0]?.users).toBe(1);
+    expect(JSON.parse(surveys[0]?.answers ?? "{}")).toMatchObject({
+      leadType: "Call-Backs",
+      agencyName: "Writer & Sons",
+    });
+    const orders = query<{ status: string; total_cents: number }>(
+      `SELECT o.status, o.total_cents FROM orders o JOIN users u ON u.id = o.user_id
+       WHERE u.username = 'dana${tag}' AND o.status = 'paid'`,
+    );
+    expect(orders).toEqual([{ status: "paid", total_cents: 6000 }]);
+  });
+
+  it("a survey for 50 or more live transfers is offered the high-volume package, preloaded", async () => {
+    const page = await newPage();
+    await page.goto(url("/survey"));
+    const tag = unique();
+    await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`);
+    await page.getByLabel("Live Transfers").check();
+    await page.getByLabel("Total transfers").fill("49");
+    expect(await page.getByRole("link", { name: "Buy them as a high-volume package" }).count()).toBe(0);
+    await page.getByLabel("Total transfers").fill("120");
+    await page.getByText("120 transfers qualify for our High-Volume Package at $30.00 each.").waitFor();
+    await page.getByRole("link", { name: "Buy them as a high-volume package" }).click();
+    await page.waitForURL("**/checkout-high-volume");
+    await expect.poll(() => page.getByLabel("Number of transfers").inputValue()).toBe("120");
+    expect(await page.getByText("100-149 transfers: $30 each").count()).toBeGreaterThan(0);
+  });
+
+  it("a save that fails blocks payment with the server's message and 'Try again'", async () => {
+    const page = await newPage();
+    await page.route("**/api/survey", (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: "application/json",
+        body: JSON.stringify({ message: "Too many attempts. Please wait a minute and try again." }),
+      }),
+    );
+    await page.goto(url("/survey"));
+    const tag = unique();
+    await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`);
+    await page.getByLabel("Call-Backs").check();
+    await page.getByLabel("Number of callbacks").fill("3");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "Too many attempts" });
+    await alert.waitFor();
+    expect(await page.getByText("Step 2 of 3").isVisible()).toBe(true);
+    expect(await page.getByLabel("Card number").count()).toBe(0);
+
+    await page.unroute("**/api/survey");
+    await alert.getByRole("button", { name: "Try again" }).click();
+    await page.getByLabel("Card number").waitFor();
+    expect(await page.getByText("Step 3 of 3").isVisible()).toBe(true);
+  });
+
   it("sends the buyer back to step 1 when the username is taken", async () => {
     const existing = await createUser();
     const page = await newPage();
@@ -117,16 +226,7 @@ describe("/ringcloud", () => {
     await page.getByText("State is required").waitFor();
 
     const tag = unique();
-    await page.getByLabel("Agency name").fill("Ring Co");
-    await page.getByLabel("First name").fill("Rob");
-    await page.getByLabel("Last name").fill("Ring");
-    await page.getByLabel("Email").fill(`rob${tag}@example.com`);
-    await page.getByLabel("Phone").fill("5553332222");
-    await page.getByLabel("State").selectOption("DC");
-    await page.getByLabel("Username").fill(`rob${tag}`);
-    await page.getByLabel("Password", { exact: true }).fill("rob-pass-1");
-    await page.getByLabel("Confirm password").fill("rob-pass-2");
-    await page.getByRole("button", { name: "Next" }).click();
+    await fillRingcloudAgency(page, tag, "DC", "rob-pass-2");
     await page.getByText("Passwords don't match").waitFor();
     await page.getByLabel("Confirm password").fill("rob-pass-1");
     await page.getByRole("button", { name: "Next" }).click();
@@ -150,13 +250,59 @@ describe("/ringcloud", () => {
       expect(await page.getByRole("listitem").filter({ hasText: text }).count()).toBe(1);
     }
     for (const money of ["$444.00", "$37.00"]) expect(await page.getByText(money, { exact: true }).count()).toBe(1);
-    expect(await page.getByRole("link", { name: "Back to Survey" }).getAttribute("href")).toBe("/ringcloud");
+    expect(await page.getByRole("link", { name: "Back to Survey" }).getAttribute("href")).toMatch(
+      /^\/ringcloud\?survey=[0-9a-f-]{36}$/,
+    );
     await page.getByRole("button", { name: "Complete Purchase" }).click();
     await expect.poll(() => toastText(page)).toContain("Redirecting to Payment");
     await payWith(page, "4242 4242 4242 4242");
     await page.waitForURL(/\/thank-you\?order=/);
     await page.getByRole("heading", { name: "Payment Successful" }).waitFor();
     expect(await page.getByText("support@example.com").isVisible()).toBe(true);
+  });
+
+  it("'Back to Survey' resumes the saved survey: same account, new answers, payment follows them", {
+    timeout: 120_000,
+  }, async () => {
+    const page = await newPage();
+    await page.goto(url("/ringcloud"));
+    const tag = unique();
+    await fillRingcloudAgency(page, tag, "TX");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
+      .toBe("Lead Preferences");
+    await page.getByLabel("Call-Backs").check();
+    await page.getByLabel("Number of call-backs").fill("10");
+    await page.getByLabel("Morning").check();
+    await page.getByLabel("States you work in").fill("TX");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await page.waitForURL(/\/ringcloud-checkout\?/);
+    const firstSurvey = new URL(page.url()).searchParams.get("survey");
+
+    await page.getByRole("link", { name: "Back to Survey" }).click();
+    await page.getByRole("heading", { name: "Lead Preferences" }).waitFor();
+    expect(await page.getByLabel("Number of call-backs").inputValue()).toBe("10");
+    await page.getByLabel("Number of call-backs").fill("12");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await page.waitForURL(/\/ringcloud-checkout\?amount=180&calls=12/);
+    expect(new URL(page.url()).searchParams.get("survey")).toBe(firstSurvey);
+
+    await page.getByRole("link", { name: "Back to Survey" }).click();
+    await page.getByRole("heading", { name: "Lead Preferences" }).waitFor();
+    await page.getByRole("button", { name: "Back" }).click();
+    await page.getByTestId("saved-account").waitFor();
+    expect(await page.getByLabel("Username").count()).toBe(0);
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await page.waitForURL(/\/ringcloud-checkout\?amount=180&calls=12/);
+    await page.getByRole("button", { name: "Complete Purchase" }).click();
+    await payWith(page, "4242 4242 4242 4242", "$180.00");
+    await page.waitForURL(/\/thank-you\?order=/);
+    expect(query<{ n: number }>(`SELECT count(*) AS n FROM users WHERE username = 'rob${tag}'`)).toEqual([{ n: 1 }]);
+    const paid = query<{ total_cents: number }>(
+      `SELECT o.total_cents FROM orders o JOIN users u ON u.id = o.user_id WHERE u.username = 'rob${tag}' AND o.status = 'paid'`,
+    );
+    expect(paid).toEqual([{ total_cents: 18000 }]);
   });
 
   it("the checkout waits for package details when the query is incomplete", async () => {
@@ -173,6 +319,12 @@ describe("/ringcloud", () => {
     );
     await page.getByRole("button", { name: "Complete Purchase" }).click();
     await expect.poll(() => toastText(page)).toContain("Payment Failed");
+    // The server's reason, in place, with a way on.
+    const alert = page
+      .getByRole("alert")
+      .filter({ hasText: "The amount does not match the price of this order ($370.00)." });
+    await alert.waitFor();
+    expect(await alert.getByRole("button", { name: "Try again" }).count()).toBe(1);
     expect(await page.getByLabel("Card number").count()).toBe(0);
   });
 });

@@ -120,23 +120,33 @@ describe("admin: partner applications", () => {
 
 describe("/admin-orders", () => {
   it("lists live-transfer orders with summary cards, '+N more' states, and status changes", async () => {
-    const buyer = await createUser();
+    // Realistic long names and addresses must not push the actions off screen.
+    const buyer = await createUser({
+      firstName: "Maximiliana-Josephine",
+      lastName: "Vandenberghe-Okonkwo",
+      email: `maximiliana.vandenberghe-okonkwo.${Date.now()}@enterprise-insurance-agency.example.com`,
+    });
     const buyerPage = await newPage();
     await signIn(buyerPage, buyer.username, buyer.password, "/dashboard");
-    const created = await buyerPage.request.post(url("/api/call-transfer-order"), {
-      data: {
-        totalTransfers: 6,
-        callsPerDay: 3,
-        transferHours: "9-5",
-        transferPhone: "5554440000",
-        workingStates: "TX, FL, GA, AL",
-        leadType: "Live Transfers",
-        price: 210,
-      },
-      headers: { Origin: new URL(url("/")).origin },
-    });
+    const orderTransfers = (totalTransfers: number, workingStates: string) =>
+      buyerPage.request.post(url("/api/call-transfer-order"), {
+        data: {
+          totalTransfers,
+          callsPerDay: 3,
+          transferHours: "9-5",
+          transferPhone: "5554440000",
+          workingStates,
+          leadType: "Live Transfers",
+          price: totalTransfers * 35,
+        },
+        headers: { Origin: new URL(url("/")).origin },
+      });
+    const created = await orderTransfers(6, "TX, FL, GA, AL");
     expect(created.status()).toBe(200);
     const { orderId, clientSecret } = (await created.json()) as { orderId: string; clientSecret: string };
+    // A second order stays pending (unpaid): it must not count as revenue.
+    const unpaid = await orderTransfers(2, "TX");
+    expect(unpaid.status()).toBe(200);
     await buyerPage.request.post(url("/api/simulated-payments/confirm"), {
       data: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
       headers: { Origin: new URL(url("/")).origin },
@@ -154,12 +164,27 @@ describe("/admin-orders", () => {
     ]) {
       await admin.getByTestId(id).waitFor();
     }
-    expect(await admin.getByTestId("summary-total-revenue").textContent()).toMatch(/^\$\d+\.\d{2}$/);
+    // Revenue is money taken: paid and completed orders only, and the label says so.
+    expect(await admin.getByText("Revenue (paid and completed)", { exact: true }).count()).toBe(1);
+    const listed = await (await admin.request.get(url("/api/transfer-orders"))).json();
+    const taken = (listed as { status: string; totalPrice: number }[])
+      .filter((o) => o.status === "paid" || o.status === "completed")
+      .reduce((sum, o) => sum + Math.round(o.totalPrice * 100), 0);
+    expect((listed as { status: string }[]).some((o) => o.status === "pending")).toBe(true);
+    await expect
+      .poll(() => admin.getByTestId("summary-total-revenue").textContent())
+      .toBe(`$${(taken / 100).toFixed(2)}`);
     const row = admin.locator("tr").filter({ hasText: orderId.slice(0, 8) });
     await row.waitFor();
     expect(await row.textContent()).toContain("TX, FL +2 more");
     expect(await row.textContent()).toContain("$210.00");
     expect(await row.textContent()).toContain("Paid");
+
+    // At 1280 px the actions are on screen, with no sideways scrolling of the table.
+    const region = admin.getByRole("region", { name: "Transfer orders" });
+    expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    const cancel = await row.getByRole("button", { name: "Cancel" }).boundingBox();
+    expect((cancel?.x ?? 9999) + (cancel?.width ?? 0)).toBeLessThanOrEqual(1280);
 
     await row.getByRole("button", { name: "Complete" }).click();
     await admin.getByRole("dialog").getByRole("button", { name: "Mark completed" }).click();
@@ -169,5 +194,17 @@ describe("/admin-orders", () => {
     await expect
       .poll(async () => (await admin.locator("tbody tr").allTextContents()).every((text) => text.includes("Completed")))
       .toBe(true);
+  });
+
+  it("on a phone the orders table scrolls sideways from the keyboard", async () => {
+    const admin = await newPage({ viewport: { width: 390, height: 844 } });
+    await signIn(admin, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin-orders");
+    const region = admin.getByRole("region", { name: "Transfer orders" });
+    await region.waitFor();
+    expect(await region.getAttribute("tabindex")).toBe("0");
+    await region.focus();
+    await admin.keyboard.press("ArrowRight");
+    await admin.keyboard.press("ArrowRight");
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
   });
 });

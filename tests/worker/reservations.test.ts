@@ -112,7 +112,9 @@ describe("an expired reservation cancels its payment (item 8)", () => {
 
     expect(await orderRow(start.orderId)).toMatchObject({ status: "cancelled" });
     expect(await simulatedIntentOf(start.orderId)).toMatchObject({ status: "canceled" });
-    const released = await env.DB.prepare("SELECT reserved_by_order_id FROM aged_leads WHERE id = ?").bind(lead).first();
+    const released = await env.DB.prepare("SELECT reserved_by_order_id FROM aged_leads WHERE id = ?")
+      .bind(lead)
+      .first();
     expect(released).toEqual({ reserved_by_order_id: null });
     expect((await payWithCard(start.clientSecret)).status).toBe(409);
     expect(await orderRow(start.orderId)).toMatchObject({ status: "cancelled", paid_at: null });

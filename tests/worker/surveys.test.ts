@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callApi, login } from "./helpers";
+import { callApi, login, sessionCookie, signedIn } from "./helpers";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
@@ -271,5 +271,123 @@ describe("numbers sent as text", () => {
   it("are read as numbers by the survey", async () => {
     const response = await callApi("/api/survey", { json: surveyBody({ totalTransfers: "10", callsPerDay: "5" }) });
     expect(response.status).toBe(201);
+  });
+});
+
+describe("repeat saves (going back and forward in a wizard)", () => {
+  async function firstSave(path: string, body: Record<string, unknown>) {
+    const response = await callApi(path, { json: body });
+    expect(response.status).toBe(201);
+    const { surveyId } = await response.json<{ surveyId: string }>();
+    return { surveyId, cookie: sessionCookie(response) };
+  }
+  const accountsNamed = async (username: unknown) =>
+    (await env.DB.prepare("SELECT count(*) AS n FROM users WHERE lower(username) = lower(?)").bind(username).first())
+      ?.n;
+  const answersOf = async (surveyId: string) =>
+    JSON.parse(
+      (
+        await env.DB.prepare("SELECT answers FROM survey_responses WHERE id = ?")
+          .bind(surveyId)
+          .first<{ answers: string }>()
+      )?.answers ?? "{}",
+    );
+
+  it("the first save signs the buyer in; a repeat save updates the same survey and account", async () => {
+    const body = surveyBody();
+    const { surveyId, cookie } = await firstSave("/api/survey", body);
+    expect((await (await callApi("/api/me", { cookie })).json<{ username: string }>()).username).toBe(body.username);
+
+    const changed = {
+      ...body,
+      agencyName: "Renamed Agency",
+      leadType: "Call-Backs",
+      totalCallbacks: 4,
+      totalPrice: 6000,
+    };
+    const again = await callApi("/api/survey", { json: { ...changed, surveyId }, cookie });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ message: "Information saved", surveyId, totalPrice: 6000 });
+    expect(await accountsNamed(body.username)).toBe(1);
+    expect(await answersOf(surveyId)).toMatchObject({
+      leadType: "Call-Backs",
+      totalCallbacks: 4,
+      agencyName: "Renamed Agency",
+      username: body.username,
+    });
+    const user = await env.DB.prepare("SELECT agency_name FROM users WHERE username = ?").bind(body.username).first();
+    expect(user).toEqual({ agency_name: "Renamed Agency" });
+
+    // Payment follows the latest answers: the old ones no longer match, the new ones do.
+    const stale = await callApi("/api/create-payment-intent", {
+      json: { amount: 350, leadType: "Live Transfers", quantity: 10, surveyId },
+      cookie,
+    });
+    expect(stale.status).toBe(400);
+    const fresh = await callApi("/api/create-payment-intent", {
+      json: { amount: 60, leadType: "Call-Backs", quantity: 4, surveyId },
+      cookie,
+    });
+    expect(fresh.status).toBe(200);
+  });
+
+  it("refuses a repeat save without the session (401) or from another account (404), changing nothing", async () => {
+    const body = surveyBody();
+    const { surveyId } = await firstSave("/api/survey", body);
+    const update = { ...body, agencyName: "Hijacked", surveyId };
+    const anonymous = await callApi("/api/survey", { json: update });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ message: expect.stringContaining("Log in") });
+    const other = await signedIn();
+    const stranger = await callApi("/api/survey", { json: update, cookie: other.cookie });
+    expect(stranger.status).toBe(404);
+    expect(await stranger.json()).toEqual({ message: expect.stringContaining("could not find your saved survey") });
+    expect(await answersOf(surveyId)).toMatchObject({ agencyName: "Agent Co" });
+  });
+
+  it("checks a repeat save like a first one (400 with the field's message)", async () => {
+    const body = surveyBody();
+    const { surveyId, cookie } = await firstSave("/api/survey", body);
+    const response = await callApi("/api/survey", { json: { ...body, surveyId, totalPrice: 1 }, cookie });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: "The total price does not match this order ($350.00)." });
+    const invalid = await callApi("/api/survey", { json: { ...body, surveyId, callsPerDay: 0 }, cookie });
+    expect((await invalid.json<{ errors: Record<string, string> }>()).errors.callsPerDay).toBe(
+      "Please enter calls per day",
+    );
+  });
+
+  it("ringcloud: a repeat save answers new checkout parameters for the same survey", async () => {
+    const body = ringcloudBody();
+    const { surveyId, cookie } = await firstSave("/api/ringcloud-survey", body);
+    const changed = { ...body, leadType: "call_backs", totalTransfers: 10, callbackPreference: "morning", surveyId };
+    const response = await callApi("/api/ringcloud-survey", { json: changed, cookie });
+    expect(response.status).toBe(200);
+    expect((await response.json<{ checkout: Record<string, unknown> }>()).checkout).toMatchObject({
+      amount: 150,
+      packageType: "call_backs",
+      survey: surveyId,
+    });
+    expect(await accountsNamed(body.username)).toBe(1);
+
+    const resumed = await callApi(`/api/surveys/${surveyId}`, { cookie });
+    expect(resumed.status).toBe(200);
+    expect(await resumed.json()).toMatchObject({
+      surveyId,
+      kind: "ringcloud",
+      username: body.username,
+      email: body.email,
+      answers: { leadType: "call_backs", callbackPreference: "morning", state: "TX" },
+    });
+    expect(JSON.stringify(await answersOf(surveyId))).not.toContain(body.password);
+    expect((await callApi(`/api/surveys/${surveyId}`)).status).toBe(401);
+    expect((await callApi(`/api/surveys/${surveyId}`, { cookie: (await signedIn()).cookie })).status).toBe(404);
+  });
+
+  it("a survey id of the other wizard is not found", async () => {
+    const body = surveyBody();
+    const { surveyId, cookie } = await firstSave("/api/survey", body);
+    const response = await callApi("/api/ringcloud-survey", { json: { ...ringcloudBody(), surveyId }, cookie });
+    expect(response.status).toBe(404);
   });
 });

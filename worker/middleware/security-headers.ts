@@ -26,7 +26,7 @@ export function securityHeaders(): MiddlewareHandler<{ Variables: SecureHeadersV
       imgSrc: ["'self'", "data:"],
       fontSrc: ["'self'"],
       connectSrc: ["'self'", ...STRIPE_CSP.connectSrc],
-      frameSrc: [...STRIPE_CSP.frameSrc, bookingOrigin],
+      frameSrc: bookingOrigin ? [...STRIPE_CSP.frameSrc, bookingOrigin] : [...STRIPE_CSP.frameSrc],
       frameAncestors: ["'none'"],
       formAction: ["'self'"],
       baseUri: ["'self'"],

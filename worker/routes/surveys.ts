@@ -1,58 +1,140 @@
-/** The two onboarding wizards' saves (spec §7 `/api/survey`, `/api/ringcloud-survey`; PRODUCT.md D4, D11). */
-import { Hono } from "hono";
+/**
+ * The two onboarding wizards' saves (spec §7 `/api/survey`, `/api/ringcloud-survey`; PRODUCT.md D4, D11).
+ * The first save creates the account and signs the buyer in; a repeat save names its `surveyId` and, from
+ * that signed-in account, updates the same survey (decision 0017).
+ */
+import { type Context, Hono, type Next } from "hono";
+import type { z } from "zod";
 import { formatUsd, quoteRingcloud, quoteSurvey } from "../../src/domain/pricing";
 import {
+  namesSavedSurvey,
   type RingcloudCheckoutParams,
+  type RingcloudStep2,
   ringcloudSubmissionSchema,
+  ringcloudUpdateSchema,
   surveyQuantity,
   surveySubmissionSchema,
+  surveyUpdateSchema,
 } from "../../src/domain/schemas/survey";
 import type { AppBindings } from "../env";
-import { errorJson } from "../http";
+import { InvalidError, UnauthenticatedError } from "../errors";
+import { requireUser } from "../middleware/auth";
 import { rateLimit } from "../middleware/rate-limit";
-import { createBuyerWithSurvey } from "../services/accounts";
-import { validateJson } from "../validation";
+import { createBuyerWithSurvey, findOwnSurvey, updateBuyerSurvey } from "../services/accounts";
+import { sessions } from "../services/sessions";
+import { validateJson, validationFailure } from "../validation";
 
 /**
  * Ten sign-up requests a minute per address, whatever they answer: refused and conflicting ones count
- * too, so "username taken" answers cannot be harvested without limit (both wizards share the count).
+ * too, so "username taken" answers cannot be harvested without limit (both wizards share the count;
+ * repeat saves count as well).
  */
 const accountCreationLimit = rateLimit("survey");
 
+type SurveyContext = Context<AppBindings>;
+
+/**
+ * Handles a repeat save (a body naming its `surveyId`) with `schema` and `save`, signed in only;
+ * any other body goes on to the account-creating handler.
+ */
+function repeatSave<Schema extends z.ZodType>(
+  schema: Schema,
+  save: (c: SurveyContext, userId: string, body: z.infer<Schema>) => Promise<Response>,
+) {
+  return async (c: SurveyContext, next: Next) => {
+    const body: unknown = await c.req.json().catch(() => null);
+    if (!namesSavedSurvey(body)) return next();
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) return validationFailure(c, parsed.error);
+    const user = c.get("user");
+    if (!user) throw new UnauthenticatedError("Your session has ended. Log in to continue with your saved survey.");
+    return save(c, user.id, parsed.data);
+  };
+}
+
+/** Signs the new buyer in, so that later saves of the same wizard go through the session. */
+async function signIn(c: SurveyContext, userId: string) {
+  c.header("Set-Cookie", await sessions(c.env.DB, c.req.url).create(userId), { append: true });
+}
+
+function surveyQuote(answers: Parameters<typeof surveyQuantity>[0], totalPrice: number) {
+  const quote = quoteSurvey(answers.leadType, surveyQuantity(answers), answers.ageRange);
+  if (!quote.ok) throw new InvalidError(quote.message);
+  if (totalPrice !== quote.totalCents) {
+    throw new InvalidError(`The total price does not match this order (${formatUsd(quote.totalCents)}).`);
+  }
+  return quote;
+}
+
+function ringcloudCheckout(answers: RingcloudStep2, surveyId: string): RingcloudCheckoutParams {
+  const quantity = answers.totalTransfers ?? 0;
+  const ageRange = answers.leadType === "partial_apps" ? answers.ageRange : undefined;
+  const quote = quoteRingcloud(answers.leadType, quantity, ageRange);
+  if (!quote.ok) throw new InvalidError(quote.message);
+  return {
+    amount: quote.totalCents / 100,
+    calls: quantity,
+    tier: "ringcloud",
+    packageType: answers.leadType,
+    pricePerUnit: quote.unitCents / 100,
+    ...(ageRange ? { ageRange } : {}),
+    survey: surveyId,
+  };
+}
+
 export const surveys = new Hono<AppBindings>()
-  .post("/survey", accountCreationLimit, validateJson(surveySubmissionSchema), async (c) => {
-    const { password, totalPrice, ...answers } = c.req.valid("json");
-    const quote = quoteSurvey(answers.leadType, surveyQuantity(answers), answers.ageRange);
-    if (!quote.ok) return errorJson(c, 400, quote.message);
-    if (totalPrice !== quote.totalCents) {
-      return errorJson(c, 400, `The total price does not match this order (${formatUsd(quote.totalCents)}).`);
-    }
-    const created = await createBuyerWithSurvey(c.env, { ...answers, password }, { kind: "survey", answers });
-    if ("field" in created)
-      return c.json({ message: created.message, errors: { [created.field]: created.message } }, 409);
-    return c.json({ message: "Information saved", surveyId: created.surveyId, totalPrice: quote.totalCents }, 201);
-  })
-  .post("/ringcloud-survey", accountCreationLimit, validateJson(ringcloudSubmissionSchema), async (c) => {
-    const { password, confirmPassword: _confirm, ...answers } = c.req.valid("json");
-    const quantity = answers.totalTransfers ?? 0;
-    const ageRange = answers.leadType === "partial_apps" ? answers.ageRange : undefined;
-    const quote = quoteRingcloud(answers.leadType, quantity, ageRange);
-    if (!quote.ok) return errorJson(c, 400, quote.message);
-    const created = await createBuyerWithSurvey(
-      c.env,
-      { ...answers, password, role: "Insurance Agent" },
-      { kind: "ringcloud", answers },
-    );
-    if ("field" in created)
-      return c.json({ message: created.message, errors: { [created.field]: created.message } }, 409);
-    const checkout: RingcloudCheckoutParams = {
-      amount: quote.totalCents / 100,
-      calls: quantity,
-      tier: "ringcloud",
-      packageType: answers.leadType,
-      pricePerUnit: quote.unitCents / 100,
-      ...(ageRange ? { ageRange } : {}),
-      survey: created.surveyId,
-    };
-    return c.json({ message: "Survey submitted", surveyId: created.surveyId, checkout }, 201);
+  .post(
+    "/survey",
+    accountCreationLimit,
+    repeatSave(surveyUpdateSchema, async (c, userId, { surveyId, totalPrice, ...answers }) => {
+      const quote = surveyQuote(answers, totalPrice);
+      await updateBuyerSurvey(c.env, userId, surveyId, answers, { kind: "survey", answers });
+      return c.json({ message: "Information saved", surveyId, totalPrice: quote.totalCents }, 200);
+    }),
+    validateJson(surveySubmissionSchema),
+    async (c) => {
+      const { password, totalPrice, ...answers } = c.req.valid("json");
+      const quote = surveyQuote(answers, totalPrice);
+      const created = await createBuyerWithSurvey(c.env, { ...answers, password }, { kind: "survey", answers });
+      if ("field" in created)
+        return c.json({ message: created.message, errors: { [created.field]: created.message } }, 409);
+      await signIn(c, created.userId);
+      return c.json({ message: "Information saved", surveyId: created.surveyId, totalPrice: quote.totalCents }, 201);
+    },
+  )
+  .post(
+    "/ringcloud-survey",
+    accountCreationLimit,
+    repeatSave(ringcloudUpdateSchema, async (c, userId, { surveyId, ...answers }) => {
+      const checkout = ringcloudCheckout(answers, surveyId);
+      await updateBuyerSurvey(c.env, userId, surveyId, answers, { kind: "ringcloud", answers });
+      return c.json({ message: "Survey submitted", surveyId, checkout }, 200);
+    }),
+    validateJson(ringcloudSubmissionSchema),
+    async (c) => {
+      const { password, confirmPassword: _confirm, ...answers } = c.req.valid("json");
+      const checkout = ringcloudCheckout(answers, "");
+      const created = await createBuyerWithSurvey(
+        c.env,
+        { ...answers, password, role: "Insurance Agent" },
+        { kind: "ringcloud", answers },
+      );
+      if ("field" in created)
+        return c.json({ message: created.message, errors: { [created.field]: created.message } }, 409);
+      await signIn(c, created.userId);
+      return c.json(
+        {
+          message: "Survey submitted",
+          surveyId: created.surveyId,
+          checkout: { ...checkout, survey: created.surveyId },
+        },
+        201,
+      );
+    },
+  )
+  /** The signed-in buyer's own saved survey, so a wizard can resume it (e.g. 'Back to Survey'). */
+  .get("/surveys/:id", requireUser, async (c) => {
+    const user = c.get("user");
+    if (!user) throw new UnauthenticatedError("Please log in.");
+    return c.json(await findOwnSurvey(c.env.DB, user.id, c.req.param("id")));
   });

@@ -1,21 +1,27 @@
 /** Buyer accounts created by the survey wizards (D4): unique username and e-mail, hashed password. */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import type { SavedSurvey } from "../../src/domain/schemas/survey";
 import { database } from "../db/client";
 import { surveyResponses, users } from "../db/schema";
 import type { Env } from "../env";
+import { NotFoundError } from "../errors";
 import { assertNewPasswordAllowed } from "./password-policy";
 import { hashPassword } from "./passwords";
 
-export interface NewBuyer {
-  username: string;
-  password: string;
-  email: string;
+/** The profile a repeat survey save may change; the account's username, e-mail and password stay. */
+export interface BuyerProfile {
   firstName: string;
   lastName: string;
   phone: string;
   agencyName: string;
   role: string;
   state?: string;
+}
+
+export interface NewBuyer extends BuyerProfile {
+  username: string;
+  password: string;
+  email: string;
 }
 
 export type AccountConflict = { field: "username" | "email"; message: string };
@@ -99,4 +105,56 @@ export async function findSurvey(d1: D1Database, surveyId: string) {
     .innerJoin(users, eq(users.id, surveyResponses.userId))
     .where(eq(surveyResponses.id, surveyId));
   return survey ?? null;
+}
+
+const SURVEY_NOT_FOUND = "We could not find your saved survey. Please start the survey again.";
+
+/** The survey if it is this account's and of this kind; otherwise NotFoundError (never another buyer's). */
+export async function findOwnSurvey(
+  db: D1Database,
+  userId: string,
+  surveyId: string,
+  kind?: SavedSurvey["kind"],
+): Promise<SavedSurvey> {
+  const [row] = await database(db)
+    .select({
+      surveyId: surveyResponses.id,
+      kind: surveyResponses.kind,
+      answers: surveyResponses.answers,
+      username: users.username,
+      email: users.email,
+    })
+    .from(surveyResponses)
+    .innerJoin(users, eq(users.id, surveyResponses.userId))
+    .where(and(eq(surveyResponses.id, surveyId), eq(surveyResponses.userId, userId)))
+    .limit(1);
+  if (!row || (kind && row.kind !== kind)) throw new NotFoundError(SURVEY_NOT_FOUND);
+  return row;
+}
+
+/** A repeat save from the account that created the survey: the latest answers and profile replace the old. */
+export async function updateBuyerSurvey(
+  env: Env,
+  userId: string,
+  surveyId: string,
+  profile: BuyerProfile,
+  survey: { kind: SavedSurvey["kind"]; answers: Record<string, unknown> },
+): Promise<void> {
+  const saved = await findOwnSurvey(env.DB, userId, surveyId, survey.kind);
+  const answers = { username: saved.username, email: saved.email, ...survey.answers };
+  const db = database(env.DB);
+  await db.batch([
+    db
+      .update(users)
+      .set({
+        firstName: profile.firstName,
+        lastName: profile.lastName,
+        phone: profile.phone,
+        agencyName: profile.agencyName,
+        role: profile.role,
+        ...(profile.state ? { state: profile.state } : {}),
+      })
+      .where(eq(users.id, userId)),
+    db.update(surveyResponses).set({ answers }).where(eq(surveyResponses.id, surveyId)),
+  ]);
 }

@@ -1,5 +1,6 @@
 /** Aged leads for buyers (PRODUCT.md D6, D7): pricing, reservation, sale (the list is in lead-listing.ts). */
 import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
+import { maskName } from "../../src/domain/masking";
 import { type AgeRange, agedLeadPrice } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import { type Database, database } from "../db/client";
@@ -29,6 +30,8 @@ const sellableTo = (orderId: string, now: number) =>
 const leadIdIn = (ids: readonly string[]) =>
   sql`${agedLeads.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
+const CONFLICT_PREFIX = "Another buyer just bought or reserved these leads, so we took them out of your selection: ";
+
 /**
  * Reserves every lead for the buyer's new order, or none of them (D6), for RESERVATION_MINUTES. A buyer
  * holds one reservation: the same batch releases the buyer's previous one, but only when every lead asked
@@ -44,7 +47,7 @@ export async function reserveLeads(
   const now = Date.now();
   const obtainable = sql`${agedLeads.soldAt} IS NULL AND (${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now} OR ${agedLeads.reservedByUserId} = ${userId})`;
   const [known, , reserved] = await db.batch([
-    db.select({ id: agedLeads.id }).from(agedLeads).where(leadIdIn(ids)),
+    db.select({ id: agedLeads.id, name: agedLeads.name }).from(agedLeads).where(leadIdIn(ids)),
     db
       .update(agedLeads)
       .set({ reservedByOrderId: null, reservedUntil: null, reservedByUserId: null })
@@ -80,12 +83,13 @@ export async function reserveLeads(
     return reserved.map((row) => ({ id: row.id, priceCents: priceLead(row, now).priceCents }));
   }
   await releaseLeads(d1, orderId);
-  const knownIds = new Set(known.map((row) => row.id));
-  const unknown = ids.filter((id) => !knownIds.has(id));
+  const knownNames = new Map(known.map((row) => [row.id, row.name]));
+  const unknown = ids.filter((id) => !knownNames.has(id));
   if (unknown.length > 0) throw new InvalidError(`Unknown leads: ${unknown.join(", ")}`, { unavailable: unknown });
   const reservedIds = new Set(reserved.map((row) => row.id));
   const taken = ids.filter((id) => !reservedIds.has(id));
-  throw new ConflictError(`These leads were just sold or reserved by another buyer: ${taken.join(", ")}`, {
+  // Named as the buyer saw them in the list (masked), never by id.
+  throw new ConflictError(`${CONFLICT_PREFIX}${taken.map((id) => maskName(knownNames.get(id) ?? "")).join(", ")}`, {
     unavailable: taken,
   });
 }

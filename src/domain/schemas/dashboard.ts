@@ -127,6 +127,10 @@ export const ORDER_TRANSITIONS = {
   cancelled: ["pending", "paid"],
 } as const;
 
+/** Money the shop has actually taken: only these statuses count as revenue (never pending or cancelled). */
+export const REVENUE_STATUSES = ["paid", "completed"] as const;
+export const REVENUE_LABEL = "Revenue (paid and completed)";
+
 export const orderStatusChangeSchema = z.object({
   status: z.enum(["completed", "cancelled"], { error: "Status must be completed or cancelled" }),
 });

@@ -25,12 +25,16 @@ const account = {
   password: newPassword,
 };
 
-export const surveyStep1Schema = z.object({
+/** Step 1 once the account exists: the profile can change, the account (username, e-mail, password) cannot. */
+export const surveyProfileSchema = z.object({
   firstName: requiredString("First name is required", 1, 100),
   lastName: requiredString("Last name is required", 1, 100),
   agencyName: requiredString("Agency name is required", 1, 200),
   role: z.enum(SURVEY_ROLES, { error: "Please select your role" }),
   phone: requiredString("Phone number must be at least 10 digits", 10, 30),
+});
+
+export const surveyStep1Schema = surveyProfileSchema.extend({
   email: emailAddress("Please enter a valid email address"),
   ...account,
 });
@@ -73,14 +77,32 @@ export const surveySubmissionSchema = surveyStep1Schema
   .superRefine(checkSurveyStep2);
 export type SurveySubmission = z.infer<typeof surveySubmissionSchema>;
 
-export const ringcloudStep1Schema = z
-  .object({
-    agencyName: requiredString("Agency name is required", 1, 200),
-    firstName: requiredString("First name is required", 1, 100),
-    lastName: requiredString("Last name is required", 1, 100),
+/** The survey id a repeat save names; the session proves the account is the caller's. */
+const savedSurvey = { surveyId: z.string({ error: "Survey id is required" }).min(1).max(100) };
+
+/** A repeat `POST /api/survey` from the account the first save created: new answers, same survey. */
+export const surveyUpdateSchema = surveyProfileSchema
+  .extend(surveyStep2Shape.shape)
+  .extend({ totalPrice: z.number({ error: "Total price must be a whole number of cents" }).int(), ...savedSurvey })
+  .superRefine(checkSurveyStep2);
+
+/** True when a request body names the survey it updates (a repeat save). */
+export const namesSavedSurvey = (body: unknown): boolean =>
+  typeof body === "object" && body !== null && "surveyId" in body && Boolean(body.surveyId);
+
+/** Ringcloud step 1 once the account exists (see `surveyProfileSchema`). */
+export const ringcloudProfileSchema = z.object({
+  agencyName: requiredString("Agency name is required", 1, 200),
+  firstName: requiredString("First name is required", 1, 100),
+  lastName: requiredString("Last name is required", 1, 100),
+  phone: requiredString("Phone number required", 10, 30),
+  state: z.enum(US_STATE_CODES, { error: "State is required" }),
+});
+export type RingcloudProfile = z.infer<typeof ringcloudProfileSchema>;
+
+export const ringcloudStep1Schema = ringcloudProfileSchema
+  .extend({
     email: emailAddress("Valid email required"),
-    phone: requiredString("Phone number required", 10, 30),
-    state: z.enum(US_STATE_CODES, { error: "State is required" }),
     ...account,
     confirmPassword: z
       .string({ error: "Please confirm your password" })
@@ -125,6 +147,24 @@ export const ringcloudSubmissionSchema = ringcloudStep1Schema.and(
     .superRefine(checkRingcloudStep2),
 );
 export type RingcloudSubmission = z.infer<typeof ringcloudSubmissionSchema>;
+
+/** A repeat `POST /api/ringcloud-survey` (see `surveyUpdateSchema`). */
+export const ringcloudUpdateSchema = ringcloudProfileSchema
+  .extend(savedSurvey)
+  .and(
+    ringcloudStep2Shape
+      .extend({ role: z.literal("Insurance Agent").default("Insurance Agent") })
+      .superRefine(checkRingcloudStep2),
+  );
+
+/** What `GET /api/surveys/:id` gives the account that owns the survey, to resume its wizard. */
+export interface SavedSurvey {
+  surveyId: string;
+  kind: "survey" | "ringcloud";
+  username: string;
+  email: string;
+  answers: Record<string, unknown>;
+}
 
 /** Where `POST /api/ringcloud-survey` sends the buyer next (spec §2 "Ringcloud survey"). */
 export interface RingcloudCheckoutParams {

@@ -3,7 +3,12 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
-import { ORDER_TRANSITIONS, type TransferOrderView } from "../../domain/schemas/dashboard";
+import {
+  ORDER_TRANSITIONS,
+  REVENUE_LABEL,
+  REVENUE_STATUSES,
+  type TransferOrderView,
+} from "../../domain/schemas/dashboard";
 import { apiRequest, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -38,7 +43,9 @@ function Orders() {
     () => ({
       orders: all.length,
       pending: all.filter((o) => o.status === "pending").length,
-      revenueCents: all.reduce((sum, o) => sum + Math.round(o.totalPrice * 100), 0),
+      revenueCents: all
+        .filter((o) => (REVENUE_STATUSES as readonly OrderStatus[]).includes(o.status))
+        .reduce((sum, o) => sum + Math.round(o.totalPrice * 100), 0),
       transfers: all.reduce((sum, o) => sum + o.totalTransfers, 0),
     }),
     [all],
@@ -66,14 +73,14 @@ function Orders() {
         {[
           ["Total orders", totals.orders],
           ["Pending orders", totals.pending],
-          ["Total revenue", formatUsd(totals.revenueCents)],
+          [REVENUE_LABEL, formatUsd(totals.revenueCents)],
           ["Total transfers", totals.transfers],
         ].map(([label, value]) => (
           <Card key={label}>
             <dt className="text-sm text-ink-soft">{label}</dt>
             <dd
               className="mt-1 text-2xl font-bold"
-              data-testid={`summary-${String(label).toLowerCase().replaceAll(" ", "-")}`}
+              data-testid={`summary-${label === REVENUE_LABEL ? "total-revenue" : String(label).toLowerCase().replaceAll(" ", "-")}`}
             >
               {value}
             </dd>
@@ -101,6 +108,7 @@ function Orders() {
       >
         {(list) => (
           <Table
+            label="Transfer orders"
             headers={[
               "Order ID",
               "Customer",
@@ -118,19 +126,21 @@ function Orders() {
                 <td className="px-4 py-3 font-mono text-xs" title={order.id}>
                   {order.id.slice(0, 8)}
                 </td>
-                <td className="px-4 py-3 font-medium">{`${order.firstName} ${order.lastName}`.trim() || "—"}</td>
-                <td className="px-4 py-3">
-                  <div>{order.email || "—"}</div>
+                <td className="max-w-40 px-4 py-3 font-medium whitespace-normal">
+                  {`${order.firstName} ${order.lastName}`.trim() || "—"}
+                </td>
+                <td className="max-w-56 px-4 py-3 whitespace-normal">
+                  <div className="break-all">{order.email || "—"}</div>
                   <div className="text-ink-soft">{order.phone}</div>
                 </td>
-                <td className="px-4 py-3">
+                <td className="px-4 py-3 whitespace-normal">
                   <div>{order.totalTransfers} transfers</div>
                   {order.transfersPerDay !== null && (
                     <div className="text-ink-soft">{order.transfersPerDay} per day</div>
                   )}
                   {order.transferNumber && <div className="text-ink-soft">to {order.transferNumber}</div>}
                 </td>
-                <td className="px-4 py-3">{statesLabel(order.selectedStates)}</td>
+                <td className="max-w-32 px-4 py-3 whitespace-normal">{statesLabel(order.selectedStates)}</td>
                 <td className="px-4 py-3 font-semibold">{formatUsd(Math.round(order.totalPrice * 100))}</td>
                 <td className="px-4 py-3">
                   <StatusBadge status={order.status} />
@@ -141,18 +151,20 @@ function Orders() {
                     </div>
                   )}
                 </td>
-                <td className="px-4 py-3">{dateTime.format(new Date(order.createdAt))}</td>
-                <td className="space-x-2 px-4 py-3">
-                  {canChange(order, "completed") && (
-                    <Button variant="secondary" onClick={() => setChange({ order, status: "completed" })}>
-                      Complete
-                    </Button>
-                  )}
-                  {canChange(order, "cancelled") && (
-                    <Button variant="ghost" onClick={() => setChange({ order, status: "cancelled" })}>
-                      Cancel
-                    </Button>
-                  )}
+                <td className="max-w-32 px-4 py-3 whitespace-normal">{dateTime.format(new Date(order.createdAt))}</td>
+                <td className="px-4 py-3">
+                  <div className="flex flex-wrap gap-2">
+                    {canChange(order, "completed") && (
+                      <Button variant="secondary" onClick={() => setChange({ order, status: "completed" })}>
+                        Complete
+                      </Button>
+                    )}
+                    {canChange(order, "cancelled") && (
+                      <Button variant="ghost" onClick={() => setChange({ order, status: "cancelled" })}>
+                        Cancel
+                      </Button>
+                    )}
+                  </div>
                 </td>
               </tr>
             ))}

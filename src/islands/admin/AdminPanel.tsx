@@ -8,11 +8,27 @@ import { UsersTab } from "./UsersTab";
 import { AgedLeadsTab } from "./uploads/AgedLeadsTab";
 import { CallbacksTab } from "./uploads/CallbacksTab";
 
+/** `value` stays in the URL (?tab=); `label` is what the tab reads. */
 export const ADMIN_TABS = [
-  { value: "aged-leads", card: "Upload Aged Leads", text: "Single leads and bulk CSV files, priced by age." },
-  { value: "callbacks", card: "Upload Callback Opportunities", text: "Add call-back prospects for buyers." },
-  { value: "users", card: "Manage Users", text: "See every account and change passwords." },
-  { value: "aff-network", card: "Partner Applications", text: "Review, approve or reject partners." },
+  {
+    value: "aged-leads",
+    label: "Aged Leads",
+    card: "Upload Aged Leads",
+    text: "Single leads and bulk CSV files, priced by age.",
+  },
+  {
+    value: "callbacks",
+    label: "Callbacks",
+    card: "Upload Callback Opportunities",
+    text: "Add call-back prospects for buyers.",
+  },
+  { value: "users", label: "Users", card: "Manage Users", text: "See every account and change passwords." },
+  {
+    value: "aff-network",
+    label: "Partner Applications",
+    card: "Partner Applications",
+    text: "Review, approve or reject partners.",
+  },
 ] as const;
 type AdminTab = (typeof ADMIN_TABS)[number]["value"];
 
@@ -69,7 +85,7 @@ function Panel() {
               type="button"
               className={`${cardButton} ${tab === item.value ? "border-brand-600 ring-2 ring-brand-600/20" : ""}`}
               onClick={() => selectTab(item.value)}
-              aria-controls={`admin-tab-${item.value}`}
+              aria-pressed={tab === item.value}
             >
               <span className="font-semibold text-ink">{item.card}</span>
               <span className="text-sm text-ink-soft">{item.text}</span>
@@ -86,12 +102,12 @@ function Panel() {
               value={item.value}
               className="-mb-px border-b-2 border-transparent px-4 py-2.5 text-sm font-medium text-ink-soft hover:text-ink data-[state=active]:border-brand-600 data-[state=active]:text-ink"
             >
-              {item.value}
+              {item.label}
             </Tabs.Trigger>
           ))}
         </Tabs.List>
         {ADMIN_TABS.map((item) => (
-          <Tabs.Content key={item.value} value={item.value} id={`admin-tab-${item.value}`} className="pt-6">
+          <Tabs.Content key={item.value} value={item.value} className="pt-6">
             {TAB_CONTENT[item.value]}
           </Tabs.Content>
         ))}

@@ -50,7 +50,7 @@ function ForgotPassword() {
         label="Email"
         type="email"
         autoComplete="email"
-        autoFocus
+        data-autofocus
         error={form.formState.errors.email?.message}
         {...form.register("email")}
       />

@@ -34,7 +34,7 @@ function LoginFormFields() {
 
   return (
     <Form onSubmit={form.handleSubmit((values) => login.mutate(values))} className="space-y-5">
-      <Field label="Username" autoComplete="username" autoFocus {...fieldProps(form, "username")} />
+      <Field label="Username" autoComplete="username" data-autofocus {...fieldProps(form, "username")} />
       <Field label="Password" type="password" autoComplete="current-password" {...fieldProps(form, "password")} />
       <Button type="submit" size="lg" className="w-full" busy={login.isPending || login.isSuccess}>
         {login.isPending ? "Logging in..." : "Login"}

@@ -17,7 +17,7 @@ import {
 import { emailAddress } from "../../domain/schemas/common";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import type { PublicUser } from "../../domain/user";
-import { apiRequest } from "../../lib/api";
+import { apiRequest, errorMessage } from "../../lib/api";
 import { $highVolumeData, $projectedTransfers } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -234,7 +234,11 @@ function Checkout({ context }: { context: PackageContext }) {
             successDescription: copy.successDescription,
           }}
           placeholder={
-            prepare.isError ? "We could not prepare your payment. Check your package and try again." : undefined
+            prepare.isError ? (
+              <span role="alert">
+                {errorMessage(prepare.error, "We could not prepare your payment. Check your package and try again.")}
+              </span>
+            ) : undefined
           }
         />
       </div>

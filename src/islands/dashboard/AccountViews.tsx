@@ -62,7 +62,7 @@ export function MyLeadsView() {
           <p className="text-sm text-ink-soft" aria-live="polite">
             {data.total.toLocaleString("en-US")} leads · page {data.page} of {data.pageCount}
           </p>
-          <Table headers={["Name", "Phone", "E-mail", "State", "Purchased"]}>
+          <Table label="My leads" headers={["Name", "Phone", "E-mail", "State", "Purchased"]}>
             {data.items.map((lead) => (
               <tr key={lead.id} className="border-t border-line">
                 <td className="px-4 py-3 font-medium">{lead.name}</td>

@@ -58,7 +58,12 @@ export function AgedLeadsView() {
         description: errorMessage(error, "Failed to purchase leads"),
         variant: "destructive",
       });
-      if (error instanceof ApiError && error.status === 409) void leads.refetch();
+      if (error instanceof ApiError && error.status === 409) {
+        // The taken leads leave the selection (and the list); the rest stay chosen.
+        const taken = new Set(Array.isArray(error.body.unavailable) ? error.body.unavailable : []);
+        setSelected((current) => new Set([...current].filter((id) => !taken.has(id))));
+        void leads.refetch();
+      }
     },
   });
 
@@ -144,6 +149,7 @@ export function AgedLeadsView() {
         </p>
       ) : (
         <Table
+          label="Available aged leads"
           headers={[
             <Checkbox
               key="all"

@@ -111,9 +111,12 @@ function DashboardShell() {
     <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:flex-row">
       <aside className="lg:w-64 lg:shrink-0">
         <div className="flex items-center justify-between lg:block">
-          <p className="text-sm text-ink-soft">
-            Signed in as <strong className="text-ink">{me.data ? displayName(me.data) : "…"}</strong>
-          </p>
+          <div>
+            <h1 className="text-xl font-bold tracking-tight">Dashboard</h1>
+            <p className="text-sm text-ink-soft">
+              Signed in as <strong className="text-ink">{me.data ? displayName(me.data) : "…"}</strong>
+            </p>
+          </div>
           <Button
             variant="secondary"
             className="lg:hidden"

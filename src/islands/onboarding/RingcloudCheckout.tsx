@@ -12,10 +12,11 @@ import {
   type RingcloudLeadType,
 } from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
-import { apiRequest } from "../../lib/api";
+import { apiRequest, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CheckList } from "../../ui/check-list";
+import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { Summary } from "../../ui/summary";
@@ -75,16 +76,22 @@ function Checkout() {
       toast({ title: "Redirecting to Payment", description: "Enter your card details to finish.", variant: "success" });
       setPayment(start);
     },
-    onError: () =>
-      toast({ title: "Payment Failed", description: "Please try again or contact support.", variant: "destructive" }),
+    onError: (error) =>
+      toast({
+        title: "Payment Failed",
+        description: errorMessage(error, "Please try again or contact support."),
+        variant: "destructive",
+      }),
   });
+  // 'Back to Survey' resumes the saved survey (same account), never a fresh sign-up.
+  const surveyHref = details?.survey ? `/ringcloud?survey=${encodeURIComponent(details.survey)}` : "/ringcloud";
 
   if (!details) {
     return (
       <div className="py-24 text-center">
         <Spinner label="Loading package details..." />
         <p className="mt-6">
-          <a href="/ringcloud" className="text-brand-700 underline">
+          <a href={surveyHref} className="text-brand-700 underline">
             Back to Survey
           </a>
         </p>
@@ -111,6 +118,13 @@ function Checkout() {
           ]}
           total={money(details.amount)}
         />
+        {purchase.isError && (
+          <RetryNotice
+            message={errorMessage(purchase.error, "We could not prepare the payment. Please try again.")}
+            busy={purchase.isPending}
+            onRetry={() => purchase.mutate(details)}
+          />
+        )}
         <div className="flex flex-wrap gap-3">
           <Button
             size="lg"
@@ -120,7 +134,7 @@ function Checkout() {
           >
             {purchase.isPending ? "Preparing Payment..." : "Complete Purchase"}
           </Button>
-          <a href="/ringcloud" className={buttonClass("secondary", "lg")}>
+          <a href={surveyHref} className={buttonClass("secondary", "lg")}>
             Back to Survey
           </a>
         </div>

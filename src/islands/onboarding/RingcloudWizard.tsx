@@ -3,7 +3,7 @@
  * last step is /ringcloud-checkout. Submitting step 2 creates the account (role Insurance Agent).
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { AGE_RANGES, formatUsd, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../domain/pricing";
 import {
@@ -11,40 +11,86 @@ import {
   type RingcloudCheckoutParams,
   type RingcloudStep1,
   type RingcloudStep2,
+  ringcloudProfileSchema,
   ringcloudStep1Schema,
   ringcloudStep2Schema,
+  type SavedSurvey,
 } from "../../domain/schemas/survey";
 import { US_STATES } from "../../domain/us-states";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
+import { useFocusOnChange } from "../../ui/focus";
 import { Form, fieldProps } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";
+import { RetryNotice } from "../../ui/retry";
+import { Spinner } from "../../ui/spinner";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
 import { RINGCLOUD_PACKAGES } from "./ringcloud-packages";
+import { accountResolver, SavedAccount } from "./saved-account";
 import { WizardProgress } from "./WizardProgress";
 
 const STEP_LABELS = ["Agency Info", "Lead Preferences", "Payment"] as const;
 
+type Saved = Pick<SavedSurvey, "surveyId" | "username" | "email">;
+
+/** `/ringcloud?survey=ID` ('Back to Survey' on the checkout) resumes that saved survey. */
+const resumeId = () => new URLSearchParams(window.location.search).get("survey");
+
 function Wizard() {
   const [step, setStep] = useState<1 | 2>(1);
-  const agencyForm = useForm<RingcloudStep1>({ resolver: zodResolver(ringcloudStep1Schema) });
+  const [saved, setSaved] = useState<Saved | null>(null);
+  const savedRef = useRef<Saved | null>(null);
+  savedRef.current = saved;
+  const agencyForm = useForm<RingcloudStep1>({
+    resolver: accountResolver(savedRef, ringcloudStep1Schema, ringcloudProfileSchema),
+  });
   const leadForm = useForm({ resolver: zodResolver(ringcloudStep2Schema) });
   const [agency, setAgency] = useState<RingcloudStep1 | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const [resuming, setResuming] = useState(() => resumeId() !== null);
+  const [resumeError, setResumeError] = useState<string | null>(null);
+  const heading = useFocusOnChange<HTMLHeadingElement>(step);
   const leadType = leadForm.watch("leadType");
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on arrival
+  useEffect(() => {
+    const surveyId = resumeId();
+    if (!surveyId) return;
+    apiRequest<SavedSurvey>("GET", `/api/surveys/${encodeURIComponent(surveyId)}`)
+      .then((survey) => {
+        const answers = survey.answers as Partial<RingcloudStep1 & RingcloudStep2>;
+        agencyForm.reset(answers as RingcloudStep1);
+        leadForm.reset(answers as RingcloudStep2);
+        setAgency(answers as RingcloudStep1);
+        setSaved({ surveyId: survey.surveyId, username: survey.username, email: survey.email });
+        setStep(2);
+      })
+      .catch((error) =>
+        setResumeError(
+          error instanceof ApiError && error.status === 401
+            ? "Log in to continue with your saved survey."
+            : errorMessage(error, "We could not load your saved survey."),
+        ),
+      )
+      .finally(() => setResuming(false));
+  }, []);
 
   async function submit(preferences: RingcloudStep2) {
     if (!agency) return;
     setSubmitting(true);
+    setSubmitError(null);
     try {
       const { checkout } = await apiRequest<{ checkout: RingcloudCheckoutParams }>("POST", "/api/ringcloud-survey", {
         ...agency,
         ...preferences,
         role: "Insurance Agent",
+        ...(saved ? { surveyId: saved.surveyId } : {}),
       });
+      setSaved(saved ?? { surveyId: checkout.survey, username: agency.username, email: agency.email });
       toast({ title: "Survey Submitted Successfully", description: "Redirecting to payment...", variant: "success" });
       const params = new URLSearchParams(Object.entries(checkout).map(([key, value]) => [key, String(value)]));
       window.location.assign(`/ringcloud-checkout?${params}`);
@@ -57,12 +103,16 @@ function Wizard() {
         setTimeout(() => agencyForm.setError(field, { message: error.serverMessage }, { shouldFocus: true }));
         return;
       }
-      toast({
-        title: "Submission Failed",
-        description: errorMessage(error, "Failed to submit survey."),
-        variant: "destructive",
-      });
+      setSubmitError(errorMessage(error, "Failed to submit survey."));
     }
+  }
+
+  if (resuming) {
+    return (
+      <div className="py-24 text-center">
+        <Spinner label="Loading your saved survey..." />
+      </div>
+    );
   }
 
   return (
@@ -72,6 +122,17 @@ function Wizard() {
         <p className="mt-2 text-ink-soft">Tell us about your agency and how you want your leads delivered.</p>
       </div>
       <WizardProgress step={step} total={3} labels={STEP_LABELS} />
+      {resumeError && (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-red-900">
+          {resumeError}{" "}
+          <a
+            className="font-semibold underline"
+            href={`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`}
+          >
+            Log in
+          </a>
+        </p>
+      )}
       <Card>
         {step === 1 ? (
           <Form
@@ -83,14 +144,16 @@ function Wizard() {
               setStep(2);
             })}
           >
-            <h2 className="text-xl font-bold">Agency Info</h2>
+            <h2 ref={heading} tabIndex={-1} className="text-xl font-bold">
+              Agency Info
+            </h2>
             <Field label="Agency name" autoComplete="organization" {...fieldProps(agencyForm, "agencyName")} />
             <div className="grid gap-5 sm:grid-cols-2">
               <Field label="First name" autoComplete="given-name" {...fieldProps(agencyForm, "firstName")} />
               <Field label="Last name" autoComplete="family-name" {...fieldProps(agencyForm, "lastName")} />
             </div>
             <div className="grid gap-5 sm:grid-cols-2">
-              <Field label="Email" type="email" autoComplete="email" {...fieldProps(agencyForm, "email")} />
+              {!saved && <Field label="Email" type="email" autoComplete="email" {...fieldProps(agencyForm, "email")} />}
               <Field label="Phone" type="tel" autoComplete="tel" {...fieldProps(agencyForm, "phone")} />
             </div>
             <SelectField
@@ -99,21 +162,27 @@ function Wizard() {
               options={US_STATES.map(([value, label]) => ({ value, label }))}
               {...fieldProps(agencyForm, "state")}
             />
-            <Field label="Username" autoComplete="username" {...fieldProps(agencyForm, "username")} />
-            <div className="grid gap-5 sm:grid-cols-2">
-              <Field
-                label="Password"
-                type="password"
-                autoComplete="new-password"
-                {...fieldProps(agencyForm, "password")}
-              />
-              <Field
-                label="Confirm password"
-                type="password"
-                autoComplete="new-password"
-                {...fieldProps(agencyForm, "confirmPassword")}
-              />
-            </div>
+            {saved ? (
+              <SavedAccount username={saved.username} email={saved.email} />
+            ) : (
+              <>
+                <Field label="Username" autoComplete="username" {...fieldProps(agencyForm, "username")} />
+                <div className="grid gap-5 sm:grid-cols-2">
+                  <Field
+                    label="Password"
+                    type="password"
+                    autoComplete="new-password"
+                    {...fieldProps(agencyForm, "password")}
+                  />
+                  <Field
+                    label="Confirm password"
+                    type="password"
+                    autoComplete="new-password"
+                    {...fieldProps(agencyForm, "confirmPassword")}
+                  />
+                </div>
+              </>
+            )}
             <div className="flex justify-end">
               <Button type="submit" size="lg">
                 Next
@@ -127,7 +196,9 @@ function Wizard() {
             className="space-y-5"
             onSubmit={leadForm.handleSubmit(submit)}
           >
-            <h2 className="text-xl font-bold">Lead Preferences</h2>
+            <h2 ref={heading} tabIndex={-1} className="text-xl font-bold">
+              Lead Preferences
+            </h2>
             <ChoiceGroup
               legend="Lead type"
               options={RINGCLOUD_LEAD_TYPES.map((type) => ({
@@ -205,6 +276,9 @@ function Wizard() {
               placeholder="e.g. TX, FL, GA"
               {...fieldProps(leadForm, "workingStates")}
             />
+            {submitError && (
+              <RetryNotice message={submitError} busy={submitting} onRetry={leadForm.handleSubmit(submit)} />
+            )}
             <div className="flex justify-between">
               <Button variant="secondary" onClick={() => setStep(1)}>
                 Back

@@ -3,29 +3,42 @@
  * Leaving step 2 saves the survey (creating the buyer's account), then prepares the payment.
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { type RefObject, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { AGE_RANGES, formatUsd, quoteSurvey, SURVEY_LEAD_TYPES, surveyUnitCents } from "../../domain/pricing";
+import {
+  AGE_RANGES,
+  formatUsd,
+  highVolumeUnitCents,
+  PACKAGE_RULES,
+  quoteSurvey,
+  SURVEY_LEAD_TYPES,
+  surveyUnitCents,
+} from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import {
   SURVEY_ROLES,
   type SurveyStep1,
   type SurveyStep2,
+  surveyProfileSchema,
   surveyQuantity,
   surveyStep1Schema,
   surveyStep2Schema,
 } from "../../domain/schemas/survey";
-import { ApiError, apiRequest } from "../../lib/api";
+import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { $highVolumeData } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
+import { useFocusOnChange } from "../../ui/focus";
 import { Form, fieldProps } from "../../ui/form";
 import { Field } from "../../ui/input";
+import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";
 import { Summary } from "../../ui/summary";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
 import { PaymentCard } from "../payment/PaymentCard";
+import { accountResolver, SavedAccount } from "./saved-account";
 import { WizardProgress } from "./WizardProgress";
 
 const LEAD_TYPE_TEXT: Record<SurveyStep2["leadType"], string> = {
@@ -34,18 +47,33 @@ const LEAD_TYPE_TEXT: Record<SurveyStep2["leadType"], string> = {
   "Aged Leads": "Partial applications, priced by age",
 };
 
+/** The account the first save created: its username and e-mail stay, the wizard only updates answers. */
+interface Saved {
+  surveyId: string;
+  username: string;
+  email: string;
+}
+
+type HeadingRef = RefObject<HTMLHeadingElement | null>;
+
 function AgencyStep({
   values,
+  saved,
   onNext,
   form,
+  heading,
 }: {
   values: SurveyStep1 | null;
+  saved: Saved | null;
   onNext: (v: SurveyStep1) => void;
   form: ReturnType<typeof useStep1Form>;
+  heading: HeadingRef;
 }) {
   return (
     <Form onSubmit={form.handleSubmit(onNext)} className="space-y-5" aria-label="Agency information">
-      <h2 className="text-xl font-bold">Agency information</h2>
+      <h2 ref={heading} tabIndex={-1} className="text-xl font-bold">
+        Agency information
+      </h2>
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="First name" autoComplete="given-name" {...fieldProps(form, "firstName")} />
         <Field label="Last name" autoComplete="family-name" {...fieldProps(form, "lastName")} />
@@ -57,19 +85,28 @@ function AgencyStep({
         options={SURVEY_ROLES.map((role) => ({ value: role, label: role }))}
         {...fieldProps(form, "role")}
       />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Phone" type="tel" autoComplete="tel" {...fieldProps(form, "phone")} />
-        <Field label="Email" type="email" autoComplete="email" {...fieldProps(form, "email")} />
-      </div>
-      <div className="grid gap-5 sm:grid-cols-2">
-        <Field
-          label="Username"
-          autoComplete="username"
-          hint="You will log in with it after paying."
-          {...fieldProps(form, "username")}
-        />
-        <Field label="Password" type="password" autoComplete="new-password" {...fieldProps(form, "password")} />
-      </div>
+      {saved ? (
+        <>
+          <Field label="Phone" type="tel" autoComplete="tel" {...fieldProps(form, "phone")} />
+          <SavedAccount username={saved.username} email={saved.email} />
+        </>
+      ) : (
+        <>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field label="Phone" type="tel" autoComplete="tel" {...fieldProps(form, "phone")} />
+            <Field label="Email" type="email" autoComplete="email" {...fieldProps(form, "email")} />
+          </div>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field
+              label="Username"
+              autoComplete="username"
+              hint="You will log in with it after paying."
+              {...fieldProps(form, "username")}
+            />
+            <Field label="Password" type="password" autoComplete="new-password" {...fieldProps(form, "password")} />
+          </div>
+        </>
+      )}
       <div className="flex justify-end">
         <Button type="submit" size="lg">
           {values ? "Continue" : "Next"}
@@ -79,23 +116,24 @@ function AgencyStep({
   );
 }
 
-function useStep1Form(initial: SurveyStep1 | null) {
-  return useForm<SurveyStep1>({
-    resolver: zodResolver(surveyStep1Schema),
-    ...(initial ? { defaultValues: initial } : {}),
-  });
+function useStep1Form(saved: RefObject<Saved | null>) {
+  return useForm<SurveyStep1>({ resolver: accountResolver(saved, surveyStep1Schema, surveyProfileSchema) });
 }
 
 function LeadStep({
   initial,
   busy,
+  saveError,
   onBack,
   onNext,
+  heading,
 }: {
   initial: SurveyStep2 | null;
   busy: boolean;
+  saveError: string | null;
   onBack: () => void;
   onNext: (v: SurveyStep2) => void;
+  heading: HeadingRef;
 }) {
   const form = useForm({ resolver: zodResolver(surveyStep2Schema), ...(initial ? { defaultValues: initial } : {}) });
   const leadType = form.watch("leadType");
@@ -106,7 +144,9 @@ function LeadStep({
 
   return (
     <Form onSubmit={form.handleSubmit(onNext)} className="space-y-5" aria-label="Lead type and details">
-      <h2 className="text-xl font-bold">Lead type and details</h2>
+      <h2 ref={heading} tabIndex={-1} className="text-xl font-bold">
+        Lead type and details
+      </h2>
       <ChoiceGroup
         legend="Lead type"
         options={SURVEY_LEAD_TYPES.map((type) => ({
@@ -157,6 +197,8 @@ function LeadStep({
           {quote.quantity} × {formatUsd(quote.unitCents)} = <strong>{formatUsd(quote.totalCents)}</strong>
         </p>
       )}
+      {leadType === "Live Transfers" && quote?.ok && <HighVolumeOffer transfers={quote.quantity} />}
+      {saveError && <RetryNotice message={saveError} busy={busy} onRetry={form.handleSubmit(onNext)} />}
       <div className="flex justify-between">
         <Button variant="secondary" onClick={onBack}>
           Back
@@ -169,20 +211,52 @@ function LeadStep({
   );
 }
 
+/**
+ * Where the high-volume flow starts (spec §3 `highVolumeData`): a survey for enough live transfers is offered
+ * the tiered package, preloaded with its count.
+ */
+function HighVolumeOffer({ transfers }: { transfers: number }) {
+  if (transfers < PACKAGE_RULES["high-volume"].min) return null;
+  const pricePerCall = highVolumeUnitCents(transfers);
+  return (
+    <p className="rounded-lg border border-brand-600 px-4 py-3 text-sm text-ink">
+      {transfers} transfers qualify for our High-Volume Package at {formatUsd(pricePerCall)} each.{" "}
+      <a
+        href="/checkout-high-volume"
+        className="font-semibold text-brand-700 underline"
+        onClick={() =>
+          $highVolumeData.set({
+            volume: transfers,
+            pricePerCall: pricePerCall / 100,
+            total: (transfers * pricePerCall) / 100,
+            tier: "high-volume",
+          })
+        }
+      >
+        Buy them as a high-volume package
+      </a>
+    </p>
+  );
+}
+
 function Wizard() {
   const [step, setStep] = useState<1 | 2 | 3>(1);
   const [agency, setAgency] = useState<SurveyStep1 | null>(null);
   const [lead, setLead] = useState<SurveyStep2 | null>(null);
   const [payment, setPayment] = useState<PaymentStart | null>(null);
   const [saving, setSaving] = useState(false);
-  const [paymentFailed, setPaymentFailed] = useState(false);
-  const [surveyId, setSurveyId] = useState<string | null>(null);
-  const agencyForm = useStep1Form(agency);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [paymentError, setPaymentError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<Saved | null>(null);
+  const savedRef = useRef<Saved | null>(null);
+  savedRef.current = saved;
+  const agencyForm = useStep1Form(savedRef);
+  const heading = useFocusOnChange<HTMLHeadingElement>(step);
 
-  async function preparePayment(agencyValues: SurveyStep1, leadValues: SurveyStep2, surveyId: string | null) {
+  async function preparePayment(agencyValues: SurveyStep1, leadValues: SurveyStep2, surveyId: string) {
     const quote = quoteSurvey(leadValues.leadType, surveyQuantity(leadValues), leadValues.ageRange);
     if (!quote.ok) return;
-    setPaymentFailed(false);
+    setPaymentError(null);
     try {
       setPayment(
         await apiRequest<PaymentStart>("POST", "/api/create-payment-intent", {
@@ -191,49 +265,54 @@ function Wizard() {
           quantity: quote.quantity,
           ...(leadValues.ageRange && leadValues.leadType === "Aged Leads" ? { ageRange: leadValues.ageRange } : {}),
           email: agencyValues.email,
-          ...(surveyId ? { surveyId } : {}),
+          surveyId,
         }),
       );
-    } catch {
-      setPaymentFailed(true);
-      toast({ title: "Error", description: "Failed to initialize payment. Please try again.", variant: "destructive" });
+    } catch (error) {
+      setPaymentError(errorMessage(error, "Failed to initialize payment. Please try again."));
     }
   }
 
+  /** Saves (first time: creates the account; later: updates the same survey), then prepares the payment. */
   async function saveAndContinue(leadValues: SurveyStep2) {
     if (!agency) return;
     setLead(leadValues);
+    setSaveError(null);
     const quote = quoteSurvey(leadValues.leadType, surveyQuantity(leadValues), leadValues.ageRange);
     setSaving(true);
-    let savedSurveyId: string | null = null;
+    let surveyId: string;
     try {
-      const saved = await apiRequest<{ surveyId: string }>("POST", "/api/survey", {
+      const answer = await apiRequest<{ surveyId: string }>("POST", "/api/survey", {
         ...agency,
         ...leadValues,
         totalPrice: quote.ok ? quote.totalCents : 0,
+        ...(saved ? { surveyId: saved.surveyId } : {}),
       });
-      savedSurveyId = saved.surveyId;
+      surveyId = answer.surveyId;
+      setSaved(saved ?? { surveyId, username: agency.username, email: agency.email });
       toast({
         title: "Information Saved",
         description: "Your information has been recorded. Please proceed to payment.",
         variant: "success",
       });
     } catch (error) {
+      setSaving(false);
       if (error instanceof ApiError && (error.status === 409 || error.fieldErrors.password)) {
         // D4: back to step 1 with the message under the field that is taken.
-        setSaving(false);
         setStep(1);
         // A taken username or e-mail (409), or a password the server refuses as too common (400).
         const field = error.fieldErrors.password ? "password" : error.fieldErrors.email ? "email" : "username";
         setTimeout(() => agencyForm.setError(field, { message: error.serverMessage }, { shouldFocus: true }));
         return;
       }
-      toast({ title: "Warning", description: "Failed to save information, but you can still proceed to payment." });
+      // No account or stale answers: payment waits until the save succeeds.
+      setSaveError(errorMessage(error, "We could not save your information. Please try again."));
+      return;
     }
     setSaving(false);
-    setSurveyId(savedSurveyId);
+    setPayment(null);
     setStep(3);
-    await preparePayment(agency, leadValues, savedSurveyId);
+    await preparePayment(agency, leadValues, surveyId);
   }
 
   const quote = lead ? quoteSurvey(lead.leadType, surveyQuantity(lead), lead.ageRange) : null;
@@ -249,17 +328,30 @@ function Wizard() {
         {step === 1 && (
           <AgencyStep
             values={agency}
+            saved={saved}
             form={agencyForm}
+            heading={heading}
             onNext={(values) => {
               setAgency(values);
               setStep(2);
             }}
           />
         )}
-        {step === 2 && <LeadStep initial={lead} busy={saving} onBack={() => setStep(1)} onNext={saveAndContinue} />}
-        {step === 3 && quote?.ok && lead && (
+        {step === 2 && (
+          <LeadStep
+            initial={lead}
+            busy={saving}
+            saveError={saveError}
+            heading={heading}
+            onBack={() => setStep(1)}
+            onNext={saveAndContinue}
+          />
+        )}
+        {step === 3 && quote?.ok && lead && agency && saved && (
           <div className="space-y-6">
-            <h2 className="text-xl font-bold">Order summary</h2>
+            <h2 ref={heading} tabIndex={-1} className="text-xl font-bold">
+              Order summary
+            </h2>
             <Summary
               rows={[
                 {
@@ -280,13 +372,8 @@ function Wizard() {
                   successDescription: "Thank you! A confirmation e-mail is on its way. Log in with your new account.",
                 }}
               />
-            ) : paymentFailed ? (
-              <div className="text-center">
-                <p className="text-ink-soft">We could not set up the payment.</p>
-                <Button className="mt-3" onClick={() => agency && preparePayment(agency, lead, surveyId)}>
-                  Try again
-                </Button>
-              </div>
+            ) : paymentError ? (
+              <RetryNotice message={paymentError} onRetry={() => preparePayment(agency, lead, saved.surveyId)} />
             ) : (
               <div className="py-8 text-center">
                 <Spinner label="Setting up payment..." />

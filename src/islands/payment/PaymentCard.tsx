@@ -1,5 +1,5 @@
 /** The one payment card every checkout uses: a hint before payment is prepared, then the card form. */
-import { lazy, type ReactNode, Suspense } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useRef } from "react";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
@@ -26,9 +26,15 @@ export function PaymentCard({
   placeholder = PREPARE_HINT,
   title = "Payment",
 }: PaymentCardProps) {
+  // The card form's arrival is a new stage of the checkout: keyboard and screen-reader users land on it.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const clientSecret = payment?.clientSecret;
+  useEffect(() => {
+    if (clientSecret) heading.current?.focus();
+  }, [clientSecret]);
   return (
     <Card aria-labelledby="payment-card-title">
-      <h2 id="payment-card-title" className="text-lg font-bold">
+      <h2 id="payment-card-title" ref={heading} tabIndex={-1} className="text-lg font-bold">
         {title}
       </h2>
       <div className="mt-4">

@@ -28,7 +28,7 @@ export function AgedLeadsTab() {
         </h3>
         <QueryView query={recent} loading="Loading..." failed="Could not load the leads." empty="No aged leads yet.">
           {(rows) => (
-            <Table headers={["Name", "Phone", "State", "Band", "Price", "Status"]}>
+            <Table label="Latest aged leads" headers={["Name", "Phone", "State", "Band", "Price", "Status"]}>
               {rows.map((row) => (
                 <tr key={row.id} className="border-t border-line">
                   <td className="px-4 py-2 font-medium">{row.name}</td>

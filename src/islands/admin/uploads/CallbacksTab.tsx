@@ -78,7 +78,7 @@ export function CallbacksTab() {
           empty="No callback opportunities yet."
         >
           {(rows) => (
-            <Table headers={["Name", "Email", "Phone", "State", "Price"]}>
+            <Table label="Latest callback opportunities" headers={["Name", "Email", "Phone", "State", "Price"]}>
               {rows.map((row) => (
                 <tr key={row.id} className="border-t border-line">
                   <td className="px-4 py-2 font-medium">{row.name}</td>

@@ -1,0 +1,30 @@
+/** What the wizards show and check once their first save has created the buyer's account (decision 0017). */
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { RefObject } from "react";
+import type { FieldValues, Resolver } from "react-hook-form";
+import type { z } from "zod";
+
+/**
+ * Step 1's resolver: the whole account until it is saved, then only the profile (the username, e-mail and
+ * password belong to the account that exists and are no longer asked).
+ */
+export function accountResolver<Values extends FieldValues>(
+  saved: RefObject<unknown>,
+  account: z.ZodType<Values, Values>,
+  profile: z.ZodType,
+): Resolver<Values> {
+  return (values, context, options) =>
+    saved.current
+      ? (zodResolver(profile as z.ZodType<Values, Values>) as Resolver<Values>)(values, context, options)
+      : (zodResolver(account) as Resolver<Values>)(values, context, options);
+}
+
+/** Step 1 after the first save: the account is made, so its username and e-mail are shown, not asked. */
+export function SavedAccount({ username, email }: { username: string; email: string }) {
+  return (
+    <p className="rounded-lg bg-brand-50 px-4 py-3 text-sm text-ink" data-testid="saved-account">
+      Your account <strong>{username}</strong> ({email}) is created and you are signed in. Changes you make here update
+      your saved survey.
+    </p>
+  );
+}
