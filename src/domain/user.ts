@@ -9,6 +9,8 @@ export interface PublicUser {
   agencyName: string;
   role: string;
   isAdmin: boolean;
+  /** A buyer (the shop's customers; admins are buyers with isAdmin) or a partner (a call center). */
+  accountType: "buyer" | "partner";
   createdAt: string;
 }
 

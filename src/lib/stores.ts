@@ -57,3 +57,9 @@ export function clearUserStores(): void {
 export function safeNextPath(next: string | null): string | null {
   return next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : null;
 }
+
+/** Where a user lands after signing in: admins on /admin, partners on /partner, buyers on /dashboard. */
+export function homePath(user: Pick<PublicUser, "isAdmin" | "accountType">): string {
+  if (user.isAdmin) return "/admin";
+  return user.accountType === "partner" ? "/partner" : "/dashboard";
+}

@@ -15,6 +15,7 @@ interface UserRow {
   agency_name: string;
   role: string;
   is_admin: number;
+  account_type: "buyer" | "partner";
   created_at: number;
 }
 
@@ -44,6 +45,7 @@ function createLucia(db: D1Database, secure: boolean) {
       agencyName: row.agency_name,
       role: row.role,
       isAdmin: row.is_admin === 1,
+      accountType: row.account_type,
       createdAt: new Date(row.created_at).toISOString(),
     }),
   });

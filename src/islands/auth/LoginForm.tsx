@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { type LoginInput, loginSchema } from "../../domain/schemas/auth";
 import type { PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
-import { $user, clearUserStores, safeNextPath } from "../../lib/stores";
+import { $user, clearUserStores, homePath, safeNextPath } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Form, fieldProps } from "../../ui/form";
 import { Field } from "../../ui/input";
@@ -25,7 +25,7 @@ function LoginFormFields() {
       $user.set(user);
       toast({ title: "Login Successful", description: "Welcome back!", variant: "success" });
       const next = safeNextPath(new URLSearchParams(window.location.search).get("next"));
-      window.location.assign(next ?? (user.isAdmin ? "/admin" : "/dashboard"));
+      window.location.assign(next ?? homePath(user));
     },
     onError: (error) =>
       toast({ title: "Login Failed", description: errorMessage(error, "Invalid credentials"), variant: "destructive" }),
