@@ -14,6 +14,7 @@ import { adminLeads } from "./routes/admin-leads";
 import { auth } from "./routes/auth";
 import { buyer } from "./routes/buyer";
 import { health } from "./routes/health";
+import { partnerPortal } from "./routes/partner-portal";
 import { partners } from "./routes/partners";
 import { payments } from "./routes/payments";
 import { surveys } from "./routes/surveys";
@@ -45,6 +46,7 @@ api.route("/", payments);
 api.route("/", surveys);
 api.route("/", buyer);
 api.route("/", partners);
+api.route("/", partnerPortal);
 api.route("/", transferOrders);
 api.route("/", adminLeads);
 

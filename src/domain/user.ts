@@ -1,3 +1,5 @@
+import type { AccountType } from "./transfers";
+
 /** A user as the API shows it: never a password or hash (spec §3 "User"). */
 export interface PublicUser {
   id: string;
@@ -10,7 +12,7 @@ export interface PublicUser {
   role: string;
   isAdmin: boolean;
   /** A buyer (the shop's customers; admins are buyers with isAdmin) or a partner (a call center). */
-  accountType: "buyer" | "partner";
+  accountType: AccountType;
   createdAt: string;
 }
 

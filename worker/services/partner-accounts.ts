@@ -10,13 +10,14 @@ import {
   type InvitationCheck,
   payPerTransferCents,
 } from "../../src/domain/schemas/partner-account";
+import type { PublicUser } from "../../src/domain/user";
 import { database } from "../db/client";
 import { partnerApplications, partners, singleUseTokens, users } from "../db/schema";
 import type { Env } from "../env";
 import { ConflictError, InvalidError, NotFoundError } from "../errors";
 import { sendMail } from "./mail";
 import { consumeToken, mintToken, peekToken } from "./single-use-tokens";
-import { findUserById, setPassword } from "./users";
+import { findUserById, setPassword, toPublicUser } from "./users";
 
 export const INVITATION_TTL_MS = INVITATION_TTL_HOURS * 60 * 60 * 1000;
 /** Never matches a password (verifyPassword refuses unknown schemes): the account has none until invited. */
@@ -52,7 +53,12 @@ export async function decideApplication(
   const now = new Date();
   const decided = db
     .update(partnerApplications)
-    .set({ status: decision, reviewedAt: now, reviewedBy: reviewerId, approvedAt: decision === "approved" ? now : null })
+    .set({
+      status: decision,
+      reviewedAt: now,
+      reviewedBy: reviewerId,
+      approvedAt: decision === "approved" ? now : null,
+    })
     .where(and(eq(partnerApplications.id, applicationId), eq(partnerApplications.status, "pending")));
   if (decision === "rejected") {
     await decided;
@@ -149,11 +155,11 @@ export async function checkInvitation(env: Env, token: string): Promise<Invitati
   return partner ? { valid: true, ...partner } : { valid: false };
 }
 
-/** Uses the invitation once to set the partner's password; answers the partner's user id. */
-export async function acceptInvitation(env: Env, token: string, password: string): Promise<string> {
+/** Uses the invitation once to set the partner's password; answers the partner's account. */
+export async function acceptInvitation(env: Env, token: string, password: string): Promise<PublicUser> {
   const row = await consumeToken(database(env.DB), "partner_invitation", token);
   const user = row?.userId ? await findUserById(env.DB, row.userId) : undefined;
-  if (!user || user.accountType !== "partner") throw new InvalidError(INVITATION_INVALID);
+  if (user?.accountType !== "partner") throw new InvalidError(INVITATION_INVALID);
   await setPassword(env.DB, user.id, password);
-  return user.id;
+  return toPublicUser(user);
 }

@@ -4,6 +4,7 @@
  */
 import { D1Adapter } from "@lucia-auth/adapter-sqlite";
 import { Lucia, TimeSpan } from "lucia";
+import type { AccountType } from "../../src/domain/transfers";
 import type { PublicUser } from "../../src/domain/user";
 
 interface UserRow {
@@ -15,7 +16,7 @@ interface UserRow {
   agency_name: string;
   role: string;
   is_admin: number;
-  account_type: "buyer" | "partner";
+  account_type: AccountType;
   created_at: number;
 }
 

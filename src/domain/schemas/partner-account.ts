@@ -13,7 +13,10 @@ const invitationToken = requiredString("The invitation link is invalid or missin
 export const invitationTokenSchema = z.object({ token: invitationToken });
 
 /** The password rule is the accounts' own (auth.ts), whatever it becomes. */
-export const acceptInvitationSchema = z.object({ token: invitationToken, password: changePasswordSchema.shape.newPassword });
+export const acceptInvitationSchema = z.object({
+  token: invitationToken,
+  password: changePasswordSchema.shape.newPassword,
+});
 
 /** What the invitation page shows before the partner chooses a password. */
 export type InvitationCheck = { valid: false } | { valid: true; username: string; businessName: string };

@@ -3,8 +3,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { INVITATION_INVALID, INVITATION_TTL_HOURS, type InvitationCheck } from "../../domain/schemas/partner-account";
 import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
+import { INVITATION_INVALID, INVITATION_TTL_HOURS, type InvitationCheck } from "../../domain/schemas/partner-account";
 import type { PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
 import { $user } from "../../lib/stores";
@@ -20,8 +20,8 @@ function InvalidInvitation() {
     <div className="text-center" role="alert">
       <h2 className="text-2xl font-bold">Invitation expired</h2>
       <p className="mt-3 text-ink-soft">
-        {INVITATION_INVALID}. Invitation links work once, for {INVITATION_TTL_HOURS} hours. Ask us for a new one, or
-        use "Forgot your password?" on the login page if you already set one.
+        {INVITATION_INVALID}. Invitation links work once, for {INVITATION_TTL_HOURS} hours. Ask us for a new one, or use
+        "Forgot your password?" on the login page if you already set one.
       </p>
     </div>
   );
