@@ -13,6 +13,7 @@ import { sameOrigin } from "./middleware/csrf";
 import { adminLeads } from "./routes/admin-leads";
 import { auth } from "./routes/auth";
 import { buyer } from "./routes/buyer";
+import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
 import { partnerPortal } from "./routes/partner-portal";
 import { partners } from "./routes/partners";
@@ -48,6 +49,7 @@ api.route("/", buyer);
 api.route("/", partners);
 api.route("/", partnerPortal);
 api.route("/", transferOrders);
+api.route("/", deliverySetup);
 api.route("/", adminLeads);
 
 api.all("*", (c) => errorJson(c, 404, "Not found"));

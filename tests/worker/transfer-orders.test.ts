@@ -54,6 +54,7 @@ describe("GET /api/transfer-orders", () => {
       totalPrice: 105,
       status: "pending",
       createdAt: expect.any(String),
+      delivery: null,
     });
     expect(list.some((o) => o.id === pkg.orderId)).toBe(true);
     expect(list.some((o) => o.id === callbacks.orderId)).toBe(false);

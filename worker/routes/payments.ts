@@ -16,6 +16,7 @@ import {
 import type { OrderKind } from "../db/schema";
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
+import { siteOrigin } from "../services/mail";
 import { processPaymentEvent, startPayment } from "../services/orders";
 import { PaymentsUnavailableError, stripeConfigured, verifyStripeWebhook } from "../services/payments/provider";
 import { checkSimulatedCard } from "../services/payments/simulated-card";
@@ -104,7 +105,7 @@ export const payments = new Hono<AppBindings>()
     const event = await verifyStripeWebhook(c.env, await c.req.text(), c.req.header("Stripe-Signature"));
     if (!event) return errorJson(c, 400, "Invalid or missing webhook signature");
     if ("ignored" in event) return c.json({ received: true });
-    const outcome = await processPaymentEvent(c.env, event);
+    const outcome = await processPaymentEvent(c.env, event, siteOrigin(c.env, c.req.url));
     return c.json({ received: true, duplicate: outcome === "duplicate" });
   })
   .post("/simulated-payments/confirm", validateJson(simulatedCardSchema), async (c) => {
@@ -122,22 +123,30 @@ export const payments = new Hono<AppBindings>()
       await c.env.DB.prepare("UPDATE simulated_payment_intents SET last_error = ? WHERE id = ?")
         .bind(check.message, intent.id)
         .run();
-      await processPaymentEvent(c.env, {
-        id: `evt_sim_${crypto.randomUUID()}`,
-        type: "payment_intent.payment_failed",
-        paymentIntentId: intent.id,
-        failureMessage: check.message,
-      });
+      await processPaymentEvent(
+        c.env,
+        {
+          id: `evt_sim_${crypto.randomUUID()}`,
+          type: "payment_intent.payment_failed",
+          paymentIntentId: intent.id,
+          failureMessage: check.message,
+        },
+        siteOrigin(c.env, c.req.url),
+      );
       return errorJson(c, 402, check.message);
     }
     await c.env.DB.prepare("UPDATE simulated_payment_intents SET status = 'succeeded', last_error = NULL WHERE id = ?")
       .bind(intent.id)
       .run();
-    await processPaymentEvent(c.env, {
-      id: `evt_sim_${crypto.randomUUID()}`,
-      type: "payment_intent.succeeded",
-      paymentIntentId: intent.id,
-    });
+    await processPaymentEvent(
+      c.env,
+      {
+        id: `evt_sim_${crypto.randomUUID()}`,
+        type: "payment_intent.succeeded",
+        paymentIntentId: intent.id,
+      },
+      siteOrigin(c.env, c.req.url),
+    );
     return c.json({ status: "succeeded", paymentIntentId: intent.id });
   })
   .get("/orders/:orderId/status", async (c) => {

@@ -7,6 +7,7 @@ import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
 import type { OrderKind } from "../db/schema";
 import type { Env } from "../env";
+import { prepareDelivery } from "./delivery-setup";
 import { sellReservedLeads } from "./leads";
 import { sendMail } from "./mail";
 import { type PaymentEvent, paymentProvider } from "./payments/provider";
@@ -111,8 +112,11 @@ async function sendOrderConfirmation(
 
 export type EventOutcome = "processed" | "duplicate";
 
-/** Applies a provider event to its order exactly once, whichever way it arrived (webhook or simulated). */
-export async function processPaymentEvent(env: Env, event: PaymentEvent): Promise<EventOutcome> {
+/**
+ * Applies a provider event to its order exactly once, whichever way it arrived (webhook or simulated).
+ * `origin` is where e-mailed links (delivery setup) point.
+ */
+export async function processPaymentEvent(env: Env, event: PaymentEvent, origin: string): Promise<EventOutcome> {
   const db = env.DB;
   const recorded = await db
     .prepare("INSERT INTO payment_events (id, type, payment_intent_id) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING")
@@ -131,6 +135,10 @@ export async function processPaymentEvent(env: Env, event: PaymentEvent): Promis
       .bind(now, event.paymentIntentId)
       .first<PaidOrder>();
     if (paid?.kind === "aged-leads") await fulfilAgedLeads(db, paid);
+    if (paid) {
+      const details = JSON.parse(paid.details) as Record<string, unknown>;
+      await prepareDelivery(env, { ...paid, userId: paid.user_id, details }, origin);
+    }
     if (paid?.email) await sendOrderConfirmation(env, { ...paid, email: paid.email });
   } else {
     // A failure only matters while the order still waits for its money (events may arrive out of order).

@@ -4,12 +4,12 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import {
-  APPLICATION_TIME_ZONES,
   INVITATION_INVALID,
   INVITATION_TTL_HOURS,
   type InvitationCheck,
   payPerTransferCents,
 } from "../../src/domain/schemas/partner-account";
+import { APPLICATION_TIME_ZONES } from "../../src/domain/transfers";
 import type { PublicUser } from "../../src/domain/user";
 import { database } from "../db/client";
 import { partnerApplications, partners, singleUseTokens, users } from "../db/schema";

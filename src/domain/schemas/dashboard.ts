@@ -1,5 +1,6 @@
 /** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
 import { z } from "zod";
+import type { OrderDeliveryView } from "../delivery-setup";
 import type { AgeRange } from "../pricing";
 import { numberFromInput, requiredString } from "./common";
 
@@ -102,6 +103,8 @@ export interface TransferOrderView {
   totalPrice: number;
   status: "pending" | "paid" | "completed" | "cancelled";
   createdAt: string;
+  /** Delivery settings and counts (issue 15); null for orders not yet paid. */
+  delivery: OrderDeliveryView | null;
 }
 
 /** D2: admins complete paid orders and cancel pending or paid ones. */

@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { changePasswordSchema } from "./auth";
 import { requiredString } from "./common";
-import type { TIME_ZONES } from "./partner";
 
 /** An invitation link works once, for this long. */
 export const INVITATION_TTL_HOURS = 72;
@@ -20,14 +19,6 @@ export const acceptInvitationSchema = z.object({
 
 /** What the invitation page shows before the partner chooses a password. */
 export type InvitationCheck = { valid: false } | { valid: true; username: string; businessName: string };
-
-/** The application's time-zone choice as the IANA zone a partner's day is counted in. */
-export const APPLICATION_TIME_ZONES = {
-  EST: "America/New_York",
-  CST: "America/Chicago",
-  MST: "America/Denver",
-  PST: "America/Los_Angeles",
-} as const satisfies Record<(typeof TIME_ZONES)[number], string>;
 
 /**
  * The application's free-text pay per transfer ("$20", "25.50", "$1,000 per call") in cents, or null
