@@ -97,7 +97,7 @@ export async function checkSetupLink(env: Env, token: string): Promise<SetupLink
   const db = database(env.DB);
   const link = await peekToken(db, "delivery_setup", token);
   const order = link?.orderId ? await findOrder(db, link.orderId) : undefined;
-  if (!order || order.status !== "paid") return { valid: false };
+  if (order?.status !== "paid") return { valid: false };
   const account = await orderAccount(env, order);
   return {
     valid: true,
@@ -120,7 +120,7 @@ export async function completeSetup(
   const db = database(env.DB);
   const link = await peekToken(db, "delivery_setup", request.token);
   const order = link?.orderId ? await findOrder(db, link.orderId) : undefined;
-  if (!order || order.status !== "paid") throw new InvalidError(SETUP_LINK_INVALID);
+  if (order?.status !== "paid") throw new InvalidError(SETUP_LINK_INVALID);
   const existing = await orderAccount(env, order);
   const email = order.email ?? existing?.email;
   if (!existing && (!request.account || !email)) {

@@ -12,6 +12,7 @@ import { type OrderStatus, StatusBadge } from "../../ui/status-badge";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
+import { DeliveryCounts, DeliverySetupDialog } from "./OrderDelivery";
 
 const STATUS_FILTERS = ["all", "pending", "paid", "completed", "cancelled"] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -32,6 +33,7 @@ function Orders() {
   const orders = useQuery<TransferOrderView[]>({ queryKey: ["/api/transfer-orders"] });
   const [filter, setFilter] = useState<StatusFilter>("all");
   const [change, setChange] = useState<Change | null>(null);
+  const [settingUp, setSettingUp] = useState<TransferOrderView | null>(null);
   const all = orders.data ?? [];
   const totals = useMemo(
     () => ({
@@ -128,6 +130,7 @@ function Orders() {
                     <div className="text-ink-soft">{order.transfersPerDay} per day</div>
                   )}
                   {order.transferNumber && <div className="text-ink-soft">to {order.transferNumber}</div>}
+                  <DeliveryCounts order={order} />
                 </td>
                 <td className="px-4 py-3">{statesLabel(order.selectedStates)}</td>
                 <td className="px-4 py-3 font-semibold">{formatUsd(Math.round(order.totalPrice * 100))}</td>
@@ -136,6 +139,11 @@ function Orders() {
                 </td>
                 <td className="px-4 py-3">{dateTime.format(new Date(order.createdAt))}</td>
                 <td className="space-x-2 px-4 py-3">
+                  {order.status === "paid" && (
+                    <Button variant="secondary" onClick={() => setSettingUp(order)}>
+                      Set up delivery
+                    </Button>
+                  )}
                   {canChange(order, "completed") && (
                     <Button variant="secondary" onClick={() => setChange({ order, status: "completed" })}>
                       Complete
@@ -152,6 +160,7 @@ function Orders() {
           </Table>
         )}
       </QueryView>
+      <DeliverySetupDialog order={settingUp} onClose={() => setSettingUp(null)} />
       <Dialog
         open={change !== null}
         onOpenChange={(open) => !open && setChange(null)}
