@@ -14,6 +14,7 @@ import { adminLeads } from "./routes/admin-leads";
 import { auth } from "./routes/auth";
 import { buyer } from "./routes/buyer";
 import { health } from "./routes/health";
+import { partnerApi } from "./routes/partner-api";
 import { partners } from "./routes/partners";
 import { payments } from "./routes/payments";
 import { surveys } from "./routes/surveys";
@@ -25,6 +26,8 @@ export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 
 export const api = new Hono<AppBindings>().basePath("/api");
 
+// The partner API (bearer keys, server to server) answers before the site's CSRF and session middleware.
+api.route("/v1", partnerApi);
 api.use(sameOrigin);
 const jsonBodyLimit = bodyLimit({
   maxSize: MAX_JSON_BODY_BYTES,
