@@ -54,7 +54,7 @@ export async function createOpenOrder(
     .bind(id, quantity, quantity * 5000, buyerId, `pi_test_${id}`, options.paidAt ?? Date.now())
     .run();
   await saveDeliverySettings(db(), id, quantity, {
-    transferPhone: options.transferPhone ?? "2145559000",
+    transferPhone: "transferPhone" in options ? (options.transferPhone ?? null) : "2145559000",
     states: options.states ?? [],
     hoursStartMinute: options.hoursStartMinute ?? 0,
     hoursEndMinute: options.hoursEndMinute ?? 0,
