@@ -7,6 +7,8 @@ export interface Env {
   IMPORT_QUEUE: Queue<unknown>;
   ASSETS: Fetcher;
   RATE_LIMITER?: RateLimit;
+  /** Per-key limit of the partner API (/api/v1). */
+  PARTNER_API_RATE_LIMITER?: RateLimit;
   APP_ENV: string;
   PUBLIC_SITE_URL?: string;
   STRIPE_SECRET_KEY?: string;
