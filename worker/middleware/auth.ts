@@ -32,6 +32,12 @@ export const requireBuyer = createMiddleware<AppBindings>(async (c, next) => {
   return next();
 });
 
+/** 403 for partners on routes anyone else may call signed in or not (starting a payment). */
+export const refusePartners = createMiddleware<AppBindings>(async (c, next) => {
+  if (c.get("user")?.accountType === "partner") return errorJson(c, 403, "Partner accounts cannot do that.");
+  return next();
+});
+
 /** 401 for anonymous callers, 403 for anyone who is not a partner (buyers and admins alike). */
 export const requirePartner = createMiddleware<AppBindings>(async (c, next) => {
   const user = c.get("user");

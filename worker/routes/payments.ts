@@ -16,6 +16,7 @@ import {
 import type { OrderKind } from "../db/schema";
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
+import { refusePartners } from "../middleware/auth";
 import { siteOrigin } from "../services/mail";
 import { processPaymentEvent, startPayment } from "../services/orders";
 import { PaymentsUnavailableError, stripeConfigured, verifyStripeWebhook } from "../services/payments/provider";
@@ -77,7 +78,7 @@ function answersMatch(answers: Record<string, unknown>, request: Record<string, 
 }
 
 export const payments = new Hono<AppBindings>()
-  .post("/create-payment-intent", validateJson(paymentIntentRequestSchema), async (c) => {
+  .post("/create-payment-intent", refusePartners, validateJson(paymentIntentRequestSchema), async (c) => {
     const request = c.req.valid("json");
     const { kind, tier, quote } = priceRequest(request);
     if (!quote.ok) return errorJson(c, 400, quote.message);

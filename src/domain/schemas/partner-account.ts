@@ -30,3 +30,11 @@ export function payPerTransferCents(text: string): number | null {
   const cents = Math.round(Number(match[0]) * 100);
   return Number.isSafeInteger(cents) && cents > 0 ? cents : null;
 }
+
+/** `POST /api/partner/keys`: the key's name (its length rule is the API-key service's). */
+export const newApiKeySchema = z.object({ name: z.string({ error: "Give the key a name" }).max(200) });
+
+/** `GET /api/partner/transfers?before=`: the routedAt (epoch ms) of the last transfer already shown. */
+export const partnerTransfersQuerySchema = z.object({
+  before: z.coerce.number({ error: "before must be a time in milliseconds" }).int().positive().optional(),
+});
