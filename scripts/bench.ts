@@ -1,11 +1,14 @@
 /**
  * `npm run bench`: builds, serves locally, then measures in Chromium (1) the bytes of HTML, CSS and JS
  * each page transfers, raw and gzip-compressed, and (2) a 100,000-row CSV import end to end.
- * `npm run bench -- --rows 20000` imports a smaller file.
+ * `npm run bench -- --rows 20000` imports a smaller file; (3) the partner API's routing and events
+ * over 10,000 open orders and 1,000,000 transfers (scripts/bench-transfers.ts). `--part pages|import|transfers`
+ * runs one part, `--skip-build` serves the last build.
  */
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { benchImport } from "./bench-import.ts";
+import { benchTransfers } from "./bench-transfers.ts";
 import { launchChromium } from "./chromium.ts";
 import { build, parseFlags } from "./lib.ts";
 import { startLocalServer } from "./local-server.ts";
@@ -58,15 +61,32 @@ async function benchPages(browser: Browser, baseURL: string) {
   console.table(rows);
 }
 
-const importRows = Number(parseFlags(process.argv.slice(2)).get("rows") ?? 100_000);
-build();
-const server = await startLocalServer("bench-state");
-const browser = await launchChromium();
-try {
-  await benchPages(browser, server.baseURL);
-  const result = await benchImport(browser, server.baseURL, importRows);
-  if (!result.accounted) process.exitCode = 1;
-} finally {
-  await browser.close();
-  server.stop();
+const flags = parseFlags(process.argv.slice(2));
+const importRows = Number(flags.get("rows") ?? 100_000);
+/** `--part pages|import|transfers` runs one part; without it, all of them. */
+const part = flags.get("part");
+const runs = (name: string) => part === undefined || part === name;
+if (!flags.has("skip-build")) build();
+if (runs("pages") || runs("import")) {
+  const server = await startLocalServer("bench-state");
+  const browser = await launchChromium();
+  try {
+    if (runs("pages")) await benchPages(browser, server.baseURL);
+    if (runs("import")) {
+      const result = await benchImport(browser, server.baseURL, importRows);
+      if (!result.accounted) process.exitCode = 1;
+    }
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+}
+if (runs("transfers")) {
+  const result = await benchTransfers({
+    orders: Number(flags.get("orders") ?? 10_000),
+    transfers: Number(flags.get("transfers") ?? 1_000_000),
+    pings: Number(flags.get("pings") ?? 500),
+    concurrency: Number(flags.get("concurrency") ?? 8),
+  });
+  if (!result.met) process.exitCode = 1;
 }

@@ -43,11 +43,14 @@ export interface LocalServer {
 export async function startLocalServer(
   stateName: string,
   extraVars: Record<string, string> = {},
+  /** Runs on the migrated, seeded state before the server starts (e.g. to load bench data). */
+  prepare?: (persistTo: string) => void | Promise<void>,
 ): Promise<LocalServer> {
   const persistTo = resolve(root, ".wrangler", stateName);
   rmSync(persistTo, { recursive: true, force: true });
   applyMigrations({ persistTo }, true);
   await seedIfEmpty({ persistTo });
+  await prepare?.(persistTo);
 
   const port = await freePort();
   const vars = Object.entries(extraVars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);

@@ -2,7 +2,7 @@
  * Live transfers (issue 15): the rules shared by the Worker and the browser. Pure: no I/O.
  * Enums named here are the values stored in D1 (worker/db/schema.ts).
  */
-import { phoneDigits } from "./leads";
+import { phoneDigits } from "./leads.ts";
 
 /** Who an account belongs to; admins are buyers with `is_admin` (a partner is never an admin). */
 export const ACCOUNT_TYPES = ["buyer", "partner"] as const;

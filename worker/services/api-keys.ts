@@ -2,17 +2,16 @@
  * Partner API keys (issue 15, item 2): 32 random bytes shown once, only their SHA-256 stored; a short
  * prefix identifies a key in lists. Verification looks the hash up; revoked or unknown keys are refused.
  */
-import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { PartnerPaymentTerms } from "../../src/domain/transfers";
 import type { Database } from "../db/client";
 import { apiKeys, partners } from "../db/schema";
 import { InvalidError, NotFoundError, UnauthenticatedError } from "../errors";
+import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "./api-key-format";
 
-/** Every key starts with this, so a leaked one is easy to recognise (and scan for). */
-export const API_KEY_PREFIX = "fel_";
-/** How many characters of a key are kept in clear to tell keys apart. */
-const SHOWN_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
+export { hashApiKey };
+
 /** A key's last use is written at most this often (not on every request). */
 const LAST_USED_RESOLUTION_MS = 60_000;
 export const MAX_API_KEY_NAME = 60;
@@ -35,10 +34,6 @@ export interface KeyOwner {
   payPerTransferCents: number;
   paymentTerms: PartnerPaymentTerms;
   lastUsedAt: number | null;
-}
-
-export async function hashApiKey(key: string): Promise<string> {
-  return encodeHexLowerCase(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))));
 }
 
 const view = (row: typeof apiKeys.$inferSelect): ApiKeyView => ({
