@@ -118,8 +118,7 @@ describe("partner journey", () => {
 
     await partner.reload();
     await partner.getByRole("heading", { name: "Your transfers" }).waitFor();
-    expect(await partner.locator("section", { hasText: "Your transfers" }).locator("tbody tr").count()).toBeGreaterThan(
-      0,
-    );
-  });
+    const transferRows = partner.getByRole("region", { name: "Your transfers" }).locator("tbody tr");
+    await expect.poll(() => transferRows.count()).toBeGreaterThan(0);
+  }, 120_000);
 });
