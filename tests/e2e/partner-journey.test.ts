@@ -92,9 +92,9 @@ describe("partner journey", () => {
           "--partner",
           key,
           "--rate",
-          "120/min",
+          "60/min",
           "--minutes",
-          "0.1",
+          "0.05",
           "--time-scale",
           "1000",
           "--url",
@@ -120,5 +120,5 @@ describe("partner journey", () => {
     await partner.getByRole("heading", { name: "Your transfers" }).waitFor();
     const transferRows = partner.getByRole("region", { name: "Your transfers" }).locator("tbody tr");
     await expect.poll(() => transferRows.count()).toBeGreaterThan(0);
-  }, 120_000);
+  }, 240_000);
 });

@@ -9,6 +9,7 @@ import {
 } from "../../src/domain/delivery-setup";
 import { payPerTransferCents } from "../../src/domain/schemas/partner-account";
 import { isDeliveryComplete } from "../../src/domain/transfers";
+import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
 
 describe("isLiveTransferOrder", () => {
   it("covers the five contexts that sell live transfers and nothing else", () => {
@@ -61,14 +62,7 @@ describe("deliverySettingsFromDetails", () => {
 });
 
 describe("deliverySettingsInputSchema", () => {
-  const valid = {
-    transferPhone: "555-222-3333",
-    states: "GA, Florida",
-    hoursStart: "08:30",
-    hoursEnd: "18:00",
-    timeZone: "America/New_York",
-    perDayCap: "4",
-  };
+  const valid = SAMPLE_DELIVERY_SETTINGS;
 
   it("round-trips through the stored settings", () => {
     const parsed = deliverySettingsInputSchema.parse(valid);

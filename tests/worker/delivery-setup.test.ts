@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SETUP_LINK_INVALID } from "../../src/domain/delivery-setup";
+import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
 import { callApi, expectAdminOnly, sessionCookie, signedIn } from "./helpers";
 
 let counter = 0;
@@ -69,14 +70,7 @@ async function setupToken(email: string): Promise<string> {
   return token;
 }
 
-const SETTINGS = {
-  transferPhone: "555-222-3333",
-  states: "GA, Florida",
-  hoursStart: "08:30",
-  hoursEnd: "18:00",
-  timeZone: "America/New_York",
-  perDayCap: "4",
-};
+const SETTINGS = SAMPLE_DELIVERY_SETTINGS;
 
 describe("delivery settings at payment", () => {
   it("a dashboard order is ready from its own form: phone, states, hours, zone from the first state, per-day cap", async () => {
