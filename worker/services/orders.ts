@@ -135,11 +135,12 @@ export async function processPaymentEvent(env: Env, event: PaymentEvent, origin:
       .bind(now, event.paymentIntentId)
       .first<PaidOrder>();
     if (paid?.kind === "aged-leads") await fulfilAgedLeads(db, paid);
+    if (paid?.email) await sendOrderConfirmation(env, { ...paid, email: paid.email });
     if (paid) {
+      // After the confirmation: an order still missing its delivery settings e-mails the setup link next.
       const details = JSON.parse(paid.details) as Record<string, unknown>;
       await prepareDelivery(env, { ...paid, userId: paid.user_id, details }, origin);
     }
-    if (paid?.email) await sendOrderConfirmation(env, { ...paid, email: paid.email });
   } else {
     // A failure only matters while the order still waits for its money (events may arrive out of order).
     await db
