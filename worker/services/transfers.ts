@@ -162,17 +162,17 @@ export async function routeTransfer(
   const db = database(env.DB);
   const prospect = readPing(input, now);
   const partnerDay = localTime(now, owner.timeZone).day;
-  const [partnerToday] = await db
-    .select({ calls: count() })
-    .from(transfers)
-    .where(and(eq(transfers.partnerId, owner.partnerId), eq(transfers.partnerLocalDay, partnerDay)));
-  if ((partnerToday?.calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
-
   const days = localDays(now);
-  const [candidates, recentBuyerKeys] = await Promise.all([
+  // Three independent reads at once: the partner's calls today, the open orders, the phone's recent buyers.
+  const [[partnerToday], candidates, recentBuyerKeys] = await Promise.all([
+    db
+      .select({ calls: count() })
+      .from(transfers)
+      .where(and(eq(transfers.partnerId, owner.partnerId), eq(transfers.partnerLocalDay, partnerDay))),
     openOrdersFor(env, prospect.state, now, days),
     recentBuyers(env, prospect.phone, now),
   ]);
+  if ((partnerToday?.calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
   const ranked = rankEligible(candidates, { now, recentBuyerKeys });
   if ("reason" in ranked) noRoute(ranked.reason);
 
@@ -297,25 +297,28 @@ export async function recordTransferEvent(
   )})`;
   const mine = and(eq(transfers.id, transferId), from);
   const ended = { endedAt: new Date(now), expiresAt: new Date(now) };
+  let updated: typeof transfers.$inferSelect | undefined;
   if (type === "connected") {
-    await db
+    [updated] = await db
       .update(transfers)
       .set({
         status: "connected",
         connectedAt: new Date(now),
         expiresAt: new Date(now + CONNECTED_HOLD_SECONDS * 1000),
       })
-      .where(mine);
+      .where(mine)
+      .returning();
   } else if (event.type === "completed") {
-    await completeTransfer(env, transfer, event, now);
+    updated = await completeTransfer(env, transfer, event, now);
   } else {
-    await db
+    [updated] = await db
       .update(transfers)
       .set({ status: type === "no-answer" ? "no_answer" : "failed", ...ended })
-      .where(mine);
+      .where(mine)
+      .returning();
     if (type === "no-answer") await pauseIfUnanswered(env, transfer.orderId, options.siteOrigin, now);
   }
-  return getTransfer(env, partnerId, transferId, now);
+  return transferView(updated ?? (await partnersTransfer(env, partnerId, transferId)), now);
 }
 
 /**
@@ -327,12 +330,12 @@ async function completeTransfer(
   transfer: typeof transfers.$inferSelect,
   event: { durationSeconds: number; recordingUrl?: string },
   now: number,
-) {
+): Promise<typeof transfers.$inferSelect | undefined> {
   const db = database(env.DB);
   const billable = isBillable(event.durationSeconds);
   const endedAt = new Date(now);
   const endedNow = sql`EXISTS (SELECT 1 FROM transfers WHERE id = ${transfer.id} AND status = 'completed' AND ended_at = ${now})`;
-  await db.batch([
+  const [[completed]] = await db.batch([
     db
       .update(transfers)
       .set({
@@ -344,7 +347,8 @@ async function completeTransfer(
         endedAt,
         expiresAt: endedAt,
       })
-      .where(and(eq(transfers.id, transfer.id), sql`${transfers.status} IN ('routed', 'connected')`)),
+      .where(and(eq(transfers.id, transfer.id), sql`${transfers.status} IN ('routed', 'connected')`))
+      .returning(),
     db
       .update(orderDelivery)
       .set(
@@ -365,6 +369,7 @@ async function completeTransfer(
         ),
       ),
   ]);
+  return completed;
 }
 
 /** NO_ANSWER_PAUSE_COUNT unanswered transfers within the window pause the order and tell its buyer once. */
