@@ -54,6 +54,23 @@ describe("which orders take a ping", () => {
     expect(newer.id).not.toBe(older.id);
   });
 
+  it("moves past a page of full orders to the next oldest with room", async () => {
+    const partner = await createPartner();
+    const orders = [];
+    for (let i = 0; i < 27; i++) orders.push(await createOpenOrder({ perDayCap: 1, paidAt: 1000 + i }));
+    const routedTo = [];
+    for (let i = 0; i < 27; i++) {
+      const { transferId } = await route(partner, chicago(10, i));
+      await event(partner, transferId, { type: "connected" }, chicago(10, i) + 5000);
+      const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?")
+        .bind(transferId)
+        .first<{ order_id: string }>();
+      routedTo.push(row?.order_id);
+    }
+    expect(routedTo).toEqual(orders.map((order) => order.id));
+    await noRoute(route(partner, chicago(10, 30)), "caps_reached");
+  });
+
   it("skips paused orders, unpaid orders and orders awaiting setup", async () => {
     const partner = await createPartner();
     const paused = await createOpenOrder();

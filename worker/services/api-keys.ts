@@ -98,6 +98,11 @@ export async function revokeApiKey(
 
 /** The owner of a live key; unknown or revoked keys are 401. */
 export async function verifyApiKey(db: Database, key: string): Promise<KeyOwner> {
+  return verifyApiKeyHash(db, await hashApiKey(key));
+}
+
+/** verifyApiKey for a key already hashed (the middleware hashes once for the lookup and the rate limit). */
+export async function verifyApiKeyHash(db: Database, keyHash: string): Promise<KeyOwner> {
   const [row] = await db
     .select({
       apiKeyId: apiKeys.id,
@@ -111,7 +116,7 @@ export async function verifyApiKey(db: Database, key: string): Promise<KeyOwner>
     })
     .from(apiKeys)
     .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
-    .where(eq(apiKeys.keyHash, await hashApiKey(key)))
+    .where(eq(apiKeys.keyHash, keyHash))
     .limit(1);
   if (!row) throw new UnauthenticatedError("This API key is not valid.");
   if (row.revokedAt) throw new UnauthenticatedError("This API key has been revoked.");

@@ -3,10 +3,11 @@
  * on it until the call ends or the answer expires; the dialer's events bill a completed call by the
  * buffer, complete fully delivered orders and pause orders whose calls go unanswered.
  *
- * Routing is two statements: one read of the open orders for the prospect's state (with their live holds
- * and today's counts), ranked by the pure rule in src/domain/transfers.ts, then a conditional insert that
- * claims a slot only if the order still has one. D1 runs one statement at a time, so two pings can never
- * both take an order's last slot; the loser tries the next order.
+ * Routing reads the open orders for the prospect's state and ranks them by the pure rule in
+ * src/domain/transfers.ts (rules that need no counting first), reads the live holds and today's counts
+ * of the best few, then claims a slot with a conditional insert that succeeds only if the order still
+ * has one. D1 runs one statement at a time, so two pings can never both take an order's last slot; the
+ * loser tries the next order.
  */
 import { and, count, desc, eq, lt, sql } from "drizzle-orm";
 import {
@@ -41,6 +42,9 @@ import { sendMail } from "./mail";
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A claim lost to a concurrent ping moves on to the next order, this many times at most. */
 const MAX_CLAIM_ATTEMPTS = 5;
+/** Orders whose counts are read at once, oldest paid first, and how many such pages at most. */
+const COUNT_PAGE = 25;
+const MAX_COUNT_PAGES = 8;
 
 export interface PingInput {
   prospect: { firstName: string; lastName: string; phone: string; state: string; zip?: string; age?: number };
@@ -103,12 +107,14 @@ interface CandidateRow {
   delivered_today: number;
 }
 
-async function openOrdersFor(env: Env, state: string, now: number, days: string): Promise<RoutingCandidate[]> {
+/**
+ * The open orders for a state, without their counts (0 until `withCounts`): cheap even with thousands
+ * of open orders, so routing ranks everything by the rules that need no counting first.
+ */
+async function openOrdersFor(env: Env, state: string): Promise<RoutingCandidate[]> {
   const rows = await database(env.DB).all<CandidateRow>(sql`
     SELECT d.order_id, ${buyerKeyOf} AS buyer_key, o.paid_at, d.time_zone, d.hours_start_minute, d.hours_end_minute,
-      d.days, d.per_day_cap, d.transfers_total, d.transfers_billable,
-      ${heldCount(sql`d.order_id`, now)} AS held,
-      ${deliveredOnDay(sql`d.order_id`, dayOfZone(days), now)} AS delivered_today
+      d.days, d.per_day_cap, d.transfers_total, d.transfers_billable, 0 AS held, 0 AS delivered_today
     FROM order_delivery_states s
     JOIN order_delivery d ON d.order_id = s.order_id
     JOIN orders o ON o.id = d.order_id
@@ -127,6 +133,25 @@ async function openOrdersFor(env: Env, state: string, now: number, days: string)
     transfersBillable: row.transfers_billable,
     held: row.held,
     deliveredToday: row.delivered_today,
+  }));
+}
+
+/** The live holds and today's deliveries (on each buyer's own day) of a few orders. */
+async function withCounts(env: Env, orders: RoutingCandidate[], now: number): Promise<RoutingCandidate[]> {
+  const days = localDays(now);
+  const ids = sql.join(
+    orders.map((order) => sql`${order.orderId}`),
+    sql`, `,
+  );
+  const rows = await database(env.DB).all<{ order_id: string; held: number; delivered_today: number }>(sql`
+    SELECT d.order_id, ${heldCount(sql`d.order_id`, now)} AS held,
+      ${deliveredOnDay(sql`d.order_id`, dayOfZone(days), now)} AS delivered_today
+    FROM order_delivery d WHERE d.order_id IN (${ids})`);
+  const counts = new Map(rows.map((row) => [row.order_id, row]));
+  return orders.map((order) => ({
+    ...order,
+    held: counts.get(order.orderId)?.held ?? 0,
+    deliveredToday: counts.get(order.orderId)?.delivered_today ?? 0,
   }));
 }
 
@@ -162,50 +187,75 @@ export async function routeTransfer(
   const db = database(env.DB);
   const prospect = readPing(input, now);
   const partnerDay = localTime(now, owner.timeZone).day;
-  const [partnerToday] = await db
-    .select({ calls: count() })
-    .from(transfers)
-    .where(and(eq(transfers.partnerId, owner.partnerId), eq(transfers.partnerLocalDay, partnerDay)));
-  if ((partnerToday?.calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
-
-  const days = localDays(now);
-  const [candidates, recentBuyerKeys] = await Promise.all([
-    openOrdersFor(env, prospect.state, now, days),
+  // Three independent reads at once: the partner's calls today, the open orders, the phone's recent buyers.
+  const [[partnerToday], open, recentBuyerKeys] = await Promise.all([
+    db
+      .select({ calls: count() })
+      .from(transfers)
+      .where(and(eq(transfers.partnerId, owner.partnerId), eq(transfers.partnerLocalDay, partnerDay))),
+    openOrdersFor(env, prospect.state),
     recentBuyers(env, prospect.phone, now),
   ]);
-  const ranked = rankEligible(candidates, { now, recentBuyerKeys });
-  if ("reason" in ranked) noRoute(ranked.reason);
+  if ((partnerToday?.calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
 
-  for (const order of ranked.orders.slice(0, MAX_CLAIM_ATTEMPTS)) {
-    const id = crypto.randomUUID();
-    const expiresAt = now + ROUTE_ANSWER_TTL_SECONDS * 1000;
-    const buyerDay = localTime(now, order.timeZone).day;
-    // One INSERT … SELECT: the slot, the day's cap, the partner's cap and the duplicate rule are checked
-    // again in the statement that takes the slot, so concurrent pings cannot overfill an order.
-    const [claimed] = await db.all<{ id: string; transfer_phone: string }>(sql`
-      INSERT INTO transfers (id, partner_id, api_key_id, order_id, buyer_user_id, buyer_key, first_name, last_name,
-        phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, transfer_phone, status, routed_at,
-        expires_at, buyer_local_day, partner_local_day)
-      SELECT ${id}, ${owner.partnerId}, ${owner.apiKeyId}, d.order_id, o.user_id, ${buyerKeyOf}, ${prospect.firstName},
-        ${prospect.lastName}, ${prospect.phone}, ${prospect.state}, ${prospect.zip ?? null}, ${prospect.age ?? null},
-        ${prospect.optInAt}, ${input.consent.optInUrl}, ${input.consent.trustedFormUrl ?? null}, d.transfer_phone,
-        'routed', ${now}, ${expiresAt}, ${buyerDay}, ${partnerDay}
-      FROM order_delivery d JOIN orders o ON o.id = d.order_id
-      WHERE d.order_id = ${order.orderId} AND d.paused = 0 AND o.status = 'paid'
-        AND d.transfers_billable + ${heldCount(sql`d.order_id`, now)} < d.transfers_total
-        AND ${deliveredOnDay(sql`d.order_id`, buyerDay, now)} < d.per_day_cap
-        AND (SELECT count(*) FROM transfers c WHERE c.partner_id = ${owner.partnerId}
-             AND c.partner_local_day = ${partnerDay}) < ${owner.dailyCallCap}
-      RETURNING id, transfer_phone`);
-    if (claimed) {
-      return {
-        transferId: claimed.id,
-        phoneNumber: claimed.transfer_phone,
-        expiresInSeconds: ROUTE_ANSWER_TTL_SECONDS,
-      };
+  // First the rules that need no counting (state, duplicates, hours) over every open order, oldest paid
+  // first; then the counts (slots, the day's cap) for a page of those at a time.
+  const ranked = rankEligible(open, { now, recentBuyerKeys });
+  if ("reason" in ranked) noRoute(ranked.reason);
+  let claims = 0;
+  for (let page = 0; page * COUNT_PAGE < ranked.orders.length && page < MAX_COUNT_PAGES; page++) {
+    const counted = rankEligible(
+      await withCounts(env, ranked.orders.slice(page * COUNT_PAGE, (page + 1) * COUNT_PAGE), now),
+      {
+        now,
+        recentBuyerKeys,
+      },
+    );
+    if ("reason" in counted) continue;
+    for (const order of counted.orders) {
+      if (claims++ >= MAX_CLAIM_ATTEMPTS) return noRoute("caps_reached");
+      const answer = await claim(env, owner, prospect, input.consent, order, partnerDay, now);
+      if (answer) return answer;
     }
   }
   return noRoute("caps_reached");
+}
+
+/**
+ * Takes a slot on one order, or answers null when a concurrent ping took the last one first.
+ * One INSERT … SELECT: the slot, the day's cap, the partner's cap are checked again in the statement
+ * that takes the slot, so concurrent pings cannot overfill an order.
+ */
+async function claim(
+  env: Env,
+  owner: KeyOwner,
+  prospect: ReturnType<typeof readPing>,
+  consent: PingInput["consent"],
+  order: RoutingCandidate,
+  partnerDay: string,
+  now: number,
+): Promise<RouteAnswer | null> {
+  const db = database(env.DB);
+  const id = crypto.randomUUID();
+  const buyerDay = localTime(now, order.timeZone).day;
+  const [claimed] = await db.all<{ id: string; transfer_phone: string }>(sql`
+    INSERT INTO transfers (id, partner_id, api_key_id, order_id, buyer_user_id, buyer_key, first_name, last_name,
+      phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, transfer_phone, status, routed_at,
+      expires_at, buyer_local_day, partner_local_day)
+    SELECT ${id}, ${owner.partnerId}, ${owner.apiKeyId}, d.order_id, o.user_id, ${buyerKeyOf}, ${prospect.firstName},
+      ${prospect.lastName}, ${prospect.phone}, ${prospect.state}, ${prospect.zip ?? null}, ${prospect.age ?? null},
+      ${prospect.optInAt}, ${consent.optInUrl}, ${consent.trustedFormUrl ?? null}, d.transfer_phone,
+      'routed', ${now}, ${now + ROUTE_ANSWER_TTL_SECONDS * 1000}, ${buyerDay}, ${partnerDay}
+    FROM order_delivery d JOIN orders o ON o.id = d.order_id
+    WHERE d.order_id = ${order.orderId} AND d.paused = 0 AND o.status = 'paid'
+      AND d.transfers_billable + ${heldCount(sql`d.order_id`, now)} < d.transfers_total
+      AND ${deliveredOnDay(sql`d.order_id`, buyerDay, now)} < d.per_day_cap
+      AND (SELECT count(*) FROM transfers c WHERE c.partner_id = ${owner.partnerId}
+           AND c.partner_local_day = ${partnerDay}) < ${owner.dailyCallCap}
+    RETURNING id, transfer_phone`);
+  return claimed
+    ? { transferId: claimed.id, phoneNumber: claimed.transfer_phone, expiresInSeconds: ROUTE_ANSWER_TTL_SECONDS }
+    : null;
 }
 
 // ——— Events ———
@@ -297,25 +347,28 @@ export async function recordTransferEvent(
   )})`;
   const mine = and(eq(transfers.id, transferId), from);
   const ended = { endedAt: new Date(now), expiresAt: new Date(now) };
+  let updated: typeof transfers.$inferSelect | undefined;
   if (type === "connected") {
-    await db
+    [updated] = await db
       .update(transfers)
       .set({
         status: "connected",
         connectedAt: new Date(now),
         expiresAt: new Date(now + CONNECTED_HOLD_SECONDS * 1000),
       })
-      .where(mine);
+      .where(mine)
+      .returning();
   } else if (event.type === "completed") {
-    await completeTransfer(env, transfer, event, now);
+    updated = await completeTransfer(env, transfer, event, now);
   } else {
-    await db
+    [updated] = await db
       .update(transfers)
       .set({ status: type === "no-answer" ? "no_answer" : "failed", ...ended })
-      .where(mine);
+      .where(mine)
+      .returning();
     if (type === "no-answer") await pauseIfUnanswered(env, transfer.orderId, options.siteOrigin, now);
   }
-  return getTransfer(env, partnerId, transferId, now);
+  return transferView(updated ?? (await partnersTransfer(env, partnerId, transferId)), now);
 }
 
 /**
@@ -327,12 +380,12 @@ async function completeTransfer(
   transfer: typeof transfers.$inferSelect,
   event: { durationSeconds: number; recordingUrl?: string },
   now: number,
-) {
+): Promise<typeof transfers.$inferSelect | undefined> {
   const db = database(env.DB);
   const billable = isBillable(event.durationSeconds);
   const endedAt = new Date(now);
   const endedNow = sql`EXISTS (SELECT 1 FROM transfers WHERE id = ${transfer.id} AND status = 'completed' AND ended_at = ${now})`;
-  await db.batch([
+  const [[completed]] = await db.batch([
     db
       .update(transfers)
       .set({
@@ -344,7 +397,8 @@ async function completeTransfer(
         endedAt,
         expiresAt: endedAt,
       })
-      .where(and(eq(transfers.id, transfer.id), sql`${transfers.status} IN ('routed', 'connected')`)),
+      .where(and(eq(transfers.id, transfer.id), sql`${transfers.status} IN ('routed', 'connected')`))
+      .returning(),
     db
       .update(orderDelivery)
       .set(
@@ -365,6 +419,7 @@ async function completeTransfer(
         ),
       ),
   ]);
+  return completed;
 }
 
 /** NO_ANSWER_PAUSE_COUNT unanswered transfers within the window pause the order and tell its buyer once. */
