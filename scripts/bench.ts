@@ -2,13 +2,16 @@
  * `npm run bench [-- <part> [flags]]`: builds, serves locally, then measures in Chromium. Parts:
  * `pages` (the bytes of HTML, CSS and JS each page transfers, raw and gzip-compressed) and `import`
  * (a CSV import end to end; `--rows N`, default 100,000) and `leads` (the aged-lead marketplace at
- * 100,000 and 1,000,000 leads, scripts/bench-leads.ts; `--lead-sizes 20000,100000` picks sizes). Without
- * a part, every part runs.
+ * 100,000 and 1,000,000 leads, scripts/bench-leads.ts; `--lead-sizes 20000,100000` picks sizes). `transfers`
+ * (the partner API's routing and events over 10,000 open orders and 1,000,000 transfers,
+ * scripts/bench-transfers.ts; `--orders`, `--transfers`, `--pings`, `--concurrency`). Without a part, every
+ * part runs.
  */
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { importPart } from "./bench-import.ts";
 import { benchLeads } from "./bench-leads.ts";
+import { benchTransfers } from "./bench-transfers.ts";
 import { launchChromium } from "./chromium.ts";
 import { build, parseFlags } from "./lib.ts";
 import { startLocalServer } from "./local-server.ts";
@@ -75,6 +78,15 @@ const standalone: Record<string, (flags: Map<string, string | true>) => Promise<
   leads: async (flags) => {
     const sizes = flags.get("lead-sizes");
     await benchLeads(typeof sizes === "string" ? sizes.split(",").map(Number) : undefined);
+  },
+  transfers: async (flags) => {
+    const result = await benchTransfers({
+      orders: Number(flags.get("orders") ?? 10_000),
+      transfers: Number(flags.get("transfers") ?? 1_000_000),
+      pings: Number(flags.get("pings") ?? 500),
+      concurrency: Number(flags.get("concurrency") ?? 8),
+    });
+    if (!result.met) process.exitCode = 1;
   },
 };
 const known = [...Object.keys(parts), ...Object.keys(standalone)];

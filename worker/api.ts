@@ -13,7 +13,10 @@ import { sameOrigin } from "./middleware/csrf";
 import { adminLeads } from "./routes/admin-leads";
 import { auth } from "./routes/auth";
 import { buyer } from "./routes/buyer";
+import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
+import { partnerApi } from "./routes/partner-api";
+import { partnerPortal } from "./routes/partner-portal";
 import { partners } from "./routes/partners";
 import { payments } from "./routes/payments";
 import { surveys } from "./routes/surveys";
@@ -25,6 +28,8 @@ export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 
 export const api = new Hono<AppBindings>().basePath("/api");
 
+// The partner API (bearer keys, server to server) answers before the site's CSRF and session middleware.
+api.route("/v1", partnerApi);
 api.use(sameOrigin);
 const jsonBodyLimit = bodyLimit({
   maxSize: MAX_JSON_BODY_BYTES,
@@ -45,7 +50,9 @@ api.route("/", payments);
 api.route("/", surveys);
 api.route("/", buyer);
 api.route("/", partners);
+api.route("/", partnerPortal);
 api.route("/", transferOrders);
+api.route("/", deliverySetup);
 api.route("/", adminLeads);
 
 api.all("*", (c) => errorJson(c, 404, "Not found"));

@@ -7,6 +7,8 @@ export interface Env {
   IMPORT_QUEUE: Queue<unknown>;
   ASSETS: Fetcher;
   RATE_LIMITER?: RateLimit;
+  /** Per-key limit of the partner API (/api/v1). */
+  PARTNER_API_RATE_LIMITER?: RateLimit;
   APP_ENV: string;
   /** "true" lets the simulated payment provider answer requests to localhost (never set in wrangler.toml). */
   ALLOW_SIMULATED_PAYMENTS?: string;

@@ -1,3 +1,5 @@
+import type { AccountType } from "./transfers";
+
 /** A user as the API shows it: never a password or hash (spec §3 "User"). */
 export interface PublicUser {
   id: string;
@@ -9,6 +11,8 @@ export interface PublicUser {
   agencyName: string;
   role: string;
   isAdmin: boolean;
+  /** A buyer (the shop's customers; admins are buyers with isAdmin) or a partner (a call center). */
+  accountType: AccountType;
   createdAt: string;
 }
 

@@ -3,39 +3,14 @@ import { describe, expect, it } from "vitest";
 import { DEMO_ADMIN } from "../../scripts/demo-data.ts";
 import { setupBrowser } from "./browser";
 import { createUser } from "./database";
+import { fillApplication, signIn as signInAs } from "./partners";
 import { toastText } from "./pay";
 
 const { newPage, url } = setupBrowser();
 const PDF = Buffer.from("%PDF-1.7\n% test document\n%%EOF\n");
 
-async function signIn(page: Page, username: string, password: string, next: string) {
-  await page.goto(url(`/login?next=${encodeURIComponent(next)}`));
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Login" }).click();
-  await page.waitForURL((u) => `${u.pathname}${u.search}` === next);
-}
-
-async function fillApplication(page: Page, businessName: string) {
-  const values: [string, string][] = [
-    ["Business name", businessName],
-    ["Business address", "12 Partner Way"],
-    ["City", "Tulsa"],
-    ["State", "OK"],
-    ["ZIP code", "74101"],
-    ["EIN", "987654321"],
-    ["Main contact", "Pam Partner"],
-    ["Contact phone", "5556667777"],
-    ["Contact email", "pam@example.com"],
-    ["Number of agents", "25"],
-    ["Office hours", "8-6"],
-    ["Pay per transfer", "$18"],
-    ["DID number", "5558889999"],
-    ["Daily call cap", "60"],
-    ["Reference 1 company", "Ref One"],
-  ];
-  for (const [label, value] of values) await page.getByLabel(label, { exact: true }).fill(value);
-}
+const signIn = (page: Page, username: string, password: string, next: string) =>
+  signInAs(page, url, username, password, next);
 
 describe("/affnetwork", () => {
   it("validates, takes documents with the spec's limits, and confirms the application", async () => {

@@ -56,6 +56,7 @@ describe("GET /api/transfer-orders", () => {
       disputedAt: null,
       disputeReason: null,
       createdAt: expect.any(String),
+      delivery: null,
     });
     expect(list.some((o) => o.id === pkg.orderId)).toBe(true);
     expect(list.some((o) => o.id === callbacks.orderId)).toBe(false);

@@ -21,6 +21,7 @@ describe("GET /api/users", () => {
       agencyName: "",
       role: "Insurance Agent",
       isAdmin: false,
+      accountType: "buyer",
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
   });

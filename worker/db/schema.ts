@@ -5,6 +5,14 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { ORDER_STATUSES } from "../../src/domain/orders";
+import {
+  ACCOUNT_TYPES,
+  DELIVERY_SETUP_STATUSES,
+  PARTNER_PAYMENT_TERMS,
+  TOKEN_PURPOSES,
+  TRANSFER_EVENT_TYPES,
+  TRANSFER_STATUSES,
+} from "../../src/domain/transfers";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
@@ -24,6 +32,8 @@ export const users = sqliteTable(
     role: text("role").notNull().default("Insurance Agent"),
     state: text("state"),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+    /** 'buyer' (admins included) or 'partner' (a call center; never an admin). */
+    accountType: text("account_type", { enum: ACCOUNT_TYPES }).notNull().default("buyer"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -373,3 +383,182 @@ export const rateLimitWindows = sqliteTable("rate_limit_windows", {
   windowStart: integer("window_start").notNull(),
   hits: integer("hits").notNull(),
 });
+
+/** An approved partner (call center): one per partner user and per application. */
+export const partners = sqliteTable(
+  "partners",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    applicationId: text("application_id").references(() => partnerApplications.id, { onDelete: "set null" }),
+    businessName: text("business_name").notNull(),
+    didNumber: text("did_number").notNull(),
+    dailyCallCap: integer("daily_call_cap").notNull(),
+    payPerTransferCents: integer("pay_per_transfer_cents").notNull(),
+    paymentTerms: text("payment_terms", { enum: PARTNER_PAYMENT_TERMS }).notNull(),
+    /** IANA zone (one of US_TIME_ZONES): the partner's day for its call cap and statements. */
+    timeZone: text("time_zone").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("partners_user_unique").on(t.userId),
+    uniqueIndex("partners_application_unique").on(t.applicationId),
+  ],
+);
+
+/** Single-use e-mailed links (partner invitation, delivery setup): only the SHA-256 of the token. */
+export const singleUseTokens = sqliteTable(
+  "single_use_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    purpose: text("purpose", { enum: TOKEN_PURPOSES }).notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    orderId: text("order_id").references(() => orders.id, { onDelete: "cascade" }),
+    email: text("email"),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("single_use_tokens_user_idx").on(t.userId, t.purpose),
+    index("single_use_tokens_order_idx").on(t.orderId, t.purpose),
+  ],
+);
+
+/** A partner's API keys: shown once, stored as SHA-256; `prefix` identifies a key in lists. */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    keyHash: text("key_hash").notNull(),
+    prefix: text("prefix").notNull(),
+    createdAt: createdAt(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("api_keys_hash_unique").on(t.keyHash),
+    index("api_keys_partner_idx").on(t.partnerId, t.createdAt),
+  ],
+);
+
+/**
+ * The delivery settings of one live-transfer order and its running counts. Routing reads only
+ * orders whose setup is 'ready', not paused, with billable deliveries left (see worker/services/transfers.ts).
+ */
+export const orderDelivery = sqliteTable(
+  "order_delivery",
+  {
+    orderId: text("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    setupStatus: text("setup_status", { enum: DELIVERY_SETUP_STATUSES }).notNull().default("awaiting_setup"),
+    transferPhone: text("transfer_phone"),
+    /** State codes as a JSON array; [] = every state. Mirrored in order_delivery_states for routing. */
+    states: text("states", { mode: "json" }).$type<string[]>().notNull().default([]),
+    /** Transfer hours in minutes since local midnight; end < start spans midnight. */
+    hoursStartMinute: integer("hours_start_minute"),
+    hoursEndMinute: integer("hours_end_minute"),
+    /** Weekdays taking transfers (0 = Sunday … 6) as a JSON array; null = every day. */
+    days: text("days", { mode: "json" }).$type<number[]>(),
+    /** IANA zone, one of US_TIME_ZONES: the buyer's day and hours. */
+    timeZone: text("time_zone"),
+    perDayCap: integer("per_day_cap"),
+    paused: integer("paused", { mode: "boolean" }).notNull().default(false),
+    pausedReason: text("paused_reason"),
+    pausedAt: integer("paused_at", { mode: "timestamp_ms" }),
+    /** The order's quantity of transfers. */
+    transfersTotal: integer("transfers_total").notNull(),
+    /** Completed transfers longer than the buffer (each uses one of the total). */
+    transfersBillable: integer("transfers_billable").notNull().default(0),
+    /** Completed transfers within the buffer: 'under 2 minutes — not charged'. */
+    transfersNotCharged: integer("transfers_not_charged").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [index("order_delivery_routing_idx").on(t.setupStatus, t.paused)],
+);
+
+/** One row per (order, state) an order takes, or (order, 'ALL'): routing's per-state lookup. */
+export const orderDeliveryStates = sqliteTable(
+  "order_delivery_states",
+  {
+    state: text("state").notNull(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orderDelivery.orderId, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.state, t.orderId] }), index("order_delivery_states_order_idx").on(t.orderId)],
+);
+
+/** One row per successful ping (a routed call) with its outcome; 409 answers leave no row. */
+export const transfers = sqliteTable(
+  "transfers",
+  {
+    id: text("id").primaryKey(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    apiKeyId: text("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    buyerUserId: text("buyer_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The buyer for the 30-day duplicate rule: the user id, or 'email:' + lower-case e-mail. */
+    buyerKey: text("buyer_key").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    /** Ten digits. */
+    phone: text("phone").notNull(),
+    state: text("state").notNull(),
+    zip: text("zip"),
+    age: integer("age"),
+    optInAt: integer("opt_in_at", { mode: "timestamp_ms" }).notNull(),
+    optInUrl: text("opt_in_url").notNull(),
+    trustedFormUrl: text("trusted_form_url"),
+    /** The number the call was sent to (the order's transfer phone at routing). */
+    transferPhone: text("transfer_phone").notNull(),
+    status: text("status", { enum: TRANSFER_STATUSES }).notNull().default("routed"),
+    routedAt: integer("routed_at", { mode: "timestamp_ms" }).notNull(),
+    /** While status is routed/connected and this is in the future, the transfer holds a slot on its order. */
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    connectedAt: integer("connected_at", { mode: "timestamp_ms" }),
+    endedAt: integer("ended_at", { mode: "timestamp_ms" }),
+    durationSeconds: integer("duration_seconds"),
+    billable: integer("billable", { mode: "boolean" }).notNull().default(false),
+    recordingUrl: text("recording_url"),
+    /** YYYY-MM-DD in the buyer's zone at routing (per-order per-day cap). */
+    buyerLocalDay: text("buyer_local_day").notNull(),
+    /** YYYY-MM-DD in the partner's zone at routing (partner's daily call cap). */
+    partnerLocalDay: text("partner_local_day").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("transfers_order_day_idx").on(t.orderId, t.buyerLocalDay, t.status),
+    index("transfers_order_hold_idx").on(t.orderId, t.status, t.expiresAt),
+    index("transfers_duplicate_idx").on(t.phone, t.buyerKey, t.routedAt),
+    index("transfers_partner_day_idx").on(t.partnerId, t.partnerLocalDay),
+    index("transfers_partner_routed_idx").on(t.partnerId, t.routedAt),
+    index("transfers_order_routed_idx").on(t.orderId, t.routedAt),
+  ],
+);
+
+/** Each event a partner reported, once per (transfer, type): a repeated event changes nothing. */
+export const transferEvents = sqliteTable(
+  "transfer_events",
+  {
+    transferId: text("transfer_id")
+      .notNull()
+      .references(() => transfers.id, { onDelete: "cascade" }),
+    type: text("type", { enum: TRANSFER_EVENT_TYPES }).notNull(),
+    receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [primaryKey({ columns: [t.transferId, t.type] })],
+);

@@ -24,6 +24,28 @@ export const requireUser = createMiddleware<AppBindings>(async (c, next) => {
   return next();
 });
 
+/** 401 for anonymous callers, 403 for partners: the buyer screens' APIs (admins keep their access). */
+export const requireBuyer = createMiddleware<AppBindings>(async (c, next) => {
+  const user = c.get("user");
+  if (!user) return errorJson(c, 401, "Please log in to continue.");
+  if (user.accountType === "partner") return errorJson(c, 403, "Partner accounts cannot do that.");
+  return next();
+});
+
+/** 403 for partners on routes anyone else may call signed in or not (starting a payment). */
+export const refusePartners = createMiddleware<AppBindings>(async (c, next) => {
+  if (c.get("user")?.accountType === "partner") return errorJson(c, 403, "Partner accounts cannot do that.");
+  return next();
+});
+
+/** 401 for anonymous callers, 403 for anyone who is not a partner (buyers and admins alike). */
+export const requirePartner = createMiddleware<AppBindings>(async (c, next) => {
+  const user = c.get("user");
+  if (!user) return errorJson(c, 401, "Please log in to continue.");
+  if (user.accountType !== "partner") return errorJson(c, 403, "Only partner accounts can do that.");
+  return next();
+});
+
 /** 401 for anonymous callers, 403 for signed-in non-admins. */
 export const requireAdmin = createMiddleware<AppBindings>(async (c, next) => {
   const user = c.get("user");

@@ -1,29 +1,42 @@
 /**
- * D5 for pages: /dashboard and /transfer-checkout need a session (else to /login and back after it);
- * /admin and /admin-orders need an admin (a signed-in non-admin gets the 403 page). Only these paths
- * pay for a session lookup; every other page and asset passes straight through.
+ * D5 for pages: /dashboard and /transfer-checkout need a buyer's session (else to /login and back after
+ * it); /admin and /admin-orders need an admin; /partner needs a partner. A signed-in user of another
+ * kind gets the 403 page. Only these paths pay for a session lookup; every other page and asset
+ * passes straight through.
  */
 import { createMiddleware } from "hono/factory";
+import type { PublicUser } from "../../src/domain/user";
 import type { AppBindings } from "../env";
 import { loadSession } from "./auth";
 
-const SIGNED_IN_PAGES = new Set(["/dashboard", "/transfer-checkout"]);
-const ADMIN_PAGES = new Set(["/admin", "/admin-orders"]);
+type PageRule = (user: PublicUser) => boolean;
+const isBuyer: PageRule = (user) => user.accountType !== "partner";
+const isAdmin: PageRule = (user) => user.isAdmin;
+const isPartner: PageRule = (user) => user.accountType === "partner";
+
+/** Who may open each guarded page. */
+const GUARDED_PAGES = new Map<string, PageRule>([
+  ["/dashboard", isBuyer],
+  ["/transfer-checkout", isBuyer],
+  ["/admin", isAdmin],
+  ["/admin-orders", isAdmin],
+  ["/partner", isPartner],
+]);
 
 /** '/admin/', '/admin/index.html' and '/admin' are the same page to the asset server. */
 const pagePath = (path: string) => path.replace(/\/index\.html$/, "").replace(/\/+$/, "") || "/";
 
 export const pageGuards = createMiddleware<AppBindings>(async (c, next) => {
   const path = pagePath(c.req.path);
-  const needsAdmin = ADMIN_PAGES.has(path);
-  if (!needsAdmin && !SIGNED_IN_PAGES.has(path)) return next();
+  const mayOpen = GUARDED_PAGES.get(path);
+  if (!mayOpen) return next();
 
   return loadSession(c, async () => {
     const user = c.get("user");
     if (!user) {
       const url = new URL(c.req.url);
       c.res = c.redirect(`/login?next=${encodeURIComponent(path + url.search)}`, 302);
-    } else if (needsAdmin && !user.isAdmin) {
+    } else if (!mayOpen(user)) {
       const page = await c.env.ASSETS.fetch(new URL("/403", c.req.url));
       c.res = new Response(page.body, { status: 403, headers: { "Content-Type": "text/html; charset=utf-8" } });
     } else {

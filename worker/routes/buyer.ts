@@ -10,7 +10,7 @@ import {
 } from "../../src/domain/schemas/dashboard";
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
-import { requireUser } from "../middleware/auth";
+import { requireBuyer } from "../middleware/auth";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { listAvailableLeads, listOwnedLeads, myLeadsCsv } from "../services/lead-listing";
 import { purchaseAgedLeads } from "../services/lead-purchases";
@@ -20,17 +20,17 @@ import { validate, validateJson } from "../validation";
 
 function signedInUser(c: { get(key: "user"): AppBindings["Variables"]["user"] }) {
   const user = c.get("user");
-  if (!user) throw new Error("requireUser must run first");
+  if (!user) throw new Error("requireBuyer must run first");
   return user;
 }
 
 export const buyer = new Hono<AppBindings>()
-  .use("/aged-leads", requireUser)
-  .use("/bulk-purchase-leads", requireUser)
-  .use("/my-leads", requireUser)
-  .use("/my-leads.csv", requireUser)
-  .use("/my-orders", requireUser)
-  .use("/call-transfer-order", requireUser)
+  .use("/aged-leads", requireBuyer)
+  .use("/bulk-purchase-leads", requireBuyer)
+  .use("/my-leads", requireBuyer)
+  .use("/my-leads.csv", requireBuyer)
+  .use("/my-orders", requireBuyer)
+  .use("/call-transfer-order", requireBuyer)
   .get("/aged-leads", validate("query", agedLeadsQuerySchema), async (c) => {
     const { page, location } = c.req.valid("query");
     return c.json(await listAvailableLeads(c.env.DB, page, location));

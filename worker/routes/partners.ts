@@ -17,6 +17,8 @@ import { NotFoundError } from "../errors";
 import { errorJson } from "../http";
 import { requireAdmin } from "../middleware/auth";
 import { rateLimitOutcomes } from "../middleware/rate-limit";
+import { siteOrigin } from "../services/mail";
+import { decideApplication } from "../services/partner-accounts";
 import { documentForDownload } from "../services/partner-documents";
 import { validateJson } from "../validation";
 
@@ -182,20 +184,9 @@ export const partners = new Hono<AppBindings>()
   })
   .patch("/affnetwork-signups/:id/status", validateJson(applicationStatusSchema), async (c) => {
     const { status } = c.req.valid("json");
-    const now = Date.now();
-    const updated = await c.env.DB.prepare(
-      `UPDATE partner_applications SET status = ?1, reviewed_at = ?2, reviewed_by = ?3,
-         approved_at = CASE WHEN ?1 = 'approved' THEN ?2 ELSE NULL END
-       WHERE id = ?4 AND status = 'pending' RETURNING id`,
-    )
-      .bind(status, now, c.get("user")?.id ?? null, c.req.param("id"))
-      .first();
-    if (updated) return c.json({ message: "Application status updated successfully", status });
-    const exists = await c.env.DB.prepare("SELECT status FROM partner_applications WHERE id = ?")
-      .bind(c.req.param("id"))
-      .first<{ status: string }>();
-    if (!exists) return errorJson(c, 404, "Application not found");
-    return errorJson(c, 409, `This application was already ${exists.status}.`);
+    const origin = siteOrigin(c.env, c.req.url);
+    await decideApplication(c.env, c.req.param("id"), status, c.get("user")?.id ?? null, origin);
+    return c.json({ message: "Application status updated successfully", status });
   })
   .get("/download-document/:id", async (c) => {
     const doc = await documentForDownload(c.env.DB, c.req.param("id"));

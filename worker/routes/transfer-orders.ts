@@ -1,5 +1,6 @@
 /** /admin-orders' API (spec §7 `GET /api/transfer-orders`; PRODUCT.md D2): every live-transfer order, admins only. */
 import { Hono } from "hono";
+import { deliverySettingsInputSchema } from "../../src/domain/delivery-setup";
 import {
   ORDER_TRANSITIONS,
   orderStatusChangeSchema,
@@ -9,6 +10,7 @@ import {
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
 import { requireAdmin } from "../middleware/auth";
+import { adminSaveDelivery, deliveryViews } from "../services/delivery-setup";
 import { validateJson } from "../validation";
 
 /** Live transfers, whichever screen sold them: dashboard orders, pricing packages, and both surveys' transfer orders. */
@@ -34,7 +36,7 @@ interface OrderRow {
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 
-function toView(row: OrderRow): TransferOrderView {
+function toView(row: OrderRow): Omit<TransferOrderView, "delivery"> {
   const details = JSON.parse(row.details) as Record<string, unknown>;
   const states = Array.isArray(details.selectedStates)
     ? details.selectedStates.map(String)
@@ -69,7 +71,8 @@ export const transferOrders = new Hono<AppBindings>()
        FROM orders o LEFT JOIN users u ON u.id = o.user_id
        WHERE ${LIVE_TRANSFER_ORDERS} ORDER BY o.created_at DESC`,
     ).all<OrderRow>();
-    return c.json(results.map(toView));
+    const deliveries = await deliveryViews(c.env);
+    return c.json(results.map((row) => ({ ...toView(row), delivery: deliveries.get(row.id) ?? null })));
   })
   .patch("/transfer-orders/:id/status", validateJson(orderStatusChangeSchema), async (c) => {
     const { status } = c.req.valid("json");
@@ -87,4 +90,8 @@ export const transferOrders = new Hono<AppBindings>()
       .first<{ status: string }>();
     if (!order) return errorJson(c, 404, "Order not found");
     return errorJson(c, 409, `A ${order.status} order cannot become ${status}.`);
+  })
+  .put("/transfer-orders/:id/delivery", validateJson(deliverySettingsInputSchema), async (c) => {
+    await adminSaveDelivery(c.env, c.req.param("id"), c.req.valid("json"));
+    return c.json({ message: "Delivery settings saved" });
   });

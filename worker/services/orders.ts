@@ -11,6 +11,7 @@ import type { PaymentStart } from "../../src/domain/schemas/payments";
 import { type Database, database } from "../db/client";
 import { type OrderKind, orders, paymentEvents } from "../db/schema";
 import type { Env } from "../env";
+import { prepareDelivery } from "./delivery-setup";
 import { leadSaleStatements, releaseLeadsStatement } from "./leads";
 import { sendMail } from "./mail";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
@@ -138,6 +139,7 @@ async function paymentSucceeded(
   env: Env,
   order: Order,
   event: Extract<PaymentEvent, { type: "payment_intent.succeeded" }>,
+  origin: string,
 ) {
   const db = database(env.DB);
   if (event.amountCents !== order.totalCents || event.currency.toLowerCase() !== order.currency) {
@@ -181,6 +183,13 @@ async function paymentSucceeded(
   const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
   if (after?.status === "paid" && after.paidAt?.getTime() === now) {
     await sendOrderConfirmation(env, after);
+    try {
+      // After the confirmation: a live-transfer order gets its delivery settings, or e-mails the setup link.
+      await prepareDelivery(env, after, origin);
+    } catch (error) {
+      // The payment stands; an admin can still fill the settings in from /admin-orders.
+      console.error(`Delivery settings for order ${order.id} could not be prepared`, error);
+    }
     return;
   }
   if (after?.status === "pending") {
@@ -193,8 +202,11 @@ async function paymentSucceeded(
   await recordEvent(db, event);
 }
 
-/** Applies a provider event to its order exactly once, whichever way it arrived (webhook or simulated). */
-export async function processPaymentEvent(env: Env, event: PaymentEvent): Promise<EventOutcome> {
+/**
+ * Applies a provider event to its order exactly once, whichever way it arrived (webhook or simulated).
+ * `origin` is where e-mailed links (delivery setup) point.
+ */
+export async function processPaymentEvent(env: Env, event: PaymentEvent, origin: string): Promise<EventOutcome> {
   const db = database(env.DB);
   const [seen] = await db.select().from(paymentEvents).where(eq(paymentEvents.id, event.id));
   if (seen) return "duplicate";
@@ -206,7 +218,7 @@ export async function processPaymentEvent(env: Env, event: PaymentEvent): Promis
   const now = new Date();
   switch (event.type) {
     case "payment_intent.succeeded":
-      await paymentSucceeded(env, order, event);
+      await paymentSucceeded(env, order, event, origin);
       break;
     case "payment_intent.payment_failed":
       // A failure only matters while the order still waits for its money (events may arrive out of order).

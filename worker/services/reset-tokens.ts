@@ -3,6 +3,7 @@ import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
+/** Hex SHA-256 of a token: what every single-use link stores instead of the token. */
 export async function sha256Hex(text: string): Promise<string> {
   return encodeHexLowerCase(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))));
 }

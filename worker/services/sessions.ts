@@ -10,6 +10,7 @@ import { D1Adapter } from "@lucia-auth/adapter-sqlite";
 import { and, eq, lt } from "drizzle-orm";
 import { Lucia, TimeSpan } from "lucia";
 import { ADMIN_SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../src/domain/auth-limits";
+import type { AccountType } from "../../src/domain/transfers";
 import type { PublicUser } from "../../src/domain/user";
 import { database } from "../db/client";
 import { sessions as sessionsTable } from "../db/schema";
@@ -23,6 +24,7 @@ interface UserRow {
   agency_name: string;
   role: string;
   is_admin: number;
+  account_type: AccountType;
   created_at: number;
 }
 
@@ -58,6 +60,7 @@ function createLucia(db: D1Database) {
       agencyName: row.agency_name,
       role: row.role,
       isAdmin: row.is_admin === 1,
+      accountType: row.account_type,
       createdAt: new Date(row.created_at).toISOString(),
     }),
   });

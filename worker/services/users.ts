@@ -20,6 +20,7 @@ export function toPublicUser(user: UserRecord): PublicUser {
     agencyName: user.agencyName,
     role: user.role,
     isAdmin: user.isAdmin,
+    accountType: user.accountType,
     createdAt: user.createdAt.toISOString(),
   };
 }

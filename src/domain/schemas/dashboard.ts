@@ -1,5 +1,6 @@
 /** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
 import { z } from "zod";
+import type { OrderDeliveryView } from "../delivery-setup";
 import { MAX_RESERVED_LEADS, type OrderStatus } from "../orders";
 import type { AgeRange } from "../pricing";
 import { numberFromInput, requiredString } from "./common";
@@ -119,6 +120,8 @@ export interface TransferOrderView {
   disputedAt: string | null;
   disputeReason: string | null;
   createdAt: string;
+  /** Delivery settings and counts (issue 15); null for orders not yet paid. */
+  delivery: OrderDeliveryView | null;
 }
 
 /** D2: admins complete paid orders and cancel pending or paid ones. */

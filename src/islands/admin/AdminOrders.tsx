@@ -18,6 +18,7 @@ import { type OrderStatus, StatusBadge } from "../../ui/status-badge";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
+import { DeliveryCounts, DeliverySetupDialog } from "./OrderDelivery";
 
 const STATUS_FILTERS = ["all", ...ORDER_STATUSES] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -38,6 +39,7 @@ function Orders() {
   const orders = useQuery<TransferOrderView[]>({ queryKey: ["/api/transfer-orders"] });
   const [filter, setFilter] = useState<StatusFilter>("all");
   const [change, setChange] = useState<Change | null>(null);
+  const [settingUp, setSettingUp] = useState<TransferOrderView | null>(null);
   const all = orders.data ?? [];
   const totals = useMemo(
     () => ({
@@ -139,6 +141,7 @@ function Orders() {
                     <div className="text-ink-soft">{order.transfersPerDay} per day</div>
                   )}
                   {order.transferNumber && <div className="text-ink-soft">to {order.transferNumber}</div>}
+                  <DeliveryCounts order={order} />
                 </td>
                 <td className="max-w-32 px-4 py-3 whitespace-normal">{statesLabel(order.selectedStates)}</td>
                 <td className="px-4 py-3 font-semibold">{formatUsd(Math.round(order.totalPrice * 100))}</td>
@@ -154,6 +157,11 @@ function Orders() {
                 <td className="max-w-32 px-4 py-3 whitespace-normal">{dateTime.format(new Date(order.createdAt))}</td>
                 <td className="px-4 py-3">
                   <div className="flex flex-wrap gap-2">
+                    {order.status === "paid" && (
+                      <Button variant="secondary" onClick={() => setSettingUp(order)}>
+                        Set up delivery
+                      </Button>
+                    )}
                     {canChange(order, "completed") && (
                       <Button variant="secondary" onClick={() => setChange({ order, status: "completed" })}>
                         Complete
@@ -171,6 +179,7 @@ function Orders() {
           </Table>
         )}
       </QueryView>
+      <DeliverySetupDialog order={settingUp} onClose={() => setSettingUp(null)} />
       <Dialog
         open={change !== null}
         onOpenChange={(open) => !open && setChange(null)}

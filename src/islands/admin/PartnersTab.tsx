@@ -2,7 +2,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { PartnerApplicationView } from "../../domain/schemas/partner";
-import { apiRequest } from "../../lib/api";
+import { apiRequest, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
@@ -106,8 +106,12 @@ export function PartnersTab() {
       await applications.refetch();
       toast({ title: "Success", description: "Application status updated successfully", variant: "success" });
     },
-    onError: () =>
-      toast({ title: "Error", description: "Failed to update application status", variant: "destructive" }),
+    onError: (error) =>
+      toast({
+        title: "Error",
+        description: errorMessage(error, "Failed to update application status"),
+        variant: "destructive",
+      }),
   });
 
   useEffect(() => {

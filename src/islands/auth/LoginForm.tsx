@@ -6,7 +6,7 @@ import { safeNextPath } from "../../domain/safe-redirect";
 import { type LoginInput, loginSchema } from "../../domain/schemas/auth";
 import type { PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
-import { $user, clearUserStores } from "../../lib/stores";
+import { $user, clearUserStores, homePath } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Form, fieldProps } from "../../ui/form";
 import { Field } from "../../ui/input";
@@ -26,7 +26,7 @@ function LoginFormFields() {
       $user.set(user);
       toast({ title: "Login Successful", description: "Welcome back!", variant: "success" });
       const next = safeNextPath(new URLSearchParams(window.location.search).get("next"), window.location.origin);
-      window.location.assign(next ?? (user.isAdmin ? "/admin" : "/dashboard"));
+      window.location.assign(next ?? homePath(user));
     },
     onError: (error) =>
       toast({ title: "Login Failed", description: errorMessage(error, "Invalid credentials"), variant: "destructive" }),

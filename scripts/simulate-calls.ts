@@ -1,0 +1,145 @@
+/**
+ * `npm run simulate:calls -- --partner KEY [--rate 20/min] [--minutes 5] [--url http://localhost:8787]
+ * [--time-scale 30]`: plays a partner's dialer against a running shop through the public partner API
+ * only. Each ping routes a made-up caller; routed calls connect, then end after a duration drawn around
+ * the 120-second buffer (a few go unanswered or fail). Durations are reported as drawn but waited out
+ * `--time-scale` times faster, so a 5-minute run shows complete calls.
+ */
+import { TRANSFER_BUFFER_SECONDS } from "../src/domain/transfers.ts";
+import { US_STATE_CODES } from "../src/domain/us-states.ts";
+import { parseFlags } from "./lib.ts";
+
+const flags = parseFlags(process.argv.slice(2));
+const key = flags.get("partner");
+if (typeof key !== "string") {
+  console.error("Usage: npm run simulate:calls -- --partner <API key> [--rate 20/min] [--minutes 5] [--url URL]");
+  process.exit(2);
+}
+const rateText = String(flags.get("rate") ?? "20/min");
+const rateMatch = /^(\d+(?:\.\d+)?)\/(s|sec|min|h|hour)$/.exec(rateText);
+if (!rateMatch) throw new Error(`--rate must look like 20/min or 2/s, not ${rateText}`);
+const perUnitMs = { s: 1000, sec: 1000, min: 60_000, h: 3_600_000, hour: 3_600_000 }[rateMatch[2] as "s"];
+const intervalMs = perUnitMs / Number(rateMatch[1]);
+const minutes = Number(flags.get("minutes") ?? 5);
+const baseUrl = String(flags.get("url") ?? process.env.SHOP_URL ?? "http://localhost:8787").replace(/\/$/, "");
+const timeScale = Number(flags.get("time-scale") ?? 30);
+
+const FIRST = ["Mary", "James", "Patricia", "Robert", "Linda", "Michael", "Barbara", "William", "Dorothy", "Harold"];
+const LAST = ["Johnson", "Smith", "Williams", "Brown", "Jones", "Miller", "Davis", "Wilson", "Moore", "Taylor"];
+/** Busy final-expense states come up more often. */
+const STATES = ["TX", "TX", "FL", "FL", "CA", "GA", "OH", "NC", "PA", "IL", ...US_STATE_CODES];
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A normal draw (Box-Muller). */
+const gaussian = () => Math.sqrt(-2 * Math.log(1 - Math.random())) * Math.cos(2 * Math.PI * Math.random());
+
+/** Durations cluster around the buffer, so some calls are billable and some are not. */
+function drawDuration(): number {
+  return Math.max(5, Math.round(TRANSFER_BUFFER_SECONDS + gaussian() * 75));
+}
+
+const tally = {
+  pings: 0,
+  routed: 0,
+  refused: new Map<string, number>(),
+  billable: 0,
+  notCharged: 0,
+  noAnswer: 0,
+  failed: 0,
+  errors: 0,
+};
+const clock = () => new Date().toISOString().slice(11, 19);
+
+async function call(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${baseUrl}/api/v1${path}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json().catch(() => ({ message: `HTTP ${response.status}` }))) as Record<string, unknown>;
+  return { status: response.status, json };
+}
+
+async function event(transferId: string, body: Record<string, unknown>) {
+  const { status, json } = await call(`/transfers/${transferId}/events`, body);
+  if (status !== 200) throw new Error(`${body.type} → ${status} ${json.message}`);
+  return json;
+}
+
+async function dial(n: number): Promise<void> {
+  const state = pick(STATES);
+  const prospect = {
+    firstName: pick(FIRST),
+    lastName: pick(LAST),
+    phone: `${pick(["214", "305", "404", "512", "614", "704", "813", "919"])}${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`,
+    state,
+    age: 55 + Math.floor(Math.random() * 30),
+  };
+  const consent = {
+    optInAt: new Date(Date.now() - 90_000).toISOString(),
+    optInUrl: "https://example.com/final-expense-quote",
+  };
+  tally.pings += 1;
+  const label = `#${String(n).padStart(3)} ${clock()} ${state} ${prospect.firstName} ${prospect.lastName}`;
+  const { status, json } = await call("/transfers", { prospect, consent });
+  if (status !== 201) {
+    const reason = String(json.reason ?? status);
+    tally.refused.set(reason, (tally.refused.get(reason) ?? 0) + 1);
+    if (status !== 409) tally.errors += 1;
+    console.log(`${label}: not routed (${status} ${reason}): ${json.message}`);
+    return;
+  }
+  tally.routed += 1;
+  const transferId = String(json.transferId);
+  console.log(`${label}: routed to ${json.phoneNumber} (transfer ${transferId.slice(0, 8)})`);
+  await sleep(1000 + Math.random() * 3000);
+  const roll = Math.random();
+  if (roll < 0.08) {
+    await event(transferId, { type: "no-answer" });
+    tally.noAnswer += 1;
+    console.log(`${label}: no answer`);
+    return;
+  }
+  if (roll < 0.11) {
+    await event(transferId, { type: "failed" });
+    tally.failed += 1;
+    console.log(`${label}: failed`);
+    return;
+  }
+  await event(transferId, { type: "connected" });
+  const durationSeconds = drawDuration();
+  await sleep((durationSeconds * 1000) / timeScale);
+  const result = await event(transferId, { type: "completed", durationSeconds });
+  if (result.billable) tally.billable += 1;
+  else tally.notCharged += 1;
+  console.log(`${label}: completed after ${durationSeconds}s: ${result.outcome}`);
+}
+
+console.log(
+  `Dialing ${baseUrl} at ${rateText} for ${minutes} min (calls ${timeScale}× faster than real time; billable past ${TRANSFER_BUFFER_SECONDS}s).`,
+);
+const calls: Promise<void>[] = [];
+const end = Date.now() + minutes * 60_000;
+for (let n = 1; Date.now() < end; n++) {
+  calls.push(
+    dial(n).catch((error: unknown) => {
+      tally.errors += 1;
+      console.log(`#${n}: error: ${(error as Error).message}`);
+    }),
+  );
+  await sleep(intervalMs);
+}
+await Promise.all(calls);
+console.log("\nSummary");
+console.table({
+  pings: tally.pings,
+  routed: tally.routed,
+  billable: tally.billable,
+  "under 2 minutes": tally.notCharged,
+  "no answer": tally.noAnswer,
+  failed: tally.failed,
+  ...Object.fromEntries([...tally.refused].map(([reason, count]) => [`refused: ${reason}`, count])),
+  errors: tally.errors,
+});
+if (tally.errors > 0) process.exitCode = 1;

@@ -1,0 +1,192 @@
+/**
+ * Delivery settings of live-transfer orders (issue 15 item 3): which orders need them, what their forms
+ * already said, and the one form (setup page, /admin-orders dialog, their APIs) that completes them.
+ */
+import { z } from "zod";
+import { changePasswordSchema } from "./schemas/auth";
+import { parseStates } from "./schemas/dashboard";
+import { surveyStep1Schema } from "./schemas/survey";
+import {
+  type DeliverySettings,
+  defaultTimeZone,
+  formatMinute,
+  normalizeUsPhone,
+  parseTransferHours,
+  US_TIME_ZONES,
+  type UsTimeZone,
+} from "./transfers";
+import { US_STATE_CODES, US_STATES } from "./us-states";
+
+/** A delivery-setup link works once, for this long. */
+export const SETUP_LINK_TTL_DAYS = 7;
+export const SETUP_LINK_INVALID = "This delivery setup link is invalid, expired or already used";
+export const MAX_TRANSFERS_PER_DAY = 1000;
+
+/** Readable names of the US zones, for selects and summaries. */
+export const TIME_ZONE_LABELS: Record<UsTimeZone, string> = {
+  "America/New_York": "Eastern",
+  "America/Chicago": "Central",
+  "America/Denver": "Mountain",
+  "America/Phoenix": "Arizona",
+  "America/Los_Angeles": "Pacific",
+  "America/Anchorage": "Alaska",
+  "Pacific/Honolulu": "Hawaii",
+};
+
+type Details = Record<string, unknown>;
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+/** Live transfers, whichever of the five contexts sold them: pricing packages, dashboard, survey, ringcloud. */
+export function isLiveTransferOrder(kind: string, details: Details): boolean {
+  if (kind === "transfer" || kind === "package") return true;
+  if (kind === "survey") return details.leadType === "Live Transfers";
+  if (kind === "ringcloud") return details.packageType === "live_transfers" || details.leadType === "live_transfers";
+  return false;
+}
+
+const STATE_BY_NAME = new Map<string, string>(US_STATES.map(([code, name]) => [name.toUpperCase(), code]));
+
+/** 'TX, florida' → ['TX', 'FL']; words that name no state are kept (they match no caller). */
+export function statesFromText(value: string): string[] {
+  return parseStates(value).map((state) => STATE_BY_NAME.get(state) ?? state);
+}
+
+/**
+ * What an order's own form already said about delivery (dashboard, surveys), normalised; what it did not
+ * say stays null, so the order is 'awaiting setup' until the buyer or an admin completes it. The time
+ * zone defaults from the first state.
+ */
+export function deliverySettingsFromDetails(details: Details): DeliverySettings {
+  const states = Array.isArray(details.selectedStates)
+    ? details.selectedStates.map(String)
+    : statesFromText(text(details.workingStates));
+  const hours = parseTransferHours(text(details.transferHours));
+  const perDay = details.callsPerDay ?? details.transfersPerDay;
+  return {
+    transferPhone: normalizeUsPhone(text(details.transferPhone)),
+    states,
+    hoursStartMinute: hours?.startMinute ?? null,
+    hoursEndMinute: hours?.endMinute ?? null,
+    days: null,
+    timeZone: states.length > 0 ? defaultTimeZone(states[0]) : null,
+    perDayCap: typeof perDay === "number" && Number.isInteger(perDay) && perDay > 0 ? perDay : null,
+  };
+}
+
+const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
+const toMinute = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+const toClock = (minute: number) =>
+  `${String(Math.floor(minute / 60) % 24).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
+
+const clock = (message: string) => z.string({ error: message }).regex(CLOCK, message);
+
+/** The delivery-settings form and API body; `states` may be typed ('TX, FL') or sent as a list; none = all. */
+export const deliverySettingsInputSchema = z.object({
+  transferPhone: z
+    .string({ error: "Enter the 10-digit US number transfers should ring" })
+    .max(30)
+    .refine((value) => normalizeUsPhone(value) !== null, "Enter the 10-digit US number transfers should ring"),
+  states: z.preprocess(
+    (value) => (typeof value === "string" ? statesFromText(value) : value),
+    z
+      .array(z.enum(US_STATE_CODES, { error: "Use two-letter state codes, e.g. TX, FL" }), {
+        error: "Use two-letter state codes, e.g. TX, FL",
+      })
+      .max(US_STATE_CODES.length),
+  ),
+  hoursStart: clock("Choose when transfers may start"),
+  hoursEnd: clock("Choose when transfers must stop"),
+  timeZone: z.enum(US_TIME_ZONES, { error: "Choose the time zone of your transfer hours" }),
+  perDayCap: z.coerce
+    .number({ error: "Transfers per day must be a whole number" })
+    .int("Transfers per day must be a whole number")
+    .min(1, "Transfers per day must be at least 1")
+    .max(MAX_TRANSFERS_PER_DAY, `At most ${MAX_TRANSFERS_PER_DAY} transfers per day`),
+});
+export type DeliverySettingsInput = z.input<typeof deliverySettingsInputSchema>;
+export type DeliverySettingsValues = z.output<typeof deliverySettingsInputSchema>;
+
+export function settingsFromInput(input: DeliverySettingsValues): DeliverySettings {
+  return {
+    transferPhone: normalizeUsPhone(input.transferPhone),
+    states: [...input.states],
+    hoursStartMinute: toMinute(input.hoursStart),
+    hoursEndMinute: toMinute(input.hoursEnd),
+    days: null,
+    timeZone: input.timeZone,
+    perDayCap: input.perDayCap,
+  };
+}
+
+/** The form's starting values from what is known (blank where nothing is). */
+export function inputFromSettings(
+  settings: (Partial<Omit<DeliverySettings, "timeZone">> & { timeZone?: string | null }) | null,
+): {
+  transferPhone: string;
+  states: string;
+  hoursStart: string;
+  hoursEnd: string;
+  timeZone: UsTimeZone;
+  perDayCap: string;
+} {
+  const states = settings?.states ?? [];
+  return {
+    transferPhone: settings?.transferPhone ?? "",
+    states: states.join(", "),
+    hoursStart: settings?.hoursStartMinute == null ? "09:00" : toClock(settings.hoursStartMinute),
+    hoursEnd: settings?.hoursEndMinute == null ? "17:00" : toClock(settings.hoursEndMinute),
+    timeZone: US_TIME_ZONES.find((zone) => zone === settings?.timeZone) ?? defaultTimeZone(states[0]),
+    perDayCap: settings?.perDayCap == null ? "" : String(settings.perDayCap),
+  };
+}
+
+/** "9:00 AM – 5:00 PM Central" */
+export function hoursLabel(start: number, end: number, timeZone: string): string {
+  const zone = TIME_ZONE_LABELS[timeZone as UsTimeZone] ?? timeZone;
+  return `${formatMinute(start)} – ${formatMinute(end)} ${zone}`;
+}
+
+/** A live-transfer order's delivery as /admin-orders and the setup page show it. */
+export interface OrderDeliveryView {
+  setupStatus: "awaiting_setup" | "ready";
+  paused: boolean;
+  pausedReason: string | null;
+  transfersTotal: number;
+  /** Billable deliveries (longer than the buffer). */
+  delivered: number;
+  /** Completed within the buffer: not charged. */
+  notCharged: number;
+  remaining: number;
+  settings: ReturnType<typeof inputFromSettings>;
+  hours: string | null;
+}
+
+const setupToken = z.string({ error: SETUP_LINK_INVALID }).min(1, SETUP_LINK_INVALID).max(200, SETUP_LINK_INVALID);
+
+export const setupTokenSchema = z.object({ token: setupToken });
+
+/** The setup page's save: the settings, and a new account when the order's e-mail has none yet. */
+export const deliverySetupSchema = z.object({
+  token: setupToken,
+  settings: deliverySettingsInputSchema,
+  account: z
+    .object({
+      username: surveyStep1Schema.shape.username,
+      password: changePasswordSchema.shape.newPassword,
+    })
+    .optional(),
+});
+export type DeliverySetupRequest = z.input<typeof deliverySetupSchema>;
+
+/** What the setup page shows before saving. */
+export type SetupLinkCheck =
+  | { valid: false }
+  | {
+      valid: true;
+      orderId: string;
+      transfers: number;
+      email: string;
+      /** The account the order belongs to (signed in on save), or null: the page asks for a username and password. */
+      username: string | null;
+      settings: ReturnType<typeof inputFromSettings>;
+    };

@@ -1,0 +1,321 @@
+/**
+ * Live transfers (issue 15): the rules shared by the Worker and the browser. Pure: no I/O.
+ * Enums named here are the values stored in D1 (worker/db/schema.ts).
+ */
+import { phoneDigits } from "./leads.ts";
+
+/** Who an account belongs to; admins are buyers with `is_admin` (a partner is never an admin). */
+export const ACCOUNT_TYPES = ["buyer", "partner"] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+/** What a single-use e-mailed link is for (only its SHA-256 is stored). */
+export const TOKEN_PURPOSES = ["partner_invitation", "delivery_setup"] as const;
+export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
+
+/** A live-transfer order's delivery settings are either still missing or complete. */
+export const DELIVERY_SETUP_STATUSES = ["awaiting_setup", "ready"] as const;
+export type DeliverySetupStatus = (typeof DELIVERY_SETUP_STATUSES)[number];
+
+/** `order_delivery_states.state` for an order that takes callers from every state. */
+export const ALL_STATES = "ALL";
+
+/** A transfer's life: routed (answer given, slot held) → connected → completed, or an end without a call. */
+export const TRANSFER_STATUSES = ["routed", "connected", "completed", "no_answer", "failed", "expired"] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+
+/** Events a partner's dialer reports (`POST /api/v1/transfers/:id/events`). */
+export const TRANSFER_EVENT_TYPES = ["connected", "completed", "no-answer", "failed"] as const;
+export type TransferEventType = (typeof TRANSFER_EVENT_TYPES)[number];
+
+/** The US time zones a buyer's deliveries can follow (IANA names). */
+export const US_TIME_ZONES = [
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Phoenix",
+  "America/Los_Angeles",
+  "America/Anchorage",
+  "Pacific/Honolulu",
+] as const;
+export type UsTimeZone = (typeof US_TIME_ZONES)[number];
+
+/** Payment terms of a partner (the application's choices). */
+export const PARTNER_PAYMENT_TERMS = ["Net 7", "Net 15", "Net 30"] as const;
+export type PartnerPaymentTerms = (typeof PARTNER_PAYMENT_TERMS)[number];
+
+/** An order's delivery settings; every field but `days` is needed before it can be delivered to. */
+export interface DeliverySettings {
+  /** Ten digits. */
+  transferPhone: string | null;
+  /** State codes; [] = every state. */
+  states: string[];
+  /** Minutes since local midnight; end < start spans midnight. */
+  hoursStartMinute: number | null;
+  hoursEndMinute: number | null;
+  /** Weekdays (0 = Sunday … 6); null = every day. */
+  days: number[] | null;
+  timeZone: UsTimeZone | null;
+  perDayCap: number | null;
+}
+
+/** True when an order knows where and when to deliver (its setup is 'ready'). */
+export function isDeliveryComplete(settings: DeliverySettings): boolean {
+  return (
+    settings.transferPhone !== null &&
+    settings.hoursStartMinute !== null &&
+    settings.hoursEndMinute !== null &&
+    settings.timeZone !== null &&
+    settings.perDayCap !== null &&
+    settings.perDayCap > 0
+  );
+}
+
+// ——— Billing by the buffer (spec §1, §9: a transfer is charged when the caller stays longer than 2 minutes) ———
+
+/** The buffer: a completed transfer is billable only when it lasted longer than this. */
+export const TRANSFER_BUFFER_SECONDS = 120;
+
+export function isBillable(durationSeconds: number): boolean {
+  return durationSeconds > TRANSFER_BUFFER_SECONDS;
+}
+
+/** How a completed transfer within the buffer is shown. */
+export const NOT_CHARGED_LABEL = `under ${TRANSFER_BUFFER_SECONDS / 60} minutes — not charged`;
+
+// ——— Routing ———
+
+/** How long a ping's answer (the buyer's number) stays valid; the routed transfer holds a slot meanwhile. */
+export const ROUTE_ANSWER_TTL_SECONDS = 60;
+/** A connected call holds its slot until it ends, but no longer than this (a lost `completed` event). */
+export const CONNECTED_HOLD_SECONDS = 4 * 60 * 60;
+/** The same prospect phone is not delivered to the same buyer twice within this many days. */
+export const DUPLICATE_WINDOW_DAYS = 30;
+/** This many `no-answer` events for one order within the window pause its deliveries. */
+export const NO_ANSWER_PAUSE_COUNT = 3;
+export const NO_ANSWER_PAUSE_WINDOW_MS = 60 * 60 * 1000;
+export const NO_ANSWER_PAUSE_REASON = `${NO_ANSWER_PAUSE_COUNT} transfers went unanswered within an hour`;
+
+/** Why a ping found no order (the `reason` of a 409). */
+export const NO_ROUTE_REASONS = {
+  partner_cap_reached: "Your daily call cap is reached.",
+  no_open_order: "No open order takes callers from this state.",
+  duplicate: "This caller was already delivered to every buyer open for this state in the last 30 days.",
+  caps_reached: "Every order open for this state has reached its transfers for now.",
+  outside_hours: "Every order open for this state is outside its transfer hours.",
+} as const;
+export type NoRouteReason = keyof typeof NO_ROUTE_REASONS;
+
+/** Most specific first: when orders fail for different reasons, the answer names the first of these. */
+const REASON_PRIORITY: NoRouteReason[] = ["caps_reached", "outside_hours", "duplicate"];
+
+/** An open order as routing sees it at the moment of a ping (counts already taken for the buyer's day). */
+export interface RoutingCandidate {
+  orderId: string;
+  buyerKey: string;
+  paidAt: number;
+  timeZone: string;
+  hoursStartMinute: number;
+  hoursEndMinute: number;
+  days: number[] | null;
+  perDayCap: number;
+  transfersTotal: number;
+  transfersBillable: number;
+  /** Live holds: routed answers not yet expired and connected calls. */
+  held: number;
+  /** Transfers routed to the order on the buyer's current local day (except expired or unanswered ones). */
+  deliveredToday: number;
+}
+
+export interface RoutingContext {
+  now: number;
+  /** Buyers who got this prospect phone within DUPLICATE_WINDOW_DAYS. */
+  recentBuyerKeys: ReadonlySet<string>;
+}
+
+/** The one place that says whether an order can take a ping now, and if not, why. */
+export function ineligibility(order: RoutingCandidate, context: RoutingContext): NoRouteReason | null {
+  if (context.recentBuyerKeys.has(order.buyerKey)) return "duplicate";
+  const local = localTime(context.now, order.timeZone);
+  if (order.days && !order.days.includes(local.weekday)) return "outside_hours";
+  if (!withinHours(local.minute, order.hoursStartMinute, order.hoursEndMinute)) return "outside_hours";
+  if (order.transfersBillable + order.held >= order.transfersTotal) return "caps_reached";
+  if (order.deliveredToday >= order.perDayCap) return "caps_reached";
+  return null;
+}
+
+/**
+ * The routing rule: among eligible orders, the oldest paid goes first (then the order id, so the choice
+ * is stable). Answers the orders to try in turn, or why there is none.
+ */
+export function rankEligible(
+  candidates: RoutingCandidate[],
+  context: RoutingContext,
+): { orders: RoutingCandidate[] } | { reason: NoRouteReason } {
+  if (candidates.length === 0) return { reason: "no_open_order" };
+  const reasons = new Set<NoRouteReason>();
+  const eligible: RoutingCandidate[] = [];
+  for (const order of candidates) {
+    const reason = ineligibility(order, context);
+    if (reason) reasons.add(reason);
+    else eligible.push(order);
+  }
+  if (eligible.length === 0) {
+    return { reason: REASON_PRIORITY.find((reason) => reasons.has(reason)) ?? "no_open_order" };
+  }
+  eligible.sort((a, b) => a.paidAt - b.paidAt || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0));
+  return { orders: eligible };
+}
+
+// ——— Time zones, days and hours ———
+
+/** The zone each state's deliveries default to (its most populous zone). */
+const ZONE_STATES: Record<UsTimeZone, string> = {
+  "America/New_York": "CT DC DE FL GA IN KY MA MD ME MI NC NH NJ NY OH PA RI SC VA VT WV",
+  "America/Chicago": "AL AR IA IL KS LA MN MO MS ND NE OK SD TN TX WI",
+  "America/Denver": "CO ID MT NM UT WY",
+  "America/Phoenix": "AZ",
+  "America/Los_Angeles": "CA NV OR WA",
+  "America/Anchorage": "AK",
+  "Pacific/Honolulu": "HI",
+};
+
+export function defaultTimeZone(state: string | undefined): UsTimeZone {
+  const code = state?.trim().toUpperCase() ?? "";
+  for (const zone of US_TIME_ZONES) if (ZONE_STATES[zone].split(" ").includes(code)) return zone;
+  return "America/New_York";
+}
+
+/** The partner application's zone names → IANA zones. */
+export const APPLICATION_TIME_ZONES: Record<"PST" | "MST" | "CST" | "EST", UsTimeZone> = {
+  PST: "America/Los_Angeles",
+  MST: "America/Denver",
+  CST: "America/Chicago",
+  EST: "America/New_York",
+};
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      weekday: "short",
+    });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+
+/** The local calendar day (YYYY-MM-DD), weekday (0 = Sunday) and minute of the day at `now` in a zone. */
+export function localTime(now: number, timeZone: string): { day: string; weekday: number; minute: number } {
+  const parts: Record<string, string> = {};
+  for (const part of formatter(timeZone).formatToParts(now)) parts[part.type] = part.value;
+  return {
+    day: `${parts.year}-${parts.month}-${parts.day}`,
+    weekday: WEEKDAYS.indexOf(parts.weekday ?? ""),
+    minute: Number(parts.hour) * 60 + Number(parts.minute),
+  };
+}
+
+/** Whether a local minute of the day falls in [start, end); end before start spans midnight; start = end is all day. */
+export function withinHours(minute: number, start: number, end: number): boolean {
+  if (start === end) return true;
+  return start < end ? minute >= start && minute < end : minute >= start || minute < end;
+}
+
+const TIME = /^(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?$/i;
+
+function parseTime(text: string): { minute: number; meridiem: boolean } | null {
+  const match = TIME.exec(text.trim());
+  if (!match) return null;
+  let hour = Number(match[1]);
+  const minute = Number(match[2] ?? 0);
+  const meridiem = match[3]?.[0]?.toLowerCase();
+  if (minute > 59 || hour > 24 || (meridiem && (hour < 1 || hour > 12))) return null;
+  if (meridiem === "a" && hour === 12) hour = 0;
+  if (meridiem === "p" && hour < 12) hour += 12;
+  if (hour === 24 && minute > 0) return null;
+  return { minute: (hour % 24) * 60 + minute, meridiem: Boolean(meridiem) };
+}
+
+/**
+ * Reads transfer hours as buyers type them: "9am-5pm", "9:00 AM – 5:00 PM", "09:00-17:00", "9 to 5"
+ * (a bare end hour before the start is read as PM). Answers minutes since local midnight, or null.
+ */
+export function parseTransferHours(text: string): { startMinute: number; endMinute: number } | null {
+  const halves = text.split(/\s*(?:-|–|—|to)\s*/i).filter(Boolean);
+  if (halves.length !== 2) return null;
+  const start = parseTime(halves[0] ?? "");
+  const end = parseTime(halves[1] ?? "");
+  if (!start || !end) return null;
+  let endMinute = end.minute;
+  if (!end.meridiem && !start.meridiem && endMinute < start.minute && endMinute < 12 * 60) endMinute += 12 * 60;
+  return { startMinute: start.minute, endMinute };
+}
+
+/** "9:00 AM" for a minute of the day. */
+export function formatMinute(minute: number): string {
+  const hour = Math.floor(minute / 60) % 24;
+  return `${hour % 12 || 12}:${String(minute % 60).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
+}
+
+// ——— Partner payouts ———
+
+export const PAYMENT_TERM_DAYS: Record<PartnerPaymentTerms, number> = { "Net 7": 7, "Net 15": 15, "Net 30": 30 };
+
+function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * Partners are paid by the week: a statement period runs Monday to Sunday (the partner's local days)
+ * and is due its payment terms' days after the period ends.
+ */
+export function payoutPeriod(day: string, terms: PartnerPaymentTerms): { start: string; end: string; due: string } {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  const start = addDays(day, -((weekday + 6) % 7));
+  const end = addDays(start, 6);
+  return { start, end, due: addDays(end, PAYMENT_TERM_DAYS[terms]) };
+}
+
+export interface PayoutLine {
+  start: string;
+  end: string;
+  due: string;
+  billableTransfers: number;
+  amountCents: number;
+}
+
+/** Folds billable transfers per local day into weekly statement lines, newest period first. */
+export function payoutStatement(
+  billablePerDay: { day: string; billable: number }[],
+  payPerTransferCents: number,
+  terms: PartnerPaymentTerms,
+): PayoutLine[] {
+  const lines = new Map<string, PayoutLine>();
+  for (const { day, billable } of billablePerDay) {
+    const period = payoutPeriod(day, terms);
+    const line = lines.get(period.start) ?? { ...period, billableTransfers: 0, amountCents: 0 };
+    line.billableTransfers += billable;
+    line.amountCents = line.billableTransfers * payPerTransferCents;
+    lines.set(period.start, line);
+  }
+  return [...lines.values()].sort((a, b) => (a.start < b.start ? 1 : -1));
+}
+
+/** Ten digits of a US phone number (a leading country code 1 dropped), or null. */
+export function normalizeUsPhone(text: string): string | null {
+  const digits = phoneDigits(text);
+  const national = digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
+  return /^[2-9]\d{9}$/.test(national) ? national : null;
+}

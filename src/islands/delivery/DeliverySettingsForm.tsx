@@ -1,0 +1,68 @@
+/** The delivery-settings form (issue 15 item 3): the setup page and the /admin-orders dialog both use it. */
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { ReactNode } from "react";
+import { useForm } from "react-hook-form";
+import {
+  type DeliverySettingsInput,
+  type DeliverySettingsValues,
+  deliverySettingsInputSchema,
+  MAX_TRANSFERS_PER_DAY,
+  TIME_ZONE_LABELS,
+} from "../../domain/delivery-setup";
+import { US_TIME_ZONES } from "../../domain/transfers";
+import { Button } from "../../ui/button";
+import { Form, fieldProps } from "../../ui/form";
+import { Field, SelectField } from "../../ui/input";
+
+const ZONE_OPTIONS = US_TIME_ZONES.map((zone) => ({ value: zone, label: TIME_ZONE_LABELS[zone] }));
+
+interface Props {
+  defaultValues: DeliverySettingsInput;
+  submitLabel: string;
+  busy: boolean;
+  onSubmit: (values: DeliverySettingsValues) => void;
+  /** Fields shown before the settings (the setup page's new-account fields). */
+  children?: ReactNode;
+}
+
+export function DeliverySettingsForm({ defaultValues, submitLabel, busy, onSubmit, children }: Props) {
+  const form = useForm<DeliverySettingsInput, unknown, DeliverySettingsValues>({
+    resolver: zodResolver(deliverySettingsInputSchema),
+    defaultValues,
+  });
+  return (
+    <Form onSubmit={form.handleSubmit(onSubmit)} className="space-y-4">
+      {children}
+      <Field
+        label="Transfer phone number"
+        type="tel"
+        autoComplete="tel"
+        hint="The US number partners' calls ring."
+        {...fieldProps(form, "transferPhone")}
+      />
+      <Field
+        label="States"
+        hint="Two-letter codes separated by commas, e.g. TX, FL. Leave empty to take callers from every state."
+        {...fieldProps(form, "states")}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Transfers from" type="time" {...fieldProps(form, "hoursStart")} />
+        <Field label="Transfers until" type="time" {...fieldProps(form, "hoursEnd")} />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField label="Time zone" options={ZONE_OPTIONS} {...fieldProps(form, "timeZone")} />
+        <Field
+          label="Transfers per day"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_TRANSFERS_PER_DAY}
+          {...fieldProps(form, "perDayCap")}
+        />
+      </div>
+      <Button type="submit" size="lg" className="w-full" busy={busy}>
+        {submitLabel}
+      </Button>
+    </Form>
+  );
+}

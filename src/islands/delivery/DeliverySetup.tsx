@@ -1,0 +1,146 @@
+/**
+ * /delivery-setup: the buyer opens the e-mailed link, fills in where and when transfers go, and is signed
+ * in (a buyer without an account chooses a username and password here), so the order shows in My Orders.
+ */
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import {
+  type DeliverySettingsValues,
+  deliverySetupSchema,
+  SETUP_LINK_INVALID,
+  SETUP_LINK_TTL_DAYS,
+  type SetupLinkCheck,
+} from "../../domain/delivery-setup";
+import type { PublicUser } from "../../domain/user";
+import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { $user } from "../../lib/stores";
+import { Field } from "../../ui/input";
+import { Spinner } from "../../ui/spinner";
+import { buttonClass } from "../../ui/styles";
+import { toast } from "../../ui/toast";
+import { AppProviders } from "../AppProviders";
+import { DeliverySettingsForm } from "./DeliverySettingsForm";
+
+type AccountErrors = { username?: string | undefined; password?: string | undefined };
+const accountSchema = deliverySetupSchema.shape.account.unwrap();
+
+function InvalidLink() {
+  return (
+    <div className="text-center" role="alert">
+      <h2 className="text-2xl font-bold">Link expired</h2>
+      <p className="mt-3 text-ink-soft">
+        {SETUP_LINK_INVALID}. Setup links work once, for {SETUP_LINK_TTL_DAYS} days. Log in to see your orders, or
+        contact us and we will set up your deliveries.
+      </p>
+      <a href="/login" className={buttonClass("primary", "md", "mt-6")}>
+        Go to Login
+      </a>
+    </div>
+  );
+}
+
+function Setup() {
+  const [token] = useState(() => new URLSearchParams(window.location.search).get("token") ?? "");
+  const [account, setAccount] = useState({ username: "", password: "" });
+  const [accountErrors, setAccountErrors] = useState<AccountErrors>({});
+  const check = useQuery({
+    queryKey: ["/api/delivery-setup/check", token],
+    queryFn: () => apiRequest<SetupLinkCheck>("POST", "/api/delivery-setup/check", { token }),
+    enabled: token !== "",
+  });
+  const save = useMutation({
+    mutationFn: (body: { settings: DeliverySettingsValues; account?: typeof account }) =>
+      apiRequest<{ user: PublicUser }>("POST", "/api/delivery-setup", { token, ...body }),
+    onSuccess: ({ user }) => $user.set(user),
+    onError: (error) => {
+      if (error instanceof ApiError) {
+        setAccountErrors({
+          username: error.fieldErrors["account.username"],
+          password: error.fieldErrors["account.password"],
+        });
+      }
+      toast({ title: "Not saved", description: errorMessage(error, "Please try again."), variant: "destructive" });
+    },
+  });
+
+  if (!token || check.isError || check.data?.valid === false) return <InvalidLink />;
+  if (!check.data) return <Spinner label="Checking your link..." />;
+  const link = check.data;
+
+  if (save.isSuccess) {
+    return (
+      <div className="text-center" role="status">
+        <h2 className="text-2xl font-bold">Deliveries are set up</h2>
+        <p className="mt-3 text-ink-soft">
+          Partners can now send your {link.transfers} live transfers. You are signed in as {save.data.user.username}.
+        </p>
+        <a href="/dashboard" className={buttonClass("primary", "md", "mt-6")}>
+          Go to My Orders
+        </a>
+      </div>
+    );
+  }
+
+  const submit = (settings: DeliverySettingsValues) => {
+    if (link.username) return save.mutate({ settings });
+    const parsed = accountSchema.safeParse(account);
+    if (!parsed.success) {
+      const errors: AccountErrors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as keyof AccountErrors;
+        errors[field] ??= issue.message;
+      }
+      setAccountErrors(errors);
+      return;
+    }
+    setAccountErrors({});
+    save.mutate({ settings, account: parsed.data });
+  };
+
+  return (
+    <div className="space-y-5">
+      <p className="text-ink-soft">
+        Order <span className="font-mono">{link.orderId.slice(0, 8)}</span>: {link.transfers} live transfers for{" "}
+        {link.email}.{" "}
+        {link.username
+          ? `Saving signs you in as ${link.username}.`
+          : "Choose a username and password for your account; your order will show in My Orders."}
+      </p>
+      <DeliverySettingsForm
+        defaultValues={link.settings}
+        submitLabel="Save and start deliveries"
+        busy={save.isPending}
+        onSubmit={submit}
+      >
+        {!link.username && (
+          <fieldset className="space-y-4 rounded-xl border border-line p-4">
+            <legend className="px-1 text-sm font-semibold">Your account</legend>
+            <Field
+              label="Username"
+              autoComplete="username"
+              value={account.username}
+              error={accountErrors.username}
+              onChange={(event) => setAccount({ ...account, username: event.target.value })}
+            />
+            <Field
+              label="Password"
+              type="password"
+              autoComplete="new-password"
+              value={account.password}
+              error={accountErrors.password}
+              onChange={(event) => setAccount({ ...account, password: event.target.value })}
+            />
+          </fieldset>
+        )}
+      </DeliverySettingsForm>
+    </div>
+  );
+}
+
+export default function DeliverySetup() {
+  return (
+    <AppProviders>
+      <Setup />
+    </AppProviders>
+  );
+}

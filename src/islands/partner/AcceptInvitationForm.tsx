@@ -1,0 +1,82 @@
+/** /partner-invitation: an approved partner opens the e-mailed link, chooses a password and lands in /partner. */
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
+import { INVITATION_INVALID, INVITATION_TTL_HOURS, type InvitationCheck } from "../../domain/schemas/partner-account";
+import type { PublicUser } from "../../domain/user";
+import { apiRequest, errorMessage } from "../../lib/api";
+import { $user } from "../../lib/stores";
+import { Button } from "../../ui/button";
+import { Form } from "../../ui/form";
+import { Spinner } from "../../ui/spinner";
+import { toast } from "../../ui/toast";
+import { AppProviders } from "../AppProviders";
+import { NewPasswordFields } from "../auth/NewPasswordFields";
+
+function InvalidInvitation() {
+  return (
+    <div className="text-center" role="alert">
+      <h2 className="text-2xl font-bold">Invitation expired</h2>
+      <p className="mt-3 text-ink-soft">
+        {INVITATION_INVALID}. Invitation links work once, for {INVITATION_TTL_HOURS} hours. Ask us for a new one, or use
+        "Forgot your password?" on the login page if you already set one.
+      </p>
+    </div>
+  );
+}
+
+function AcceptInvitation() {
+  const [token] = useState(() => new URLSearchParams(window.location.search).get("token") ?? "");
+  const check = useQuery({
+    queryKey: ["/api/partner-invitation/check", token],
+    queryFn: () => apiRequest<InvitationCheck>("POST", "/api/partner-invitation/check", { token }),
+    enabled: token !== "",
+  });
+  const form = useForm<NewPasswordForm>({
+    resolver: zodResolver(newPasswordFormSchema),
+    defaultValues: { password: "", confirmPassword: "" },
+  });
+  const accept = useMutation({
+    mutationFn: ({ password }: NewPasswordForm) =>
+      apiRequest<PublicUser>("POST", "/api/partner-invitation/accept", { token, password }),
+    onSuccess: (user) => {
+      $user.set(user);
+      window.location.assign("/partner");
+    },
+    onError: (error) =>
+      toast({
+        title: "Could not set your password",
+        description: errorMessage(error, INVITATION_INVALID),
+        variant: "destructive",
+      }),
+  });
+
+  if (!token || check.isError || check.data?.valid === false) return <InvalidInvitation />;
+  if (!check.data) return <Spinner label="Checking your invitation..." />;
+
+  return (
+    <Form onSubmit={form.handleSubmit((values) => accept.mutate(values))} className="space-y-5">
+      <p className="text-ink-soft">
+        Welcome, <strong className="text-ink">{check.data.businessName}</strong>. Your username is{" "}
+        <strong className="text-ink" data-testid="partner-username">
+          {check.data.username}
+        </strong>
+        . Choose a password to open your partner portal.
+      </p>
+      <NewPasswordFields form={form} />
+      <Button type="submit" size="lg" className="w-full" busy={accept.isPending || accept.isSuccess}>
+        {accept.isPending ? "Saving..." : "Set password and continue"}
+      </Button>
+    </Form>
+  );
+}
+
+export default function AcceptInvitationForm() {
+  return (
+    <AppProviders>
+      <AcceptInvitation />
+    </AppProviders>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * Partner accounts and the /partner portal's API (issue 15 items 1, 2, 6): the invitation link sets the
+ * first password; everything under /api/partner is for signed-in partners only (401 anonymous, 403 others).
+ */
+import { type Context, Hono } from "hono";
+import {
+  acceptInvitationSchema,
+  invitationTokenSchema,
+  newApiKeySchema,
+  partnerTransfersQuerySchema,
+} from "../../src/domain/schemas/partner-account";
+import { database } from "../db/client";
+import type { AppBindings } from "../env";
+import { ForbiddenError } from "../errors";
+import { requirePartner } from "../middleware/auth";
+import { rateLimit } from "../middleware/rate-limit";
+import { createApiKey, listApiKeys, revokeApiKey } from "../services/api-keys";
+import { acceptInvitation, checkInvitation } from "../services/partner-accounts";
+import { sessions } from "../services/sessions";
+import {
+  findPartnerByUser,
+  listPartnerTransfers,
+  type PartnerProfile,
+  partnerPayouts,
+  partnerStats,
+} from "../services/transfers";
+import { validate, validateJson } from "../validation";
+
+/** The partner record of the signed-in partner user (requirePartner has run). */
+async function signedInPartner(c: Context<AppBindings>): Promise<PartnerProfile> {
+  const user = c.get("user");
+  const partner = user ? await findPartnerByUser(c.env, user.id) : undefined;
+  if (!partner) throw new ForbiddenError("Only partner accounts can do that.");
+  return partner;
+}
+
+export const partnerPortal = new Hono<AppBindings>()
+  .post("/partner-invitation/check", validateJson(invitationTokenSchema), async (c) =>
+    c.json(await checkInvitation(c.env, c.req.valid("json").token)),
+  )
+  .post(
+    "/partner-invitation/accept",
+    rateLimit("partner-invitation"),
+    validateJson(acceptInvitationSchema),
+    async (c) => {
+      const { token, password } = c.req.valid("json");
+      const user = await acceptInvitation(c.env, token, password);
+      const session = sessions(c.env.DB, c.req.url);
+      await session.invalidateUser(user.id);
+      c.header("Set-Cookie", await session.create(user.id), { append: true });
+      return c.json(user);
+    },
+  )
+  .use("/partner/*", requirePartner)
+  .get("/partner/profile", async (c) => c.json(await signedInPartner(c)))
+  .get("/partner/keys", async (c) => {
+    const partner = await signedInPartner(c);
+    return c.json(await listApiKeys(database(c.env.DB), partner.id));
+  })
+  .post("/partner/keys", validateJson(newApiKeySchema), async (c) => {
+    const partner = await signedInPartner(c);
+    return c.json(await createApiKey(database(c.env.DB), partner.id, c.req.valid("json").name), 201);
+  })
+  .delete("/partner/keys/:id", async (c) => {
+    const partner = await signedInPartner(c);
+    return c.json(await revokeApiKey(database(c.env.DB), partner.id, c.req.param("id")));
+  })
+  .get("/partner/stats", async (c) => c.json(await partnerStats(c.env, await signedInPartner(c))))
+  .get("/partner/transfers", validate("query", partnerTransfersQuerySchema), async (c) => {
+    const partner = await signedInPartner(c);
+    return c.json(await listPartnerTransfers(c.env, partner.id, c.req.valid("query")));
+  })
+  .get("/partner/payouts", async (c) => c.json(await partnerPayouts(c.env, await signedInPartner(c))));

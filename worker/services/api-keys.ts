@@ -1,0 +1,137 @@
+/**
+ * Partner API keys (issue 15, item 2): 32 random bytes shown once, only their SHA-256 stored; a short
+ * prefix identifies a key in lists. Verification looks the hash up; revoked or unknown keys are refused.
+ */
+import { encodeBase64urlNoPadding } from "@oslojs/encoding";
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import type { PartnerPaymentTerms } from "../../src/domain/transfers";
+import type { Database } from "../db/client";
+import { apiKeys, partners } from "../db/schema";
+import { InvalidError, NotFoundError, UnauthenticatedError } from "../errors";
+import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "./api-key-format";
+
+export { hashApiKey };
+
+/** A key's last use is written at most this often (not on every request). */
+const LAST_USED_RESOLUTION_MS = 60_000;
+export const MAX_API_KEY_NAME = 60;
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: number;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+}
+
+/** The partner a valid key belongs to. */
+export interface KeyOwner {
+  apiKeyId: string;
+  partnerId: string;
+  dailyCallCap: number;
+  timeZone: string;
+  payPerTransferCents: number;
+  paymentTerms: PartnerPaymentTerms;
+  lastUsedAt: number | null;
+}
+
+const view = (row: typeof apiKeys.$inferSelect): ApiKeyView => ({
+  id: row.id,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: row.createdAt.getTime(),
+  revokedAt: row.revokedAt?.getTime() ?? null,
+  lastUsedAt: row.lastUsedAt?.getTime() ?? null,
+});
+
+/** Creates a key and answers it in clear: the only time it is ever shown. */
+export async function createApiKey(
+  db: Database,
+  partnerId: string,
+  name: string,
+): Promise<{ key: string; apiKey: ApiKeyView }> {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > MAX_API_KEY_NAME) {
+    throw new InvalidError(`Give the key a name of 1 to ${MAX_API_KEY_NAME} characters.`);
+  }
+  const key = API_KEY_PREFIX + encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      id: crypto.randomUUID(),
+      partnerId,
+      name: trimmed,
+      keyHash: await hashApiKey(key),
+      prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+    })
+    .returning();
+  if (!row) throw new Error("API key insert returned nothing");
+  return { key, apiKey: view(row) };
+}
+
+/** A partner's keys, newest first (revoked ones included, marked). */
+export async function listApiKeys(db: Database, partnerId: string): Promise<ApiKeyView[]> {
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.partnerId, partnerId)).orderBy(desc(apiKeys.createdAt));
+  return rows.map(view);
+}
+
+/** Revokes one of the partner's own keys; another partner's or an unknown id is 404. Revoking twice is fine. */
+export async function revokeApiKey(
+  db: Database,
+  partnerId: string,
+  keyId: string,
+  now = Date.now(),
+): Promise<ApiKeyView> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date(now) })
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.partnerId, partnerId), isNull(apiKeys.revokedAt)))
+    .returning();
+  if (row) return view(row);
+  const existing = await db.query.apiKeys.findFirst({
+    where: and(eq(apiKeys.id, keyId), eq(apiKeys.partnerId, partnerId)),
+  });
+  if (!existing) throw new NotFoundError("No such API key.");
+  return view(existing);
+}
+
+/** The owner of a live key; unknown or revoked keys are 401. */
+export async function verifyApiKey(db: Database, key: string): Promise<KeyOwner> {
+  return verifyApiKeyHash(db, await hashApiKey(key));
+}
+
+/** verifyApiKey for a key already hashed (the middleware hashes once for the lookup and the rate limit). */
+export async function verifyApiKeyHash(db: Database, keyHash: string): Promise<KeyOwner> {
+  const [row] = await db
+    .select({
+      apiKeyId: apiKeys.id,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      partnerId: partners.id,
+      dailyCallCap: partners.dailyCallCap,
+      timeZone: partners.timeZone,
+      payPerTransferCents: partners.payPerTransferCents,
+      paymentTerms: partners.paymentTerms,
+    })
+    .from(apiKeys)
+    .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
+    .where(eq(apiKeys.keyHash, keyHash))
+    .limit(1);
+  if (!row) throw new UnauthenticatedError("This API key is not valid.");
+  if (row.revokedAt) throw new UnauthenticatedError("This API key has been revoked.");
+  const { revokedAt: _revoked, lastUsedAt, ...owner } = row;
+  return { ...owner, lastUsedAt: lastUsedAt?.getTime() ?? null };
+}
+
+/** Records a key's use, at most once a minute per key. */
+export function touchApiKey(db: Database, owner: KeyOwner, now = Date.now()) {
+  const stale = now - LAST_USED_RESOLUTION_MS;
+  if (owner.lastUsedAt !== null && owner.lastUsedAt > stale) return null;
+  return db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date(now) })
+    .where(
+      and(eq(apiKeys.id, owner.apiKeyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(stale)))),
+    );
+}
