@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { leadAreaCode } from "../../src/domain/leads";
 import { leadMatchesLocation, parseLocationFilter } from "../../src/domain/location-filter";
+import { MAX_RESERVED_LEADS } from "../../src/domain/orders";
 import type { AgedLeadPage, OwnedLeadPage } from "../../src/domain/schemas/dashboard";
 import { callApi, signedIn } from "./helpers";
 
@@ -208,7 +209,10 @@ describe("buying at scale (issue 13 items 3 and 5)", () => {
   it("reserves and sells the largest purchase within D1's limits: ≤ 100 parameters a statement, ≤ 1,000 queries a request", async () => {
     const { user, cookie } = await signedIn();
     const ids = await insertLeads(
-      Array.from({ length: 1000 }, (_, i) => ({ state: "QL", phone: `7075${String(i).padStart(6, "0")}` })),
+      Array.from({ length: MAX_RESERVED_LEADS }, (_, i) => ({
+        state: "QL",
+        phone: `7075${String(i).padStart(6, "0")}`,
+      })),
     );
     const reserve = spyOnD1(env.DB);
     const response = await callApi("/api/bulk-purchase-leads", {
@@ -218,7 +222,7 @@ describe("buying at scale (issue 13 items 3 and 5)", () => {
     });
     expect(response.status).toBe(200);
     const start = await response.json<{ clientSecret: string; count: number }>();
-    expect(start.count).toBe(1000);
+    expect(start.count).toBe(MAX_RESERVED_LEADS);
     expect(reserve.stats.statements.length).toBeGreaterThan(0);
     expect(reserve.stats.statements.length).toBeLessThanOrEqual(D1_MAX_QUERIES);
     expect(reserve.stats.maxParams).toBeLessThanOrEqual(D1_MAX_PARAMS);
@@ -231,7 +235,7 @@ describe("buying at scale (issue 13 items 3 and 5)", () => {
     const sold = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE state = 'QL' AND sold_to_user_id = ?")
       .bind(user.id)
       .first<{ n: number }>();
-    expect(sold?.n).toBe(1000);
+    expect(sold?.n).toBe(MAX_RESERVED_LEADS);
   });
 
   it("never sells a lead twice when 50 buyers reserve overlapping sets at once", async () => {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { INVITATION_TTL_HOURS } from "../../src/domain/schemas/partner-account";
+import { SESSION_COOKIE } from "../../worker/services/sessions";
 import { callApi, latestMailTo, login, signedIn } from "./helpers";
 import { decide, invitationToken, submitApplication } from "./partner-helpers";
 
@@ -95,7 +96,7 @@ describe("the invitation link", () => {
     const accepted = await accept(token);
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toMatchObject({ username: email, accountType: "partner", isAdmin: false });
-    expect(accepted.headers.getSetCookie().some((cookie) => cookie.startsWith("session="))).toBe(true);
+    expect(accepted.headers.getSetCookie().some((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`))).toBe(true);
 
     const again = await accept(token, "another-password-2");
     expect(again.status).toBe(400);
