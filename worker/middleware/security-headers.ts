@@ -19,6 +19,8 @@ export function securityHeaders(): MiddlewareHandler<{ Variables: SecureHeadersV
       imgSrc: ["'self'", "data:", "https://*.stripe.com"],
       fontSrc: ["'self'"],
       connectSrc: ["'self'", "https://api.stripe.com"],
+      // canvas-confetti draws in a worker it creates from a blob: URL; the CSV parser's worker is same-origin.
+      workerSrc: ["'self'", "blob:"],
       frameSrc: [...stripeFrames, bookingOrigin],
       frameAncestors: ["'none'"],
       formAction: ["'self'"],

@@ -1,6 +1,7 @@
 /** Account forms (spec §5 "Login", "Passwords and recovery"); the same schemas validate the API bodies. */
-import { z } from "zod";
+
 import { emailAddress, requiredString } from "./common";
+import { z } from "./zod";
 
 export const PASSWORD_MIN = 8;
 const passwordTooShort = `Password must be at least ${PASSWORD_MIN} characters`;

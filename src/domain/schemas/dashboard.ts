@@ -1,7 +1,8 @@
 /** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
-import { z } from "zod";
+
 import type { AgeRange } from "../pricing";
 import { numberFromInput, requiredString } from "./common";
+import { z } from "./zod";
 
 export const AGED_LEADS_PAGE_SIZE = 50;
 export const MAX_PAGE_BUTTONS = 5;

@@ -2,8 +2,9 @@
  * The partner (affiliate network) application (spec §3, §5; PRODUCT.md D9): the same schema checks the
  * form and the multipart fields of `POST /api/affnetwork-signup`.
  */
-import { z } from "zod";
+
 import { emailAddress, numberFromInput, requiredString } from "./common";
+import { z } from "./zod";
 
 export const PAYMENT_TERMS = ["Net 7", "Net 15", "Net 30"] as const;
 export const TIME_ZONES = ["PST", "MST", "CST", "EST"] as const;

@@ -2,11 +2,12 @@
  * The /survey and /ringcloud wizards (spec §3, §5): one schema per step, shared by the forms and by
  * `POST /api/survey` and `POST /api/ringcloud-survey`.
  */
-import { z } from "zod";
+
 import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../pricing";
 import { US_STATE_CODES } from "../us-states";
 import { PASSWORDS_DONT_MATCH } from "./auth";
 import { emailAddress, numberFromInput, requiredString } from "./common";
+import { z } from "./zod";
 
 export const SURVEY_ROLES = ["Insurance Agent", "Agency Owner"] as const;
 export const CALLBACK_PREFERENCES = ["morning", "afternoon", "evening", "anytime"] as const;

@@ -1,9 +1,10 @@
 /** /admin-orders (spec §2 "Transfer Orders"; D2): every live-transfer order, with the admin's status changes. */
-import { useMutation, useQuery } from "@tanstack/react-query";
+
 import { useMemo, useState } from "react";
 import { formatUsd } from "../../domain/pricing";
 import { ORDER_TRANSITIONS, type TransferOrderView } from "../../domain/schemas/dashboard";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Dialog } from "../../ui/dialog";

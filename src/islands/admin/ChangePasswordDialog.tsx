@@ -1,9 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
 import { displayName, type PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Dialog } from "../../ui/dialog";
 import { Form } from "../../ui/form";

@@ -1,8 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { type ForgotPasswordInput, forgotPasswordSchema } from "../../domain/schemas/auth";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Form } from "../../ui/form";
 import { Field } from "../../ui/input";

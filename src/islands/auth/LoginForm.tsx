@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { type LoginInput, loginSchema } from "../../domain/schemas/auth";
 import type { PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation } from "../../lib/query";
 import { $user, clearUserStores, safeNextPath } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Form, fieldProps } from "../../ui/form";

@@ -1,9 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Form } from "../../ui/form";
 import { Spinner } from "../../ui/spinner";

@@ -1,7 +1,8 @@
 /** My Leads (full contact details of purchased leads, CSV export) and My Orders. */
-import { useQuery } from "@tanstack/react-query";
+
 import { formatUsd } from "../../domain/pricing";
 import type { OwnedLead } from "../../domain/schemas/dashboard";
+import { useQuery } from "../../lib/query";
 import { QueryView } from "../../ui/query-view";
 import { type OrderStatus, StatusBadge } from "../../ui/status-badge";
 import { buttonClass } from "../../ui/styles";

@@ -1,10 +1,11 @@
 /** Buy Aged Leads (spec §2 "Dashboard", §4 selection rules, §9 paging; D6 masked previews, sold once). */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+
 import { useEffect, useMemo, useState } from "react";
 import { formatUsd } from "../../domain/pricing";
 import { type AgedLeadPage, MAX_PAGE_BUTTONS } from "../../domain/schemas/dashboard";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Checkbox } from "../../ui/checkbox";
 import { Dialog } from "../../ui/dialog";

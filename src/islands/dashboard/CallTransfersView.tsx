@@ -1,13 +1,13 @@
 /** Buy Call Transfers (spec §2, §4, §5): info → form → card payment; the pending order is kept for /transfer-checkout. */
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useStore } from "@nanostores/react";
-import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../domain/pricing";
 import { type CallTransferForm, callTransferFormSchema, parseStates } from "../../domain/schemas/dashboard";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation } from "../../lib/query";
 import { $pendingTransferOrder } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";

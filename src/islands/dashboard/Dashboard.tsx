@@ -1,8 +1,9 @@
 /** /dashboard (spec §2 "Dashboard"): a sidebar of purchase, account and support views; collapses on phones. */
-import { useQuery } from "@tanstack/react-query";
+
 import { type ReactNode, useEffect, useState } from "react";
 import { site } from "../../config/site";
 import { displayName, type PublicUser } from "../../domain/user";
+import { useQuery } from "../../lib/query";
 import { clearUserStores, LOGOUT_URL } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";

@@ -1,6 +1,5 @@
 /** /affnetwork (spec §2 "Partner Application", §5): the long partner form with optional documents. */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import {
@@ -18,6 +17,7 @@ import {
   TIME_ZONES,
 } from "../../domain/schemas/partner";
 import { apiUpload, errorMessage } from "../../lib/api";
+import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Form, fieldProps } from "../../ui/form";

@@ -2,7 +2,7 @@
  * Bulk CSV upload (spec §2, §4, §5, §8; PRODUCT.md D8): template, drop area, streaming parse in a worker,
  * auto-mapping or the review dialog, batches of 1,000 to the server, live progress and a final report.
  */
-import { useQueryClient } from "@tanstack/react-query";
+
 import { useEffect, useRef, useState } from "react";
 import {
   AUTO_MAP_REQUIRED,
@@ -20,6 +20,7 @@ import {
 import { AGED_LEAD_PRICING_RULE } from "../../../domain/pricing";
 import type { ImportStatus } from "../../../domain/schemas/admin-leads";
 import { apiRequest, errorMessage } from "../../../lib/api";
+import { useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { buttonClass } from "../../../ui/styles";

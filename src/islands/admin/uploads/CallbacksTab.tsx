@@ -1,6 +1,5 @@
 /** The callbacks tab (spec §2, §5): the callback-opportunity form and the latest opportunities. */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { formatUsd } from "../../../domain/pricing";
 import {
@@ -9,6 +8,7 @@ import {
   callbackOpportunitySchema,
 } from "../../../domain/schemas/admin-leads";
 import { apiRequest, errorMessage } from "../../../lib/api";
+import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Form, fieldProps } from "../../../ui/form";

@@ -1,11 +1,11 @@
 /** The single aged-lead form (spec §3, §5): D7's band and price shown live from the form fill time. */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { isAgeRange } from "../../../domain/csv-mapping";
 import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, formatUsd } from "../../../domain/pricing";
 import { type AdminAgedLead, type AdminAgedLeadInput, adminAgedLeadSchema } from "../../../domain/schemas/admin-leads";
 import { apiRequest, errorMessage } from "../../../lib/api";
+import { useMutation, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Form, fieldProps } from "../../../ui/form";
