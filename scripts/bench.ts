@@ -1,71 +1,43 @@
 /**
- * `npm run bench`: builds, serves locally, then measures in Chromium (1) the bytes of HTML, CSS and JS
- * each page transfers, raw and gzip-compressed, and (2) a 100,000-row CSV import end to end.
- * `npm run bench -- --rows 20000` imports a smaller file.
+ * `npm run bench`: builds, serves locally, then runs every part; `npm run bench -- pages` (or
+ * `import`) runs only the parts named. Exits 1 when a part reports a failure.
+ *  - pages (scripts/bench-pages.ts): bytes per route against the JavaScript budgets, and Lighthouse
+ *    (`--runs N` runs per route, median; `--runs 0` skips it).
+ *  - import (scripts/bench-import.ts): a 100,000-row CSV import end to end (`--rows 20000` for fewer).
  */
-import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { benchImport } from "./bench-import.ts";
+import { benchPages } from "./bench-pages.ts";
 import { launchChromium } from "./chromium.ts";
 import { build, parseFlags } from "./lib.ts";
 import { startLocalServer } from "./local-server.ts";
 
-const routes = [
-  "/",
-  "/pricing",
-  "/standard-pricing",
-  "/special-pricing",
-  "/premium-pricing",
-  "/enterprise-pricing",
-  "/ultimate-pricing",
-  "/get-started",
-  "/no-such-page",
-];
+type Part = (browser: Browser, baseURL: string, flags: Map<string, string | true>) => Promise<boolean>;
 
-type Kind = "html" | "css" | "js";
-const kindOf: Record<string, Kind> = { document: "html", stylesheet: "css", script: "js" };
+const parts: Record<string, Part> = {
+  pages: (browser, baseURL, flags) => benchPages(browser, baseURL, { lighthouseRuns: Number(flags.get("runs") ?? 3) }),
+  import: async (browser, baseURL, flags) =>
+    (await benchImport(browser, baseURL, Number(flags.get("rows") ?? 100_000))).accounted,
+};
 
-async function benchPages(browser: Browser, baseURL: string) {
-  const rows: Record<string, string | number>[] = [];
-  for (const route of routes) {
-    const page = await browser.newPage();
-    const totals = { html: [0, 0], css: [0, 0], js: [0, 0] } satisfies Record<Kind, [number, number]>;
-    const pending: Promise<void>[] = [];
-    page.on("response", (response) => {
-      const kind = kindOf[response.request().resourceType()];
-      if (!kind) return;
-      pending.push(
-        response.body().then((body) => {
-          totals[kind][0] += body.length;
-          totals[kind][1] += gzipSync(body).length;
-        }),
-      );
-    });
-    await page.goto(new URL(route, baseURL).toString(), { waitUntil: "networkidle" });
-    await Promise.all(pending);
-    await page.close();
-    rows.push({
-      route,
-      "html raw": totals.html[0],
-      "html gz": totals.html[1],
-      "css raw": totals.css[0],
-      "css gz": totals.css[1],
-      "js raw": totals.js[0],
-      "js gz": totals.js[1],
-    });
-  }
-  console.log("\nBytes transferred per page load (gz = gzip -6 of the same bytes):");
-  console.table(rows);
+const argv = process.argv.slice(2);
+const firstFlag = argv.findIndex((arg) => arg.startsWith("--"));
+const named = argv.slice(0, firstFlag === -1 ? argv.length : firstFlag);
+const flags = parseFlags(argv.slice(named.length));
+const unknown = named.filter((name) => !(name in parts));
+if (unknown.length > 0) {
+  console.error(`Unknown bench part(s): ${unknown.join(", ")}. Parts: ${Object.keys(parts).join(", ")}`);
+  process.exit(2);
 }
 
-const importRows = Number(parseFlags(process.argv.slice(2)).get("rows") ?? 100_000);
 build();
 const server = await startLocalServer("bench-state");
 const browser = await launchChromium();
 try {
-  await benchPages(browser, server.baseURL);
-  const result = await benchImport(browser, server.baseURL, importRows);
-  if (!result.accounted) process.exitCode = 1;
+  for (const name of named.length > 0 ? named : Object.keys(parts)) {
+    const ok = await (parts[name] as Part)(browser, server.baseURL, flags);
+    if (!ok) process.exitCode = 1;
+  }
 } finally {
   await browser.close();
   server.stop();

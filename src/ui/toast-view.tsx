@@ -1,13 +1,8 @@
 /** The Radix toast viewport, loaded by the Toaster only once a toast is shown (decision 0016). */
 import { useStore } from "@nanostores/react";
 import * as RadixToast from "@radix-ui/react-toast";
-import { $toasts, dismiss, TOAST_DURATION_MS, type ToastInput } from "./toast";
-
-const variantClass: Record<NonNullable<ToastInput["variant"]>, string> = {
-  default: "border-line bg-white text-ink",
-  success: "border-brand-100 bg-brand-50 text-ink",
-  destructive: "border-red-200 bg-red-50 text-red-900",
-};
+import { noticeVariantClass } from "./styles";
+import { $toasts, dismiss, TOAST_DURATION_MS } from "./toast";
 
 export default function ToastView() {
   const toasts = useStore($toasts);
@@ -19,7 +14,7 @@ export default function ToastView() {
           open={t.open}
           onOpenChange={(open) => !open && dismiss(t.id)}
           type={t.variant === "destructive" ? "foreground" : "background"}
-          className={`flex items-start gap-3 rounded-xl border p-4 shadow-lg ${variantClass[t.variant ?? "default"]}`}
+          className={`flex items-start gap-3 rounded-xl border p-4 shadow-lg ${noticeVariantClass[t.variant ?? "default"]}`}
           data-variant={t.variant ?? "default"}
         >
           <div className="flex-1">

@@ -5,6 +5,7 @@
 import { useStore } from "@nanostores/react";
 import { atom } from "nanostores";
 import { lazy, Suspense } from "react";
+import type { NoticeVariant } from "./styles";
 
 export const TOAST_DURATION_MS = 5000;
 const TOAST_REMOVE_DELAY_MS = 1_000_000;
@@ -12,7 +13,7 @@ const TOAST_REMOVE_DELAY_MS = 1_000_000;
 export interface ToastInput {
   title: string;
   description?: string;
-  variant?: "default" | "success" | "destructive";
+  variant?: NoticeVariant;
 }
 
 interface ToastState extends ToastInput {

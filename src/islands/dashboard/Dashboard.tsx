@@ -4,7 +4,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { site } from "../../config/site";
 import { displayName, type PublicUser } from "../../domain/user";
 import { useQuery } from "../../lib/query";
-import { clearUserStores, LOGOUT_URL } from "../../lib/stores";
+import { $user, clearUserStores, LOGOUT_URL } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { buttonClass } from "../../ui/styles";
@@ -93,6 +93,10 @@ function DashboardShell() {
   const [view, setView] = useState<ViewId>("aged-leads");
   const [menuOpen, setMenuOpen] = useState(false);
   const me = useQuery<PublicUser>({ queryKey: ["/api/me"] });
+  // The `user` mirror (display only, D5) follows what the server says about the session.
+  useEffect(() => {
+    if (me.data) $user.set(me.data);
+  }, [me.data]);
 
   useEffect(() => {
     const fromUrl = new URLSearchParams(window.location.search).get("view");
