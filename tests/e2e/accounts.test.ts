@@ -19,8 +19,9 @@ describe("login", () => {
     await page.goto(url("/login"));
     await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
     await page.waitForURL("**/dashboard");
-    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "null"));
-    expect(stored).toMatchObject({ username: DEMO_BUYER.username, isAdmin: false });
+    // The dashboard mirrors what /api/me says about the session.
+    const stored = () => page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "null"));
+    await expect.poll(stored, { timeout: 10_000 }).toMatchObject({ username: DEMO_BUYER.username, isAdmin: false });
   });
 
   it("sends the demo admin to /admin, where the users tab lists accounts", async () => {
