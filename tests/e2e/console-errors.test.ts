@@ -2,32 +2,17 @@
  * Issue 14: no route logs a console error (or throws) for any visitor: anonymous, the demo buyer and
  * the demo admin, each in their own browser context, on a phone-sized screen.
  */
-import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium } from "../../scripts/chromium.ts";
-import { ROUTES, type Visitor, visitorContext } from "../../scripts/page-weights.ts";
+import { describe, expect, it } from "vitest";
+import { ROUTES, type Visitor } from "../../scripts/page-weights.ts";
+import { setupVisitors } from "./browser";
 
-const baseURL = inject("baseURL");
-let browser: Browser;
-const contexts = new Map<Visitor, BrowserContext>();
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const { baseURL, contextFor } = setupVisitors();
 
 const visitors: Visitor[] = ["anonymous", "buyer", "admin"];
 
 describe.each(visitors)("as %s", (visitor) => {
   it.each(ROUTES.map((route) => route.path))("%s logs no console error", async (path) => {
-    let context = contexts.get(visitor);
-    if (!context) {
-      context = await visitorContext(browser, baseURL, visitor);
-      contexts.set(visitor, context);
-    }
-    const page = await context.newPage();
+    const page = await (await contextFor(visitor)).newPage();
     const errors: string[] = [];
     const pageUrl = new URL(path, baseURL).toString();
     page.on("console", (message) => {

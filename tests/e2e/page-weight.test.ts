@@ -1,28 +1,9 @@
 /** Issue 14: every route's JavaScript stays within its gzip budget (the bench prints the figures). */
-import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium } from "../../scripts/chromium.ts";
-import { KB, ROUTES, type Visitor, visitorContext, weighPage } from "../../scripts/page-weights.ts";
+import { describe, expect, it } from "vitest";
+import { KB, ROUTES, weighPage } from "../../scripts/page-weights.ts";
+import { setupVisitors } from "./browser";
 
-const baseURL = inject("baseURL");
-let browser: Browser;
-const contexts = new Map<Visitor, BrowserContext>();
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
-
-async function contextFor(visitor: Visitor): Promise<BrowserContext> {
-  let context = contexts.get(visitor);
-  if (!context) {
-    context = await visitorContext(browser, baseURL, visitor);
-    contexts.set(visitor, context);
-  }
-  return context;
-}
+const { baseURL, contextFor } = setupVisitors();
 
 describe("JavaScript per page load (gzip)", () => {
   it.each(ROUTES)("$path ($visitor) stays within its budget", async (route) => {
