@@ -4,8 +4,10 @@ import type { AgeRange } from "../pricing";
 import { numberFromInput, requiredString } from "./common";
 import { z } from "./zod";
 
+// The rules the dashboard needs without zod live in ../dashboard (decision 0016).
+export { MAX_PAGE_BUTTONS, ORDER_TRANSITIONS, parseStates } from "../dashboard";
+
 export const AGED_LEADS_PAGE_SIZE = 50;
-export const MAX_PAGE_BUTTONS = 5;
 /** A bulk purchase reserves at most this many leads (a page is 50). */
 export const MAX_BULK_PURCHASE = 1000;
 export const RESERVATION_MINUTES = 15;
@@ -80,13 +82,6 @@ export const callTransferOrderSchema = callTransferFormSchema.extend({
   price: z.number({ error: "Price must be a number in dollars" }).nonnegative(),
 });
 
-/** States as the buyer typed them ('TX, fl ,GA') → ['TX', 'FL', 'GA']. */
-export const parseStates = (workingStates: string) =>
-  workingStates
-    .split(/[,;\n]/)
-    .map((state) => state.trim().toUpperCase())
-    .filter(Boolean);
-
 /** A live-transfer order as /admin-orders shows it (spec §3 "Transfer order (admin view)"). */
 export interface TransferOrderView {
   id: string;
@@ -104,12 +99,6 @@ export interface TransferOrderView {
   status: "pending" | "paid" | "completed" | "cancelled";
   createdAt: string;
 }
-
-/** D2: admins complete paid orders and cancel pending or paid ones. */
-export const ORDER_TRANSITIONS = {
-  completed: ["paid"],
-  cancelled: ["pending", "paid"],
-} as const;
 
 export const orderStatusChangeSchema = z.object({
   status: z.enum(["completed", "cancelled"], { error: "Status must be completed or cancelled" }),

@@ -1,8 +1,9 @@
 /** /admin-orders (spec §2 "Transfer Orders"; D2): every live-transfer order, with the admin's status changes. */
 
 import { useMemo, useState } from "react";
+import { ORDER_TRANSITIONS } from "../../domain/dashboard";
 import { formatUsd } from "../../domain/pricing";
-import { ORDER_TRANSITIONS, type TransferOrderView } from "../../domain/schemas/dashboard";
+import type { TransferOrderView } from "../../domain/schemas/dashboard";
 import { apiRequest, errorMessage } from "../../lib/api";
 import { useMutation, useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";

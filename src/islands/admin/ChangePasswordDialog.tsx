@@ -1,18 +1,17 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
-import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
+import type { NewPasswordForm } from "../../domain/schemas/auth";
 import { displayName, type PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Dialog } from "../../ui/dialog";
-import { Form } from "../../ui/form";
+import { Form, lazyZodResolver } from "../../ui/form";
 import { toast } from "../../ui/toast";
 import { NewPasswordFields } from "../auth/NewPasswordFields";
 
 export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | null; onClose: () => void }) {
   const form = useForm<NewPasswordForm>({
-    resolver: zodResolver(newPasswordFormSchema),
+    resolver: lazyZodResolver(() => import("../../domain/schemas/auth").then((m) => m.newPasswordFormSchema)),
     defaultValues: { password: "", confirmPassword: "" },
   });
   const change = useMutation({

@@ -1,8 +1,9 @@
 /** Buy Aged Leads (spec §2 "Dashboard", §4 selection rules, §9 paging; D6 masked previews, sold once). */
 
 import { useEffect, useMemo, useState } from "react";
+import { MAX_PAGE_BUTTONS } from "../../domain/dashboard";
 import { formatUsd } from "../../domain/pricing";
-import { type AgedLeadPage, MAX_PAGE_BUTTONS } from "../../domain/schemas/dashboard";
+import type { AgedLeadPage } from "../../domain/schemas/dashboard";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";

@@ -2,36 +2,34 @@
  * /ringcloud (spec §2 "Ringcloud survey", §4, §5): Agency Info → Lead Preferences → Payment, where the
  * last step is /ringcloud-checkout. Submitting step 2 creates the account (role Insurance Agent).
  */
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { AGE_RANGES, formatUsd, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../domain/pricing";
-import {
-  CALLBACK_PREFERENCES,
-  type RingcloudCheckoutParams,
-  type RingcloudStep1,
-  type RingcloudStep2,
-  ringcloudStep1Schema,
-  ringcloudStep2Schema,
-} from "../../domain/schemas/survey";
+import type { RingcloudCheckoutParams, RingcloudStep1, RingcloudStep2 } from "../../domain/schemas/survey";
+import { CALLBACK_PREFERENCES } from "../../domain/survey";
 import { US_STATES } from "../../domain/us-states";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
-import { Form, fieldProps } from "../../ui/form";
+import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
 import { RINGCLOUD_PACKAGES } from "./ringcloud-packages";
 import { WizardProgress } from "./WizardProgress";
 
+/** The step schemas load with the first validation (decision 0016). */
+const surveySchemas = () => import("../../domain/schemas/survey");
+
 const STEP_LABELS = ["Agency Info", "Lead Preferences", "Payment"] as const;
 
 function Wizard() {
   const [step, setStep] = useState<1 | 2>(1);
-  const agencyForm = useForm<RingcloudStep1>({ resolver: zodResolver(ringcloudStep1Schema) });
-  const leadForm = useForm({ resolver: zodResolver(ringcloudStep2Schema) });
+  const agencyForm = useForm<RingcloudStep1>({
+    resolver: lazyZodResolver(() => surveySchemas().then((m) => m.ringcloudStep1Schema)),
+  });
+  const leadForm = useForm({ resolver: lazyZodResolver(() => surveySchemas().then((m) => m.ringcloudStep2Schema)) });
   const [agency, setAgency] = useState<RingcloudStep1 | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const leadType = leadForm.watch("leadType");

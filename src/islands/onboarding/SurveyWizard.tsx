@@ -2,24 +2,17 @@
  * /survey (spec §2 "Survey", §4, §5): agency info → lead type and details → order summary and payment.
  * Leaving step 2 saves the survey (creating the buyer's account), then prepares the payment.
  */
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { AGE_RANGES, formatUsd, quoteSurvey, SURVEY_LEAD_TYPES, surveyUnitCents } from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
-import {
-  SURVEY_ROLES,
-  type SurveyStep1,
-  type SurveyStep2,
-  surveyQuantity,
-  surveyStep1Schema,
-  surveyStep2Schema,
-} from "../../domain/schemas/survey";
+import type { SurveyStep1, SurveyStep2 } from "../../domain/schemas/survey";
+import { SURVEY_ROLES, surveyQuantity } from "../../domain/survey";
 import { ApiError, apiRequest } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
-import { Form, fieldProps } from "../../ui/form";
+import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { Spinner } from "../../ui/spinner";
 import { Summary } from "../../ui/summary";
@@ -27,6 +20,9 @@ import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
 import { PaymentCard } from "../payment/PaymentCard";
 import { WizardProgress } from "./WizardProgress";
+
+/** The step schemas load with the first validation (decision 0016). */
+const surveySchemas = () => import("../../domain/schemas/survey");
 
 const LEAD_TYPE_TEXT: Record<SurveyStep2["leadType"], string> = {
   "Live Transfers": "Prospects handed live to your agents",
@@ -81,7 +77,7 @@ function AgencyStep({
 
 function useStep1Form(initial: SurveyStep1 | null) {
   return useForm<SurveyStep1>({
-    resolver: zodResolver(surveyStep1Schema),
+    resolver: lazyZodResolver(() => surveySchemas().then((m) => m.surveyStep1Schema)),
     ...(initial ? { defaultValues: initial } : {}),
   });
 }
@@ -97,7 +93,10 @@ function LeadStep({
   onBack: () => void;
   onNext: (v: SurveyStep2) => void;
 }) {
-  const form = useForm({ resolver: zodResolver(surveyStep2Schema), ...(initial ? { defaultValues: initial } : {}) });
+  const form = useForm({
+    resolver: lazyZodResolver(() => surveySchemas().then((m) => m.surveyStep2Schema)),
+    ...(initial ? { defaultValues: initial } : {}),
+  });
   const leadType = form.watch("leadType");
   const values = form.watch();
   const ageRange = values.ageRange;
