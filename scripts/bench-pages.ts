@@ -79,11 +79,15 @@ function runLighthouse(url: string, cookie: string, outputBase: string): Lightho
     `--chrome-flags=${chromeFlags}`,
     ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
   ];
-  const result = spawnSync(bin("lighthouse"), args, {
-    cwd: root,
-    encoding: "utf8",
-    env: toolEnv({ CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" }),
-  });
+  const launch = () =>
+    spawnSync(bin("lighthouse"), args, {
+      cwd: root,
+      encoding: "utf8",
+      env: toolEnv({ CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" }),
+    });
+  // On a busy machine Chromium now and then loses the trace (NO_NAVSTART): one more try.
+  let result = launch();
+  if (result.status !== 0) result = launch();
   if (result.status !== 0) throw new Error(`lighthouse failed for ${url}:\n${result.stderr}`);
   const report = JSON.parse(readFileSync(`${outputBase}.report.json`, "utf8")) as {
     categories: Record<Category, { score: number | null }>;

@@ -1,17 +1,21 @@
 /** /dashboard (spec §2 "Dashboard"): a sidebar of purchase, account and support views; collapses on phones. */
 
-import { type ReactNode, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { site } from "../../config/site";
 import { displayName, type PublicUser } from "../../domain/user";
 import { useQuery } from "../../lib/query";
 import { $user, clearUserStores, LOGOUT_URL } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
+import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
-import { MyLeadsView, MyOrdersView } from "./AccountViews";
 import { AgedLeadsView } from "./AgedLeadsView";
-import { CallTransfersView } from "./CallTransfersView";
+
+// The other views load when first opened (decision 0016): the page opens on the aged-lead list.
+const CallTransfersView = lazy(() => import("./CallTransfersView").then((m) => ({ default: m.CallTransfersView })));
+const MyLeadsView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyLeadsView })));
+const MyOrdersView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyOrdersView })));
 
 function ComingSoon({ title }: { title: string }) {
   return (
@@ -158,7 +162,9 @@ function DashboardShell() {
           </a>
         </nav>
       </aside>
-      <div className="min-w-0 flex-1">{current?.render()}</div>
+      <div className="min-w-0 flex-1">
+        <Suspense fallback={<Spinner label="Loading..." />}>{current?.render()}</Suspense>
+      </div>
     </div>
   );
 }
