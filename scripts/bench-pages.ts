@@ -5,7 +5,7 @@
  * bench-results/lighthouse/. Answers false when a page is over its budget or below a target.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import { chromiumArgs } from "./chromium.ts";
@@ -66,7 +66,8 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-function runLighthouse(url: string, cookie: string, outputBase: string): LighthouseResult {
+/** Null when Lighthouse will not audit the answer (the 404 page is a 404 on purpose). */
+function runLighthouse(url: string, cookie: string, outputBase: string): LighthouseResult | null {
   // Lighthouse splits --chrome-flags at spaces: the host-resolver rule (which has some) stays out.
   const chromeFlags = ["--headless=new", ...chromiumArgs.filter((flag) => !flag.includes(" "))].join(" ");
   const args = [
@@ -86,13 +87,18 @@ function runLighthouse(url: string, cookie: string, outputBase: string): Lightho
       env: toolEnv({ CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" }),
     });
   // On a busy machine Chromium now and then loses the trace (NO_NAVSTART): one more try.
+  const reportFile = `${outputBase}.report.json`;
+  rmSync(reportFile, { force: true });
   let result = launch();
   if (result.status !== 0) result = launch();
-  if (result.status !== 0) throw new Error(`lighthouse failed for ${url}:\n${result.stderr}`);
-  const report = JSON.parse(readFileSync(`${outputBase}.report.json`, "utf8")) as {
+  if (!existsSync(reportFile)) throw new Error(`lighthouse failed for ${url}:\n${result.stderr}`);
+  const report = JSON.parse(readFileSync(reportFile, "utf8")) as {
+    runtimeError?: { code: string };
     categories: Record<Category, { score: number | null }>;
     audits: Record<string, { numericValue?: number; details?: { items?: unknown[] } }>;
   };
+  if (report.runtimeError?.code === "ERRORED_DOCUMENT_REQUEST") return null;
+  if (report.runtimeError) throw new Error(`lighthouse failed for ${url}: ${report.runtimeError.code}`);
   return {
     scores: Object.fromEntries(
       CATEGORIES.map((category) => [category, Math.round((report.categories[category].score ?? 0) * 100)]),
@@ -118,7 +124,12 @@ async function benchLighthouse(browser: Browser, baseURL: string, runs: number):
     const results: LighthouseResult[] = [];
     for (let run = 1; run <= runs; run++) {
       const url = new URL(route.path, baseURL).toString();
-      results.push(runLighthouse(url, cookies.get(route.visitor) ?? "", resolve(folder, `${slug}.run${run}`)));
+      const result = runLighthouse(url, cookies.get(route.visitor) ?? "", resolve(folder, `${slug}.run${run}`));
+      if (result) results.push(result);
+    }
+    if (results.length === 0) {
+      rows.push({ route: route.path, visitor: route.visitor, status: "not audited (Lighthouse skips a 4xx page)" });
+      continue;
     }
     const score = (category: Category) => median(results.map((r) => r.scores[category]));
     const cls = median(results.map((r) => r.cls));

@@ -62,13 +62,13 @@ export const ROUTES: RouteSpec[] = [
   island("/thank-you"),
   island("/survey-success"),
   island("/transfer-checkout", "buyer"),
-  ceiling("/survey", "anonymous", 124),
-  ceiling("/get-started", "anonymous", 124),
-  ceiling("/ringcloud", "anonymous", 120),
-  ceiling("/affnetwork", "anonymous", 118),
-  ceiling("/dashboard", "buyer", 142),
-  ceiling("/admin", "admin", 146),
-  ceiling("/admin-orders", "admin", 119),
+  island("/admin-orders", "admin"),
+  ceiling("/survey", "anonymous", 96),
+  ceiling("/get-started", "anonymous", 96),
+  ceiling("/ringcloud", "anonymous", 93),
+  ceiling("/affnetwork", "anonymous", 92),
+  ceiling("/dashboard", "buyer", 92),
+  ceiling("/admin", "admin", 112),
 ];
 
 export const demoAccount = { buyer: DEMO_BUYER, admin: DEMO_ADMIN } as const;
