@@ -136,7 +136,8 @@ describe("password recovery", () => {
     expect(await page.getByRole("link", { name: "Request New Reset Link" }).getAttribute("href")).toBe(
       "/forgot-password",
     );
-  });
+    // Two e-mail look-ups through wrangler, four form posts and two logins: slow on a busy 2-core machine.
+  }, 60_000);
 
   it("says so when the link has no token", async () => {
     const page = await newPage();
@@ -176,5 +177,6 @@ describe("user admin", () => {
     await userPage.goto(url("/login"));
     await logIn(userPage, user.username, "changed-by-admin-1");
     await userPage.waitForURL("**/dashboard");
-  });
+    // Two accounts, two browsers, a dialog and two logins: slow on a busy 2-core machine.
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 /** Buy Aged Leads (spec §2 "Dashboard", §4 selection rules, §9 paging; D6 masked previews, sold once). */
 
-import { useEffect, useMemo, useState } from "react";
+import { lazy, useEffect, useMemo, useState } from "react";
 import { MAX_PAGE_BUTTONS } from "../../domain/dashboard";
 import { formatUsd } from "../../domain/pricing";
 import type { AgedLeadPage } from "../../domain/schemas/dashboard";
@@ -14,7 +14,9 @@ import { Spinner } from "../../ui/spinner";
 import { inputClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
-import { PaymentCard } from "../payment/PaymentCard";
+
+/** The payment step loads when the buyer has reserved leads (decision 0016). */
+const PaymentCard = lazy(() => import("../payment/PaymentCard").then((m) => ({ default: m.PaymentCard })));
 
 /** Up to five page numbers around the current page. */
 function pageWindow(page: number, pageCount: number): number[] {
