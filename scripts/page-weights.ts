@@ -63,11 +63,11 @@ export const ROUTES: RouteSpec[] = [
   island("/survey-success"),
   island("/transfer-checkout", "buyer"),
   island("/admin-orders", "admin"),
+  island("/dashboard", "buyer"),
   ceiling("/survey", "anonymous", 96),
   ceiling("/get-started", "anonymous", 96),
   ceiling("/ringcloud", "anonymous", 93),
   ceiling("/affnetwork", "anonymous", 92),
-  ceiling("/dashboard", "buyer", 92),
   ceiling("/admin", "admin", 112),
 ];
 
