@@ -64,9 +64,9 @@ export const ROUTES: RouteSpec[] = [
   island("/transfer-checkout", "buyer"),
   island("/admin-orders", "admin"),
   island("/dashboard", "buyer"),
-  ceiling("/survey", "anonymous", 96),
-  ceiling("/get-started", "anonymous", 96),
-  ceiling("/ringcloud", "anonymous", 93),
+  ceiling("/survey", "anonymous", 97),
+  ceiling("/get-started", "anonymous", 97),
+  ceiling("/ringcloud", "anonymous", 94),
   ceiling("/affnetwork", "anonymous", 92),
   ceiling("/admin", "admin", 112),
 ];
