@@ -1,112 +1,78 @@
 /**
- * `npm run bench [-- <part> [flags]]`: builds, serves locally, then measures in Chromium. Parts:
- * `pages` (the bytes of HTML, CSS and JS each page transfers, raw and gzip-compressed) and `import`
- * (a CSV import end to end; `--rows N`, default 100,000) and `leads` (the aged-lead marketplace at
- * 100,000 and 1,000,000 leads, scripts/bench-leads.ts; `--lead-sizes 20000,100000` picks sizes). `transfers`
- * (the partner API's routing and events over 10,000 open orders and 1,000,000 transfers,
- * scripts/bench-transfers.ts; `--orders`, `--transfers`, `--pings`, `--concurrency`). Without a part, every
- * part runs.
+ * `npm run bench`: builds, then runs every part; `npm run bench -- pages import` runs only the parts
+ * named. Exits 1 when a part reports a failure (a page over its budget, rows not accounted for, a speed
+ * target missed).
+ *  - pages (scripts/bench-pages.ts): bytes per route against the JavaScript budgets, and Lighthouse
+ *    (`--runs N` runs per route, median; `--runs 0` skips it).
+ *  - import (scripts/bench-import.ts): a CSV import end to end in Chromium (`--rows N`, default 100,000).
+ *  - leads (scripts/bench-leads.ts): the aged-lead marketplace at 100,000 and 1,000,000 leads
+ *    (`--lead-sizes 20000,100000` picks sizes).
+ *  - transfers (scripts/bench-transfers.ts): the partner API's routing and events over 10,000 open orders
+ *    and 1,000,000 transfers (`--orders`, `--transfers`, `--pings`, `--concurrency`).
  */
-import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
-import { importPart } from "./bench-import.ts";
+import { benchImport } from "./bench-import.ts";
 import { benchLeads } from "./bench-leads.ts";
+import { benchPages } from "./bench-pages.ts";
 import { benchTransfers } from "./bench-transfers.ts";
 import { launchChromium } from "./chromium.ts";
 import { build, parseFlags } from "./lib.ts";
 import { startLocalServer } from "./local-server.ts";
 
-const routes = [
-  "/",
-  "/pricing",
-  "/standard-pricing",
-  "/special-pricing",
-  "/premium-pricing",
-  "/enterprise-pricing",
-  "/ultimate-pricing",
-  "/get-started",
-  "/no-such-page",
-];
+type Flags = Map<string, string | true>;
+/** A part that measures in Chromium against the shared bench server; false when its target is missed. */
+type BrowserPart = (browser: Browser, baseURL: string, flags: Flags) => Promise<boolean>;
+/** A part that builds its own database and server. */
+type StandalonePart = (flags: Flags) => Promise<boolean>;
 
-type Kind = "html" | "css" | "js";
-const kindOf: Record<string, Kind> = { document: "html", stylesheet: "css", script: "js" };
-
-async function benchPages(browser: Browser, baseURL: string) {
-  const rows: Record<string, string | number>[] = [];
-  for (const route of routes) {
-    const page = await browser.newPage();
-    const totals = { html: [0, 0], css: [0, 0], js: [0, 0] } satisfies Record<Kind, [number, number]>;
-    const pending: Promise<void>[] = [];
-    page.on("response", (response) => {
-      const kind = kindOf[response.request().resourceType()];
-      if (!kind) return;
-      pending.push(
-        response.body().then((body) => {
-          totals[kind][0] += body.length;
-          totals[kind][1] += gzipSync(body).length;
-        }),
-      );
-    });
-    await page.goto(new URL(route, baseURL).toString(), { waitUntil: "networkidle" });
-    await Promise.all(pending);
-    await page.close();
-    rows.push({
-      route,
-      "html raw": totals.html[0],
-      "html gz": totals.html[1],
-      "css raw": totals.css[0],
-      "css gz": totals.css[1],
-      "js raw": totals.js[0],
-      "js gz": totals.js[1],
-    });
-  }
-  console.log("\nBytes transferred per page load (gz = gzip -6 of the same bytes):");
-  console.table(rows);
-}
-
-/** A part measures one thing; it answers false when what it measured is wrong (the run then fails). */
-type Part = (browser: Browser, baseURL: string, flags: Map<string, string | true>) => Promise<boolean | undefined>;
-const parts: Record<string, Part> = {
-  pages: async (browser, baseURL) => {
-    await benchPages(browser, baseURL);
-    return true;
-  },
-  import: importPart,
+const browserParts: Record<string, BrowserPart> = {
+  pages: (browser, baseURL, flags) => benchPages(browser, baseURL, { lighthouseRuns: Number(flags.get("runs") ?? 3) }),
+  import: async (browser, baseURL, flags) =>
+    (await benchImport(browser, baseURL, Number(flags.get("rows") ?? 100_000))).accounted,
 };
-/** Parts that build their own databases and servers. */
-const standalone: Record<string, (flags: Map<string, string | true>) => Promise<void>> = {
+const standaloneParts: Record<string, StandalonePart> = {
   leads: async (flags) => {
     const sizes = flags.get("lead-sizes");
     await benchLeads(typeof sizes === "string" ? sizes.split(",").map(Number) : undefined);
+    return true;
   },
-  transfers: async (flags) => {
-    const result = await benchTransfers({
-      orders: Number(flags.get("orders") ?? 10_000),
-      transfers: Number(flags.get("transfers") ?? 1_000_000),
-      pings: Number(flags.get("pings") ?? 500),
-      concurrency: Number(flags.get("concurrency") ?? 8),
-    });
-    if (!result.met) process.exitCode = 1;
-  },
+  transfers: async (flags) =>
+    (
+      await benchTransfers({
+        orders: Number(flags.get("orders") ?? 10_000),
+        transfers: Number(flags.get("transfers") ?? 1_000_000),
+        pings: Number(flags.get("pings") ?? 500),
+        concurrency: Number(flags.get("concurrency") ?? 8),
+      })
+    ).met,
 };
-const known = [...Object.keys(parts), ...Object.keys(standalone)];
+const known = [...Object.keys(browserParts), ...Object.keys(standaloneParts)];
 
-const args = process.argv.slice(2);
-const chosen = args[0] && !args[0].startsWith("--") ? [args.shift() ?? ""] : known;
-const unknown = chosen.filter((name) => !known.includes(name));
-if (unknown.length > 0) throw new Error(`Unknown bench part ${unknown.join(", ")} (parts: ${known.join(", ")})`);
-const flags = parseFlags(args);
+const argv = process.argv.slice(2);
+const firstFlag = argv.findIndex((arg) => arg.startsWith("--"));
+const named = argv.slice(0, firstFlag === -1 ? argv.length : firstFlag);
+const flags = parseFlags(argv.slice(named.length));
+const unknown = named.filter((name) => !known.includes(name));
+if (unknown.length > 0) {
+  console.error(`Unknown bench part(s): ${unknown.join(", ")}. Parts: ${known.join(", ")}`);
+  process.exit(2);
+}
+const chosen = named.length > 0 ? named : known;
+
 build();
-const withServer = chosen.filter((name) => parts[name]);
-if (withServer.length > 0) {
+const inBrowser = chosen.filter((name) => name in browserParts);
+if (inBrowser.length > 0) {
   const server = await startLocalServer("bench-state");
   const browser = await launchChromium();
   try {
-    for (const name of withServer)
-      if ((await parts[name]?.(browser, server.baseURL, flags)) === false) process.exitCode = 1;
+    for (const name of inBrowser) {
+      if (!(await (browserParts[name] as BrowserPart)(browser, server.baseURL, flags))) process.exitCode = 1;
+    }
   } finally {
     await browser.close();
     server.stop();
   }
 }
-for (const name of chosen) await standalone[name]?.(flags);
+for (const name of chosen.filter((part) => part in standaloneParts)) {
+  if (!(await (standaloneParts[name] as StandalonePart)(flags))) process.exitCode = 1;
+}

@@ -1,7 +1,7 @@
 /** Debian's Chromium, headless, with no outside network (NOTES.md); CHROMIUM_PATH overrides the binary. */
 import { type Browser, chromium } from "playwright-core";
 
-const chromiumArgs = [
+export const chromiumArgs = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",

@@ -1,7 +1,6 @@
-import * as RadixDialog from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 
-interface DialogProps {
+export interface DialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
@@ -11,23 +10,18 @@ interface DialogProps {
   size?: "md" | "xl";
 }
 
-export function Dialog({ open, onOpenChange, title, description, children, size = "md" }: DialogProps) {
-  return (
-    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="fixed inset-0 z-50 bg-navy-900/60" />
-        <RadixDialog.Content
-          className={`fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-2xl focus:outline-none ${size === "xl" ? "max-w-5xl" : "max-w-md"}`}
-        >
-          <RadixDialog.Title className="text-lg font-bold text-ink">{title}</RadixDialog.Title>
-          {description ? (
-            <RadixDialog.Description className="mt-1 text-sm text-ink-soft">{description}</RadixDialog.Description>
-          ) : (
-            <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>
-          )}
-          <div className="mt-5">{children}</div>
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
-  );
+const DialogView = lazy(() => import("./dialog-view"));
+
+/**
+ * A modal dialog. Its code (Radix) loads the first time it opens, not with the page (decision 0016);
+ * once opened it stays mounted, so closing returns focus as Radix does.
+ */
+export function Dialog(props: DialogProps) {
+  const [opened, setOpened] = useState(props.open);
+  if (props.open && !opened) setOpened(true);
+  return opened ? (
+    <Suspense>
+      <DialogView {...props} />
+    </Suspense>
+  ) : null;
 }

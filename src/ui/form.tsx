@@ -1,5 +1,13 @@
 import { type FormHTMLAttributes, useEffect, useRef, useState } from "react";
-import { type FieldValues, get, type Path, type RegisterOptions, type UseFormReturn } from "react-hook-form";
+import {
+  type FieldValues,
+  get,
+  type Path,
+  type RegisterOptions,
+  type Resolver,
+  type UseFormReturn,
+} from "react-hook-form";
+import type { z } from "zod";
 
 /**
  * Every island form. Until React has hydrated, its fields are disabled, so a server-rendered form can
@@ -31,4 +39,22 @@ export function fieldProps<Values extends FieldValues, Context, Output>(
 ) {
   const message = (get(form.formState.errors, name) as { message?: unknown } | undefined)?.message;
   return { error: typeof message === "string" ? message : undefined, ...form.register(name, options) };
+}
+
+/**
+ * A zod resolver whose schema (and zod itself) loads on the first validation, not with the page
+ * (decision 0016): forms validate when submitted, and a page's first load has no room for zod.
+ * `load` is a dynamic import of the shared schema, e.g. `() => import("…/schemas/survey").then((m) => m.x)`.
+ */
+export function lazyZodResolver<Schema extends z.ZodType<FieldValues, FieldValues>>(
+  load: () => Promise<Schema>,
+): Resolver<z.input<Schema>, unknown, z.output<Schema>> {
+  let resolver: Promise<Resolver<z.input<Schema>, unknown, z.output<Schema>>> | undefined;
+  return async (values, context, options) => {
+    resolver ??= Promise.all([import("@hookform/resolvers/zod"), load()]).then(
+      ([{ zodResolver }, schema]) =>
+        zodResolver(schema as never) as unknown as Resolver<z.input<Schema>, unknown, z.output<Schema>>,
+    );
+    return (await resolver)(values, context, options);
+  };
 }

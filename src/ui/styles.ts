@@ -36,3 +36,12 @@ export const fieldErrorClass = "mt-1.5 text-sm text-danger-600";
 
 /** Section heading eyebrow + title, used across marketing pages. */
 export const eyebrowClass = "text-sm font-semibold uppercase tracking-wider text-brand-700";
+
+export type NoticeVariant = "default" | "success" | "destructive";
+
+/** Toasts and the notices of server-rendered forms. */
+export const noticeVariantClass: Record<NoticeVariant, string> = {
+  default: "border-line bg-white text-ink",
+  success: "border-brand-100 bg-brand-50 text-ink",
+  destructive: "border-red-200 bg-red-50 text-red-900",
+};

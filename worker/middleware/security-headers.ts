@@ -26,6 +26,8 @@ export function securityHeaders(): MiddlewareHandler<{ Variables: SecureHeadersV
       imgSrc: ["'self'", "data:"],
       fontSrc: ["'self'"],
       connectSrc: ["'self'", ...STRIPE_CSP.connectSrc],
+      // canvas-confetti draws in a worker it creates from a blob: URL; the CSV parser's worker is same-origin.
+      workerSrc: ["'self'", "blob:"],
       frameSrc: bookingOrigin ? [...STRIPE_CSP.frameSrc, bookingOrigin] : [...STRIPE_CSP.frameSrc],
       frameAncestors: ["'none'"],
       formAction: ["'self'"],

@@ -1,8 +1,9 @@
 /** Admin lead uploads (spec §3, §5, §7): the single aged lead, callback opportunities and CSV batches. */
-import { z } from "zod";
+
 import { BULK_BATCH_SIZE, LEAD_FIELDS, NOT_IN_FILE, parsePrice } from "../csv-mapping";
 import { AGE_RANGES } from "../pricing";
 import { emailAddress, numberFromInput, requiredString } from "./common";
+import { z } from "./zod";
 
 const optionalEmail = z
   .string()

@@ -1,7 +1,7 @@
 /** Account forms (spec §5 "Login", "Passwords and recovery"); the same schemas validate the API bodies. */
-import { z } from "zod";
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_TOO_LONG, PASSWORD_TOO_SHORT } from "../password-rule";
 import { emailAddress, requiredString } from "./common";
+import { z } from "./zod";
 
 export const PASSWORDS_DONT_MATCH = "Passwords don't match";
 

@@ -1,5 +1,6 @@
 /** Field builders that give the spec's message whether a value is missing, of the wrong type or too short. */
-import { z } from "zod";
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";
+import { z } from "./zod";
 
 /** A trimmed string of at least `min` characters (default 1); one message for every failure. */
 export function requiredString(message: string, min = 1, max = 500) {
@@ -7,7 +8,11 @@ export function requiredString(message: string, min = 1, max = 500) {
 }
 
 export function emailAddress(message: string) {
-  return z.string({ error: message }).trim().max(254).pipe(z.email(message));
+  return z
+    .string({ error: message })
+    .trim()
+    .max(EMAIL_MAX_LENGTH)
+    .pipe(z.email({ pattern: EMAIL_PATTERN, error: message }));
 }
 
 /**

@@ -1,12 +1,14 @@
 /** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
-import { z } from "zod";
 import type { OrderDeliveryView } from "../delivery-setup";
 import { MAX_RESERVED_LEADS, type OrderStatus } from "../orders";
 import type { AgeRange } from "../pricing";
 import { numberFromInput, requiredString } from "./common";
+import { z } from "./zod";
+
+// The rules the dashboard needs without zod live in ../dashboard (decision 0016).
+export { MAX_PAGE_BUTTONS, ORDER_TRANSITIONS, parseStates, REVENUE_LABEL, REVENUE_STATUSES } from "../dashboard";
 
 export const AGED_LEADS_PAGE_SIZE = 50;
-export const MAX_PAGE_BUTTONS = 5;
 /** A bulk purchase reserves at most this many leads: a buyer's one open reservation (a page is 50). */
 export const MAX_BULK_PURCHASE = MAX_RESERVED_LEADS;
 export const RESERVATION_MINUTES = 15;
@@ -94,13 +96,6 @@ export const callTransferOrderSchema = callTransferFormSchema.extend({
   price: z.number({ error: "Price must be a number in dollars" }).nonnegative(),
 });
 
-/** States as the buyer typed them ('TX, fl ,GA') → ['TX', 'FL', 'GA']. */
-export const parseStates = (workingStates: string) =>
-  workingStates
-    .split(/[,;\n]/)
-    .map((state) => state.trim().toUpperCase())
-    .filter(Boolean);
-
 /** A live-transfer order as /admin-orders shows it (spec §3 "Transfer order (admin view)"). */
 export interface TransferOrderView {
   id: string;
@@ -123,16 +118,6 @@ export interface TransferOrderView {
   /** Delivery settings and counts (issue 15); null for orders not yet paid. */
   delivery: OrderDeliveryView | null;
 }
-
-/** D2: admins complete paid orders and cancel pending or paid ones. */
-export const ORDER_TRANSITIONS = {
-  completed: ["paid"],
-  cancelled: ["pending", "paid"],
-} as const;
-
-/** Money the shop has actually taken: only these statuses count as revenue (never pending or cancelled). */
-export const REVENUE_STATUSES = ["paid", "completed"] as const;
-export const REVENUE_LABEL = "Revenue (paid and completed)";
 
 export const orderStatusChangeSchema = z.object({
   status: z.enum(["completed", "cancelled"], { error: "Status must be completed or cancelled" }),

@@ -2,9 +2,10 @@
  * `POST /api/create-payment-intent` bodies (spec §7), one shape per context. The browser sends `amount`
  * in dollars; the server prices the order itself and refuses an amount that differs (D1).
  */
-import { z } from "zod";
+
 import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, RINGCLOUD_TIER, SURVEY_LEAD_TYPES } from "../pricing";
 import { emailAddress } from "./common";
+import { z } from "./zod";
 
 const amount = z
   .number({ error: "Amount must be a number in dollars" })

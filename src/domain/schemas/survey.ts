@@ -2,15 +2,16 @@
  * The /survey and /ringcloud wizards (spec §3, §5): one schema per step, shared by the forms and by
  * `POST /api/survey` and `POST /api/ringcloud-survey`.
  */
-import { z } from "zod";
 import { PASSWORD_MIN } from "../password-rule";
 import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../pricing";
+import { CALLBACK_PREFERENCES, SURVEY_ROLES } from "../survey";
 import { US_STATE_CODES } from "../us-states";
 import { newPassword, PASSWORDS_DONT_MATCH } from "./auth";
 import { emailAddress, numberFromInput, requiredString } from "./common";
+import { z } from "./zod";
 
-export const SURVEY_ROLES = ["Insurance Agent", "Agency Owner"] as const;
-export const CALLBACK_PREFERENCES = ["morning", "afternoon", "evening", "anytime"] as const;
+// The rules the wizards need without zod live in ../survey (decision 0016).
+export { CALLBACK_PREFERENCES, SURVEY_ROLES, surveyQuantity } from "../survey";
 
 /** A count typed into a number input: empty or NaN means "not given". */
 const optionalCount = z.preprocess(
@@ -66,10 +67,6 @@ function checkSurveyStep2(v: z.infer<typeof surveyStep2Shape>, ctx: z.core.$Refi
 
 export const surveyStep2Schema = surveyStep2Shape.superRefine(checkSurveyStep2);
 export type SurveyStep2 = z.infer<typeof surveyStep2Schema>;
-
-/** How many of the chosen lead type the survey orders. */
-export const surveyQuantity = (step2: SurveyStep2) =>
-  (step2.leadType === "Live Transfers" ? step2.totalTransfers : step2.totalCallbacks) ?? 0;
 
 export const surveySubmissionSchema = surveyStep1Schema
   .extend(surveyStep2Shape.shape)

@@ -1,15 +1,12 @@
 /** /admin-orders (spec §2 "Transfer Orders"; D2): every live-transfer order, with the admin's status changes. */
-import { useMutation, useQuery } from "@tanstack/react-query";
+
 import { useMemo, useState } from "react";
+import { ORDER_TRANSITIONS, REVENUE_LABEL, REVENUE_STATUSES } from "../../domain/dashboard";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
-import {
-  ORDER_TRANSITIONS,
-  REVENUE_LABEL,
-  REVENUE_STATUSES,
-  type TransferOrderView,
-} from "../../domain/schemas/dashboard";
+import type { TransferOrderView } from "../../domain/schemas/dashboard";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Dialog } from "../../ui/dialog";

@@ -1,21 +1,20 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useStore } from "@nanostores/react";
-import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
-import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
+import type { NewPasswordForm } from "../../domain/schemas/auth";
 import { displayName, type PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation } from "../../lib/query";
 import { $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Dialog } from "../../ui/dialog";
-import { Form, fieldProps } from "../../ui/form";
+import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { toast } from "../../ui/toast";
 import { NewPasswordFields } from "../auth/NewPasswordFields";
 
 export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | null; onClose: () => void }) {
   const form = useForm<NewPasswordForm>({
-    resolver: zodResolver(newPasswordFormSchema),
+    resolver: lazyZodResolver(() => import("../../domain/schemas/auth").then((m) => m.newPasswordFormSchema)),
     defaultValues: { password: "", confirmPassword: "", currentPassword: "" },
   });
   // Admins changing their own password confirm it with the current one (the server insists too).

@@ -1,9 +1,10 @@
 /** /admin-orders' delivery parts (issue 15): each order's delivered counts, and the 'Set up delivery' dialog. */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+
 import { type DeliverySettingsValues, inputFromSettings } from "../../domain/delivery-setup";
 import type { TransferOrderView } from "../../domain/schemas/dashboard";
 import { NOT_CHARGED_LABEL } from "../../domain/transfers";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQueryClient } from "../../lib/query";
 import { Dialog } from "../../ui/dialog";
 import { toast } from "../../ui/toast";
 import { DeliverySettingsForm } from "../delivery/DeliverySettingsForm";

@@ -1,8 +1,9 @@
 /** The aff-network tab (spec §2): approved partners as summary cards, pending ones in full with review buttons. */
-import { useMutation, useQuery } from "@tanstack/react-query";
+
 import { useEffect } from "react";
 import type { PartnerApplicationView } from "../../domain/schemas/partner";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";

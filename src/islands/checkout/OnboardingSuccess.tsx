@@ -1,9 +1,10 @@
 /** The pricing checkouts' return page (D13): 3 s of confetti and the order's real status from the server. */
-import { useQuery } from "@tanstack/react-query";
+
 import { useEffect, useState } from "react";
 import { site } from "../../config/site";
 import type { OrderStatus } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
+import { useQuery } from "../../lib/query";
 import { celebrateFor } from "../../scripts/confetti";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";

@@ -2,8 +2,9 @@
  * The five pricing-page checkouts (spec §2 "Checkout screens", §4, §5): configure a transfer package,
  * then pay on the payment card. Prices come from the shared pricing module; the server re-prices.
  */
-import { useMutation, useQuery } from "@tanstack/react-query";
+
 import { useEffect, useState } from "react";
+import { isEmailAddress } from "../../domain/email";
 import {
   formatUsd,
   HIGH_VOLUME_TIERS,
@@ -14,11 +15,11 @@ import {
   parseCount,
   quotePackage,
 } from "../../domain/pricing";
-import { emailAddress } from "../../domain/schemas/common";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import type { PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
-import { $highVolumeData, $projectedTransfers } from "../../lib/stores";
+import { useMutation, useQuery } from "../../lib/query";
+import { $highVolumeData, $projectedTransfers, $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Field } from "../../ui/input";
@@ -61,7 +62,6 @@ const COPY: Record<PackageContext, CheckoutCopy> = {
 };
 
 const EMAIL_MESSAGE = "Please enter a valid email address";
-const ownerEmail = emailAddress(EMAIL_MESSAGE);
 
 /** Spec §9: stored checkout hints are removed 1000 ms after a checkout screen loads. */
 const HINT_LIFETIME_MS = 1000;
@@ -96,13 +96,17 @@ function Checkout({ context }: { context: PackageContext }) {
     return () => clearTimeout(timer);
   }, [context]);
 
-  const me = useQuery<PublicUser>({ queryKey: ["/api/me"] });
+  // Ask the server who is signed in only when this browser says someone is: an anonymous visitor's
+  // page makes no call that must fail (a 401 is a console error).
+  const [maybeSignedIn] = useState(() => Boolean($user.get()));
+  const me = useQuery<PublicUser>({ queryKey: ["/api/me"], enabled: maybeSignedIn });
+  const meKnown = !maybeSignedIn || !me.isPending;
   const count = parseCount(countInput, rule.nonNumericCount);
   const unitCents = packageUnitCents(context, Math.max(count, 0));
   const totalCents = Math.max(count, 0) * unitCents;
   const priced = quotePackage(context, count);
   const needsEmail = !me.data;
-  const emailValid = ownerEmail.safeParse(email).success;
+  const emailValid = isEmailAddress(email);
 
   const prepare = useMutation({
     mutationFn: () =>
@@ -172,7 +176,7 @@ function Checkout({ context }: { context: PackageContext }) {
             </div>
           )}
 
-          {needsEmail && !me.isPending && (
+          {needsEmail && meKnown && (
             <Field
               label="Email for your receipt"
               type="email"
@@ -219,7 +223,7 @@ function Checkout({ context }: { context: PackageContext }) {
           >
             {prepare.isPending ? "Preparing Payment..." : "Proceed to Payment"}
           </Button>
-          {priced.ok && needsEmail && !emailValid && !me.isPending && (
+          {priced.ok && needsEmail && !emailValid && meKnown && (
             <p className="mt-2 text-center text-sm text-muted">Enter the e-mail for your receipt to continue.</p>
           )}
         </Card>

@@ -1,8 +1,8 @@
 /** My Leads (full contact details of purchased leads, CSV export) and My Orders. */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatUsd } from "../../domain/pricing";
 import type { OwnedLeadPage } from "../../domain/schemas/dashboard";
+import { useQuery } from "../../lib/query";
 import { Pager } from "../../ui/pager";
 import { QueryView } from "../../ui/query-view";
 import { Spinner } from "../../ui/spinner";
@@ -34,7 +34,6 @@ export function MyLeadsView() {
   const [page, setPage] = useState(1);
   const leads = useQuery<OwnedLeadPage>({
     queryKey: [`/api/my-leads?page=${page}`],
-    placeholderData: keepPreviousData,
   });
   const data = leads.data;
   return (

@@ -1,10 +1,11 @@
 /** Buy Aged Leads (spec §2 "Dashboard", §4 selection rules, §9 paging; D6 masked previews, sold once). */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+
+import { lazy, useEffect, useMemo, useState } from "react";
 import { formatUsd } from "../../domain/pricing";
 import type { AgedLeadPage } from "../../domain/schemas/dashboard";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Checkbox } from "../../ui/checkbox";
 import { Dialog } from "../../ui/dialog";
@@ -13,7 +14,9 @@ import { Spinner } from "../../ui/spinner";
 import { inputClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
-import { PaymentCard } from "../payment/PaymentCard";
+
+/** The payment step loads when the buyer has reserved leads (decision 0016). */
+const PaymentCard = lazy(() => import("../payment/PaymentCard").then((m) => ({ default: m.PaymentCard })));
 
 function useDebounced(value: string, ms: number): string {
   const [debounced, setDebounced] = useState(value);

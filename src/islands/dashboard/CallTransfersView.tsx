@@ -1,18 +1,18 @@
 /** Buy Call Transfers (spec §2, §4, §5): info → form → card payment; the pending order is kept for /transfer-checkout. */
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useStore } from "@nanostores/react";
-import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+import { parseStates } from "../../domain/dashboard";
 import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../domain/pricing";
-import { type CallTransferForm, callTransferFormSchema, parseStates } from "../../domain/schemas/dashboard";
+import type { CallTransferForm } from "../../domain/schemas/dashboard";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation } from "../../lib/query";
 import { $pendingTransferOrder } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CheckList } from "../../ui/check-list";
-import { Form, fieldProps } from "../../ui/form";
+import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { buttonClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
@@ -28,7 +28,9 @@ const BENEFITS = [
 export function CallTransfersView() {
   const pending = useStore($pendingTransferOrder);
   const [stage, setStage] = useState<"info" | "form">(pending ? "form" : "info");
-  const form = useForm({ resolver: zodResolver(callTransferFormSchema) });
+  const form = useForm({
+    resolver: lazyZodResolver(() => import("../../domain/schemas/dashboard").then((m) => m.callTransferFormSchema)),
+  });
   const totalTransfers = Number(form.watch("totalTransfers")) || 0;
   const totalCents = Math.max(totalTransfers, 0) * CALL_TRANSFER_UNIT_CENTS;
 

@@ -1,16 +1,21 @@
 /** /dashboard (spec §2 "Dashboard"): a sidebar of purchase, account and support views; collapses on phones. */
-import { useQuery } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useState } from "react";
+
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { site } from "../../config/site";
 import { displayName, type PublicUser } from "../../domain/user";
-import { clearUserStores, LOGOUT_URL } from "../../lib/stores";
+import { useQuery } from "../../lib/query";
+import { $user, clearUserStores, LOGOUT_URL } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
+import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
-import { MyLeadsView, MyOrdersView } from "./AccountViews";
 import { AgedLeadsView } from "./AgedLeadsView";
-import { CallTransfersView } from "./CallTransfersView";
+
+// The other views load when first opened (decision 0016): the page opens on the aged-lead list.
+const CallTransfersView = lazy(() => import("./CallTransfersView").then((m) => ({ default: m.CallTransfersView })));
+const MyLeadsView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyLeadsView })));
+const MyOrdersView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyOrdersView })));
 
 function ComingSoon({ title }: { title: string }) {
   return (
@@ -92,6 +97,10 @@ function DashboardShell() {
   const [view, setView] = useState<ViewId>("aged-leads");
   const [menuOpen, setMenuOpen] = useState(false);
   const me = useQuery<PublicUser>({ queryKey: ["/api/me"] });
+  // The `user` mirror (display only, D5) follows what the server says about the session.
+  useEffect(() => {
+    if (me.data) $user.set(me.data);
+  }, [me.data]);
 
   useEffect(() => {
     const fromUrl = new URLSearchParams(window.location.search).get("view");
@@ -156,7 +165,9 @@ function DashboardShell() {
           </a>
         </nav>
       </aside>
-      <div className="min-w-0 flex-1">{current?.render()}</div>
+      <div className="min-w-0 flex-1">
+        <Suspense fallback={<Spinner label="Loading..." />}>{current?.render()}</Suspense>
+      </div>
     </div>
   );
 }

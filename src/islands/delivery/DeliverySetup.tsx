@@ -2,7 +2,7 @@
  * /delivery-setup: the buyer opens the e-mailed link, fills in where and when transfers go, and is signed
  * in (a buyer without an account chooses a username and password here), so the order shows in My Orders.
  */
-import { useMutation, useQuery } from "@tanstack/react-query";
+
 import { useState } from "react";
 import {
   type DeliverySettingsValues,
@@ -13,6 +13,7 @@ import {
 } from "../../domain/delivery-setup";
 import type { PublicUser } from "../../domain/user";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQuery } from "../../lib/query";
 import { $user } from "../../lib/stores";
 import { Field } from "../../ui/input";
 import { Spinner } from "../../ui/spinner";
@@ -72,7 +73,7 @@ function Setup() {
       <div className="text-center" role="status">
         <h2 className="text-2xl font-bold">Deliveries are set up</h2>
         <p className="mt-3 text-ink-soft">
-          Partners can now send your {link.transfers} live transfers. You are signed in as {save.data.user.username}.
+          Partners can now send your {link.transfers} live transfers. You are signed in as {save.data?.user.username}.
         </p>
         <a href="/dashboard" className={buttonClass("primary", "md", "mt-6")}>
           Go to My Orders

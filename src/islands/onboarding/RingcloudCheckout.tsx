@@ -2,7 +2,7 @@
  * /ringcloud-checkout (spec §2): the package chosen in the ringcloud wizard, from the query string. The
  * query's amount is only shown; 'Complete Purchase' asks the server, which prices the order itself.
  */
-import { useMutation } from "@tanstack/react-query";
+
 import { useState } from "react";
 import {
   AGE_RANGES,
@@ -13,6 +13,7 @@ import {
 } from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CheckList } from "../../ui/check-list";

@@ -2,27 +2,18 @@
  * /ringcloud (spec §2 "Ringcloud survey", §4, §5): Agency Info → Lead Preferences → Payment, where the
  * last step is /ringcloud-checkout. Submitting step 2 creates the account (role Insurance Agent).
  */
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { AGE_RANGES, formatUsd, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../domain/pricing";
-import {
-  CALLBACK_PREFERENCES,
-  type RingcloudCheckoutParams,
-  type RingcloudStep1,
-  type RingcloudStep2,
-  ringcloudProfileSchema,
-  ringcloudStep1Schema,
-  ringcloudStep2Schema,
-  type SavedSurvey,
-} from "../../domain/schemas/survey";
+import type { RingcloudCheckoutParams, RingcloudStep1, RingcloudStep2, SavedSurvey } from "../../domain/schemas/survey";
+import { CALLBACK_PREFERENCES } from "../../domain/survey";
 import { US_STATES } from "../../domain/us-states";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
 import { useFocusOnChange } from "../../ui/focus";
-import { Form, fieldProps } from "../../ui/form";
+import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";
 import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";
@@ -31,6 +22,9 @@ import { AppProviders } from "../AppProviders";
 import { RINGCLOUD_PACKAGES } from "./ringcloud-packages";
 import { accountResolver, SavedAccount } from "./saved-account";
 import { WizardProgress } from "./WizardProgress";
+
+/** The step schemas load with the first validation (decision 0016). */
+const surveySchemas = () => import("../../domain/schemas/survey");
 
 const STEP_LABELS = ["Agency Info", "Lead Preferences", "Payment"] as const;
 
@@ -45,9 +39,13 @@ function Wizard() {
   const savedRef = useRef<Saved | null>(null);
   savedRef.current = saved;
   const agencyForm = useForm<RingcloudStep1>({
-    resolver: accountResolver(savedRef, ringcloudStep1Schema, ringcloudProfileSchema),
+    resolver: accountResolver(
+      savedRef,
+      lazyZodResolver(() => surveySchemas().then((m) => m.ringcloudStep1Schema)),
+      lazyZodResolver(() => surveySchemas().then((m) => m.ringcloudProfileSchema)) as never,
+    ),
   });
-  const leadForm = useForm({ resolver: zodResolver(ringcloudStep2Schema) });
+  const leadForm = useForm({ resolver: lazyZodResolver(() => surveySchemas().then((m) => m.ringcloudStep2Schema)) });
   const [agency, setAgency] = useState<RingcloudStep1 | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);

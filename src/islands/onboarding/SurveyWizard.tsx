@@ -2,7 +2,6 @@
  * /survey (spec §2 "Survey", §4, §5): agency info → lead type and details → order summary and payment.
  * Leaving step 2 saves the survey (creating the buyer's account), then prepares the payment.
  */
-import { zodResolver } from "@hookform/resolvers/zod";
 import { type RefObject, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import {
@@ -15,22 +14,15 @@ import {
   surveyUnitCents,
 } from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
-import {
-  SURVEY_ROLES,
-  type SurveyStep1,
-  type SurveyStep2,
-  surveyProfileSchema,
-  surveyQuantity,
-  surveyStep1Schema,
-  surveyStep2Schema,
-} from "../../domain/schemas/survey";
+import type { SurveyStep1, SurveyStep2 } from "../../domain/schemas/survey";
+import { SURVEY_ROLES, surveyQuantity } from "../../domain/survey";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { $highVolumeData } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
 import { useFocusOnChange } from "../../ui/focus";
-import { Form, fieldProps } from "../../ui/form";
+import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";
@@ -40,6 +32,9 @@ import { AppProviders } from "../AppProviders";
 import { PaymentCard } from "../payment/PaymentCard";
 import { accountResolver, SavedAccount } from "./saved-account";
 import { WizardProgress } from "./WizardProgress";
+
+/** The step schemas load with the first validation (decision 0016). */
+const surveySchemas = () => import("../../domain/schemas/survey");
 
 const LEAD_TYPE_TEXT: Record<SurveyStep2["leadType"], string> = {
   "Live Transfers": "Prospects handed live to your agents",
@@ -117,7 +112,13 @@ function AgencyStep({
 }
 
 function useStep1Form(saved: RefObject<Saved | null>) {
-  return useForm<SurveyStep1>({ resolver: accountResolver(saved, surveyStep1Schema, surveyProfileSchema) });
+  return useForm<SurveyStep1>({
+    resolver: accountResolver(
+      saved,
+      lazyZodResolver(() => surveySchemas().then((m) => m.surveyStep1Schema)),
+      lazyZodResolver(() => surveySchemas().then((m) => m.surveyProfileSchema)) as never,
+    ),
+  });
 }
 
 function LeadStep({
@@ -135,7 +136,10 @@ function LeadStep({
   onNext: (v: SurveyStep2) => void;
   heading: HeadingRef;
 }) {
-  const form = useForm({ resolver: zodResolver(surveyStep2Schema), ...(initial ? { defaultValues: initial } : {}) });
+  const form = useForm({
+    resolver: lazyZodResolver(() => surveySchemas().then((m) => m.surveyStep2Schema)),
+    ...(initial ? { defaultValues: initial } : {}),
+  });
   const leadType = form.watch("leadType");
   const values = form.watch();
   const ageRange = values.ageRange;

@@ -2,9 +2,10 @@
  * /thank-you (spec §2, D13): 'Payment Successful' (3 s of confetti) when the order is paid, otherwise
  * 'Thank You - Your order is being processed'. The order's status comes from the server.
  */
-import { useQuery } from "@tanstack/react-query";
+
 import { useEffect, useState } from "react";
 import { site } from "../../config/site";
+import { useQuery } from "../../lib/query";
 import { celebrateFor } from "../../scripts/confetti";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";

@@ -1,8 +1,6 @@
 /** What the wizards show and check once their first save has created the buyer's account (decision 0017). */
-import { zodResolver } from "@hookform/resolvers/zod";
 import type { RefObject } from "react";
 import type { FieldValues, Resolver } from "react-hook-form";
-import type { z } from "zod";
 
 /**
  * Step 1's resolver: the whole account until it is saved, then only the profile (the username, e-mail and
@@ -10,13 +8,10 @@ import type { z } from "zod";
  */
 export function accountResolver<Values extends FieldValues>(
   saved: RefObject<unknown>,
-  account: z.ZodType<Values, Values>,
-  profile: z.ZodType,
+  account: Resolver<Values>,
+  profile: Resolver<Values>,
 ): Resolver<Values> {
-  return (values, context, options) =>
-    saved.current
-      ? (zodResolver(profile as z.ZodType<Values, Values>) as Resolver<Values>)(values, context, options)
-      : (zodResolver(account) as Resolver<Values>)(values, context, options);
+  return (values, context, options) => (saved.current ? profile : account)(values, context, options);
 }
 
 /** Step 1 after the first save: the account is made, so its username and e-mail are shown, not asked. */

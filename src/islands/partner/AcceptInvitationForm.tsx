@@ -1,12 +1,12 @@
 /** /partner-invitation: an approved partner opens the e-mailed link, chooses a password and lands in /partner. */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
 import { INVITATION_INVALID, INVITATION_TTL_HOURS, type InvitationCheck } from "../../domain/schemas/partner-account";
 import type { PublicUser } from "../../domain/user";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQuery } from "../../lib/query";
 import { $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Form } from "../../ui/form";

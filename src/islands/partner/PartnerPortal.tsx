@@ -2,7 +2,6 @@
  * /partner (issue 15 items 1, 2, 6): a partner's portal. Today's calls against the daily cap, billable
  * rate and average duration; API keys (created and shown once, revoked); their transfers; payouts.
  */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ApiKeyView } from "../../../worker/services/api-keys";
 import type { PartnerProfile, PartnerStats, TransferView } from "../../../worker/services/transfers";
@@ -10,6 +9,7 @@ import { formatUsd } from "../../domain/pricing";
 import type { PayoutLine } from "../../domain/transfers";
 import { TRANSFER_BUFFER_SECONDS } from "../../domain/transfers";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { clearUserStores, LOGOUT_URL } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -31,7 +31,7 @@ const duration = (seconds: number | null) =>
 
 function Figures() {
   const profile = useQuery<PartnerProfile>({ queryKey: ["/api/partner/profile"] });
-  const stats = useQuery<PartnerStats>({ queryKey: ["/api/partner/stats"], refetchInterval: 30_000 });
+  const stats = useQuery<PartnerStats>({ queryKey: ["/api/partner/stats"], refetchInterval: () => 30_000 });
   if (stats.isPending || profile.isPending) return <Spinner label="Loading your figures..." />;
   if (stats.isError || profile.isError) return <p className="text-ink-soft">Figures could not be loaded.</p>;
   const { today } = stats.data;
@@ -182,18 +182,30 @@ function ApiKeys() {
   );
 }
 
+/** The oldest transfer's time, where the next (older) page starts; undefined when there is none. */
+const olderThan = (page: TransferView[]) => {
+  const oldest = page.at(-1);
+  return oldest ? new Date(oldest.routedAt).getTime() : undefined;
+};
+
 function Transfers() {
-  const pages = useInfiniteQuery({
-    queryKey: ["/api/partner/transfers"],
-    initialPageParam: undefined as number | undefined,
-    queryFn: ({ pageParam }) =>
-      apiRequest<TransferView[]>("GET", `/api/partner/transfers${pageParam ? `?before=${pageParam}` : ""}`),
-    getNextPageParam: (last) => {
-      const oldest = last.at(-1);
-      return last.length > 0 && oldest ? new Date(oldest.routedAt).getTime() : undefined;
-    },
+  const first = useQuery<TransferView[]>({ queryKey: ["/api/partner/transfers"] });
+  const [older, setOlder] = useState<TransferView[][]>([]);
+  const loadOlder = useMutation({
+    mutationFn: (before: number) => apiRequest<TransferView[]>("GET", `/api/partner/transfers?before=${before}`),
+    onSuccess: (page) => setOlder((pages) => [...pages, page]),
   });
-  const list = pages.data?.pages.flat() ?? [];
+  const lastPage = older.at(-1) ?? first.data ?? [];
+  const nextBefore = olderThan(lastPage);
+  const pages = {
+    isPending: first.isPending,
+    isError: first.isError,
+    hasNextPage: nextBefore !== undefined,
+    isFetchingNextPage: loadOlder.isPending,
+    fetchNextPage: () => nextBefore !== undefined && loadOlder.mutate(nextBefore),
+    data: { pages: [first.data ?? [], ...older] },
+  };
+  const list = pages.data.pages.flat();
   return (
     <section aria-labelledby="transfers-heading" className="space-y-4">
       <h2 id="transfers-heading" className="text-xl font-bold">

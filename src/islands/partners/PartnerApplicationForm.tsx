@@ -1,6 +1,4 @@
 /** /affnetwork (spec §2 "Partner Application", §5): the long partner form with optional documents. */
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import {
@@ -12,15 +10,14 @@ import {
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS,
   PAYMENT_TERMS,
-  type PartnerApplication,
-  type PartnerApplicationInput,
-  partnerApplicationSchema,
   TIME_ZONES,
-} from "../../domain/schemas/partner";
+} from "../../domain/partner";
+import type { PartnerApplication, PartnerApplicationInput } from "../../domain/schemas/partner";
 import { apiUpload, errorMessage } from "../../lib/api";
+import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
-import { Form, fieldProps } from "../../ui/form";
+import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";
 import { buttonClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
@@ -40,7 +37,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function Application() {
   const form = useForm<PartnerApplicationInput, unknown, PartnerApplication>({
-    resolver: zodResolver(partnerApplicationSchema),
+    // The schema loads with the first validation (decision 0016).
+    resolver: lazyZodResolver(() => import("../../domain/schemas/partner").then((m) => m.partnerApplicationSchema)),
     defaultValues: { paymentTerms: DEFAULT_PAYMENT_TERMS, timeZone: DEFAULT_TIME_ZONE },
   });
   const [documents, setDocuments] = useState<File[]>([]);

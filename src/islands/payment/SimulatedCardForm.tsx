@@ -2,9 +2,10 @@
  * The simulated provider's card form (D3): the fields of Stripe's card form, Stripe's test numbers,
  * confirmation through the server's provider path.
  */
-import { useMutation } from "@tanstack/react-query";
+
 import { useEffect, useState } from "react";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Field } from "../../ui/input";
 import { type PaymentFormProps, paymentError, paymentFailed, paymentSucceeded } from "./complete-payment";

@@ -1,6 +1,7 @@
 /** The aged-leads tab (spec §2): bulk CSV upload, then the single-lead form, then the latest leads. */
-import { useQuery } from "@tanstack/react-query";
+
 import { formatUsd } from "../../../domain/pricing";
+import { useQuery } from "../../../lib/query";
 import { QueryView } from "../../../ui/query-view";
 import { Table } from "../../../ui/table";
 import { BulkUpload } from "./BulkUpload";

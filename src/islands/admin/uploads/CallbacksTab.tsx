@@ -1,17 +1,12 @@
 /** The callbacks tab (spec §2, §5): the callback-opportunity form and the latest opportunities. */
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { formatUsd } from "../../../domain/pricing";
-import {
-  type CallbackOpportunity,
-  type CallbackOpportunityInput,
-  callbackOpportunitySchema,
-} from "../../../domain/schemas/admin-leads";
+import type { CallbackOpportunity, CallbackOpportunityInput } from "../../../domain/schemas/admin-leads";
 import { apiRequest, errorMessage } from "../../../lib/api";
+import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
-import { Form, fieldProps } from "../../../ui/form";
+import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
 import { Field } from "../../../ui/input";
 import { QueryView } from "../../../ui/query-view";
 import { Table } from "../../../ui/table";
@@ -33,7 +28,9 @@ export function CallbacksTab() {
   const queryClient = useQueryClient();
   const list = useQuery<ListedOpportunity[]>({ queryKey: LIST_KEY });
   const form = useForm<CallbackOpportunityInput, unknown, CallbackOpportunity>({
-    resolver: zodResolver(callbackOpportunitySchema),
+    resolver: lazyZodResolver(() =>
+      import("../../../domain/schemas/admin-leads").then((m) => m.callbackOpportunitySchema),
+    ),
   });
   const save = useMutation({
     mutationFn: (values: CallbackOpportunity) => apiRequest("POST", "/api/admin/callback-opportunities", values),

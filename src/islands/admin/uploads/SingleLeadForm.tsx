@@ -1,14 +1,13 @@
 /** The single aged-lead form (spec §3, §5): D7's band and price shown live from the form fill time. */
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { isAgeRange } from "../../../domain/csv-mapping";
 import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, formatUsd } from "../../../domain/pricing";
-import { type AdminAgedLead, type AdminAgedLeadInput, adminAgedLeadSchema } from "../../../domain/schemas/admin-leads";
+import type { AdminAgedLead, AdminAgedLeadInput } from "../../../domain/schemas/admin-leads";
 import { apiRequest, errorMessage } from "../../../lib/api";
+import { useMutation, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
-import { Form, fieldProps } from "../../../ui/form";
+import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
 import { Field, SelectField } from "../../../ui/input";
 import { toast } from "../../../ui/toast";
 
@@ -17,7 +16,9 @@ const toIso = (local: string) => (local ? new Date(local).toISOString() : "");
 
 export function SingleLeadForm() {
   const queryClient = useQueryClient();
-  const form = useForm<AdminAgedLeadInput, unknown, AdminAgedLead>({ resolver: zodResolver(adminAgedLeadSchema) });
+  const form = useForm<AdminAgedLeadInput, unknown, AdminAgedLead>({
+    resolver: lazyZodResolver(() => import("../../../domain/schemas/admin-leads").then((m) => m.adminAgedLeadSchema)),
+  });
   const [localTime, ageRange, price] = form.watch(["formFillTime", "ageRange", "price"]);
   const formFillTime = typeof localTime === "string" && localTime ? Date.parse(localTime) : null;
   const hint = agedLeadPrice({

@@ -4,7 +4,7 @@
  * then streamed to the server in batches (a few in flight), and the import is followed to its report.
  * The main thread holds one review page and the batches in flight, never the file's rows.
  */
-import { useQueryClient } from "@tanstack/react-query";
+
 import { useEffect, useRef, useState } from "react";
 import {
   AUTO_MAP_REQUIRED,
@@ -18,6 +18,7 @@ import {
 } from "../../../domain/csv-mapping";
 import type { ImportStatus } from "../../../domain/schemas/admin-leads";
 import { ApiError, apiRequest, errorMessage } from "../../../lib/api";
+import { useQueryClient } from "../../../lib/query";
 import { toast } from "../../../ui/toast";
 import type { FromWorker, ReviewRow, ToWorker } from "./csv-protocol";
 

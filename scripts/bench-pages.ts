@@ -1,0 +1,174 @@
+/**
+ * `npm run bench -- pages`: (1) the HTML, CSS and JS every route loads, raw and gzip, against its
+ * JavaScript budget (scripts/page-weights.ts); (2) Lighthouse (mobile) on every route: the median of
+ * `--runs` runs (default 3) for each category, CLS and console errors, reports in
+ * bench-results/lighthouse/. Answers false when a page is over its budget or below a target.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Browser } from "playwright-core";
+import { chromiumArgs } from "./chromium.ts";
+import { bin, root, toolEnv } from "./lib.ts";
+import { CONFETTI_BUDGET, KB, ROUTES, type Visitor, visitorContext, weighPage } from "./page-weights.ts";
+
+/** Lighthouse targets (issue 14 item 3). */
+export const LIGHTHOUSE_TARGETS = {
+  marketingPerformance: 95,
+  islandPerformance: 90,
+  otherCategories: 95,
+  maxCls: 0.05,
+} as const;
+
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+type Category = (typeof CATEGORIES)[number];
+
+const kb = (bytes: number) => (bytes / KB).toFixed(1);
+
+async function benchBytes(browser: Browser, baseURL: string): Promise<boolean> {
+  let ok = true;
+  const rows: Record<string, string | number>[] = [];
+  const contexts = new Map<Visitor, Awaited<ReturnType<typeof visitorContext>>>();
+  for (const route of ROUTES) {
+    if (!contexts.has(route.visitor))
+      contexts.set(route.visitor, await visitorContext(browser, baseURL, route.visitor));
+    const page = await (contexts.get(route.visitor) as NonNullable<ReturnType<typeof contexts.get>>).newPage();
+    const weight = await weighPage(page, baseURL, route.path);
+    await page.close();
+    const within = weight.js.gzip <= route.budget;
+    if (!within) ok = false;
+    rows.push({
+      route: route.path.split("?")[0] ?? route.path,
+      visitor: route.visitor,
+      "html raw/gz KB": `${kb(weight.html.raw)} / ${kb(weight.html.gzip)}`,
+      "css raw/gz KB": `${kb(weight.css.raw)} / ${kb(weight.css.gzip)}`,
+      "js raw KB": kb(weight.js.raw),
+      "js gz KB": kb(weight.js.gzip),
+      "budget KB": kb(route.budget),
+      status: !within ? "✖ OVER BUDGET" : route.overTarget ? "over 85 KB target" : "ok",
+    });
+  }
+  for (const context of contexts.values()) await context.close();
+  console.log("\nBytes each route loads (KB = 1,000 bytes; gz = gzip -6 of the same bytes; same-origin only):");
+  console.table(rows);
+  return ok;
+}
+
+interface LighthouseResult {
+  scores: Record<Category, number>;
+  cls: number;
+  consoleErrors: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** Null when Lighthouse will not audit the answer (the 404 page is a 404 on purpose). */
+function runLighthouse(url: string, cookie: string, outputBase: string): LighthouseResult | null {
+  // Lighthouse splits --chrome-flags at spaces: the host-resolver rule (which has some) stays out.
+  const chromeFlags = ["--headless=new", ...chromiumArgs.filter((flag) => !flag.includes(" "))].join(" ");
+  const args = [
+    url,
+    "--quiet",
+    "--output=json",
+    "--output=html",
+    `--output-path=${outputBase}`,
+    `--only-categories=${CATEGORIES.join(",")}`,
+    `--chrome-flags=${chromeFlags}`,
+    ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
+  ];
+  const launch = () =>
+    spawnSync(bin("lighthouse"), args, {
+      cwd: root,
+      encoding: "utf8",
+      env: toolEnv({ CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" }),
+    });
+  // On a busy machine Chromium now and then loses the trace (NO_NAVSTART): one more try.
+  const reportFile = `${outputBase}.report.json`;
+  rmSync(reportFile, { force: true });
+  let result = launch();
+  if (result.status !== 0) result = launch();
+  if (!existsSync(reportFile)) throw new Error(`lighthouse failed for ${url}:\n${result.stderr}`);
+  const report = JSON.parse(readFileSync(reportFile, "utf8")) as {
+    runtimeError?: { code: string };
+    categories: Record<Category, { score: number | null }>;
+    audits: Record<string, { numericValue?: number; details?: { items?: unknown[] } }>;
+  };
+  if (report.runtimeError?.code === "ERRORED_DOCUMENT_REQUEST") return null;
+  if (report.runtimeError) throw new Error(`lighthouse failed for ${url}: ${report.runtimeError.code}`);
+  return {
+    scores: Object.fromEntries(
+      CATEGORIES.map((category) => [category, Math.round((report.categories[category].score ?? 0) * 100)]),
+    ) as Record<Category, number>,
+    cls: report.audits["cumulative-layout-shift"]?.numericValue ?? 0,
+    consoleErrors: report.audits["errors-in-console"]?.details?.items?.length ?? 0,
+  };
+}
+
+async function benchLighthouse(browser: Browser, baseURL: string, runs: number): Promise<boolean> {
+  const folder = resolve(root, "bench-results/lighthouse");
+  mkdirSync(folder, { recursive: true });
+  const cookies = new Map<Visitor, string>();
+  for (const visitor of ["anonymous", "buyer", "admin"] as const) {
+    const context = await visitorContext(browser, baseURL, visitor);
+    cookies.set(visitor, (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; "));
+    await context.close();
+  }
+  let ok = true;
+  const rows: Record<string, string | number>[] = [];
+  for (const route of ROUTES) {
+    const slug = route.path.split("?")[0]?.replace(/^\/$/, "/index").slice(1).replaceAll("/", "_") ?? "page";
+    const results: LighthouseResult[] = [];
+    for (let run = 1; run <= runs; run++) {
+      const url = new URL(route.path, baseURL).toString();
+      const result = runLighthouse(url, cookies.get(route.visitor) ?? "", resolve(folder, `${slug}.run${run}`));
+      if (result) results.push(result);
+    }
+    if (results.length === 0) {
+      rows.push({ route: route.path, visitor: route.visitor, status: "not audited (Lighthouse skips a 4xx page)" });
+      continue;
+    }
+    const score = (category: Category) => median(results.map((r) => r.scores[category]));
+    const cls = median(results.map((r) => r.cls));
+    const consoleErrors = Math.max(...results.map((r) => r.consoleErrors));
+    const marketing = route.budget <= CONFETTI_BUDGET;
+    const minPerformance = marketing ? LIGHTHOUSE_TARGETS.marketingPerformance : LIGHTHOUSE_TARGETS.islandPerformance;
+    const misses = [
+      score("performance") < minPerformance && "performance",
+      ...CATEGORIES.slice(1).filter((c) => score(c) < LIGHTHOUSE_TARGETS.otherCategories),
+      cls > LIGHTHOUSE_TARGETS.maxCls && "CLS",
+      consoleErrors > 0 && "console errors",
+    ].filter(Boolean);
+    if (misses.length > 0) ok = false;
+    rows.push({
+      route: route.path.split("?")[0] ?? route.path,
+      visitor: route.visitor,
+      perf: score("performance"),
+      a11y: score("accessibility"),
+      "best practices": score("best-practices"),
+      seo: score("seo"),
+      CLS: cls.toFixed(3),
+      "console errors": consoleErrors,
+      status: misses.length ? `✖ ${misses.join(", ")}` : "ok",
+    });
+  }
+  console.log(
+    `\nLighthouse 13 (mobile preset), median of ${runs} run(s) per route; reports in bench-results/lighthouse/:`,
+  );
+  console.table(rows);
+  return ok;
+}
+
+export async function benchPages(
+  browser: Browser,
+  baseURL: string,
+  options: { lighthouseRuns: number },
+): Promise<boolean> {
+  const bytesOk = await benchBytes(browser, baseURL);
+  const lighthouseOk =
+    options.lighthouseRuns > 0 ? await benchLighthouse(browser, baseURL, options.lighthouseRuns) : true;
+  return bytesOk && lighthouseOk;
+}

@@ -1,0 +1,147 @@
+/**
+ * Every route of the site, who visits it, and how much JavaScript it may load (issue 14, decision
+ * 0016), measured in Chromium: the bytes of every same-origin script a page load fetches (Stripe.js,
+ * fetched only when a real Stripe payment step shows, is another origin), raw and gzip -6 of the
+ * same bytes. Shared by `npm run bench -- pages` and the e2e budget test.
+ */
+import { gzipSync } from "node:zlib";
+import type { Browser, BrowserContext, Page, Response } from "playwright-core";
+import { DEMO_ADMIN, DEMO_BUYER } from "./demo-data.ts";
+
+export type Visitor = "anonymous" | "buyer" | "admin";
+
+/** 1 KB = 1,000 bytes, as the budgets are stated. */
+export const KB = 1000;
+/** Every page with a React island. react-dom alone is ~66 KB of it. */
+export const ISLAND_PAGE_BUDGET = 85 * KB;
+/** A pricing page loads its confetti and nothing else. */
+export const CONFETTI_BUDGET = 6 * KB;
+
+export interface RouteSpec {
+  path: string;
+  /** Who opens it (pages behind a session need a signed-in buyer or an admin). */
+  visitor: Visitor;
+  /** Gzip bytes of JavaScript the page may load. */
+  budget: number;
+  /**
+   * Set while a page is still above the island budget: its ceiling is then `budget` (today's size, so
+   * it cannot grow), and the bench reports it as over the target until the work is done.
+   */
+  overTarget?: true;
+}
+
+const island = (path: string, visitor: Visitor = "anonymous"): RouteSpec => ({
+  path,
+  visitor,
+  budget: ISLAND_PAGE_BUDGET,
+});
+const ceiling = (path: string, visitor: Visitor, kb: number): RouteSpec => ({
+  path,
+  visitor,
+  budget: kb * KB,
+  overTarget: true,
+});
+
+export const ROUTES: RouteSpec[] = [
+  { path: "/", visitor: "anonymous", budget: 0 },
+  { path: "/pricing", visitor: "anonymous", budget: 0 },
+  ...["standard", "special", "premium", "enterprise", "ultimate"].map(
+    (name): RouteSpec => ({ path: `/${name}-pricing`, visitor: "anonymous", budget: CONFETTI_BUDGET }),
+  ),
+  { path: "/no-such-page", visitor: "anonymous", budget: 0 },
+  island("/login"),
+  island("/forgot-password"),
+  island("/reset-password?token=not-a-real-token"),
+  island("/checkout"),
+  island("/checkout-high-volume"),
+  island("/checkout-premium"),
+  island("/checkout-enterprise"),
+  island("/checkout-ultimate"),
+  island("/onboarding-success"),
+  island("/ringcloud-checkout?amount=370&calls=10&tier=ringcloud&packageType=live_transfers&pricePerUnit=37"),
+  island("/thank-you"),
+  island("/survey-success"),
+  island("/transfer-checkout", "buyer"),
+  island("/admin-orders", "admin"),
+  island("/dashboard", "buyer"),
+  ceiling("/survey", "anonymous", 97),
+  ceiling("/get-started", "anonymous", 97),
+  ceiling("/ringcloud", "anonymous", 94),
+  ceiling("/affnetwork", "anonymous", 92),
+  ceiling("/admin", "admin", 112),
+];
+
+export const demoAccount = { buyer: DEMO_BUYER, admin: DEMO_ADMIN } as const;
+
+/** Signs the context in through the login form (no JavaScript needed) as the demo buyer or admin. */
+export async function signIn(context: BrowserContext, visitor: Visitor): Promise<void> {
+  if (visitor === "anonymous") return;
+  const account = demoAccount[visitor];
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Username").fill(account.username);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname !== "/login"),
+    page.getByRole("button", { name: "Login" }).click(),
+  ]);
+  await page.close();
+}
+
+/** A fresh context per visitor, signed in when the visitor is. */
+export async function visitorContext(browser: Browser, baseURL: string, visitor: Visitor): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 412, height: 823 } });
+  await signIn(context, visitor);
+  return context;
+}
+
+export interface Bytes {
+  raw: number;
+  gzip: number;
+}
+export interface PageWeight {
+  html: Bytes;
+  css: Bytes;
+  js: Bytes;
+  /** Every same-origin script the load fetched, with its gzip size. */
+  scripts: { url: string; gzip: number }[];
+}
+
+type Kind = "html" | "css" | "js";
+const kindOf: Record<string, Kind> = { document: "html", stylesheet: "css", script: "js" };
+
+/** Loads `path` until the network is idle and adds up what it fetched from the site (`baseURL`) itself. */
+export async function weighPage(page: Page, baseURL: string, path: string): Promise<PageWeight> {
+  const site = new URL(baseURL).origin;
+  const weight: PageWeight = {
+    html: { raw: 0, gzip: 0 },
+    css: { raw: 0, gzip: 0 },
+    js: { raw: 0, gzip: 0 },
+    scripts: [],
+  };
+  const pending: Promise<void>[] = [];
+  const onResponse = (response: Response) => {
+    const kind = kindOf[response.request().resourceType()];
+    const url = new URL(response.url());
+    const redirect = response.status() >= 300 && response.status() < 400;
+    // blob: scripts (confetti's worker) are code the page already fetched, not another download.
+    if (!kind || url.protocol === "blob:" || url.origin !== site || redirect) return;
+    pending.push(
+      response.body().then(
+        (body) => {
+          const gzip = gzipSync(body).length;
+          weight[kind].raw += body.length;
+          weight[kind].gzip += gzip;
+          if (kind === "js") weight.scripts.push({ url: url.pathname, gzip });
+        },
+        // A page that forwards (/get-started) drops what it loaded; the next page's loads are counted.
+        () => undefined,
+      ),
+    );
+  };
+  page.on("response", onResponse);
+  await page.goto(new URL(path, baseURL).toString(), { waitUntil: "networkidle" });
+  await Promise.all(pending);
+  page.off("response", onResponse);
+  return weight;
+}

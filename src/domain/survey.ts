@@ -1,0 +1,9 @@
+/** The wizards' choices and rules that the pages need without zod (decision 0016); schemas/survey.ts validates. */
+import type { SurveyStep2 } from "./schemas/survey";
+
+export const SURVEY_ROLES = ["Insurance Agent", "Agency Owner"] as const;
+export const CALLBACK_PREFERENCES = ["morning", "afternoon", "evening", "anytime"] as const;
+
+/** How many of the chosen lead type the survey orders. */
+export const surveyQuantity = (step2: SurveyStep2) =>
+  (step2.leadType === "Live Transfers" ? step2.totalTransfers : step2.totalCallbacks) ?? 0;
