@@ -3,8 +3,14 @@
  * (docs/decisions/0012): totals come from the per-state counts table, pages from partial indexes over
  * unsold leads, newest first, with the location filter turned into exact index keys.
  */
-import { and, count, desc, eq, gt, gte, isNotNull, isNull, lt, or } from "drizzle-orm";
-import { keysMatch, type LocationKeys, locationKeys, parseLocationFilter } from "../../src/domain/location-filter";
+import { and, count, desc, eq, gt, isNotNull, lt, or } from "drizzle-orm";
+import {
+  keysMatch,
+  type LocationKeys,
+  type LocationTerm,
+  locationKeys,
+  parseLocationFilter,
+} from "../../src/domain/location-filter";
 import { maskName, maskPhone } from "../../src/domain/masking";
 import type { AgeRange } from "../../src/domain/pricing";
 import {
@@ -16,7 +22,7 @@ import {
   type OwnedLeadPage,
 } from "../../src/domain/schemas/dashboard";
 import { database } from "../db/client";
-import { agedLeadCounts, agedLeads } from "../db/schema";
+import { agedLeads } from "../db/schema";
 import { priceLead } from "./leads";
 
 /** Unsold, and not held by a reservation that is still running (?1 = now). */
@@ -33,44 +39,51 @@ interface PreviewRow {
   form_fill_time: number | null;
 }
 
-/** Available leads in total and among those the filter selects, from the counts table (no scan). */
-async function availableCounts(d1: D1Database, location: string | undefined, now: number) {
-  const db = database(d1);
-  const terms = parseLocationFilter(location);
-  const unsold = db
-    .select({ state: agedLeadCounts.state, areaCode: agedLeadCounts.areaCode, unsold: agedLeadCounts.unsold })
-    .from(agedLeadCounts)
-    .where(gt(agedLeadCounts.unsold, 0));
-  // Running reservations, read from aged_leads_reservations_idx: in total, or per key for a filter.
-  const running = and(isNull(agedLeads.soldAt), gte(agedLeads.reservedUntil, new Date(now)));
-  const everything = locationKeys(terms, []);
-  if (everything.all) {
-    const [rows, [held]] = await db.batch([unsold, db.select({ held: count() }).from(agedLeads).where(running)]);
-    const available = rows.reduce((sum, row) => sum + row.unsold, 0) - (held?.held ?? 0);
-    return { keys: everything, available, matched: available };
-  }
-  const [rows, reserved] = await db.batch([
-    unsold,
-    db
-      .select({ state: agedLeads.state, areaCode: agedLeads.areaCode, held: count() })
-      .from(agedLeads)
-      .where(running)
-      .groupBy(agedLeads.state, agedLeads.areaCode),
-  ]);
+interface KeyCount {
+  state: string;
+  areaCode: string;
+  n: number;
+}
+
+/** Unsold leads per key (the triggers' table) and running reservations (aged_leads_reservations_idx). */
+const UNSOLD_SQL = "SELECT state, area_code AS areaCode, unsold AS n FROM aged_lead_counts WHERE unsold > 0";
+const HELD_BY_KEY_SQL = `SELECT state, coalesce(area_code, '') AS areaCode, count(*) AS n
+  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE sold_at IS NULL AND reserved_until >= ?1
+  GROUP BY state, area_code`;
+const HELD_SQL = `SELECT '' AS state, '' AS areaCode, count(*) AS n
+  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE sold_at IS NULL AND reserved_until >= ?1`;
+
+/**
+ * The counts read last in this isolate: a hint to plan the page query before this request's counts
+ * arrive, so counts and page go to D1 in one batch. The hint never decides the answer: a plan whose keys
+ * turn out different from the fresh counts' is run again.
+ */
+let lastUnsold: KeyCount[] = [];
+
+/** The filter's keys and the available leads, in total and among those selected. */
+function tally(terms: readonly LocationTerm[], unsold: readonly KeyCount[], held: readonly KeyCount[]) {
   const keys = locationKeys(
     terms,
-    rows.map((row) => row.state),
+    unsold.map((row) => row.state),
   );
-  const held = new Map(reserved.map((row) => [`${row.state}\n${row.areaCode ?? ""}`, row.held]));
+  const sum = (rows: readonly KeyCount[]) => rows.reduce((total, row) => total + row.n, 0);
+  if (keys.all) {
+    const available = sum(unsold) - sum(held);
+    return { keys, available, matched: available };
+  }
+  const heldBy = new Map(held.map((row) => [`${row.state}\n${row.areaCode}`, row.n]));
   let available = 0;
   let matched = 0;
-  for (const row of rows) {
-    const n = row.unsold - (held.get(`${row.state}\n${row.areaCode}`) ?? 0);
+  for (const row of unsold) {
+    const n = row.n - (heldBy.get(`${row.state}\n${row.areaCode}`) ?? 0);
     available += n;
     if (keysMatch(keys, row)) matched += n;
   }
   return { keys, available, matched };
 }
+
+const sameKeys = (a: LocationKeys, b: LocationKeys) =>
+  a.all || b.all ? a.all === b.all : [...a.states].sort().join("\n") === [...b.states].sort().join("\n");
 
 /**
  * The rowids of one page, newest first, and their parameters (?1 now, ?2 offset, then the key lists: at
@@ -124,18 +137,30 @@ export async function listAvailableLeads(
 ): Promise<AgedLeadPage> {
   const now = Date.now();
   const offset = (page - 1) * AGED_LEADS_PAGE_SIZE;
-  const { keys, available, matched } = await availableCounts(d1, location, now);
-  let rows: PreviewRow[] = [];
-  if (matched > offset) {
-    const rowids = pageRowids(keys, matched, available, now, offset);
-    const result = await d1
+  const terms = parseLocationFilter(location);
+  const pageQuery = (plan: ReturnType<typeof tally>) => {
+    const rowids = pageRowids(plan.keys, plan.matched, plan.available, now, offset);
+    return d1
       .prepare(
         `SELECT id, name, phone, state, age_range, price_cents, form_fill_time FROM aged_leads
          WHERE rowid IN (${rowids.sql}) ${ORDER}`,
       )
-      .bind(...rowids.params)
-      .all<PreviewRow>();
-    rows = result.results;
+      .bind(...rowids.params);
+  };
+  // Raw D1 batch (one transaction, one round trip): the page query needs INDEXED BY, which drizzle lacks.
+  const planned = tally(terms, lastUnsold, []);
+  const withPage = planned.matched > offset;
+  const [unsold, held, listed] = await d1.batch<KeyCount | PreviewRow>([
+    d1.prepare(UNSOLD_SQL),
+    d1.prepare(planned.keys.all ? HELD_SQL : HELD_BY_KEY_SQL).bind(now),
+    ...(withPage ? [pageQuery(planned)] : []),
+  ]);
+  lastUnsold = (unsold?.results ?? []) as KeyCount[];
+  const fresh = tally(terms, lastUnsold, (held?.results ?? []) as KeyCount[]);
+  const { matched } = fresh;
+  let rows = (listed?.results ?? []) as PreviewRow[];
+  if (matched > offset && !(withPage && sameKeys(planned.keys, fresh.keys))) {
+    rows = (await pageQuery(fresh).all<PreviewRow>()).results;
   }
   return {
     items: rows.map((row) => {
