@@ -18,6 +18,10 @@ const REQUESTS = 200;
 const WARM_UP = 20;
 const PURCHASE_SIZE = 200;
 const SIZES = [100_000, 1_000_000];
+/** A buyer may make 10 reservation requests a minute (issue 11 item 7): the purchases are spread over buyers. */
+const PURCHASES_PER_BUYER = 9;
+const BENCH_BUYERS = Math.ceil(REQUESTS / PURCHASES_PER_BUYER);
+const benchBuyer = (i: number) => `bench-buyer-${i}`;
 
 const TX = BENCH_STATES.indexOf("TX");
 const CA = BENCH_STATES.indexOf("CA");
@@ -60,6 +64,12 @@ function fill(persistTo: string, size: number): string[][] {
   const db = new DatabaseSync(d1File(persistTo));
   const started = performance.now();
   insertBenchLeads(db, 0, size, Date.now());
+  // The purchasing buyers share the demo buyer's password (its hash is copied, never re-derived here).
+  const addBuyer = db.prepare(
+    `INSERT INTO users (id, username, email, password_hash)
+     SELECT ?1, ?2, ?2 || '@example.com', password_hash FROM users WHERE username = ?3`,
+  );
+  for (let i = 0; i < BENCH_BUYERS; i++) addBuyer.run(crypto.randomUUID(), benchBuyer(i), DEMO_BUYER.username);
   const ids = db
     .prepare(
       "SELECT id FROM aged_leads WHERE id LIKE 'bench-%' AND sold_at IS NULL AND reserved_until IS NULL ORDER BY id LIMIT ?",
@@ -85,11 +95,13 @@ async function timed(request: () => Promise<Response>, expectStatus = 200): Prom
   return [ms, response, body];
 }
 
-async function signIn(baseURL: string): Promise<string> {
+/** Signs in as `username` (the demo buyer's password), each from its own client address. */
+async function signIn(baseURL: string, username: string = DEMO_BUYER.username): Promise<string> {
+  const address = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
   const response = await fetch(`${baseURL}/api/login`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: baseURL },
-    body: JSON.stringify({ username: DEMO_BUYER.username, password: DEMO_BUYER.password }),
+    headers: { "Content-Type": "application/json", Origin: baseURL, "CF-Connecting-IP": address },
+    body: JSON.stringify({ username, password: DEMO_BUYER.password }),
   });
   if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
   return response.headers
@@ -114,12 +126,6 @@ async function benchSize(size: number): Promise<Timing[]> {
     const cookie = await signIn(server.baseURL);
     const headers = { Cookie: cookie, Origin: server.baseURL };
     const get = (path: string) => () => fetch(`${server.baseURL}${path}`, { headers });
-    const post = (path: string, json: unknown) => () =>
-      fetch(`${server.baseURL}${path}`, {
-        method: "POST",
-        headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify(json),
-      });
     const results: Timing[] = [];
     for (const [label, path] of QUERIES) {
       for (let i = 0; i < WARM_UP; i++) await timed(get(path));
@@ -129,12 +135,21 @@ async function benchSize(size: number): Promise<Timing[]> {
     }
     const reserve: number[] = [];
     const confirm: number[] = [];
-    for (const leadIds of purchases) {
-      const [reserveMs, , body] = await timed(post("/api/bulk-purchase-leads", { leadIds }));
+    const buyerCookies: string[] = [];
+    for (let i = 0; i < BENCH_BUYERS; i++) buyerCookies.push(await signIn(server.baseURL, benchBuyer(i)));
+    for (const [i, leadIds] of purchases.entries()) {
+      const buyerHeaders = {
+        Cookie: buyerCookies[Math.floor(i / PURCHASES_PER_BUYER)] ?? cookie,
+        Origin: server.baseURL,
+        "Content-Type": "application/json",
+      };
+      const postAs = (path: string, json: unknown) => () =>
+        fetch(`${server.baseURL}${path}`, { method: "POST", headers: buyerHeaders, body: JSON.stringify(json) });
+      const [reserveMs, , body] = await timed(postAs("/api/bulk-purchase-leads", { leadIds }));
       reserve.push(reserveMs);
       const { clientSecret } = JSON.parse(body) as { clientSecret: string };
       const card = { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" };
-      confirm.push((await timed(post("/api/simulated-payments/confirm", card)))[0]);
+      confirm.push((await timed(postAs("/api/simulated-payments/confirm", card)))[0]);
     }
     results.push(summarize(`reserve ${PURCHASE_SIZE} leads (POST /api/bulk-purchase-leads)`, reserve));
     results.push(summarize(`payment confirmation selling ${PURCHASE_SIZE} leads`, confirm));
