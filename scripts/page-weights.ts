@@ -64,11 +64,11 @@ export const ROUTES: RouteSpec[] = [
   island("/transfer-checkout", "buyer"),
   island("/admin-orders", "admin"),
   island("/dashboard", "buyer"),
-  ceiling("/survey", "anonymous", 97),
-  ceiling("/get-started", "anonymous", 97),
-  ceiling("/ringcloud", "anonymous", 94),
+  ceiling("/survey", "anonymous", 99),
+  ceiling("/get-started", "anonymous", 99),
+  ceiling("/ringcloud", "anonymous", 95),
   ceiling("/affnetwork", "anonymous", 92),
-  ceiling("/admin", "admin", 112),
+  ceiling("/admin", "admin", 113),
 ];
 
 export const demoAccount = { buyer: DEMO_BUYER, admin: DEMO_ADMIN } as const;

@@ -132,3 +132,6 @@ export function templateCsv(): string {
   ];
   return `${rows.map((row) => row.map((value) => `"${value.replaceAll('"', '""')}"`).join(",")).join("\r\n")}\r\n`;
 }
+
+/** Rejected rows `GET /api/imports/:id` lists (the first, by row number); the report CSV lists them all. */
+export const STATUS_REJECTIONS = 100;

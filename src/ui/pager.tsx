@@ -1,4 +1,4 @@
-import { MAX_PAGE_BUTTONS } from "../domain/schemas/dashboard";
+import { MAX_PAGE_BUTTONS } from "../domain/dashboard";
 import { Button } from "./button";
 
 /** Up to five page numbers around the current page. */

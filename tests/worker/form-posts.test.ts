@@ -69,6 +69,6 @@ describe("Content-Security-Policy", () => {
     const csp = (await callApi("/api/health")).headers.get("content-security-policy") ?? "";
     expect(csp).toContain("worker-src 'self' blob:");
     expect(csp).not.toContain("unsafe-eval");
-    expect(csp).toMatch(/script-src 'self' 'nonce-[^']+' https:\/\/js\.stripe\.com;/);
+    expect(csp).toMatch(/script-src 'self' 'nonce-[^']+' https:\/\/js\.stripe\.com https:\/\/\*\.js\.stripe\.com;/);
   });
 });

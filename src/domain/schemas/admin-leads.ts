@@ -1,6 +1,9 @@
 /** Admin lead uploads (spec §3, §5, §7): the single aged lead, callback opportunities and CSV batches. */
 
 import { BULK_BATCH_SIZE, LEAD_FIELDS, NOT_IN_FILE, parsePrice } from "../csv-mapping";
+
+export { STATUS_REJECTIONS } from "../csv-mapping";
+
 import { AGE_RANGES } from "../pricing";
 import { emailAddress, numberFromInput, requiredString } from "./common";
 import { z } from "./zod";
@@ -95,9 +98,6 @@ export const bulkUploadSchema = z.object({
   fieldMapping: z.partialRecord(z.enum(LEAD_FIELDS), z.number().int().min(NOT_IN_FILE)).optional(),
 });
 export type BulkUpload = z.infer<typeof bulkUploadSchema>;
-
-/** Rejected rows `GET /api/imports/:id` lists (the first, by row number); the report CSV lists them all. */
-export const STATUS_REJECTIONS = 100;
 
 /** An import's progress and final report (`GET /api/imports/:id`). */
 export interface ImportStatus {

@@ -1,6 +1,6 @@
 /** /admin-orders (spec §2 "Transfer Orders"; D2): every live-transfer order, with the admin's status changes. */
 
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { ORDER_TRANSITIONS, REVENUE_LABEL, REVENUE_STATUSES } from "../../domain/dashboard";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
@@ -15,7 +15,10 @@ import { type OrderStatus, StatusBadge } from "../../ui/status-badge";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
-import { DeliveryCounts, DeliverySetupDialog } from "./OrderDelivery";
+import { DeliveryCounts } from "./DeliveryCounts";
+
+/** The settings form and its validation load only when an admin opens the dialog. */
+const DeliverySetupDialog = lazy(() => import("./OrderDelivery"));
 
 const STATUS_FILTERS = ["all", ...ORDER_STATUSES] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -176,7 +179,11 @@ function Orders() {
           </Table>
         )}
       </QueryView>
-      <DeliverySetupDialog order={settingUp} onClose={() => setSettingUp(null)} />
+      {settingUp && (
+        <Suspense fallback={null}>
+          <DeliverySetupDialog order={settingUp} onClose={() => setSettingUp(null)} />
+        </Suspense>
+      )}
       <Dialog
         open={change !== null}
         onOpenChange={(open) => !open && setChange(null)}

@@ -1,6 +1,8 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { type ReactNode, useEffect, useState } from "react";
-import { clearUserStores, LOGOUT_URL } from "../../lib/stores";
+import type { PublicUser } from "../../domain/user";
+import { useQuery } from "../../lib/query";
+import { $user, clearUserStores, LOGOUT_URL } from "../../lib/stores";
 import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
 import { PartnersTab } from "./PartnersTab";
@@ -46,6 +48,11 @@ const cardButton =
 
 function Panel() {
   const [tab, setTab] = useState<AdminTab>("aged-leads");
+  // The display mirror of who is signed in (e.g. the users tab asks an admin for their own current password).
+  const me = useQuery<PublicUser>({ queryKey: ["/api/me"] });
+  useEffect(() => {
+    if (me.data) $user.set(me.data);
+  }, [me.data]);
 
   useEffect(() => {
     const fromUrl = new URLSearchParams(window.location.search).get("tab");

@@ -1,6 +1,7 @@
 /** The bulk upload's views (spec §5): the drop area, the progress of an import, and its final report. */
 import { useRef, useState } from "react";
-import { type ImportStatus, STATUS_REJECTIONS } from "../../../domain/schemas/admin-leads";
+import { STATUS_REJECTIONS } from "../../../domain/csv-mapping";
+import type { ImportStatus } from "../../../domain/schemas/admin-leads";
 import { buttonClass } from "../../../ui/styles";
 import type { Stage } from "./useCsvImport";
 
