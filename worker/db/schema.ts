@@ -435,8 +435,18 @@ export const orderDeliveryStates = sqliteTable(
     orderId: text("order_id")
       .notNull()
       .references(() => orderDelivery.orderId, { onDelete: "cascade" }),
+    /**
+     * Maintained by triggers (migration 0009), never written by the app: whether the order is open for
+     * routing (ready, not paused, paid, transfers left) and when it was paid, for the routing index.
+     */
+    open: integer("open", { mode: "boolean" }).notNull().default(false),
+    paidAt: integer("paid_at", { mode: "timestamp_ms" }),
   },
-  (t) => [primaryKey({ columns: [t.state, t.orderId] }), index("order_delivery_states_order_idx").on(t.orderId)],
+  (t) => [
+    primaryKey({ columns: [t.state, t.orderId] }),
+    index("order_delivery_states_order_idx").on(t.orderId),
+    index("order_delivery_states_routing_idx").on(t.state, t.open, t.paidAt, t.orderId),
+  ],
 );
 
 /** One row per successful ping (a routed call) with its outcome; 409 answers leave no row. */
