@@ -35,3 +35,24 @@ CREATE TRIGGER `order_delivery_states_open_on_order` AFTER UPDATE OF `status`, `
     paid_at = NEW.paid_at
   WHERE order_id = NEW.id;
 END;
+--> statement-breakpoint
+-- The partner's calls per local day, counted as transfers are inserted (the daily call cap reads one row).
+CREATE TABLE `partner_day_calls` (
+	`partner_id` text NOT NULL,
+	`day` text NOT NULL,
+	`calls` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY(`partner_id`, `day`),
+	FOREIGN KEY (`partner_id`) REFERENCES `partners`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+INSERT INTO `partner_day_calls` (`partner_id`, `day`, `calls`)
+  SELECT `partner_id`, `partner_local_day`, count(*) FROM `transfers` GROUP BY `partner_id`, `partner_local_day`;
+--> statement-breakpoint
+CREATE TRIGGER `partner_day_calls_on_insert` AFTER INSERT ON `transfers` BEGIN
+  INSERT INTO partner_day_calls (partner_id, day, calls) VALUES (NEW.partner_id, NEW.partner_local_day, 1)
+    ON CONFLICT (partner_id, day) DO UPDATE SET calls = calls + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `partner_day_calls_on_delete` AFTER DELETE ON `transfers` BEGIN
+  UPDATE partner_day_calls SET calls = calls - 1 WHERE partner_id = OLD.partner_id AND day = OLD.partner_local_day;
+END;

@@ -502,6 +502,19 @@ export const transfers = sqliteTable(
 );
 
 /** Each event a partner reported, once per (transfer, type): a repeated event changes nothing. */
+/** A partner's transfers per its local day: kept by triggers on `transfers` (migration 0009), read for the daily call cap. */
+export const partnerDayCalls = sqliteTable(
+  "partner_day_calls",
+  {
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    calls: integer("calls").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.day] })],
+);
+
 export const transferEvents = sqliteTable(
   "transfer_events",
   {

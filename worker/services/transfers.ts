@@ -84,6 +84,10 @@ const deliveredOnDay = (orderId: unknown, day: unknown, now: number) =>
   sql`(SELECT count(*) FROM transfers p WHERE p.order_id = ${orderId} AND p.buyer_local_day = ${day}
       AND (p.status IN ('connected', 'completed') OR (p.status = 'routed' AND p.expires_at > ${now})))`;
 
+/** A partner's transfers on its local day `day` (one row of the counter the triggers keep). */
+const partnerCallsOn = (partnerId: string, day: string) =>
+  sql`coalesce((SELECT calls FROM partner_day_calls WHERE partner_id = ${partnerId} AND day = ${day}), 0)`;
+
 /** The buyer's key for the duplicate rule: the user id, else the order's e-mail. */
 const buyerKeyOf = sql`coalesce(o.user_id, 'email:' || lower(o.email))`;
 
@@ -234,8 +238,7 @@ export async function routeTransfer(
   const partnerDay = localTime(now, owner.timeZone).day;
   // One statement: the partner's calls today beside the first few candidates, already in paid order.
   const rows = await db.all<CandidateRow & { partner_calls: number }>(sql`
-    SELECT pc.partner_calls, c.* FROM (SELECT count(*) AS partner_calls FROM transfers
-      WHERE partner_id = ${owner.partnerId} AND partner_local_day = ${partnerDay}) pc
+    SELECT pc.partner_calls, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls) pc
     LEFT JOIN (${candidatesFor(prospect.state, prospect.phone, now, COUNT_PAGE)}) c ON 1
     ORDER BY c.paid_at, c.order_id`);
   if ((rows[0]?.partner_calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
@@ -318,8 +321,7 @@ async function claim(
     WHERE d.order_id = ${order.orderId} AND d.paused = 0 AND o.status = 'paid'
       AND d.transfers_billable + ${heldCount(sql`d.order_id`, now)} < d.transfers_total
       AND ${deliveredOnDay(sql`d.order_id`, buyerDay, now)} < d.per_day_cap
-      AND (SELECT count(*) FROM transfers c WHERE c.partner_id = ${owner.partnerId}
-           AND c.partner_local_day = ${partnerDay}) < ${owner.dailyCallCap}
+      AND ${partnerCallsOn(owner.partnerId, partnerDay)} < ${owner.dailyCallCap}
     RETURNING id, transfer_phone`);
   return claimed
     ? { transferId: claimed.id, phoneNumber: claimed.transfer_phone, expiresInSeconds: ROUTE_ANSWER_TTL_SECONDS }
