@@ -91,11 +91,13 @@ const partnerCallsOn = (partnerId: string, day: string) =>
 /** The buyer's key for the duplicate rule: the user id, else the order's e-mail. */
 const buyerKeyOf = sql`coalesce(o.user_id, 'email:' || lower(o.email))`;
 
-/** Today's local day in every US zone, as JSON for json_extract by an order's zone. */
-function localDays(now: number): string {
-  return JSON.stringify(Object.fromEntries(US_TIME_ZONES.map((zone) => [zone, localTime(now, zone).day])));
+/** Local day, weekday and minute of the day in every US zone at `now`, as JSON for json_extract by an order's zone. */
+function localTimes(now: number): string {
+  return JSON.stringify(Object.fromEntries(US_TIME_ZONES.map((zone) => [zone, localTime(now, zone)])));
 }
-const dayOfZone = (days: string) => sql`json_extract(${days}, '$."' || d.time_zone || '"')`;
+/** One field of localTimes for the zone in column `zoneColumn` (e.g. d.time_zone). */
+const inZone = (times: string, zoneColumn: string, field: "day" | "weekday" | "minute") =>
+  sql`json_extract(${times}, '$."' || ${sql.raw(zoneColumn)} || '".${sql.raw(field)}')`;
 
 interface CandidateRow {
   order_id: string;
@@ -130,14 +132,14 @@ async function openOrdersFor(env: Env, state: string): Promise<RoutingCandidate[
 
 /** The live holds and today's deliveries (on each buyer's own day) of a few orders. */
 async function withCounts(env: Env, orders: RoutingCandidate[], now: number): Promise<RoutingCandidate[]> {
-  const days = localDays(now);
+  const times = localTimes(now);
   const ids = sql.join(
     orders.map((order) => sql`${order.orderId}`),
     sql`, `,
   );
   const rows = await database(env.DB).all<{ order_id: string; held: number; delivered_today: number }>(sql`
     SELECT d.order_id, ${heldCount(sql`d.order_id`, now)} AS held,
-      ${deliveredOnDay(sql`d.order_id`, dayOfZone(days), now)} AS delivered_today
+      ${deliveredOnDay(sql`d.order_id`, inZone(times, "d.time_zone", "day"), now)} AS delivered_today
     FROM order_delivery d WHERE d.order_id IN (${ids})`);
   const counts = new Map(rows.map((row) => [row.order_id, row]));
   return orders.map((order) => ({
@@ -145,11 +147,6 @@ async function withCounts(env: Env, orders: RoutingCandidate[], now: number): Pr
     held: counts.get(order.orderId)?.held ?? 0,
     deliveredToday: counts.get(order.orderId)?.delivered_today ?? 0,
   }));
-}
-
-/** Local day, weekday and minute of the day in every US zone at `now`, as JSON for json_extract by an order's zone. */
-function localTimes(now: number): string {
-  return JSON.stringify(Object.fromEntries(US_TIME_ZONES.map((zone) => [zone, localTime(now, zone)])));
 }
 
 /**
@@ -160,7 +157,7 @@ function localTimes(now: number): string {
  */
 function candidatesFor(state: string, phone: string, now: number, limit: number) {
   const times = localTimes(now);
-  const local = (field: string) => sql`json_extract(${times}, '$."' || d.time_zone || '".${sql.raw(field)}')`;
+  const local = (field: "weekday" | "minute") => inZone(times, "d.time_zone", field);
   const open = (code: string) =>
     sql`SELECT * FROM (SELECT order_id, paid_at FROM order_delivery_states
       WHERE state = ${code} AND open = 1 ORDER BY paid_at, order_id)`;
@@ -168,7 +165,7 @@ function candidatesFor(state: string, phone: string, now: number, limit: number)
   return sql`
     WITH s AS (${open(state)} UNION ALL ${open(ALL_STATES)})
     SELECT c.*, ${heldCount(sql`c.order_id`, now)} AS held,
-      ${deliveredOnDay(sql`c.order_id`, sql`json_extract(${times}, '$."' || c.time_zone || '".day')`, now)} AS delivered_today
+      ${deliveredOnDay(sql`c.order_id`, inZone(times, "c.time_zone", "day"), now)} AS delivered_today
     FROM (
       SELECT s.order_id, ${buyerKeyOf} AS buyer_key, s.paid_at, d.time_zone, d.hours_start_minute, d.hours_end_minute,
         d.days, d.per_day_cap, d.transfers_total, d.transfers_billable
