@@ -27,7 +27,7 @@ const zoneOf = (expression: string) =>
   `CASE (${expression}) % ${US_TIME_ZONES.length} ${US_TIME_ZONES.map((zone, i) => `WHEN ${i} THEN '${zone}'`).join(" ")} END`;
 
 /** The bench's data, generated inside SQLite (recursive CTEs), so a million rows load in one statement. */
-async function benchDataSql(orders: number, transfers: number, now: number, keys: string[]): Promise<string[]> {
+export async function benchDataSql(orders: number, transfers: number, now: number, keys: string[]): Promise<string[]> {
   const keyRows = await Promise.all(
     keys.map(async (key, i) =>
       insertSql("api_keys", {

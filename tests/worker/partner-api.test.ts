@@ -66,7 +66,7 @@ describe("API keys", () => {
     const partner = await createPartner();
     const log = vi.spyOn(console, "log");
     const responses = await Promise.all(
-      Array.from({ length: 30 }, () => callApi("/api/v1/transfers/none", { headers: partner.auth })),
+      Array.from({ length: 60 }, () => callApi("/api/v1/transfers/none", { headers: partner.auth })),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);

@@ -69,7 +69,7 @@ describe("which orders take a ping", () => {
     }
     expect(routedTo).toEqual(orders.map((order) => order.id));
     await noRoute(route(partner, chicago(10, 30)), "caps_reached");
-  });
+  }, 60_000); // 27 orders and 27 calls: slow on a shared machine
 
   it("skips paused orders, unpaid orders and orders awaiting setup", async () => {
     const partner = await createPartner();
@@ -84,6 +84,40 @@ describe("which orders take a ping", () => {
       setup_status: "awaiting_setup",
     });
     await noRoute(route(partner, chicago(10)), "no_open_order");
+  });
+
+  it("keeps the routing index's open flag and paid time in step with every change to an order", async () => {
+    const partner = await createPartner();
+    const order = await createOpenOrder({ states: ["TX", "OK"], paidAt: chicago(7) });
+    const run = (statement: string) => env.DB.prepare(statement).bind(order.id).run();
+    // The claim re-checks everything, so routing stays right even with a stale flag: read the flag itself.
+    const flags = async () =>
+      (
+        await env.DB.prepare("SELECT state, open, paid_at FROM order_delivery_states WHERE order_id = ? ORDER BY state")
+          .bind(order.id)
+          .all()
+      ).results;
+    const both = (open: number, paidAt = chicago(7)) => [
+      { state: "OK", open, paid_at: paidAt },
+      { state: "TX", open, paid_at: paidAt },
+    ];
+    expect(await flags()).toEqual(both(1));
+    await run("UPDATE order_delivery SET paused = 1 WHERE order_id = ?");
+    expect(await flags()).toEqual(both(0));
+    await noRoute(route(partner, chicago(10)), "no_open_order");
+    await run("UPDATE order_delivery SET paused = 0 WHERE order_id = ?");
+    expect(await flags()).toEqual(both(1));
+    expect((await route(partner, chicago(10))).transferId).toBeTruthy();
+    await run("UPDATE orders SET status = 'pending' WHERE id = ?");
+    expect(await flags()).toEqual(both(0));
+    await run(`UPDATE orders SET status = 'paid', paid_at = ${chicago(9)} WHERE id = ?`);
+    expect(await flags()).toEqual(both(1, chicago(9)));
+    await run("UPDATE order_delivery SET transfers_billable = transfers_total WHERE order_id = ?");
+    expect(await flags()).toEqual(both(0, chicago(9)));
+    await noRoute(route(partner, chicago(10, 3)), "no_open_order");
+    await run("UPDATE order_delivery SET transfers_total = transfers_total + 1 WHERE order_id = ?");
+    expect(await flags()).toEqual(both(1, chicago(9)));
+    expect((await route(partner, chicago(10, 4))).transferId).toBeTruthy();
   });
 
   it("keeps to the order's transfer hours in the buyer's time zone", async () => {

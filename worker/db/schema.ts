@@ -493,8 +493,18 @@ export const orderDeliveryStates = sqliteTable(
     orderId: text("order_id")
       .notNull()
       .references(() => orderDelivery.orderId, { onDelete: "cascade" }),
+    /**
+     * Maintained by triggers (migration 0009), never written by the app: whether the order is open for
+     * routing (ready, not paused, paid, transfers left) and when it was paid, for the routing index.
+     */
+    open: integer("open", { mode: "boolean" }).notNull().default(false),
+    paidAt: integer("paid_at", { mode: "timestamp_ms" }),
   },
-  (t) => [primaryKey({ columns: [t.state, t.orderId] }), index("order_delivery_states_order_idx").on(t.orderId)],
+  (t) => [
+    primaryKey({ columns: [t.state, t.orderId] }),
+    index("order_delivery_states_order_idx").on(t.orderId),
+    index("order_delivery_states_routing_idx").on(t.state, t.open, t.paidAt, t.orderId),
+  ],
 );
 
 /** One row per successful ping (a routed call) with its outcome; 409 answers leave no row. */
@@ -550,6 +560,19 @@ export const transfers = sqliteTable(
 );
 
 /** Each event a partner reported, once per (transfer, type): a repeated event changes nothing. */
+/** A partner's transfers per its local day: kept by triggers on `transfers` (migration 0009), read for the daily call cap. */
+export const partnerDayCalls = sqliteTable(
+  "partner_day_calls",
+  {
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    calls: integer("calls").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.day] })],
+);
+
 export const transferEvents = sqliteTable(
   "transfer_events",
   {

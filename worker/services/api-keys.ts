@@ -103,12 +103,18 @@ export async function verifyApiKey(db: Database, key: string): Promise<KeyOwner>
 
 /** verifyApiKey for a key already hashed (the middleware hashes once for the lookup and the rate limit). */
 export async function verifyApiKeyHash(db: Database, keyHash: string): Promise<KeyOwner> {
-  const [row] = await db
+  return keyOwnerOf(await keyOwnerQuery(db, keyHash));
+}
+
+/** The lookup of a key by its hash, as a query the caller may run in a batch beside others. */
+export function keyOwnerQuery(db: Database, keyHash: string) {
+  return db
     .select({
       apiKeyId: apiKeys.id,
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
-      partnerId: partners.id,
+      // Not partners.id: in a D1 batch drizzle maps rows by column name, and two `id` columns would clash.
+      partnerId: apiKeys.partnerId,
       dailyCallCap: partners.dailyCallCap,
       timeZone: partners.timeZone,
       payPerTransferCents: partners.payPerTransferCents,
@@ -118,6 +124,11 @@ export async function verifyApiKeyHash(db: Database, keyHash: string): Promise<K
     .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
     .where(eq(apiKeys.keyHash, keyHash))
     .limit(1);
+}
+
+/** The owner from keyOwnerQuery's rows; unknown or revoked keys are 401. */
+export function keyOwnerOf(rows: Awaited<ReturnType<typeof keyOwnerQuery>>): KeyOwner {
+  const [row] = rows;
   if (!row) throw new UnauthenticatedError("This API key is not valid.");
   if (row.revokedAt) throw new UnauthenticatedError("This API key has been revoked.");
   const { revokedAt: _revoked, lastUsedAt, ...owner } = row;

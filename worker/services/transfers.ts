@@ -11,6 +11,7 @@
  */
 import { and, count, desc, eq, lt, sql } from "drizzle-orm";
 import {
+  ALL_STATES,
   CONNECTED_HOLD_SECONDS,
   DUPLICATE_WINDOW_DAYS,
   isBillable,
@@ -83,14 +84,20 @@ const deliveredOnDay = (orderId: unknown, day: unknown, now: number) =>
   sql`(SELECT count(*) FROM transfers p WHERE p.order_id = ${orderId} AND p.buyer_local_day = ${day}
       AND (p.status IN ('connected', 'completed') OR (p.status = 'routed' AND p.expires_at > ${now})))`;
 
+/** A partner's transfers on its local day `day` (one row of the counter the triggers keep). */
+const partnerCallsOn = (partnerId: string, day: string) =>
+  sql`coalesce((SELECT calls FROM partner_day_calls WHERE partner_id = ${partnerId} AND day = ${day}), 0)`;
+
 /** The buyer's key for the duplicate rule: the user id, else the order's e-mail. */
 const buyerKeyOf = sql`coalesce(o.user_id, 'email:' || lower(o.email))`;
 
-/** Today's local day in every US zone, as JSON for json_extract by an order's zone. */
-function localDays(now: number): string {
-  return JSON.stringify(Object.fromEntries(US_TIME_ZONES.map((zone) => [zone, localTime(now, zone).day])));
+/** Local day, weekday and minute of the day in every US zone at `now`, as JSON for json_extract by an order's zone. */
+function localTimes(now: number): string {
+  return JSON.stringify(Object.fromEntries(US_TIME_ZONES.map((zone) => [zone, localTime(now, zone)])));
 }
-const dayOfZone = (days: string) => sql`json_extract(${days}, '$."' || d.time_zone || '"')`;
+/** One field of localTimes for the zone in column `zoneColumn` (e.g. d.time_zone). */
+const inZone = (times: string, zoneColumn: string, field: "day" | "weekday" | "minute") =>
+  sql`json_extract(${times}, '$."' || ${sql.raw(zoneColumn)} || '".${sql.raw(field)}')`;
 
 interface CandidateRow {
   order_id: string;
@@ -120,7 +127,65 @@ async function openOrdersFor(env: Env, state: string): Promise<RoutingCandidate[
     JOIN orders o ON o.id = d.order_id
     WHERE s.state IN (${state}, 'ALL') AND d.setup_status = 'ready' AND d.paused = 0
       AND d.transfers_billable < d.transfers_total AND o.status = 'paid'`);
-  return rows.map((row) => ({
+  return rows.map(toCandidate);
+}
+
+/** The live holds and today's deliveries (on each buyer's own day) of a few orders. */
+async function withCounts(env: Env, orders: RoutingCandidate[], now: number): Promise<RoutingCandidate[]> {
+  const times = localTimes(now);
+  const ids = sql.join(
+    orders.map((order) => sql`${order.orderId}`),
+    sql`, `,
+  );
+  const rows = await database(env.DB).all<{ order_id: string; held: number; delivered_today: number }>(sql`
+    SELECT d.order_id, ${heldCount(sql`d.order_id`, now)} AS held,
+      ${deliveredOnDay(sql`d.order_id`, inZone(times, "d.time_zone", "day"), now)} AS delivered_today
+    FROM order_delivery d WHERE d.order_id IN (${ids})`);
+  const counts = new Map(rows.map((row) => [row.order_id, row]));
+  return orders.map((order) => ({
+    ...order,
+    held: counts.get(order.orderId)?.held ?? 0,
+    deliveredToday: counts.get(order.orderId)?.delivered_today ?? 0,
+  }));
+}
+
+/**
+ * The oldest-paid open orders for a state that pass the rules needing no counting, with their counts: at
+ * most `limit` rows, read through `order_delivery_states_routing_idx` in paid order (the state's and the
+ * every-state orders merged), so a ping touches a handful of orders however many are open. The SQL only
+ * pre-filters and never drops an eligible order (a zone it cannot read passes); `rankEligible` decides.
+ */
+function candidatesFor(state: string, phone: string, now: number, limit: number) {
+  const times = localTimes(now);
+  const local = (field: "weekday" | "minute") => inZone(times, "d.time_zone", field);
+  const open = (code: string) =>
+    sql`SELECT * FROM (SELECT order_id, paid_at FROM order_delivery_states
+      WHERE state = ${code} AND open = 1 ORDER BY paid_at, order_id)`;
+  // Raw SQL: a merged UNION ALL in index order, JSON lookups by zone and correlated counts.
+  return sql`
+    WITH s AS (${open(state)} UNION ALL ${open(ALL_STATES)})
+    SELECT c.*, ${heldCount(sql`c.order_id`, now)} AS held,
+      ${deliveredOnDay(sql`c.order_id`, inZone(times, "c.time_zone", "day"), now)} AS delivered_today
+    FROM (
+      SELECT s.order_id, ${buyerKeyOf} AS buyer_key, s.paid_at, d.time_zone, d.hours_start_minute, d.hours_end_minute,
+        d.days, d.per_day_cap, d.transfers_total, d.transfers_billable
+      FROM s JOIN order_delivery d ON d.order_id = s.order_id JOIN orders o ON o.id = s.order_id
+      WHERE (d.days IS NULL OR ${local("weekday")} IS NULL
+          OR EXISTS (SELECT 1 FROM json_each(d.days) WHERE value = ${local("weekday")}))
+        AND (${local("minute")} IS NULL OR d.hours_start_minute = d.hours_end_minute
+          OR (d.hours_start_minute < d.hours_end_minute
+              AND ${local("minute")} >= d.hours_start_minute AND ${local("minute")} < d.hours_end_minute)
+          OR (d.hours_start_minute > d.hours_end_minute
+              AND (${local("minute")} >= d.hours_start_minute OR ${local("minute")} < d.hours_end_minute)))
+        AND NOT EXISTS (SELECT 1 FROM transfers t WHERE t.phone = ${phone} AND t.buyer_key = ${buyerKeyOf}
+          AND t.routed_at > ${now - DUPLICATE_WINDOW_DAYS * DAY_MS}
+          AND (t.status IN ('connected', 'completed') OR (t.status = 'routed' AND t.expires_at > ${now})))
+      ORDER BY s.paid_at, s.order_id LIMIT ${limit}
+    ) c`;
+}
+
+function toCandidate(row: CandidateRow): RoutingCandidate {
+  return {
     orderId: row.order_id,
     buyerKey: row.buyer_key,
     paidAt: row.paid_at ?? 0,
@@ -133,26 +198,7 @@ async function openOrdersFor(env: Env, state: string): Promise<RoutingCandidate[
     transfersBillable: row.transfers_billable,
     held: row.held,
     deliveredToday: row.delivered_today,
-  }));
-}
-
-/** The live holds and today's deliveries (on each buyer's own day) of a few orders. */
-async function withCounts(env: Env, orders: RoutingCandidate[], now: number): Promise<RoutingCandidate[]> {
-  const days = localDays(now);
-  const ids = sql.join(
-    orders.map((order) => sql`${order.orderId}`),
-    sql`, `,
-  );
-  const rows = await database(env.DB).all<{ order_id: string; held: number; delivered_today: number }>(sql`
-    SELECT d.order_id, ${heldCount(sql`d.order_id`, now)} AS held,
-      ${deliveredOnDay(sql`d.order_id`, dayOfZone(days), now)} AS delivered_today
-    FROM order_delivery d WHERE d.order_id IN (${ids})`);
-  const counts = new Map(rows.map((row) => [row.order_id, row]));
-  return orders.map((order) => ({
-    ...order,
-    held: counts.get(order.orderId)?.held ?? 0,
-    deliveredToday: counts.get(order.orderId)?.delivered_today ?? 0,
-  }));
+  };
 }
 
 /** Buyers who got this phone within the duplicate window (a live answer, a connected or a completed call). */
@@ -187,34 +233,56 @@ export async function routeTransfer(
   const db = database(env.DB);
   const prospect = readPing(input, now);
   const partnerDay = localTime(now, owner.timeZone).day;
-  // Three independent reads at once: the partner's calls today, the open orders, the phone's recent buyers.
-  const [[partnerToday], open, recentBuyerKeys] = await Promise.all([
-    db
-      .select({ calls: count() })
-      .from(transfers)
-      .where(and(eq(transfers.partnerId, owner.partnerId), eq(transfers.partnerLocalDay, partnerDay))),
+  // One statement: the partner's calls today beside the first few candidates, already in paid order.
+  const rows = await db.all<CandidateRow & { partner_calls: number }>(sql`
+    SELECT pc.partner_calls, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls) pc
+    LEFT JOIN (${candidatesFor(prospect.state, prospect.phone, now, COUNT_PAGE)}) c ON 1
+    ORDER BY c.paid_at, c.order_id`);
+  if ((rows[0]?.partner_calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
+  // The SQL left out this phone's recent buyers, so no candidate here is a duplicate.
+  const candidates = rows.filter((row) => row.order_id !== null).map(toCandidate);
+  const ranked = rankEligible(candidates, { now, recentBuyerKeys: new Set() });
+  let claims = 0;
+  if (!("reason" in ranked)) {
+    for (const order of ranked.orders) {
+      if (claims++ >= MAX_CLAIM_ATTEMPTS) return noRoute("caps_reached");
+      const answer = await claim(env, owner, prospect, input.consent, order, partnerDay, now);
+      if (answer) return answer;
+    }
+  }
+  // Rarely (none of the first few can take the call, or none passes): every open order, to go further
+  // down the list or to name why none is eligible.
+  return routeByFullRead(env, owner, prospect, input.consent, partnerDay, now, claims);
+}
+
+/** The same rule over every open order of the state, counts read a page at a time. */
+async function routeByFullRead(
+  env: Env,
+  owner: KeyOwner,
+  prospect: ReturnType<typeof readPing>,
+  consent: PingInput["consent"],
+  partnerDay: string,
+  now: number,
+  claimsSoFar: number,
+): Promise<RouteAnswer> {
+  const [open, recentBuyerKeys] = await Promise.all([
     openOrdersFor(env, prospect.state),
     recentBuyers(env, prospect.phone, now),
   ]);
-  if ((partnerToday?.calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
-
   // First the rules that need no counting (state, duplicates, hours) over every open order, oldest paid
   // first; then the counts (slots, the day's cap) for a page of those at a time.
   const ranked = rankEligible(open, { now, recentBuyerKeys });
   if ("reason" in ranked) noRoute(ranked.reason);
-  let claims = 0;
+  let claims = claimsSoFar;
   for (let page = 0; page * COUNT_PAGE < ranked.orders.length && page < MAX_COUNT_PAGES; page++) {
     const counted = rankEligible(
       await withCounts(env, ranked.orders.slice(page * COUNT_PAGE, (page + 1) * COUNT_PAGE), now),
-      {
-        now,
-        recentBuyerKeys,
-      },
+      { now, recentBuyerKeys },
     );
     if ("reason" in counted) continue;
     for (const order of counted.orders) {
       if (claims++ >= MAX_CLAIM_ATTEMPTS) return noRoute("caps_reached");
-      const answer = await claim(env, owner, prospect, input.consent, order, partnerDay, now);
+      const answer = await claim(env, owner, prospect, consent, order, partnerDay, now);
       if (answer) return answer;
     }
   }
@@ -250,8 +318,7 @@ async function claim(
     WHERE d.order_id = ${order.orderId} AND d.paused = 0 AND o.status = 'paid'
       AND d.transfers_billable + ${heldCount(sql`d.order_id`, now)} < d.transfers_total
       AND ${deliveredOnDay(sql`d.order_id`, buyerDay, now)} < d.per_day_cap
-      AND (SELECT count(*) FROM transfers c WHERE c.partner_id = ${owner.partnerId}
-           AND c.partner_local_day = ${partnerDay}) < ${owner.dailyCallCap}
+      AND ${partnerCallsOn(owner.partnerId, partnerDay)} < ${owner.dailyCallCap}
     RETURNING id, transfer_phone`);
   return claimed
     ? { transferId: claimed.id, phoneNumber: claimed.transfer_phone, expiresInSeconds: ROUTE_ANSWER_TTL_SECONDS }
@@ -334,92 +401,91 @@ export async function recordTransferEvent(
     });
   }
   const { type, ...payload } = event;
-  const [recorded] = await db
+  const record = db
     .insert(transferEvents)
     .values({ transferId, type, receivedAt: new Date(now), payload })
-    .onConflictDoNothing()
-    .returning({ type: transferEvents.type });
-  if (!recorded || !FROM[type].includes(status)) return transferView(transfer, now);
+    .onConflictDoNothing();
+  if (!FROM[type].includes(status)) {
+    // After the call ended (or a repeat): recorded, without effect.
+    await record;
+    return transferView(transfer, now);
+  }
 
+  // The event and its effect in one transaction. `changes()` is the row count of the statement just
+  // before in the batch: the effect applies only when this batch recorded the event (a repeat does not).
+  const recordedNow = sql`changes() = 1`;
   const from = sql`${transfers.status} IN (${sql.join(
     FROM[type].map((s) => (s === "expired" ? "routed" : s)).map((s) => sql`${s}`),
     sql`, `,
   )})`;
-  const mine = and(eq(transfers.id, transferId), from);
+  const mine = and(eq(transfers.id, transferId), from, recordedNow);
   const ended = { endedAt: new Date(now), expiresAt: new Date(now) };
   let updated: typeof transfers.$inferSelect | undefined;
   if (type === "connected") {
-    [updated] = await db
-      .update(transfers)
-      .set({
-        status: "connected",
-        connectedAt: new Date(now),
-        expiresAt: new Date(now + CONNECTED_HOLD_SECONDS * 1000),
-      })
-      .where(mine)
-      .returning();
+    [, [updated]] = await db.batch([
+      record,
+      db
+        .update(transfers)
+        .set({
+          status: "connected",
+          connectedAt: new Date(now),
+          expiresAt: new Date(now + CONNECTED_HOLD_SECONDS * 1000),
+        })
+        .where(mine)
+        .returning(),
+    ]);
   } else if (event.type === "completed") {
-    updated = await completeTransfer(env, transfer, event, now);
-  } else {
-    [updated] = await db
-      .update(transfers)
-      .set({ status: type === "no-answer" ? "no_answer" : "failed", ...ended })
-      .where(mine)
-      .returning();
-    if (type === "no-answer") await pauseIfUnanswered(env, transfer.orderId, options.siteOrigin, now);
-  }
-  return transferView(updated ?? (await partnersTransfer(env, partnerId, transferId)), now);
-}
-
-/**
- * Ends a call in one transaction: the transfer (billable by the buffer), its order's counts (only if this
- * statement ended it), and the order itself once every transfer it bought is billable-delivered.
- */
-async function completeTransfer(
-  env: Env,
-  transfer: typeof transfers.$inferSelect,
-  event: { durationSeconds: number; recordingUrl?: string },
-  now: number,
-): Promise<typeof transfers.$inferSelect | undefined> {
-  const db = database(env.DB);
-  const billable = isBillable(event.durationSeconds);
-  const endedAt = new Date(now);
-  const endedNow = sql`EXISTS (SELECT 1 FROM transfers WHERE id = ${transfer.id} AND status = 'completed' AND ended_at = ${now})`;
-  const [[completed]] = await db.batch([
-    db
-      .update(transfers)
-      .set({
-        status: "completed",
-        durationSeconds: event.durationSeconds,
-        billable,
-        recordingUrl: event.recordingUrl ?? null,
-        connectedAt: transfer.connectedAt ?? new Date(now - event.durationSeconds * 1000),
-        endedAt,
-        expiresAt: endedAt,
-      })
-      .where(and(eq(transfers.id, transfer.id), sql`${transfers.status} IN ('routed', 'connected')`))
-      .returning(),
-    db
-      .update(orderDelivery)
-      .set(
-        billable
-          ? { transfersBillable: sql`${orderDelivery.transfersBillable} + 1`, updatedAt: endedAt }
-          : { transfersNotCharged: sql`${orderDelivery.transfersNotCharged} + 1`, updatedAt: endedAt },
-      )
-      .where(and(eq(orderDelivery.orderId, transfer.orderId), endedNow)),
-    db
-      .update(orders)
-      .set({ status: "completed", updatedAt: endedAt })
-      .where(
-        and(
-          eq(orders.id, transfer.orderId),
-          eq(orders.status, "paid"),
-          sql`EXISTS (SELECT 1 FROM order_delivery WHERE order_id = ${transfer.orderId}
-                      AND transfers_billable >= transfers_total)`,
+    const billable = isBillable(event.durationSeconds);
+    // Ends the call (billable by the buffer), moves its order's counts (only if the statement before ended
+    // it) and completes the order once every transfer it bought is billable-delivered.
+    [, [updated]] = await db.batch([
+      record,
+      db
+        .update(transfers)
+        .set({
+          status: "completed",
+          durationSeconds: event.durationSeconds,
+          billable,
+          recordingUrl: event.recordingUrl ?? null,
+          connectedAt: transfer.connectedAt ?? new Date(now - event.durationSeconds * 1000),
+          ...ended,
+        })
+        .where(mine)
+        .returning(),
+      db
+        .update(orderDelivery)
+        .set(
+          billable
+            ? { transfersBillable: sql`${orderDelivery.transfersBillable} + 1`, updatedAt: new Date(now) }
+            : { transfersNotCharged: sql`${orderDelivery.transfersNotCharged} + 1`, updatedAt: new Date(now) },
+        )
+        .where(and(eq(orderDelivery.orderId, transfer.orderId), sql`changes() = 1`)),
+      db
+        .update(orders)
+        .set({ status: "completed", updatedAt: new Date(now) })
+        .where(
+          and(
+            eq(orders.id, transfer.orderId),
+            eq(orders.status, "paid"),
+            sql`EXISTS (SELECT 1 FROM order_delivery WHERE order_id = ${transfer.orderId}
+                        AND transfers_billable >= transfers_total)`,
+          ),
         ),
-      ),
-  ]);
-  return completed;
+    ]);
+  } else {
+    [, [updated]] = await db.batch([
+      record,
+      db
+        .update(transfers)
+        .set({ status: type === "no-answer" ? "no_answer" : "failed", ...ended })
+        .where(mine)
+        .returning(),
+    ]);
+    if (updated && type === "no-answer") await pauseIfUnanswered(env, transfer.orderId, options.siteOrigin, now);
+  }
+  if (updated) return transferView(updated, now);
+  // A repeat, or a concurrent event ended the call first: the transfer as it is now.
+  return transferView(await partnersTransfer(env, partnerId, transferId), now);
 }
 
 /** NO_ANSWER_PAUSE_COUNT unanswered transfers within the window pause the order and tell its buyer once. */
