@@ -232,8 +232,9 @@ export const agedLeads = sqliteTable(
       .on(t.reservedUntil, t.state, t.areaCode)
       .where(sql`${t.soldAt} IS NULL AND ${t.reservedUntil} IS NOT NULL`),
     index("aged_leads_sold_to_idx").on(t.soldToUserId, sql`${t.soldAt} DESC`, t.id),
-    index("aged_leads_reserved_order_idx").on(t.reservedByOrderId),
-    index("aged_leads_reserved_user_idx").on(t.reservedByUserId),
+    // Partial: only reserved rows (migration 0010), so the planner keeps them with ANALYZE statistics.
+    index("aged_leads_reserved_order_idx").on(t.reservedByOrderId).where(sql`${t.reservedByOrderId} IS NOT NULL`),
+    index("aged_leads_reserved_user_idx").on(t.reservedByUserId).where(sql`${t.reservedByUserId} IS NOT NULL`),
     index("aged_leads_import_idx").on(t.importId, t.importBatch),
   ],
 );
