@@ -218,16 +218,13 @@ export const agedLeads = sqliteTable(
   },
   (t) => [
     uniqueIndex("aged_leads_dedupe_unique").on(t.dedupeKey),
-    // Migration 0006 (docs/decisions/0012): the marketplace's indexes over unsold leads, newest first.
+    // Migrations 0006 and 0012 (docs/decisions/0012): the marketplace's indexes over unsold leads, newest
+    // first. They leave `reserved_until` out, so reserving or releasing a lead never rewrites them.
     index("aged_leads_listing_idx")
-      .on(sql`${t.createdAt} DESC`, t.id, t.reservedUntil, t.state, t.areaCode)
+      .on(sql`${t.createdAt} DESC`, t.id, t.state, t.areaCode)
       .where(sql`${t.soldAt} IS NULL`),
-    index("aged_leads_state_listing_idx")
-      .on(t.state, sql`${t.createdAt} DESC`, t.id, t.reservedUntil)
-      .where(sql`${t.soldAt} IS NULL`),
-    index("aged_leads_area_listing_idx")
-      .on(t.areaCode, sql`${t.createdAt} DESC`, t.id, t.reservedUntil)
-      .where(sql`${t.soldAt} IS NULL`),
+    index("aged_leads_state_listing_idx").on(t.state, sql`${t.createdAt} DESC`, t.id).where(sql`${t.soldAt} IS NULL`),
+    index("aged_leads_area_listing_idx").on(t.areaCode, sql`${t.createdAt} DESC`, t.id).where(sql`${t.soldAt} IS NULL`),
     index("aged_leads_reservations_idx")
       .on(t.reservedUntil, t.state, t.areaCode)
       .where(sql`${t.soldAt} IS NULL AND ${t.reservedUntil} IS NOT NULL`),

@@ -25,8 +25,13 @@ import { database } from "../db/client";
 import { agedLeads } from "../db/schema";
 import { priceLead } from "./leads";
 
-/** Unsold, and not held by a reservation that is still running (?1 = now). */
-const AVAILABLE = "sold_at IS NULL AND (reserved_until IS NULL OR reserved_until < ?1)";
+/**
+ * Unsold, and not held by a reservation that is still running (?1 = now). The running reservations are
+ * read once per query from their own small index into a set the listing index is checked against, so the
+ * listing indexes need no `reserved_until` and reserving 200 leads does not rewrite 600 of their entries.
+ */
+const AVAILABLE = `sold_at IS NULL AND rowid NOT IN (SELECT rowid FROM aged_leads INDEXED BY aged_leads_reservations_idx
+  WHERE sold_at IS NULL AND reserved_until >= ?1)`;
 const ORDER = "ORDER BY created_at DESC, id";
 
 interface PreviewRow {

@@ -1,5 +1,5 @@
 /** Aged leads for buyers (PRODUCT.md D6, D7): pricing, reservation, sale (the list is in lead-listing.ts). */
-import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { maskName } from "../../src/domain/masking";
 import { type AgeRange, agedLeadPrice } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
@@ -115,7 +115,9 @@ export async function liveReservationSize(d1: D1Database, orderId: string, now =
       and(
         eq(agedLeads.reservedByOrderId, orderId),
         isNull(agedLeads.soldAt),
-        gt(agedLeads.reservedUntil, new Date(now)),
+        // Unary + keeps the planner on the order's partial index: by `reserved_until` it would walk every
+        // running reservation of every buyer (30 ms at a million leads instead of 0.05).
+        sql`+${agedLeads.reservedUntil} > ${now}`,
       ),
     );
   return row?.count ?? 0;
