@@ -6,9 +6,8 @@ import {
   resetPasswordSchema,
   validateResetTokenSchema,
 } from "../../src/domain/schemas/auth";
-import type { AppBindings } from "../env";
+import type { AppBindings, SignedInBindings } from "../env";
 import { errorJson } from "../http";
-import { requireUser } from "../middleware/auth";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { LOGOUT_CONFIRM_PAGE } from "../pages/logout-confirm";
 import { admitLoginAttempt, recordLoginSuccess } from "../services/login-throttle";
@@ -32,6 +31,7 @@ async function endSession(c: Context<AppBindings>, status: 302 | 303) {
 /** Verified against when the username is unknown, so both failures take the same time. */
 let decoyHash: Promise<string> | undefined;
 
+/** Mounted in the public sub-app (worker/api.ts). */
 export const auth = new Hono<AppBindings>()
   .post("/login", validateJson(loginSchema), async (c) => {
     const { username, password } = c.req.valid("json");
@@ -55,7 +55,6 @@ export const auth = new Hono<AppBindings>()
     return endSession(c, 302);
   })
   .post("/logout", (c) => endSession(c, 303))
-  .get("/me", requireUser, (c) => c.json(c.get("user")))
   .post("/forgot-password", rateLimit("forgot-password"), validateJson(forgotPasswordSchema), async (c) => {
     const { email } = c.req.valid("json");
     const origin = siteOrigin(c.env, c.req.url);
@@ -96,3 +95,6 @@ export const auth = new Hono<AppBindings>()
     await sessions(c.env.DB, c.req.url).invalidateUser(userId);
     return c.json({ message: "Password reset successful" });
   });
+
+/** The signed-in user (any kind): mounted in the account sub-app (worker/api.ts). */
+export const me = new Hono<SignedInBindings>().get("/me", (c) => c.json(c.get("user")));
