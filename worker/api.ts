@@ -1,59 +1,85 @@
 /**
  * The Hono app for everything under /api. Astro-free, so the Worker tests can run it on its own.
+ *
+ * Authorization by construction (decision 0018): every route belongs to exactly one sub-app, and each
+ * guarded sub-app is guarded once with `use("*", guard)`, so its handlers read a non-null user:
+ * - public: anyone, signed in or not (handlers that care read the nullable user);
+ * - account: any signed-in user (401 otherwise);
+ * - buyer: signed-in buyers and admins (401 anonymous, 403 partners);
+ * - admin: admins (401 anonymous, 403 everyone else);
+ * - partner: partner accounts (401 anonymous, 403 everyone else).
+ * `mount` keeps each guard to its own sub-app's routes and the URLs as they are (no path prefix).
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppBindings } from "./env";
+import type { AppBindings, SignedInBindings } from "./env";
 import { DomainError, domainErrorStatus } from "./errors";
 import { errorJson } from "./http";
-import { loadSession } from "./middleware/auth";
+import { loadSession, requireAdmin, requireBuyer, requirePartner, requireUser } from "./middleware/auth";
 import { sameOrigin } from "./middleware/csrf";
+import { mount } from "./mount";
 import { adminLeads } from "./routes/admin-leads";
-import { auth } from "./routes/auth";
+import { auth, me } from "./routes/auth";
 import { buyer } from "./routes/buyer";
 import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
 import { partnerApi } from "./routes/partner-api";
-import { partnerPortal } from "./routes/partner-portal";
-import { partners } from "./routes/partners";
+import { partnerInvitations, partnerPortal } from "./routes/partner-portal";
+import { partnerApplicationReview, partnerApplications } from "./routes/partners";
 import { payments } from "./routes/payments";
-import { surveys } from "./routes/surveys";
+import { savedSurveys, surveys } from "./routes/surveys";
 import { transferOrders } from "./routes/transfer-orders";
 import { users } from "./routes/users";
 
 /** JSON bodies beyond this are refused before they are read (the largest is a 1,000-row lead batch). */
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 
-export const api = new Hono<AppBindings>().basePath("/api");
-
-// The partner API (bearer keys, server to server) answers before the site's CSRF and session middleware.
-api.route("/v1", partnerApi);
-api.use(sameOrigin);
 const jsonBodyLimit = bodyLimit({
   maxSize: MAX_JSON_BODY_BYTES,
   onError: (c) => errorJson(c, 413, "The request is too large."),
 });
-// The partner application carries documents and sets its own, larger limit.
-api.use((c, next) => (c.req.path === "/api/affnetwork-signup" ? next() : jsonBodyLimit(c, next)));
-api.use(loadSession);
-api.use((c, next) => {
-  c.header("Cache-Control", "no-store");
-  return next();
-});
 
-api.route("/", health);
-api.route("/", auth);
-api.route("/", users);
-api.route("/", payments);
-api.route("/", surveys);
-api.route("/", buyer);
-api.route("/", partners);
-api.route("/", partnerPortal);
-api.route("/", transferOrders);
-api.route("/", deliverySetup);
-api.route("/", adminLeads);
+export const publicApp = new Hono<AppBindings>()
+  .route("/", health)
+  .route("/", auth)
+  .route("/", payments)
+  .route("/", surveys)
+  .route("/", partnerApplications)
+  .route("/", partnerInvitations)
+  .route("/", deliverySetup);
+
+export const accountApp = new Hono<SignedInBindings>().use("*", requireUser).route("/", me).route("/", savedSurveys);
+
+export const buyerApp = new Hono<SignedInBindings>().use("*", requireBuyer).route("/", buyer);
+
+export const adminApp = new Hono<SignedInBindings>()
+  .use("*", requireAdmin)
+  .route("/", users)
+  .route("/", partnerApplicationReview)
+  .route("/", transferOrders)
+  .route("/", adminLeads);
+
+export const partnerApp = new Hono<SignedInBindings>().use("*", requirePartner).route("/", partnerPortal);
+
+const site = new Hono<AppBindings>()
+  .basePath("/api")
+  // The partner API (bearer keys, server to server) answers before the site's CSRF and session middleware.
+  .route("/v1", partnerApi)
+  .use(sameOrigin)
+  // The partner application carries documents and sets its own, larger limit.
+  .use((c, next) => (c.req.path === "/api/affnetwork-signup" ? next() : jsonBodyLimit(c, next)))
+  .use(loadSession)
+  .use((c, next) => {
+    c.header("Cache-Control", "no-store");
+    return next();
+  });
+
+export const api = mount(mount(mount(mount(mount(site, publicApp), accountApp), buyerApp), adminApp), partnerApp);
+
+/** Every route the browser can call, with its request and response types (for `hc<Api>`). */
+export type Api = typeof api;
 
 api.all("*", (c) => errorJson(c, 404, "Not found"));
 

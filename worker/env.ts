@@ -28,3 +28,9 @@ export interface AppVariables {
 }
 
 export type AppBindings = { Bindings: Env; Variables: AppVariables };
+
+/**
+ * A guarded sub-app's bindings (worker/api.ts): its one `use("*", guard)` lets only a signed-in user
+ * through, so its handlers read a non-null user.
+ */
+export type SignedInBindings = { Bindings: Env; Variables: { user: PublicUser; sessionId: string } };

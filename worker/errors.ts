@@ -16,6 +16,8 @@ export class DomainError extends Error {
 export class InvalidError extends DomainError {}
 /** 401: nobody is signed in (or the credential is unknown or revoked). */
 export class UnauthenticatedError extends DomainError {}
+/** 402: the card was declined. */
+export class PaymentDeclinedError extends DomainError {}
 /** 403: signed in, but not allowed. */
 export class ForbiddenError extends DomainError {}
 /** 404: no such thing, or not the caller's to see. */
@@ -30,6 +32,7 @@ export class PaymentsUnavailableError extends DomainError {}
 export const DOMAIN_ERROR_STATUS = [
   [InvalidError, 400],
   [UnauthenticatedError, 401],
+  [PaymentDeclinedError, 402],
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
@@ -37,7 +40,7 @@ export const DOMAIN_ERROR_STATUS = [
   [PaymentsUnavailableError, 503],
 ] as const;
 
-export function domainErrorStatus(error: DomainError): 400 | 401 | 403 | 404 | 409 | 429 | 503 {
+export function domainErrorStatus(error: DomainError): 400 | 401 | 402 | 403 | 404 | 409 | 429 | 503 {
   for (const [type, status] of DOMAIN_ERROR_STATUS) if (error instanceof type) return status;
   return 400;
 }

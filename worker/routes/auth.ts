@@ -6,18 +6,16 @@ import {
   resetPasswordSchema,
   validateResetTokenSchema,
 } from "../../src/domain/schemas/auth";
-import type { AppBindings } from "../env";
+import type { AppBindings, SignedInBindings } from "../env";
 import { errorJson } from "../http";
-import { requireUser } from "../middleware/auth";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { LOGOUT_CONFIRM_PAGE } from "../pages/logout-confirm";
-import { admitLoginAttempt, recordLoginSuccess } from "../services/login-throttle";
 import { sendMail, siteOrigin } from "../services/mail";
 import { assertNewPasswordAllowed } from "../services/password-policy";
-import { hashPassword, verifyPassword } from "../services/passwords";
 import { consumeResetToken, isResetTokenValid, issueResetToken } from "../services/reset-tokens";
 import { sessions } from "../services/sessions";
-import { findUserByEmail, findUserByUsername, setPassword, toPublicUser } from "../services/users";
+import { checkCredentials } from "../services/sign-in";
+import { findUserByEmail, setPassword } from "../services/users";
 import { validateJson } from "../validation";
 
 /** Ends the caller's session on the server, clears the cookie and sends them to the login page. */
@@ -29,23 +27,13 @@ async function endSession(c: Context<AppBindings>, status: 302 | 303) {
   return c.redirect("/login", status);
 }
 
-/** Verified against when the username is unknown, so both failures take the same time. */
-let decoyHash: Promise<string> | undefined;
-
+/** Mounted in the public sub-app (worker/api.ts). */
 export const auth = new Hono<AppBindings>()
   .post("/login", validateJson(loginSchema), async (c) => {
     const { username, password } = c.req.valid("json");
-    const attempt = { address: clientAddress(c), username };
-    await admitLoginAttempt(c.env.DB, attempt);
-    const user = await findUserByUsername(c.env.DB, username);
-    decoyHash ??= hashPassword(crypto.randomUUID());
-    const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
-    if (!user || !passwordMatches) return errorJson(c, 401, "Invalid credentials");
-
-    await recordLoginSuccess(c.env.DB, attempt);
-    const cookie = await sessions(c.env.DB, c.req.url).create(user.id);
-    c.header("Set-Cookie", cookie, { append: true });
-    return c.json(toPublicUser(user));
+    const user = await checkCredentials(c.env.DB, { address: clientAddress(c), username }, password);
+    c.header("Set-Cookie", await sessions(c.env.DB, c.req.url).create(user.id), { append: true });
+    return c.json(user);
   })
   .get("/logout", async (c) => {
     // Only a click on the site itself, or an address typed into the browser, signs out by GET: another
@@ -55,7 +43,6 @@ export const auth = new Hono<AppBindings>()
     return endSession(c, 302);
   })
   .post("/logout", (c) => endSession(c, 303))
-  .get("/me", requireUser, (c) => c.json(c.get("user")))
   .post("/forgot-password", rateLimit("forgot-password"), validateJson(forgotPasswordSchema), async (c) => {
     const { email } = c.req.valid("json");
     const origin = siteOrigin(c.env, c.req.url);
@@ -96,3 +83,6 @@ export const auth = new Hono<AppBindings>()
     await sessions(c.env.DB, c.req.url).invalidateUser(userId);
     return c.json({ message: "Password reset successful" });
   });
+
+/** The signed-in user (any kind): mounted in the account sub-app (worker/api.ts). */
+export const me = new Hono<SignedInBindings>().get("/me", (c) => c.json(c.get("user")));

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppBindings } from "../env";
+import { databaseState } from "../services/health";
 import { paymentProviderStatus } from "../services/payments/provider";
 
 /**
@@ -7,13 +8,10 @@ import { paymentProviderStatus } from "../services/payments/provider";
  * takes payments for this request: `stripe`, `simulated` or `unavailable` (with the reason).
  */
 export const health = new Hono<AppBindings>().get("/health", async (c) => {
-  const row = await c.env.DB.prepare(
-    "SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table' AND name = 'users'",
-  ).first<{ tables: number }>();
   const payments = paymentProviderStatus(c.env, c.req.url);
   return c.json({
     ok: true,
-    database: row?.tables === 1 ? "ready" : "missing-migrations",
+    database: await databaseState(c.env.DB),
     payments: payments.provider,
     ...(payments.reason ? { paymentsReason: payments.reason } : {}),
   });

@@ -10,9 +10,8 @@ import {
   partnerTransfersQuerySchema,
 } from "../../src/domain/schemas/partner-account";
 import { database } from "../db/client";
-import type { AppBindings } from "../env";
+import type { AppBindings, SignedInBindings } from "../env";
 import { ForbiddenError } from "../errors";
-import { requirePartner } from "../middleware/auth";
 import { rateLimit } from "../middleware/rate-limit";
 import { createApiKey, listApiKeys, revokeApiKey } from "../services/api-keys";
 import { acceptInvitation, checkInvitation } from "../services/partner-accounts";
@@ -26,15 +25,15 @@ import {
 } from "../services/transfers";
 import { validate, validateJson } from "../validation";
 
-/** The partner record of the signed-in partner user (requirePartner has run). */
-async function signedInPartner(c: Context<AppBindings>): Promise<PartnerProfile> {
-  const user = c.get("user");
-  const partner = user ? await findPartnerByUser(c.env, user.id) : undefined;
+/** The partner record of the signed-in partner user (the partner sub-app's guard has run). */
+async function signedInPartner(c: Context<SignedInBindings>): Promise<PartnerProfile> {
+  const partner = await findPartnerByUser(c.env, c.get("user").id);
   if (!partner) throw new ForbiddenError("Only partner accounts can do that.");
   return partner;
 }
 
-export const partnerPortal = new Hono<AppBindings>()
+/** The invitation link: mounted in the public sub-app (worker/api.ts). */
+export const partnerInvitations = new Hono<AppBindings>()
   .post("/partner-invitation/check", validateJson(invitationTokenSchema), async (c) =>
     c.json(await checkInvitation(c.env, c.req.valid("json").token)),
   )
@@ -50,8 +49,10 @@ export const partnerPortal = new Hono<AppBindings>()
       c.header("Set-Cookie", await session.create(user.id), { append: true });
       return c.json(user);
     },
-  )
-  .use("/partner/*", requirePartner)
+  );
+
+/** The /partner portal's API: mounted in the partner sub-app (worker/api.ts). */
+export const partnerPortal = new Hono<SignedInBindings>()
   .get("/partner/profile", async (c) => c.json(await signedInPartner(c)))
   .get("/partner/keys", async (c) => {
     const partner = await signedInPartner(c);

@@ -16,9 +16,8 @@ import {
   surveySubmissionSchema,
   surveyUpdateSchema,
 } from "../../src/domain/schemas/survey";
-import type { AppBindings } from "../env";
+import type { AppBindings, SignedInBindings } from "../env";
 import { InvalidError, UnauthenticatedError } from "../errors";
-import { requireUser } from "../middleware/auth";
 import { rateLimit } from "../middleware/rate-limit";
 import { createBuyerWithSurvey, findOwnSurvey, updateBuyerSurvey } from "../services/accounts";
 import { sessions } from "../services/sessions";
@@ -82,6 +81,7 @@ function ringcloudCheckout(answers: RingcloudStep2, surveyId: string): Ringcloud
   };
 }
 
+/** Mounted in the public sub-app (worker/api.ts). */
 export const surveys = new Hono<AppBindings>()
   .post(
     "/survey",
@@ -96,8 +96,6 @@ export const surveys = new Hono<AppBindings>()
       const { password, totalPrice, ...answers } = c.req.valid("json");
       const quote = surveyQuote(answers, totalPrice);
       const created = await createBuyerWithSurvey(c.env, { ...answers, password }, { kind: "survey", answers });
-      if ("field" in created)
-        return c.json({ message: created.message, errors: { [created.field]: created.message } }, 409);
       await signIn(c, created.userId);
       return c.json({ message: "Information saved", surveyId: created.surveyId, totalPrice: quote.totalCents }, 201);
     },
@@ -119,8 +117,6 @@ export const surveys = new Hono<AppBindings>()
         { ...answers, password, role: "Insurance Agent" },
         { kind: "ringcloud", answers },
       );
-      if ("field" in created)
-        return c.json({ message: created.message, errors: { [created.field]: created.message } }, 409);
       await signIn(c, created.userId);
       return c.json(
         {
@@ -131,10 +127,9 @@ export const surveys = new Hono<AppBindings>()
         201,
       );
     },
-  )
-  /** The signed-in buyer's own saved survey, so a wizard can resume it (e.g. 'Back to Survey'). */
-  .get("/surveys/:id", requireUser, async (c) => {
-    const user = c.get("user");
-    if (!user) throw new UnauthenticatedError("Please log in.");
-    return c.json(await findOwnSurvey(c.env.DB, user.id, c.req.param("id")));
-  });
+  );
+
+/** The signed-in buyer's own saved survey, so a wizard can resume it (e.g. 'Back to Survey'): account sub-app. */
+export const savedSurveys = new Hono<SignedInBindings>().get("/surveys/:id", async (c) =>
+  c.json(await findOwnSurvey(c.env.DB, c.get("user").id, c.req.param("id"))),
+);

@@ -4,7 +4,7 @@ import type { SavedSurvey } from "../../src/domain/schemas/survey";
 import { database } from "../db/client";
 import { surveyResponses, users } from "../db/schema";
 import type { Env } from "../env";
-import { NotFoundError } from "../errors";
+import { ConflictError, NotFoundError } from "../errors";
 import { assertNewPasswordAllowed } from "./password-policy";
 import { hashPassword } from "./passwords";
 
@@ -48,15 +48,19 @@ export async function findAccountConflict(
   return { field, message: CONFLICTS[field] };
 }
 
-/** Creates the account and the survey record in one transaction; null when the username or e-mail is taken. */
+/** A taken username or e-mail as the wizards show it: the message, and the same under the field's name. */
+const accountConflictError = ({ field, message }: AccountConflict) =>
+  new ConflictError(message, { errors: { [field]: message } });
+
+/** Creates the account and the survey record in one transaction; Conflict when the username or e-mail is taken. */
 export async function createBuyerWithSurvey(
   env: Env,
   buyer: NewBuyer,
   survey: { kind: "survey" | "ringcloud"; answers: Record<string, unknown> },
-): Promise<{ userId: string; surveyId: string } | AccountConflict> {
+): Promise<{ userId: string; surveyId: string }> {
   assertNewPasswordAllowed(buyer.password);
   const conflict = await findAccountConflict(env.DB, buyer.username, buyer.email);
-  if (conflict) return conflict;
+  if (conflict) throw accountConflictError(conflict);
   const userId = crypto.randomUUID();
   const surveyId = crypto.randomUUID();
   try {
@@ -86,7 +90,7 @@ export async function createBuyerWithSurvey(
   } catch (error) {
     // Lost a race with another sign-up for the same name or address.
     const raced = await findAccountConflict(env.DB, buyer.username, buyer.email);
-    if (raced) return raced;
+    if (raced) throw accountConflictError(raced);
     throw error;
   }
   return { userId, surveyId };

@@ -315,3 +315,10 @@ export function importReportCsv(d1: D1Database, status: ImportStatus): ReadableS
     },
   });
 }
+
+/** An import's status and counts; an unknown id is NotFound. */
+export async function findImport(db: D1Database, importId: string): Promise<ImportStatus> {
+  const status = await importStatus(db, importId);
+  if (!status) throw new NotFoundError("Import not found");
+  return status;
+}

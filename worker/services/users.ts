@@ -3,7 +3,7 @@ import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "../../src/dom
 import type { PublicUser } from "../../src/domain/user";
 import { database } from "../db/client";
 import { users } from "../db/schema";
-import { InvalidError } from "../errors";
+import { InvalidError, NotFoundError } from "../errors";
 import { assertNewPasswordAllowed } from "./password-policy";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -60,4 +60,16 @@ export async function assertCurrentPassword(db: D1Database, userId: string, curr
   if (!user || !(await verifyPassword(currentPassword, user.passwordHash))) {
     throw new InvalidError(CURRENT_PASSWORD_WRONG, { errors: { currentPassword: CURRENT_PASSWORD_WRONG } });
   }
+}
+
+/** An admin sets a user's password; their own needs the current one (D14). An unknown user is NotFound. */
+export async function changeUserPassword(
+  db: D1Database,
+  adminId: string,
+  userId: string,
+  { newPassword, currentPassword }: { newPassword: string; currentPassword?: string | undefined },
+): Promise<void> {
+  if (!(await findUserById(db, userId))) throw new NotFoundError("User not found");
+  if (userId === adminId) await assertCurrentPassword(db, userId, currentPassword);
+  await setPassword(db, userId, newPassword);
 }

@@ -1,0 +1,108 @@
+/** Admin lead uploads (spec §7; PRODUCT.md D7, D8): single aged leads and callback opportunities, newest first. */
+import { desc } from "drizzle-orm";
+import { leadAreaCode, leadDedupeKey } from "../../src/domain/leads";
+import { agedLeadPrice } from "../../src/domain/pricing";
+import type { AdminAgedLead, CallbackOpportunity } from "../../src/domain/schemas/admin-leads";
+import { database } from "../db/client";
+import { agedLeads, callbackOpportunities } from "../db/schema";
+import { ConflictError } from "../errors";
+
+/** How many of the latest uploads the admin lists show. */
+const RECENT = 50;
+
+/** Lists an aged lead; a lead with the same phone and form fill time is already listed (409). */
+export async function addAgedLead(d1: D1Database, lead: AdminAgedLead) {
+  const formFillTime = lead.formFillTime ? Date.parse(lead.formFillTime) : null;
+  const priceCents = lead.price ? Math.round(lead.price * 100) : 0;
+  const id = crypto.randomUUID();
+  const inserted = await database(d1)
+    .insert(agedLeads)
+    .values({
+      id,
+      name: lead.name,
+      email: lead.email || null,
+      phone: lead.phone,
+      state: lead.state,
+      ageRange: lead.ageRange ?? null,
+      priceCents,
+      formFillTime: formFillTime === null ? null : new Date(formFillTime),
+      dedupeKey: leadDedupeKey(lead.phone, formFillTime),
+      areaCode: leadAreaCode(lead.phone),
+    })
+    .onConflictDoNothing({ target: agedLeads.dedupeKey })
+    .returning({ id: agedLeads.id });
+  if (inserted.length === 0) throw new ConflictError("This lead is already listed (same phone and form fill time).");
+  const priced = agedLeadPrice({ formFillTime, ageRange: lead.ageRange ?? null, priceCents }, Date.now());
+  return { id, ageRange: priced.ageRange, priceCents: priced.priceCents };
+}
+
+/** The latest aged leads with their price today and whether they are sold, reserved or available. */
+export async function recentAgedLeads(d1: D1Database, now = Date.now()) {
+  const rows = await database(d1)
+    .select({
+      id: agedLeads.id,
+      name: agedLeads.name,
+      phone: agedLeads.phone,
+      state: agedLeads.state,
+      ageRange: agedLeads.ageRange,
+      priceCents: agedLeads.priceCents,
+      formFillTime: agedLeads.formFillTime,
+      soldAt: agedLeads.soldAt,
+      reservedUntil: agedLeads.reservedUntil,
+      createdAt: agedLeads.createdAt,
+    })
+    .from(agedLeads)
+    .orderBy(desc(agedLeads.createdAt))
+    .limit(RECENT);
+  return rows.map((row) => {
+    const priced = agedLeadPrice(row, now);
+    const status = row.soldAt
+      ? "sold"
+      : row.reservedUntil && row.reservedUntil.getTime() > now
+        ? "reserved"
+        : "available";
+    return {
+      id: row.id,
+      name: row.name,
+      phone: row.phone,
+      state: row.state,
+      ageRange: priced.ageRange,
+      priceCents: priced.priceCents,
+      status,
+      createdAt: row.createdAt.toISOString(),
+    };
+  });
+}
+
+export async function addCallbackOpportunity(d1: D1Database, opportunity: CallbackOpportunity, createdBy: string) {
+  const id = crypto.randomUUID();
+  await database(d1)
+    .insert(callbackOpportunities)
+    .values({
+      id,
+      name: opportunity.name,
+      email: opportunity.email,
+      phone: opportunity.phone,
+      state: opportunity.state,
+      priceCents: Math.round(opportunity.price * 100),
+      createdBy,
+    });
+  return { id };
+}
+
+export async function recentCallbackOpportunities(d1: D1Database) {
+  const rows = await database(d1)
+    .select({
+      id: callbackOpportunities.id,
+      name: callbackOpportunities.name,
+      email: callbackOpportunities.email,
+      phone: callbackOpportunities.phone,
+      state: callbackOpportunities.state,
+      priceCents: callbackOpportunities.priceCents,
+      createdAt: callbackOpportunities.createdAt,
+    })
+    .from(callbackOpportunities)
+    .orderBy(desc(callbackOpportunities.createdAt))
+    .limit(RECENT);
+  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+}

@@ -1,0 +1,72 @@
+/** A buyer's own orders (spec §7 `/api/my-orders`, `/api/call-transfer-order`; PRODUCT.md D2). */
+import { desc, eq } from "drizzle-orm";
+import type { z } from "zod";
+import { CALL_TRANSFER_UNIT_CENTS, dollarsToCents, formatUsd, quoteCallTransfer } from "../../src/domain/pricing";
+import { type callTransferOrderSchema, parseStates } from "../../src/domain/schemas/dashboard";
+import type { PublicUser } from "../../src/domain/user";
+import { database } from "../db/client";
+import { orders } from "../db/schema";
+import type { Env } from "../env";
+import { InvalidError } from "../errors";
+import { startPayment } from "./orders";
+import type { PaymentProvider } from "./payments/provider";
+
+/** The most orders My Orders lists. */
+const MY_ORDERS_LIMIT = 200;
+
+/** The buyer's latest orders, newest first. */
+export async function listBuyerOrders(d1: D1Database, userId: string) {
+  const rows = await database(d1)
+    .select({
+      id: orders.id,
+      kind: orders.kind,
+      tier: orders.tier,
+      quantity: orders.quantity,
+      totalCents: orders.totalCents,
+      status: orders.status,
+      createdAt: orders.createdAt,
+      paidAt: orders.paidAt,
+    })
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(desc(orders.createdAt))
+    .limit(MY_ORDERS_LIMIT);
+  return rows.map((order) => ({
+    ...order,
+    createdAt: order.createdAt.toISOString(),
+    paidAt: order.paidAt === null ? null : order.paidAt.toISOString(),
+  }));
+}
+
+/**
+ * Starts the payment of a live-transfer order from the dashboard. The server prices it; the form's
+ * price must be that total (or the per-transfer rate the form shows).
+ */
+export async function startCallTransferOrder(
+  env: Env,
+  provider: PaymentProvider,
+  user: PublicUser,
+  { price, leadType, ...form }: z.output<typeof callTransferOrderSchema>,
+) {
+  const quote = quoteCallTransfer(form.totalTransfers);
+  if (!quote.ok) throw new InvalidError(quote.message);
+  const sentCents = dollarsToCents(price);
+  if (sentCents !== quote.totalCents && sentCents !== CALL_TRANSFER_UNIT_CENTS) {
+    throw new InvalidError(`The price does not match this order (${formatUsd(quote.totalCents)}).`);
+  }
+  return startPayment(env, provider, {
+    kind: "transfer",
+    tier: null,
+    quote,
+    userId: user.id,
+    email: user.email,
+    details: {
+      ...form,
+      leadType,
+      selectedStates: parseStates(form.workingStates),
+      firstName: user.firstName,
+      lastName: user.lastName,
+      phone: user.phone,
+    },
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * The pricing pages' and wizards' checkouts (spec §7 `/api/create-payment-intent`; PRODUCT.md D1, D2, D3)
+ * and the simulated provider's card form: the server prices every purchase, the browser's amount is only
+ * compared.
+ */
+
+import {
+  dollarsToCents,
+  formatUsd,
+  type Quote,
+  quotePackage,
+  quoteRingcloud,
+  quoteSurvey,
+} from "../../src/domain/pricing";
+import type { PaymentIntentRequest, SimulatedCard } from "../../src/domain/schemas/payments";
+import type { PublicUser } from "../../src/domain/user";
+import type { OrderKind } from "../db/schema";
+import type { Env } from "../env";
+import { InvalidError, PaymentDeclinedError } from "../errors";
+import { findSurvey } from "./accounts";
+import { processPaymentEvent, startPayment } from "./orders";
+import type { PaymentEvent, PaymentProvider } from "./payments/provider";
+import { openSimulatedIntent, recordSimulatedOutcome } from "./payments/simulated";
+import { checkSimulatedCard } from "./payments/simulated-card";
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+interface PricedRequest {
+  kind: OrderKind;
+  tier: string | null;
+  quote: Quote;
+}
+
+function priceRequest(request: PaymentIntentRequest): PricedRequest {
+  switch (request.context) {
+    case "special":
+      return { kind: "package", tier: "special", quote: quotePackage("special", request.callCount) };
+    case "package-tier":
+      return { kind: "package", tier: request.tier, quote: quotePackage(request.tier, request.callCount) };
+    case "survey":
+      if (request.leadType === "Aged Leads" && !request.ageRange) {
+        return { kind: "survey", tier: null, quote: { ok: false, message: "Please select an age range" } };
+      }
+      return { kind: "survey", tier: null, quote: quoteSurvey(request.leadType, request.quantity, request.ageRange) };
+    case "ringcloud":
+      return {
+        kind: "ringcloud",
+        tier: request.tier,
+        quote: quoteRingcloud(request.packageType, request.quantity, request.ageRange),
+      };
+  }
+}
+
+const AGED_LEAD_TYPES = new Set(["Aged Leads", "partial_apps"]);
+
+/** The payment must buy what the survey asked for: same lead type, count and (for aged leads) age band. */
+function answersMatch(answers: Record<string, unknown>, request: Record<string, unknown>): boolean {
+  const leadType = request.leadType ?? request.packageType;
+  const askedQuantity =
+    answers.leadType === "Live Transfers" ? answers.totalTransfers : (answers.totalCallbacks ?? answers.totalTransfers);
+  const sameBand = !AGED_LEAD_TYPES.has(String(leadType)) || answers.ageRange === request.ageRange;
+  return answers.leadType === leadType && askedQuantity === request.quantity && sameBand;
+}
+
+/**
+ * Prices the request, checks the browser's amount and (for a wizard) that it buys what the survey
+ * asked, and starts the payment. `caller` is the signed-in user, if any: an e-mail alone never attaches
+ * the order to an account, only the signed-in buyer or the survey's own.
+ */
+export async function startCheckoutPayment(
+  env: Env,
+  provider: PaymentProvider,
+  caller: PublicUser | null,
+  request: PaymentIntentRequest,
+) {
+  const { kind, tier, quote } = priceRequest(request);
+  if (!quote.ok) throw new InvalidError(quote.message);
+  if (dollarsToCents(request.amount) !== quote.totalCents) {
+    throw new InvalidError(`The amount does not match the price of this order (${formatUsd(quote.totalCents)}).`);
+  }
+  const { amount: _amount, context: _context, email: _email, ...details } = request;
+  const survey = "surveyId" in request && request.surveyId ? await findSurvey(env.DB, request.surveyId) : null;
+  if (survey && (survey.kind !== kind || !answersMatch(survey.answers, details))) {
+    throw new InvalidError("This payment does not match your survey answers.");
+  }
+  const email = caller?.email ?? survey?.email ?? request.email ?? null;
+  if (!email) throw new InvalidError("Please enter a valid email address");
+  const userId = caller?.id ?? survey?.userId ?? null;
+  const orderDetails = survey ? { ...survey.answers, ...details } : details;
+  return startPayment(env, provider, { kind, tier, quote, userId, email, details: orderDetails });
+}
+
+/**
+ * The simulated provider's card form: checks the card as Stripe would and completes or fails the payment
+ * through the same event handling as Stripe's webhook. A declined card is PaymentDeclined (402).
+ */
+export async function confirmSimulatedPayment(
+  env: Env,
+  origin: string,
+  { clientSecret, ...card }: SimulatedCard,
+): Promise<{ status: "succeeded"; paymentIntentId: string }> {
+  const intent = await openSimulatedIntent(env.DB, clientSecret);
+  // The simulated provider's own event, handled as Stripe's webhook would be.
+  const handle = (event: DistributiveOmit<PaymentEvent, "id" | "paymentIntentId">) =>
+    processPaymentEvent(env, { id: `evt_sim_${crypto.randomUUID()}`, paymentIntentId: intent.id, ...event }, origin);
+  const check = checkSimulatedCard(card);
+  if (!check.ok) {
+    if (!check.declined) throw new InvalidError(check.message);
+    await recordSimulatedOutcome(env.DB, intent.id, { succeeded: false, error: check.message });
+    await handle({ type: "payment_intent.payment_failed", failureMessage: check.message });
+    throw new PaymentDeclinedError(check.message);
+  }
+  await recordSimulatedOutcome(env.DB, intent.id, { succeeded: true });
+  await handle({ type: "payment_intent.succeeded", amountCents: intent.amountCents, currency: intent.currency });
+  return { status: "succeeded", paymentIntentId: intent.id };
+}
