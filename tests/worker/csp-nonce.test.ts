@@ -56,7 +56,7 @@ describe("CSP nonce stamping", () => {
     for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
     expect(html).not.toContain("stale-from-cache");
     // Only attributes change: the scripts themselves are served as they were.
-    expect(html).toContain("window.dispatchEvent(new Event(\"astro:load\"))");
+    expect(html).toContain('window.dispatchEvent(new Event("astro:load"))');
     expect(html.replace(/ nonce="[^"]*"/g, "")).toBe(PAGE.replace(/ nonce="[^"]*"/g, ""));
   });
 

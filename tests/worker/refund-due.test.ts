@@ -69,7 +69,10 @@ describe("a payment for an order an admin cancelled meanwhile", () => {
 
     // The provider's own copy of the event (same payment, another event id) refunds nothing more.
     const intentId = String(row?.payment_intent_id);
-    const again = await sendStripeEvent("payment_intent.succeeded", succeededIntent(intentId, Number(row?.total_cents)));
+    const again = await sendStripeEvent(
+      "payment_intent.succeeded",
+      succeededIntent(intentId, Number(row?.total_cents)),
+    );
     expect(again.status).toBe(200);
     expect(await simulatedIntentOf(order.orderId)).toMatchObject({ refunded_cents: row?.total_cents });
     expect(await orderRow(order.orderId)).toMatchObject({ status: "refunded" });
