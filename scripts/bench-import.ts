@@ -119,10 +119,3 @@ export async function benchImport(browser: Browser, baseURL: string, rows: numbe
   );
   return { seconds: seconds(started, finished), accounted: accounted === rows && status.rowsReceived === rows };
 }
-
-/** `npm run bench -- import --rows N` (default 100,000). */
-export async function importPart(browser: Browser, baseURL: string, flags: Map<string, string | true>) {
-  const rows = Number(flags.get("rows") ?? 100_000);
-  if (!Number.isInteger(rows) || rows < 1) throw new Error("--rows must be a whole number above 0");
-  return (await benchImport(browser, baseURL, rows)).accounted;
-}

@@ -181,10 +181,35 @@ describe("aged-lead pricing (D7)", () => {
     expect(agedLeadPrice({ formFillTime: now - 100 * DAY, priceCents: 725 }, now).priceCents).toBe(725);
     expect(agedLeadPrice({ formFillTime: now - 100 * DAY, priceCents: 0 }, now).priceCents).toBe(300);
   });
-  it("states the rule in words for the template and form hint", () => {
-    expect(AGED_LEAD_PRICING_RULE).toBe(
-      "1-60 days: $5.00 (range 30-60); 61-90 days: $4.00 (range 60-90); 91+ days: $3.00 (range 90-180)",
+  it("states in words the rule it applies, for the template and form hint", () => {
+    const clauses = AGED_LEAD_PRICING_RULE.split("; ").map((clause) => {
+      const match = /^(\d+)(?:-(\d+)|\+) days: \$(\d+)\.(\d\d) \(range ([\d-]+)\)$/.exec(clause);
+      if (!match) throw new Error(`unexpected clause: ${clause}`);
+      const [, from, to, dollars, cents, range] = match;
+      return {
+        from: Number(from),
+        to: to ? Number(to) : null,
+        priceCents: Number(dollars) * 100 + Number(cents),
+        range,
+      };
+    });
+    expect(clauses.length).toBeGreaterThan(1);
+    // The stated bands start at day 1, follow each other without a gap, and the last is open-ended.
+    expect(clauses[0]?.from).toBe(1);
+    expect(clauses.slice(1).map((clause) => clause.from)).toEqual(
+      clauses.slice(0, -1).map((clause) => (clause.to ?? 0) + 1),
     );
+    expect(clauses.at(-1)?.to).toBeNull();
+    // A lead at either end of each stated band gets exactly the stated price and range.
+    for (const { from, to, priceCents, range } of clauses) {
+      for (const days of [from, to ?? from + 365]) {
+        expect(agedLeadPrice({ formFillTime: now - days * DAY }, now)).toEqual({
+          ageRange: range,
+          ageDays: days,
+          priceCents,
+        });
+      }
+    }
   });
 });
 
