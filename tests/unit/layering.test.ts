@@ -89,9 +89,6 @@ const DOMAIN_PACKAGES = ["zod", "papaparse"];
  */
 const ALLOWED: readonly { from: RegExp; to: string; why: string }[] = [
   { from: /^src\/pages\/[\w-]+\.astro$/, to: "worker/form-posts", why: "server-rendered form posts (0016)" },
-  // Issue 12 item 1 (branch `layer`) moves these into services; delete the two lines once it is merged.
-  { from: /^worker\/routes\/payments\.ts$/, to: "worker/db/schema", why: "until #12 item 1" },
-  { from: /^worker\/routes\/partner-portal\.ts$/, to: "worker/db/client", why: "until #12 item 1" },
 ];
 
 /** Why the edge is forbidden, or null when the picture allows it. */

@@ -9,11 +9,10 @@ import {
   newApiKeySchema,
   partnerTransfersQuerySchema,
 } from "../../src/domain/schemas/partner-account";
-import { database } from "../db/client";
 import type { AppBindings, SignedInBindings } from "../env";
 import { ForbiddenError } from "../errors";
 import { rateLimit } from "../middleware/rate-limit";
-import { createApiKey, listApiKeys, revokeApiKey } from "../services/api-keys";
+import { partnerApiKeys } from "../services/api-keys";
 import { acceptInvitation, checkInvitation } from "../services/partner-accounts";
 import { sessions } from "../services/sessions";
 import {
@@ -56,15 +55,15 @@ export const partnerPortal = new Hono<SignedInBindings>()
   .get("/partner/profile", async (c) => c.json(await signedInPartner(c)))
   .get("/partner/keys", async (c) => {
     const partner = await signedInPartner(c);
-    return c.json(await listApiKeys(database(c.env.DB), partner.id));
+    return c.json(await partnerApiKeys(c.env.DB, partner.id).list());
   })
   .post("/partner/keys", validateJson(newApiKeySchema), async (c) => {
     const partner = await signedInPartner(c);
-    return c.json(await createApiKey(database(c.env.DB), partner.id, c.req.valid("json").name), 201);
+    return c.json(await partnerApiKeys(c.env.DB, partner.id).create(c.req.valid("json").name), 201);
   })
   .delete("/partner/keys/:id", async (c) => {
     const partner = await signedInPartner(c);
-    return c.json(await revokeApiKey(database(c.env.DB), partner.id, c.req.param("id")));
+    return c.json(await partnerApiKeys(c.env.DB, partner.id).revoke(c.req.param("id")));
   })
   .get("/partner/stats", async (c) => c.json(await partnerStats(c.env, await signedInPartner(c))))
   .get("/partner/transfers", validate("query", partnerTransfersQuerySchema), async (c) => {

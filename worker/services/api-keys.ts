@@ -5,7 +5,7 @@
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { PartnerPaymentTerms } from "../../src/domain/transfers";
-import type { Database } from "../db/client";
+import { type Database, database } from "../db/client";
 import { apiKeys, partners } from "../db/schema";
 import { InvalidError, NotFoundError, UnauthenticatedError } from "../errors";
 import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "./api-key-format";
@@ -94,6 +94,16 @@ export async function revokeApiKey(
   });
   if (!existing) throw new NotFoundError("No such API key.");
   return view(existing);
+}
+
+/** The /partner portal's key management for one partner (the routes hold no database handle). */
+export function partnerApiKeys(d1: D1Database, partnerId: string) {
+  const db = database(d1);
+  return {
+    list: () => listApiKeys(db, partnerId),
+    create: (name: string) => createApiKey(db, partnerId, name),
+    revoke: (keyId: string) => revokeApiKey(db, partnerId, keyId),
+  };
 }
 
 /** The owner of a live key; unknown or revoked keys are 401. */
