@@ -5,6 +5,8 @@
 import { AGE_RANGES, AGED_LEAD_PRICING_RULE, type AgeRange } from "./pricing";
 
 export const BULK_BATCH_SIZE = 1000;
+/** A batch of an import: queued for the consumer, then done, or failed after its last retry. */
+export const IMPORT_BATCH_STATUSES = ["queued", "done", "failed"] as const;
 export const LEAD_FIELDS = ["name", "email", "phone", "state", "ageRange", "price", "formFillTime"] as const;
 export type LeadField = (typeof LEAD_FIELDS)[number];
 /** Column index per field; a field without a column is absent. */

@@ -7,6 +7,10 @@
  * `pending` until the provider confirms; `paid` on its confirmation; `completed`/`cancelled` by an admin
  * (or `cancelled` when an aged-lead reservation ends unpaid); `refunded` when the money went back.
  */
+/** What an order bought; each kind is sold by its own screen (D2). */
+export const ORDER_KINDS = ["package", "survey", "ringcloud", "transfer", "aged-leads"] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
+
 export const ORDER_STATUSES = ["pending", "paid", "completed", "cancelled", "refunded"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 

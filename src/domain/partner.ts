@@ -3,7 +3,14 @@
  * zones and the document limits (spec §5; PRODUCT.md D9). The schema is in schemas/partner.ts.
  */
 export const PAYMENT_TERMS = ["Net 7", "Net 15", "Net 30"] as const;
+export type PaymentTerms = (typeof PAYMENT_TERMS)[number];
+/** The application's zone names (APPLICATION_TIME_ZONES in transfers.ts maps them to IANA zones). */
 export const TIME_ZONES = ["PST", "MST", "CST", "EST"] as const;
+export type ApplicationTimeZone = (typeof TIME_ZONES)[number];
+/** What an admin decides about an application; it is `pending` until then. */
+export const APPLICATION_DECISIONS = ["approved", "rejected"] as const;
+export const APPLICATION_STATUSES = ["pending", ...APPLICATION_DECISIONS] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 export const DEFAULT_PAYMENT_TERMS = "Net 30";
 export const DEFAULT_TIME_ZONE = "EST";
 

@@ -3,6 +3,7 @@
  * Enums named here are the values stored in D1 (worker/db/schema.ts).
  */
 import { phoneDigits } from "./leads.ts";
+import { type ApplicationTimeZone, PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
 
 /** Who an account belongs to; admins are buyers with `is_admin` (a partner is never an admin). */
 export const ACCOUNT_TYPES = ["buyer", "partner"] as const;
@@ -39,9 +40,9 @@ export const US_TIME_ZONES = [
 ] as const;
 export type UsTimeZone = (typeof US_TIME_ZONES)[number];
 
-/** Payment terms of a partner (the application's choices). */
-export const PARTNER_PAYMENT_TERMS = ["Net 7", "Net 15", "Net 30"] as const;
-export type PartnerPaymentTerms = (typeof PARTNER_PAYMENT_TERMS)[number];
+/** Payment terms of a partner: the application's choices (declared in partner.ts). */
+export const PARTNER_PAYMENT_TERMS = PAYMENT_TERMS;
+export type PartnerPaymentTerms = PaymentTerms;
 
 /** An order's delivery settings; every field but `days` is needed before it can be delivered to. */
 export interface DeliverySettings {
@@ -186,7 +187,7 @@ export function defaultTimeZone(state: string | undefined): UsTimeZone {
 }
 
 /** The partner application's zone names → IANA zones. */
-export const APPLICATION_TIME_ZONES: Record<"PST" | "MST" | "CST" | "EST", UsTimeZone> = {
+export const APPLICATION_TIME_ZONES: Record<ApplicationTimeZone, UsTimeZone> = {
   PST: "America/Los_Angeles",
   MST: "America/Denver",
   CST: "America/Chicago",

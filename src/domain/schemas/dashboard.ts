@@ -1,4 +1,5 @@
 /** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
+import { ADMIN_ORDER_STATUSES } from "../dashboard";
 import type { OrderDeliveryView } from "../delivery-setup";
 import { MAX_RESERVED_LEADS, type OrderStatus } from "../orders";
 import type { AgeRange } from "../pricing";
@@ -120,5 +121,5 @@ export interface TransferOrderView {
 }
 
 export const orderStatusChangeSchema = z.object({
-  status: z.enum(["completed", "cancelled"], { error: "Status must be completed or cancelled" }),
+  status: z.enum(ADMIN_ORDER_STATUSES, { error: `Status must be ${ADMIN_ORDER_STATUSES.join(" or ")}` }),
 });

@@ -3,7 +3,7 @@
  * form and the multipart fields of `POST /api/affnetwork-signup`.
  */
 
-import { PAYMENT_TERMS, TIME_ZONES } from "../partner";
+import { APPLICATION_DECISIONS, type ApplicationStatus, PAYMENT_TERMS, TIME_ZONES } from "../partner";
 import { emailAddress, numberFromInput, requiredString } from "./common";
 import { z } from "./zod";
 
@@ -62,13 +62,13 @@ export type PartnerApplicationInput = z.input<typeof partnerApplicationSchema>;
 export type PartnerApplication = z.output<typeof partnerApplicationSchema>;
 
 export const applicationStatusSchema = z.object({
-  status: z.enum(["approved", "rejected"], { error: "Status must be approved or rejected" }),
+  status: z.enum(APPLICATION_DECISIONS, { error: `Status must be ${APPLICATION_DECISIONS.join(" or ")}` }),
 });
 
 /** A partner application as the admin tab reads it. */
 export interface PartnerApplicationView extends PartnerApplication {
   id: string;
-  status: "pending" | "approved" | "rejected";
+  status: ApplicationStatus;
   approvedAt: string | null;
   createdAt: string;
   documents: {

@@ -4,7 +4,7 @@
  */
 import { PASSWORD_MIN } from "../password-rule";
 import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../pricing";
-import { CALLBACK_PREFERENCES, SURVEY_ROLES } from "../survey";
+import { CALLBACK_PREFERENCES, SURVEY_ROLES, type SurveyKind } from "../survey";
 import { US_STATE_CODES } from "../us-states";
 import { newPassword, PASSWORDS_DONT_MATCH } from "./auth";
 import { emailAddress, numberFromInput, requiredString } from "./common";
@@ -157,7 +157,7 @@ export const ringcloudUpdateSchema = ringcloudProfileSchema
 /** What `GET /api/surveys/:id` gives the account that owns the survey, to resume its wizard. */
 export interface SavedSurvey {
   surveyId: string;
-  kind: "survey" | "ringcloud";
+  kind: SurveyKind;
   username: string;
   email: string;
   answers: Record<string, unknown>;
