@@ -1,6 +1,7 @@
 /** Admin lead uploads (spec §7; PRODUCT.md D7, D8): single aged leads, callback opportunities, CSV imports. */
 import { Hono } from "hono";
-import { leadAreaCode, leadDedupeKey } from "../../src/domain/leads";
+import { storedLead } from "../../src/domain/leads";
+import { dollarsToCents } from "../../src/domain/pricing";
 import { adminAgedLeadSchema, bulkUploadSchema, callbackOpportunitySchema } from "../../src/domain/schemas/admin-leads";
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
@@ -16,9 +17,7 @@ export const adminLeads = new Hono<AppBindings>()
   .use("/bulk-upload-aged-leads", requireAdmin)
   .use("/imports/*", requireAdmin)
   .post("/admin/aged-leads", validateJson(adminAgedLeadSchema), async (c) => {
-    const lead = c.req.valid("json");
-    const formFillTime = lead.formFillTime ? Date.parse(lead.formFillTime) : null;
-    const priceCents = lead.price ? Math.round(lead.price * 100) : 0;
+    const lead = storedLead(c.req.valid("json"));
     const id = crypto.randomUUID();
     const inserted = await c.env.DB.prepare(
       `INSERT INTO aged_leads (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, area_code)
@@ -27,19 +26,19 @@ export const adminLeads = new Hono<AppBindings>()
       .bind(
         id,
         lead.name,
-        lead.email || null,
+        lead.email,
         lead.phone,
         lead.state,
-        lead.ageRange ?? null,
-        priceCents,
-        formFillTime,
-        leadDedupeKey(lead.phone, formFillTime),
-        leadAreaCode(lead.phone),
+        lead.ageRange,
+        lead.priceCents,
+        lead.formFillTime,
+        lead.dedupeKey,
+        lead.areaCode,
       )
       .first();
     if (!inserted) return errorJson(c, 409, "This lead is already listed (same phone and form fill time).");
     const priced = priceLead(
-      { form_fill_time: formFillTime, age_range: lead.ageRange ?? null, price_cents: priceCents },
+      { form_fill_time: lead.formFillTime, age_range: lead.ageRange, price_cents: lead.priceCents },
       Date.now(),
     );
     return c.json(
@@ -93,7 +92,7 @@ export const adminLeads = new Hono<AppBindings>()
         opportunity.email,
         opportunity.phone,
         opportunity.state,
-        Math.round(opportunity.price * 100),
+        dollarsToCents(opportunity.price) ?? 0,
         c.get("user")?.id ?? null,
       )
       .run();

@@ -263,7 +263,7 @@ function Wizard() {
                   options={AGE_RANGES.map((range) => ({
                     value: range,
                     label: `${range} days`,
-                    description: `${(ringcloudUnitCents("partial_apps", range) / 100).toFixed(2)} each`,
+                    description: `${formatUsd(ringcloudUnitCents("partial_apps", range))} each`,
                   }))}
                   {...fieldProps(leadForm, "ageRange")}
                 />
