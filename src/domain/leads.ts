@@ -1,12 +1,18 @@
 /** Rules about leads shared by the upload screens, the import consumer and the seed data. */
-import { type AgeRange, dollarsToCents } from "./pricing";
+import { type AgeRange, dollarsToCents } from "./pricing.ts";
+
+/** A phone number has at least this many digits (every form that asks for one). */
+export const PHONE_MIN_DIGITS = 10;
+export const PHONE_TOO_SHORT = `Phone number must be at least ${PHONE_MIN_DIGITS} digits`;
+/** Room for formatting: '+1 (214) 555-0100 ext. 12'. */
+export const PHONE_MAX_LENGTH = 30;
 
 /** What an aged lead may hold (the single form and every CSV row, schemas/admin-leads.ts). */
 export const LEAD_LIMITS = {
   nameLength: 200,
   /** A phone needs this many digits; its text may carry formatting up to `phoneLength` characters. */
-  phoneDigits: 10,
-  phoneLength: 30,
+  phoneDigits: PHONE_MIN_DIGITS,
+  phoneLength: PHONE_MAX_LENGTH,
   stateMinLength: 2,
   stateLength: 50,
   /** An explicit price above this is a typo, not a price. */

@@ -24,6 +24,8 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
 
 /** A buyer holds at most one open aged-lead reservation, of at most this many leads. */
 export const MAX_RESERVED_LEADS = 200;
+/** How long a bulk purchase holds its leads for payment (D6). */
+export const RESERVATION_MINUTES = 15;
 
 /** Settings that must all be present for real card payments (Stripe). */
 export const STRIPE_SETTINGS = ["STRIPE_SECRET_KEY", "PUBLIC_STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;

@@ -2,6 +2,8 @@
  * The partner application's rules that the form needs without zod (decision 0016): payment terms, time
  * zones and the document limits (spec §5; PRODUCT.md D9). The schema is in schemas/partner.ts.
  */
+import { megabytes } from "./units.ts";
+
 export const PAYMENT_TERMS = ["Net 7", "Net 15", "Net 30"] as const;
 export type PaymentTerms = (typeof PAYMENT_TERMS)[number];
 /** The application's zone names (APPLICATION_TIME_ZONES in transfers.ts maps them to IANA zones). */
@@ -44,7 +46,10 @@ export const DOCUMENT_ACCEPT = [
 ].join(",");
 
 export const DOCUMENT_ERRORS = {
-  tooLarge: { title: "File Too Large", message: (name: string) => `${name} is larger than 10 MB.` },
+  tooLarge: {
+    title: "File Too Large",
+    message: (name: string) => `${name} is larger than ${megabytes(MAX_DOCUMENT_BYTES)}.`,
+  },
   invalidType: {
     title: "Invalid File Type",
     message: (name: string) => `${name} is not a PDF, Word document or image.`,

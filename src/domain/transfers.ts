@@ -80,6 +80,8 @@ export function isBillable(durationSeconds: number): boolean {
   return durationSeconds > TRANSFER_BUFFER_SECONDS;
 }
 
+/** The buffer as the marketing pages state it ('120-second'). */
+export const BUFFER_LABEL = `${TRANSFER_BUFFER_SECONDS}-second`;
 /** How a completed transfer within the buffer is shown. */
 export const NOT_CHARGED_LABEL = `under ${TRANSFER_BUFFER_SECONDS / 60} minutes — not charged`;
 
@@ -100,7 +102,7 @@ export const NO_ANSWER_PAUSE_REASON = `${NO_ANSWER_PAUSE_COUNT} transfers went u
 export const NO_ROUTE_REASONS = {
   partner_cap_reached: "Your daily call cap is reached.",
   no_open_order: "No open order takes callers from this state.",
-  duplicate: "This caller was already delivered to every buyer open for this state in the last 30 days.",
+  duplicate: `This caller was already delivered to every buyer open for this state in the last ${DUPLICATE_WINDOW_DAYS} days.`,
   caps_reached: "Every order open for this state has reached its transfers for now.",
   outside_hours: "Every order open for this state is outside its transfer hours.",
 } as const;

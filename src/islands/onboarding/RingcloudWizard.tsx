@@ -204,7 +204,7 @@ function Wizard() {
                 label: RINGCLOUD_PACKAGES[type].choice,
                 description:
                   type === "partial_apps"
-                    ? "$5.00 / $4.00 / $3.00 each by age"
+                    ? `${AGE_RANGES.map((range) => formatUsd(ringcloudUnitCents(type, range))).join(" / ")} each by age`
                     : `${formatUsd(ringcloudUnitCents(type))} each`,
               }))}
               {...fieldProps(leadForm, "leadType")}

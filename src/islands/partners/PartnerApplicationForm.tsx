@@ -13,6 +13,7 @@ import {
   TIME_ZONES,
 } from "../../domain/partner";
 import type { PartnerApplication, PartnerApplicationInput } from "../../domain/schemas/partner";
+import { megabytes } from "../../domain/units";
 import { apiUpload, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
@@ -169,7 +170,7 @@ function Application() {
           </Section>
           <Section title="Documents (optional)">
             <p className="text-sm text-ink-soft">
-              PDF, Word or image files, up to 10 MB each, at most {MAX_DOCUMENTS} files.
+              PDF, Word or image files, up to {megabytes(MAX_DOCUMENT_BYTES)} each, at most {MAX_DOCUMENTS} files.
             </p>
             <input
               ref={picker}
