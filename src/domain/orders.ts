@@ -27,6 +27,12 @@ export const MAX_RESERVED_LEADS = 200;
 /** How long a bulk purchase holds its leads for payment (D6). */
 export const RESERVATION_MINUTES = 15;
 
+/** Stripe's test cards, which the simulated provider (D3) also takes: one succeeds, one is declined. */
+export const SUCCEEDING_CARD = "4242424242424242";
+export const DECLINED_CARD = "4000000000000002";
+/** '4242 4242 4242 4242', as a card shows it. */
+export const cardInGroups = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, "$1 ");
+
 /** Settings that must all be present for real card payments (Stripe). */
 export const STRIPE_SETTINGS = ["STRIPE_SECRET_KEY", "PUBLIC_STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
 

@@ -14,6 +14,8 @@ export const APPLICATION_DECISIONS = ["approved", "rejected"] as const;
 export const APPLICATION_STATUSES = ["pending", ...APPLICATION_DECISIONS] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 export const DEFAULT_PAYMENT_TERMS = "Net 30";
+/** The partner team's promise (spec §9): an answer to every application within this many hours. */
+export const APPLICATION_REVIEW_HOURS = 48;
 export const DEFAULT_TIME_ZONE = "EST";
 
 /** Documents (spec §5): optional, at most 5, each at most 10 MB, PDF, Word or any image. */
