@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import type { ImportStatus } from "../src/domain/schemas/admin-leads";
 import { DEMO_ADMIN } from "./demo-data.ts";
-import { root } from "./lib.ts";
+import { root } from "./lib/paths.ts";
 
 const STATES = ["TX", "FL", "CA", "GA", "OH", "NC", "AZ", "PA", "TN", "MI"];
 

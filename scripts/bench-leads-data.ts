@@ -3,59 +3,11 @@
  * `wrangler dev` opens it): 50 states with three area codes each, ages 1-180 days, 5 % sold, 1 % reserved.
  */
 import type { DatabaseSync } from "node:sqlite";
+import { leadDedupeKey } from "../src/domain/leads.ts";
+import { US_STATE_CODES } from "../src/domain/us-states.ts";
 
-export const BENCH_STATES = [
-  "AL",
-  "AK",
-  "AZ",
-  "AR",
-  "CA",
-  "CO",
-  "CT",
-  "DE",
-  "FL",
-  "GA",
-  "HI",
-  "ID",
-  "IL",
-  "IN",
-  "IA",
-  "KS",
-  "KY",
-  "LA",
-  "ME",
-  "MD",
-  "MA",
-  "MI",
-  "MN",
-  "MS",
-  "MO",
-  "MT",
-  "NE",
-  "NV",
-  "NH",
-  "NJ",
-  "NM",
-  "NY",
-  "NC",
-  "ND",
-  "OH",
-  "OK",
-  "OR",
-  "PA",
-  "RI",
-  "SC",
-  "SD",
-  "TN",
-  "TX",
-  "UT",
-  "VT",
-  "VA",
-  "WA",
-  "WV",
-  "WI",
-  "WY",
-];
+/** The 50 states (the District of Columbia left out, so that each state keeps its generated area codes). */
+export const BENCH_STATES = US_STATE_CODES.filter((code) => code !== "DC");
 const AREA_CODES_PER_STATE = 3;
 
 /** The area codes generated for a state (e.g. its first: `benchAreaCode(0, 0)` = "201"). */
@@ -127,7 +79,7 @@ function insertRows(db: DatabaseSync, from: number, to: number, now: number): vo
       BENCH_STATES[stateIndex] ?? "TX",
       areaCode,
       formFillTime,
-      `${phone}|${formFillTime}`,
+      leadDedupeKey(phone, formFillTime),
       reserved ? "bench-hold" : null,
       reserved ? now + DAY : null,
       sold ? "bench-sold" : null,

@@ -9,14 +9,17 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { MAX_RESERVED_LEADS } from "../src/domain/orders.ts";
 import { BENCH_STATES, benchAreaCode, insertBenchLeads } from "./bench-leads-data.ts";
 import { DEMO_BUYER } from "./demo-data.ts";
-import { bin, root, run } from "./lib.ts";
+import { bin, root } from "./lib/paths.ts";
+import { run } from "./lib/run.ts";
 import { startLocalServer } from "./local-server.ts";
 
 const REQUESTS = 200;
 const WARM_UP = 20;
-const PURCHASE_SIZE = 200;
+/** Each purchase reserves as many leads as a buyer may hold. */
+const PURCHASE_SIZE = MAX_RESERVED_LEADS;
 const SIZES = [100_000, 1_000_000];
 /** A buyer may make 10 reservation requests a minute (issue 11 item 7): the purchases are spread over buyers. */
 const PURCHASES_PER_BUYER = 9;

@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import { chromiumArgs } from "./chromium.ts";
-import { bin, root, toolEnv } from "./lib.ts";
+import { toolEnv } from "./lib/env.ts";
+import { bin, root } from "./lib/paths.ts";
 import { CONFETTI_BUDGET, KB, ROUTES, type Visitor, visitorContext, weighPage } from "./page-weights.ts";
 
 /** Lighthouse targets (issue 14 item 3). */

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { US_TIME_ZONES } from "../src/domain/transfers.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
 import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/services/api-key-format.ts";
-import { type D1Target, d1ExecuteFile, d1Query, insertSql } from "./lib.ts";
+import { type D1Target, d1ExecuteFile, d1Query } from "./lib/d1.ts";
+import { insertSql } from "./lib/sql.ts";
 import { startLocalServer } from "./local-server.ts";
 
 const DAY_MS = 86_400_000;

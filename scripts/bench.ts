@@ -16,7 +16,8 @@ import { benchLeads } from "./bench-leads.ts";
 import { benchPages } from "./bench-pages.ts";
 import { benchTransfers } from "./bench-transfers.ts";
 import { launchChromium } from "./chromium.ts";
-import { build, parseFlags } from "./lib.ts";
+import { parseFlags } from "./lib/flags.ts";
+import { build } from "./lib/run.ts";
 import { startLocalServer } from "./local-server.ts";
 
 type Flags = Map<string, string | true>;

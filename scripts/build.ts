@@ -1,3 +1,3 @@
-import { build } from "./lib.ts";
+import { build } from "./lib/run.ts";
 
 build();

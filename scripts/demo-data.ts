@@ -1,8 +1,9 @@
 /** The demo data `npm start` seeds into an empty local database (also used by the e2e tests). */
 
-import { leadAreaCode, leadDedupeKey } from "../src/domain/leads.ts";
+import { storedLead } from "../src/domain/leads.ts";
+import type { SURVEY_ROLES } from "../src/domain/survey.ts";
 import { hashPassword } from "../worker/services/passwords.ts";
-import { insertSql } from "./lib.ts";
+import { insertSql } from "./lib/sql.ts";
 
 export interface NewUser {
   username: string;
@@ -13,7 +14,7 @@ export interface NewUser {
   lastName?: string;
   phone?: string;
   agencyName?: string;
-  role?: "Insurance Agent" | "Agency Owner";
+  role?: (typeof SURVEY_ROLES)[number];
 }
 
 export const DEMO_ADMIN: NewUser = {
@@ -101,15 +102,24 @@ export function demoLeadsSql(now = Date.now()): string[] {
     const formFillTime = now - (5 + ((i * 37) % 181)) * DAY_MS - i * 60_000;
     const first = FIRST_NAMES[i % FIRST_NAMES.length] ?? "Pat";
     const last = LAST_NAMES[(i * 3) % LAST_NAMES.length] ?? "Smith";
-    const columns = {
-      id: crypto.randomUUID(),
+    // Stored as an upload stores a checked lead (priced by age: no explicit price).
+    const lead = storedLead({
       name: `${first} ${last}`,
-      email: i % 4 === 0 ? null : `${first}.${last}${i}@example.com`.toLowerCase(),
+      email: i % 4 === 0 ? undefined : `${first}.${last}${i}@example.com`.toLowerCase(),
       phone,
       state,
-      area_code: leadAreaCode(phone),
-      form_fill_time: formFillTime,
-      dedupe_key: leadDedupeKey(phone, formFillTime),
+      formFillTime,
+    });
+    const columns = {
+      id: crypto.randomUUID(),
+      name: lead.name,
+      email: lead.email,
+      phone: lead.phone,
+      state: lead.state,
+      area_code: lead.areaCode,
+      price_cents: lead.priceCents,
+      form_fill_time: lead.formFillTime,
+      dedupe_key: lead.dedupeKey,
     };
     return insertSql("aged_leads", columns);
   });

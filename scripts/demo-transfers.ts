@@ -6,7 +6,7 @@
 import { packageUnitCents } from "../src/domain/pricing.ts";
 import { hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/services/api-key-format.ts";
 import { DEMO_BUYER, insertUserSql, type NewUser } from "./demo-data.ts";
-import { insertSql } from "./lib.ts";
+import { insertSql } from "./lib/sql.ts";
 
 export const DEMO_PARTNER: NewUser = {
   username: "partner",

@@ -3,7 +3,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { applyMigrations, bin, root, toolEnv, wranglerVarArgs } from "./lib.ts";
+import { applyMigrations } from "./lib/d1.ts";
+import { toolEnv, wranglerVarArgs } from "./lib/env.ts";
+import { bin, root } from "./lib/paths.ts";
 import { seedIfEmpty } from "./seed.ts";
 
 function freePort(): Promise<number> {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_ADMIN, DEMO_BUYER, demoCallbacksSql, demoLeadsSql, insertUserSql } from "./demo-data.ts";
 import { DEMO_PARTNER, DEMO_PARTNER_KEY, demoTransfersSql } from "./demo-transfers.ts";
-import { type D1Target, d1ExecuteFile, d1Query } from "./lib.ts";
+import { type D1Target, d1ExecuteFile, d1Query } from "./lib/d1.ts";
 
 export async function seedIfEmpty(target: D1Target): Promise<boolean> {
   const [row] = d1Query<{ users: number }>("SELECT count(*) AS users FROM users", target);

@@ -7,7 +7,7 @@
  */
 import { TRANSFER_BUFFER_SECONDS } from "../src/domain/transfers.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
-import { parseFlags } from "./lib.ts";
+import { parseFlags } from "./lib/flags.ts";
 
 const flags = parseFlags(process.argv.slice(2));
 const key = flags.get("partner");

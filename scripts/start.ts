@@ -1,6 +1,9 @@
 /** `npm start`: build, migrate the local D1, seed demo data when empty, serve on PORT (default 8787). */
 import { spawn } from "node:child_process";
-import { applyMigrations, bin, build, root, toolEnv, wranglerVarArgs } from "./lib.ts";
+import { applyMigrations } from "./lib/d1.ts";
+import { toolEnv, wranglerVarArgs } from "./lib/env.ts";
+import { bin, root } from "./lib/paths.ts";
+import { build } from "./lib/run.ts";
 import { printDemoLogins, seedIfEmpty } from "./seed.ts";
 
 const port = process.env.PORT ?? "8787";

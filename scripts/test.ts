@@ -1,5 +1,6 @@
 /** `npm test`: formatter + linter, type checks, then every test layer (unit, Worker, browser). */
-import { bin, run } from "./lib.ts";
+import { bin } from "./lib/paths.ts";
+import { run } from "./lib/run.ts";
 
 const steps: [title: string, command: string, args: string[]][] = [
   ["Format and lint (biome)", bin("biome"), ["check", "."]],

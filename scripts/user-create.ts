@@ -3,18 +3,22 @@
  *   npm run user:create -- --username U --password P --email E [--admin] [--remote]
  */
 import { z } from "zod";
+import { isEmailAddress } from "../src/domain/email.ts";
+import { USERNAME_MAX, USERNAME_MIN, USERNAME_TOO_SHORT } from "../src/domain/user.ts";
 import { newPasswordProblem } from "../worker/services/password-policy.ts";
 import { insertUserSql } from "./demo-data.ts";
-import { applyMigrations, d1Query, parseFlags, sqlLiteral } from "./lib.ts";
+import { applyMigrations, d1Query } from "./lib/d1.ts";
+import { parseFlags } from "./lib/flags.ts";
+import { sqlLiteral } from "./lib/sql.ts";
 
 const usage = "Usage: npm run user:create -- --username U --password P --email E [--admin] [--remote]";
 
 const flagsSchema = z.object({
-  username: z.string().trim().min(3, "Username must be at least 3 characters"),
+  username: z.string().trim().min(USERNAME_MIN, USERNAME_TOO_SHORT).max(USERNAME_MAX),
   password: z.string().refine((password) => newPasswordProblem(password) === null, {
     error: (issue) => newPasswordProblem(String(issue.input)) ?? "Invalid password",
   }),
-  email: z.email("Please enter a valid email address"),
+  email: z.string().trim().refine(isEmailAddress, "Please enter a valid email address"),
 });
 
 let flags: Map<string, string | true>;

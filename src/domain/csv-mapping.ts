@@ -2,9 +2,11 @@
  * Bulk CSV mapping (spec §5 "Bulk CSV"; PRODUCT.md D7, D8): auto-mapping by header text, manual mapping
  * rules, and turning a parsed row into the lead the upload sends. Shared by the browser and the bench.
  */
-import { AGE_RANGES, AGED_LEAD_PRICING_RULE, type AgeRange } from "./pricing";
+import { AGE_RANGES, type AgeRange } from "./pricing";
 
 export const BULK_BATCH_SIZE = 1000;
+/** A batch of an import: queued for the consumer, then done, or failed after its last retry. */
+export const IMPORT_BATCH_STATUSES = ["queued", "done", "failed"] as const;
 export const LEAD_FIELDS = ["name", "email", "phone", "state", "ageRange", "price", "formFillTime"] as const;
 export type LeadField = (typeof LEAD_FIELDS)[number];
 /** Column index per field; a field without a column is absent. */
@@ -74,10 +76,13 @@ export function isEmptyRow(row: readonly string[]): boolean {
   return row.every((value) => value.trim() === "");
 }
 
-/** A price that does not parse becomes 0 (spec §5), which means "priced by age" (D7). */
+/**
+ * A price as typed in a file or a form ('$1,250.00'): one that does not parse becomes 0 (spec §5), which
+ * means "priced by age" (D7). A negative one stays negative, for the lead schema to refuse.
+ */
 export function parsePrice(text: string): number {
   const price = Number.parseFloat(text.replace(/[$,\s]/g, ""));
-  return Number.isFinite(price) && price > 0 ? price : 0;
+  return Number.isFinite(price) ? price : 0;
 }
 
 export function mapRow(row: readonly string[], mapping: FieldMapping, rowNumber: number): BulkLeadRow {
@@ -107,31 +112,8 @@ export function parseFormFillTime(text: string): number | null {
   return Number.isNaN(time) ? null : time;
 }
 
+/** The template's file name (its text is `templateCsv` in csv-writer.ts). */
 export const TEMPLATE_FILE_NAME = "aged_leads_template_auto_pricing.csv";
-
-/** The downloadable template: the spec's columns, two examples, and D7's rule in a column the upload ignores. */
-export function templateCsv(): string {
-  const rows = [
-    [
-      "Name",
-      "Phone",
-      "State",
-      "Form fill time (optional, YYYY-MM-DD HH:MM:SS)",
-      "Email (optional)",
-      "Automatic pricing (not uploaded)",
-    ],
-    ["Mary Johnson", "2145550101", "TX", "2026-08-01 14:30:00", "mary@example.com", AGED_LEAD_PRICING_RULE],
-    [
-      "James Brown",
-      "3055550102",
-      "FL",
-      "",
-      "",
-      "Without a form fill time the age range decides; without either, 30-60",
-    ],
-  ];
-  return `${rows.map((row) => row.map((value) => `"${value.replaceAll('"', '""')}"`).join(",")).join("\r\n")}\r\n`;
-}
 
 /** Rejected rows `GET /api/imports/:id` lists (the first, by row number); the report CSV lists them all. */
 export const STATUS_REJECTIONS = 100;

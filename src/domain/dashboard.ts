@@ -15,6 +15,11 @@ export const ORDER_TRANSITIONS = {
   completed: ["paid"],
   cancelled: ["pending", "paid"],
 } as const;
+/** The statuses an admin can set (the targets of ORDER_TRANSITIONS). */
+export const ADMIN_ORDER_STATUSES = [
+  "completed",
+  "cancelled",
+] as const satisfies readonly (keyof typeof ORDER_TRANSITIONS)[];
 
 /** Money the shop has actually taken: only these statuses count as revenue (never pending or cancelled). */
 export const REVENUE_STATUSES = ["paid", "completed"] as const;

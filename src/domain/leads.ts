@@ -1,4 +1,23 @@
 /** Rules about leads shared by the upload screens, the import consumer and the seed data. */
+import { type AgeRange, dollarsToCents } from "./pricing.ts";
+
+/** A phone number has at least this many digits (every form that asks for one). */
+export const PHONE_MIN_DIGITS = 10;
+export const PHONE_TOO_SHORT = `Phone number must be at least ${PHONE_MIN_DIGITS} digits`;
+/** Room for formatting: '+1 (214) 555-0100 ext. 12'. */
+export const PHONE_MAX_LENGTH = 30;
+
+/** What an aged lead may hold (the single form and every CSV row, schemas/admin-leads.ts). */
+export const LEAD_LIMITS = {
+  nameLength: 200,
+  /** A phone needs this many digits; its text may carry formatting up to `phoneLength` characters. */
+  phoneDigits: PHONE_MIN_DIGITS,
+  phoneLength: PHONE_MAX_LENGTH,
+  stateMinLength: 2,
+  stateLength: 50,
+  /** An explicit price above this is a typo, not a price. */
+  priceCents: 10_000_000,
+} as const;
 
 export const phoneDigits = (phone: string) => phone.replace(/\D/g, "");
 
@@ -18,3 +37,31 @@ export function leadAreaCode(phone: string): string {
   const national = nationalDigits(phone);
   return national.length >= 3 ? national.slice(0, 3) : "";
 }
+
+export const hasPhoneDigits = (phone: string) => phoneDigits(phone).length >= LEAD_LIMITS.phoneDigits;
+
+/** A checked lead (from the single form or a CSV row) as aged_leads stores it. */
+export function storedLead(lead: {
+  name: string;
+  email?: string | undefined;
+  phone: string;
+  state: string;
+  ageRange?: AgeRange | undefined;
+  price?: number | undefined;
+  formFillTime?: number | undefined;
+}) {
+  const formFillTime = lead.formFillTime ?? null;
+  return {
+    name: lead.name,
+    email: lead.email ?? null,
+    phone: lead.phone,
+    state: lead.state,
+    ageRange: lead.ageRange ?? null,
+    // 0 = priced by age (D7); the schema has already refused a price that is not whole cents.
+    priceCents: lead.price === undefined ? 0 : (dollarsToCents(lead.price) ?? 0),
+    formFillTime,
+    dedupeKey: leadDedupeKey(lead.phone, formFillTime),
+    areaCode: leadAreaCode(lead.phone),
+  };
+}
+export type StoredLead = ReturnType<typeof storedLead>;

@@ -7,6 +7,10 @@
  * `pending` until the provider confirms; `paid` on its confirmation; `completed`/`cancelled` by an admin
  * (or `cancelled` when an aged-lead reservation ends unpaid); `refunded` when the money went back.
  */
+/** What an order bought; each kind is sold by its own screen (D2). */
+export const ORDER_KINDS = ["package", "survey", "ringcloud", "transfer", "aged-leads"] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
+
 export const ORDER_STATUSES = ["pending", "paid", "completed", "cancelled", "refunded"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -20,6 +24,14 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
 
 /** A buyer holds at most one open aged-lead reservation, of at most this many leads. */
 export const MAX_RESERVED_LEADS = 200;
+/** How long a bulk purchase holds its leads for payment (D6). */
+export const RESERVATION_MINUTES = 15;
+
+/** Stripe's test cards, which the simulated provider (D3) also takes: one succeeds, one is declined. */
+export const SUCCEEDING_CARD = "4242424242424242";
+export const DECLINED_CARD = "4000000000000002";
+/** '4242 4242 4242 4242', as a card shows it. */
+export const cardInGroups = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, "$1 ");
 
 /** Settings that must all be present for real card payments (Stripe). */
 export const STRIPE_SETTINGS = ["STRIPE_SECRET_KEY", "PUBLIC_STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;

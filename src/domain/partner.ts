@@ -2,9 +2,20 @@
  * The partner application's rules that the form needs without zod (decision 0016): payment terms, time
  * zones and the document limits (spec §5; PRODUCT.md D9). The schema is in schemas/partner.ts.
  */
+import { megabytes } from "./units.ts";
+
 export const PAYMENT_TERMS = ["Net 7", "Net 15", "Net 30"] as const;
+export type PaymentTerms = (typeof PAYMENT_TERMS)[number];
+/** The application's zone names (APPLICATION_TIME_ZONES in transfers.ts maps them to IANA zones). */
 export const TIME_ZONES = ["PST", "MST", "CST", "EST"] as const;
+export type ApplicationTimeZone = (typeof TIME_ZONES)[number];
+/** What an admin decides about an application; it is `pending` until then. */
+export const APPLICATION_DECISIONS = ["approved", "rejected"] as const;
+export const APPLICATION_STATUSES = ["pending", ...APPLICATION_DECISIONS] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 export const DEFAULT_PAYMENT_TERMS = "Net 30";
+/** The partner team's promise (spec §9): an answer to every application within this many hours. */
+export const APPLICATION_REVIEW_HOURS = 48;
 export const DEFAULT_TIME_ZONE = "EST";
 
 /** Documents (spec §5): optional, at most 5, each at most 10 MB, PDF, Word or any image. */
@@ -37,7 +48,10 @@ export const DOCUMENT_ACCEPT = [
 ].join(",");
 
 export const DOCUMENT_ERRORS = {
-  tooLarge: { title: "File Too Large", message: (name: string) => `${name} is larger than 10 MB.` },
+  tooLarge: {
+    title: "File Too Large",
+    message: (name: string) => `${name} is larger than ${megabytes(MAX_DOCUMENT_BYTES)}.`,
+  },
   invalidType: {
     title: "Invalid File Type",
     message: (name: string) => `${name} is not a PDF, Word document or image.`,

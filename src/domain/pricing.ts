@@ -138,6 +138,10 @@ export const PRICING_PAGES = [
 
 export type PricingPageSlug = (typeof PRICING_PAGES)[number]["slug"];
 
+/** A pricing page's advertised rate as the pages show it ('$40'). */
+export const pricingPageRate = (page: { rateDollars: number }) =>
+  formatUsd(dollarsToCents(page.rateDollars) ?? 0, { cents: false });
+
 export function pricingPage(slug: PricingPageSlug) {
   const page = PRICING_PAGES.find((p) => p.slug === slug);
   if (!page) throw new Error(`Unknown pricing page ${slug}`);

@@ -3,6 +3,7 @@
  * Enums named here are the values stored in D1 (worker/db/schema.ts).
  */
 import { phoneDigits } from "./leads.ts";
+import { type ApplicationTimeZone, PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
 
 /** Who an account belongs to; admins are buyers with `is_admin` (a partner is never an admin). */
 export const ACCOUNT_TYPES = ["buyer", "partner"] as const;
@@ -39,9 +40,9 @@ export const US_TIME_ZONES = [
 ] as const;
 export type UsTimeZone = (typeof US_TIME_ZONES)[number];
 
-/** Payment terms of a partner (the application's choices). */
-export const PARTNER_PAYMENT_TERMS = ["Net 7", "Net 15", "Net 30"] as const;
-export type PartnerPaymentTerms = (typeof PARTNER_PAYMENT_TERMS)[number];
+/** Payment terms of a partner: the application's choices (declared in partner.ts). */
+export const PARTNER_PAYMENT_TERMS = PAYMENT_TERMS;
+export type PartnerPaymentTerms = PaymentTerms;
 
 /** An order's delivery settings; every field but `days` is needed before it can be delivered to. */
 export interface DeliverySettings {
@@ -79,6 +80,8 @@ export function isBillable(durationSeconds: number): boolean {
   return durationSeconds > TRANSFER_BUFFER_SECONDS;
 }
 
+/** The buffer as the marketing pages state it ('120-second'). */
+export const BUFFER_LABEL = `${TRANSFER_BUFFER_SECONDS}-second`;
 /** How a completed transfer within the buffer is shown. */
 export const NOT_CHARGED_LABEL = `under ${TRANSFER_BUFFER_SECONDS / 60} minutes — not charged`;
 
@@ -99,7 +102,7 @@ export const NO_ANSWER_PAUSE_REASON = `${NO_ANSWER_PAUSE_COUNT} transfers went u
 export const NO_ROUTE_REASONS = {
   partner_cap_reached: "Your daily call cap is reached.",
   no_open_order: "No open order takes callers from this state.",
-  duplicate: "This caller was already delivered to every buyer open for this state in the last 30 days.",
+  duplicate: `This caller was already delivered to every buyer open for this state in the last ${DUPLICATE_WINDOW_DAYS} days.`,
   caps_reached: "Every order open for this state has reached its transfers for now.",
   outside_hours: "Every order open for this state is outside its transfer hours.",
 } as const;
@@ -186,7 +189,7 @@ export function defaultTimeZone(state: string | undefined): UsTimeZone {
 }
 
 /** The partner application's zone names → IANA zones. */
-export const APPLICATION_TIME_ZONES: Record<"PST" | "MST" | "CST" | "EST", UsTimeZone> = {
+export const APPLICATION_TIME_ZONES: Record<ApplicationTimeZone, UsTimeZone> = {
   PST: "America/Los_Angeles",
   MST: "America/Denver",
   CST: "America/Chicago",

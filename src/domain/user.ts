@@ -1,5 +1,10 @@
 import type { AccountType } from "./transfers";
 
+/** A username's length (spec §3), for the survey, the delivery setup and `npm run user:create`. */
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 50;
+export const USERNAME_TOO_SHORT = `Username must be at least ${USERNAME_MIN} characters`;
+
 /** A user as the API shows it: never a password or hash (spec §3 "User"). */
 export interface PublicUser {
   id: string;

@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import { inject } from "vitest";
 import { insertUserSql, type NewUser } from "../../scripts/demo-data.ts";
-import { d1Query, sqlLiteral } from "../../scripts/lib.ts";
+import { d1Query } from "../../scripts/lib/d1.ts";
+import { sqlLiteral } from "../../scripts/lib/sql.ts";
 
 const target = () => ({ persistTo: inject("persistTo") });
 

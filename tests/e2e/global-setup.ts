@@ -1,6 +1,6 @@
 /** Builds the app and serves it for the browser tests, from a freshly migrated and seeded local state. */
 import type { TestProject } from "vitest/node";
-import { build } from "../../scripts/lib.ts";
+import { build } from "../../scripts/lib/run.ts";
 import { startLocalServer } from "../../scripts/local-server.ts";
 
 declare module "vitest" {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sqlLiteral } from "../../scripts/lib.ts";
+import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { setupBrowser } from "./browser";
 import { createUser, query } from "./database";
 

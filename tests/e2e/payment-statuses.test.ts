@@ -2,7 +2,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ADMIN } from "../../scripts/demo-data.ts";
-import { sqlLiteral } from "../../scripts/lib.ts";
+import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { setupBrowser } from "./browser";
 import { createUser, query } from "./database";
 

@@ -11,8 +11,8 @@ import {
   NOT_IN_FILE,
   parseFormFillTime,
   parsePrice,
-  templateCsv,
 } from "../../src/domain/csv-mapping";
+import { templateCsv } from "../../src/domain/csv-writer";
 import { AGED_LEAD_PRICING_RULE } from "../../src/domain/pricing";
 
 describe("auto-mapping by header text (spec §5)", () => {
@@ -76,7 +76,8 @@ describe("row mapping", () => {
   it("turns a price that does not parse into 0 (priced by age)", () => {
     expect(parsePrice("abc")).toBe(0);
     expect(parsePrice("")).toBe(0);
-    expect(parsePrice("-3")).toBe(0);
+    // A negative price parses: the lead schema refuses it ('Price must be a positive amount').
+    expect(parsePrice("-3")).toBe(-3);
     expect(parsePrice("1,250.00")).toBe(1250);
   });
 

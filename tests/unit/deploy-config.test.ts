@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { wranglerVarArgs } from "../../scripts/lib.ts";
+import { wranglerVarArgs } from "../../scripts/lib/env.ts";
 
 const wranglerToml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
 

@@ -234,6 +234,82 @@ describe("bulk import (D8)", () => {
   });
 });
 
+describe("one lead rule for the single form and CSV rows", () => {
+  it.each([
+    ["phone", "phone-here", "Phone number required"],
+    ["phone", "(214) 555-01", "Phone number required"],
+    ["email", "ann@example", "Valid email required"],
+    ["email", "a@b.c", "Valid email required"],
+    ["ageRange", "45", "Age range must be 30-60, 60-90 or 90-180"],
+    ["price", "4.505", "Price must be in whole cents"],
+  ])("refuses %s = %j with the same message from the form and in the import report", async (field, value, message) => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const single = await callApi("/api/admin/aged-leads", {
+      json: { name: "Ok", phone: uniquePhone(), state: "TX", [field]: value },
+      cookie,
+    });
+    expect(single.status).toBe(400);
+    expect((await single.json<{ errors: Record<string, string> }>()).errors[field]).toBe(message);
+
+    const lead = { name: "Ok", phone: uniquePhone(), state: "TX", [field]: value };
+    const upload = await callApi("/api/bulk-upload-aged-leads", { json: { leads: [lead] }, cookie });
+    expect(upload.status).toBe(200);
+    const { importId } = await upload.json<{ importId: string }>();
+    expect((await status(importId, cookie)).rejections).toEqual([{ rowNumber: 2, reason: message }]);
+  });
+
+  it("accepts a formatted phone the same way from both, storing the same area code and price", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    // Ten digits of its own (uniquePhone grows an eleventh after 999 calls in this file).
+    const digits = `7${String(Date.now()).slice(-9)}`;
+    const formatted = `+1 (${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+    const single = await callApi("/api/admin/aged-leads", {
+      json: { name: "Form", phone: formatted, state: "TX", price: "4.50" },
+      cookie,
+    });
+    expect(await single.json()).toMatchObject({ priceCents: 450 });
+    const upload = await callApi("/api/bulk-upload-aged-leads", {
+      json: {
+        leads: [{ name: "Csv", phone: formatted, state: "TX", price: "$4.50", formFillTime: "2026-01-02 03:04:05" }],
+      },
+      cookie,
+    });
+    const { importId } = await upload.json<{ importId: string }>();
+    await deliver([{ kind: "import-batch", importId, batchNumber: 1 }]);
+    const stored = await env.DB.prepare(
+      "SELECT name, area_code, price_cents FROM aged_leads WHERE phone = ? ORDER BY name",
+    )
+      .bind(formatted)
+      .all<{ name: string; area_code: string; price_cents: number }>();
+    expect(stored.results).toEqual([
+      { name: "Csv", area_code: digits.slice(0, 3), price_cents: 450 },
+      { name: "Form", area_code: digits.slice(0, 3), price_cents: 450 },
+    ]);
+  });
+});
+
+describe("GET /api/imports/:id/report.csv", () => {
+  it("escapes a reason that a spreadsheet would run as a formula", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const upload = await callApi("/api/bulk-upload-aged-leads", { json: { leads: [row({ name: "" })] }, cookie });
+    const { importId } = await upload.json<{ importId: string }>();
+    // A reason is the shop's own text; one written straight into D1 stands for any that starts with '='.
+    await env.DB.prepare("UPDATE import_rejections SET reason = ? WHERE import_id = ?")
+      .bind('=HYPERLINK("http://evil.example","x")', importId)
+      .run();
+    const text = await (await callApi(`/api/imports/${importId}/report.csv`, { cookie })).text();
+    expect(text.split("\r\n")).toEqual([
+      "Row,Outcome,Reason",
+      `2,rejected,"'=HYPERLINK(""http://evil.example"",""x"")"`,
+      "",
+      "Rows received,1",
+      "Inserted,0",
+      "Duplicates skipped,0",
+      "Rejected,1",
+    ]);
+  });
+});
+
 describe("bulk import with the spec's payload", () => {
   it("accepts bare lead objects and a field mapping, numbering batches and rows itself", async () => {
     const { cookie } = await signedIn({ isAdmin: true });

@@ -4,7 +4,11 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { ORDER_STATUSES } from "../../src/domain/orders";
+import { IMPORT_BATCH_STATUSES } from "../../src/domain/csv-mapping";
+import { ORDER_KINDS, ORDER_STATUSES } from "../../src/domain/orders";
+import { APPLICATION_STATUSES, PAYMENT_TERMS, TIME_ZONES } from "../../src/domain/partner";
+import { AGE_RANGES } from "../../src/domain/pricing";
+import { SURVEY_KINDS } from "../../src/domain/survey";
 import {
   ACCOUNT_TYPES,
   DELIVERY_SETUP_STATUSES,
@@ -83,16 +87,14 @@ export const surveyResponses = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["survey", "ringcloud"] }).notNull(),
+    kind: text("kind", { enum: SURVEY_KINDS }).notNull(),
     answers: text("answers", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
   (t) => [index("survey_responses_user_idx").on(t.userId)],
 );
 
-export const ORDER_KINDS = ["package", "survey", "ringcloud", "transfer", "aged-leads"] as const;
-export type OrderKind = (typeof ORDER_KINDS)[number];
-export { ORDER_STATUSES, type OrderStatus } from "../../src/domain/orders";
+export { ORDER_KINDS, ORDER_STATUSES, type OrderKind, type OrderStatus } from "../../src/domain/orders";
 
 /** D2: every purchase, whichever screen sold it. */
 export const orders = sqliteTable(
@@ -151,8 +153,6 @@ export const imports = sqliteTable(
   (t) => [index("imports_created_at_idx").on(t.createdAt)],
 );
 
-export const IMPORT_BATCH_STATUSES = ["queued", "done", "failed"] as const;
-
 /** One batch of an import; its key makes queue redelivery idempotent. */
 export const importBatches = sqliteTable(
   "import_batches",
@@ -198,7 +198,7 @@ export const agedLeads = sqliteTable(
     /** The phone's area code (`leadAreaCode`), filled on insert; the location filter matches it exactly (D15). */
     areaCode: text("area_code"),
     /** The band given at upload; used only when formFillTime is absent (D7). */
-    ageRange: text("age_range", { enum: ["30-60", "60-90", "90-180"] }),
+    ageRange: text("age_range", { enum: AGE_RANGES }),
     /** Explicit price from the upload; 0 = priced by age (D7). */
     priceCents: integer("price_cents").notNull().default(0),
     formFillTime: integer("form_fill_time", { mode: "timestamp_ms" }),
@@ -265,8 +265,6 @@ export const callbackOpportunities = sqliteTable(
   (t) => [index("callback_opportunities_created_at_idx").on(t.createdAt)],
 );
 
-export const APPLICATION_STATUSES = ["pending", "approved", "rejected"] as const;
-
 export const partnerApplications = sqliteTable(
   "partner_applications",
   {
@@ -281,10 +279,10 @@ export const partnerApplications = sqliteTable(
     mainContact: text("main_contact").notNull(),
     contactPhone: text("contact_phone").notNull(),
     contactEmail: text("contact_email").notNull(),
-    paymentTerms: text("payment_terms", { enum: ["Net 7", "Net 15", "Net 30"] }).notNull(),
+    paymentTerms: text("payment_terms", { enum: PAYMENT_TERMS }).notNull(),
     numberOfAgents: integer("number_of_agents").notNull(),
     officeHours: text("office_hours").notNull(),
-    timeZone: text("time_zone", { enum: ["PST", "MST", "CST", "EST"] }).notNull(),
+    timeZone: text("time_zone", { enum: TIME_ZONES }).notNull(),
     payPerTransfer: text("pay_per_transfer").notNull(),
     didNumber: text("did_number").notNull(),
     dailyCallCap: integer("daily_call_cap").notNull(),

@@ -1,5 +1,6 @@
 /** Sign-in, sign-out and password recovery (spec §7; PRODUCT.md D4, D10, D11). */
 import { type Context, Hono } from "hono";
+import { RESET_LINK_LIFETIME } from "../../src/domain/auth-limits";
 import {
   forgotPasswordSchema,
   loginSchema,
@@ -62,7 +63,7 @@ export const auth = new Hono<AppBindings>()
             "Someone asked to reset the password of your account. Open this link to choose a new one:",
             link,
             "",
-            "The link expires in 1 hour and works once. If you did not ask for it, ignore this e-mail.",
+            `The link expires in ${RESET_LINK_LIFETIME} and works once. If you did not ask for it, ignore this e-mail.`,
           ].join("\n"),
           secrets: [link],
         });

@@ -1,6 +1,7 @@
 /** Buyer accounts created by the survey wizards (D4): unique username and e-mail, hashed password. */
 import { and, eq } from "drizzle-orm";
 import type { SavedSurvey } from "../../src/domain/schemas/survey";
+import type { SurveyKind } from "../../src/domain/survey";
 import { database } from "../db/client";
 import { surveyResponses, users } from "../db/schema";
 import type { Env } from "../env";
@@ -56,7 +57,7 @@ const accountConflictError = ({ field, message }: AccountConflict) =>
 export async function createBuyerWithSurvey(
   env: Env,
   buyer: NewBuyer,
-  survey: { kind: "survey" | "ringcloud"; answers: Record<string, unknown> },
+  survey: { kind: SurveyKind; answers: Record<string, unknown> },
 ): Promise<{ userId: string; surveyId: string }> {
   assertNewPasswordAllowed(buyer.password);
   const conflict = await findAccountConflict(env.DB, buyer.username, buyer.email);

@@ -1,7 +1,7 @@
 /** Admin lead uploads (spec §7; PRODUCT.md D7, D8): single aged leads and callback opportunities, newest first. */
 import { desc } from "drizzle-orm";
-import { leadAreaCode, leadDedupeKey } from "../../src/domain/leads";
-import { agedLeadPrice } from "../../src/domain/pricing";
+import { storedLead } from "../../src/domain/leads";
+import { agedLeadPrice, dollarsToCents } from "../../src/domain/pricing";
 import type { AdminAgedLead, CallbackOpportunity } from "../../src/domain/schemas/admin-leads";
 import { database } from "../db/client";
 import { agedLeads, callbackOpportunities } from "../db/schema";
@@ -11,28 +11,20 @@ import { ConflictError } from "../errors";
 const RECENT = 50;
 
 /** Lists an aged lead; a lead with the same phone and form fill time is already listed (409). */
-export async function addAgedLead(d1: D1Database, lead: AdminAgedLead) {
-  const formFillTime = lead.formFillTime ? Date.parse(lead.formFillTime) : null;
-  const priceCents = lead.price ? Math.round(lead.price * 100) : 0;
+export async function addAgedLead(d1: D1Database, input: AdminAgedLead) {
+  const lead = storedLead(input);
   const id = crypto.randomUUID();
   const inserted = await database(d1)
     .insert(agedLeads)
     .values({
       id,
-      name: lead.name,
-      email: lead.email || null,
-      phone: lead.phone,
-      state: lead.state,
-      ageRange: lead.ageRange ?? null,
-      priceCents,
-      formFillTime: formFillTime === null ? null : new Date(formFillTime),
-      dedupeKey: leadDedupeKey(lead.phone, formFillTime),
-      areaCode: leadAreaCode(lead.phone),
+      ...lead,
+      formFillTime: lead.formFillTime === null ? null : new Date(lead.formFillTime),
     })
     .onConflictDoNothing({ target: agedLeads.dedupeKey })
     .returning({ id: agedLeads.id });
   if (inserted.length === 0) throw new ConflictError("This lead is already listed (same phone and form fill time).");
-  const priced = agedLeadPrice({ formFillTime, ageRange: lead.ageRange ?? null, priceCents }, Date.now());
+  const priced = agedLeadPrice(lead, Date.now());
   return { id, ageRange: priced.ageRange, priceCents: priced.priceCents };
 }
 
@@ -84,7 +76,7 @@ export async function addCallbackOpportunity(d1: D1Database, opportunity: Callba
       email: opportunity.email,
       phone: opportunity.phone,
       state: opportunity.state,
-      priceCents: Math.round(opportunity.price * 100),
+      priceCents: dollarsToCents(opportunity.price) ?? 0,
       createdBy,
     });
   return { id };

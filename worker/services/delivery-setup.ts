@@ -18,7 +18,7 @@ import {
   type SetupLinkCheck,
   settingsFromInput,
 } from "../../src/domain/delivery-setup";
-import type { PublicUser } from "../../src/domain/user";
+import { type PublicUser, USERNAME_TOO_SHORT } from "../../src/domain/user";
 import { type Database, database } from "../db/client";
 import { orderDelivery, orders, singleUseTokens, users } from "../db/schema";
 import type { Env } from "../env";
@@ -125,7 +125,7 @@ export async function completeSetup(
   const email = order.email ?? existing?.email;
   if (!existing && (!request.account || !email)) {
     throw new InvalidError("Choose a username and password to create your account", {
-      errors: { "account.username": "Username must be at least 3 characters" },
+      errors: { "account.username": USERNAME_TOO_SHORT },
     });
   }
   if (!existing && request.account && email) {

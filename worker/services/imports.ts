@@ -6,9 +6,15 @@
  */
 
 import { and, asc, eq, gt } from "drizzle-orm";
-import { BULK_BATCH_SIZE, type BulkLeadRow, isAgeRange, parseFormFillTime } from "../../src/domain/csv-mapping";
-import { leadAreaCode, leadDedupeKey, phoneDigits } from "../../src/domain/leads";
-import { type BulkUpload, type ImportStatus, STATUS_REJECTIONS } from "../../src/domain/schemas/admin-leads";
+import { BULK_BATCH_SIZE } from "../../src/domain/csv-mapping";
+import { csvLines } from "../../src/domain/csv-writer";
+import { type StoredLead, storedLead } from "../../src/domain/leads";
+import {
+  type BulkUpload,
+  checkLeadRow,
+  type ImportStatus,
+  STATUS_REJECTIONS,
+} from "../../src/domain/schemas/admin-leads";
 import { database } from "../db/client";
 import { importRejections } from "../db/schema";
 import type { Env } from "../env";
@@ -31,44 +37,8 @@ export const MAX_BATCH_ATTEMPTS = 6;
  */
 export const MAX_QUERIES_PER_IMPORT_MESSAGE = 7;
 
-interface ValidLead {
-  rowNumber: number;
-  name: string;
-  email: string | null;
-  phone: string;
-  state: string;
-  ageRange: string | null;
-  priceCents: number;
-  formFillTime: number | null;
-  dedupeKey: string;
-  areaCode: string;
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function validateBulkRow(row: BulkLeadRow): { lead: ValidLead } | { reason: string } {
-  if (!row.name) return { reason: "Name is required" };
-  if (phoneDigits(row.phone).length < 10) return { reason: "Phone number required" };
-  if (row.state.length < 2) return { reason: "State is required" };
-  if (row.email && !EMAIL.test(row.email)) return { reason: "Valid email required" };
-  const formFillTime = parseFormFillTime(row.formFillTime);
-  if (row.formFillTime && formFillTime === null)
-    return { reason: "Form fill time is not a date (use YYYY-MM-DD HH:MM:SS)" };
-  return {
-    lead: {
-      rowNumber: row.rowNumber,
-      name: row.name.slice(0, 200),
-      email: row.email || null,
-      phone: row.phone.slice(0, 30),
-      state: row.state.slice(0, 50),
-      ageRange: isAgeRange(row.ageRange) ? row.ageRange : null,
-      priceCents: Math.round(row.price * 100),
-      formFillTime,
-      dedupeKey: leadDedupeKey(row.phone, formFillTime),
-      areaCode: leadAreaCode(row.phone),
-    },
-  };
-}
+/** A row that passed the lead schema, as the consumer inserts it. */
+type ValidLead = StoredLead & { rowNumber: number };
 
 const batchKey = (importId: string, batchNumber: number) => `imports/${importId}/${batchNumber}.json`;
 
@@ -125,11 +95,11 @@ export async function acceptBatch(env: Env, adminId: string | null, upload: Bulk
   const firstRow = 2 + (batchNumber - 1) * BULK_BATCH_SIZE;
   const valid: ValidLead[] = [];
   const rejected: { rowNumber: number; reason: string }[] = [];
-  for (const [index, lead] of upload.leads.entries()) {
-    const row = { ...lead, rowNumber: lead.rowNumber ?? firstRow + index };
-    const checked = validateBulkRow(row);
-    if ("lead" in checked) valid.push(checked.lead);
-    else rejected.push({ rowNumber: row.rowNumber, reason: checked.reason });
+  for (const [index, row] of upload.leads.entries()) {
+    const rowNumber = row.rowNumber ?? firstRow + index;
+    const checked = checkLeadRow(row);
+    if ("lead" in checked) valid.push({ rowNumber, ...storedLead(checked.lead) });
+    else rejected.push({ rowNumber, reason: checked.reason });
   }
 
   const key = batchKey(importId, batchNumber);
@@ -282,7 +252,8 @@ async function* rejectionPages(d1: D1Database, importId: string) {
   }
 }
 
-const csvText = (value: string) => `"${value.replaceAll('"', '""')}"`;
+/** The reason is always quoted (it is free text); row number and outcome never need it. */
+const REPORT_QUOTES = [false, false, true];
 
 /** The import's report as CSV (every rejected row, then the totals), streamed page by page. */
 export function importReportCsv(d1: D1Database, status: ImportStatus): ReadableStream<Uint8Array> {
@@ -293,24 +264,28 @@ export function importReportCsv(d1: D1Database, status: ImportStatus): ReadableS
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode("Row,Outcome,Reason\r\n"));
+        controller.enqueue(encoder.encode(`${csvLines([["Row", "Outcome", "Reason"]])}\r\n`));
         return;
       }
       const next = await pages.next();
       if (!next.done) {
         controller.enqueue(
-          encoder.encode(next.value.map((r) => `${r.rowNumber},rejected,${csvText(r.reason)}\r\n`).join("")),
+          encoder.encode(
+            `${csvLines(
+              next.value.map((r) => [r.rowNumber, "rejected", r.reason]),
+              REPORT_QUOTES,
+            )}\r\n`,
+          ),
         );
         return;
       }
-      const totals = [
-        "",
-        `Rows received,${status.rowsReceived}`,
-        `Inserted,${status.rowsInserted}`,
-        `Duplicates skipped,${status.rowsDuplicate}`,
-        `Rejected,${status.rowsRejected}`,
-      ];
-      controller.enqueue(encoder.encode(totals.join("\r\n")));
+      const totals = csvLines([
+        ["Rows received", status.rowsReceived],
+        ["Inserted", status.rowsInserted],
+        ["Duplicates skipped", status.rowsDuplicate],
+        ["Rejected", status.rowsRejected],
+      ]);
+      controller.enqueue(encoder.encode(`\r\n${totals}`));
       controller.close();
     },
   });

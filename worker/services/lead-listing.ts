@@ -4,6 +4,7 @@
  * unsold leads, newest first, with the location filter turned into exact index keys.
  */
 import { and, count, desc, eq, gt, isNotNull, lt, or } from "drizzle-orm";
+import { csvLines } from "../../src/domain/csv-writer";
 import {
   keysMatch,
   type LocationKeys,
@@ -269,20 +270,13 @@ export async function* ownedLeadChunks(d1: D1Database, userId: string): AsyncGen
 
 export const MY_LEADS_CSV_HEADER = ["Name", "Phone", "Email", "State", "Form fill time", "Purchased at", "Order"];
 
-const csvCell = (value: string | null) => {
-  const text = value ?? "";
-  // Quote every cell; a leading =, +, - or @ would run as a formula in spreadsheets.
-  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return `"${safe.replaceAll('"', '""')}"`;
-};
-
 /** The My Leads CSV as a stream: each chunk is read from D1 only when the client is ready for it. */
 export function myLeadsCsv(d1: D1Database, userId: string): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const chunks = ownedLeadChunks(d1, userId);
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(MY_LEADS_CSV_HEADER.join(",")));
+      controller.enqueue(encoder.encode(csvLines([MY_LEADS_CSV_HEADER])));
     },
     async pull(controller) {
       const next = await chunks.next();
@@ -290,12 +284,13 @@ export function myLeadsCsv(d1: D1Database, userId: string): ReadableStream<Uint8
         controller.close();
         return;
       }
-      const lines = next.value.map((lead) =>
-        [lead.name, lead.phone, lead.email, lead.state, lead.formFillTime, lead.purchasedAt, lead.orderId]
-          .map(csvCell)
-          .join(","),
+      const rows = next.value.map((lead) =>
+        [lead.name, lead.phone, lead.email, lead.state, lead.formFillTime, lead.purchasedAt, lead.orderId].map(
+          (value) => value ?? "",
+        ),
       );
-      controller.enqueue(encoder.encode(`\r\n${lines.join("\r\n")}`));
+      // Every cell quoted (the writer escapes formulae).
+      controller.enqueue(encoder.encode(`\r\n${csvLines(rows, true)}`));
     },
     async cancel() {
       await chunks.return(undefined);

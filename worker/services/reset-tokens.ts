@@ -1,7 +1,9 @@
 /** Password-reset tokens (D10): 32 random bytes, only their SHA-256 stored, single use, one hour. */
 import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 
-export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+import { RESET_LINK_TTL_MS } from "../../src/domain/auth-limits";
+
+export const RESET_TOKEN_TTL_MS = RESET_LINK_TTL_MS;
 
 /** Hex SHA-256 of a token: what every single-use link stores instead of the token. */
 export async function sha256Hex(text: string): Promise<string> {

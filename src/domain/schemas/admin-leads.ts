@@ -1,45 +1,105 @@
 /** Admin lead uploads (spec §3, §5, §7): the single aged lead, callback opportunities and CSV batches. */
 
-import { BULK_BATCH_SIZE, LEAD_FIELDS, NOT_IN_FILE, parsePrice } from "../csv-mapping";
+import { BULK_BATCH_SIZE, LEAD_FIELDS, NOT_IN_FILE, parseFormFillTime, parsePrice } from "../csv-mapping";
 
 export { STATUS_REJECTIONS } from "../csv-mapping";
 
-import { AGE_RANGES } from "../pricing";
-import { emailAddress, numberFromInput, requiredString } from "./common";
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";
+import { hasPhoneDigits, LEAD_LIMITS } from "../leads";
+import { AGE_RANGES, dollarsToCents, formatUsd } from "../pricing";
+import { emailAddress, requiredString } from "./common";
 import { z } from "./zod";
 
-const optionalEmail = z
-  .string()
-  .trim()
-  .max(254)
-  .refine((value) => value === "" || z.email().safeParse(value).success, "Valid email required")
-  .optional();
+/** What each field of a lead must be: the form shows the message under the field, the import report beside the row. */
+export const LEAD_MESSAGES = {
+  name: "Name is required",
+  nameLength: `Name must be at most ${LEAD_LIMITS.nameLength} characters`,
+  email: "Valid email required",
+  phone: "Phone number required",
+  phoneLength: `Phone number must be at most ${LEAD_LIMITS.phoneLength} characters`,
+  state: "State is required",
+  stateLength: `State must be at most ${LEAD_LIMITS.stateLength} characters`,
+  ageRange: `Age range must be ${AGE_RANGES.slice(0, -1).join(", ")} or ${AGE_RANGES.at(-1)}`,
+  price: "Price must be a positive amount",
+  priceMax: `Price must be at most ${formatUsd(LEAD_LIMITS.priceCents)}`,
+  priceCents: "Price must be in whole cents",
+  formFillTime: "Form fill time is not a date (use YYYY-MM-DD HH:MM:SS)",
+} as const;
 
+const blankToUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
+/** A phone sent as a JSON number (the spec's bare lead objects) is read as its digits. */
+const numberAsText = (value: unknown) => (typeof value === "number" ? String(value) : value);
+
+/**
+ * One aged lead, whether typed into the admin's single form or read from a CSV row (spec §3, §5;
+ * PRODUCT.md D7, D8): the same rules and messages both ways. Blank optional fields are absent; a price
+ * is read as the file gives it ('$4.50'; one that does not parse is 0, priced by age); a form fill time
+ * is 'YYYY-MM-DD HH:MM:SS' (UTC), any ISO date, or epoch milliseconds, and comes out as epoch
+ * milliseconds, so the schema's output parses to itself (the form sends it on to the API).
+ */
 export const adminAgedLeadSchema = z.object({
-  name: requiredString("Name is required", 1, 200),
-  email: optionalEmail,
-  phone: requiredString("Phone number required", 10, 30),
-  state: requiredString("State is required", 2, 50),
-  ageRange: z.preprocess(
-    (value) => (value === "" ? undefined : value),
-    z.enum(AGE_RANGES, { error: "Please choose 30-60, 60-90 or 90-180" }).optional(),
-  ),
-  price: z.preprocess(
-    numberFromInput,
+  name: requiredString(LEAD_MESSAGES.name, 1, LEAD_LIMITS.nameLength, LEAD_MESSAGES.nameLength),
+  email: z.preprocess(
+    blankToUndefined,
     z
-      .number({ error: "Price must be a positive amount" })
-      .nonnegative("Price must be a positive amount")
-      .max(100_000)
+      .string({ error: LEAD_MESSAGES.email })
+      .trim()
+      .max(EMAIL_MAX_LENGTH, LEAD_MESSAGES.email)
+      .regex(EMAIL_PATTERN, LEAD_MESSAGES.email)
+      .optional(),
+  ),
+  phone: z.preprocess(
+    numberAsText,
+    z
+      .string({ error: LEAD_MESSAGES.phone })
+      .trim()
+      .max(LEAD_LIMITS.phoneLength, LEAD_MESSAGES.phoneLength)
+      .refine(hasPhoneDigits, LEAD_MESSAGES.phone),
+  ),
+  state: requiredString(
+    LEAD_MESSAGES.state,
+    LEAD_LIMITS.stateMinLength,
+    LEAD_LIMITS.stateLength,
+    LEAD_MESSAGES.stateLength,
+  ),
+  ageRange: z.preprocess(blankToUndefined, z.enum(AGE_RANGES, { error: LEAD_MESSAGES.ageRange }).optional()),
+  price: z.preprocess(
+    (value) =>
+      typeof value === "string"
+        ? value.trim() === ""
+          ? undefined
+          : parsePrice(value)
+        : value === null || Number.isNaN(value)
+          ? undefined
+          : value,
+    z
+      .number({ error: LEAD_MESSAGES.price })
+      .nonnegative(LEAD_MESSAGES.price)
+      .max(LEAD_LIMITS.priceCents / 100, LEAD_MESSAGES.priceMax)
+      // Whole cents: 4.505 dollars is a typo, not a price.
+      .refine((dollars) => dollarsToCents(dollars) !== null, LEAD_MESSAGES.priceCents)
       .optional(),
   ),
   formFillTime: z.preprocess(
-    (value) => (value === "" ? undefined : value),
-    z.iso.datetime({ offset: true, error: "Form fill time must be a date and time" }).optional(),
+    (value) =>
+      typeof value === "string"
+        ? value === ""
+          ? undefined
+          : (parseFormFillTime(value.trim()) ?? value)
+        : (value ?? undefined),
+    z.number({ error: LEAD_MESSAGES.formFillTime }).int(LEAD_MESSAGES.formFillTime).optional(),
   ),
+  /** Days, computed by the form (spec §3); the server computes the age itself. */
   actualAge: z.number().int().nonnegative().optional(),
 });
 export type AdminAgedLeadInput = z.input<typeof adminAgedLeadSchema>;
 export type AdminAgedLead = z.output<typeof adminAgedLeadSchema>;
+
+/** A CSV row checked by the lead schema: the lead, or the first reason it is refused (for the import report). */
+export function checkLeadRow(row: unknown): { lead: AdminAgedLead } | { reason: string } {
+  const result = adminAgedLeadSchema.safeParse(row);
+  return result.success ? { lead: result.data } : { reason: result.error.issues[0]?.message ?? "Invalid lead" };
+}
 
 export const callbackOpportunitySchema = z.object({
   name: requiredString("Name is required", 1, 200),
@@ -53,37 +113,22 @@ export const callbackOpportunitySchema = z.object({
         : typeof value === "string"
           ? Number(value)
           : value,
-    z.number({ error: "Price is required" }).positive("Price is required").max(100_000, "Price is required"),
+    z
+      .number({ error: "Price is required" })
+      .positive("Price is required")
+      .max(LEAD_LIMITS.priceCents / 100, LEAD_MESSAGES.priceMax)
+      .refine((dollars) => dollarsToCents(dollars) !== null, LEAD_MESSAGES.priceCents),
   ),
 });
 export type CallbackOpportunityInput = z.input<typeof callbackOpportunitySchema>;
 export type CallbackOpportunity = z.output<typeof callbackOpportunitySchema>;
 
-const text = z
-  .union([z.string().max(500), z.number(), z.null()])
-  .optional()
-  .transform((value) => (value === null || value === undefined ? "" : String(value).trim()));
-
 /**
- * A lead of a batch. The screen sends the row number and a parsed price; a caller that sends the
- * spec's bare lead objects (no row number, price as text, actualAge) is accepted too.
+ * A lead of a batch, as sent: the screen adds its row number; a caller that sends the spec's bare lead
+ * objects (no row number, price as text, actualAge) is accepted too. Each lead is checked on its own by
+ * `checkLeadRow`, so that one bad row is reported, not the whole batch refused.
  */
-const bulkLead = z.object({
-  rowNumber: z.number().int().min(2).optional(),
-  name: text,
-  email: text,
-  phone: text,
-  state: text,
-  ageRange: text,
-  price: z
-    .union([z.number(), z.string().max(50), z.null()])
-    .optional()
-    .transform((value) =>
-      typeof value === "number" ? (Number.isFinite(value) && value > 0 ? value : 0) : parsePrice(value ?? ""),
-    ),
-  formFillTime: text,
-  actualAge: z.number().optional(),
-});
+const bulkLead = z.looseObject({ rowNumber: z.number().int().min(2).optional() });
 
 /** One batch of a CSV file (D8). The first batch of a file has no importId; the answer gives it. */
 export const bulkUploadSchema = z.object({

@@ -2,9 +2,9 @@
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";
 import { z } from "./zod";
 
-/** A trimmed string of at least `min` characters (default 1); one message for every failure. */
-export function requiredString(message: string, min = 1, max = 500) {
-  return z.string({ error: message }).trim().min(min, message).max(max);
+/** A trimmed string of at least `min` characters (default 1); one message for every failure but a too-long one. */
+export function requiredString(message: string, min = 1, max = 500, tooLong?: string) {
+  return z.string({ error: message }).trim().min(min, message).max(max, tooLong);
 }
 
 export function emailAddress(message: string) {

@@ -1,5 +1,7 @@
 /** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
+import { ADMIN_ORDER_STATUSES } from "../dashboard";
 import type { OrderDeliveryView } from "../delivery-setup";
+import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../leads";
 import { MAX_RESERVED_LEADS, type OrderStatus } from "../orders";
 import type { AgeRange } from "../pricing";
 import { numberFromInput, requiredString } from "./common";
@@ -11,7 +13,7 @@ export { MAX_PAGE_BUTTONS, ORDER_TRANSITIONS, parseStates, REVENUE_LABEL, REVENU
 export const AGED_LEADS_PAGE_SIZE = 50;
 /** A bulk purchase reserves at most this many leads: a buyer's one open reservation (a page is 50). */
 export const MAX_BULK_PURCHASE = MAX_RESERVED_LEADS;
-export const RESERVATION_MINUTES = 15;
+export { RESERVATION_MINUTES } from "../orders";
 /** My Leads pages on the server, like the marketplace. */
 export const MY_LEADS_PAGE_SIZE = 50;
 /** The My Leads CSV is streamed, this many leads per database read. */
@@ -85,7 +87,7 @@ export const callTransferFormSchema = z.object({
   totalTransfers: atLeastOne("Must be at least 1 transfer"),
   callsPerDay: atLeastOne("Must be at least 1 call per day"),
   transferHours: requiredString("Please specify transfer hours", 1, 200),
-  transferPhone: requiredString("Phone number must be at least 10 digits", 10, 30),
+  transferPhone: requiredString(PHONE_TOO_SHORT, PHONE_MIN_DIGITS, PHONE_MAX_LENGTH),
   workingStates: requiredString("Please specify working states", 1, 500),
 });
 export type CallTransferForm = z.infer<typeof callTransferFormSchema>;
@@ -120,5 +122,5 @@ export interface TransferOrderView {
 }
 
 export const orderStatusChangeSchema = z.object({
-  status: z.enum(["completed", "cancelled"], { error: "Status must be completed or cancelled" }),
+  status: z.enum(ADMIN_ORDER_STATUSES, { error: `Status must be ${ADMIN_ORDER_STATUSES.join(" or ")}` }),
 });

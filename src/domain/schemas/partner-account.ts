@@ -1,7 +1,8 @@
 /** Partner accounts (issue 15 item 1): the invitation an approval sends, and the password it sets. */
-import { z } from "zod";
+import { dollarsToCents } from "../pricing";
 import { changePasswordSchema } from "./auth";
 import { requiredString } from "./common";
+import { z } from "./zod";
 
 /** An invitation link works once, for this long. */
 export const INVITATION_TTL_HOURS = 72;
@@ -27,8 +28,8 @@ export type InvitationCheck = { valid: false } | { valid: true; username: string
 export function payPerTransferCents(text: string): number | null {
   const match = text.replaceAll(",", "").match(/\d+(?:\.\d{1,2})?/);
   if (!match) return null;
-  const cents = Math.round(Number(match[0]) * 100);
-  return Number.isSafeInteger(cents) && cents > 0 ? cents : null;
+  const cents = dollarsToCents(Number(match[0]));
+  return cents !== null && Number.isSafeInteger(cents) && cents > 0 ? cents : null;
 }
 
 /** `POST /api/partner/keys`: the key's name (its length rule is the API-key service's). */

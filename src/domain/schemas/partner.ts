@@ -3,7 +3,8 @@
  * form and the multipart fields of `POST /api/affnetwork-signup`.
  */
 
-import { PAYMENT_TERMS, TIME_ZONES } from "../partner";
+import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../leads";
+import { APPLICATION_DECISIONS, type ApplicationStatus, PAYMENT_TERMS, TIME_ZONES } from "../partner";
 import { emailAddress, numberFromInput, requiredString } from "./common";
 import { z } from "./zod";
 
@@ -42,7 +43,7 @@ export const partnerApplicationSchema = z.object({
   zip: requiredString("ZIP code is required", 5, 10),
   ein: requiredString("EIN is required", 9, 20),
   mainContact: requiredString("Main contact is required", 1, 200),
-  contactPhone: requiredString("Phone number must be at least 10 digits", 10, 30),
+  contactPhone: requiredString(PHONE_TOO_SHORT, PHONE_MIN_DIGITS, PHONE_MAX_LENGTH),
   contactEmail: emailAddress("Please enter a valid email address"),
   paymentTerms: z.enum(PAYMENT_TERMS, { error: "Please choose payment terms" }),
   numberOfAgents: countField("Number of agents is required"),
@@ -62,13 +63,13 @@ export type PartnerApplicationInput = z.input<typeof partnerApplicationSchema>;
 export type PartnerApplication = z.output<typeof partnerApplicationSchema>;
 
 export const applicationStatusSchema = z.object({
-  status: z.enum(["approved", "rejected"], { error: "Status must be approved or rejected" }),
+  status: z.enum(APPLICATION_DECISIONS, { error: `Status must be ${APPLICATION_DECISIONS.join(" or ")}` }),
 });
 
 /** A partner application as the admin tab reads it. */
 export interface PartnerApplicationView extends PartnerApplication {
   id: string;
-  status: "pending" | "approved" | "rejected";
+  status: ApplicationStatus;
   approvedAt: string | null;
   createdAt: string;
   documents: {

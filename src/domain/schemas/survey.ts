@@ -2,10 +2,12 @@
  * The /survey and /ringcloud wizards (spec §3, §5): one schema per step, shared by the forms and by
  * `POST /api/survey` and `POST /api/ringcloud-survey`.
  */
+import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../leads";
 import { PASSWORD_MIN } from "../password-rule";
 import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../pricing";
-import { CALLBACK_PREFERENCES, SURVEY_ROLES } from "../survey";
+import { CALLBACK_PREFERENCES, SURVEY_ROLES, type SurveyKind } from "../survey";
 import { US_STATE_CODES } from "../us-states";
+import { USERNAME_MAX, USERNAME_MIN, USERNAME_TOO_SHORT } from "../user";
 import { newPassword, PASSWORDS_DONT_MATCH } from "./auth";
 import { emailAddress, numberFromInput, requiredString } from "./common";
 import { z } from "./zod";
@@ -22,7 +24,7 @@ const optionalText = z.string().trim().max(500).optional();
 const positive = (value: number | undefined) => value !== undefined && value > 0;
 
 const account = {
-  username: requiredString("Username must be at least 3 characters", 3, 50),
+  username: requiredString(USERNAME_TOO_SHORT, USERNAME_MIN, USERNAME_MAX),
   password: newPassword,
 };
 
@@ -32,7 +34,7 @@ export const surveyProfileSchema = z.object({
   lastName: requiredString("Last name is required", 1, 100),
   agencyName: requiredString("Agency name is required", 1, 200),
   role: z.enum(SURVEY_ROLES, { error: "Please select your role" }),
-  phone: requiredString("Phone number must be at least 10 digits", 10, 30),
+  phone: requiredString(PHONE_TOO_SHORT, PHONE_MIN_DIGITS, PHONE_MAX_LENGTH),
 });
 
 export const surveyStep1Schema = surveyProfileSchema.extend({
@@ -127,7 +129,7 @@ function checkRingcloudStep2(v: z.infer<typeof ringcloudStep2Shape>, ctx: z.core
   if (v.leadType === "live_transfers") {
     need(positive(v.transfersPerDay), "transfersPerDay", "Must be at least 1");
     need(Boolean(v.transferHours), "transferHours", "Please enter transfer hours");
-    need((v.transferPhone ?? "").length >= 10, "transferPhone", "Phone number must be at least 10 digits");
+    need((v.transferPhone ?? "").length >= PHONE_MIN_DIGITS, "transferPhone", PHONE_TOO_SHORT);
   } else if (v.leadType === "call_backs") {
     need(v.callbackPreference !== undefined, "callbackPreference", "Please choose a callback time");
   } else {
@@ -157,7 +159,7 @@ export const ringcloudUpdateSchema = ringcloudProfileSchema
 /** What `GET /api/surveys/:id` gives the account that owns the survey, to resume its wizard. */
 export interface SavedSurvey {
   surveyId: string;
-  kind: "survey" | "ringcloud";
+  kind: SurveyKind;
   username: string;
   email: string;
   answers: Record<string, unknown>;

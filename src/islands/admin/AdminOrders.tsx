@@ -3,7 +3,7 @@
 import { lazy, Suspense, useMemo, useState } from "react";
 import { ORDER_TRANSITIONS, REVENUE_LABEL, REVENUE_STATUSES } from "../../domain/dashboard";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../domain/orders";
-import { formatUsd } from "../../domain/pricing";
+import { dollarsToCents, formatUsd } from "../../domain/pricing";
 import type { TransferOrderView } from "../../domain/schemas/dashboard";
 import { apiRequest, errorMessage } from "../../lib/api";
 import { useMutation, useQuery } from "../../lib/query";
@@ -47,7 +47,7 @@ function Orders() {
       pending: all.filter((o) => o.status === "pending").length,
       revenueCents: all
         .filter((o) => (REVENUE_STATUSES as readonly OrderStatus[]).includes(o.status))
-        .reduce((sum, o) => sum + Math.round(o.totalPrice * 100), 0),
+        .reduce((sum, o) => sum + (dollarsToCents(o.totalPrice) ?? 0), 0),
       transfers: all.reduce((sum, o) => sum + o.totalTransfers, 0),
     }),
     [all],
@@ -144,7 +144,7 @@ function Orders() {
                   <DeliveryCounts order={order} />
                 </td>
                 <td className="max-w-32 px-4 py-3 whitespace-normal">{statesLabel(order.selectedStates)}</td>
-                <td className="px-4 py-3 font-semibold">{formatUsd(Math.round(order.totalPrice * 100))}</td>
+                <td className="px-4 py-3 font-semibold">{formatUsd(dollarsToCents(order.totalPrice) ?? 0)}</td>
                 <td className="px-4 py-3">
                   <StatusBadge status={order.status} />
                   {order.disputedAt && (
@@ -189,7 +189,7 @@ function Orders() {
         onOpenChange={(open) => !open && setChange(null)}
         title={change?.status === "completed" ? "Mark this order completed?" : "Cancel this order?"}
         description={
-          change && `Order ${change.order.id.slice(0, 8)} · ${formatUsd(Math.round(change.order.totalPrice * 100))}`
+          change && `Order ${change.order.id.slice(0, 8)} · ${formatUsd(dollarsToCents(change.order.totalPrice) ?? 0)}`
         }
       >
         <div className="flex justify-end gap-3">

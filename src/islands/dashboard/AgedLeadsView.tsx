@@ -1,9 +1,11 @@
 /** Buy Aged Leads (spec §2 "Dashboard", §4 selection rules, §9 paging; D6 masked previews, sold once). */
 
 import { lazy, useEffect, useMemo, useState } from "react";
+import { RESERVATION_MINUTES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
 import type { AgedLeadPage } from "../../domain/schemas/dashboard";
 import type { PaymentStart } from "../../domain/schemas/payments";
+import { countOf } from "../../domain/units";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
@@ -197,7 +199,8 @@ export function AgedLeadsView() {
         onOpenChange={(open) => !open && setPurchase(null)}
         title="Pay for your leads"
         description={
-          purchase && `${purchase.count} leads are held for you for 15 minutes. Total ${formatUsd(purchase.amount)}.`
+          purchase &&
+          `${purchase.count} leads are held for you for ${countOf(RESERVATION_MINUTES, "minute")}. Total ${formatUsd(purchase.amount)}.`
         }
       >
         {purchase && (

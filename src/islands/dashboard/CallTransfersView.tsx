@@ -6,6 +6,7 @@ import { parseStates } from "../../domain/dashboard";
 import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../domain/pricing";
 import type { CallTransferForm } from "../../domain/schemas/dashboard";
 import type { PaymentStart } from "../../domain/schemas/payments";
+import { TRANSFER_BUFFER_SECONDS } from "../../domain/transfers";
 import { apiRequest, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { $pendingTransferOrder } from "../../lib/stores";
@@ -21,7 +22,7 @@ import { PaymentCard } from "../payment/PaymentCard";
 const BENEFITS = [
   "Pre-screened, warmed final-expense prospects",
   "Transferred live to the number you choose",
-  "Only calls longer than 120 seconds are charged",
+  `Only calls longer than ${TRANSFER_BUFFER_SECONDS} seconds are charged`,
   "Delivered in the states and hours you set",
 ];
 

@@ -7,6 +7,7 @@ import { useState } from "react";
 import {
   AGE_RANGES,
   type AgeRange,
+  dollarsToCents,
   formatUsd,
   RINGCLOUD_LEAD_TYPES,
   type RingcloudLeadType,
@@ -57,7 +58,7 @@ function readPackage(search: string): PackageDetails | null {
 }
 
 /** The query carries dollars; display goes through the one money formatter. */
-const money = (dollars: number) => formatUsd(Math.round(dollars * 100));
+const money = (dollars: number) => formatUsd(dollarsToCents(dollars) ?? 0);
 
 function Checkout() {
   const [details] = useState(() => readPackage(window.location.search));

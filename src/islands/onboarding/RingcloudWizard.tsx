@@ -204,7 +204,7 @@ function Wizard() {
                 label: RINGCLOUD_PACKAGES[type].choice,
                 description:
                   type === "partial_apps"
-                    ? "$5.00 / $4.00 / $3.00 each by age"
+                    ? `${AGE_RANGES.map((range) => formatUsd(ringcloudUnitCents(type, range))).join(" / ")} each by age`
                     : `${formatUsd(ringcloudUnitCents(type))} each`,
               }))}
               {...fieldProps(leadForm, "leadType")}
@@ -263,7 +263,7 @@ function Wizard() {
                   options={AGE_RANGES.map((range) => ({
                     value: range,
                     label: `${range} days`,
-                    description: `${(ringcloudUnitCents("partial_apps", range) / 100).toFixed(2)} each`,
+                    description: `${formatUsd(ringcloudUnitCents("partial_apps", range))} each`,
                   }))}
                   {...fieldProps(leadForm, "ageRange")}
                 />

@@ -156,7 +156,7 @@ function LeadStep({
         options={SURVEY_LEAD_TYPES.map((type) => ({
           value: type,
           label: type,
-          description: `${LEAD_TYPE_TEXT[type]} · ${type === "Aged Leads" ? "from $2.00" : formatUsd(surveyUnitCents(type))} each`,
+          description: `${LEAD_TYPE_TEXT[type]} · ${type === "Aged Leads" ? `from ${formatUsd(Math.min(...AGE_RANGES.map((range) => surveyUnitCents(type, range))))}` : formatUsd(surveyUnitCents(type))} each`,
         }))}
         {...fieldProps(form, "leadType")}
       />

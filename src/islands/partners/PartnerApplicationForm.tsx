@@ -2,6 +2,7 @@
 import { type ReactNode, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import {
+  APPLICATION_REVIEW_HOURS,
   DEFAULT_PAYMENT_TERMS,
   DEFAULT_TIME_ZONE,
   DOCUMENT_ACCEPT,
@@ -13,6 +14,7 @@ import {
   TIME_ZONES,
 } from "../../domain/partner";
 import type { PartnerApplication, PartnerApplicationInput } from "../../domain/schemas/partner";
+import { countOf, megabytes } from "../../domain/units";
 import { apiUpload, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
@@ -54,7 +56,7 @@ function Application() {
     onSuccess: () =>
       toast({
         title: "Application Submitted",
-        description: "We will review your application within 48 hours.",
+        description: `We will review your application within ${countOf(APPLICATION_REVIEW_HOURS, "hour")}.`,
         variant: "success",
       }),
     onError: (error) =>
@@ -100,7 +102,9 @@ function Application() {
     return (
       <Card className="mx-auto max-w-xl text-center sm:p-10">
         <h1 className="text-3xl font-bold">Application Submitted!</h1>
-        <p className="mt-3 text-ink-soft">Thank you. Our partner team will review your application within 48 hours.</p>
+        <p className="mt-3 text-ink-soft">
+          Thank you. Our partner team will review your application within {countOf(APPLICATION_REVIEW_HOURS, "hour")}.
+        </p>
         <a href="/" className={buttonClass("primary", "md", "mt-8")}>
           Return to Home
         </a>
@@ -113,7 +117,8 @@ function Application() {
     <div className="mx-auto max-w-3xl">
       <h1 className="text-3xl font-bold tracking-tight">Partner Application</h1>
       <p className="mt-2 text-ink-soft">
-        Join our affiliate network of call centers. We review every application within 48 hours.
+        Join our affiliate network of call centers. We review every application within{" "}
+        {countOf(APPLICATION_REVIEW_HOURS, "hour")}.
       </p>
       <Card className="mt-6">
         <Form className="space-y-8" onSubmit={form.handleSubmit((values) => submit.mutate(values))}>
@@ -169,7 +174,7 @@ function Application() {
           </Section>
           <Section title="Documents (optional)">
             <p className="text-sm text-ink-soft">
-              PDF, Word or image files, up to 10 MB each, at most {MAX_DOCUMENTS} files.
+              PDF, Word or image files, up to {megabytes(MAX_DOCUMENT_BYTES)} each, at most {MAX_DOCUMENTS} files.
             </p>
             <input
               ref={picker}

@@ -4,17 +4,14 @@
  */
 
 import { useEffect, useState } from "react";
+import { cardInGroups, SUCCEEDING_CARD } from "../../domain/orders";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Field } from "../../ui/input";
 import { type PaymentFormProps, paymentError, paymentFailed, paymentSucceeded } from "./complete-payment";
 
-const groupCardNumber = (value: string) =>
-  value
-    .replace(/\D/g, "")
-    .slice(0, 19)
-    .replace(/(\d{4})(?=\d)/g, "$1 ");
+const groupCardNumber = (value: string) => cardInGroups(value.replace(/\D/g, "").slice(0, 19));
 
 function formatExpiry(value: string): string {
   const digits = value.replace(/\D/g, "").slice(0, 4);
@@ -49,7 +46,8 @@ export function SimulatedCardForm({ payment, outcome, submitLabel }: PaymentForm
       }}
     >
       <p className="rounded-lg bg-surface px-3 py-2 text-sm text-ink-soft">
-        Test mode: pay with <strong className="text-ink">4242 4242 4242 4242</strong>, any future date and any CVC.
+        Test mode: pay with <strong className="text-ink">{cardInGroups(SUCCEEDING_CARD)}</strong>, any future date and
+        any CVC.
       </p>
       <Field
         label="Card number"

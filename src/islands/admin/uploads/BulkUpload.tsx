@@ -3,7 +3,7 @@
  * auto-mapping or the review dialog, batches of 1,000 to the server, live progress and a final report.
  * The work is in `useCsvImport`; this file lays out its views.
  */
-import { TEMPLATE_FILE_NAME, templateCsv } from "../../../domain/csv-mapping";
+import { TEMPLATE_FILE_NAME } from "../../../domain/csv-mapping";
 import { AGED_LEAD_PRICING_RULE } from "../../../domain/pricing";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
@@ -11,7 +11,9 @@ import { DropArea, ImportReport, SuccessBanner, UploadProgress } from "./BulkUpl
 import { ReviewDialog } from "./ReviewDialog";
 import { useCsvImport } from "./useCsvImport";
 
-function downloadTemplate() {
+/** The writer (papaparse) loads on the first click, not with the page. */
+async function downloadTemplate() {
+  const { templateCsv } = await import("../../../domain/csv-writer");
   const url = URL.createObjectURL(new Blob([templateCsv()], { type: "text/csv" }));
   const link = Object.assign(document.createElement("a"), { href: url, download: TEMPLATE_FILE_NAME });
   link.click();
@@ -27,7 +29,7 @@ export function BulkUpload() {
           <h3 className="text-lg font-bold">Bulk upload (CSV)</h3>
           <p className="text-sm text-ink-soft">Automatic pricing by lead age: {AGED_LEAD_PRICING_RULE}.</p>
         </div>
-        <Button variant="secondary" onClick={downloadTemplate}>
+        <Button variant="secondary" onClick={() => void downloadTemplate()}>
           Download template
         </Button>
       </div>

@@ -1,6 +1,6 @@
 /** The bulk upload's views (spec §5): the drop area, the progress of an import, and its final report. */
 import { useRef, useState } from "react";
-import { STATUS_REJECTIONS } from "../../../domain/csv-mapping";
+import { BULK_BATCH_SIZE, STATUS_REJECTIONS } from "../../../domain/csv-mapping";
 import type { ImportStatus } from "../../../domain/schemas/admin-leads";
 import { buttonClass } from "../../../ui/styles";
 import type { Stage } from "./useCsvImport";
@@ -58,7 +58,9 @@ export function UploadProgress({ stage }: { stage: Extract<Stage, { name: "uploa
   return (
     <div role="status" className="space-y-3 rounded-xl border border-line p-6">
       <p className="font-semibold">Uploading {stage.fileName}…</p>
-      <p className="text-sm text-ink-soft">Leads are processed in batches of 1,000 with automatic pricing.</p>
+      <p className="text-sm text-ink-soft">
+        Leads are processed in batches of {BULK_BATCH_SIZE.toLocaleString("en-US")} with automatic pricing.
+      </p>
       <div
         role="progressbar"
         aria-valuemin={0}

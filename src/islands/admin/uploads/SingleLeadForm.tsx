@@ -1,7 +1,7 @@
 /** The single aged-lead form (spec §3, §5): D7's band and price shown live from the form fill time. */
 import { useForm } from "react-hook-form";
 import { isAgeRange } from "../../../domain/csv-mapping";
-import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, formatUsd } from "../../../domain/pricing";
+import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents, formatUsd } from "../../../domain/pricing";
 import type { AdminAgedLead, AdminAgedLeadInput } from "../../../domain/schemas/admin-leads";
 import { apiRequest, errorMessage } from "../../../lib/api";
 import { useMutation, useQueryClient } from "../../../lib/query";
@@ -24,7 +24,7 @@ export function SingleLeadForm() {
   const hint = agedLeadPrice({
     formFillTime: formFillTime !== null && !Number.isNaN(formFillTime) ? formFillTime : null,
     ageRange: typeof ageRange === "string" && isAgeRange(ageRange) ? ageRange : null,
-    priceCents: Math.round(Number(price || 0) * 100),
+    priceCents: dollarsToCents(Number(price || 0)) ?? 0,
   });
 
   const save = useMutation({

@@ -1,0 +1,27 @@
+/** The environment the npm scripts give the tools they run: quiet, and local for `wrangler dev`. */
+import { resolve } from "node:path";
+import { root } from "./paths.ts";
+
+/** No telemetry, no update checks, tool state inside the project (NOTES.md). */
+export const quietToolEnv: Record<string, string> = {
+  ASTRO_TELEMETRY_DISABLED: "1",
+  ASTRO_DISABLE_UPDATE_CHECK: "true",
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  XDG_CONFIG_HOME: resolve(root, ".xdg"),
+};
+
+export function toolEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...quietToolEnv, ...extra };
+}
+
+/**
+ * What a local `wrangler dev` runs with: wrangler.toml describes production, so local serving opts in to
+ * the development environment and the simulated payment provider (which answers only on localhost).
+ */
+export const LOCAL_DEV_VARS: Record<string, string> = { APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true" };
+
+/** `--var NAME:value` arguments for `wrangler dev`: the local variables, then `extra` over them. */
+export function wranglerVarArgs(extra: Record<string, string> = {}): string[] {
+  return Object.entries({ ...LOCAL_DEV_VARS, ...extra }).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+}
