@@ -18,8 +18,8 @@ describe("JavaScript per page load (gzip)", () => {
     const page = await (await contextFor("anonymous")).newPage();
     const weight = await weighPage(page, baseURL, "/checkout");
     await page.close();
-    // react-dom alone is ~66 KB gzip: a figure below that means the measurement missed scripts.
-    expect(weight.js.gzip).toBeGreaterThan(60 * KB);
+    // Preact, its React compat layer and the checkout island are ~25 KB gzip: far less means scripts were missed.
+    expect(weight.js.gzip).toBeGreaterThan(15 * KB);
     expect(weight.scripts.length).toBeGreaterThan(1);
   });
 });
