@@ -11,6 +11,7 @@ export const TIME_ZONES = ["PST", "MST", "CST", "EST"] as const;
 export type ApplicationTimeZone = (typeof TIME_ZONES)[number];
 /** What an admin decides about an application; it is `pending` until then. */
 export const APPLICATION_DECISIONS = ["approved", "rejected"] as const;
+export type ApplicationDecision = (typeof APPLICATION_DECISIONS)[number];
 export const APPLICATION_STATUSES = ["pending", ...APPLICATION_DECISIONS] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 export const DEFAULT_PAYMENT_TERMS = "Net 30";

@@ -3,6 +3,7 @@
  * record and e-mails a single-use invitation; the invitation sets the first password.
  */
 import { and, eq, sql } from "drizzle-orm";
+import type { ApplicationDecision } from "../../src/domain/partner";
 import {
   INVITATION_INVALID,
   INVITATION_TTL_HOURS,
@@ -22,8 +23,6 @@ import { findUserById, setPassword, toPublicUser } from "./users";
 export const INVITATION_TTL_MS = INVITATION_TTL_HOURS * 60 * 60 * 1000;
 /** Never matches a password (verifyPassword refuses unknown schemes): the account has none until invited. */
 const NO_PASSWORD_YET = "!invited";
-
-type ApplicationDecision = "approved" | "rejected";
 
 async function currentApplication(env: Env, applicationId: string) {
   const application = await database(env.DB)

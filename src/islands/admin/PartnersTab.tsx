@@ -1,6 +1,7 @@
 /** The aff-network tab (spec §2): approved partners as summary cards, pending ones in full with review buttons. */
 
 import { useEffect } from "react";
+import type { ApplicationDecision } from "../../domain/partner";
 import type { PartnerApplicationView } from "../../domain/schemas/partner";
 import { apiRequest, errorMessage } from "../../lib/api";
 import { useMutation, useQuery } from "../../lib/query";
@@ -26,7 +27,7 @@ function PendingApplication({
   busy,
 }: {
   application: PartnerApplicationView;
-  onReview: (status: "approved" | "rejected") => void;
+  onReview: (status: ApplicationDecision) => void;
   busy: boolean;
 }) {
   const a = application;
@@ -101,7 +102,7 @@ function PendingApplication({
 export function PartnersTab() {
   const applications = useQuery<PartnerApplicationView[]>({ queryKey: ["/api/affnetwork-signups"] });
   const review = useMutation({
-    mutationFn: ({ id, status }: { id: string; status: "approved" | "rejected" }) =>
+    mutationFn: ({ id, status }: { id: string; status: ApplicationDecision }) =>
       apiRequest("PATCH", `/api/affnetwork-signups/${encodeURIComponent(id)}/status`, { status }),
     onSuccess: async () => {
       await applications.refetch();
