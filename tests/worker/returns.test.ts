@@ -27,6 +27,8 @@ import {
 import { clearTransfers, createPartner, orderCounts } from "./transfer-fixtures";
 
 beforeEach(clearTransfers);
+/** Each test routes and completes several calls: slow on a shared machine. */
+const SLOW = 30_000;
 
 async function returnsOf(cookie: string): Promise<ReturnsOverview> {
   const response = await callApi("/api/returns", { cookie });
@@ -34,7 +36,7 @@ async function returnsOf(cookie: string): Promise<ReturnsOverview> {
   return response.json();
 }
 
-describe("the return window", () => {
+describe("the return window", { timeout: SLOW }, () => {
   it(`takes a transfer back at ${TRANSFER_RETURN_WINDOW_HOURS - 1} h and refuses it at ${TRANSFER_RETURN_WINDOW_HOURS + 1} h`, async () => {
     const partner = await createPartner();
     const buyer = await buyerWithOrder({ quantity: 50 });
@@ -101,7 +103,7 @@ describe("the return window", () => {
   });
 });
 
-describe("the 20 % cap", () => {
+describe("the 20 % cap", { timeout: SLOW }, () => {
   it("allows one return for five deliveries in 14 days, and says how many remain", async () => {
     const partner = await createPartner();
     const buyer = await buyerWithOrder({ quantity: 50 });
@@ -148,7 +150,7 @@ describe("the 20 % cap", () => {
   });
 });
 
-describe("ownership", () => {
+describe("ownership", { timeout: SLOW }, () => {
   it("answers 404 for another buyer's transfer, lead and order on every route", async () => {
     const partner = await createPartner();
     const owner = await buyerWithOrder({ quantity: 50 });
@@ -190,7 +192,7 @@ describe("ownership", () => {
   });
 });
 
-describe("admin decisions", () => {
+describe("admin decisions", { timeout: SLOW }, () => {
   it("approving a transfer return gives the order one transfer back, reopens it and takes it out of the payout", async () => {
     const partner = await createPartner({ payPerTransferCents: 2000 });
     const buyer = await buyerWithOrder({ quantity: 5 });
@@ -301,7 +303,7 @@ describe("admin decisions", () => {
   });
 });
 
-describe("who may call", () => {
+describe("who may call", { timeout: SLOW }, () => {
   it("answers 401 anonymous and 403 to partners on every buyer route", async () => {
     const partner = await createPartner();
     const partnerCookie = (
