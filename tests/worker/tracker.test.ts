@@ -1,11 +1,13 @@
 /** Issue 16 item 1: the Lead Tracker's transfers, CSV export, order progress and pause / resume. */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
 import { TRACKER_PAGE_SIZE, type TrackerOrder, type TrackerPage } from "../../src/domain/returns";
 import { localTime } from "../../src/domain/transfers";
+import worker from "../../worker/app";
 import { callApi } from "./helpers";
-import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, requestReturn } from "./returns-fixtures";
+import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, mailsTo, requestReturn } from "./returns-fixtures";
 import { clearTransfers, createPartner, pingBody } from "./transfer-fixtures";
 
 beforeEach(clearTransfers);
@@ -196,5 +198,30 @@ describe("orders: progress and pause", { timeout: SLOW }, () => {
     const { transferId } = await routed.json<{ transferId: string }>();
     const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(transferId).first();
     expect(row).toEqual({ order_id: buyer.order.id });
+  });
+});
+
+describe("the daily delivery summary", { timeout: SLOW }, () => {
+  it("e-mails each buyer once for a day with deliveries, however often the cron runs", async () => {
+    const partner = await createPartner();
+    const buyer = await buyerWithOrder({ quantity: 20, timeZone: "America/Chicago" });
+    const at = Date.now() - 2 * DAY;
+    await deliver(partner, { at });
+    await deliver(partner, { at: at + 1000 });
+    await deliver(partner, { at: at + 2000, durationSeconds: 45 });
+    const day = localTime(at, "America/Chicago").day;
+
+    for (let run = 0; run < 2; run++) {
+      const ctx = createExecutionContext();
+      await worker.scheduled?.(createScheduledController(), env, ctx);
+      await waitOnExecutionContext(ctx);
+    }
+    const summaries = (await mailsTo(buyer.user.email)).filter((mail) => mail.subject.includes("live transfers on"));
+    expect(summaries).toEqual([
+      {
+        subject: `Your live transfers on ${day}`,
+        text: expect.stringContaining("we delivered 2 billable live transfers and 1 under 2 minutes — not charged."),
+      },
+    ]);
   });
 });
