@@ -20,6 +20,7 @@ import { errorJson } from "./http";
 import { loadSession, requireAdmin, requireBuyer, requirePartner, requireUser } from "./middleware/auth";
 import { sameOrigin } from "./middleware/csrf";
 import { mount } from "./mount";
+import { adminFulfilment } from "./routes/admin-fulfilment";
 import { adminLeads } from "./routes/admin-leads";
 import { auth, me } from "./routes/auth";
 import { buyer } from "./routes/buyer";
@@ -29,7 +30,9 @@ import { partnerApi } from "./routes/partner-api";
 import { partnerInvitations, partnerPortal } from "./routes/partner-portal";
 import { partnerApplicationReview, partnerApplications } from "./routes/partners";
 import { payments } from "./routes/payments";
+import { buyerReturnRoutes } from "./routes/returns";
 import { savedSurveys, surveys } from "./routes/surveys";
+import { tracker } from "./routes/tracker";
 import { transferOrders } from "./routes/transfer-orders";
 import { users } from "./routes/users";
 
@@ -52,14 +55,19 @@ export const publicApp = new Hono<AppBindings>()
 
 export const accountApp = new Hono<SignedInBindings>().use("*", requireUser).route("/", me).route("/", savedSurveys);
 
-export const buyerApp = new Hono<SignedInBindings>().use("*", requireBuyer).route("/", buyer);
+export const buyerApp = new Hono<SignedInBindings>()
+  .use("*", requireBuyer)
+  .route("/", buyer)
+  .route("/", tracker)
+  .route("/", buyerReturnRoutes);
 
 export const adminApp = new Hono<SignedInBindings>()
   .use("*", requireAdmin)
   .route("/", users)
   .route("/", partnerApplicationReview)
   .route("/", transferOrders)
-  .route("/", adminLeads);
+  .route("/", adminLeads)
+  .route("/", adminFulfilment);
 
 export const partnerApp = new Hono<SignedInBindings>().use("*", requirePartner).route("/", partnerPortal);
 

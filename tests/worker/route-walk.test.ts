@@ -47,6 +47,15 @@ const BUYER_ROUTES: Route[] = [
   "GET /api/my-leads.csv",
   "GET /api/my-orders",
   "POST /api/call-transfer-order",
+  "GET /api/tracker/transfers",
+  "GET /api/tracker/transfers.csv",
+  "GET /api/tracker/orders",
+  "POST /api/tracker/orders/:orderId/pause",
+  "POST /api/tracker/orders/:orderId/resume",
+  "GET /api/returns",
+  "GET /api/returns/eligible",
+  "POST /api/returns",
+  "GET /api/balance",
 ];
 
 /** The /partner portal's APIs, for partner accounts only. */

@@ -1,0 +1,22 @@
+/** The admin's Fulfilment tab (issue 16 item 3): open orders, partners, and the returns queue. Admins only. */
+import { Hono } from "hono";
+import { adminReturnsQuerySchema, returnDecisionSchema } from "../../src/domain/schemas/returns";
+import type { SignedInBindings } from "../env";
+import { fulfilmentOverview } from "../services/fulfilment";
+import { siteOrigin } from "../services/mail";
+import { decideReturn, listAdminReturns } from "../services/returns";
+import { validate, validateJson } from "../validation";
+
+/** Mounted in the admin sub-app (worker/api.ts). */
+export const adminFulfilment = new Hono<SignedInBindings>()
+  .get("/admin/fulfilment", async (c) => c.json(await fulfilmentOverview(c.env)))
+  .get("/admin/returns", validate("query", adminReturnsQuerySchema), async (c) =>
+    c.json(await listAdminReturns(c.env, c.req.valid("query").status)),
+  )
+  .post("/admin/returns/:id/decision", validateJson(returnDecisionSchema), async (c) => {
+    return c.json(
+      await decideReturn(c.env, c.get("user").id, c.req.param("id"), c.req.valid("json"), {
+        siteOrigin: siteOrigin(c.env, c.req.url),
+      }),
+    );
+  });

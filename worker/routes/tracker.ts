@@ -1,0 +1,26 @@
+/** The Lead Tracker's API (issue 16 item 1): the signed-in buyer's transfers, orders and pause/resume. */
+import { Hono } from "hono";
+import { trackerQuerySchema } from "../../src/domain/schemas/returns";
+import type { SignedInBindings } from "../env";
+import { listTrackerOrders, listTrackerTransfers, setOrderPaused, trackerCsv } from "../services/tracker";
+import { validate } from "../validation";
+
+/** Mounted in the buyer sub-app (worker/api.ts). */
+export const tracker = new Hono<SignedInBindings>()
+  .get("/tracker/transfers", validate("query", trackerQuerySchema), async (c) =>
+    c.json(await listTrackerTransfers(c.env, c.get("user").id, c.req.valid("query"))),
+  )
+  .get("/tracker/transfers.csv", validate("query", trackerQuerySchema), async (c) => {
+    const { page: _page, ...filters } = c.req.valid("query");
+    const body = await trackerCsv(c.env, c.get("user").id, filters);
+    c.header("Content-Type", "text/csv; charset=utf-8");
+    c.header("Content-Disposition", 'attachment; filename="lead-tracker.csv"');
+    return c.body(body);
+  })
+  .get("/tracker/orders", async (c) => c.json(await listTrackerOrders(c.env, c.get("user").id)))
+  .post("/tracker/orders/:orderId/pause", async (c) =>
+    c.json(await setOrderPaused(c.env, c.get("user").id, c.req.param("orderId"), true)),
+  )
+  .post("/tracker/orders/:orderId/resume", async (c) =>
+    c.json(await setOrderPaused(c.env, c.get("user").id, c.req.param("orderId"), false)),
+  );
