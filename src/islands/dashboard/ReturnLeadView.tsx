@@ -14,7 +14,6 @@ import {
   RETURN_REASONS,
   RETURN_TEXT_MAX,
   type ReturnKind,
-  type ReturnStatus,
   type ReturnsOverview,
   returnReasonLabel,
   TRANSFER_RETURN_WINDOW_HOURS,
@@ -27,6 +26,7 @@ import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
 import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { RetryNotice } from "../../ui/retry";
+import { ReturnStatusBadge } from "../../ui/return-status";
 import { Spinner } from "../../ui/spinner";
 import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
@@ -42,25 +42,6 @@ export function remainingText(remaining: number): string {
   return remaining > 0
     ? `You can return ${remaining} more this period (${rule}).`
     : `You cannot return more this period: returns are limited to ${rule}.`;
-}
-
-export const RETURN_STATUS_LABELS: Record<ReturnStatus, string> = {
-  pending: "Pending review",
-  approved: "Approved",
-  denied: "Denied",
-};
-export const RETURN_STATUS_CLASSES: Record<ReturnStatus, string> = {
-  pending: "bg-amber-100 text-amber-900",
-  approved: "bg-green-100 text-green-900",
-  denied: "bg-red-100 text-red-900",
-};
-
-export function ReturnStatusBadge({ status }: { status: ReturnStatus }) {
-  return (
-    <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${RETURN_STATUS_CLASSES[status]}`}>
-      {RETURN_STATUS_LABELS[status]}
-    </span>
-  );
 }
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
@@ -120,23 +101,20 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns; presel
           {...form.register("itemId", { onChange: (e) => form.setValue("kind", kindOf(e.target.value)) })}
         >
           <option value="">Choose a transfer or lead</option>
-          {eligible.transfers.length > 0 && (
-            <optgroup label={`Live transfers (within ${TRANSFER_RETURN_WINDOW_HOURS} hours)`}>
-              {eligible.transfers.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.label} · return by {dateTime.format(c.returnBy)}
-                </option>
-              ))}
-            </optgroup>
-          )}
-          {eligible.agedLeads.length > 0 && (
-            <optgroup label={`Aged leads (within ${AGED_LEAD_RETURN_WINDOW_DAYS} days)`}>
-              {eligible.agedLeads.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.label} · return by {dateTime.format(c.returnBy)}
-                </option>
-              ))}
-            </optgroup>
+          {[
+            { label: `Live transfers (within ${TRANSFER_RETURN_WINDOW_HOURS} hours)`, items: eligible.transfers },
+            { label: `Aged leads (within ${AGED_LEAD_RETURN_WINDOW_DAYS} days)`, items: eligible.agedLeads },
+          ].map(
+            (group) =>
+              group.items.length > 0 && (
+                <optgroup key={group.label} label={group.label}>
+                  {group.items.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.label} · return by {dateTime.format(c.returnBy)}
+                    </option>
+                  ))}
+                </optgroup>
+              ),
           )}
         </select>
         <p id={`${id}-item-hint`} className="mt-1.5 text-sm text-muted">
