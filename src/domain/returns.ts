@@ -188,17 +188,10 @@ export interface BalanceView {
   entries: BalanceEntry[];
 }
 
-export interface FulfilmentOrder {
-  orderId: string;
+/** An open live-transfer order on the admin's Fulfilment tab. */
+export interface FulfilmentOrder extends Omit<TrackerOrder, "createdAt" | "setupStatus"> {
+  /** The buyer's username, else e-mail. */
   buyer: string;
-  packageName: string;
-  transfersTotal: number;
-  delivered: number;
-  notCharged: number;
-  remaining: number;
-  todayCount: number;
-  perDayCap: number | null;
-  paused: boolean;
 }
 
 export interface FulfilmentPartner {

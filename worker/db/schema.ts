@@ -13,6 +13,7 @@ import {
   TRANSFER_EVENT_TYPES,
   TRANSFER_STATUSES,
 } from "../../src/domain/transfers";
+import { BALANCE_REASONS, RETURN_KINDS, RETURN_REASON_VALUES, RETURN_STATUSES } from "../../src/domain/returns";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
@@ -120,6 +121,8 @@ export const orders = sqliteTable(
     /** Set when the card holder disputes the charge (charge.dispute.created). */
     disputedAt: integer("disputed_at", { mode: "timestamp_ms" }),
     disputeReason: text("dispute_reason"),
+    /** The part of an aged-lead order's total the buyer's balance paid (issue 16); the card pays the rest. */
+    balanceAppliedCents: integer("balance_applied_cents").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
@@ -214,6 +217,8 @@ export const agedLeads = sqliteTable(
     soldToUserId: text("sold_to_user_id").references(() => users.id, { onDelete: "set null" }),
     soldOrderId: text("sold_order_id"),
     soldAt: integer("sold_at", { mode: "timestamp_ms" }),
+    /** Set when the buyer's return is approved (issue 16): the lead leaves My Leads and stays off sale. */
+    returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -546,6 +551,8 @@ export const transfers = sqliteTable(
     recordingUrl: text("recording_url"),
     /** YYYY-MM-DD in the buyer's zone at routing (per-order per-day cap). */
     buyerLocalDay: text("buyer_local_day").notNull(),
+    /** Set when the buyer's return is approved (issue 16): no longer in the partner's payout. */
+    returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
     /** YYYY-MM-DD in the partner's zone at routing (partner's daily call cap). */
     partnerLocalDay: text("partner_local_day").notNull(),
     createdAt: createdAt(),
@@ -557,6 +564,7 @@ export const transfers = sqliteTable(
     index("transfers_partner_day_idx").on(t.partnerId, t.partnerLocalDay),
     index("transfers_partner_routed_idx").on(t.partnerId, t.routedAt),
     index("transfers_order_routed_idx").on(t.orderId, t.routedAt),
+    index("transfers_buyer_routed_idx").on(t.buyerUserId, t.routedAt),
   ],
 );
 
@@ -585,4 +593,69 @@ export const transferEvents = sqliteTable(
     payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
   },
   (t) => [primaryKey({ columns: [t.transferId, t.type] })],
+);
+
+// ——— Issue 16: returns and the buyer's balance (migration 0011) ———
+
+/** A buyer's return of one delivered transfer or purchased aged lead; an item is returned once. */
+export const returns = sqliteTable(
+  "returns",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: RETURN_KINDS }).notNull(),
+    buyerUserId: text("buyer_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    transferId: text("transfer_id").references(() => transfers.id, { onDelete: "cascade" }),
+    agedLeadId: text("aged_lead_id").references(() => agedLeads.id, { onDelete: "cascade" }),
+    orderId: text("order_id").notNull(),
+    reason: text("reason", { enum: RETURN_REASON_VALUES }).notNull(),
+    reasonText: text("reason_text"),
+    status: text("status", { enum: RETURN_STATUSES }).notNull().default("pending"),
+    adminNote: text("admin_note"),
+    decidedBy: text("decided_by").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("returns_transfer_unique").on(t.transferId).where(sql`${t.transferId} IS NOT NULL`),
+    uniqueIndex("returns_aged_lead_unique").on(t.agedLeadId).where(sql`${t.agedLeadId} IS NOT NULL`),
+    index("returns_buyer_created_idx").on(t.buyerUserId, t.createdAt),
+    index("returns_status_created_idx").on(t.status, t.createdAt),
+  ],
+);
+
+/** Every change of a buyer's balance (+ credit, − debit); the balance is the ledger's sum. */
+export const balanceLedger = sqliteTable(
+  "balance_ledger",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    amountCents: integer("amount_cents").notNull(),
+    reason: text("reason", { enum: BALANCE_REASONS }).notNull(),
+    returnId: text("return_id").references(() => returns.id, { onDelete: "set null" }),
+    orderId: text("order_id").references(() => orders.id, { onDelete: "set null" }),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("balance_ledger_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("balance_ledger_return_unique").on(t.returnId).where(sql`${t.returnId} IS NOT NULL`),
+    uniqueIndex("balance_ledger_order_unique").on(t.orderId, t.reason).where(sql`${t.orderId} IS NOT NULL`),
+  ],
+);
+
+/** The daily delivery summary e-mailed to a buyer, once per (buyer, day). */
+export const deliverySummaries = sqliteTable(
+  "delivery_summaries",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );

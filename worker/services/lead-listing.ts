@@ -3,7 +3,7 @@
  * (docs/decisions/0012): totals come from the per-state counts table, pages from partial indexes over
  * unsold leads, newest first, with the location filter turned into exact index keys.
  */
-import { and, count, desc, eq, gt, isNotNull, lt, or } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
 import {
   keysMatch,
   type LocationKeys,
@@ -209,7 +209,9 @@ const toOwnedLead = (row: OwnedRow): OwnedLead => ({
   orderId: row.orderId ?? "",
 });
 
-const boughtBy = (userId: string) => and(eq(agedLeads.soldToUserId, userId), isNotNull(agedLeads.soldAt));
+/** Leads the buyer bought and kept: an approved return (issue 16) takes a lead out of My Leads. */
+const boughtBy = (userId: string) =>
+  and(eq(agedLeads.soldToUserId, userId), isNotNull(agedLeads.soldAt), isNull(agedLeads.returnedAt));
 
 /** My Leads, newest purchase first, one page at a time (aged_leads_sold_to_idx). */
 export async function listOwnedLeads(d1: D1Database, userId: string, page: number): Promise<OwnedLeadPage> {

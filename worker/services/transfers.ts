@@ -9,7 +9,7 @@
  * has one. D1 runs one statement at a time, so two pings can never both take an order's last slot; the
  * loser tries the next order.
  */
-import { and, count, desc, eq, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import {
   ALL_STATES,
   CONNECTED_HOLD_SECONDS,
@@ -615,12 +615,15 @@ export async function listPartnerTransfers(
   return rows.map((row) => transferView(row, now));
 }
 
-/** Weekly payout lines: billable transfers × the partner's pay per transfer, due per its payment terms. */
+/**
+ * Weekly payout lines: billable transfers × the partner's pay per transfer, due per its payment terms.
+ * A transfer whose return was approved (issue 16) is not paid.
+ */
 export async function partnerPayouts(env: Env, partner: PartnerProfile): Promise<PayoutLine[]> {
   const perDay = await database(env.DB)
     .select({ day: transfers.partnerLocalDay, billable: count() })
     .from(transfers)
-    .where(and(eq(transfers.partnerId, partner.id), eq(transfers.billable, true)))
+    .where(and(eq(transfers.partnerId, partner.id), eq(transfers.billable, true), isNull(transfers.returnedAt)))
     .groupBy(transfers.partnerLocalDay);
   return payoutStatement(perDay, partner.payPerTransferCents, partner.paymentTerms);
 }

@@ -9,6 +9,7 @@ import {
   RETURN_STATUSES,
   RETURN_TEXT_MAX,
 } from "../returns";
+import { pageQuerySchema } from "./dashboard";
 import { z } from "./zod";
 
 export * from "../returns";
@@ -21,17 +22,11 @@ const day = (label: string) =>
     .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `${label} must be a date (YYYY-MM-DD)`)
     .optional();
 
-export const trackerQuerySchema = z.object({
+export const trackerQuerySchema = pageQuerySchema.extend({
   orderId: z.string().trim().min(1).max(100).optional(),
   from: day("From"),
   to: day("To"),
   billable: z.enum(["true", "false"], { error: "Billable must be true or false" }).optional(),
-  page: z.coerce
-    .number({ error: "Page must be a whole number" })
-    .int("Page must be a whole number")
-    .min(1, "Page must be a whole number")
-    .max(100_000, "Page must be a whole number")
-    .default(1),
 });
 export type TrackerQuery = z.infer<typeof trackerQuerySchema>;
 
