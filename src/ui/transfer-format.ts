@@ -1,4 +1,13 @@
-/** How the Lead Tracker and the Fulfilment tab write transfers: durations, delivery progress, local times. */
+/**
+ * How the Lead Tracker, the returns form and the Fulfilment tab write transfers and returns: durations,
+ * delivery progress, local times, and the return rules stated from their constants.
+ */
+import {
+  AGED_LEAD_RETURN_WINDOW_DAYS,
+  RETURN_CAP_PERCENT,
+  RETURN_CAP_WINDOW_DAYS,
+  TRANSFER_RETURN_WINDOW_HOURS,
+} from "../domain/returns";
 import { NOT_CHARGED_LABEL } from "../domain/transfers";
 
 /** 185 → "3:05"; null (the call has not ended) → "—". */
@@ -46,4 +55,14 @@ export function formatInZone(epochMs: number, timeZone: string): string {
 /** "67%" for a rate between 0 and 1; "—" when there is nothing to rate yet. */
 export function formatRate(rate: number | null): string {
   return rate === null ? "—" : `${Math.round(rate * 100)}%`;
+}
+
+export const RETURN_WINDOWS_TEXT = `Transfers can be returned within ${TRANSFER_RETURN_WINDOW_HOURS} hours of delivery, aged leads within ${AGED_LEAD_RETURN_WINDOW_DAYS} days of purchase.`;
+
+/** "You can return 3 more this period (up to 20% of your deliveries in the last 14 days)." */
+export function remainingText(remaining: number): string {
+  const rule = `up to ${RETURN_CAP_PERCENT}% of your deliveries in the last ${RETURN_CAP_WINDOW_DAYS} days`;
+  return remaining > 0
+    ? `You can return ${remaining} more this period (${rule}).`
+    : `You cannot return more this period: returns are limited to ${rule}.`;
 }

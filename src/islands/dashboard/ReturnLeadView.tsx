@@ -9,8 +9,6 @@ import {
   type BuyerReturn,
   type EligibleReturns,
   OTHER_REASON,
-  RETURN_CAP_PERCENT,
-  RETURN_CAP_WINDOW_DAYS,
   RETURN_REASONS,
   RETURN_TEXT_MAX,
   type ReturnKind,
@@ -30,19 +28,10 @@ import { ReturnStatusBadge } from "../../ui/return-status";
 import { Spinner } from "../../ui/spinner";
 import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
+import { RETURN_WINDOWS_TEXT, remainingText } from "../../ui/transfer-format";
 
 const RETURNS_URL = "/api/returns";
 const ELIGIBLE_URL = "/api/returns/eligible";
-
-export const RETURN_WINDOWS_TEXT = `Transfers can be returned within ${TRANSFER_RETURN_WINDOW_HOURS} hours of delivery, aged leads within ${AGED_LEAD_RETURN_WINDOW_DAYS} days of purchase.`;
-
-/** "You can return 3 more this period (up to 20% of your deliveries in the last 14 days)." */
-export function remainingText(remaining: number): string {
-  const rule = `up to ${RETURN_CAP_PERCENT}% of your deliveries in the last ${RETURN_CAP_WINDOW_DAYS} days`;
-  return remaining > 0
-    ? `You can return ${remaining} more this period (${rule}).`
-    : `You cannot return more this period: returns are limited to ${rule}.`;
-}
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 const KIND_LABELS: Record<ReturnKind, string> = { transfer: "Live transfer", aged_lead: "Aged lead" };
