@@ -286,8 +286,9 @@ export function LeadTrackerView() {
                       href={t.recordingUrl}
                       target="_blank"
                       rel="noopener noreferrer"
+                      aria-label={`Listen to the call with ${t.firstName} ${t.lastName}`}
                     >
-                      Listen<span className="sr-only"> to the call with {t.firstName}</span>
+                      Listen
                     </a>
                   ) : (
                     "—"
@@ -295,10 +296,19 @@ export function LeadTrackerView() {
                 </td>
                 <td className="px-4 py-3">
                   {t.returnStatus ? (
-                    <span title={t.returnNote ?? undefined}>{RETURN_STATUS_TEXT[t.returnStatus]}</span>
+                    <>
+                      {RETURN_STATUS_TEXT[t.returnStatus]}
+                      {t.returnNote && (
+                        <span className="block max-w-64 text-xs whitespace-normal text-ink-soft">{t.returnNote}</span>
+                      )}
+                    </>
                   ) : t.returnable ? (
-                    <a className="text-brand-700 underline" href={`/dashboard?view=return-lead&transfer=${t.id}`}>
-                      Return<span className="sr-only"> the transfer of {t.firstName}</span>
+                    <a
+                      className="text-brand-700 underline"
+                      href={`/dashboard?view=return-lead&transfer=${t.id}`}
+                      aria-label={`Return the transfer of ${t.firstName} ${t.lastName}`}
+                    >
+                      Return
                     </a>
                   ) : (
                     "—"
