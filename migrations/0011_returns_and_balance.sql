@@ -30,6 +30,7 @@ CREATE INDEX `returns_buyer_created_idx` ON `returns` (`buyer_user_id`,`created_
 CREATE INDEX `returns_status_created_idx` ON `returns` (`status`,`created_at`);
 --> statement-breakpoint
 -- Every change of a buyer's balance (+ credit, − debit); the balance is the sum, never a stored total.
+-- `order_id` has no foreign key: a checkout's debit is written before its order row, so the card amount is known.
 CREATE TABLE `balance_ledger` (
 	`id` text PRIMARY KEY NOT NULL,
 	`user_id` text NOT NULL,
@@ -41,7 +42,6 @@ CREATE TABLE `balance_ledger` (
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`return_id`) REFERENCES `returns`(`id`) ON UPDATE no action ON DELETE set null,
-	FOREIGN KEY (`order_id`) REFERENCES `orders`(`id`) ON UPDATE no action ON DELETE set null,
 	FOREIGN KEY (`created_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint

@@ -10,6 +10,7 @@ import { DomainError, domainErrorStatus } from "./errors";
 import { errorJson } from "./http";
 import { loadSession } from "./middleware/auth";
 import { sameOrigin } from "./middleware/csrf";
+import { adminFulfilment } from "./routes/admin-fulfilment";
 import { adminLeads } from "./routes/admin-leads";
 import { auth } from "./routes/auth";
 import { buyer } from "./routes/buyer";
@@ -19,7 +20,9 @@ import { partnerApi } from "./routes/partner-api";
 import { partnerPortal } from "./routes/partner-portal";
 import { partners } from "./routes/partners";
 import { payments } from "./routes/payments";
+import { buyerReturnRoutes } from "./routes/returns";
 import { surveys } from "./routes/surveys";
+import { tracker } from "./routes/tracker";
 import { transferOrders } from "./routes/transfer-orders";
 import { users } from "./routes/users";
 
@@ -54,6 +57,9 @@ api.route("/", partnerPortal);
 api.route("/", transferOrders);
 api.route("/", deliverySetup);
 api.route("/", adminLeads);
+api.route("/", tracker);
+api.route("/", buyerReturnRoutes);
+api.route("/", adminFulfilment);
 
 api.all("*", (c) => errorJson(c, 404, "Not found"));
 

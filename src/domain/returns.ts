@@ -221,3 +221,21 @@ export interface BalanceApplied {
   balanceAppliedCents: number;
   paidWithBalance: boolean;
 }
+
+const KIND_NAMES: Record<string, string> = {
+  package: "Pricing package",
+  transfer: "Dashboard order",
+  survey: "Survey order",
+  ringcloud: "RingCloud order",
+};
+
+/** How a live-transfer order is named in the tracker and the Fulfilment tab: "50 live transfers · Premium". */
+export function packageName(kind: string, tier: string | null, quantity: number): string {
+  const source = tier ? tier.charAt(0).toUpperCase() + tier.slice(1).replaceAll("-", " ") : (KIND_NAMES[kind] ?? kind);
+  return `${quantity} live transfer${quantity === 1 ? "" : "s"} · ${source}`;
+}
+
+/** The prospect shown for a returned item: "Mary Johnson (TX)". */
+export function itemLabel(name: string, state: string): string {
+  return `${name.trim()} (${state})`;
+}

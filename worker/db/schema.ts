@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { ORDER_STATUSES } from "../../src/domain/orders";
+import { BALANCE_REASONS, RETURN_KINDS, RETURN_REASON_VALUES, RETURN_STATUSES } from "../../src/domain/returns";
 import {
   ACCOUNT_TYPES,
   DELIVERY_SETUP_STATUSES,
@@ -13,7 +14,6 @@ import {
   TRANSFER_EVENT_TYPES,
   TRANSFER_STATUSES,
 } from "../../src/domain/transfers";
-import { BALANCE_REASONS, RETURN_KINDS, RETURN_REASON_VALUES, RETURN_STATUSES } from "../../src/domain/returns";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
@@ -636,7 +636,8 @@ export const balanceLedger = sqliteTable(
     amountCents: integer("amount_cents").notNull(),
     reason: text("reason", { enum: BALANCE_REASONS }).notNull(),
     returnId: text("return_id").references(() => returns.id, { onDelete: "set null" }),
-    orderId: text("order_id").references(() => orders.id, { onDelete: "set null" }),
+    /** No foreign key: a checkout's debit is written before its order row (the card amount depends on it). */
+    orderId: text("order_id"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },

@@ -1,0 +1,84 @@
+/**
+ * The buyer's balance (issue 16): a ledger of credits (approved aged-lead returns) and debits (applied at
+ * an aged-lead checkout). The balance is the ledger's sum, never a stored total. A debit takes at most
+ * the balance in the statement that writes it, so two checkouts at once cannot spend it twice, and an
+ * order's debit is written once and given back once (unique per order and reason).
+ */
+import { desc, eq, sql } from "drizzle-orm";
+import type { BalanceView } from "../../src/domain/returns";
+import type { Database } from "../db/client";
+import { database } from "../db/client";
+import { balanceLedger } from "../db/schema";
+import type { Env } from "../env";
+
+/** A fresh random id in SQL, for ledger rows written by INSERT … SELECT. */
+const sqlId = sql`lower(hex(randomblob(16)))`;
+
+export async function balanceOf(db: Database, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${balanceLedger.amountCents}), 0)` })
+    .from(balanceLedger)
+    .where(eq(balanceLedger.userId, userId));
+  return Number(row?.total ?? 0);
+}
+
+/** The balance and its latest ledger rows, newest first. */
+export async function getBalance(env: Env, userId: string): Promise<BalanceView> {
+  const db = database(env.DB);
+  const [balanceCents, entries] = await Promise.all([
+    balanceOf(db, userId),
+    db
+      .select({
+        id: balanceLedger.id,
+        amountCents: balanceLedger.amountCents,
+        reason: balanceLedger.reason,
+        createdAt: balanceLedger.createdAt,
+      })
+      .from(balanceLedger)
+      .where(eq(balanceLedger.userId, userId))
+      .orderBy(desc(balanceLedger.createdAt), balanceLedger.id)
+      .limit(100),
+  ]);
+  return { balanceCents, entries: entries.map((entry) => ({ ...entry, createdAt: entry.createdAt.getTime() })) };
+}
+
+/**
+ * Applies the buyer's balance to an order of `totalCents`: one conditional insert that debits
+ * min(balance, total) when the balance is above 0, read and written in the same statement. Answers the
+ * cents applied (0 when there was no balance or the order already had its debit).
+ */
+export async function applyBalance(db: Database, userId: string, orderId: string, totalCents: number): Promise<number> {
+  // Raw SQL: INSERT … SELECT over the ledger's own sum (drizzle's insert-select cannot aggregate in place).
+  const [debit] = await db.all<{ amount_cents: number }>(sql`
+    INSERT INTO balance_ledger (id, user_id, amount_cents, reason, order_id, created_by)
+    SELECT ${sqlId}, ${userId}, -min(b.balance, ${totalCents}), 'checkout_debit', ${orderId}, ${userId}
+    FROM (SELECT coalesce(sum(amount_cents), 0) AS balance FROM balance_ledger WHERE user_id = ${userId}) b
+    WHERE b.balance > 0 AND ${totalCents} > 0
+    ON CONFLICT DO NOTHING
+    RETURNING amount_cents`);
+  return debit ? -debit.amount_cents : 0;
+}
+
+/**
+ * Gives back the balance an order held, once (for batches that cancel or refund the order). Does
+ * nothing for an order without a debit.
+ */
+export function refundBalanceStatement(db: Database, orderId: string) {
+  // Raw SQL: INSERT … SELECT of the order's own debit, negated.
+  return db.run(sql`
+    INSERT INTO balance_ledger (id, user_id, amount_cents, reason, order_id, created_by)
+    SELECT ${sqlId}, user_id, -amount_cents, 'checkout_refund', order_id, NULL
+    FROM balance_ledger WHERE order_id = ${orderId} AND reason = 'checkout_debit'
+    ON CONFLICT DO NOTHING`);
+}
+
+/** The credit of an approved aged-lead return (once per return). */
+export function creditReturnStatement(
+  db: Database,
+  entry: { userId: string; amountCents: number; returnId: string; createdBy: string },
+) {
+  return db
+    .insert(balanceLedger)
+    .values({ id: crypto.randomUUID(), reason: "return_credit", ...entry })
+    .onConflictDoNothing();
+}

@@ -1,0 +1,90 @@
+/**
+ * The admin's Fulfilment tab (issue 16 item 3): open live-transfer orders with their progress, and the
+ * partners with today's calls against their cap, billable rate and average duration.
+ */
+import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
+import type { FulfilmentOrder, FulfilmentOverview, FulfilmentPartner } from "../../src/domain/returns";
+import { localTime, US_TIME_ZONES } from "../../src/domain/transfers";
+import { database } from "../db/client";
+import { orderDelivery, orders, partnerDayCalls, partners, transfers } from "../db/schema";
+import type { Env } from "../env";
+import { orderProgressSelect, todayCounts, toTrackerOrder } from "./tracker";
+
+/** Open orders shown at once, oldest paid first (the order routing serves them in). */
+const ORDER_LIMIT = 200;
+/** Billable rate and average duration are over this many recent days. */
+export const PARTNER_STATS_DAYS = 30;
+
+export async function fulfilmentOverview(env: Env, now = Date.now()): Promise<FulfilmentOverview> {
+  const db = database(env.DB);
+  const openOrder = eq(orders.status, "paid");
+  const orderRows = await orderProgressSelect(db)
+    .where(openOrder)
+    .orderBy(asc(orders.paidAt), asc(orders.id))
+    .limit(ORDER_LIMIT);
+  const openIds = db
+    .select({ id: orderDelivery.orderId })
+    .from(orderDelivery)
+    .innerJoin(orders, eq(orders.id, orderDelivery.orderId))
+    .where(openOrder);
+  const today = await todayCounts(db, sql`${openIds}`, now);
+  const fulfilmentOrders: FulfilmentOrder[] = orderRows.map((row) => {
+    const {
+      createdAt: _createdAt,
+      setupStatus: _setupStatus,
+      ...progress
+    } = toTrackerOrder(row, today.get(row.orderId) ?? 0);
+    return { ...progress, buyer: row.buyer };
+  });
+  return { orders: fulfilmentOrders, partners: await partnerOverview(env, now) };
+}
+
+async function partnerOverview(env: Env, now: number): Promise<FulfilmentPartner[]> {
+  const db = database(env.DB);
+  const days = [...new Set(US_TIME_ZONES.map((zone) => localTime(now, zone).day))];
+  const [rows, calls, stats] = await Promise.all([
+    db
+      .select({
+        id: partners.id,
+        businessName: partners.businessName,
+        dailyCallCap: partners.dailyCallCap,
+        timeZone: partners.timeZone,
+      })
+      .from(partners)
+      .orderBy(asc(partners.businessName))
+      .limit(500),
+    db
+      .select({ partnerId: partnerDayCalls.partnerId, day: partnerDayCalls.day, calls: partnerDayCalls.calls })
+      .from(partnerDayCalls)
+      .where(inArray(partnerDayCalls.day, days)),
+    db
+      .select({
+        partnerId: transfers.partnerId,
+        completed: sql<number>`count(*)`,
+        billable: sql<number>`coalesce(sum(${transfers.billable}), 0)`,
+        averageDuration: sql<number | null>`avg(${transfers.durationSeconds})`,
+      })
+      .from(transfers)
+      .where(
+        and(
+          eq(transfers.status, "completed"),
+          gte(transfers.routedAt, new Date(now - PARTNER_STATS_DAYS * 24 * 60 * 60 * 1000)),
+        ),
+      )
+      .groupBy(transfers.partnerId),
+  ]);
+  const callsOn = new Map(calls.map((row) => [`${row.partnerId} ${row.day}`, row.calls]));
+  const statsOf = new Map(stats.map((row) => [row.partnerId, row]));
+  return rows.map((partner) => {
+    const stat = statsOf.get(partner.id);
+    const completed = Number(stat?.completed ?? 0);
+    return {
+      id: partner.id,
+      businessName: partner.businessName,
+      dailyCallCap: partner.dailyCallCap,
+      todayCalls: callsOn.get(`${partner.id} ${localTime(now, partner.timeZone).day}`) ?? 0,
+      billableRate: completed > 0 ? Number(stat?.billable ?? 0) / completed : null,
+      averageDurationSeconds: stat?.averageDuration == null ? null : Math.round(stat.averageDuration),
+    };
+  });
+}

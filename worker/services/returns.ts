@@ -1,0 +1,387 @@
+/**
+ * Returns (issue 16 items 2-3): a buyer returns a billable transfer within 72 hours or a purchased aged
+ * lead within 7 days, up to 20 % of their deliveries in the last 14 days; an admin approves or denies.
+ * An approved transfer gives its order one transfer back (eligible for routing again) and leaves the
+ * partner's payout; an approved aged lead leaves My Leads and its price is credited to the balance.
+ */
+import { and, asc, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import {
+  type AdminReturn,
+  type BuyerReturn,
+  type EligibleReturns,
+  itemLabel,
+  RETURN_CAP_PERCENT,
+  RETURN_CAP_WINDOW_MS,
+  RETURN_MESSAGES,
+  type ReturnKind,
+  type ReturnStatus,
+  type ReturnsOverview,
+  returnBy,
+  returnCap,
+  returnReasonLabel,
+  returnsRemaining,
+  returnWindowMs,
+  withinReturnWindow,
+} from "../../src/domain/returns";
+import type { CreateReturnInput, ReturnDecisionInput } from "../../src/domain/schemas/returns";
+import { type Database, database } from "../db/client";
+import { agedLeads, orderDelivery, orders, partners, returns, transfers, users } from "../db/schema";
+import type { Env } from "../env";
+import { ConflictError, NotFoundError } from "../errors";
+import { creditReturnStatement } from "./balance";
+import { sendMail } from "./mail";
+
+// ——— The cap: deliveries and returns in the window, counted in SQL ———
+
+/** Billable transfers and purchased aged leads delivered to the buyer since `since` (returned ones included). */
+const deliveriesSince = (userId: string, since: number) =>
+  sql<number>`((SELECT count(*) FROM ${transfers} WHERE ${transfers.buyerUserId} = ${userId}
+      AND ${transfers.billable} = 1 AND ${transfers.routedAt} > ${since})
+    + (SELECT count(*) FROM ${agedLeads} WHERE ${agedLeads.soldToUserId} = ${userId}
+      AND ${agedLeads.soldAt} > ${since}))`;
+
+/** Returns the buyer asked for since `since` that use the allowance (pending or approved). */
+const returnsSince = (userId: string, since: number) =>
+  sql<number>`(SELECT count(*) FROM ${returns} WHERE ${returns.buyerUserId} = ${userId}
+    AND ${returns.createdAt} > ${since} AND ${returns.status} <> 'denied')`;
+
+async function capState(db: Database, userId: string, now: number) {
+  const since = now - RETURN_CAP_WINDOW_MS;
+  const [row] = await db
+    .select({ deliveries: deliveriesSince(userId, since), returned: returnsSince(userId, since) })
+    .from(users)
+    .where(eq(users.id, userId));
+  const deliveries = Number(row?.deliveries ?? 0);
+  const returned = Number(row?.returned ?? 0);
+  return { deliveries, cap: returnCap(deliveries), remaining: returnsRemaining(deliveries, returned) };
+}
+
+// ——— Reading returns ———
+
+const partnerUsers = alias(users, "partner_users");
+
+function returnSelect(db: Database) {
+  return db
+    .select({
+      id: returns.id,
+      kind: returns.kind,
+      transferId: returns.transferId,
+      agedLeadId: returns.agedLeadId,
+      orderId: returns.orderId,
+      buyerUserId: returns.buyerUserId,
+      reason: returns.reason,
+      reasonText: returns.reasonText,
+      status: returns.status,
+      adminNote: returns.adminNote,
+      createdAt: returns.createdAt,
+      decidedAt: returns.decidedAt,
+      transferName: sql<string | null>`${transfers.firstName} || ' ' || ${transfers.lastName}`,
+      transferState: transfers.state,
+      leadName: agedLeads.name,
+      leadState: agedLeads.state,
+      buyerUsername: users.username,
+      buyerEmail: users.email,
+      partnerBusinessName: partners.businessName,
+      partnerEmail: partnerUsers.email,
+    })
+    .from(returns)
+    .innerJoin(users, eq(users.id, returns.buyerUserId))
+    .leftJoin(transfers, eq(transfers.id, returns.transferId))
+    .leftJoin(partners, eq(partners.id, transfers.partnerId))
+    .leftJoin(partnerUsers, eq(partnerUsers.id, partners.userId))
+    .leftJoin(agedLeads, eq(agedLeads.id, returns.agedLeadId));
+}
+
+type ReturnRow = Awaited<ReturnType<typeof returnSelect>>[number];
+
+function toBuyerReturn(row: ReturnRow): BuyerReturn {
+  const transfer = row.kind === "transfer";
+  return {
+    id: row.id,
+    kind: row.kind,
+    itemId: (transfer ? row.transferId : row.agedLeadId) ?? "",
+    itemLabel: itemLabel(
+      (transfer ? row.transferName : row.leadName) ?? "",
+      (transfer ? row.transferState : row.leadState) ?? "",
+    ),
+    reason: row.reason,
+    reasonText: row.reasonText,
+    status: row.status,
+    adminNote: row.adminNote,
+    createdAt: row.createdAt.getTime(),
+    decidedAt: row.decidedAt?.getTime() ?? null,
+  };
+}
+
+function toAdminReturn(row: ReturnRow): AdminReturn {
+  return {
+    ...toBuyerReturn(row),
+    buyerUsername: row.buyerUsername,
+    buyerEmail: row.buyerEmail,
+    partnerBusinessName: row.partnerBusinessName,
+  };
+}
+
+async function oneReturn(db: Database, where: SQL | undefined): Promise<ReturnRow> {
+  const [row] = await returnSelect(db).where(where);
+  if (!row) throw new NotFoundError("No such return.");
+  return row;
+}
+
+/** The buyer's returns (newest first) and how many more the cap allows now. */
+export async function buyerReturns(env: Env, userId: string, now = Date.now()): Promise<ReturnsOverview> {
+  const db = database(env.DB);
+  const [cap, rows] = await Promise.all([
+    capState(db, userId, now),
+    returnSelect(db).where(eq(returns.buyerUserId, userId)).orderBy(desc(returns.createdAt)).limit(200),
+  ]);
+  return {
+    remaining: cap.remaining,
+    cap: cap.cap,
+    deliveriesInWindow: cap.deliveries,
+    returns: rows.map(toBuyerReturn),
+  };
+}
+
+/** What the buyer can still return: billable transfers within 72 h and aged leads within 7 days, not returned. */
+export async function eligibleReturns(env: Env, userId: string, now = Date.now()): Promise<EligibleReturns> {
+  const db = database(env.DB);
+  const since = (kind: ReturnKind) => new Date(now - returnWindowMs(kind));
+  const [cap, transferRows, leadRows] = await Promise.all([
+    capState(db, userId, now),
+    db
+      .select({
+        id: transfers.id,
+        name: sql<string>`${transfers.firstName} || ' ' || ${transfers.lastName}`,
+        state: transfers.state,
+        deliveredAt: transfers.routedAt,
+      })
+      .from(transfers)
+      .leftJoin(returns, eq(returns.transferId, transfers.id))
+      .where(
+        and(
+          eq(transfers.buyerUserId, userId),
+          eq(transfers.billable, true),
+          sql`${transfers.routedAt} >= ${since("transfer").getTime()}`,
+          isNull(returns.id),
+        ),
+      )
+      .orderBy(desc(transfers.routedAt))
+      .limit(200),
+    db
+      .select({ id: agedLeads.id, name: agedLeads.name, state: agedLeads.state, deliveredAt: agedLeads.soldAt })
+      .from(agedLeads)
+      .leftJoin(returns, eq(returns.agedLeadId, agedLeads.id))
+      .where(
+        and(
+          eq(agedLeads.soldToUserId, userId),
+          sql`${agedLeads.soldAt} >= ${since("aged_lead").getTime()}`,
+          isNull(returns.id),
+        ),
+      )
+      .orderBy(desc(agedLeads.soldAt))
+      .limit(200),
+  ]);
+  const candidate =
+    (kind: ReturnKind) => (row: { id: string; name: string; state: string; deliveredAt: Date | null }) => {
+      const deliveredAt = row.deliveredAt?.getTime() ?? 0;
+      return { id: row.id, label: itemLabel(row.name, row.state), deliveredAt, returnBy: returnBy(kind, deliveredAt) };
+    };
+  return {
+    remaining: cap.remaining,
+    transfers: transferRows.map(candidate("transfer")),
+    agedLeads: leadRows.map(candidate("aged_lead")),
+  };
+}
+
+// ——— Asking for a return ———
+
+/** The buyer's item, its order and when it was delivered; 404 for anything not the buyer's. */
+async function returnableItem(db: Database, userId: string, input: CreateReturnInput) {
+  if (input.kind === "transfer") {
+    const [transfer] = await db
+      .select({ orderId: transfers.orderId, deliveredAt: transfers.routedAt, billable: transfers.billable })
+      .from(transfers)
+      .where(and(eq(transfers.id, input.itemId), eq(transfers.buyerUserId, userId)));
+    if (!transfer) throw new NotFoundError("No such transfer.");
+    if (!transfer.billable) throw new ConflictError(RETURN_MESSAGES.notBillable);
+    return { orderId: transfer.orderId, deliveredAt: transfer.deliveredAt.getTime() };
+  }
+  const [lead] = await db
+    .select({ orderId: agedLeads.soldOrderId, deliveredAt: agedLeads.soldAt })
+    .from(agedLeads)
+    .where(and(eq(agedLeads.id, input.itemId), eq(agedLeads.soldToUserId, userId)));
+  if (!lead?.deliveredAt || !lead.orderId) throw new NotFoundError("No such lead.");
+  return { orderId: lead.orderId, deliveredAt: lead.deliveredAt.getTime() };
+}
+
+const itemColumn = (kind: ReturnKind) => (kind === "transfer" ? returns.transferId : returns.agedLeadId);
+
+/**
+ * Records a buyer's return. The window is checked here; the cap in the INSERT itself (deliveries and
+ * returns counted by the statement that adds the return), so two requests at the limit cannot both pass,
+ * and the unique index on the item keeps it to one return.
+ */
+export async function createReturn(
+  env: Env,
+  userId: string,
+  input: CreateReturnInput,
+  now = Date.now(),
+): Promise<BuyerReturn> {
+  const db = database(env.DB);
+  const item = await returnableItem(db, userId, input);
+  if (!withinReturnWindow(input.kind, item.deliveredAt, now)) {
+    throw new ConflictError(
+      input.kind === "transfer" ? RETURN_MESSAGES.transferWindow : RETURN_MESSAGES.agedLeadWindow,
+    );
+  }
+  const id = crypto.randomUUID();
+  const since = now - RETURN_CAP_WINDOW_MS;
+  // Raw SQL: an INSERT … SELECT guarded by counts of three tables (the cap), which drizzle's insert-select cannot say.
+  const inserted = await db.all<{ id: string }>(sql`
+    INSERT INTO returns (id, kind, buyer_user_id, transfer_id, aged_lead_id, order_id, reason, reason_text, status, created_at)
+    SELECT ${id}, ${input.kind}, ${userId}, ${input.kind === "transfer" ? input.itemId : null},
+      ${input.kind === "aged_lead" ? input.itemId : null}, ${item.orderId}, ${input.reason},
+      ${input.reasonText ?? null}, 'pending', ${now}
+    WHERE (${returnsSince(userId, since)} + 1) * 100 <= ${deliveriesSince(userId, since)} * ${RETURN_CAP_PERCENT}
+    ON CONFLICT DO NOTHING
+    RETURNING id`);
+  if (inserted.length === 0) {
+    const [existing] = await db
+      .select({ id: returns.id })
+      .from(returns)
+      .where(eq(itemColumn(input.kind), input.itemId));
+    throw new ConflictError(existing ? RETURN_MESSAGES.alreadyReturned : RETURN_MESSAGES.capReached, {
+      remaining: existing ? (await capState(db, userId, now)).remaining : 0,
+    });
+  }
+  return toBuyerReturn(await oneReturn(db, eq(returns.id, id)));
+}
+
+// ——— Admin: the queue and decisions ———
+
+export async function listAdminReturns(env: Env, status?: ReturnStatus): Promise<AdminReturn[]> {
+  const rows = await returnSelect(database(env.DB))
+    .where(status ? eq(returns.status, status) : undefined)
+    // The pending queue oldest first (first come, first decided); decided ones newest first.
+    .orderBy(status === "pending" ? asc(returns.createdAt) : desc(returns.createdAt))
+    .limit(200);
+  return rows.map(toAdminReturn);
+}
+
+/** The price the buyer paid for an aged lead, from its order's details (cents). */
+async function leadPriceCents(db: Database, orderId: string, leadId: string): Promise<number> {
+  const [order] = await db.select({ details: orders.details }).from(orders).where(eq(orders.id, orderId));
+  const prices = (order?.details.prices as { id: string; priceCents: number }[] | undefined) ?? [];
+  return prices.find((price) => price.id === leadId)?.priceCents ?? 0;
+}
+
+/**
+ * Approves or denies a pending return, with its effects in the same transaction: each effect runs only
+ * if this decision was the one recorded (a second, concurrent decision changes nothing and is a 409).
+ */
+export async function decideReturn(
+  env: Env,
+  adminId: string,
+  returnId: string,
+  input: ReturnDecisionInput,
+  options: { siteOrigin: string; now?: number },
+): Promise<AdminReturn> {
+  const now = options.now ?? Date.now();
+  const db = database(env.DB);
+  const current = await oneReturn(db, eq(returns.id, returnId));
+  if (current.status !== "pending") throw new ConflictError(RETURN_MESSAGES.alreadyDecided);
+  const decidedAt = new Date(now);
+  const decide = db
+    .update(returns)
+    .set({ status: input.decision, adminNote: input.note ?? null, decidedBy: adminId, decidedAt })
+    .where(and(eq(returns.id, returnId), eq(returns.status, "pending")))
+    .returning({ id: returns.id });
+  const decidedHere = sql`EXISTS (SELECT 1 FROM ${returns} WHERE ${returns.id} = ${returnId}
+    AND ${returns.status} = 'approved' AND ${returns.decidedBy} = ${adminId} AND ${returns.decidedAt} = ${now})`;
+
+  let decided: { id: string }[];
+  if (input.decision === "approved" && current.kind === "transfer" && current.transferId) {
+    [decided] = await db.batch([
+      decide,
+      db
+        .update(transfers)
+        .set({ returnedAt: decidedAt })
+        .where(and(eq(transfers.id, current.transferId), isNull(transfers.returnedAt), decidedHere)),
+      // One transfer back: the order's billable count drops (the routing index follows by trigger) …
+      db
+        .update(orderDelivery)
+        .set({ transfersBillable: sql`max(${orderDelivery.transfersBillable} - 1, 0)`, updatedAt: decidedAt })
+        .where(and(eq(orderDelivery.orderId, current.orderId), decidedHere)),
+      // … and an order completed by its deliveries is open again.
+      db
+        .update(orders)
+        .set({ status: "paid", updatedAt: decidedAt })
+        .where(and(eq(orders.id, current.orderId), eq(orders.status, "completed"), decidedHere)),
+    ]);
+  } else if (input.decision === "approved" && current.kind === "aged_lead" && current.agedLeadId) {
+    const priceCents = await leadPriceCents(db, current.orderId, current.agedLeadId);
+    [decided] = await db.batch([
+      decide,
+      db
+        .update(agedLeads)
+        .set({ returnedAt: decidedAt })
+        .where(and(eq(agedLeads.id, current.agedLeadId), isNull(agedLeads.returnedAt), decidedHere)),
+      creditReturnStatement(db, {
+        userId: current.buyerUserId,
+        amountCents: priceCents,
+        returnId,
+        createdBy: adminId,
+      }),
+    ]);
+  } else {
+    decided = await decide;
+  }
+  if (decided.length === 0) throw new ConflictError(RETURN_MESSAGES.alreadyDecided);
+  const after = await oneReturn(db, eq(returns.id, returnId));
+  await tellOfDecision(env, after, options.siteOrigin);
+  return toAdminReturn(after);
+}
+
+async function tellOfDecision(env: Env, row: ReturnRow, siteOrigin: string) {
+  const view = toBuyerReturn(row);
+  const what = row.kind === "transfer" ? "live transfer" : "aged lead";
+  const approved = row.status === "approved";
+  const messages = [
+    sendMail(env, {
+      to: row.buyerEmail,
+      subject: approved ? "Your return was approved" : "Your return was denied",
+      text: [
+        `Your return of the ${what} ${view.itemLabel} (${returnReasonLabel(row.reason)}) was ${row.status}.`,
+        approved
+          ? row.kind === "transfer"
+            ? "Your order gets one transfer back: we will deliver another call in its place."
+            : "The lead left My Leads and its price was credited to your balance; it is applied at your next aged-lead checkout."
+          : `Note from our team: ${row.adminNote ?? ""}`,
+        "",
+        `Your returns: ${siteOrigin}/dashboard`,
+      ].join("\n"),
+    }),
+  ];
+  if (approved && row.kind === "transfer" && row.partnerEmail) {
+    messages.push(
+      sendMail(env, {
+        to: row.partnerEmail,
+        subject: "A transfer was returned by the buyer",
+        text: [
+          `The buyer returned the transfer of ${view.itemLabel} (${returnReasonLabel(row.reason)}) and we approved it.`,
+          "It no longer counts in your payout statement.",
+          "",
+          `Your statement: ${siteOrigin}/partner`,
+        ].join("\n"),
+      }),
+    );
+  }
+  try {
+    await Promise.all(messages);
+  } catch (error) {
+    // The decision stands; the outbox keeps what could not be sent.
+    console.error(`Return ${row.id}: decision e-mail failed`, error);
+  }
+}

@@ -1,0 +1,332 @@
+/**
+ * The Lead Tracker (issue 16 item 1): a buyer's delivered transfers (filtered and paged in SQL, or
+ * streamed as CSV), the progress of their live-transfer orders, and pausing or resuming an order's
+ * deliveries. Only the buyer's own transfers and orders: anything else is 404.
+ */
+import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import Papa from "papaparse";
+import {
+  packageName,
+  type ReturnStatus,
+  TRACKER_PAGE_SIZE,
+  type TrackerOrder,
+  type TrackerPage,
+  type TrackerTransfer,
+  type TrackerTransferStatus,
+  withinReturnWindow,
+} from "../../src/domain/returns";
+import type { TrackerQuery } from "../../src/domain/schemas/returns";
+import { localTime, NOT_CHARGED_LABEL, US_TIME_ZONES } from "../../src/domain/transfers";
+import { type Database, database } from "../db/client";
+import { orderDelivery, orders, returns, transfers, users } from "../db/schema";
+import type { Env } from "../env";
+import { NotFoundError } from "../errors";
+
+export const DEFAULT_TRACKER_TIME_ZONE = "America/New_York";
+/** The CSV export reads this many transfers per database query. */
+const EXPORT_CHUNK = 500;
+
+const trackerColumns = {
+  id: transfers.id,
+  orderId: transfers.orderId,
+  routedAt: transfers.routedAt,
+  endedAt: transfers.endedAt,
+  expiresAt: transfers.expiresAt,
+  firstName: transfers.firstName,
+  lastName: transfers.lastName,
+  phone: transfers.phone,
+  state: transfers.state,
+  durationSeconds: transfers.durationSeconds,
+  billable: transfers.billable,
+  status: transfers.status,
+  recordingUrl: transfers.recordingUrl,
+  timeZone: orderDelivery.timeZone,
+  returnStatus: returns.status,
+  returnNote: returns.adminNote,
+};
+
+type TrackerRow = Awaited<ReturnType<typeof trackerSelect>>[number];
+
+function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
+  const routedAt = row.routedAt.getTime();
+  const status: TrackerTransferStatus =
+    row.status === "routed" && row.expiresAt.getTime() <= now ? "expired" : row.status;
+  return {
+    id: row.id,
+    orderId: row.orderId,
+    routedAt,
+    endedAt: row.endedAt?.getTime() ?? null,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phone: row.phone,
+    state: row.state,
+    durationSeconds: row.durationSeconds,
+    billable: row.billable,
+    status,
+    recordingUrl: row.recordingUrl,
+    timeZone: row.timeZone ?? DEFAULT_TRACKER_TIME_ZONE,
+    returnable: row.billable && row.returnStatus === null && withinReturnWindow("transfer", routedAt, now),
+    returnStatus: (row.returnStatus as ReturnStatus | null) ?? null,
+    returnNote: row.returnNote ?? null,
+  };
+}
+
+/** 404 unless the order is the buyer's. */
+export async function buyersOrder(db: Database, userId: string, orderId: string) {
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+  if (!order) throw new NotFoundError("No such order.");
+  return order;
+}
+
+/** The filter of a tracker query; dates are the buyer's local days (`buyer_local_day`, in the order's zone). */
+function trackerFilter(userId: string, query: Omit<TrackerQuery, "page">): SQL | undefined {
+  return and(
+    eq(transfers.buyerUserId, userId),
+    query.orderId ? eq(transfers.orderId, query.orderId) : undefined,
+    query.from ? gte(transfers.buyerLocalDay, query.from) : undefined,
+    query.to ? lte(transfers.buyerLocalDay, query.to) : undefined,
+    query.billable ? eq(transfers.billable, query.billable === "true") : undefined,
+  );
+}
+
+function trackerSelect(db: Database, where: SQL | undefined) {
+  return db
+    .select(trackerColumns)
+    .from(transfers)
+    .leftJoin(orderDelivery, eq(orderDelivery.orderId, transfers.orderId))
+    .leftJoin(returns, eq(returns.transferId, transfers.id))
+    .where(where);
+}
+
+/** A page of the buyer's transfers, newest first. */
+export async function listTrackerTransfers(
+  env: Env,
+  userId: string,
+  query: TrackerQuery,
+  now = Date.now(),
+): Promise<TrackerPage> {
+  const db = database(env.DB);
+  if (query.orderId) await buyersOrder(db, userId, query.orderId);
+  const where = trackerFilter(userId, query);
+  const [[counted], rows] = await db.batch([
+    db.select({ total: count() }).from(transfers).where(where),
+    trackerSelect(db, where)
+      .orderBy(desc(transfers.routedAt), desc(transfers.id))
+      .limit(TRACKER_PAGE_SIZE)
+      .offset((query.page - 1) * TRACKER_PAGE_SIZE),
+  ]);
+  return {
+    items: rows.map((row) => toTrackerTransfer(row, now)),
+    page: query.page,
+    pageSize: TRACKER_PAGE_SIZE,
+    total: counted?.total ?? 0,
+  };
+}
+
+export const TRACKER_CSV_HEADER = [
+  "Time",
+  "Time zone",
+  "First name",
+  "Last name",
+  "Phone",
+  "State",
+  "Duration (seconds)",
+  "Billable",
+  "Status",
+  "Recording",
+  "Order",
+  "Return",
+];
+
+function csvRow(transfer: TrackerTransfer): string[] {
+  const local = localTime(transfer.routedAt, transfer.timeZone);
+  const minute = `${String(Math.floor(local.minute / 60)).padStart(2, "0")}:${String(local.minute % 60).padStart(2, "0")}`;
+  const billing = transfer.billable ? "billable" : transfer.status === "completed" ? NOT_CHARGED_LABEL : "not charged";
+  return [
+    `${local.day} ${minute}`,
+    transfer.timeZone,
+    transfer.firstName,
+    transfer.lastName,
+    transfer.phone,
+    transfer.state,
+    transfer.durationSeconds === null ? "" : String(transfer.durationSeconds),
+    billing,
+    transfer.status,
+    transfer.recordingUrl ?? "",
+    transfer.orderId,
+    transfer.returnStatus ?? "",
+  ];
+}
+
+/**
+ * The tracker's CSV with the same filters, streamed: each chunk is read (newest first, after the last
+ * one seen) only when the client is ready for it. Cells that would run as spreadsheet formulas are escaped.
+ */
+export async function trackerCsv(
+  env: Env,
+  userId: string,
+  query: Omit<TrackerQuery, "page">,
+  now = Date.now(),
+): Promise<ReadableStream<Uint8Array>> {
+  const db = database(env.DB);
+  if (query.orderId) await buyersOrder(db, userId, query.orderId);
+  const encoder = new TextEncoder();
+  const where = trackerFilter(userId, query);
+  let after: { routedAt: Date; id: string } | null = null;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(Papa.unparse([TRACKER_CSV_HEADER], { escapeFormulae: true })));
+    },
+    async pull(controller) {
+      if (done) return controller.close();
+      const rows = await trackerSelect(
+        db,
+        and(
+          where,
+          after
+            ? or(
+                lt(transfers.routedAt, after.routedAt),
+                and(eq(transfers.routedAt, after.routedAt), lt(transfers.id, after.id)),
+              )
+            : undefined,
+        ),
+      )
+        .orderBy(desc(transfers.routedAt), desc(transfers.id))
+        .limit(EXPORT_CHUNK);
+      const last = rows.at(-1);
+      done = rows.length < EXPORT_CHUNK || !last;
+      if (last) after = { routedAt: last.routedAt, id: last.id };
+      if (rows.length > 0) {
+        const lines = rows.map((row) => csvRow(toTrackerTransfer(row, now)));
+        controller.enqueue(encoder.encode(`\r\n${Papa.unparse(lines, { escapeFormulae: true })}`));
+      }
+      if (done) controller.close();
+    },
+  });
+}
+
+// ——— Orders: progress, today's count, pause ———
+
+/** Today's local day in each US zone (at most two different days at any moment). */
+function todayByZone(now: number): Map<string, string> {
+  return new Map(US_TIME_ZONES.map((zone) => [zone, localTime(now, zone).day]));
+}
+
+/**
+ * Transfers routed to each order on its buyer's current local day, except expired or unanswered ones
+ * (the count the order's daily cap is checked against in routing).
+ */
+export async function todayCounts(db: Database, orderIds: SQL | string[], now: number): Promise<Map<string, number>> {
+  const days = todayByZone(now);
+  if (Array.isArray(orderIds) && orderIds.length === 0) return new Map();
+  const rows = await db
+    .select({ orderId: transfers.orderId, day: transfers.buyerLocalDay, n: count(), timeZone: orderDelivery.timeZone })
+    .from(transfers)
+    .innerJoin(orderDelivery, eq(orderDelivery.orderId, transfers.orderId))
+    .where(
+      and(
+        inArray(transfers.orderId, orderIds),
+        inArray(transfers.buyerLocalDay, [...new Set(days.values())]),
+        or(
+          inArray(transfers.status, ["connected", "completed"]),
+          and(eq(transfers.status, "routed"), gt(transfers.expiresAt, new Date(now))),
+        ),
+      ),
+    )
+    .groupBy(transfers.orderId, transfers.buyerLocalDay);
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    if (days.get(row.timeZone ?? DEFAULT_TRACKER_TIME_ZONE) === row.day) counts.set(row.orderId, row.n);
+  }
+  return counts;
+}
+
+const orderColumns = {
+  orderId: orders.id,
+  kind: orders.kind,
+  tier: orders.tier,
+  quantity: orders.quantity,
+  createdAt: orders.createdAt,
+  transfersTotal: orderDelivery.transfersTotal,
+  delivered: orderDelivery.transfersBillable,
+  notCharged: orderDelivery.transfersNotCharged,
+  perDayCap: orderDelivery.perDayCap,
+  paused: orderDelivery.paused,
+  setupStatus: orderDelivery.setupStatus,
+  /** Who bought it (the admin's Fulfilment tab): the username, else the order's e-mail. */
+  buyer: sql<string>`coalesce(${users.username}, ${orders.email}, '')`,
+};
+
+type OrderRow = Awaited<ReturnType<typeof orderProgressSelect>>[number];
+
+export function toTrackerOrder(row: OrderRow, today: number): TrackerOrder {
+  return {
+    orderId: row.orderId,
+    packageName: packageName(row.kind, row.tier, row.quantity),
+    createdAt: row.createdAt.getTime(),
+    transfersTotal: row.transfersTotal,
+    delivered: row.delivered,
+    notCharged: row.notCharged,
+    remaining: Math.max(0, row.transfersTotal - row.delivered),
+    todayCount: today,
+    perDayCap: row.perDayCap,
+    paused: row.paused,
+    setupStatus: row.setupStatus,
+  };
+}
+
+export function orderProgressSelect(db: Database) {
+  return db
+    .select(orderColumns)
+    .from(orders)
+    .innerJoin(orderDelivery, eq(orderDelivery.orderId, orders.id))
+    .leftJoin(users, eq(users.id, orders.userId));
+}
+
+/** The buyer's live-transfer orders (those with delivery settings), newest first. */
+export async function listTrackerOrders(env: Env, userId: string, now = Date.now()): Promise<TrackerOrder[]> {
+  const db = database(env.DB);
+  const rows = await orderProgressSelect(db)
+    .where(and(eq(orders.userId, userId), isNotNull(orders.paidAt)))
+    .orderBy(desc(orders.createdAt))
+    .limit(200);
+  const today = await todayCounts(
+    db,
+    rows.map((row) => row.orderId),
+    now,
+  );
+  return rows.map((row) => toTrackerOrder(row, today.get(row.orderId) ?? 0));
+}
+
+/**
+ * Pauses or resumes deliveries to one of the buyer's orders. A paused order is left out of routing (the
+ * routing index follows `order_delivery.paused` through its trigger). 404 for another buyer's order.
+ */
+export async function setOrderPaused(
+  env: Env,
+  userId: string,
+  orderId: string,
+  paused: boolean,
+  now = Date.now(),
+): Promise<TrackerOrder> {
+  const db = database(env.DB);
+  await buyersOrder(db, userId, orderId);
+  const [updated] = await db
+    .update(orderDelivery)
+    .set(
+      paused
+        ? { paused: true, pausedReason: "Paused by the buyer", pausedAt: new Date(now), updatedAt: new Date(now) }
+        : { paused: false, pausedReason: null, pausedAt: null, updatedAt: new Date(now) },
+    )
+    .where(eq(orderDelivery.orderId, orderId))
+    .returning({ orderId: orderDelivery.orderId });
+  if (!updated) throw new NotFoundError("This order has no live-transfer deliveries.");
+  const [row] = await orderProgressSelect(db).where(eq(orders.id, orderId));
+  if (!row) throw new NotFoundError("No such order.");
+  const today = await todayCounts(db, [orderId], now);
+  return toTrackerOrder(row, today.get(orderId) ?? 0);
+}
