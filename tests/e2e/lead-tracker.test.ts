@@ -120,16 +120,16 @@ describe("lead tracker and returns", () => {
     await signIn(admin, url, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin?tab=fulfilment");
     const queued = admin.getByRole("listitem").filter({ hasText: `Billableb ${lastName}` });
     await queued.getByRole("button", { name: /^Approve/ }).click();
-    await queued.getByText("Approved").waitFor();
+    await expect.poll(() => queued.textContent(), { timeout: 15_000 }).toContain("Approved");
     expect(await queued.getByRole("button", { name: /^Approve/ }).count()).toBe(0);
 
     // The buyer's order has the transfer back, and the return reads approved.
     await buyer.goto(url("/dashboard?view=lead-tracker"));
-    await row("Billableb").getByText("Returned").waitFor();
+    await expect.poll(() => row("Billableb").textContent(), { timeout: 15_000 }).toContain("Returned");
     const after = await progressOf(buyer, orderId);
     expect(after).toEqual({ ...before, delivered: before.delivered - 1 });
     await buyer.goto(url("/dashboard?view=return-lead"));
-    await mine.getByText("Approved").waitFor();
+    await expect.poll(() => mine.textContent(), { timeout: 15_000 }).toContain("Approved");
   }, 180_000);
 
   it("the tracker, the returns form and the Fulfilment tab pass axe and fit a 390-px phone", async () => {
