@@ -60,16 +60,21 @@ export async function applyBalance(db: Database, userId: string, orderId: string
 }
 
 /**
- * Gives back the balance an order held, once (for batches that cancel or refund the order). Does
- * nothing for an order without a debit.
+ * Gives back the balance an order held, once, when the order is cancelled or refunded or was never
+ * created (for the batches that cancel or refund it). Nothing for an order without a debit or still live.
  */
 export function refundBalanceStatement(db: Database, orderId: string) {
-  // Raw SQL: INSERT … SELECT of the order's own debit, negated.
+  // Raw SQL: INSERT … SELECT of the order's own debit, negated, guarded by the order's status.
   return db.run(sql`
     INSERT INTO balance_ledger (id, user_id, amount_cents, reason, order_id, created_by)
-    SELECT ${sqlId}, user_id, -amount_cents, 'checkout_refund', order_id, NULL
-    FROM balance_ledger WHERE order_id = ${orderId} AND reason = 'checkout_debit'
+    SELECT ${sqlId}, l.user_id, -l.amount_cents, 'checkout_refund', l.order_id, NULL
+    FROM balance_ledger l WHERE l.order_id = ${orderId} AND l.reason = 'checkout_debit'
+      AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = l.order_id AND o.status NOT IN ('cancelled', 'refunded'))
     ON CONFLICT DO NOTHING`);
+}
+
+export async function refundBalance(d1: D1Database, orderId: string): Promise<void> {
+  await refundBalanceStatement(database(d1), orderId);
 }
 
 /** The credit of an approved aged-lead return (once per return). */

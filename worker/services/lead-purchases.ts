@@ -2,12 +2,22 @@
  * Buying aged leads (PRODUCT.md D6): reserve, then a card payment for exactly those leads. One buyer
  * holds one open reservation: a new purchase replaces the previous unpaid one and cancels its payment.
  */
+import type { BalanceApplied } from "../../src/domain/returns";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
+import { database } from "../db/client";
 import type { PublicUser } from "../../src/domain/user";
 import type { Env } from "../env";
 import { ConflictError } from "../errors";
+import { applyBalance, refundBalance } from "./balance";
 import { liveReservationSize, releaseLeads, reserveLeads } from "./leads";
-import { cancelPendingOrder, paymentIntentOf, pendingLeadOrders, startPayment } from "./orders";
+import {
+  BALANCE_INTENT_PREFIX,
+  cancelPendingOrder,
+  paymentIntentOf,
+  pendingLeadOrders,
+  processPaymentEvent,
+  startPayment,
+} from "./orders";
 import type { PaymentProvider } from "./payments/provider";
 
 const REPLACED = "Replaced by a newer purchase";
@@ -17,12 +27,23 @@ export async function purchaseAgedLeads(
   provider: PaymentProvider,
   user: PublicUser,
   leadIds: readonly string[],
-): Promise<PaymentStart & { count: number }> {
+): Promise<PaymentStart & BalanceApplied & { count: number }> {
   const orderId = crypto.randomUUID();
   const prices = await reserveLeads(env.DB, { orderId, userId: user.id, leadIds });
   const totalCents = prices.reduce((sum, lead) => sum + lead.priceCents, 0);
+  // The reservation released the buyer's previous leads; their orders can no longer be paid (and the
+  // balance they held comes back before this order takes it).
+  for (const previous of await pendingLeadOrders(env.DB, { userId: user.id, except: orderId })) {
+    if ((await liveReservationSize(env.DB, previous.id)) > 0) continue; // a purchase that raced this one and won
+    await cancelPendingOrder(env, previous, REPLACED).catch((error) =>
+      console.error(`Could not cancel the payment of order ${previous.id}`, error),
+    );
+  }
+  let balanceAppliedCents = 0;
   let payment: PaymentStart;
   try {
+    // The buyer's balance pays first (issue 16); the card pays the rest.
+    balanceAppliedCents = await applyBalance(database(env.DB), user.id, orderId, totalCents);
     payment = await startPayment(env, provider, {
       id: orderId,
       kind: "aged-leads",
@@ -31,22 +52,32 @@ export async function purchaseAgedLeads(
       userId: user.id,
       email: user.email,
       details: { leadIds: prices.map((lead) => lead.id), prices },
+      balanceAppliedCents,
     });
   } catch (error) {
     await releaseLeads(env.DB, orderId);
+    await refundBalance(env.DB, orderId);
     throw error;
-  }
-  // The reservation released the buyer's previous leads; their orders can no longer be paid.
-  for (const previous of await pendingLeadOrders(env.DB, { userId: user.id, except: orderId })) {
-    if ((await liveReservationSize(env.DB, previous.id)) > 0) continue; // a purchase that raced this one and won
-    await cancelPendingOrder(env, previous, REPLACED).catch((error) =>
-      console.error(`Could not cancel the payment of order ${previous.id}`, error),
-    );
   }
   // Two purchases at once: the later reservation wins, and the other is refused rather than left unpayable.
   if ((await liveReservationSize(env.DB, orderId)) < prices.length) {
     await cancelPendingOrder(env, { id: orderId, paymentIntentId: await paymentIntentOf(env.DB, orderId) }, REPLACED);
     throw new ConflictError("Another purchase of yours replaced this one. Please check your selection and try again.");
   }
-  return { ...payment, count: prices.length };
+  const paidWithBalance = balanceAppliedCents > 0 && payment.amount === 0;
+  if (paidWithBalance) {
+    // Nothing left for a card: confirmed at once, through the path a provider's event takes.
+    await processPaymentEvent(
+      env,
+      {
+        id: `${BALANCE_INTENT_PREFIX}${orderId}`,
+        type: "payment_intent.succeeded",
+        paymentIntentId: `${BALANCE_INTENT_PREFIX}${orderId}`,
+        amountCents: 0,
+        currency: payment.currency,
+      },
+      env.PUBLIC_SITE_URL ?? "",
+    );
+  }
+  return { ...payment, count: prices.length, balanceAppliedCents, paidWithBalance };
 }

@@ -11,6 +11,7 @@ import type { PaymentStart } from "../../src/domain/schemas/payments";
 import { type Database, database } from "../db/client";
 import { type OrderKind, orders, paymentEvents } from "../db/schema";
 import type { Env } from "../env";
+import { refundBalanceStatement } from "./balance";
 import { prepareDelivery } from "./delivery-setup";
 import { leadSaleStatements, releaseLeadsStatement } from "./leads";
 import { sendMail } from "./mail";
@@ -28,20 +29,37 @@ export interface NewOrder {
   userId: string | null;
   email: string | null;
   details: Record<string, unknown>;
+  /** The part of the total the buyer's balance already paid (issue 16): the card is charged the rest. */
+  balanceAppliedCents?: number;
 }
 
 type Order = typeof orders.$inferSelect;
 
-/** Creates the provider's intent and the pending order that owns it. */
+/** The amount the card pays for an order: its total less what the balance paid. */
+export const cardAmountCents = (order: Pick<Order, "totalCents" | "balanceAppliedCents">) =>
+  order.totalCents - order.balanceAppliedCents;
+
+/** The payment "intent" of an order the balance paid in full: no provider is involved. */
+export const BALANCE_INTENT_PREFIX = "balance_";
+
+/**
+ * Creates the provider's intent and the pending order that owns it. An order the balance pays in full
+ * gets no intent: it is confirmed at once through the same path as a provider's event.
+ */
 export async function startPayment(env: Env, provider: PaymentProvider, order: NewOrder): Promise<PaymentStart> {
   const orderId = order.id ?? crypto.randomUUID();
-  const intent = await provider.createIntent({
-    amountCents: order.quote.totalCents,
-    currency: CURRENCY,
-    orderId,
-    email: order.email,
-    cardOnly: order.kind === "aged-leads",
-  });
+  const balanceAppliedCents = order.balanceAppliedCents ?? 0;
+  const amountCents = order.quote.totalCents - balanceAppliedCents;
+  const intent =
+    amountCents > 0
+      ? await provider.createIntent({
+          amountCents,
+          currency: CURRENCY,
+          orderId,
+          email: order.email,
+          cardOnly: order.kind === "aged-leads",
+        })
+      : { id: `${BALANCE_INTENT_PREFIX}${orderId}`, clientSecret: "" };
   await database(env.DB)
     .insert(orders)
     .values({
@@ -56,12 +74,13 @@ export async function startPayment(env: Env, provider: PaymentProvider, order: N
       email: order.email,
       details: order.details,
       paymentIntentId: intent.id,
-      clientSecretHash: await sha256Hex(intent.clientSecret),
+      clientSecretHash: intent.clientSecret ? await sha256Hex(intent.clientSecret) : null,
+      balanceAppliedCents,
     });
   return {
     clientSecret: intent.clientSecret,
     orderId,
-    amount: order.quote.totalCents,
+    amount: amountCents,
     currency: CURRENCY,
     provider: provider.name,
     ...(provider.publishableKey ? { publishableKey: provider.publishableKey } : {}),
@@ -119,7 +138,9 @@ const recordEvent = (db: Database, event: PaymentEvent) =>
  * batch (if the provider call fails, nothing is recorded and the provider's retry tries again).
  */
 async function refundOrder(env: Env, order: Order, event: PaymentEvent, reason: string): Promise<void> {
-  await providerOfIntent(env, order.paymentIntentId).refund(order.paymentIntentId, order.totalCents);
+  if (cardAmountCents(order) > 0) {
+    await providerOfIntent(env, order.paymentIntentId).refund(order.paymentIntentId, cardAmountCents(order));
+  }
   const db = database(env.DB);
   const now = new Date();
   await db.batch([
@@ -129,6 +150,7 @@ async function refundOrder(env: Env, order: Order, event: PaymentEvent, reason: 
       .set({ status: "refunded", refundedAt: now, paymentError: reason, updatedAt: now })
       .where(eq(orders.id, order.id)),
     releaseLeadsStatement(db, order.id),
+    refundBalanceStatement(db, order.id),
   ]);
   console.error(`Order ${order.id} refunded: ${reason}`);
 }
@@ -142,10 +164,10 @@ async function paymentSucceeded(
   origin: string,
 ) {
   const db = database(env.DB);
-  if (event.amountCents !== order.totalCents || event.currency.toLowerCase() !== order.currency) {
+  if (event.amountCents !== cardAmountCents(order) || event.currency.toLowerCase() !== order.currency) {
     // Never mark paid on a charge that is not this order's price: leave it pending, flagged for a person.
     const paid = `${formatUsd(event.amountCents)} ${event.currency.toUpperCase()}`;
-    const message = `The payment (${paid}) does not match the order (${formatUsd(order.totalCents)} ${order.currency.toUpperCase()}).`;
+    const message = `The payment (${paid}) does not match the order (${formatUsd(cardAmountCents(order))} ${order.currency.toUpperCase()}).`;
     console.error(`Order ${order.id}: ${message}`);
     await db.batch([
       recordEvent(db, event),
@@ -262,7 +284,10 @@ export async function processPaymentEvent(env: Env, event: PaymentEvent, origin:
  * reserved leads together. False when the provider says the intent is no longer open (its event settles it).
  */
 export async function cancelPendingOrder(env: Env, order: Pick<Order, "id" | "paymentIntentId">, reason: string) {
-  if (!(await providerOfIntent(env, order.paymentIntentId).cancelIntent(order.paymentIntentId))) return false;
+  const balanceOnly = order.paymentIntentId.startsWith(BALANCE_INTENT_PREFIX);
+  if (!balanceOnly && !(await providerOfIntent(env, order.paymentIntentId).cancelIntent(order.paymentIntentId))) {
+    return false;
+  }
   const db = database(env.DB);
   const now = new Date();
   await db.batch([
@@ -271,6 +296,8 @@ export async function cancelPendingOrder(env: Env, order: Pick<Order, "id" | "pa
       .set({ status: "cancelled", paymentError: reason, updatedAt: now })
       .where(and(eq(orders.id, order.id), eq(orders.status, "pending"))),
     releaseLeadsStatement(db, order.id),
+    // The balance the order held goes back to the buyer (once, whichever path cancels it).
+    refundBalanceStatement(db, order.id),
   ]);
   return true;
 }

@@ -41,8 +41,9 @@ const trackerColumns = {
   status: transfers.status,
   recordingUrl: transfers.recordingUrl,
   timeZone: orderDelivery.timeZone,
-  returnStatus: returns.status,
-  returnNote: returns.adminNote,
+  // Aliased: D1's batch answers rows keyed by column name, and `status` is also the transfer's.
+  returnStatus: sql<ReturnStatus | null>`${returns.status}`.as("return_status"),
+  returnNote: sql<string | null>`${returns.adminNote}`.as("return_note"),
 };
 
 type TrackerRow = Awaited<ReturnType<typeof trackerSelect>>[number];
@@ -66,7 +67,7 @@ function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
     recordingUrl: row.recordingUrl,
     timeZone: row.timeZone ?? DEFAULT_TRACKER_TIME_ZONE,
     returnable: row.billable && row.returnStatus === null && withinReturnWindow("transfer", routedAt, now),
-    returnStatus: (row.returnStatus as ReturnStatus | null) ?? null,
+    returnStatus: row.returnStatus ?? null,
     returnNote: row.returnNote ?? null,
   };
 }

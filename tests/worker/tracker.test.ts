@@ -1,0 +1,200 @@
+/** Issue 16 item 1: the Lead Tracker's transfers, CSV export, order progress and pause / resume. */
+import { env } from "cloudflare:workers";
+import Papa from "papaparse";
+import { beforeEach, describe, expect, it } from "vitest";
+import { TRACKER_PAGE_SIZE, type TrackerOrder, type TrackerPage } from "../../src/domain/returns";
+import { localTime } from "../../src/domain/transfers";
+import { callApi } from "./helpers";
+import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, requestReturn } from "./returns-fixtures";
+import { clearTransfers, createPartner, pingBody } from "./transfer-fixtures";
+
+beforeEach(clearTransfers);
+/** Each test routes and completes several calls: slow on a shared machine. */
+const SLOW = 30_000;
+
+async function trackerPage(cookie: string, query = ""): Promise<TrackerPage> {
+  const response = await callApi(`/api/tracker/transfers${query}`, { cookie });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+describe("the buyer's transfers", { timeout: SLOW }, () => {
+  it("lists every delivered transfer newest first with what the tracker shows", async () => {
+    const partner = await createPartner();
+    const buyer = await buyerWithOrder({ quantity: 20, timeZone: "America/Denver" });
+    const old = await deliver(partner, { at: Date.now() - 80 * HOUR, firstName: "Old" });
+    const short = await deliver(partner, { at: Date.now() - 2 * HOUR, durationSeconds: 95, firstName: "Short" });
+    const billable = await deliver(partner, { at: Date.now() - HOUR, durationSeconds: 300, firstName: "Long" });
+
+    const page = await trackerPage(buyer.cookie);
+    expect(page).toMatchObject({ page: 1, pageSize: TRACKER_PAGE_SIZE, total: 3 });
+    expect(page.items.map((item) => item.id)).toEqual([billable, short, old]);
+    expect(page.items[0]).toMatchObject({
+      orderId: buyer.order.id,
+      firstName: "Long",
+      lastName: "Lee",
+      state: "TX",
+      durationSeconds: 300,
+      billable: true,
+      status: "completed",
+      recordingUrl: null,
+      timeZone: "America/Denver",
+      returnable: true,
+      returnStatus: null,
+      returnNote: null,
+    });
+    expect(page.items[0]?.endedAt).toBe((page.items[0]?.routedAt ?? 0) + 300_000);
+    // Not charged, and past the 72 hours: neither can be returned.
+    expect(page.items[1]).toMatchObject({ billable: false, durationSeconds: 95, returnable: false });
+    expect(page.items[2]).toMatchObject({ billable: true, returnable: false });
+
+    const onlyBillable = await trackerPage(buyer.cookie, "?billable=true");
+    expect(onlyBillable.items.map((item) => item.id)).toEqual([billable, old]);
+    const notCharged = await trackerPage(buyer.cookie, "?billable=false");
+    expect(notCharged.items.map((item) => item.id)).toEqual([short]);
+  });
+
+  it("filters by the buyer's local days and by order, and pages on the server", async () => {
+    const partner = await createPartner();
+    const buyer = await buyerWithOrder({ quantity: 40, timeZone: "America/Chicago", paidAt: 1 });
+    const second = await buyerWithOrder({ quantity: 40, paidAt: 2 });
+    const threeDaysAgo = Date.now() - 3 * DAY;
+    const old = await deliver(partner, { at: threeDaysAgo });
+    await deliverMany(partner, TRACKER_PAGE_SIZE);
+    const day = localTime(threeDaysAgo, "America/Chicago").day;
+
+    const onDay = await trackerPage(buyer.cookie, `?from=${day}&to=${day}`);
+    expect(onDay.items.map((item) => item.id)).toEqual([old]);
+    const firstPage = await trackerPage(buyer.cookie, `?orderId=${buyer.order.id}`);
+    expect(firstPage).toMatchObject({ total: TRACKER_PAGE_SIZE + 1, page: 1 });
+    expect(firstPage.items).toHaveLength(TRACKER_PAGE_SIZE);
+    const secondPage = await trackerPage(buyer.cookie, `?orderId=${buyer.order.id}&page=2`);
+    expect(secondPage.items.map((item) => item.id)).toEqual([old]);
+    // The second buyer's order got nothing (the oldest paid order takes every call).
+    expect((await trackerPage(second.cookie)).total).toBe(0);
+
+    expect((await callApi("/api/tracker/transfers?from=yesterday", { cookie: buyer.cookie })).status).toBe(400);
+    expect((await callApi("/api/tracker/transfers?billable=maybe", { cookie: buyer.cookie })).status).toBe(400);
+  });
+
+  it("shows a return's status and the admin's note", async () => {
+    const partner = await createPartner();
+    const buyer = await buyerWithOrder({ quantity: 20 });
+    const [first] = await deliverMany(partner, 5);
+    expect((await requestReturn(buyer.cookie, { kind: "transfer", itemId: first ?? "" })).status).toBe(201);
+    const page = await trackerPage(buyer.cookie);
+    expect(page.items.find((item) => item.id === first)).toMatchObject({ returnStatus: "pending", returnable: false });
+  });
+
+  it("exports the filtered transfers as a CSV attachment, formulas escaped", async () => {
+    const partner = await createPartner();
+    const buyer = await buyerWithOrder({ quantity: 20, timeZone: "America/Chicago" });
+    const at = Date.UTC(2026, 2, 4, 16, 5); // 10:05 in Chicago
+    await deliver(partner, { at: Date.now() - HOUR, firstName: "=HYPERLINK(1)" });
+    await deliver(partner, { at, durationSeconds: 61, firstName: "Rita" });
+
+    const response = await callApi("/api/tracker/transfers.csv", { cookie: buyer.cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toContain("text/csv");
+    expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="lead-tracker.csv"');
+    const rows = Papa.parse<string[]>(await response.text()).data;
+    expect(rows[0]).toEqual([
+      "Time",
+      "Time zone",
+      "First name",
+      "Last name",
+      "Phone",
+      "State",
+      "Duration (seconds)",
+      "Billable",
+      "Status",
+      "Recording",
+      "Order",
+      "Return",
+    ]);
+    expect(rows).toHaveLength(3);
+    expect(rows[1]?.[2]).toBe("'=HYPERLINK(1)");
+    expect(rows[2]).toEqual([
+      "2026-03-04 10:05",
+      "America/Chicago",
+      "Rita",
+      "Lee",
+      expect.stringMatching(/^\d{10}$/),
+      "TX",
+      "61",
+      "under 2 minutes — not charged",
+      "completed",
+      "",
+      buyer.order.id,
+      "",
+    ]);
+
+    const filtered = await callApi("/api/tracker/transfers.csv?billable=true&page=1", { cookie: buyer.cookie });
+    expect(Papa.parse<string[]>(await filtered.text()).data).toHaveLength(2);
+  });
+});
+
+describe("orders: progress and pause", { timeout: SLOW }, () => {
+  it("shows each order's delivered, not charged, remaining and today's count against its cap", async () => {
+    const partner = await createPartner();
+    const buyer = await buyerWithOrder({ quantity: 10, perDayCap: 8 });
+    await deliverMany(partner, 3);
+    await deliver(partner, { durationSeconds: 30 });
+    await deliver(partner, { at: Date.now() - 3 * DAY });
+
+    const response = await callApi("/api/tracker/orders", { cookie: buyer.cookie });
+    expect(response.status).toBe(200);
+    const orders = await response.json<TrackerOrder[]>();
+    expect(orders).toEqual([
+      {
+        orderId: buyer.order.id,
+        packageName: "10 live transfers · Standard",
+        createdAt: expect.any(Number),
+        transfersTotal: 10,
+        delivered: 4,
+        notCharged: 1,
+        remaining: 6,
+        todayCount: expect.any(Number),
+        perDayCap: 8,
+        paused: false,
+        setupStatus: "ready",
+      },
+    ]);
+    // Today's count is on the buyer's own day (Chicago): the four recent calls, unless midnight fell in between.
+    const today = localTime(Date.now(), "America/Chicago").day;
+    const { results } = await env.DB.prepare(
+      "SELECT count(*) AS n FROM transfers WHERE order_id = ? AND buyer_local_day = ?",
+    )
+      .bind(buyer.order.id, today)
+      .all<{ n: number }>();
+    expect(orders[0]?.todayCount).toBe(results[0]?.n);
+  });
+
+  it("a paused order gets no transfers from the partner API until it is resumed", async () => {
+    const partner = await createPartner();
+    const buyer = await buyerWithOrder({ quantity: 5 });
+    const ping = () => callApi("/api/v1/transfers", { json: pingBody(), headers: partner.auth });
+
+    const paused = await callApi(`/api/tracker/orders/${buyer.order.id}/pause`, {
+      method: "POST",
+      cookie: buyer.cookie,
+    });
+    expect(paused.status).toBe(200);
+    expect(await paused.json()).toMatchObject({ orderId: buyer.order.id, paused: true });
+    const refused = await ping();
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ reason: "no_open_order" });
+
+    const resumed = await callApi(`/api/tracker/orders/${buyer.order.id}/resume`, {
+      method: "POST",
+      cookie: buyer.cookie,
+    });
+    expect(resumed.status).toBe(200);
+    expect(await resumed.json()).toMatchObject({ paused: false });
+    const routed = await ping();
+    expect(routed.status).toBe(201);
+    const { transferId } = await routed.json<{ transferId: string }>();
+    const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(transferId).first();
+    expect(row).toEqual({ order_id: buyer.order.id });
+  });
+});
