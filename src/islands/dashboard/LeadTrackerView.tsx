@@ -223,9 +223,11 @@ export function LeadTrackerView() {
             Every live transfer delivered to you, newest first, in your orders' time zone.
           </p>
         </div>
-        <a href={`/api/tracker/transfers.csv${filterQuery(filters)}`} download className={buttonClass("secondary")}>
-          Export CSV
-        </a>
+        {data && data.total > 0 && (
+          <a href={`/api/tracker/transfers.csv${filterQuery(filters)}`} download className={buttonClass("secondary")}>
+            Export CSV
+          </a>
+        )}
       </div>
 
       {orders.isError ? (
