@@ -9,10 +9,12 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
 import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
+import { sqlLiteral } from "../../scripts/lib.ts";
 import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../../src/domain/transfers";
 import { setupBrowser } from "./browser";
-import { query } from "./database";
+import { createUser, query } from "./database";
 import { signIn } from "./partners";
+import { payWith, toastText } from "./pay";
 
 const { newPage, url } = setupBrowser();
 
@@ -98,6 +100,18 @@ describe("lead tracker and returns", () => {
     await buyer.getByLabel("Charge").selectOption("");
     const before = await progressOf(buyer, orderId);
 
+    // Pause and resume the order's deliveries: the button says the new state and is busy meanwhile.
+    const card = buyer.getByTestId(`tracker-order-${orderId}`);
+    await card.getByRole("button", { name: "Pause deliveries" }).click();
+    await card.getByText("Deliveries are paused.").waitFor();
+    await card.getByText("Paused", { exact: true }).waitFor();
+    const [paused] = query<{ paused: number }>(`SELECT paused FROM order_delivery WHERE order_id = '${orderId}'`);
+    expect(paused?.paused).toBe(1);
+    await card.getByRole("button", { name: "Resume deliveries" }).click();
+    await card.getByText("Deliveries resumed.").waitFor();
+    const [resumed] = query<{ paused: number }>(`SELECT paused FROM order_delivery WHERE order_id = '${orderId}'`);
+    expect(resumed?.paused).toBe(0);
+
     // Return one billable transfer.
     await buyer.getByRole("button", { name: "Return a Lead" }).click();
     await buyer.getByRole("heading", { name: "Return a Lead" }).waitFor();
@@ -132,6 +146,46 @@ describe("lead tracker and returns", () => {
     await expect.poll(() => mine.textContent(), { timeout: 15_000 }).toContain("Approved");
   }, 180_000);
 
+  it("the aged-lead checkout applies the balance, and a balance that covers the order skips the card", async () => {
+    const user = await createUser();
+    const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
+    // A credit as an approved aged-lead return leaves it: one cent short of any lead's price, then a large one.
+    const credit = (cents: number) =>
+      query(
+        `INSERT INTO balance_ledger (id, user_id, amount_cents, reason) VALUES (${sqlLiteral(crypto.randomUUID())}, ${sqlLiteral(owner?.id ?? "")}, ${cents}, 'return_credit')`,
+      );
+    credit(100);
+    const page = await newPage();
+    await signIn(page, url, user.username, user.password, "/dashboard");
+    const rows = page.locator("tbody tr");
+    await rows.first().waitFor();
+    const price = (await rows.first().locator("td:last-child").textContent()) ?? "";
+    await rows.first().getByRole("checkbox").click();
+    await page.getByRole("button", { name: "Purchase Selected Leads" }).click();
+    const dialog = page.getByRole("dialog");
+    const applied = dialog.getByTestId("balance-applied");
+    await applied.waitFor();
+    expect(await applied.textContent()).toContain("Balance applied−$1.00");
+    const card = `$${(Number(price.slice(1)) - 1).toFixed(2)}`;
+    expect(await applied.textContent()).toContain(`To pay by card${card}`);
+    await payWith(page, "4242 4242 4242 4242", card);
+    await expect.poll(() => toastText(page)).toContain("Successfully purchased 1 leads");
+
+    credit(100_000);
+    await page.reload();
+    await rows.first().waitFor();
+    await rows.first().getByRole("checkbox").click();
+    await page.getByRole("button", { name: "Purchase Selected Leads" }).click();
+    const owned = () =>
+      query<{ n: number }>(
+        `SELECT count(*) AS n FROM aged_leads WHERE sold_to_user_id = ${sqlLiteral(owner?.id ?? "")}`,
+      )[0]?.n;
+    await expect.poll(owned, { timeout: 15_000 }).toBe(2);
+    await page.getByText("0 selected").waitFor();
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    expect(await page.getByLabel("Card number").count()).toBe(0);
+  }, 180_000);
+
   it("the tracker, the returns form and the Fulfilment tab pass axe and fit a 390-px phone", async () => {
     const problems: string[] = [];
     const check = async (page: Page, name: string) => {
@@ -156,5 +210,5 @@ describe("lead tracker and returns", () => {
     await admin.getByRole("heading", { name: "Returns" }).waitFor();
     await check(admin, "fulfilment");
     expect(problems).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 });
