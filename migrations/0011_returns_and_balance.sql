@@ -63,6 +63,9 @@ ALTER TABLE `aged_leads` ADD `returned_at` integer;
 -- The Lead Tracker: a buyer's transfers newest first.
 CREATE INDEX `transfers_buyer_routed_idx` ON `transfers` (`buyer_user_id`,`routed_at`);
 --> statement-breakpoint
+-- The daily delivery summary reads a few recent local days.
+CREATE INDEX `transfers_buyer_day_idx` ON `transfers` (`buyer_local_day`,`buyer_user_id`);
+--> statement-breakpoint
 -- The daily delivery summary is e-mailed once per buyer and day.
 CREATE TABLE `delivery_summaries` (
 	`user_id` text NOT NULL,

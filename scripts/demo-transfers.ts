@@ -1,9 +1,11 @@
 /**
  * The live-transfer demo `npm start` seeds: a partner (call center) with a known local-only API key, and
  * two paid live-transfer orders of the demo buyer with their delivery settings ready, so
- * `npm run simulate:calls -- --partner <key>` has somewhere to deliver.
+ * `npm run simulate:calls -- --partner <key>` has somewhere to deliver; the first already has a few
+ * delivered calls (one under the 2-minute buffer) for the Lead Tracker and returns (issue 16).
  */
 import { packageUnitCents } from "../src/domain/pricing.ts";
+import { isBillable, localTime } from "../src/domain/transfers.ts";
 import { hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/services/api-key-format.ts";
 import { DEMO_BUYER, insertUserSql, type NewUser } from "./demo-data.ts";
 import { insertSql } from "./lib.ts";
@@ -76,8 +78,58 @@ function demoOrderSql(order: {
   ];
 }
 
+/** Calls already delivered to the demo buyer's first order (one under the buffer), for the Lead Tracker. */
+const DEMO_DELIVERED = [
+  { firstName: "Dorothy", lastName: "Hale", state: "TX", minutesAgo: 30, durationSeconds: 245, recording: true },
+  { firstName: "Walter", lastName: "Price", state: "FL", minutesAgo: 180, durationSeconds: 95, recording: false },
+  { firstName: "Evelyn", lastName: "Ross", state: "GA", minutesAgo: 20 * 60, durationSeconds: 410, recording: true },
+  { firstName: "Harold", lastName: "Meyer", state: "OH", minutesAgo: 50 * 60, durationSeconds: 180, recording: false },
+];
+
+function demoDeliveredSql(orderId: string, partnerId: string, timeZone: string): string[] {
+  const rows = DEMO_DELIVERED.map((call, i) => {
+    const routedAt = Date.now() - call.minutesAgo * 60_000;
+    const endedAt = routedAt + 15_000 + call.durationSeconds * 1000;
+    const statement = insertSql("transfers", {
+      id: crypto.randomUUID(),
+      partner_id: partnerId,
+      order_id: orderId,
+      buyer_user_id: "__buyer__",
+      buyer_key: "__buyer_key__",
+      first_name: call.firstName,
+      last_name: call.lastName,
+      phone: `55501004${String(i).padStart(2, "0")}`,
+      state: call.state,
+      opt_in_at: routedAt - 3_600_000,
+      opt_in_url: "https://example.com/final-expense-quote",
+      transfer_phone: DEMO_BUYER.phone ?? "5550100200",
+      status: "completed",
+      routed_at: routedAt,
+      expires_at: endedAt,
+      connected_at: routedAt + 15_000,
+      ended_at: endedAt,
+      duration_seconds: call.durationSeconds,
+      billable: isBillable(call.durationSeconds) ? 1 : 0,
+      recording_url: call.recording ? `https://example.com/recordings/demo-${i + 1}.mp3` : null,
+      buyer_local_day: localTime(routedAt, timeZone).day,
+      partner_local_day: localTime(routedAt, "America/Chicago").day,
+    });
+    return withSubselect(
+      withSubselect(statement, "__buyer__", userId(DEMO_BUYER.username)),
+      "__buyer_key__",
+      userId(DEMO_BUYER.username),
+    );
+  });
+  const billable = DEMO_DELIVERED.filter((call) => isBillable(call.durationSeconds)).length;
+  return [
+    ...rows,
+    `UPDATE order_delivery SET transfers_billable = ${billable}, transfers_not_charged = ${DEMO_DELIVERED.length - billable} WHERE order_id = '${orderId}';`,
+  ];
+}
+
 export async function demoTransfersSql(): Promise<string[]> {
   const partnerId = crypto.randomUUID();
+  const firstOrderId = crypto.randomUUID();
   return [
     await insertUserSql(DEMO_PARTNER),
     `UPDATE users SET account_type = 'partner' WHERE username = '${DEMO_PARTNER.username}';`,
@@ -104,7 +156,7 @@ export async function demoTransfersSql(): Promise<string[]> {
     }),
     // Every state, around the clock: the demo works whenever it is run.
     ...demoOrderSql({
-      id: crypto.randomUUID(),
+      id: firstOrderId,
       quantity: 200,
       states: [],
       hours: [0, 0],
@@ -122,5 +174,6 @@ export async function demoTransfersSql(): Promise<string[]> {
       perDayCap: 25,
       paidDaysAgo: 1,
     }),
+    ...demoDeliveredSql(firstOrderId, partnerId, "America/Chicago"),
   ];
 }

@@ -25,6 +25,15 @@ const BUYER_ROUTES: Route[] = [
   ["GET", "/api/my-orders"],
   ["POST", "/api/call-transfer-order", { json: {} }],
   ["POST", "/api/create-payment-intent", { json: { amount: 39, callCount: 1 } }],
+  ["GET", "/api/tracker/transfers"],
+  ["GET", "/api/tracker/transfers.csv"],
+  ["GET", "/api/tracker/orders"],
+  ["POST", "/api/tracker/orders/x/pause"],
+  ["POST", "/api/tracker/orders/x/resume"],
+  ["GET", "/api/returns"],
+  ["GET", "/api/returns/eligible"],
+  ["POST", "/api/returns", { json: {} }],
+  ["GET", "/api/balance"],
 ];
 
 /** Admin APIs. */
@@ -44,6 +53,9 @@ const ADMIN_ROUTES: Route[] = [
   ["POST", "/api/bulk-upload-aged-leads", { json: {} }],
   ["GET", "/api/imports/x"],
   ["GET", "/api/imports/x/report.csv"],
+  ["GET", "/api/admin/fulfilment"],
+  ["GET", "/api/admin/returns"],
+  ["POST", "/api/admin/returns/x/decision", { json: { decision: "approved" } }],
 ];
 
 async function expectStatus(route: Route, cookie: string | undefined, status: number, who: string) {

@@ -1,11 +1,18 @@
 /** Issue 16 item 1: the Lead Tracker's transfers, CSV export, order progress and pause / resume. */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
-import { TRACKER_PAGE_SIZE, type TrackerOrder, type TrackerPage } from "../../src/domain/returns";
+import {
+  type FulfilmentOverview,
+  TRACKER_PAGE_SIZE,
+  type TrackerOrder,
+  type TrackerPage,
+} from "../../src/domain/returns";
 import { localTime } from "../../src/domain/transfers";
-import { callApi } from "./helpers";
-import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, requestReturn } from "./returns-fixtures";
+import worker from "../../worker/app";
+import { callApi, signedIn } from "./helpers";
+import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, mailsTo, requestReturn } from "./returns-fixtures";
 import { clearTransfers, createPartner, pingBody } from "./transfer-fixtures";
 
 beforeEach(clearTransfers);
@@ -196,5 +203,73 @@ describe("orders: progress and pause", { timeout: SLOW }, () => {
     const { transferId } = await routed.json<{ transferId: string }>();
     const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(transferId).first();
     expect(row).toEqual({ order_id: buyer.order.id });
+  });
+});
+
+describe("the daily delivery summary", { timeout: SLOW }, () => {
+  it("e-mails each buyer once for a day with deliveries, however often the cron runs", async () => {
+    const partner = await createPartner();
+    const buyer = await buyerWithOrder({ quantity: 20, timeZone: "America/Chicago" });
+    const at = Date.now() - 2 * DAY;
+    await deliver(partner, { at });
+    await deliver(partner, { at: at + 1000 });
+    await deliver(partner, { at: at + 2000, durationSeconds: 45 });
+    const day = localTime(at, "America/Chicago").day;
+
+    for (let run = 0; run < 2; run++) {
+      const ctx = createExecutionContext();
+      await worker.scheduled?.(createScheduledController(), env, ctx);
+      await waitOnExecutionContext(ctx);
+    }
+    const summaries = (await mailsTo(buyer.user.email)).filter((mail) => mail.subject.includes("live transfers on"));
+    expect(summaries).toEqual([
+      {
+        subject: `Your live transfers on ${day}`,
+        text: expect.stringContaining("we delivered 2 billable live transfers and 1 under 2 minutes — not charged."),
+      },
+    ]);
+  });
+});
+
+/** The partner's calls on its own current day (Chicago), however the test's minutes fell around midnight. */
+async function callsToday(partnerId: string): Promise<number> {
+  const row = await env.DB.prepare("SELECT calls FROM partner_day_calls WHERE partner_id = ? AND day = ?")
+    .bind(partnerId, localTime(Date.now(), "America/Chicago").day)
+    .first<{ calls: number }>();
+  return row?.calls ?? 0;
+}
+
+describe("the admin's Fulfilment tab", { timeout: SLOW }, () => {
+  it("shows open orders with their progress and partners with today's calls, billable rate and average duration", async () => {
+    const partner = await createPartner({ dailyCallCap: 40 });
+    const buyer = await buyerWithOrder({ quantity: 10, perDayCap: 6 });
+    await deliver(partner, { durationSeconds: 300 });
+    await deliver(partner, { durationSeconds: 100 });
+    await callApi(`/api/tracker/orders/${buyer.order.id}/pause`, { method: "POST", cookie: buyer.cookie });
+
+    const admin = await signedIn({ isAdmin: true });
+    const response = await callApi("/api/admin/fulfilment", { cookie: admin.cookie });
+    expect(response.status).toBe(200);
+    const overview = await response.json<FulfilmentOverview>();
+    expect(overview.orders.find((order) => order.orderId === buyer.order.id)).toEqual({
+      orderId: buyer.order.id,
+      buyer: buyer.user.username,
+      packageName: "10 live transfers · Standard",
+      transfersTotal: 10,
+      delivered: 1,
+      notCharged: 1,
+      remaining: 9,
+      todayCount: expect.any(Number),
+      perDayCap: 6,
+      paused: true,
+    });
+    expect(overview.partners.find((row) => row.id === partner.id)).toEqual({
+      id: partner.id,
+      businessName: "Test Call Center",
+      todayCalls: await callsToday(partner.id),
+      dailyCallCap: 40,
+      billableRate: 0.5,
+      averageDurationSeconds: 200,
+    });
   });
 });

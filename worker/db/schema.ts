@@ -565,6 +565,7 @@ export const transfers = sqliteTable(
     index("transfers_partner_routed_idx").on(t.partnerId, t.routedAt),
     index("transfers_order_routed_idx").on(t.orderId, t.routedAt),
     index("transfers_buyer_routed_idx").on(t.buyerUserId, t.routedAt),
+    index("transfers_buyer_day_idx").on(t.buyerLocalDay, t.buyerUserId),
   ],
 );
 

@@ -4,11 +4,11 @@
  * the balance in the statement that writes it, so two checkouts at once cannot spend it twice, and an
  * order's debit is written once and given back once (unique per order and reason).
  */
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, notExists, notInArray, sql } from "drizzle-orm";
 import type { BalanceView } from "../../src/domain/returns";
 import type { Database } from "../db/client";
 import { database } from "../db/client";
-import { balanceLedger } from "../db/schema";
+import { balanceLedger, orders } from "../db/schema";
 import type { Env } from "../env";
 
 /** A fresh random id in SQL, for ledger rows written by INSERT … SELECT. */
@@ -64,13 +64,28 @@ export async function applyBalance(db: Database, userId: string, orderId: string
  * created (for the batches that cancel or refund it). Nothing for an order without a debit or still live.
  */
 export function refundBalanceStatement(db: Database, orderId: string) {
-  // Raw SQL: INSERT … SELECT of the order's own debit, negated, guarded by the order's status.
-  return db.run(sql`
-    INSERT INTO balance_ledger (id, user_id, amount_cents, reason, order_id, created_by)
-    SELECT ${sqlId}, l.user_id, -l.amount_cents, 'checkout_refund', l.order_id, NULL
-    FROM balance_ledger l WHERE l.order_id = ${orderId} AND l.reason = 'checkout_debit'
-      AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = l.order_id AND o.status NOT IN ('cancelled', 'refunded'))
-    ON CONFLICT DO NOTHING`);
+  const live = db
+    .select({ one: sql`1` })
+    .from(orders)
+    .where(and(eq(orders.id, balanceLedger.orderId), notInArray(orders.status, ["cancelled", "refunded"])));
+  return db
+    .insert(balanceLedger)
+    .select(
+      db
+        .select({
+          id: sql<string>`${sqlId}`.as("id"),
+          userId: balanceLedger.userId,
+          amountCents: sql<number>`-${balanceLedger.amountCents}`.as("amount_cents"),
+          reason: sql<"checkout_refund">`'checkout_refund'`.as("reason"),
+          returnId: sql<null>`NULL`.as("return_id"),
+          orderId: balanceLedger.orderId,
+          createdBy: sql<null>`NULL`.as("created_by"),
+          createdAt: sql<Date>`(unixepoch('subsec') * 1000)`.as("created_at"),
+        })
+        .from(balanceLedger)
+        .where(and(eq(balanceLedger.orderId, orderId), eq(balanceLedger.reason, "checkout_debit"), notExists(live))),
+    )
+    .onConflictDoNothing();
 }
 
 export async function refundBalance(d1: D1Database, orderId: string): Promise<void> {

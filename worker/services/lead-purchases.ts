@@ -4,8 +4,8 @@
  */
 import type { BalanceApplied } from "../../src/domain/returns";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
-import { database } from "../db/client";
 import type { PublicUser } from "../../src/domain/user";
+import { database } from "../db/client";
 import type { Env } from "../env";
 import { ConflictError } from "../errors";
 import { applyBalance, refundBalance } from "./balance";
