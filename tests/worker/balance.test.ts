@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { BalanceView } from "../../src/domain/returns";
 import { database } from "../../worker/db/client";
 import { applyBalance, balanceOf, refundBalance } from "../../worker/services/balance";
-import { expireReservations } from "../../worker/services/orders";
+import { expireReservations, processPaymentEvent } from "../../worker/services/orders";
 import { callApi, signedIn } from "./helpers";
 import { buyLeads, createLeads, orderRow, payWithCard, type Started } from "./payment-fixtures";
 
@@ -123,6 +123,27 @@ describe("the balance", () => {
     // The next checkout uses it again.
     const next = await (await buyLeads(buyer.cookie, await createLeads(1))).json<Checkout>();
     expect(next).toMatchObject({ balanceAppliedCents: 300, amount: 200 });
+  });
+
+  it("comes back when the card payment is fully refunded", async () => {
+    const buyer = await signedIn();
+    await credit(buyer.user.id, 200);
+    const checkout = await (await buyLeads(buyer.cookie, await createLeads(1))).json<Checkout>();
+    expect((await payWithCard(checkout.clientSecret)).status).toBe(200);
+    const order = await orderRow(checkout.orderId);
+    await processPaymentEvent(
+      env,
+      {
+        id: `evt_${crypto.randomUUID()}`,
+        type: "charge.refunded",
+        paymentIntentId: String(order?.payment_intent_id),
+        amountRefundedCents: 300,
+        fullyRefunded: true,
+      },
+      "http://localhost",
+    );
+    expect(await orderRow(checkout.orderId)).toMatchObject({ status: "refunded" });
+    expect((await balance(buyer.cookie)).balanceCents).toBe(200);
   });
 
   it("is not given back for a paid order", async () => {

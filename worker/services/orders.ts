@@ -264,6 +264,8 @@ export async function processPaymentEvent(env: Env, event: PaymentEvent, origin:
               .update(orders)
               .set({ paymentError: `Partly refunded: ${formatUsd(event.amountRefundedCents)}`, updatedAt: now })
               .where(eq(orders.id, order.id)),
+        // A fully refunded order gives back the balance it used, too (nothing for a live order).
+        refundBalanceStatement(db, order.id),
       ]);
       break;
     case "charge.dispute.created":
