@@ -204,6 +204,7 @@ describe.each(VIEWPORTS)("axe, overflow and one h1 at $width px", (viewport) => 
       "call-backs",
       "my-leads",
       "my-orders",
+      "lead-tracker",
       "return-lead",
       "support",
     ]) {
@@ -221,7 +222,7 @@ describe.each(VIEWPORTS)("axe, overflow and one h1 at $width px", (viewport) => 
     const problems: string[] = [];
     const page = await open();
     await signIn(page, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin");
-    for (const tab of ["aged-leads", "callbacks", "users", "aff-network"]) {
+    for (const tab of ["aged-leads", "callbacks", "users", "aff-network", "fulfilment"]) {
       await page.goto(url(`/admin?tab=${tab}`));
       await audit(page, `admin-${tab}`, viewport, problems);
     }

@@ -1,14 +1,18 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { type ReactNode, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import type { PublicUser } from "../../domain/user";
 import { useQuery } from "../../lib/query";
 import { $user, clearUserStores, LOGOUT_URL } from "../../lib/stores";
+import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
 import { PartnersTab } from "./PartnersTab";
 import { UsersTab } from "./UsersTab";
 import { AgedLeadsTab } from "./uploads/AgedLeadsTab";
 import { CallbacksTab } from "./uploads/CallbacksTab";
+
+/** Loads when the tab is first opened, not with the page (decision 0016). */
+const FulfilmentTab = lazy(() => import("./FulfilmentTab"));
 
 /** `value` stays in the URL (?tab=); `label` is what the tab reads. */
 export const ADMIN_TABS = [
@@ -31,6 +35,12 @@ export const ADMIN_TABS = [
     card: "Partner Applications",
     text: "Review, approve or reject partners.",
   },
+  {
+    value: "fulfilment",
+    label: "Fulfilment",
+    card: "Fulfilment",
+    text: "Open orders, partners today and the returns queue.",
+  },
 ] as const;
 type AdminTab = (typeof ADMIN_TABS)[number]["value"];
 
@@ -41,6 +51,11 @@ const TAB_CONTENT: Record<AdminTab, ReactNode> = {
   callbacks: <CallbacksTab />,
   users: <UsersTab />,
   "aff-network": <PartnersTab />,
+  fulfilment: (
+    <Suspense fallback={<Spinner label="Loading fulfilment..." />}>
+      <FulfilmentTab />
+    </Suspense>
+  ),
 };
 
 const cardButton =
@@ -79,7 +94,7 @@ function Panel() {
         </a>
       </div>
 
-      <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+      <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <li>
           <a href="/admin-orders" className={cardButton}>
             <span className="font-semibold text-ink">New Orders</span>

@@ -3,6 +3,7 @@
 import { lazy, useEffect, useMemo, useState } from "react";
 import { RESERVATION_MINUTES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
+import type { BalanceApplied } from "../../domain/returns";
 import type { AgedLeadPage } from "../../domain/schemas/dashboard";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import { countOf } from "../../domain/units";
@@ -16,6 +17,9 @@ import { Spinner } from "../../ui/spinner";
 import { inputClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
+
+/** A reservation's payment: the card amount, and the part the buyer's balance pays (issue 16). */
+type LeadPurchase = PaymentStart & { count: number } & Partial<BalanceApplied>;
 
 /** The payment step loads when the buyer has reserved leads (decision 0016). */
 const PaymentCard = lazy(() => import("../payment/PaymentCard").then((m) => ({ default: m.PaymentCard })));
@@ -35,7 +39,7 @@ export function AgedLeadsView() {
   const [filterInput, setFilterInput] = useState("");
   const location = useDebounced(filterInput.trim(), 300);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [purchase, setPurchase] = useState<(PaymentStart & { count: number }) | null>(null);
+  const [purchase, setPurchase] = useState<LeadPurchase | null>(null);
 
   // Spec §4: a new filter goes back to page 1; any page or filter change clears the selection.
   const [appliedLocation, setAppliedLocation] = useState(location);
@@ -54,9 +58,9 @@ export function AgedLeadsView() {
   );
 
   const buy = useMutation({
-    mutationFn: (leadIds: string[]) =>
-      apiRequest<PaymentStart & { count: number }>("POST", "/api/bulk-purchase-leads", { leadIds }),
-    onSuccess: setPurchase,
+    mutationFn: (leadIds: string[]) => apiRequest<LeadPurchase>("POST", "/api/bulk-purchase-leads", { leadIds }),
+    // A balance that covers the whole order has paid it: no card step.
+    onSuccess: (started) => (started.paidWithBalance ? purchased(started.count) : setPurchase(started)),
     onError: (error) => {
       toast({
         title: "Bulk Purchase Failed",
@@ -200,9 +204,21 @@ export function AgedLeadsView() {
         title="Pay for your leads"
         description={
           purchase &&
-          `${purchase.count} leads are held for you for ${countOf(RESERVATION_MINUTES, "minute")}. Total ${formatUsd(purchase.amount)}.`
+          `${purchase.count} leads are held for you for ${countOf(RESERVATION_MINUTES, "minute")}. Total ${formatUsd(purchase.amount + (purchase.balanceAppliedCents ?? 0))}.`
         }
       >
+        {purchase && (purchase.balanceAppliedCents ?? 0) > 0 && (
+          <dl className="mb-4 space-y-1 rounded-lg bg-brand-50 px-4 py-3 text-sm" data-testid="balance-applied">
+            <div className="flex justify-between gap-4">
+              <dt>Balance applied</dt>
+              <dd className="font-semibold">−{formatUsd(purchase.balanceAppliedCents ?? 0)}</dd>
+            </div>
+            <div className="flex justify-between gap-4">
+              <dt>To pay by card</dt>
+              <dd className="font-semibold">{formatUsd(purchase.amount)}</dd>
+            </div>
+          </dl>
+        )}
         {purchase && (
           <PaymentCard
             payment={purchase}

@@ -16,6 +16,8 @@ import { AgedLeadsView } from "./AgedLeadsView";
 const CallTransfersView = lazy(() => import("./CallTransfersView").then((m) => ({ default: m.CallTransfersView })));
 const MyLeadsView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyLeadsView })));
 const MyOrdersView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyOrdersView })));
+const LeadTrackerView = lazy(() => import("./LeadTrackerView").then((m) => ({ default: m.LeadTrackerView })));
+const ReturnLeadView = lazy(() => import("./ReturnLeadView").then((m) => ({ default: m.ReturnLeadView })));
 
 function ComingSoon({ title }: { title: string }) {
   return (
@@ -53,6 +55,7 @@ const VIEW_IDS = [
   "call-backs",
   "my-leads",
   "my-orders",
+  "lead-tracker",
   "return-lead",
   "support",
 ] as const;
@@ -80,12 +83,13 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
     views: [
       { id: "my-leads", label: "My Leads", render: () => <MyLeadsView /> },
       { id: "my-orders", label: "My Orders", render: () => <MyOrdersView /> },
+      { id: "lead-tracker", label: "Lead Tracker", render: () => <LeadTrackerView /> },
     ],
   },
   {
     title: "Support",
     views: [
-      { id: "return-lead", label: "Return a Lead", render: () => <ComingSoon title="Return a Lead" /> },
+      { id: "return-lead", label: "Return a Lead", render: () => <ReturnLeadView /> },
       { id: "support", label: "Support", render: () => <SupportView /> },
     ],
   },

@@ -1,0 +1,234 @@
+/**
+ * Return a Lead (issue 16, D18): the buyer picks a returnable transfer or aged lead, gives a reason and
+ * sends it to the admins' queue; below, their returns with the decision and the admin's note.
+ */
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import {
+  AGED_LEAD_RETURN_WINDOW_DAYS,
+  type BuyerReturn,
+  type EligibleReturns,
+  OTHER_REASON,
+  RETURN_REASONS,
+  RETURN_TEXT_MAX,
+  type ReturnKind,
+  type ReturnsOverview,
+  returnReasonLabel,
+  TRANSFER_RETURN_WINDOW_HOURS,
+} from "../../domain/returns";
+import type { CreateReturnInput } from "../../domain/schemas/returns";
+import { apiRequest, errorMessage } from "../../lib/api";
+import { useMutation, useQuery, useQueryClient } from "../../lib/query";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { ChoiceGroup } from "../../ui/choice";
+import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
+import { RetryNotice } from "../../ui/retry";
+import { ReturnStatusBadge } from "../../ui/return-status";
+import { Spinner } from "../../ui/spinner";
+import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
+import { toast } from "../../ui/toast";
+import { RETURN_WINDOWS_TEXT, remainingText } from "../../ui/transfer-format";
+
+const RETURNS_URL = "/api/returns";
+const ELIGIBLE_URL = "/api/returns/eligible";
+
+const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+const KIND_LABELS: Record<ReturnKind, string> = { transfer: "Live transfer", aged_lead: "Aged lead" };
+
+function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns; preselect: string | null }) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const kindOf = (itemId: string): ReturnKind =>
+    eligible.agedLeads.some((lead) => lead.id === itemId) ? "aged_lead" : "transfer";
+  const initial = preselect && eligible.transfers.some((t) => t.id === preselect) ? preselect : "";
+  const form = useForm({
+    resolver: lazyZodResolver(() => import("../../domain/schemas/returns").then((m) => m.createReturnSchema)),
+    defaultValues: { kind: kindOf(initial), itemId: initial, reasonText: "" },
+  });
+  const [serverError, setServerError] = useState("");
+  const send = useMutation({
+    mutationFn: (values: CreateReturnInput) => apiRequest<BuyerReturn>("POST", RETURNS_URL, values),
+    onSuccess: async (created) => {
+      setServerError("");
+      form.reset({ kind: "transfer", itemId: "", reasonText: "" });
+      toast({
+        title: "Return sent",
+        description: `${created.itemLabel} is waiting for review.`,
+        variant: "success",
+      });
+      // The returns list, what remains returnable and the tracker's return column all change.
+      await queryClient.invalidateQueries();
+    },
+    // What the buyer typed stays; the server's reason shows above the button.
+    onError: (error) => setServerError(errorMessage(error, "The return could not be sent. Please try again.")),
+  });
+  const reason = form.watch("reason");
+  const itemError = fieldProps(form, "itemId").error;
+  const textError = fieldProps(form, "reasonText").error;
+  const none = eligible.transfers.length === 0 && eligible.agedLeads.length === 0;
+
+  if (none) {
+    return (
+      <p className="rounded-xl border border-dashed border-line py-8 text-center text-ink-soft">
+        Nothing to return right now. {RETURN_WINDOWS_TEXT}
+      </p>
+    );
+  }
+  return (
+    <Form className="space-y-5" onSubmit={form.handleSubmit((values) => send.mutate(values))}>
+      <input type="hidden" {...form.register("kind")} />
+      <div>
+        <label htmlFor={`${id}-item`} className={labelClass}>
+          What do you want to return?
+        </label>
+        <select
+          id={`${id}-item`}
+          className={inputClass}
+          aria-invalid={itemError ? true : undefined}
+          aria-describedby={`${id}-item-hint${itemError ? ` ${id}-item-error` : ""}`}
+          {...form.register("itemId", { onChange: (e) => form.setValue("kind", kindOf(e.target.value)) })}
+        >
+          <option value="">Choose a transfer or lead</option>
+          {[
+            { label: `Live transfers (within ${TRANSFER_RETURN_WINDOW_HOURS} hours)`, items: eligible.transfers },
+            { label: `Aged leads (within ${AGED_LEAD_RETURN_WINDOW_DAYS} days)`, items: eligible.agedLeads },
+          ].map(
+            (group) =>
+              group.items.length > 0 && (
+                <optgroup key={group.label} label={group.label}>
+                  {group.items.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.label} · return by {dateTime.format(c.returnBy)}
+                    </option>
+                  ))}
+                </optgroup>
+              ),
+          )}
+        </select>
+        <p id={`${id}-item-hint`} className="mt-1.5 text-sm text-muted">
+          {RETURN_WINDOWS_TEXT}
+        </p>
+        {itemError && (
+          <p id={`${id}-item-error`} className={fieldErrorClass} role="alert">
+            {itemError}
+          </p>
+        )}
+      </div>
+      <ChoiceGroup legend="Reason" columns={2} options={RETURN_REASONS} {...fieldProps(form, "reason")} />
+      {reason === OTHER_REASON && (
+        <div>
+          <label htmlFor={`${id}-text`} className={labelClass}>
+            Describe the reason
+          </label>
+          <textarea
+            id={`${id}-text`}
+            rows={3}
+            maxLength={RETURN_TEXT_MAX}
+            className={inputClass}
+            aria-invalid={textError ? true : undefined}
+            aria-describedby={textError ? `${id}-text-error` : undefined}
+            {...form.register("reasonText")}
+          />
+          {textError && (
+            <p id={`${id}-text-error`} className={fieldErrorClass} role="alert">
+              {textError}
+            </p>
+          )}
+        </div>
+      )}
+      {serverError && (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-red-900">
+          {serverError}
+        </p>
+      )}
+      <Button type="submit" size="lg" busy={send.isPending} disabled={eligible.remaining <= 0}>
+        {send.isPending ? "Sending..." : "Send return"}
+      </Button>
+    </Form>
+  );
+}
+
+function ReturnsList({ returns }: { returns: BuyerReturn[] }) {
+  if (returns.length === 0) {
+    return (
+      <p className="rounded-xl border border-dashed border-line py-8 text-center text-ink-soft">
+        You have not returned anything yet.
+      </p>
+    );
+  }
+  return (
+    <ul className="space-y-3">
+      {returns.map((r) => (
+        <li key={r.id} className="space-y-1 rounded-xl border border-line bg-white p-4" data-testid={`return-${r.id}`}>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="font-semibold">
+              {KIND_LABELS[r.kind]}: {r.itemLabel}
+            </p>
+            <ReturnStatusBadge status={r.status} />
+          </div>
+          <p className="text-sm text-ink-soft">
+            {returnReasonLabel(r.reason)}
+            {r.reasonText ? ` — ${r.reasonText}` : ""} · sent {dateTime.format(r.createdAt)}
+            {r.decidedAt !== null && ` · decided ${dateTime.format(r.decidedAt)}`}
+          </p>
+          {r.adminNote && (
+            <p className="text-sm">
+              <span className="font-semibold">Note from our team:</span> {r.adminNote}
+            </p>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ReturnLeadView() {
+  const overview = useQuery<ReturnsOverview>({ queryKey: [RETURNS_URL] });
+  const eligible = useQuery<EligibleReturns>({ queryKey: [ELIGIBLE_URL] });
+  const [preselect] = useState(() => new URLSearchParams(window.location.search).get("transfer"));
+  const remaining = eligible.data?.remaining ?? overview.data?.remaining;
+  return (
+    <section aria-labelledby="return-title" className="space-y-5">
+      <div>
+        <h2 id="return-title" className="text-2xl font-bold">
+          Return a Lead
+        </h2>
+        {remaining !== undefined && (
+          <p className="text-ink-soft" data-testid="returns-remaining">
+            {remainingText(remaining)}
+          </p>
+        )}
+      </div>
+      <Card>
+        {eligible.isPending ? (
+          <Spinner label="Loading what you can return..." />
+        ) : eligible.isError ? (
+          <RetryNotice
+            message={errorMessage(eligible.error, "What you can return could not be loaded.")}
+            onRetry={() => void eligible.refetch()}
+            busy={eligible.isFetching}
+          />
+        ) : (
+          <ReturnForm eligible={eligible.data} preselect={preselect} />
+        )}
+      </Card>
+      <section aria-labelledby="your-returns-title" className="space-y-3">
+        <h3 id="your-returns-title" className="text-lg font-bold">
+          Your returns
+        </h3>
+        {overview.isPending ? (
+          <Spinner label="Loading your returns..." />
+        ) : overview.isError ? (
+          <RetryNotice
+            message={errorMessage(overview.error, "Your returns could not be loaded.")}
+            onRetry={() => void overview.refetch()}
+            busy={overview.isFetching}
+          />
+        ) : (
+          <ReturnsList returns={overview.data.returns} />
+        )}
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * How the Lead Tracker, the returns form and the Fulfilment tab write transfers and returns: durations,
+ * delivery progress, local times, and the return rules stated from their constants.
+ */
+import {
+  AGED_LEAD_RETURN_WINDOW_DAYS,
+  RETURN_CAP_PERCENT,
+  RETURN_CAP_WINDOW_DAYS,
+  TRANSFER_RETURN_WINDOW_HOURS,
+} from "../domain/returns";
+import { NOT_CHARGED_LABEL } from "../domain/transfers";
+
+/** 185 → "3:05"; null (the call has not ended) → "—". */
+export function formatDuration(seconds: number | null): string {
+  if (seconds === null) return "—";
+  const whole = Math.max(0, Math.round(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** "32 of 50 delivered, 4 not charged". */
+export function deliveryProgressText(delivered: number, total: number, notCharged: number): string {
+  return `${delivered} of ${total} delivered, ${notCharged} not charged`;
+}
+
+/** "3 today of 10 a day", or "3 today" when the order has no daily cap yet. */
+export function todayText(todayCount: number, perDayCap: number | null): string {
+  return perDayCap === null ? `${todayCount} today` : `${todayCount} today of ${perDayCap} a day`;
+}
+
+/** Whether a transfer is charged: "Billable", the buffer's "under 2 minutes — not charged", or not ended yet. */
+export function chargeText(transfer: { billable: boolean; durationSeconds: number | null }): string {
+  if (transfer.billable) return "Billable";
+  return transfer.durationSeconds === null ? "Not completed" : NOT_CHARGED_LABEL;
+}
+
+const zoned = new Map<string, Intl.DateTimeFormat>();
+/** An instant as the buyer reads it in their delivery time zone, e.g. "Nov 23, 2026, 9:05 AM EST". */
+export function formatInZone(epochMs: number, timeZone: string): string {
+  let format = zoned.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZoneName: "short",
+    });
+    zoned.set(timeZone, format);
+  }
+  return format.format(epochMs);
+}
+
+/** "67%" for a rate between 0 and 1; "—" when there is nothing to rate yet. */
+export function formatRate(rate: number | null): string {
+  return rate === null ? "—" : `${Math.round(rate * 100)}%`;
+}
+
+export const RETURN_WINDOWS_TEXT = `Transfers can be returned within ${TRANSFER_RETURN_WINDOW_HOURS} hours of delivery, aged leads within ${AGED_LEAD_RETURN_WINDOW_DAYS} days of purchase.`;
+
+/** "You can return 3 more this period (up to 20% of your deliveries in the last 14 days)." */
+export function remainingText(remaining: number): string {
+  const rule = `up to ${RETURN_CAP_PERCENT}% of your deliveries in the last ${RETURN_CAP_WINDOW_DAYS} days`;
+  return remaining > 0
+    ? `You can return ${remaining} more this period (${rule}).`
+    : `You cannot return more this period: returns are limited to ${rule}.`;
+}
