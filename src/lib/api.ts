@@ -1,7 +1,17 @@
 /**
- * The one client helper every call goes through (spec §7): JSON in and out, cookies always sent.
- * A non-OK answer throws an ApiError carrying the status and the server's readable message.
+ * The one way the islands call the API (spec §7; decision 0019): Hono's typed client over the Worker's
+ * own route types, so a changed response fails `tsc` in the island that reads it. `worker/api.ts` is
+ * imported as a type only; at run time this is `hono/client`'s small proxy and `fetch`.
+ *
+ * `call(api.x.$get())` sends the request (JSON in and out, cookies always sent, the Worker's same-origin
+ * and JSON content-type checks satisfied by `fetch` from the page itself) and answers the success
+ * body, typed from the route. A non-OK answer throws an ApiError carrying the status and the server's
+ * readable message.
  */
+import { type ClientResponse, hc, type InferResponseType } from "hono/client";
+import type { SuccessStatusCode } from "hono/utils/http-status";
+import type { Api } from "../../worker/api";
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -16,7 +26,23 @@ export class ApiError extends Error {
   }
 }
 
-async function throwIfNotOk(response: Response): Promise<void> {
+/** The typed client for everything under /api: `api.me.$get()`, `api.orders[":orderId"].status.$get(…)`. */
+export const api = hc<Api>("/", { init: { credentials: "include" } }).api;
+
+/** Any answer of the typed client. */
+type AnyClientResponse = ClientResponse<unknown, number, "json" | "text" | "redirect" | string>;
+
+/** The body of a route's successful JSON answers: what `call` resolves to. */
+export type Ok<R> =
+  R extends ClientResponse<infer T, infer S, infer F>
+    ? S extends SuccessStatusCode
+      ? F extends "json"
+        ? T
+        : never
+      : never
+    : never;
+
+async function throwIfNotOk(response: Response | AnyClientResponse): Promise<void> {
   if (response.ok) return;
   const text = await response.text();
   let message = text || response.statusText;
@@ -32,23 +58,12 @@ async function throwIfNotOk(response: Response): Promise<void> {
   throw new ApiError(response.status, message, fieldErrors, body);
 }
 
-export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
-  const response = await fetch(url, {
-    method,
-    credentials: "include",
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+/** Awaits a typed-client request: the success body, typed from the route, or an ApiError. */
+export async function call<R extends AnyClientResponse>(request: Promise<R>): Promise<Ok<R>> {
+  const response = await request;
   await throwIfNotOk(response);
   const text = await response.text();
-  return (text ? JSON.parse(text) : null) as T;
-}
-
-/** A multipart upload (files and fields), with the same error handling as `apiRequest`. */
-export async function apiUpload<T = unknown>(url: string, form: FormData): Promise<T> {
-  const response = await fetch(url, { method: "POST", credentials: "include", body: form });
-  await throwIfNotOk(response);
-  return (await response.json()) as T;
+  return (text ? JSON.parse(text) : null) as Ok<R>;
 }
 
 /** The server's words for a failed call, or `fallback` when it said nothing useful. */
@@ -56,3 +71,6 @@ export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
   return fallback;
 }
+
+/** What a typed-client method answers on success, e.g. `Answer<typeof api.users.$get>` (for props). */
+export type Answer<Method> = InferResponseType<Method, SuccessStatusCode>;

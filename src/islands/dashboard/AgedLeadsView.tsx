@@ -2,9 +2,7 @@
 
 import { lazy, useEffect, useMemo, useState } from "react";
 import { formatUsd } from "../../domain/pricing";
-import type { AgedLeadPage } from "../../domain/schemas/dashboard";
-import type { PaymentStart } from "../../domain/schemas/payments";
-import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { type Answer, ApiError, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Checkbox } from "../../ui/checkbox";
@@ -33,7 +31,7 @@ export function AgedLeadsView() {
   const [filterInput, setFilterInput] = useState("");
   const location = useDebounced(filterInput.trim(), 300);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [purchase, setPurchase] = useState<(PaymentStart & { count: number }) | null>(null);
+  const [purchase, setPurchase] = useState<Answer<(typeof api)["bulk-purchase-leads"]["$post"]> | null>(null);
 
   // Spec §4: a new filter goes back to page 1; any page or filter change clears the selection.
   const [appliedLocation, setAppliedLocation] = useState(location);
@@ -43,8 +41,10 @@ export function AgedLeadsView() {
     setSelected(new Set());
   }
 
-  const url = `/api/aged-leads?page=${page}${location ? `&location=${encodeURIComponent(location)}` : ""}`;
-  const leads = useQuery<AgedLeadPage>({ queryKey: [url] });
+  const leads = useQuery({
+    queryKey: ["/api/aged-leads", page, location],
+    queryFn: () => call(api["aged-leads"].$get({ query: { page: String(page), ...(location ? { location } : {}) } })),
+  });
   const items = leads.data?.items ?? [];
   const selectedTotal = useMemo(
     () => items.filter((lead) => selected.has(lead.id)).reduce((sum, lead) => sum + lead.priceCents, 0),
@@ -52,8 +52,7 @@ export function AgedLeadsView() {
   );
 
   const buy = useMutation({
-    mutationFn: (leadIds: string[]) =>
-      apiRequest<PaymentStart & { count: number }>("POST", "/api/bulk-purchase-leads", { leadIds }),
+    mutationFn: (leadIds: string[]) => call(api["bulk-purchase-leads"].$post({ json: { leadIds } })),
     onSuccess: setPurchase,
     onError: (error) => {
       toast({

@@ -5,8 +5,7 @@ import { useForm } from "react-hook-form";
 import { parseStates } from "../../domain/dashboard";
 import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../domain/pricing";
 import type { CallTransferForm } from "../../domain/schemas/dashboard";
-import type { PaymentStart } from "../../domain/schemas/payments";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { $pendingTransferOrder } from "../../lib/stores";
 import { Button } from "../../ui/button";
@@ -36,11 +35,15 @@ export function CallTransfersView() {
 
   const order = useMutation({
     mutationFn: (values: CallTransferForm) =>
-      apiRequest<PaymentStart>("POST", "/api/call-transfer-order", {
-        ...values,
-        leadType: "Live Transfers",
-        price: (values.totalTransfers * CALL_TRANSFER_UNIT_CENTS) / 100,
-      }),
+      call(
+        api["call-transfer-order"].$post({
+          json: {
+            ...values,
+            leadType: "Live Transfers",
+            price: (values.totalTransfers * CALL_TRANSFER_UNIT_CENTS) / 100,
+          },
+        }),
+      ),
     onSuccess: (payment, values) => {
       if (!payment?.clientSecret) {
         toast({

@@ -13,7 +13,7 @@ import {
   TIME_ZONES,
 } from "../../domain/partner";
 import type { PartnerApplication, PartnerApplicationInput } from "../../domain/schemas/partner";
-import { apiUpload, errorMessage } from "../../lib/api";
+import { api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -49,7 +49,8 @@ function Application() {
       const body = new FormData();
       for (const [key, value] of Object.entries(values)) if (value !== undefined) body.set(key, String(value));
       for (const file of documents) body.append("documents", file);
-      return apiUpload("/api/affnetwork-signup", body);
+      // A multipart body (the route reads the form itself), sent as the request's own body.
+      return call(api["affnetwork-signup"].$post(undefined, { init: { body } }));
     },
     onSuccess: () =>
       toast({
