@@ -1,14 +1,14 @@
 /**
- * The one way the islands call the API (spec §7; decision 0019): Hono's typed client over the Worker's
- * own route types, so a changed response fails `tsc` in the island that reads it. `worker/api.ts` is
- * imported as a type only; at run time this is `hono/client`'s small proxy and `fetch`.
+ * The one way the islands call the API (spec §7; decision 0019): typed by Hono's client types over the
+ * Worker's own routes (`hc<Api>`), so a changed response fails `tsc` in the island that reads it.
+ * `worker/api.ts` is imported as a type only: no Worker code reaches a browser bundle.
  *
  * `call(api.x.$get())` sends the request (JSON in and out, cookies always sent, the Worker's same-origin
  * and JSON content-type checks satisfied by `fetch` from the page itself) and answers the success
  * body, typed from the route. A non-OK answer throws an ApiError carrying the status and the server's
  * readable message.
  */
-import { type ClientResponse, hc, type InferResponseType } from "hono/client";
+import type { ClientResponse, hc, InferResponseType } from "hono/client";
 import type { SuccessStatusCode } from "hono/utils/http-status";
 import type { Api } from "../../worker/api";
 
@@ -26,8 +26,51 @@ export class ApiError extends Error {
   }
 }
 
+/** What the islands pass to a route method: the parts of Hono's client arguments they use. */
+interface RequestArgs {
+  param?: Record<string, string>;
+  query?: Record<string, string | string[] | undefined>;
+  json?: unknown;
+}
+
+/**
+ * `hono/client`'s request building for the arguments above (path, `:param`, query, JSON body, `init`),
+ * without its cookie, form, WebSocket and URL helpers: hc's runtime costs ~1.5 KB gzip on every
+ * island page (decision 0019). tests/unit/api-client.test.ts checks that both send the same requests.
+ */
+function send(path: readonly string[], method: string, args: RequestArgs = {}, options: { init?: RequestInit } = {}) {
+  let url = `/${path.join("/")}`.replace(/\/:([^/]+)/g, (_, name: string) =>
+    args.param?.[name] ? `/${args.param[name]}` : "",
+  );
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(args.query ?? {})) {
+    for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined) query.append(key, item);
+  }
+  const search = String(query);
+  if (search) url += `?${search}`;
+  const headers = new Headers();
+  if (args.json !== undefined) headers.set("Content-Type", "application/json");
+  return fetch(url, {
+    method: method.toUpperCase(),
+    headers,
+    body: args.json === undefined || method === "get" ? undefined : JSON.stringify(args.json),
+    credentials: "include",
+    ...options.init,
+  });
+}
+
+function proxy(path: readonly string[]): unknown {
+  return new Proxy(() => undefined, {
+    get: (_, key) => (typeof key === "string" && key !== "then" ? proxy([...path, key]) : undefined),
+    apply: (_, __, args: [RequestArgs?, { init?: RequestInit }?]) => {
+      const method = path.at(-1)?.replace(/^\$/, "") ?? "get";
+      return send(path.slice(0, -1), method, ...args);
+    },
+  });
+}
+
 /** The typed client for everything under /api: `api.me.$get()`, `api.orders[":orderId"].status.$get(…)`. */
-export const api = hc<Api>("/", { init: { credentials: "include" } }).api;
+export const api = (proxy([]) as ReturnType<typeof hc<Api, "/">>).api;
 
 /** Any answer of the typed client. */
 type AnyClientResponse = ClientResponse<unknown, number, "json" | "text" | "redirect" | string>;
