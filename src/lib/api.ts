@@ -3,8 +3,8 @@
  * Worker's own routes (`hc<Api>`), so a changed response fails `tsc` in the island that reads it.
  * `worker/api.ts` is imported as a type only: no Worker code reaches a browser bundle.
  *
- * `call(api.x.$get())` sends the request (JSON in and out, cookies always sent, the Worker's same-origin
- * and JSON content-type checks satisfied by `fetch` from the page itself) and answers the success
+ * `call(api.x.$get())` sends the request (JSON in and out; same-origin, so `fetch` sends the session
+ * cookie and the Origin the Worker's CSRF check wants) and answers the success
  * body, typed from the route. A non-OK answer throws an ApiError carrying the status and the server's
  * readable message.
  */
@@ -26,10 +26,10 @@ export class ApiError extends Error {
   }
 }
 
-/** What the islands pass to a route method: the parts of Hono's client arguments they use. */
+/** What the islands pass to a route method: the parts of Hono's client arguments they use (no array queries). */
 interface RequestArgs {
   param?: Record<string, string>;
-  query?: Record<string, string | string[] | undefined>;
+  query?: Record<string, string | undefined>;
   json?: unknown;
 }
 
@@ -39,22 +39,17 @@ interface RequestArgs {
  * island page (decision 0019). tests/unit/api-client.test.ts checks that both send the same requests.
  */
 function send(path: readonly string[], method: string, args: RequestArgs = {}, options: { init?: RequestInit } = {}) {
-  let url = `/${path.join("/")}`.replace(/\/:([^/]+)/g, (_, name: string) =>
-    args.param?.[name] ? `/${args.param[name]}` : "",
+  const query = new URLSearchParams(
+    Object.entries(args.query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(args.query ?? {})) {
-    for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined) query.append(key, item);
-  }
+  const url = path
+    .join("/")
+    .replace(/\/:([^/]+)/g, (_, name: string) => (args.param?.[name] ? `/${args.param[name]}` : ""));
   const search = String(query);
-  if (search) url += `?${search}`;
-  const headers = new Headers();
-  if (args.json !== undefined) headers.set("Content-Type", "application/json");
-  return fetch(url, {
+  return fetch(`/${url}${search && `?${search}`}`, {
     method: method.toUpperCase(),
-    headers,
-    body: args.json === undefined || method === "get" ? undefined : JSON.stringify(args.json),
-    credentials: "include",
+    headers: args.json === undefined ? {} : { "Content-Type": "application/json" },
+    body: args.json === undefined ? undefined : JSON.stringify(args.json),
     ...options.init,
   });
 }
@@ -62,10 +57,9 @@ function send(path: readonly string[], method: string, args: RequestArgs = {}, o
 function proxy(path: readonly string[]): unknown {
   return new Proxy(() => undefined, {
     get: (_, key) => (typeof key === "string" && key !== "then" ? proxy([...path, key]) : undefined),
-    apply: (_, __, args: [RequestArgs?, { init?: RequestInit }?]) => {
-      const method = path.at(-1)?.replace(/^\$/, "") ?? "get";
-      return send(path.slice(0, -1), method, ...args);
-    },
+    // The last name is the method: `$get` → GET.
+    apply: (_, __, args: [RequestArgs?, { init?: RequestInit }?]) =>
+      send(path.slice(0, -1), String(path.at(-1)).slice(1), ...args),
   });
 }
 
@@ -85,28 +79,19 @@ export type Ok<R> =
       : never
     : never;
 
-async function throwIfNotOk(response: Response | AnyClientResponse): Promise<void> {
-  if (response.ok) return;
-  const text = await response.text();
-  let message = text || response.statusText;
-  let fieldErrors: Record<string, string> = {};
-  let body: Record<string, unknown> = {};
-  try {
-    body = JSON.parse(text) as Record<string, unknown>;
-    if (typeof body.message === "string") message = body.message;
-    fieldErrors = (body.errors as Record<string, string> | undefined) ?? {};
-  } catch {
-    // not JSON: keep the text
-  }
-  throw new ApiError(response.status, message, fieldErrors, body);
-}
-
 /** Awaits a typed-client request: the success body, typed from the route, or an ApiError. */
 export async function call<R extends AnyClientResponse>(request: Promise<R>): Promise<Ok<R>> {
   const response = await request;
-  await throwIfNotOk(response);
   const text = await response.text();
-  return (text ? JSON.parse(text) : null) as Ok<R>;
+  if (response.ok) return (text ? JSON.parse(text) : null) as Ok<R>;
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) ?? {};
+  } catch {
+    // not JSON: the text is the message
+  }
+  const message = typeof body.message === "string" ? body.message : text || response.statusText;
+  throw new ApiError(response.status, message, (body.errors as Record<string, string> | undefined) ?? {}, body);
 }
 
 /** The server's words for a failed call, or `fallback` when it said nothing useful. */
