@@ -5,7 +5,6 @@
  * (decision 0016): a page's JavaScript budget cannot carry a general cache.
  */
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { apiRequest } from "./api";
 
 export type QueryKey = readonly unknown[];
 
@@ -100,9 +99,10 @@ export type UseQueryResult<T> = QueryResultBase &
   );
 
 export interface QueryOptions<T, S> {
-  /** The first element is the URL to GET unless `queryFn` says otherwise. */
+  /** The cache key; by convention its first element is the URL, so `invalidateQueries` can match a prefix. */
   queryKey: QueryKey;
-  queryFn?: () => Promise<T>;
+  /** The typed-client call (`() => call(api.x.$get())`), whose answer types `data`. */
+  queryFn: () => Promise<T>;
   enabled?: boolean;
   select?: (data: T) => S;
   /** Milliseconds until the next fetch, or false to stop (polling a pending order). */
@@ -111,7 +111,7 @@ export interface QueryOptions<T, S> {
 
 export function useQuery<T = unknown, S = T>(options: QueryOptions<T, S>): UseQueryResult<S> {
   const { queryKey, enabled = true, select, refetchInterval } = options;
-  const query = queryFor<T>(queryKey, options.queryFn ?? (() => apiRequest<T>("GET", String(queryKey[0]))));
+  const query = queryFor<T>(queryKey, options.queryFn);
   const state = useSyncExternalStore(query.subscribe, query.getState, query.getState);
 
   useEffect(() => {

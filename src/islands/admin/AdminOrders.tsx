@@ -4,8 +4,7 @@ import { lazy, Suspense, useMemo, useState } from "react";
 import { ORDER_TRANSITIONS, REVENUE_LABEL, REVENUE_STATUSES } from "../../domain/dashboard";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../domain/orders";
 import { dollarsToCents, formatUsd } from "../../domain/pricing";
-import type { TransferOrderView } from "../../domain/schemas/dashboard";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -20,12 +19,16 @@ import { DeliveryCounts } from "./DeliveryCounts";
 /** The settings form and its validation load only when an admin opens the dialog. */
 const DeliverySetupDialog = lazy(() => import("./OrderDelivery"));
 
+/** One row of GET /api/transfer-orders, as the Worker types it. */
+export type TransferOrder = Answer<(typeof api)["transfer-orders"]["$get"]>[number];
+const ORDERS_QUERY = { queryKey: ["/api/transfer-orders"], queryFn: () => call(api["transfer-orders"].$get()) };
+
 const STATUS_FILTERS = ["all", ...ORDER_STATUSES] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
-type Change = { order: TransferOrderView; status: keyof typeof ORDER_TRANSITIONS };
+type Change = { order: TransferOrder; status: keyof typeof ORDER_TRANSITIONS };
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
-const canChange = (order: TransferOrderView, status: Change["status"]) =>
+const canChange = (order: TransferOrder, status: Change["status"]) =>
   (ORDER_TRANSITIONS[status] as readonly OrderStatus[]).includes(order.status);
 
 /** The first two states, then '+N more' (spec §2). */
@@ -36,10 +39,10 @@ function statesLabel(states: readonly string[]): string {
 }
 
 function Orders() {
-  const orders = useQuery<TransferOrderView[]>({ queryKey: ["/api/transfer-orders"] });
+  const orders = useQuery(ORDERS_QUERY);
   const [filter, setFilter] = useState<StatusFilter>("all");
   const [change, setChange] = useState<Change | null>(null);
-  const [settingUp, setSettingUp] = useState<TransferOrderView | null>(null);
+  const [settingUp, setSettingUp] = useState<TransferOrder | null>(null);
   const all = orders.data ?? [];
   const totals = useMemo(
     () => ({
@@ -54,7 +57,9 @@ function Orders() {
   );
   const update = useMutation({
     mutationFn: ({ order, status }: Change) =>
-      apiRequest("PATCH", `/api/transfer-orders/${encodeURIComponent(order.id)}/status`, { status }),
+      call(
+        api["transfer-orders"][":id"].status.$patch({ param: { id: encodeURIComponent(order.id) }, json: { status } }),
+      ),
     onSuccess: async () => {
       setChange(null);
       await orders.refetch();
@@ -65,8 +70,8 @@ function Orders() {
   });
 
   const visible = useQuery({
-    queryKey: ["/api/transfer-orders"],
-    select: (list: TransferOrderView[]) => (filter === "all" ? list : list.filter((o) => o.status === filter)),
+    ...ORDERS_QUERY,
+    select: (list: TransferOrder[]) => (filter === "all" ? list : list.filter((o) => o.status === filter)),
   });
   return (
     <div className="mx-auto max-w-7xl space-y-6 px-4 py-8 sm:px-6">

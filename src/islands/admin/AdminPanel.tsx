@@ -1,7 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
-import type { PublicUser } from "../../domain/user";
-import { useQuery } from "../../lib/query";
+import { useMe } from "../../lib/me";
 import { $user, clearUserStores, LOGOUT_URL } from "../../lib/stores";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
@@ -64,7 +63,7 @@ const cardButton =
 function Panel() {
   const [tab, setTab] = useState<AdminTab>("aged-leads");
   // The display mirror of who is signed in (e.g. the users tab asks an admin for their own current password).
-  const me = useQuery<PublicUser>({ queryKey: ["/api/me"] });
+  const me = useMe();
   useEffect(() => {
     if (me.data) $user.set(me.data);
   }, [me.data]);

@@ -2,7 +2,7 @@ import { useStore } from "@nanostores/react";
 import { useForm } from "react-hook-form";
 import type { NewPasswordForm } from "../../domain/schemas/auth";
 import { displayName, type PublicUser } from "../../domain/user";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
@@ -21,10 +21,12 @@ export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | nul
   const ownAccount = useStore($user)?.id === user?.id;
   const change = useMutation({
     mutationFn: ({ password, currentPassword }: NewPasswordForm) =>
-      apiRequest("POST", `/api/users/${encodeURIComponent(user?.id ?? "")}/change-password`, {
-        newPassword: password,
-        ...(ownAccount ? { currentPassword } : {}),
-      }),
+      call(
+        api.users[":userId"]["change-password"].$post({
+          param: { userId: encodeURIComponent(user?.id ?? "") },
+          json: { newPassword: password, ...(ownAccount ? { currentPassword } : {}) },
+        }),
+      ),
     onSuccess: () => {
       toast({ title: "Success", description: "Password changed successfully", variant: "success" });
       close();

@@ -4,15 +4,13 @@
  */
 import { type ReactNode, useId, useState } from "react";
 import {
-  type AdminReturn,
   DECISION_NOTE_MAX,
-  type FulfilmentOverview,
   RETURN_MESSAGES,
   RETURN_STATUSES,
   type ReturnStatus,
   returnReasonLabel,
 } from "../../domain/returns";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { RetryNotice } from "../../ui/retry";
@@ -24,6 +22,8 @@ import { deliveryProgressText, formatDuration, formatRate, todayText } from "../
 
 const FULFILMENT_URL = "/api/admin/fulfilment";
 const ADMIN_RETURNS_URL = "/api/admin/returns";
+type AdminReturn = Answer<typeof api.admin.returns.$get>[number];
+
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 function Loading<T>({
@@ -53,10 +53,12 @@ function ReturnDecision({ item, onDecided }: { item: AdminReturn; onDecided: (up
   const [error, setError] = useState("");
   const decide = useMutation({
     mutationFn: (decision: "approved" | "denied") =>
-      apiRequest<AdminReturn>("POST", `${ADMIN_RETURNS_URL}/${item.id}/decision`, {
-        decision,
-        note: note.trim() || undefined,
-      }),
+      call(
+        api.admin.returns[":id"].decision.$post({
+          param: { id: item.id },
+          json: { decision, note: note.trim() || undefined },
+        }),
+      ),
     onSuccess: (updated) => {
       setError("");
       onDecided(updated);
@@ -112,7 +114,10 @@ function ReturnsQueue() {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<ReturnStatus | "">("pending");
   const url = status ? `${ADMIN_RETURNS_URL}?status=${status}` : ADMIN_RETURNS_URL;
-  const returns = useQuery<AdminReturn[]>({ queryKey: [url] });
+  const returns = useQuery({
+    queryKey: [url],
+    queryFn: () => call(api.admin.returns.$get({ query: status ? { status } : {} })),
+  });
   // A decided row stays in view with its new status until the list is asked for again.
   const [decided, setDecided] = useState<Record<string, AdminReturn>>({});
   const filterId = useId();
@@ -196,7 +201,7 @@ function ReturnsQueue() {
 }
 
 export default function FulfilmentTab() {
-  const overview = useQuery<FulfilmentOverview>({ queryKey: [FULFILMENT_URL] });
+  const overview = useQuery({ queryKey: [FULFILMENT_URL], queryFn: () => call(api.admin.fulfilment.$get()) });
   return (
     <div className="space-y-8">
       <Loading query={overview} what="fulfilment overview">

@@ -1,24 +1,23 @@
 /** /admin-orders' 'Set up delivery' dialog (issue 15), loaded when an admin opens it (it carries the form). */
 
 import { type DeliverySettingsValues, inputFromSettings } from "../../domain/delivery-setup";
-import type { TransferOrderView } from "../../domain/schemas/dashboard";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQueryClient } from "../../lib/query";
 import { Dialog } from "../../ui/dialog";
 import { toast } from "../../ui/toast";
 import { DeliverySettingsForm } from "../delivery/DeliverySettingsForm";
+import type { TransferOrder } from "./AdminOrders";
 
-export default function DeliverySetupDialog({
-  order,
-  onClose,
-}: {
-  order: TransferOrderView | null;
-  onClose: () => void;
-}) {
+export default function DeliverySetupDialog({ order, onClose }: { order: TransferOrder | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const save = useMutation({
     mutationFn: (settings: DeliverySettingsValues) =>
-      apiRequest("PUT", `/api/transfer-orders/${encodeURIComponent(order?.id ?? "")}/delivery`, settings),
+      call(
+        api["transfer-orders"][":id"].delivery.$put({
+          param: { id: encodeURIComponent(order?.id ?? "") },
+          json: settings,
+        }),
+      ),
     onSuccess: async () => {
       onClose();
       await queryClient.invalidateQueries({ queryKey: ["/api/transfer-orders"] });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { displayName, type PublicUser } from "../../domain/user";
+import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -10,7 +11,7 @@ import { ChangePasswordDialog } from "./ChangePasswordDialog";
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
 export function UsersTab() {
-  const users = useQuery<PublicUser[]>({ queryKey: ["/api/users"] });
+  const users = useQuery({ queryKey: ["/api/users"], queryFn: () => call(api.users.$get()) });
   const [editing, setEditing] = useState<PublicUser | null>(null);
 
   useEffect(() => {

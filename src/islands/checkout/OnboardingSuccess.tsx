@@ -10,14 +10,7 @@ import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import { AppProviders } from "../AppProviders";
 import { AfterPurchaseLinks } from "../payment/AfterPurchaseLinks";
-import { orderStatusPath } from "../payment/complete-payment";
-
-interface OrderStatusView {
-  id: string;
-  status: OrderStatus;
-  quantity: number;
-  amount: number;
-}
+import { orderStatusQuery } from "../payment/complete-payment";
 
 const HEADLINES: Record<OrderStatus, string> = {
   paid: "Payment received",
@@ -31,10 +24,9 @@ const POLL_MS = 2000;
 const POLL_LIMIT = 15;
 
 function Success() {
-  const [statusPath] = useState(() => orderStatusPath(new URLSearchParams(window.location.search)));
-  const order = useQuery<OrderStatusView>({
-    queryKey: [statusPath],
-    enabled: statusPath !== null,
+  const [statusQuery] = useState(() => orderStatusQuery(new URLSearchParams(window.location.search)));
+  const order = useQuery({
+    ...statusQuery,
     // The provider's confirmation may land a moment after the redirect: ask again while it is pending.
     refetchInterval: (query) =>
       query.state.data?.status === "pending" && query.state.dataUpdateCount < POLL_LIMIT ? POLL_MS : false,
@@ -46,7 +38,7 @@ function Success() {
   return (
     <Card className="mx-auto max-w-xl text-center sm:p-10">
       <h1 className="text-3xl font-bold tracking-tight">Welcome aboard!</h1>
-      {statusPath === null || order.isError ? (
+      {!statusQuery.enabled || order.isError ? (
         <p className="mt-4 text-ink-soft">
           We could not find your order. If you paid, a confirmation e-mail is on its way; contact{" "}
           <a className="text-brand-700 underline" href={`mailto:${site.supportEmail}`}>

@@ -16,9 +16,9 @@ import {
   quotePackage,
 } from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
-import type { PublicUser } from "../../domain/user";
-import { apiRequest, errorMessage } from "../../lib/api";
-import { useMutation, useQuery } from "../../lib/query";
+import { api, call, errorMessage } from "../../lib/api";
+import { useMe } from "../../lib/me";
+import { useMutation } from "../../lib/query";
 import { $highVolumeData, $projectedTransfers, $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -99,7 +99,7 @@ function Checkout({ context }: { context: PackageContext }) {
   // Ask the server who is signed in only when this browser says someone is: an anonymous visitor's
   // page makes no call that must fail (a 401 is a console error).
   const [maybeSignedIn] = useState(() => Boolean($user.get()));
-  const me = useQuery<PublicUser>({ queryKey: ["/api/me"], enabled: maybeSignedIn });
+  const me = useMe({ enabled: maybeSignedIn });
   const meKnown = !maybeSignedIn || !me.isPending;
   const count = parseCount(countInput, rule.nonNumericCount);
   const unitCents = packageUnitCents(context, Math.max(count, 0));
@@ -110,12 +110,16 @@ function Checkout({ context }: { context: PackageContext }) {
 
   const prepare = useMutation({
     mutationFn: () =>
-      apiRequest<PaymentStart>("POST", "/api/create-payment-intent", {
-        amount: totalCents / 100,
-        callCount: count,
-        ...(context === "special" ? {} : { tier: context }),
-        ...(needsEmail ? { email: email.trim() } : {}),
-      }),
+      call(
+        api["create-payment-intent"].$post({
+          json: {
+            amount: totalCents / 100,
+            callCount: count,
+            ...(context === "special" ? {} : { tier: context }),
+            ...(needsEmail ? { email: email.trim() } : {}),
+          },
+        }),
+      ),
     onSuccess: setPayment,
     // Spec §8: a failed payment setup on these checkouts is logged; the card says it plainly.
     onError: (error) => console.error("Payment intent creation failed", error),

@@ -3,11 +3,8 @@
 import { lazy, useEffect, useMemo, useState } from "react";
 import { RESERVATION_MINUTES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
-import type { BalanceApplied } from "../../domain/returns";
-import type { AgedLeadPage } from "../../domain/schemas/dashboard";
-import type { PaymentStart } from "../../domain/schemas/payments";
 import { countOf } from "../../domain/units";
-import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { type Answer, ApiError, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Checkbox } from "../../ui/checkbox";
@@ -19,7 +16,6 @@ import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 
 /** A reservation's payment: the card amount, and the part the buyer's balance pays (issue 16). */
-type LeadPurchase = PaymentStart & { count: number } & Partial<BalanceApplied>;
 
 /** The payment step loads when the buyer has reserved leads (decision 0016). */
 const PaymentCard = lazy(() => import("../payment/PaymentCard").then((m) => ({ default: m.PaymentCard })));
@@ -39,7 +35,7 @@ export function AgedLeadsView() {
   const [filterInput, setFilterInput] = useState("");
   const location = useDebounced(filterInput.trim(), 300);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [purchase, setPurchase] = useState<LeadPurchase | null>(null);
+  const [purchase, setPurchase] = useState<Answer<(typeof api)["bulk-purchase-leads"]["$post"]> | null>(null);
 
   // Spec §4: a new filter goes back to page 1; any page or filter change clears the selection.
   const [appliedLocation, setAppliedLocation] = useState(location);
@@ -49,8 +45,10 @@ export function AgedLeadsView() {
     setSelected(new Set());
   }
 
-  const url = `/api/aged-leads?page=${page}${location ? `&location=${encodeURIComponent(location)}` : ""}`;
-  const leads = useQuery<AgedLeadPage>({ queryKey: [url] });
+  const leads = useQuery({
+    queryKey: ["/api/aged-leads", page, location],
+    queryFn: () => call(api["aged-leads"].$get({ query: { page: String(page), ...(location ? { location } : {}) } })),
+  });
   const items = leads.data?.items ?? [];
   const selectedTotal = useMemo(
     () => items.filter((lead) => selected.has(lead.id)).reduce((sum, lead) => sum + lead.priceCents, 0),
@@ -58,7 +56,7 @@ export function AgedLeadsView() {
   );
 
   const buy = useMutation({
-    mutationFn: (leadIds: string[]) => apiRequest<LeadPurchase>("POST", "/api/bulk-purchase-leads", { leadIds }),
+    mutationFn: (leadIds: string[]) => call(api["bulk-purchase-leads"].$post({ json: { leadIds } })),
     // A balance that covers the whole order has paid it: no card step.
     onSuccess: (started) => (started.paidWithBalance ? purchased(started.count) : setPurchase(started)),
     onError: (error) => {

@@ -5,9 +5,8 @@ import { useForm } from "react-hook-form";
 import { parseStates } from "../../domain/dashboard";
 import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../domain/pricing";
 import type { CallTransferForm } from "../../domain/schemas/dashboard";
-import type { PaymentStart } from "../../domain/schemas/payments";
 import { TRANSFER_BUFFER_SECONDS } from "../../domain/transfers";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { $pendingTransferOrder } from "../../lib/stores";
 import { Button } from "../../ui/button";
@@ -37,11 +36,15 @@ export function CallTransfersView() {
 
   const order = useMutation({
     mutationFn: (values: CallTransferForm) =>
-      apiRequest<PaymentStart>("POST", "/api/call-transfer-order", {
-        ...values,
-        leadType: "Live Transfers",
-        price: (values.totalTransfers * CALL_TRANSFER_UNIT_CENTS) / 100,
-      }),
+      call(
+        api["call-transfer-order"].$post({
+          json: {
+            ...values,
+            leadType: "Live Transfers",
+            price: (values.totalTransfers * CALL_TRANSFER_UNIT_CENTS) / 100,
+          },
+        }),
+      ),
     onSuccess: (payment, values) => {
       if (!payment?.clientSecret) {
         toast({

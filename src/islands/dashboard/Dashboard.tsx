@@ -2,8 +2,8 @@
 
 import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { site } from "../../config/site";
-import { displayName, type PublicUser } from "../../domain/user";
-import { useQuery } from "../../lib/query";
+import { displayName } from "../../domain/user";
+import { useMe } from "../../lib/me";
 import { $user, clearUserStores, LOGOUT_URL } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -100,7 +100,7 @@ const VIEWS = SECTIONS.flatMap((section) => section.views);
 function DashboardShell() {
   const [view, setView] = useState<ViewId>("aged-leads");
   const [menuOpen, setMenuOpen] = useState(false);
-  const me = useQuery<PublicUser>({ queryKey: ["/api/me"] });
+  const me = useMe();
   // The `user` mirror (display only, D5) follows what the server says about the session.
   useEffect(() => {
     if (me.data) $user.set(me.data);

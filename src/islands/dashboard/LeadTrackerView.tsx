@@ -3,8 +3,7 @@
  * pause / resume) and every transfer delivered to them, newest first, paged and filtered on the server.
  */
 import { useId, useState } from "react";
-import type { TrackerOrder, TrackerPage } from "../../domain/returns";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -28,6 +27,13 @@ interface Filters {
 }
 const NO_FILTERS: Filters = { orderId: "", from: "", to: "", billable: "" };
 
+type TrackerOrder = Answer<typeof api.tracker.orders.$get>[number];
+
+/** The filters that are set, as the list's (and its CSV export's) query parameters. */
+function filterParams(filters: Filters): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value));
+}
+
 /** The query string both the list and its CSV export take. */
 function filterQuery(filters: Filters, page?: number): string {
   const params = new URLSearchParams();
@@ -43,7 +49,7 @@ function OrderProgress({ order }: { order: TrackerOrder }) {
   const [notice, setNotice] = useState("");
   const toggle = useMutation({
     mutationFn: (action: "pause" | "resume") =>
-      apiRequest<TrackerOrder>("POST", `${TRACKER_ORDERS_URL}/${order.orderId}/${action}`),
+      call(api.tracker.orders[":orderId"][action].$post({ param: { orderId: order.orderId } })),
     onSuccess: async (updated) => {
       setNotice(
         updated.paused
@@ -201,8 +207,11 @@ function TrackerFilters({
 export function LeadTrackerView() {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [page, setPage] = useState(1);
-  const orders = useQuery<TrackerOrder[]>({ queryKey: [TRACKER_ORDERS_URL] });
-  const transfers = useQuery<TrackerPage>({ queryKey: [`/api/tracker/transfers${filterQuery(filters, page)}`] });
+  const orders = useQuery({ queryKey: [TRACKER_ORDERS_URL], queryFn: () => call(api.tracker.orders.$get()) });
+  const transfers = useQuery({
+    queryKey: [`/api/tracker/transfers${filterQuery(filters, page)}`],
+    queryFn: () => call(api.tracker.transfers.$get({ query: { ...filterParams(filters), page: String(page) } })),
+  });
   const filtered = Object.values(filters).some(Boolean);
   const data = transfers.data;
   const pageCount = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;

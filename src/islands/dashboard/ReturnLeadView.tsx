@@ -6,18 +6,15 @@ import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import {
   AGED_LEAD_RETURN_WINDOW_DAYS,
-  type BuyerReturn,
-  type EligibleReturns,
   OTHER_REASON,
   RETURN_REASONS,
   RETURN_TEXT_MAX,
   type ReturnKind,
-  type ReturnsOverview,
   returnReasonLabel,
   TRANSFER_RETURN_WINDOW_HOURS,
 } from "../../domain/returns";
 import type { CreateReturnInput } from "../../domain/schemas/returns";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -31,6 +28,9 @@ import { toast } from "../../ui/toast";
 import { RETURN_WINDOWS_TEXT, remainingText } from "../../ui/transfer-format";
 
 const RETURNS_URL = "/api/returns";
+
+type EligibleReturns = Answer<typeof api.returns.eligible.$get>;
+type BuyerReturn = Answer<typeof api.returns.$get>["returns"][number];
 const ELIGIBLE_URL = "/api/returns/eligible";
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
@@ -48,7 +48,7 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns; presel
   });
   const [serverError, setServerError] = useState("");
   const send = useMutation({
-    mutationFn: (values: CreateReturnInput) => apiRequest<BuyerReturn>("POST", RETURNS_URL, values),
+    mutationFn: (values: CreateReturnInput) => call(api.returns.$post({ json: values })),
     onSuccess: async (created) => {
       setServerError("");
       form.reset({ kind: "transfer", itemId: "", reasonText: "" });
@@ -184,8 +184,8 @@ function ReturnsList({ returns }: { returns: BuyerReturn[] }) {
 }
 
 export function ReturnLeadView() {
-  const overview = useQuery<ReturnsOverview>({ queryKey: [RETURNS_URL] });
-  const eligible = useQuery<EligibleReturns>({ queryKey: [ELIGIBLE_URL] });
+  const overview = useQuery({ queryKey: [RETURNS_URL], queryFn: () => call(api.returns.$get()) });
+  const eligible = useQuery({ queryKey: [ELIGIBLE_URL], queryFn: () => call(api.returns.eligible.$get()) });
   const [preselect] = useState(() => new URLSearchParams(window.location.search).get("transfer"));
   const remaining = eligible.data?.remaining ?? overview.data?.remaining;
   return (

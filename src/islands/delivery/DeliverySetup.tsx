@@ -9,10 +9,8 @@ import {
   deliverySetupSchema,
   SETUP_LINK_INVALID,
   SETUP_LINK_TTL_DAYS,
-  type SetupLinkCheck,
 } from "../../domain/delivery-setup";
-import type { PublicUser } from "../../domain/user";
-import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery } from "../../lib/query";
 import { $user } from "../../lib/stores";
 import { Field } from "../../ui/input";
@@ -46,12 +44,12 @@ function Setup() {
   const [accountErrors, setAccountErrors] = useState<AccountErrors>({});
   const check = useQuery({
     queryKey: ["/api/delivery-setup/check", token],
-    queryFn: () => apiRequest<SetupLinkCheck>("POST", "/api/delivery-setup/check", { token }),
+    queryFn: () => call(api["delivery-setup"].check.$post({ json: { token } })),
     enabled: token !== "",
   });
   const save = useMutation({
     mutationFn: (body: { settings: DeliverySettingsValues; account?: typeof account }) =>
-      apiRequest<{ user: PublicUser }>("POST", "/api/delivery-setup", { token, ...body }),
+      call(api["delivery-setup"].$post({ json: { token, ...body } })),
     onSuccess: ({ user }) => $user.set(user),
     onError: (error) => {
       if (error instanceof ApiError) {

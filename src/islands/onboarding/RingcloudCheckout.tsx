@@ -13,7 +13,7 @@ import {
   type RingcloudLeadType,
 } from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -65,14 +65,18 @@ function Checkout() {
   const [payment, setPayment] = useState<PaymentStart | null>(null);
   const purchase = useMutation({
     mutationFn: (pkg: PackageDetails) =>
-      apiRequest<PaymentStart>("POST", "/api/create-payment-intent", {
-        amount: pkg.amount,
-        tier: "ringcloud",
-        packageType: pkg.packageType,
-        quantity: pkg.calls,
-        ...(pkg.ageRange ? { ageRange: pkg.ageRange } : {}),
-        ...(pkg.survey ? { surveyId: pkg.survey } : {}),
-      }),
+      call(
+        api["create-payment-intent"].$post({
+          json: {
+            amount: pkg.amount,
+            tier: "ringcloud",
+            packageType: pkg.packageType,
+            quantity: pkg.calls,
+            ...(pkg.ageRange ? { ageRange: pkg.ageRange } : {}),
+            ...(pkg.survey ? { surveyId: pkg.survey } : {}),
+          },
+        }),
+      ),
     onSuccess: (start) => {
       if (!start.clientSecret) return;
       toast({ title: "Redirecting to Payment", description: "Enter your card details to finish.", variant: "success" });

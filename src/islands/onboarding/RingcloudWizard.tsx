@@ -5,10 +5,10 @@
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { AGE_RANGES, formatUsd, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../domain/pricing";
-import type { RingcloudCheckoutParams, RingcloudStep1, RingcloudStep2, SavedSurvey } from "../../domain/schemas/survey";
+import type { RingcloudStep1, RingcloudStep2 } from "../../domain/schemas/survey";
 import { CALLBACK_PREFERENCES } from "../../domain/survey";
 import { US_STATES } from "../../domain/us-states";
-import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { type Answer, ApiError, api, call, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
@@ -28,7 +28,7 @@ const surveySchemas = () => import("../../domain/schemas/survey");
 
 const STEP_LABELS = ["Agency Info", "Lead Preferences", "Payment"] as const;
 
-type Saved = Pick<SavedSurvey, "surveyId" | "username" | "email">;
+type Saved = Pick<Answer<(typeof api.surveys)[":id"]["$get"]>, "surveyId" | "username" | "email">;
 
 /** `/ringcloud?survey=ID` ('Back to Survey' on the checkout) resumes that saved survey. */
 const resumeId = () => new URLSearchParams(window.location.search).get("survey");
@@ -58,7 +58,7 @@ function Wizard() {
   useEffect(() => {
     const surveyId = resumeId();
     if (!surveyId) return;
-    apiRequest<SavedSurvey>("GET", `/api/surveys/${encodeURIComponent(surveyId)}`)
+    call(api.surveys[":id"].$get({ param: { id: encodeURIComponent(surveyId) } }))
       .then((survey) => {
         const answers = survey.answers as Partial<RingcloudStep1 & RingcloudStep2>;
         agencyForm.reset(answers as RingcloudStep1);
@@ -82,12 +82,16 @@ function Wizard() {
     setSubmitting(true);
     setSubmitError(null);
     try {
-      const { checkout } = await apiRequest<{ checkout: RingcloudCheckoutParams }>("POST", "/api/ringcloud-survey", {
-        ...agency,
-        ...preferences,
-        role: "Insurance Agent",
-        ...(saved ? { surveyId: saved.surveyId } : {}),
-      });
+      const { checkout } = await call(
+        api["ringcloud-survey"].$post({
+          json: {
+            ...agency,
+            ...preferences,
+            role: "Insurance Agent",
+            ...(saved ? { surveyId: saved.surveyId } : {}),
+          },
+        }),
+      );
       setSaved(saved ?? { surveyId: checkout.survey, username: agency.username, email: agency.email });
       toast({ title: "Survey Submitted Successfully", description: "Redirecting to payment...", variant: "success" });
       const params = new URLSearchParams(Object.entries(checkout).map(([key, value]) => [key, String(value)]));

@@ -16,7 +16,7 @@ import {
 import type { PaymentStart } from "../../domain/schemas/payments";
 import type { SurveyStep1, SurveyStep2 } from "../../domain/schemas/survey";
 import { SURVEY_ROLES, surveyQuantity } from "../../domain/survey";
-import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { $highVolumeData } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -263,14 +263,18 @@ function Wizard() {
     setPaymentError(null);
     try {
       setPayment(
-        await apiRequest<PaymentStart>("POST", "/api/create-payment-intent", {
-          amount: quote.totalCents / 100,
-          leadType: leadValues.leadType,
-          quantity: quote.quantity,
-          ...(leadValues.ageRange && leadValues.leadType === "Aged Leads" ? { ageRange: leadValues.ageRange } : {}),
-          email: agencyValues.email,
-          surveyId,
-        }),
+        await call(
+          api["create-payment-intent"].$post({
+            json: {
+              amount: quote.totalCents / 100,
+              leadType: leadValues.leadType,
+              quantity: quote.quantity,
+              ...(leadValues.ageRange && leadValues.leadType === "Aged Leads" ? { ageRange: leadValues.ageRange } : {}),
+              email: agencyValues.email,
+              surveyId,
+            },
+          }),
+        ),
       );
     } catch (error) {
       setPaymentError(errorMessage(error, "Failed to initialize payment. Please try again."));
@@ -286,12 +290,16 @@ function Wizard() {
     setSaving(true);
     let surveyId: string;
     try {
-      const answer = await apiRequest<{ surveyId: string }>("POST", "/api/survey", {
-        ...agency,
-        ...leadValues,
-        totalPrice: quote.ok ? quote.totalCents : 0,
-        ...(saved ? { surveyId: saved.surveyId } : {}),
-      });
+      const answer = await call(
+        api.survey.$post({
+          json: {
+            ...agency,
+            ...leadValues,
+            totalPrice: quote.ok ? quote.totalCents : 0,
+            ...(saved ? { surveyId: saved.surveyId } : {}),
+          },
+        }),
+      );
       surveyId = answer.surveyId;
       setSaved(saved ?? { surveyId, username: agency.username, email: agency.email });
       toast({

@@ -12,7 +12,7 @@ import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
 import { AfterPurchaseLinks } from "../payment/AfterPurchaseLinks";
-import { orderStatusPath } from "../payment/complete-payment";
+import { orderStatusQuery } from "../payment/complete-payment";
 
 function Support() {
   return (
@@ -56,15 +56,14 @@ function Processing() {
 
 function ThankYouCard() {
   const [params] = useState(() => new URLSearchParams(window.location.search));
-  const statusPath = orderStatusPath(params);
-  const order = useQuery<{ status: string }>({
-    queryKey: [statusPath],
-    enabled: statusPath !== null,
+  const statusQuery = orderStatusQuery(params);
+  const order = useQuery({
+    ...statusQuery,
     refetchInterval: (query) =>
       query.state.data?.status === "pending" && query.state.dataUpdateCount < 10 ? 2000 : false,
   });
-  const waiting = statusPath !== null && order.isPending;
-  const paid = statusPath
+  const waiting = statusQuery.enabled && order.isPending;
+  const paid = statusQuery.enabled
     ? order.data?.status === "paid" || order.data?.status === "completed"
     : params.get("redirect_status") === "succeeded";
 

@@ -3,9 +3,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
-import { INVITATION_INVALID, INVITATION_TTL_HOURS, type InvitationCheck } from "../../domain/schemas/partner-account";
-import type { PublicUser } from "../../domain/user";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { INVITATION_INVALID, INVITATION_TTL_HOURS } from "../../domain/schemas/partner-account";
+import { api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery } from "../../lib/query";
 import { $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
@@ -31,7 +30,7 @@ function AcceptInvitation() {
   const [token] = useState(() => new URLSearchParams(window.location.search).get("token") ?? "");
   const check = useQuery({
     queryKey: ["/api/partner-invitation/check", token],
-    queryFn: () => apiRequest<InvitationCheck>("POST", "/api/partner-invitation/check", { token }),
+    queryFn: () => call(api["partner-invitation"].check.$post({ json: { token } })),
     enabled: token !== "",
   });
   const form = useForm<NewPasswordForm>({
@@ -40,7 +39,7 @@ function AcceptInvitation() {
   });
   const accept = useMutation({
     mutationFn: ({ password }: NewPasswordForm) =>
-      apiRequest<PublicUser>("POST", "/api/partner-invitation/accept", { token, password }),
+      call(api["partner-invitation"].accept.$post({ json: { token, password } })),
     onSuccess: (user) => {
       $user.set(user);
       window.location.assign("/partner");

@@ -3,12 +3,9 @@
  * rate and average duration; API keys (created and shown once, revoked); their transfers; payouts.
  */
 import { useState } from "react";
-import type { ApiKeyView } from "../../../worker/services/api-keys";
-import type { PartnerProfile, PartnerStats, TransferView } from "../../../worker/services/transfers";
 import { formatUsd } from "../../domain/pricing";
-import type { PayoutLine } from "../../domain/transfers";
 import { TRANSFER_BUFFER_SECONDS } from "../../domain/transfers";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { clearUserStores, LOGOUT_URL } from "../../lib/stores";
 import { Button } from "../../ui/button";
@@ -29,9 +26,19 @@ const day = (text: string) =>
 const duration = (seconds: number | null) =>
   seconds === null ? "—" : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 
+type ApiKey = Answer<typeof api.partner.keys.$get>[number];
+type TransferPage = Answer<typeof api.partner.transfers.$get>;
+
+const PROFILE_QUERY = { queryKey: ["/api/partner/profile"], queryFn: () => call(api.partner.profile.$get()) };
+const KEYS_KEY = ["/api/partner/keys"];
+
 function Figures() {
-  const profile = useQuery<PartnerProfile>({ queryKey: ["/api/partner/profile"] });
-  const stats = useQuery<PartnerStats>({ queryKey: ["/api/partner/stats"], refetchInterval: () => 30_000 });
+  const profile = useQuery(PROFILE_QUERY);
+  const stats = useQuery({
+    queryKey: ["/api/partner/stats"],
+    queryFn: () => call(api.partner.stats.$get()),
+    refetchInterval: () => 30_000,
+  });
   if (stats.isPending || profile.isPending) return <Spinner label="Loading your figures..." />;
   if (stats.isError || profile.isError) return <p className="text-ink-soft">Figures could not be loaded.</p>;
   const { today } = stats.data;
@@ -61,13 +68,13 @@ function Figures() {
 
 function ApiKeys() {
   const queryClient = useQueryClient();
-  const keys = useQuery<ApiKeyView[]>({ queryKey: ["/api/partner/keys"] });
+  const keys = useQuery({ queryKey: KEYS_KEY, queryFn: () => call(api.partner.keys.$get()) });
   const [name, setName] = useState("");
   const [shown, setShown] = useState<string | null>(null);
-  const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["/api/partner/keys"] });
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: KEYS_KEY });
   const create = useMutation({
-    mutationFn: () => apiRequest<{ key: string }>("POST", "/api/partner/keys", { name }),
+    mutationFn: () => call(api.partner.keys.$post({ json: { name } })),
     onSuccess: async ({ key }) => {
       setShown(key);
       setName("");
@@ -81,7 +88,7 @@ function ApiKeys() {
       }),
   });
   const revoke = useMutation({
-    mutationFn: (key: ApiKeyView) => apiRequest("DELETE", `/api/partner/keys/${encodeURIComponent(key.id)}`),
+    mutationFn: (key: ApiKey) => call(api.partner.keys[":id"].$delete({ param: { id: encodeURIComponent(key.id) } })),
     onSuccess: async () => {
       setRevoking(null);
       await refresh();
@@ -183,16 +190,19 @@ function ApiKeys() {
 }
 
 /** The oldest transfer's time, where the next (older) page starts; undefined when there is none. */
-const olderThan = (page: TransferView[]) => {
+const olderThan = (page: TransferPage) => {
   const oldest = page.at(-1);
   return oldest ? new Date(oldest.routedAt).getTime() : undefined;
 };
 
 function Transfers() {
-  const first = useQuery<TransferView[]>({ queryKey: ["/api/partner/transfers"] });
-  const [older, setOlder] = useState<TransferView[][]>([]);
+  const first = useQuery({
+    queryKey: ["/api/partner/transfers"],
+    queryFn: () => call(api.partner.transfers.$get({ query: {} })),
+  });
+  const [older, setOlder] = useState<TransferPage[]>([]);
   const loadOlder = useMutation({
-    mutationFn: (before: number) => apiRequest<TransferView[]>("GET", `/api/partner/transfers?before=${before}`),
+    mutationFn: (before: number) => call(api.partner.transfers.$get({ query: { before: String(before) } })),
     onSuccess: (page) => setOlder((pages) => [...pages, page]),
   });
   const lastPage = older.at(-1) ?? first.data ?? [];
@@ -245,8 +255,8 @@ function Transfers() {
 }
 
 function Payouts() {
-  const payouts = useQuery<PayoutLine[]>({ queryKey: ["/api/partner/payouts"] });
-  const profile = useQuery<PartnerProfile>({ queryKey: ["/api/partner/profile"] });
+  const payouts = useQuery({ queryKey: ["/api/partner/payouts"], queryFn: () => call(api.partner.payouts.$get()) });
+  const profile = useQuery(PROFILE_QUERY);
   return (
     <section aria-labelledby="payouts-heading" className="space-y-4">
       <h2 id="payouts-heading" className="text-xl font-bold">
@@ -284,7 +294,7 @@ function Payouts() {
 }
 
 function Portal() {
-  const profile = useQuery<PartnerProfile>({ queryKey: ["/api/partner/profile"] });
+  const profile = useQuery(PROFILE_QUERY);
   return (
     <div className="mx-auto max-w-6xl space-y-10 px-4 py-8 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-4">

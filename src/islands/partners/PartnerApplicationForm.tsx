@@ -15,7 +15,7 @@ import {
 } from "../../domain/partner";
 import type { PartnerApplication, PartnerApplicationInput } from "../../domain/schemas/partner";
 import { countOf, megabytes } from "../../domain/units";
-import { apiUpload, errorMessage } from "../../lib/api";
+import { api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -51,7 +51,8 @@ function Application() {
       const body = new FormData();
       for (const [key, value] of Object.entries(values)) if (value !== undefined) body.set(key, String(value));
       for (const file of documents) body.append("documents", file);
-      return apiUpload("/api/affnetwork-signup", body);
+      // A multipart body (the route reads the form itself), sent as the request's own body.
+      return call(api["affnetwork-signup"].$post(undefined, { init: { body } }));
     },
     onSuccess: () =>
       toast({

@@ -5,7 +5,7 @@
 
 import { useEffect, useState } from "react";
 import { cardInGroups, SUCCEEDING_CARD } from "../../domain/orders";
-import { ApiError, apiRequest, errorMessage } from "../../lib/api";
+import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Field } from "../../ui/input";
@@ -25,10 +25,7 @@ export function SimulatedCardForm({ payment, outcome, submitLabel }: PaymentForm
 
   const confirm = useMutation({
     mutationFn: () =>
-      apiRequest<{ paymentIntentId: string }>("POST", "/api/simulated-payments/confirm", {
-        clientSecret: payment.clientSecret,
-        ...card,
-      }),
+      call(api["simulated-payments"].confirm.$post({ json: { clientSecret: payment.clientSecret, ...card } })),
     onSuccess: ({ paymentIntentId }) => paymentSucceeded(outcome, paymentIntentId, payment.clientSecret),
     onError: (error) =>
       error instanceof ApiError ? paymentFailed(errorMessage(error, "Failed to process payment")) : paymentError(),

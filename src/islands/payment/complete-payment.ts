@@ -1,5 +1,6 @@
 /** What happens after a card payment: the spec's toasts, and the return URL with Stripe's own parameters. */
 import type { PaymentStart } from "../../domain/schemas/payments";
+import { api, call } from "../../lib/api";
 import { toast } from "../../ui/toast";
 
 export interface PaymentOutcome {
@@ -41,13 +42,20 @@ export function paymentError(): void {
 }
 
 /**
- * The status URL of the order a return page shows (`?order=`), carrying the payment's client secret
+ * The status query of the order a return page shows (`?order=`), carrying the payment's client secret
  * from the return URL: the server answers only the order's owner or the holder of that secret.
+ * Not `enabled` when the page names no order.
  */
-export function orderStatusPath(params: URLSearchParams): string | null {
+export function orderStatusQuery(params: URLSearchParams) {
   const orderId = params.get("order");
-  if (!orderId) return null;
   const secret = params.get("payment_intent_client_secret");
-  const query = secret ? `?${new URLSearchParams({ client_secret: secret })}` : "";
-  return `/api/orders/${encodeURIComponent(orderId)}/status${query}`;
+  const request = {
+    param: { orderId: encodeURIComponent(orderId ?? "") },
+    query: secret ? { client_secret: secret } : {},
+  };
+  return {
+    queryKey: ["/api/orders/status", orderId, secret],
+    queryFn: () => call(api.orders[":orderId"].status.$get(request)),
+    enabled: Boolean(orderId),
+  };
 }

@@ -1,24 +1,15 @@
 /** The aged-leads tab (spec §2): bulk CSV upload, then the single-lead form, then the latest leads. */
 
 import { formatUsd } from "../../../domain/pricing";
+import { api, call } from "../../../lib/api";
 import { useQuery } from "../../../lib/query";
 import { QueryView } from "../../../ui/query-view";
 import { Table } from "../../../ui/table";
 import { BulkUpload } from "./BulkUpload";
 import { SingleLeadForm } from "./SingleLeadForm";
 
-interface RecentLead {
-  id: string;
-  name: string;
-  phone: string;
-  state: string;
-  ageRange: string;
-  priceCents: number;
-  status: "available" | "reserved" | "sold";
-}
-
 export function AgedLeadsTab() {
-  const recent = useQuery<RecentLead[]>({ queryKey: ["/api/admin/aged-leads"] });
+  const recent = useQuery({ queryKey: ["/api/admin/aged-leads"], queryFn: () => call(api.admin["aged-leads"].$get()) });
   return (
     <div className="space-y-6">
       <BulkUpload />

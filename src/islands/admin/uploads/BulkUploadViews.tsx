@@ -1,9 +1,8 @@
 /** The bulk upload's views (spec §5): the drop area, the progress of an import, and its final report. */
 import { useRef, useState } from "react";
 import { BULK_BATCH_SIZE, STATUS_REJECTIONS } from "../../../domain/csv-mapping";
-import type { ImportStatus } from "../../../domain/schemas/admin-leads";
 import { buttonClass } from "../../../ui/styles";
-import type { Stage } from "./useCsvImport";
+import type { ImportStatus, Stage } from "./useCsvImport";
 
 export function DropArea({ reading, onFile }: { reading: boolean; onFile: (file: File) => void }) {
   const [dragging, setDragging] = useState(false);

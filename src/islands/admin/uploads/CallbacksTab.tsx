@@ -2,7 +2,7 @@
 import { useForm } from "react-hook-form";
 import { formatUsd } from "../../../domain/pricing";
 import type { CallbackOpportunity, CallbackOpportunityInput } from "../../../domain/schemas/admin-leads";
-import { apiRequest, errorMessage } from "../../../lib/api";
+import { api, call, errorMessage } from "../../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
@@ -12,28 +12,21 @@ import { QueryView } from "../../../ui/query-view";
 import { Table } from "../../../ui/table";
 import { toast } from "../../../ui/toast";
 
-interface ListedOpportunity {
-  id: string;
-  name: string;
-  email: string;
-  phone: string;
-  state: string;
-  priceCents: number;
-  createdAt: string;
-}
-
 const LIST_KEY = ["/api/admin/callback-opportunities"];
 
 export function CallbacksTab() {
   const queryClient = useQueryClient();
-  const list = useQuery<ListedOpportunity[]>({ queryKey: LIST_KEY });
+  const list = useQuery({
+    queryKey: LIST_KEY,
+    queryFn: () => call(api.admin["callback-opportunities"].$get()),
+  });
   const form = useForm<CallbackOpportunityInput, unknown, CallbackOpportunity>({
     resolver: lazyZodResolver(() =>
       import("../../../domain/schemas/admin-leads").then((m) => m.callbackOpportunitySchema),
     ),
   });
   const save = useMutation({
-    mutationFn: (values: CallbackOpportunity) => apiRequest("POST", "/api/admin/callback-opportunities", values),
+    mutationFn: (values: CallbackOpportunity) => call(api.admin["callback-opportunities"].$post({ json: values })),
     onSuccess: () => {
       toast({ title: "Success", description: "Callback opportunity uploaded successfully", variant: "success" });
       form.reset();

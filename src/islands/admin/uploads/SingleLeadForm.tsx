@@ -3,7 +3,7 @@ import { useForm } from "react-hook-form";
 import { isAgeRange } from "../../../domain/csv-mapping";
 import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents, formatUsd } from "../../../domain/pricing";
 import type { AdminAgedLead, AdminAgedLeadInput } from "../../../domain/schemas/admin-leads";
-import { apiRequest, errorMessage } from "../../../lib/api";
+import { api, call, errorMessage } from "../../../lib/api";
 import { useMutation, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
@@ -29,10 +29,14 @@ export function SingleLeadForm() {
 
   const save = useMutation({
     mutationFn: (values: AdminAgedLead) =>
-      apiRequest("POST", "/api/admin/aged-leads", {
-        ...values,
-        ...(values.formFillTime && hint.ageDays !== null ? { actualAge: hint.ageDays } : {}),
-      }),
+      call(
+        api.admin["aged-leads"].$post({
+          json: {
+            ...values,
+            ...(values.formFillTime && hint.ageDays !== null ? { actualAge: hint.ageDays } : {}),
+          },
+        }),
+      ),
     onSuccess: () => {
       toast({ title: "Success", description: "Aged lead uploaded successfully", variant: "success" });
       form.reset();

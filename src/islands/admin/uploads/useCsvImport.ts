@@ -16,8 +16,7 @@ import {
   MANUAL_MAP_REQUIRED,
   missingFields,
 } from "../../../domain/csv-mapping";
-import type { ImportStatus } from "../../../domain/schemas/admin-leads";
-import { ApiError, apiRequest, errorMessage } from "../../../lib/api";
+import { type Answer, ApiError, api, call, errorMessage } from "../../../lib/api";
 import { useQueryClient } from "../../../lib/query";
 import { toast } from "../../../ui/toast";
 import type { FromWorker, ReviewRow, ToWorker } from "./csv-protocol";
@@ -28,6 +27,13 @@ const POLL_MS = 1000;
 const CONCURRENT_UPLOADS = 2;
 /** A batch that fails for a reason other than its content is sent again (the server ignores repeats). */
 const UPLOAD_ATTEMPTS = 3;
+
+/** GET /api/imports/:id: an import's counts and, once done, its report. */
+export type ImportStatus = Answer<(typeof api.imports)[":id"]["$get"]>;
+type BatchBody = Parameters<(typeof api)["bulk-upload-aged-leads"]["$post"]>[0]["json"];
+
+const importStatus = (importId: string) =>
+  call(api.imports[":id"].$get({ param: { id: encodeURIComponent(importId) } }));
 
 export type Stage =
   | { name: "idle" }
@@ -46,7 +52,7 @@ export interface Review {
   loadingPage: boolean;
 }
 
-type Answer<T extends FromWorker["type"]> = Extract<FromWorker, { type: T }>;
+type WorkerAnswer<T extends FromWorker["type"]> = Extract<FromWorker, { type: T }>;
 
 /** The parse worker for one file, with request/answer helpers. */
 class CsvWorker {
@@ -72,15 +78,15 @@ class CsvWorker {
   }
 
   /** Sends `message` and resolves with the worker's first answer of type `type`. */
-  ask<T extends FromWorker["type"]>(message: ToWorker, type: T, accept?: (answer: Answer<T>) => boolean) {
-    return new Promise<Answer<T>>((resolve, reject) => {
+  ask<T extends FromWorker["type"]>(message: ToWorker, type: T, accept?: (answer: WorkerAnswer<T>) => boolean) {
+    return new Promise<WorkerAnswer<T>>((resolve, reject) => {
       const stop = this.listen((answer) => {
         if (answer.type === "error") {
           stop();
           reject(new Error(answer.message));
-        } else if (answer.type === type && (!accept || accept(answer as Answer<T>))) {
+        } else if (answer.type === type && (!accept || accept(answer as WorkerAnswer<T>))) {
           stop();
-          resolve(answer as Answer<T>);
+          resolve(answer as WorkerAnswer<T>);
         }
       });
       this.send(message);
@@ -99,10 +105,10 @@ const noValidData = () =>
   toast({ title: "No Valid Data", description: "No row has a name, phone and state.", variant: "destructive" });
 const fieldList = (fields: readonly LeadField[]) => fields.map((f) => FIELD_LABELS[f]).join(", ");
 
-async function uploadBatch(body: unknown): Promise<{ importId: string }> {
+async function uploadBatch(body: BatchBody) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await apiRequest<{ importId: string }>("POST", "/api/bulk-upload-aged-leads", body);
+      return await call(api["bulk-upload-aged-leads"].$post({ json: body }));
     } catch (error) {
       const refused = error instanceof ApiError && error.status < 500;
       if (refused || attempt >= UPLOAD_ATTEMPTS) throw error;
@@ -113,7 +119,7 @@ async function uploadBatch(body: unknown): Promise<{ importId: string }> {
 
 async function waitForImport(importId: string, onProgress: (status: ImportStatus) => void): Promise<ImportStatus> {
   for (;;) {
-    const status = await apiRequest<ImportStatus>("GET", `/api/imports/${importId}`);
+    const status = await importStatus(importId);
     onProgress(status);
     if (status.done) return status;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -168,7 +174,7 @@ export function useCsvImport() {
     setStage({ name: "reading" });
     setReport(null);
     setReview(null);
-    let inspected: Answer<"inspected">;
+    let inspected: WorkerAnswer<"inspected">;
     try {
       inspected = await worker.ask({ type: "inspect", file }, "inspected");
     } catch {
@@ -288,7 +294,7 @@ export function useCsvImport() {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         if (!sending) return;
         try {
-          showProgress(await apiRequest<ImportStatus>("GET", `/api/imports/${id}`));
+          showProgress(await importStatus(id));
         } catch {
           // A missed reading is fine: the next one, or the final wait, reports.
         }
@@ -296,11 +302,11 @@ export function useCsvImport() {
     };
     try {
       await new Promise<void>((resolve, reject) => {
-        const waiting: Answer<"batch">[] = [];
+        const waiting: WorkerAnswer<"batch">[] = [];
         let inFlight = 0;
         let finished = false;
         let failed = false;
-        const send = async (batch: Answer<"batch">) => {
+        const send = async (batch: WorkerAnswer<"batch">) => {
           inFlight += 1;
           try {
             const answer = await uploadBatch({
