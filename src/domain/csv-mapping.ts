@@ -57,8 +57,11 @@ export function autoMapColumns(headers: readonly string[]): FieldMapping {
 export const missingFields = (mapping: FieldMapping, required: readonly LeadField[]) =>
   required.filter((field) => mapping[field] === undefined);
 
-/** One lead as the bulk upload sends it; `rowNumber` is its line in the file (the header is line 1). */
-export interface BulkLeadRow {
+/**
+ * One lead as the bulk upload sends it; `rowNumber` is its line in the file (the header is line 1). A type
+ * alias, not an interface, so it fits the upload route's loose row schema in the typed client.
+ */
+export type BulkLeadRow = {
   rowNumber: number;
   name: string;
   email: string;
@@ -67,7 +70,7 @@ export interface BulkLeadRow {
   ageRange: string;
   price: number;
   formFillTime: string;
-}
+};
 
 const cell = (row: readonly string[], index: number | undefined) =>
   index === undefined ? "" : (row[index] ?? "").trim();
