@@ -102,9 +102,7 @@ function PendingApplication({
 export function PartnersTab() {
   const applications = useQuery({
     queryKey: ["/api/affnetwork-signups"],
-    // The one answer still typed by hand: this route maps untyped rows itself (issue 12 item 1 moves it
-    // into a typed service; then this cast goes, decision 0019).
-    queryFn: () => call(api["affnetwork-signups"].$get()) as Promise<unknown> as Promise<PartnerApplicationView[]>,
+    queryFn: () => call(api["affnetwork-signups"].$get()),
   });
   const review = useMutation({
     mutationFn: ({ id, status }: { id: string; status: ApplicationDecision }) =>

@@ -6,7 +6,7 @@ import { useQuery } from "../../lib/query";
 import { Pager } from "../../ui/pager";
 import { QueryView } from "../../ui/query-view";
 import { Spinner } from "../../ui/spinner";
-import { type OrderStatus, StatusBadge } from "../../ui/status-badge";
+import { StatusBadge } from "../../ui/status-badge";
 import { buttonClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 
@@ -104,8 +104,7 @@ export function MyOrdersView() {
                 </div>
                 <div className="flex items-center gap-3">
                   <span className="font-semibold">{formatUsd(order.totalCents)}</span>
-                  {/* The route still maps untyped rows (status: string); issue 12 item 1 types it, then this cast goes. */}
-                  <StatusBadge status={order.status as OrderStatus} />
+                  <StatusBadge status={order.status} />
                 </div>
               </li>
             ))}
