@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page } from "@playwright/test";
 
 /** Fills the simulated card form and submits it ('Complete Payment - $…'). */
 export async function payWith(page: Page, cardNumber: string, total?: string) {
@@ -8,5 +8,6 @@ export async function payWith(page: Page, cardNumber: string, total?: string) {
   await page.getByRole("button", { name: total ? `Complete Payment - ${total}` : /^Complete Payment - \$/ }).click();
 }
 
-/** The text of the toast on screen, or "" (never waits, so polling it fails fast). */
-export const toastText = async (page: Page) => (await page.locator("[data-variant]").allTextContents()).join(" ");
+/** The toast (or server-rendered notice) that says `text`: `await expect(toast(page, "Saved")).toBeVisible()`. */
+export const toast = (page: Page, text: string | RegExp) =>
+  page.locator("[data-variant]").filter({ hasText: text }).first();
