@@ -5,12 +5,20 @@
  *   limits (10 anonymous payment intents a minute) count one test's requests, not the whole run's;
  * - `newPage()`: one more page in a fresh context (its own cookies, storage and address), optionally signed
  *   in, with its own viewport or `bypassCSP` (which lets an audit inject axe-core; the app keeps its CSP);
+ *   by default it takes the test's `viewport` and `bypassCSP` options (`test.use`);
  * - `buyerPage` / `adminPage`: a page signed in as the demo buyer / admin through storage state, saved once
  *   per run under the test output folder.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, test as base, expect, type Page, type ViewportSize } from "@playwright/test";
+import {
+  type Browser,
+  type BrowserContext,
+  test as base,
+  expect,
+  type Page,
+  type ViewportSize,
+} from "@playwright/test";
 import { signIn as signInDemo, type Visitor } from "../../scripts/page-weights.ts";
 
 export { expect };
@@ -78,14 +86,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: "worker" },
   ],
 
-  newPage: async ({ browser, baseURL, viewport, storageStateOf }, use) => {
-    const contexts: Awaited<ReturnType<Browser["newContext"]>>[] = [];
+  newPage: async ({ browser, baseURL, viewport, bypassCSP, storageStateOf }, use) => {
+    const contexts: BrowserContext[] = [];
     await use(async (options = {}) => {
       const context = await browser.newContext({
         baseURL,
         viewport: options.viewport ?? viewport,
         extraHTTPHeaders: clientAddress(),
-        bypassCSP: options.bypassCSP ?? false,
+        bypassCSP: options.bypassCSP ?? bypassCSP,
         storageState: options.as ? await storageStateOf(options.as) : undefined,
       });
       contexts.push(context);
