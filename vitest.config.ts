@@ -22,18 +22,6 @@ export default defineConfig({
         ],
         test: { name: "worker", include: ["tests/worker/**/*.test.ts"], setupFiles: ["./tests/worker/setup.ts"] },
       },
-      {
-        test: {
-          name: "e2e",
-          include: ["tests/e2e/**/*.test.ts"],
-          environment: "node",
-          globalSetup: ["./tests/e2e/global-setup.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          // One browser, one server: files run one after another on this 2-core machine.
-          fileParallelism: false,
-        },
-      },
     ],
   },
 });

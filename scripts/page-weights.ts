@@ -77,9 +77,12 @@ export async function signIn(context: BrowserContext, visitor: Visitor): Promise
   await page.close();
 }
 
+/** The phone-sized screen the pages are weighed on. */
+export const VISITOR_VIEWPORT = { width: 412, height: 823 };
+
 /** A fresh context per visitor, signed in when the visitor is. */
 export async function visitorContext(browser: Browser, baseURL: string, visitor: Visitor): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 412, height: 823 } });
+  const context = await browser.newContext({ baseURL, viewport: VISITOR_VIEWPORT });
   await signIn(context, visitor);
   return context;
 }

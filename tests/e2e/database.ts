@@ -1,11 +1,11 @@
 /** Direct access to the e2e server's local D1, for arranging users and reading the mail outbox. */
 import { readFileSync } from "node:fs";
-import { inject } from "vitest";
 import { insertUserSql, type NewUser } from "../../scripts/demo-data.ts";
 import { d1Query } from "../../scripts/lib/d1.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
+import { setupValue } from "./fixtures";
 
-const target = () => ({ persistTo: inject("persistTo") });
+const target = () => ({ persistTo: setupValue("E2E_PERSIST_TO") });
 
 export function query<Row>(sql: string): Row[] {
   return d1Query<Row>(sql, target());
@@ -37,7 +37,7 @@ export function latestMailTo(email: string): { subject: string; text: string } |
 
 /** The reset link of the latest mail to `email` as the development server printed it (the outbox keeps it redacted). */
 export function resetLinkPrintedFor(email: string): string | undefined {
-  const log = readFileSync(inject("serverLog"), "utf8");
+  const log = readFileSync(setupValue("E2E_SERVER_LOG"), "utf8");
   const at = log.lastIndexOf(`[mail] to ${email}:`);
   if (at < 0) return undefined;
   return /(http:\/\/\S+\/reset-password\?token=[\w-]+)/.exec(log.slice(at))?.[1];

@@ -1,21 +1,16 @@
-/** Builds the app and serves it for the browser tests, from a freshly migrated and seeded local state. */
-import type { TestProject } from "vitest/node";
+/**
+ * Playwright's global setup: builds the app (unless E2E_SKIP_BUILD=1) and serves it on a free port from a
+ * freshly migrated and seeded local state. The test workers find the server through the environment
+ * (tests/e2e/fixtures.ts reads it); the returned function stops the server after the run.
+ */
 import { build } from "../../scripts/lib/run.ts";
 import { startLocalServer } from "../../scripts/local-server.ts";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    baseURL: string;
-    persistTo: string;
-    serverLog: string;
-  }
-}
-
-export default async function setup(project: TestProject) {
+export default async function globalSetup() {
   if (!process.env.E2E_SKIP_BUILD) build();
   const server = await startLocalServer("e2e-state");
-  project.provide("baseURL", server.baseURL);
-  project.provide("persistTo", server.persistTo);
-  project.provide("serverLog", server.logFile);
+  process.env.E2E_BASE_URL = server.baseURL;
+  process.env.E2E_PERSIST_TO = server.persistTo;
+  process.env.E2E_SERVER_LOG = server.logFile;
   return () => server.stop();
 }

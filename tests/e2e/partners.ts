@@ -1,19 +1,5 @@
 /** Partner-application steps shared by the browser tests. */
-import type { Page } from "playwright-core";
-
-export async function signIn(
-  page: Page,
-  url: (path: string) => string,
-  username: string,
-  password: string,
-  next: string,
-) {
-  await page.goto(url(`/login?next=${encodeURIComponent(next)}`));
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Login" }).click();
-  await page.waitForURL((u) => `${u.pathname}${u.search}` === next);
-}
+import type { Page } from "@playwright/test";
 
 export async function fillApplication(page: Page, businessName: string, contactEmail = "pam@example.com") {
   const values: [string, string][] = [

@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page } from "@playwright/test";
 
 /** Fills the simulated card form and submits it ('Complete Payment - $…'). */
 export async function payWith(page: Page, cardNumber: string, total?: string) {
@@ -8,5 +8,18 @@ export async function payWith(page: Page, cardNumber: string, total?: string) {
   await page.getByRole("button", { name: total ? `Complete Payment - ${total}` : /^Complete Payment - \$/ }).click();
 }
 
-/** The text of the toast on screen, or "" (never waits, so polling it fails fast). */
-export const toastText = async (page: Page) => (await page.locator("[data-variant]").allTextContents()).join(" ");
+/** The toast (or server-rendered notice) that says `text`: `await expect(toast(page, "Saved")).toBeVisible()`. */
+export const toast = (page: Page, text: string | RegExp) =>
+  page.locator("[data-variant]").filter({ hasText: text }).first();
+
+/**
+ * Waits for a toast that shows only for a moment (the 800 ms before a payment's redirect): the page itself
+ * looks on every animation frame, where `expect(…).toBeVisible()` backs off to one look a second and can miss it.
+ */
+export async function briefToast(page: Page, text: string) {
+  await page.waitForFunction(
+    (wanted) => [...document.querySelectorAll("[data-variant]")].some((el) => el.textContent?.includes(wanted)),
+    text,
+    { polling: "raf" },
+  );
+}

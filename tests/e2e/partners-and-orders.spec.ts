@@ -1,24 +1,16 @@
-import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { DEMO_ADMIN } from "../../scripts/demo-data.ts";
-import { setupBrowser } from "./browser";
 import { createUser } from "./database";
-import { fillApplication, signIn as signInAs } from "./partners";
-import { toastText } from "./pay";
+import { expect, signIn, test, url } from "./fixtures";
+import { fillApplication } from "./partners";
+import { toast } from "./pay";
 
-const { newPage, url } = setupBrowser();
 const PDF = Buffer.from("%PDF-1.7\n% test document\n%%EOF\n");
 
-const signIn = (page: Page, username: string, password: string, next: string) =>
-  signInAs(page, url, username, password, next);
-
-describe("/affnetwork", () => {
-  it("validates, takes documents with the spec's limits, and confirms the application", async () => {
-    const page = await newPage();
-    await page.goto(url("/affnetwork"));
-    await page.getByRole("heading", { name: "Partner Application" }).waitFor();
-    expect(await page.getByLabel("Payment terms").inputValue()).toBe("Net 30");
-    expect(await page.getByLabel("Time zone").inputValue()).toBe("EST");
+test.describe("/affnetwork", () => {
+  test("validates, takes documents with the spec's limits, and confirms the application", async ({ page }) => {
+    await page.goto("/affnetwork");
+    await expect(page.getByRole("heading", { name: "Partner Application" })).toBeVisible();
+    await expect(page.getByLabel("Payment terms")).toHaveValue("Net 30");
+    await expect(page.getByLabel("Time zone")).toHaveValue("EST");
     await page.getByRole("button", { name: "Submit Application" }).click();
     for (const message of [
       "Business name is required",
@@ -26,52 +18,53 @@ describe("/affnetwork", () => {
       "EIN is required",
       "Please enter a valid email address",
     ]) {
-      await page.getByText(message).waitFor();
+      await expect(page.getByText(message)).toBeVisible();
     }
 
     await fillApplication(page, `Partner ${Date.now()}`);
     const picker = page.locator("#partner-documents");
     await picker.setInputFiles({ name: "virus.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") });
-    await expect.poll(() => toastText(page)).toContain("Invalid File Type");
+    await expect(toast(page, "Invalid File Type")).toBeVisible();
     await picker.setInputFiles([
       { name: "license.pdf", mimeType: "application/pdf", buffer: PDF },
       { name: "spare.pdf", mimeType: "application/pdf", buffer: PDF },
     ]);
     await page.getByRole("button", { name: "Remove spare.pdf" }).click();
-    expect(await page.getByRole("list", { name: "Documents to upload" }).getByRole("listitem").count()).toBe(1);
+    const toUpload = page.getByRole("list", { name: "Documents to upload" }).getByRole("listitem");
+    await expect(toUpload).toHaveCount(1);
     await picker.setInputFiles(
       Array.from({ length: 5 }, (_, i) => ({ name: `more${i}.pdf`, mimeType: "application/pdf", buffer: PDF })),
     );
-    await expect.poll(() => toastText(page)).toContain("You can upload a maximum of 5 documents.");
-    expect(await page.getByRole("list", { name: "Documents to upload" }).getByRole("listitem").count()).toBe(5);
+    await expect(toast(page, "You can upload a maximum of 5 documents.")).toBeVisible();
+    await expect(toUpload).toHaveCount(5);
 
     await page.getByRole("button", { name: "Submit Application" }).click();
-    await page.getByRole("heading", { name: "Application Submitted!" }).waitFor();
-    expect(await page.getByRole("link", { name: "Return to Home" }).getAttribute("href")).toBe("/");
+    await expect(page.getByRole("heading", { name: "Application Submitted!" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Return to Home" })).toHaveAttribute("href", "/");
   });
 });
 
-describe("admin: partner applications", () => {
-  it("shows pending applications in full, downloads documents, approves and rejects", async () => {
-    const applicant = await newPage();
+test.describe("admin: partner applications", () => {
+  test("shows pending applications in full, downloads documents, approves and rejects", async ({
+    page: applicant,
+    adminPage: admin,
+  }) => {
     const approveName = `Approve Me ${Date.now()}`;
     const rejectName = `Reject Me ${Date.now()}`;
     for (const name of [approveName, rejectName]) {
-      await applicant.goto(url("/affnetwork"));
+      await applicant.goto("/affnetwork");
       await fillApplication(applicant, name);
       await applicant
         .locator("#partner-documents")
         .setInputFiles({ name: "license.pdf", mimeType: "application/pdf", buffer: PDF });
       await applicant.getByRole("button", { name: "Submit Application" }).click();
-      await applicant.getByRole("heading", { name: "Application Submitted!" }).waitFor();
+      await expect(applicant.getByRole("heading", { name: "Application Submitted!" })).toBeVisible();
     }
 
-    const admin = await newPage();
-    await signIn(admin, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin?tab=aff-network");
+    await admin.goto("/admin?tab=aff-network");
     const pending = admin.getByRole("listitem").filter({ has: admin.getByRole("heading", { name: approveName }) });
-    await pending.waitFor();
-    expect(await pending.textContent()).toContain("Ref One");
-    expect(await pending.textContent()).toContain("license.pdf");
+    await expect(pending).toContainText("Ref One");
+    await expect(pending).toContainText("license.pdf");
 
     // The Download button opens the document in a new tab, where it arrives as an attachment.
     const response = admin.context().waitForEvent("response", (r) => r.url().includes("/api/download-document/"));
@@ -82,29 +75,32 @@ describe("admin: partner applications", () => {
     expect(document.headers()["content-disposition"]).toBe(`attachment; filename="${slug}-document-1.pdf"`);
 
     await pending.getByRole("button", { name: "Approve" }).click();
-    await expect.poll(() => toastText(admin)).toContain("Application status updated successfully");
+    await expect(toast(admin, "Application status updated successfully")).toBeVisible();
     const approved = admin.getByRole("region", { name: /Approved partners/ });
-    await approved.getByText(approveName).waitFor();
-    expect(await approved.getByText("Approved", { exact: true }).count()).toBeGreaterThan(0);
+    await expect(approved.getByText(approveName)).toBeVisible();
+    await expect(approved.getByText("Approved", { exact: true }).first()).toBeAttached();
 
     const toReject = admin.getByRole("listitem").filter({ has: admin.getByRole("heading", { name: rejectName }) });
     await toReject.getByRole("button", { name: "Reject" }).click();
-    await expect.poll(() => admin.getByText(rejectName).count()).toBe(0);
+    await expect(admin.getByText(rejectName)).toHaveCount(0);
   });
 });
 
-describe("/admin-orders", () => {
-  it("lists live-transfer orders with summary cards, '+N more' states, and status changes", async () => {
+test.describe("/admin-orders", () => {
+  test("lists live-transfer orders with summary cards, '+N more' states, and status changes", async ({
+    page: buyerPage,
+    adminPage: admin,
+  }) => {
     // Realistic long names and addresses must not push the actions off screen.
     const buyer = await createUser({
       firstName: "Maximiliana-Josephine",
       lastName: "Vandenberghe-Okonkwo",
       email: `maximiliana.vandenberghe-okonkwo.${Date.now()}@enterprise-insurance-agency.example.com`,
     });
-    const buyerPage = await newPage();
     await signIn(buyerPage, buyer.username, buyer.password, "/dashboard");
+    const origin = { Origin: new URL(url("/")).origin };
     const orderTransfers = (totalTransfers: number, workingStates: string) =>
-      buyerPage.request.post(url("/api/call-transfer-order"), {
+      buyerPage.request.post("/api/call-transfer-order", {
         data: {
           totalTransfers,
           callsPerDay: 3,
@@ -114,7 +110,7 @@ describe("/admin-orders", () => {
           leadType: "Live Transfers",
           price: totalTransfers * 35,
         },
-        headers: { Origin: new URL(url("/")).origin },
+        headers: origin,
       });
     const created = await orderTransfers(6, "TX, FL, GA, AL");
     expect(created.status()).toBe(200);
@@ -122,38 +118,34 @@ describe("/admin-orders", () => {
     // A second order stays pending (unpaid): it must not count as revenue.
     const unpaid = await orderTransfers(2, "TX");
     expect(unpaid.status()).toBe(200);
-    await buyerPage.request.post(url("/api/simulated-payments/confirm"), {
+    await buyerPage.request.post("/api/simulated-payments/confirm", {
       data: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
-      headers: { Origin: new URL(url("/")).origin },
+      headers: origin,
     });
 
-    const admin = await newPage();
-    await signIn(admin, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin-orders");
-    await admin.getByRole("heading", { name: "Transfer Orders" }).waitFor();
-    expect(await admin.getByRole("link", { name: "Back" }).getAttribute("href")).toBe("/admin");
+    await admin.goto("/admin-orders");
+    await expect(admin.getByRole("heading", { name: "Transfer Orders" })).toBeVisible();
+    await expect(admin.getByRole("link", { name: "Back" })).toHaveAttribute("href", "/admin");
     for (const id of [
       "summary-total-orders",
       "summary-pending-orders",
       "summary-total-revenue",
       "summary-total-transfers",
     ]) {
-      await admin.getByTestId(id).waitFor();
+      await expect(admin.getByTestId(id)).toBeVisible();
     }
     // Revenue is money taken: paid and completed orders only, and the label says so.
-    expect(await admin.getByText("Revenue (paid and completed)", { exact: true }).count()).toBe(1);
-    const listed = await (await admin.request.get(url("/api/transfer-orders"))).json();
+    await expect(admin.getByText("Revenue (paid and completed)", { exact: true })).toHaveCount(1);
+    const listed = await (await admin.request.get("/api/transfer-orders")).json();
     const taken = (listed as { status: string; totalPrice: number }[])
       .filter((o) => o.status === "paid" || o.status === "completed")
       .reduce((sum, o) => sum + Math.round(o.totalPrice * 100), 0);
     expect((listed as { status: string }[]).some((o) => o.status === "pending")).toBe(true);
-    await expect
-      .poll(() => admin.getByTestId("summary-total-revenue").textContent())
-      .toBe(`$${(taken / 100).toFixed(2)}`);
+    await expect(admin.getByTestId("summary-total-revenue")).toHaveText(`$${(taken / 100).toFixed(2)}`);
     const row = admin.locator("tr").filter({ hasText: orderId.slice(0, 8) });
-    await row.waitFor();
-    expect(await row.textContent()).toContain("TX, FL +2 more");
-    expect(await row.textContent()).toContain("$210.00");
-    expect(await row.textContent()).toContain("Paid");
+    await expect(row).toContainText("TX, FL +2 more");
+    await expect(row).toContainText("$210.00");
+    await expect(row).toContainText("Paid");
 
     // At 1280 px the actions are on screen, with no sideways scrolling of the table.
     const region = admin.getByRole("region", { name: "Transfer orders" });
@@ -163,7 +155,7 @@ describe("/admin-orders", () => {
 
     await row.getByRole("button", { name: "Complete" }).click();
     await admin.getByRole("dialog").getByRole("button", { name: "Mark completed" }).click();
-    await expect.poll(() => row.textContent()).toContain("Completed");
+    await expect(row).toContainText("Completed");
 
     await admin.getByRole("button", { name: "Completed", exact: true }).click();
     await expect
@@ -171,12 +163,11 @@ describe("/admin-orders", () => {
       .toBe(true);
   });
 
-  it("on a phone the orders table scrolls sideways from the keyboard", async () => {
-    const admin = await newPage({ viewport: { width: 390, height: 844 } });
-    await signIn(admin, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin-orders");
+  test("on a phone the orders table scrolls sideways from the keyboard", async ({ newPage }) => {
+    const admin = await newPage({ as: "admin", viewport: { width: 390, height: 844 } });
+    await admin.goto("/admin-orders");
     const region = admin.getByRole("region", { name: "Transfer orders" });
-    await region.waitFor();
-    expect(await region.getAttribute("tabindex")).toBe("0");
+    await expect(region).toHaveAttribute("tabindex", "0");
     await region.focus();
     await admin.keyboard.press("ArrowRight");
     await admin.keyboard.press("ArrowRight");

@@ -1,10 +1,8 @@
-import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { setupBrowser } from "./browser";
+import type { Page } from "@playwright/test";
 import { createUser, query } from "./database";
-import { payWith, toastText } from "./pay";
+import { expect, test } from "./fixtures";
+import { payWith, toast } from "./pay";
 
-const { newPage, url } = setupBrowser();
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}`;
 
@@ -34,13 +32,14 @@ async function fillRingcloudAgency(page: Page, tag: string, state: string, confi
   await page.getByRole("button", { name: "Next" }).click();
 }
 
-describe("/survey", () => {
-  it("walks three steps, saves the account, pays and returns to /login, where the buyer signs in", async () => {
-    const page = await newPage();
-    await page.goto(url("/survey"));
-    await page.getByRole("heading", { name: "Final Expense Lead Survey" }).waitFor();
-    expect(await page.getByText("Step 1 of 3").isVisible()).toBe(true);
-    expect(await page.getByText("33%").isVisible()).toBe(true);
+test.describe("/survey", () => {
+  test("walks three steps, saves the account, pays and returns to /login, where the buyer signs in", async ({
+    page,
+  }) => {
+    await page.goto("/survey");
+    await expect(page.getByRole("heading", { name: "Final Expense Lead Survey" })).toBeVisible();
+    await expect(page.getByText("Step 1 of 3")).toBeVisible();
+    await expect(page.getByText("33%")).toBeVisible();
 
     await page.getByRole("button", { name: "Next" }).click();
     for (const message of [
@@ -53,37 +52,37 @@ describe("/survey", () => {
       "Username must be at least 3 characters",
       "Password must be at least 8 characters",
     ]) {
-      await page.getByText(message).waitFor();
+      await expect(page.getByText(message)).toBeVisible();
     }
 
     const tag = unique();
     await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`);
-    await page.getByText("Step 2 of 3").waitFor();
-    expect(await page.getByText("67%").isVisible()).toBe(true);
+    await expect(page.getByText("Step 2 of 3")).toBeVisible();
+    await expect(page.getByText("67%")).toBeVisible();
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.getByText("Please select a lead type").waitFor();
+    await expect(page.getByText("Please select a lead type")).toBeVisible();
     await page.getByLabel("Live Transfers").check();
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.getByText("Please enter the number of transfers you want").waitFor();
-    await page.getByText("Please enter calls per day").waitFor();
-    await page.getByText("Please enter transfer hours").waitFor();
+    await expect(page.getByText("Please enter the number of transfers you want")).toBeVisible();
+    await expect(page.getByText("Please enter calls per day")).toBeVisible();
+    await expect(page.getByText("Please enter transfer hours")).toBeVisible();
 
     await page.getByLabel("Aged Leads").check();
     await page.getByLabel("Number of leads").fill("20");
     await page.getByLabel("60-90 days").check();
-    await page.getByText("$60.00").waitFor();
+    await expect(page.getByText("$60.00")).toBeVisible();
     await page.getByRole("button", { name: "Continue to Payment" }).click();
 
-    await expect.poll(() => toastText(page)).toContain("Information Saved");
-    await page.getByText("Step 3 of 3").waitFor();
-    expect(await page.getByText("100%").isVisible()).toBe(true);
+    await expect(toast(page, "Information Saved")).toBeVisible();
+    await expect(page.getByText("Step 3 of 3")).toBeVisible();
+    await expect(page.getByText("100%")).toBeVisible();
     await payWith(page, "4242 4242 4242 4242");
-    await page.waitForURL(/\/login\?payment_intent=/);
+    await expect(page).toHaveURL(/\/login\?payment_intent=/);
 
     await page.getByLabel("Username").fill(`dana${tag}`);
     await page.getByLabel("Password", { exact: true }).fill("dana-pass-1");
     await page.getByRole("button", { name: "Login" }).click();
-    await page.waitForURL("**/dashboard");
+    await expect(page).toHaveURL(/\/dashboard$/);
 
     const [order] = query<{ status: string; kind: string; total_cents: number; details: string }>(
       `SELECT o.status, o.kind, o.total_cents, o.details FROM orders o JOIN users u ON u.id = o.user_id WHERE u.username = 'dana${tag}'`,
@@ -92,41 +91,37 @@ describe("/survey", () => {
     expect(JSON.parse(order?.details ?? "{}")).toMatchObject({ agencyName: "Writer Insurance", ageRange: "60-90" });
   });
 
-  it("going back and forward keeps the account, updates the same survey, and pays the latest answers", {
-    timeout: 90_000,
-  }, async () => {
-    const page = await newPage();
-    await page.goto(url("/survey"));
+  test("going back and forward keeps the account, updates the same survey, and pays the latest answers", async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await page.goto("/survey");
     const tag = unique();
     await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`);
     // Each step moves focus to its heading.
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
-      .toBe("Lead type and details");
+    await expect(page.locator(":focus")).toHaveText("Lead type and details");
     await page.getByLabel("Live Transfers").check();
     await page.getByLabel("Total transfers").fill("10");
     await page.getByLabel("Calls per day").fill("2");
     await page.getByLabel("Transfer hours").fill("9-5");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.getByLabel("Card number").waitFor();
+    await expect(page.getByLabel("Card number")).toBeVisible();
     // The card form's arrival is announced by focusing the payment heading.
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
-      .toBe("Payment");
+    await expect(page.locator(":focus")).toHaveText("Payment");
 
     await page.getByRole("button", { name: "Back" }).click();
     await page.getByRole("button", { name: "Back" }).click();
-    await page.getByTestId("saved-account").waitFor();
-    expect(await page.getByTestId("saved-account").textContent()).toContain(`dana${tag}`);
+    await expect(page.getByTestId("saved-account")).toBeVisible();
+    await expect(page.getByTestId("saved-account")).toContainText(`dana${tag}`);
     await page.getByLabel("Agency name").fill("Writer & Sons");
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByLabel("Call-Backs").check();
     await page.getByLabel("Number of callbacks").fill("4");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.getByLabel("Card number").waitFor();
-    expect(await page.getByText("Username is already taken").count()).toBe(0);
+    await expect(page.getByLabel("Card number")).toBeVisible();
+    await expect(page.getByText("Username is already taken")).toHaveCount(0);
     await payWith(page, "4242 4242 4242 4242", "$60.00");
-    await page.waitForURL(/\/login\?payment_intent=/);
+    await expect(page).toHaveURL(/\/login\?payment_intent=/);
 
     const surveys = query<{ answers: string; users: number }>(
       `SELECT s.answers, (SELECT count(*) FROM users WHERE username = 'dana${tag}') AS users
@@ -145,24 +140,22 @@ describe("/survey", () => {
     expect(orders).toEqual([{ status: "paid", total_cents: 6000 }]);
   });
 
-  it("a survey for 50 or more live transfers is offered the high-volume package, preloaded", async () => {
-    const page = await newPage();
-    await page.goto(url("/survey"));
+  test("a survey for 50 or more live transfers is offered the high-volume package, preloaded", async ({ page }) => {
+    await page.goto("/survey");
     const tag = unique();
     await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`);
     await page.getByLabel("Live Transfers").check();
     await page.getByLabel("Total transfers").fill("49");
-    expect(await page.getByRole("link", { name: "Buy them as a high-volume package" }).count()).toBe(0);
+    await expect(page.getByRole("link", { name: "Buy them as a high-volume package" })).toHaveCount(0);
     await page.getByLabel("Total transfers").fill("120");
-    await page.getByText("120 transfers qualify for our High-Volume Package at $30.00 each.").waitFor();
+    await expect(page.getByText("120 transfers qualify for our High-Volume Package at $30.00 each.")).toBeVisible();
     await page.getByRole("link", { name: "Buy them as a high-volume package" }).click();
-    await page.waitForURL("**/checkout-high-volume");
-    await expect.poll(() => page.getByLabel("Number of transfers").inputValue()).toBe("120");
-    expect(await page.getByText("100-149 transfers: $30 each").count()).toBeGreaterThan(0);
+    await expect(page).toHaveURL(/\/checkout-high-volume$/);
+    await expect(page.getByLabel("Number of transfers")).toHaveValue("120");
+    await expect(page.getByText("100-149 transfers: $30 each").first()).toBeAttached();
   });
 
-  it("a save that fails blocks payment with the server's message and 'Try again'", async () => {
-    const page = await newPage();
+  test("a save that fails blocks payment with the server's message and 'Try again'", async ({ page }) => {
     await page.route("**/api/survey", (route) =>
       route.fulfill({
         status: 429,
@@ -170,134 +163,130 @@ describe("/survey", () => {
         body: JSON.stringify({ message: "Too many attempts. Please wait a minute and try again." }),
       }),
     );
-    await page.goto(url("/survey"));
+    await page.goto("/survey");
     const tag = unique();
     await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`);
     await page.getByLabel("Call-Backs").check();
     await page.getByLabel("Number of callbacks").fill("3");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
     const alert = page.getByRole("alert").filter({ hasText: "Too many attempts" });
-    await alert.waitFor();
-    expect(await page.getByText("Step 2 of 3").isVisible()).toBe(true);
-    expect(await page.getByLabel("Card number").count()).toBe(0);
+    await expect(alert).toBeVisible();
+    await expect(page.getByText("Step 2 of 3")).toBeVisible();
+    await expect(page.getByLabel("Card number")).toHaveCount(0);
 
     await page.unroute("**/api/survey");
     await alert.getByRole("button", { name: "Try again" }).click();
-    await page.getByLabel("Card number").waitFor();
-    expect(await page.getByText("Step 3 of 3").isVisible()).toBe(true);
+    await expect(page.getByLabel("Card number")).toBeVisible();
+    await expect(page.getByText("Step 3 of 3")).toBeVisible();
   });
 
-  it("sends the buyer back to step 1 when the username is taken", async () => {
+  test("sends the buyer back to step 1 when the username is taken", async ({ page }) => {
     const existing = await createUser();
-    const page = await newPage();
-    await page.goto(url("/survey"));
+    await page.goto("/survey");
     await fillSurveyAgency(page, existing.username, `fresh${unique()}@example.com`);
     await page.getByLabel("Call-Backs").check();
     await page.getByLabel("Number of callbacks").fill("3");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.getByText("Username is already taken").waitFor();
-    expect(await page.getByText("Step 1 of 3").isVisible()).toBe(true);
+    await expect(page.getByText("Username is already taken")).toBeVisible();
+    await expect(page.getByText("Step 1 of 3")).toBeVisible();
   });
 
-  it("sends the buyer back to step 1 when the password is one of the most common", async () => {
+  test("sends the buyer back to step 1 when the password is one of the most common", async ({ page }) => {
     const tag = unique();
-    const page = await newPage();
-    await page.goto(url("/survey"));
+    await page.goto("/survey");
     await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`, "Password1");
     await page.getByLabel("Call-Backs").check();
     await page.getByLabel("Number of callbacks").fill("3");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.getByText("This password is too common. Please choose another.").waitFor();
-    expect(await page.getByText("Step 1 of 3").isVisible()).toBe(true);
+    await expect(page.getByText("This password is too common. Please choose another.")).toBeVisible();
+    await expect(page.getByText("Step 1 of 3")).toBeVisible();
     expect(query(`SELECT id FROM users WHERE username = 'dana${tag}'`)).toEqual([]);
   });
 });
 
-describe("/ringcloud", () => {
-  it("collects agency info and preferences, then checks out and lands on /thank-you paid", async () => {
-    const page = await newPage();
-    await page.goto(url("/ringcloud"));
-    await page.getByText("Step 1 of 3").waitFor();
+test.describe("/ringcloud", () => {
+  test("collects agency info and preferences, then checks out and lands on /thank-you paid", async ({ page }) => {
+    await page.goto("/ringcloud");
+    await expect(page.getByText("Step 1 of 3")).toBeVisible();
     for (const label of ["Agency Info", "Lead Preferences", "Payment"]) {
-      expect(await page.getByRole("listitem").filter({ hasText: label }).count()).toBe(1);
+      await expect(page.getByRole("listitem").filter({ hasText: label })).toHaveCount(1);
     }
     await page.getByRole("button", { name: "Next" }).click();
-    await page.getByText("Agency name is required").waitFor();
-    await page.getByText("State is required").waitFor();
+    await expect(page.getByText("Agency name is required")).toBeVisible();
+    await expect(page.getByText("State is required")).toBeVisible();
 
     const tag = unique();
     await fillRingcloudAgency(page, tag, "DC", "rob-pass-2");
-    await page.getByText("Passwords don't match").waitFor();
+    await expect(page.getByText("Passwords don't match")).toBeVisible();
     await page.getByLabel("Confirm password").fill("rob-pass-1");
     await page.getByRole("button", { name: "Next" }).click();
 
-    await page.getByRole("heading", { name: "Lead Preferences" }).waitFor();
+    await expect(page.getByRole("heading", { name: "Lead Preferences" })).toBeVisible();
     await page.getByLabel("Live Transfers").check();
     await page.getByLabel("Transfers per day").fill("4");
     await page.getByLabel("Total transfers").fill("12");
     await page.getByLabel("Transfer hours").fill("9-5 EST");
     await page.getByLabel("Transfer phone").fill("5554443333");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.getByText("Please list the states you work in").waitFor();
+    await expect(page.getByText("Please list the states you work in")).toBeVisible();
     await page.getByLabel("States you work in").fill("DC, MD");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
 
-    await page.waitForURL(
+    await expect(page).toHaveURL(
       /\/ringcloud-checkout\?amount=444&calls=12&tier=ringcloud&packageType=live_transfers&pricePerUnit=37/,
     );
-    await page.getByRole("heading", { name: "Live Transfer Package" }).waitFor();
+    await expect(page.getByRole("heading", { name: "Live Transfer Package" })).toBeVisible();
     for (const text of ["Premium insurance leads", "TCPA compliant leads", "Real-time delivery", "Dedicated support"]) {
-      expect(await page.getByRole("listitem").filter({ hasText: text }).count()).toBe(1);
+      await expect(page.getByRole("listitem").filter({ hasText: text })).toHaveCount(1);
     }
-    for (const money of ["$444.00", "$37.00"]) expect(await page.getByText(money, { exact: true }).count()).toBe(1);
-    expect(await page.getByRole("link", { name: "Back to Survey" }).getAttribute("href")).toMatch(
+    for (const money of ["$444.00", "$37.00"]) await expect(page.getByText(money, { exact: true })).toHaveCount(1);
+    await expect(page.getByRole("link", { name: "Back to Survey" })).toHaveAttribute(
+      "href",
       /^\/ringcloud\?survey=[0-9a-f-]{36}$/,
     );
     await page.getByRole("button", { name: "Complete Purchase" }).click();
-    await expect.poll(() => toastText(page)).toContain("Redirecting to Payment");
+    await expect(toast(page, "Redirecting to Payment")).toBeVisible();
     await payWith(page, "4242 4242 4242 4242");
-    await page.waitForURL(/\/thank-you\?order=/);
-    await page.getByRole("heading", { name: "Payment Successful" }).waitFor();
-    expect(await page.getByText("support@example.com").isVisible()).toBe(true);
+    await expect(page).toHaveURL(/\/thank-you\?order=/);
+    await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
+    await expect(page.getByText("support@example.com")).toBeVisible();
   });
 
-  it("'Back to Survey' resumes the saved survey: same account, new answers, payment follows them", {
-    timeout: 120_000,
-  }, async () => {
-    const page = await newPage();
-    await page.goto(url("/ringcloud"));
+  test("'Back to Survey' resumes the saved survey: same account, new answers, payment follows them", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.goto("/ringcloud");
     const tag = unique();
     await fillRingcloudAgency(page, tag, "TX");
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.textContent), { timeout: 10_000 })
-      .toBe("Lead Preferences");
+    await expect(page.locator(":focus")).toHaveText("Lead Preferences");
     await page.getByLabel("Call-Backs").check();
     await page.getByLabel("Number of call-backs").fill("10");
     await page.getByLabel("Morning").check();
     await page.getByLabel("States you work in").fill("TX");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.waitForURL(/\/ringcloud-checkout\?/);
+    await expect(page).toHaveURL(/\/ringcloud-checkout\?/);
     const firstSurvey = new URL(page.url()).searchParams.get("survey");
 
     await page.getByRole("link", { name: "Back to Survey" }).click();
-    await page.getByRole("heading", { name: "Lead Preferences" }).waitFor();
-    expect(await page.getByLabel("Number of call-backs").inputValue()).toBe("10");
+    await expect(page.getByRole("heading", { name: "Lead Preferences" })).toBeVisible();
+    await expect(page.getByLabel("Number of call-backs")).toHaveValue("10");
     await page.getByLabel("Number of call-backs").fill("12");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.waitForURL(/\/ringcloud-checkout\?amount=180&calls=12/);
+    await expect(page).toHaveURL(/\/ringcloud-checkout\?amount=180&calls=12/);
     expect(new URL(page.url()).searchParams.get("survey")).toBe(firstSurvey);
 
     await page.getByRole("link", { name: "Back to Survey" }).click();
-    await page.getByRole("heading", { name: "Lead Preferences" }).waitFor();
+    await expect(page.getByRole("heading", { name: "Lead Preferences" })).toBeVisible();
     await page.getByRole("button", { name: "Back" }).click();
-    await page.getByTestId("saved-account").waitFor();
-    expect(await page.getByLabel("Username").count()).toBe(0);
+    await expect(page.getByTestId("saved-account")).toBeVisible();
+    await expect(page.getByLabel("Username")).toHaveCount(0);
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.waitForURL(/\/ringcloud-checkout\?amount=180&calls=12/);
+    await expect(page).toHaveURL(/\/ringcloud-checkout\?amount=180&calls=12/);
     await page.getByRole("button", { name: "Complete Purchase" }).click();
     await payWith(page, "4242 4242 4242 4242", "$180.00");
-    await page.waitForURL(/\/thank-you\?order=/);
+    await expect(page).toHaveURL(/\/thank-you\?order=/);
     expect(query<{ n: number }>(`SELECT count(*) AS n FROM users WHERE username = 'rob${tag}'`)).toEqual([{ n: 1 }]);
     const paid = query<{ total_cents: number }>(
       `SELECT o.total_cents FROM orders o JOIN users u ON u.id = o.user_id WHERE u.username = 'rob${tag}' AND o.status = 'paid'`,
@@ -305,44 +294,38 @@ describe("/ringcloud", () => {
     expect(paid).toEqual([{ total_cents: 18000 }]);
   });
 
-  it("the checkout waits for package details when the query is incomplete", async () => {
-    const page = await newPage();
-    await page.goto(url("/ringcloud-checkout?amount=0&calls=5&packageType=call_backs"));
-    await page.getByText("Loading package details...").waitFor();
-    expect(await page.getByRole("button", { name: "Complete Purchase" }).count()).toBe(0);
+  test("the checkout waits for package details when the query is incomplete", async ({ page }) => {
+    await page.goto("/ringcloud-checkout?amount=0&calls=5&packageType=call_backs");
+    await expect(page.getByText("Loading package details...")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Complete Purchase" })).toHaveCount(0);
   });
 
-  it("a tampered amount in the query is refused by the server", async () => {
-    const page = await newPage();
-    await page.goto(
-      url("/ringcloud-checkout?amount=1&calls=10&tier=ringcloud&packageType=live_transfers&pricePerUnit=0.1"),
-    );
+  test("a tampered amount in the query is refused by the server", async ({ page }) => {
+    await page.goto("/ringcloud-checkout?amount=1&calls=10&tier=ringcloud&packageType=live_transfers&pricePerUnit=0.1");
     await page.getByRole("button", { name: "Complete Purchase" }).click();
-    await expect.poll(() => toastText(page)).toContain("Payment Failed");
+    await expect(toast(page, "Payment Failed")).toBeVisible();
     // The server's reason, in place, with a way on.
     const alert = page
       .getByRole("alert")
       .filter({ hasText: "The amount does not match the price of this order ($370.00)." });
-    await alert.waitFor();
-    expect(await alert.getByRole("button", { name: "Try again" }).count()).toBe(1);
-    expect(await page.getByLabel("Card number").count()).toBe(0);
+    await expect(alert).toBeVisible();
+    await expect(alert.getByRole("button", { name: "Try again" })).toHaveCount(1);
+    await expect(page.getByLabel("Card number")).toHaveCount(0);
   });
 });
 
-describe("thank-you and survey-success", () => {
-  it("/thank-you without a confirmed payment says the order is being processed", async () => {
-    const page = await newPage();
-    await page.goto(url("/thank-you"));
-    await page.getByRole("heading", { name: "Thank You - Your order is being processed" }).waitFor();
-    expect(await page.getByRole("link", { name: "Login to Your Account" }).getAttribute("href")).toBe("/login");
-    expect(await page.getByRole("link", { name: "Return to Home" }).getAttribute("href")).toBe("/");
-    expect(await page.getByText("support@example.com").isVisible()).toBe(true);
+test.describe("thank-you and survey-success", () => {
+  test("/thank-you without a confirmed payment says the order is being processed", async ({ page }) => {
+    await page.goto("/thank-you");
+    await expect(page.getByRole("heading", { name: "Thank You - Your order is being processed" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Login to Your Account" })).toHaveAttribute("href", "/login");
+    await expect(page.getByRole("link", { name: "Return to Home" })).toHaveAttribute("href", "/");
+    await expect(page.getByText("support@example.com")).toBeVisible();
   });
 
-  it("/survey-success thanks the buyer with confetti and a way to log in", async () => {
-    const page = await newPage();
-    await page.goto(url("/survey-success"));
-    expect(await page.getByRole("link", { name: "Login to Your Account" }).getAttribute("href")).toBe("/login");
-    await expect.poll(() => page.locator("canvas").count(), { timeout: 3000 }).toBeGreaterThan(0);
+  test("/survey-success thanks the buyer with confetti and a way to log in", async ({ page }) => {
+    await page.goto("/survey-success");
+    await expect(page.getByRole("link", { name: "Login to Your Account" })).toHaveAttribute("href", "/login");
+    await expect(page.locator("canvas").first()).toBeAttached({ timeout: 3000 });
   });
 });

@@ -1,12 +1,10 @@
-import { describe, expect, it } from "vitest";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { setupBrowser } from "./browser";
 import { createUser, query } from "./database";
+import { expect, test } from "./fixtures";
 
-const { newPage, url } = setupBrowser();
-
-describe("My Leads", () => {
-  it("pages the buyer's purchased leads 50 at a time from the server", async () => {
+test.describe("My Leads", () => {
+  test("pages the buyer's purchased leads 50 at a time from the server", async ({ page }) => {
+    test.setTimeout(90_000);
     const user = await createUser();
     const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
     const tag = user.username;
@@ -18,23 +16,22 @@ describe("My Leads", () => {
               'QM', '909', 1700000000000, ${sqlLiteral(tag)} || '|' || i, ${sqlLiteral(owner?.id ?? "")}, 'e2e', 1800000000000 + i * 1000
        FROM n`,
     );
-    const page = await newPage();
-    await page.goto(url("/login?next=%2Fdashboard"));
+    await page.goto("/login?next=%2Fdashboard");
     await page.getByLabel("Username").fill(user.username);
     await page.getByLabel("Password", { exact: true }).fill(user.password);
     await page.getByRole("button", { name: "Login" }).click();
-    await page.waitForURL((u) => u.pathname === "/dashboard");
+    await expect(page).toHaveURL((u) => u.pathname === "/dashboard");
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "My Leads" }).click();
-    await page.getByText("120 leads · page 1 of 3").waitFor();
+    await expect(page.getByText("120 leads · page 1 of 3")).toBeVisible();
     const rows = page.locator("tbody tr");
-    expect(await rows.count()).toBe(50);
-    expect(await rows.first().locator("td").first().textContent()).toBe("Owned Lead 120");
+    await expect(rows).toHaveCount(50);
+    await expect(rows.first().locator("td").first()).toHaveText("Owned Lead 120");
 
     const pager = page.getByRole("navigation", { name: "My Leads pages" });
     await pager.getByRole("button", { name: "3", exact: true }).click();
-    await page.getByText("120 leads · page 3 of 3").waitFor();
-    await expect.poll(() => rows.count()).toBe(20);
-    expect(await rows.last().locator("td").first().textContent()).toBe("Owned Lead 1");
-    expect(await pager.getByRole("button", { name: "Next" }).isDisabled()).toBe(true);
-  }, 90_000);
+    await expect(page.getByText("120 leads · page 3 of 3")).toBeVisible();
+    await expect(rows).toHaveCount(20);
+    await expect(rows.last().locator("td").first()).toHaveText("Owned Lead 1");
+    await expect(pager.getByRole("button", { name: "Next" })).toBeDisabled();
+  });
 });

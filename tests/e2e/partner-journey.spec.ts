@@ -4,66 +4,65 @@
  * shows the order's delivered counts.
  */
 import { execFileSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
-import { DEMO_ADMIN } from "../../scripts/demo-data.ts";
-import { setupBrowser } from "./browser";
 import { latestMailTo, query } from "./database";
-import { fillApplication, signIn } from "./partners";
-import { toastText } from "./pay";
+import { expect, setupValue, test, url } from "./fixtures";
+import { fillApplication } from "./partners";
+import { toast } from "./pay";
 
-const { newPage, url, baseURL } = setupBrowser();
-
-describe("partner journey", () => {
-  it("approval, invitation, API key, simulated calls, delivered counts on /admin-orders", async () => {
+test.describe("partner journey", () => {
+  test("approval, invitation, API key, simulated calls, delivered counts on /admin-orders", async ({
+    page: applicant,
+    adminPage: admin,
+    newPage,
+  }) => {
+    test.setTimeout(240_000);
     const tag = Date.now().toString(36);
     const businessName = `Journey Dialers ${tag}`;
     const email = `journey_${tag}@example.com`;
 
-    const applicant = await newPage();
-    await applicant.goto(url("/affnetwork"));
+    await applicant.goto("/affnetwork");
     await fillApplication(applicant, businessName, email);
     await applicant.getByRole("button", { name: "Submit Application" }).click();
-    await applicant.getByRole("heading", { name: "Application Submitted!" }).waitFor();
+    await expect(applicant.getByRole("heading", { name: "Application Submitted!" })).toBeVisible();
 
-    const admin = await newPage();
-    await signIn(admin, url, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin?tab=aff-network");
+    await admin.goto("/admin?tab=aff-network");
     const pending = admin.getByRole("listitem").filter({ has: admin.getByRole("heading", { name: businessName }) });
     await pending.getByRole("button", { name: "Approve" }).click();
-    await expect.poll(() => toastText(admin)).toContain("Application status updated successfully");
+    await expect(toast(admin, "Application status updated successfully")).toBeVisible();
 
     const link = latestMailTo(email)?.text.match(/https?:\/\/\S+\/partner-invitation\?token=[\w-]+/)?.[0];
     expect(link).toBeDefined();
     const partner = await newPage();
-    await partner.goto(url(new URL(link ?? "/").pathname + new URL(link ?? "/").search));
-    expect(await partner.getByTestId("partner-username").textContent()).toBe(email);
+    await partner.goto(new URL(link ?? "/").pathname + new URL(link ?? "/").search);
+    await expect(partner.getByTestId("partner-username")).toHaveText(email);
     await partner.getByLabel("New Password").fill("journey-password-1");
     await partner.getByLabel("Confirm Password").fill("journey-password-1");
     await partner.getByRole("button", { name: "Set password and continue" }).click();
-    await partner.waitForURL((u) => u.pathname === "/partner");
-    await partner.getByRole("heading", { name: "Partner Portal" }).waitFor();
-    expect(await partner.getByTestId("calls-today").textContent()).toBe("0 / 60");
+    await expect(partner).toHaveURL((u) => u.pathname === "/partner");
+    await expect(partner.getByRole("heading", { name: "Partner Portal" })).toBeVisible();
+    await expect(partner.getByTestId("calls-today")).toHaveText("0 / 60");
     await partner.getByLabel("Key name").fill("Journey dialer");
     await partner.getByRole("button", { name: "Create key" }).click();
+    await expect(partner.getByTestId("new-api-key")).toHaveText(/^fel_/);
     const key = (await partner.getByTestId("new-api-key").textContent()) ?? "";
-    expect(key).toMatch(/^fel_/);
-    await partner.getByRole("cell", { name: "Journey dialer" }).waitFor();
+    await expect(partner.getByRole("cell", { name: "Journey dialer" })).toBeVisible();
 
     // A buyer pays for 10 transfers on a pricing page: the order waits for its delivery settings.
     const origin = { Origin: new URL(url("/")).origin };
-    const started = await admin.request.post(url("/api/create-payment-intent"), {
+    const started = await admin.request.post("/api/create-payment-intent", {
       data: { amount: 390, callCount: 10, email: `journey_buyer_${tag}@example.com` },
       headers: origin,
     });
     const { orderId, clientSecret } = (await started.json()) as { orderId: string; clientSecret: string };
-    await admin.request.post(url("/api/simulated-payments/confirm"), {
+    await admin.request.post("/api/simulated-payments/confirm", {
       data: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
       headers: origin,
     });
 
     // The admin sets it up from /admin-orders: every state, around the clock.
-    await admin.goto(url("/admin-orders"));
+    await admin.goto("/admin-orders");
     const row = admin.locator("tr").filter({ hasText: orderId.slice(0, 8) });
-    await row.getByText("Awaiting setup").waitFor();
+    await expect(row.getByText("Awaiting setup")).toBeVisible();
     await row.getByRole("button", { name: "Set up delivery" }).click();
     const dialog = admin.getByRole("dialog");
     await dialog.getByLabel("Transfer phone number").fill("(555) 303-4040");
@@ -72,8 +71,8 @@ describe("partner journey", () => {
     await dialog.getByLabel("Transfers until").fill("00:00");
     await dialog.getByLabel("Transfers per day").fill("50");
     await dialog.getByRole("button", { name: "Save delivery settings" }).click();
-    await expect.poll(() => toastText(admin)).toContain("Delivery settings saved");
-    await expect.poll(() => row.textContent()).toContain("0 delivered · 10 remaining");
+    await expect(toast(admin, "Delivery settings saved")).toBeVisible();
+    await expect(row).toContainText("0 delivered · 10 remaining");
 
     // Only this order is open to routing while the dialer runs, so every routed call goes to it.
     const others = query<{ order_id: string }>(
@@ -98,7 +97,7 @@ describe("partner journey", () => {
           "--time-scale",
           "1000",
           "--url",
-          baseURL,
+          setupValue("E2E_BASE_URL"),
         ],
         { encoding: "utf8", timeout: 60_000 },
       );
@@ -113,12 +112,12 @@ describe("partner journey", () => {
     expect((counts?.transfers_billable ?? 0) + (counts?.transfers_not_charged ?? 0)).toBeGreaterThan(0);
     await admin.reload();
     const delivered = counts?.transfers_billable ?? 0;
-    await expect.poll(() => row.textContent()).toContain(`${delivered} delivered · ${10 - delivered} remaining`);
-    expect(await row.textContent()).toContain(`${counts?.transfers_not_charged ?? 0} not charged`);
+    await expect(row).toContainText(`${delivered} delivered · ${10 - delivered} remaining`);
+    await expect(row).toContainText(`${counts?.transfers_not_charged ?? 0} not charged`);
 
     await partner.reload();
-    await partner.getByRole("heading", { name: "Your transfers" }).waitFor();
+    await expect(partner.getByRole("heading", { name: "Your transfers" })).toBeVisible();
     const transferRows = partner.getByRole("region", { name: "Your transfers" }).locator("tbody tr");
-    await expect.poll(() => transferRows.count()).toBeGreaterThan(0);
-  }, 240_000);
+    await expect(transferRows.first()).toBeVisible();
+  });
 });

@@ -1,0 +1,115 @@
+/**
+ * The browser tests' `test` and `expect`. Fixtures:
+ * - `baseURL` and `url()`: the server global-setup.ts started;
+ * - every context is its own client, as Cloudflare's CF-Connecting-IP would tell them apart, so per-address
+ *   limits (10 anonymous payment intents a minute) count one test's requests, not the whole run's;
+ * - `newPage()`: one more page in a fresh context (its own cookies, storage and address), optionally signed
+ *   in, with its own viewport or `bypassCSP` (which lets an audit inject axe-core; the app keeps its CSP);
+ *   by default it takes the test's `viewport` and `bypassCSP` options (`test.use`);
+ * - `buyerPage` / `adminPage`: a page signed in as the demo buyer / admin through storage state, saved once
+ *   per run under the test output folder.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type Browser,
+  type BrowserContext,
+  test as base,
+  expect,
+  type Page,
+  type ViewportSize,
+} from "@playwright/test";
+import { signIn as signInDemo, type Visitor } from "../../scripts/page-weights.ts";
+
+export { expect };
+
+/** What global-setup.ts put in the environment. */
+export function setupValue(name: "E2E_BASE_URL" | "E2E_PERSIST_TO" | "E2E_SERVER_LOG"): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the browser tests with \`playwright test\``);
+  return value;
+}
+
+export const url = (path: string) => new URL(path, setupValue("E2E_BASE_URL")).toString();
+
+const randomOctet = () => Math.floor(Math.random() * 250) + 1;
+const clientAddress = () => ({ "CF-Connecting-IP": `10.${randomOctet()}.${randomOctet()}.${randomOctet()}` });
+
+export type SignedIn = Exclude<Visitor, "anonymous">;
+
+export interface PageOptions {
+  viewport?: ViewportSize;
+  bypassCSP?: boolean;
+  /** Opens the page signed in as the demo buyer or admin. */
+  as?: SignedIn;
+}
+
+interface TestFixtures {
+  newPage: (options?: PageOptions) => Promise<Page>;
+  buyerPage: Page;
+  adminPage: Page;
+}
+
+interface WorkerFixtures {
+  /** The storage-state file of a signed-in demo account, made on first use. */
+  storageStateOf: (visitor: SignedIn) => Promise<string>;
+}
+
+async function saveStorageState(browser: Browser, visitor: SignedIn, file: string) {
+  const context = await browser.newContext({ baseURL: setupValue("E2E_BASE_URL"), extraHTTPHeaders: clientAddress() });
+  await signInDemo(context, visitor);
+  await context.storageState({ path: file });
+  await context.close();
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  baseURL: async ({ baseURL }, use) => use(baseURL ?? setupValue("E2E_BASE_URL")),
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => use({ ...extraHTTPHeaders, ...clientAddress() }),
+
+  storageStateOf: [
+    async ({ browser }, use, workerInfo) => {
+      const folder = join(workerInfo.project.outputDir, ".auth");
+      mkdirSync(folder, { recursive: true });
+      const made = new Map<SignedIn, Promise<string>>();
+      await use((visitor) => {
+        let file = made.get(visitor);
+        if (!file) {
+          const path = join(folder, `${visitor}.json`);
+          // The output folder is emptied when a run starts: a file there was saved by this run (by a worker
+          // that a failed test replaced), so the run signs each account in once.
+          file = existsSync(path) ? Promise.resolve(path) : saveStorageState(browser, visitor, path).then(() => path);
+          made.set(visitor, file);
+        }
+        return file;
+      });
+    },
+    { scope: "worker" },
+  ],
+
+  newPage: async ({ browser, baseURL, viewport, bypassCSP, storageStateOf }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async (options = {}) => {
+      const context = await browser.newContext({
+        baseURL,
+        viewport: options.viewport ?? viewport,
+        extraHTTPHeaders: clientAddress(),
+        bypassCSP: options.bypassCSP ?? bypassCSP,
+        storageState: options.as ? await storageStateOf(options.as) : undefined,
+      });
+      contexts.push(context);
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
+  },
+  buyerPage: async ({ newPage }, use) => use(await newPage({ as: "buyer" })),
+  adminPage: async ({ newPage }, use) => use(await newPage({ as: "admin" })),
+});
+
+/** Signs `page` in through the login form (`/login?next=…`) and waits until it arrives at `next`. */
+export async function signIn(page: Page, username: string, password: string, next: string) {
+  await page.goto(`/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL((u) => `${u.pathname}${u.search}` === next);
+}

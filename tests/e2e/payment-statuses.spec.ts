@@ -1,0 +1,50 @@
+/** Issue 11 items 9 and 17 in the browser: refunded orders and disputed orders on My Orders and /admin-orders. */
+import { sqlLiteral } from "../../scripts/lib/sql.ts";
+import { createUser, query } from "./database";
+import { expect, signIn, test, url } from "./fixtures";
+
+test.describe("refunded and disputed orders", () => {
+  test("My Orders shows Refunded; /admin-orders shows it, filters by it and flags the dispute", async ({
+    page,
+    adminPage: admin,
+  }) => {
+    // Arranging the order goes through `wrangler d1 execute`, which takes seconds on a busy machine.
+    test.setTimeout(90_000);
+    const buyer = await createUser();
+    await signIn(page, buyer.username, buyer.password, "/dashboard");
+    const created = await page.request.post("/api/call-transfer-order", {
+      data: {
+        totalTransfers: 2,
+        callsPerDay: 1,
+        transferHours: "9-5",
+        transferPhone: "5554440000",
+        workingStates: "TX",
+        leadType: "Live Transfers",
+        price: 70,
+      },
+      headers: { Origin: new URL(url("/")).origin },
+    });
+    expect(created.status()).toBe(200);
+    const { orderId } = (await created.json()) as { orderId: string };
+    // As the provider's charge.refunded and charge.dispute.created events leave it (tests/worker/payment-events.test.ts).
+    query(
+      `UPDATE orders SET status = 'refunded', refunded_at = 1, disputed_at = 1767225600000, dispute_reason = 'fraudulent'
+       WHERE id = ${sqlLiteral(orderId)}`,
+    );
+
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "My Orders" }).click();
+    await expect(page.getByText("Refunded", { exact: true })).toBeVisible();
+
+    await admin.goto("/admin-orders");
+    const row = admin.locator("tr").filter({ hasText: orderId.slice(0, 8) });
+    await expect(row).toContainText("Refunded");
+    await expect(row.getByTestId("dispute-flag")).toContainText("Disputed (fraudulent)");
+    // A refunded order can be neither completed nor cancelled.
+    await expect(row.getByRole("button")).toHaveCount(0);
+
+    await admin.getByRole("button", { name: "Refunded", exact: true }).click();
+    await expect
+      .poll(async () => (await admin.locator("tbody tr").allTextContents()).every((text) => text.includes("Refunded")))
+      .toBe(true);
+  });
+});
