@@ -3,10 +3,10 @@
  * - the post-login redirect: the server-rendered login form follows `next` only to a path on this site;
  * - CSP nonce stamping on real pages: every <script> carries the response's nonce, new per response.
  */
-import { describe, expect, inject, it } from "vitest";
 import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
+import { expect, setupValue, test } from "./fixtures";
 
-const baseURL = inject("baseURL");
+const baseURL = setupValue("E2E_BASE_URL");
 const origin = new URL(baseURL).origin;
 const randomOctet = () => Math.floor(Math.random() * 250) + 1;
 /** Each request is its own client, so the per-address login limit counts this test's requests only. */
@@ -35,8 +35,8 @@ function postLogin(pathWithQuery: string, user: { username: string; password: st
 
 const loginWithNext = (next: string) => `/login?next=${encodeURIComponent(next)}`;
 
-describe("after login, `next` is followed only on this site", () => {
-  it("a guarded page sends the visitor to log in and the form brings them back to it", async () => {
+test.describe("after login, `next` is followed only on this site", () => {
+  test("a guarded page sends the visitor to log in and the form brings them back to it", async () => {
     const guarded = await get("/dashboard?tab=orders");
     expect(guarded.status).toBe(302);
     const loginPath = guarded.headers.get("location") ?? "";
@@ -50,31 +50,33 @@ describe("after login, `next` is followed only on this site", () => {
     expect((await get("/dashboard?tab=orders", cookie)).status).toBe(200);
   });
 
-  it.each([
+  for (const next of [
     "https://evil.example/pricing",
     "//evil.example/pricing",
     "/\\evil.example/pricing",
     "javascript:alert(1)",
     `${origin.replace("http:", "https:")}/pricing`,
-  ])("refuses %s and sends the buyer home instead", async (next) => {
-    const login = await postLogin(loginWithNext(next), DEMO_BUYER);
-    expect(login.status).toBe(303);
-    expect(login.headers.get("location")).toBe("/dashboard");
-  });
+  ]) {
+    test(`refuses ${next} and sends the buyer home instead`, async () => {
+      const login = await postLogin(loginWithNext(next), DEMO_BUYER);
+      expect(login.status).toBe(303);
+      expect(login.headers.get("location")).toBe("/dashboard");
+    });
+  }
 
-  it("an on-site `next` other than home is followed", async () => {
+  test("an on-site `next` other than home is followed", async () => {
     const login = await postLogin(loginWithNext("/pricing#plans"), DEMO_BUYER);
     expect(login.headers.get("location")).toBe("/pricing#plans");
   });
 
-  it("an admin refused an off-site `next` lands on /admin; without `next` too", async () => {
+  test("an admin refused an off-site `next` lands on /admin; without `next` too", async () => {
     const offSite = await postLogin(loginWithNext("https://evil.example/pricing"), DEMO_ADMIN);
     expect(offSite.headers.get("location")).toBe("/admin");
     const plain = await postLogin("/login", DEMO_ADMIN);
     expect(plain.headers.get("location")).toBe("/admin");
   });
 
-  it("a failed login stays on the form and follows nothing", async () => {
+  test("a failed login stays on the form and follows nothing", async () => {
     const failed = await postLogin(loginWithNext("/dashboard"), { username: DEMO_BUYER.username, password: "wrong" });
     expect(failed.status).toBe(401);
     expect(failed.headers.get("location")).toBeNull();
@@ -90,10 +92,9 @@ function policyNonce(response: Response): string {
 
 const scriptTags = (html: string) => html.match(/<script\b[^>]*>/gi) ?? [];
 
-describe("CSP nonce on served pages", () => {
-  it.each(["/checkout", "/login", "/survey", "/ringcloud"])(
-    "every script of %s carries the response's nonce, and the nonce changes per response",
-    async (path) => {
+test.describe("CSP nonce on served pages", () => {
+  for (const path of ["/checkout", "/login", "/survey", "/ringcloud"]) {
+    test(`every script of ${path} carries the response's nonce, and the nonce changes per response`, async () => {
       const first = await get(path);
       const second = await get(path);
       expect(first.status).toBe(200);
@@ -104,10 +105,10 @@ describe("CSP nonce on served pages", () => {
         expect(tags.length).toBeGreaterThan(0);
         for (const tag of tags) expect(tag).toContain(`nonce="${nonces[i]}"`);
       }
-    },
-  );
+    });
+  }
 
-  it("an island page's bootstrap scripts are among those stamped", async () => {
+  test("an island page's bootstrap scripts are among those stamped", async () => {
     const response = await get("/checkout");
     const nonce = policyNonce(response);
     const html = await response.text();

@@ -5,18 +5,13 @@
  * the transfer back and the return reads approved. Then axe and a 390-px pass over the three views.
  */
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
+import type { Page } from "@playwright/test";
 import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../../src/domain/transfers";
-import { setupBrowser } from "./browser";
 import { createUser, query } from "./database";
-import { signIn } from "./partners";
-import { payWith, toastText } from "./pay";
-
-const { newPage, url } = setupBrowser();
+import { expect, signIn, test, url } from "./fixtures";
+import { payWith, toast } from "./pay";
 
 /** One call of the demo partner's dialer: ping, connect, complete after `durationSeconds`. */
 async function deliver(prospect: { firstName: string; lastName: string; phone: string }, durationSeconds: number) {
@@ -59,8 +54,9 @@ const seriousViolations = async (page: Page) => {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
 };
 
-describe("lead tracker and returns", () => {
-  it("delivered → tracked → returned → approved → the order has the transfer back", async () => {
+test.describe("lead tracker and returns", () => {
+  test("delivered → tracked → returned → approved → the order has the transfer back", async ({ newPage }) => {
+    test.setTimeout(180_000);
     const tag = Date.now().toString(36).replace(/\d/g, "");
     const lastName = `Tracker${tag}`;
     const phone = (n: number) => `214${String(Date.now() % 10_000_000).padStart(7, "0")}`.slice(0, 9) + n;
@@ -76,15 +72,15 @@ describe("lead tracker and returns", () => {
     const orderId = delivered?.order_id ?? "";
     await deliver({ firstName: "Shortcall", lastName, phone: phone(7) }, TRANSFER_BUFFER_SECONDS - 30);
 
-    const buyer = await newPage();
-    await signIn(buyer, url, DEMO_BUYER.username, DEMO_BUYER.password, "/dashboard?view=lead-tracker");
+    const buyer = await newPage({ as: "buyer" });
+    await buyer.goto("/dashboard?view=lead-tracker");
     await buyer.getByRole("heading", { name: "Lead Tracker" }).waitFor();
     const table = buyer.getByRole("region", { name: "Delivered transfers" });
     const row = (firstName: string) => table.locator("tr").filter({ hasText: `${firstName} ${lastName}` });
     await row("Billablea").waitFor();
-    expect(await row("Billablea").textContent()).toContain("Billable");
-    expect(await row("Billablea").textContent()).toContain(`${Math.floor((TRANSFER_BUFFER_SECONDS + 60) / 60)}:00`);
-    expect(await row("Shortcall").textContent()).toContain(NOT_CHARGED_LABEL);
+    await expect(row("Billablea")).toContainText("Billable");
+    await expect(row("Billablea")).toContainText(`${Math.floor((TRANSFER_BUFFER_SECONDS + 60) / 60)}:00`);
+    await expect(row("Shortcall")).toContainText(NOT_CHARGED_LABEL);
     expect(
       await row("Billablea")
         .getByRole("link", { name: /Listen/ })
@@ -93,8 +89,9 @@ describe("lead tracker and returns", () => {
     // The CSV export takes the same filters.
     await buyer.getByLabel("Charge").selectOption("false");
     await row("Shortcall").waitFor();
-    await expect.poll(() => row("Billablea").count()).toBe(0);
-    expect(await buyer.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe(
+    await expect(row("Billablea")).toHaveCount(0);
+    await expect(buyer.getByRole("link", { name: "Export CSV" })).toHaveAttribute(
+      "href",
       "/api/tracker/transfers.csv?billable=false",
     );
     await buyer.getByLabel("Charge").selectOption("");
@@ -115,7 +112,7 @@ describe("lead tracker and returns", () => {
     // Return one billable transfer.
     await buyer.getByRole("button", { name: "Return a Lead" }).click();
     await buyer.getByRole("heading", { name: "Return a Lead" }).waitFor();
-    expect(await buyer.getByTestId("returns-remaining").textContent()).toMatch(/You can return \d+ more this period/);
+    await expect(buyer.getByTestId("returns-remaining")).toHaveText(/You can return \d+ more this period/);
     const item = buyer.getByLabel("What do you want to return?");
     const value = await item.locator("option", { hasText: `Billableb ${lastName}` }).getAttribute("value");
     await item.selectOption(value ?? "");
@@ -130,23 +127,26 @@ describe("lead tracker and returns", () => {
     await mine.getByText("Pending review").waitFor();
 
     // The admin approves it in the Fulfilment tab; the row changes in place.
-    const admin = await newPage();
-    await signIn(admin, url, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin?tab=fulfilment");
+    const admin = await newPage({ as: "admin" });
+    await admin.goto("/admin?tab=fulfilment");
     const queued = admin.getByRole("listitem").filter({ hasText: `Billableb ${lastName}` });
     await queued.getByRole("button", { name: /^Approve/ }).click();
-    await expect.poll(() => queued.textContent(), { timeout: 15_000 }).toContain("Approved");
-    expect(await queued.getByRole("button", { name: /^Approve/ }).count()).toBe(0);
+    await expect(queued).toContainText("Approved", { timeout: 15_000 });
+    await expect(queued.getByRole("button", { name: /^Approve/ })).toHaveCount(0);
 
     // The buyer's order has the transfer back, and the return reads approved.
     await buyer.goto(url("/dashboard?view=lead-tracker"));
-    await expect.poll(() => row("Billableb").textContent(), { timeout: 15_000 }).toContain("Returned");
+    await expect(row("Billableb")).toContainText("Returned", { timeout: 15_000 });
     const after = await progressOf(buyer, orderId);
     expect(after).toEqual({ ...before, delivered: before.delivered - 1 });
     await buyer.goto(url("/dashboard?view=return-lead"));
-    await expect.poll(() => mine.textContent(), { timeout: 15_000 }).toContain("Approved");
-  }, 180_000);
+    await expect(mine).toContainText("Approved", { timeout: 15_000 });
+  });
 
-  it("the aged-lead checkout applies the balance, and a balance that covers the order skips the card", async () => {
+  test("the aged-lead checkout applies the balance, and a balance that covers the order skips the card", async ({
+    newPage,
+  }) => {
+    test.setTimeout(180_000);
     const user = await createUser();
     const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
     // A credit as an approved aged-lead return leaves it: one cent short of any lead's price, then a large one.
@@ -156,7 +156,7 @@ describe("lead tracker and returns", () => {
       );
     credit(100);
     const page = await newPage();
-    await signIn(page, url, user.username, user.password, "/dashboard");
+    await signIn(page, user.username, user.password, "/dashboard");
     const rows = page.locator("tbody tr");
     await rows.first().waitFor();
     const price = (await rows.first().locator("td:last-child").textContent()) ?? "";
@@ -165,11 +165,11 @@ describe("lead tracker and returns", () => {
     const dialog = page.getByRole("dialog");
     const applied = dialog.getByTestId("balance-applied");
     await applied.waitFor();
-    expect(await applied.textContent()).toContain("Balance applied−$1.00");
+    await expect(applied).toContainText("Balance applied−$1.00");
     const card = `$${(Number(price.slice(1)) - 1).toFixed(2)}`;
-    expect(await applied.textContent()).toContain(`To pay by card${card}`);
+    await expect(applied).toContainText(`To pay by card${card}`);
     await payWith(page, "4242 4242 4242 4242", card);
-    await expect.poll(() => toastText(page)).toContain("Successfully purchased 1 leads");
+    await expect(toast(page, "Successfully purchased 1 leads")).toBeVisible();
 
     credit(100_000);
     await page.reload();
@@ -182,11 +182,12 @@ describe("lead tracker and returns", () => {
       )[0]?.n;
     await expect.poll(owned, { timeout: 15_000 }).toBe(2);
     await page.getByText("0 selected").waitFor();
-    expect(await page.getByRole("dialog").count()).toBe(0);
-    expect(await page.getByLabel("Card number").count()).toBe(0);
-  }, 180_000);
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(page.getByLabel("Card number")).toHaveCount(0);
+  });
 
-  it("the tracker, the returns form and the Fulfilment tab pass axe and fit a 390-px phone", async () => {
+  test("the tracker, the returns form and the Fulfilment tab pass axe and fit a 390-px phone", async ({ newPage }) => {
+    test.setTimeout(180_000);
     const problems: string[] = [];
     const check = async (page: Page, name: string) => {
       for (const violation of await seriousViolations(page)) problems.push(`${name}: ${violation}`);
@@ -194,21 +195,21 @@ describe("lead tracker and returns", () => {
       if (overflow > 0) problems.push(`${name}: scrolls sideways by ${overflow}px`);
     };
     const phone = { viewport: { width: 390, height: 844 }, bypassCSP: true };
-    const buyer = await newPage(phone);
-    await signIn(buyer, url, DEMO_BUYER.username, DEMO_BUYER.password, "/dashboard?view=lead-tracker");
+    const buyer = await newPage({ ...phone, as: "buyer" });
+    await buyer.goto("/dashboard?view=lead-tracker");
     await buyer.getByRole("region", { name: "Delivered transfers" }).waitFor();
     await check(buyer, "lead-tracker");
     // Keyboard alone: the tracker's table scrolls sideways from the keyboard, its headers stay in view.
     await buyer.getByRole("region", { name: "Delivered transfers" }).focus();
     await buyer.keyboard.press("ArrowRight");
-    expect(await buyer.getByRole("columnheader", { name: "Time" }).isVisible()).toBe(true);
+    await expect(buyer.getByRole("columnheader", { name: "Time" })).toBeVisible();
     await buyer.goto(url("/dashboard?view=return-lead"));
     await buyer.getByRole("heading", { name: "Your returns" }).waitFor();
     await check(buyer, "return-lead");
-    const admin = await newPage(phone);
-    await signIn(admin, url, DEMO_ADMIN.username, DEMO_ADMIN.password, "/admin?tab=fulfilment");
+    const admin = await newPage({ ...phone, as: "admin" });
+    await admin.goto("/admin?tab=fulfilment");
     await admin.getByRole("heading", { name: "Returns" }).waitFor();
     await check(admin, "fulfilment");
     expect(problems).toEqual([]);
-  }, 180_000);
+  });
 });
