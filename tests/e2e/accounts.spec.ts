@@ -34,6 +34,7 @@ test.describe("login", () => {
       "Upload Callback Opportunities",
       "Manage Users",
       "Partner Applications",
+      "Fulfilment",
     ]) {
       await expect(page.getByText(card, { exact: true }).first()).toBeAttached();
     }
@@ -42,7 +43,13 @@ test.describe("login", () => {
     await expect(page.getByText("Admin", { exact: true }).first()).toBeAttached();
     await expect(page).toHaveURL(/tab=users/);
     // Tabs read as words; the URL keeps the ids.
-    await expect(page.getByRole("tab")).toHaveText(["Aged Leads", "Callbacks", "Users", "Partner Applications"]);
+    await expect(page.getByRole("tab")).toHaveText([
+      "Aged Leads",
+      "Callbacks",
+      "Users",
+      "Partner Applications",
+      "Fulfilment",
+    ]);
     await page.getByRole("tab", { name: "Partner Applications" }).click();
     await expect(page).toHaveURL(/tab=aff-network/);
   });

@@ -17,7 +17,9 @@ const allRowsMention = async (page: Page, text: string) => {
 };
 
 test.describe("dashboard", () => {
-  test("has the spec's sidebar, coming-soon views and support contact", async ({ buyerPage: page }) => {
+  test("has the spec's sidebar (and the Lead Tracker), coming-soon views and support contact", async ({
+    buyerPage: page,
+  }) => {
     await page.goto("/dashboard");
     const nav = page.getByRole("navigation", { name: "Dashboard" });
     await expect(nav).toBeVisible();
@@ -28,16 +30,21 @@ test.describe("dashboard", () => {
       "Buy Call Backs",
       "My Leads",
       "My Orders",
+      "Lead Tracker",
       "Return a Lead",
       "Support",
     ]) {
       await expect(nav.getByRole("button", { name: item, exact: true })).toHaveCount(1);
     }
     await expect(nav.getByRole("link", { name: "Logout" })).toHaveAttribute("href", "/api/logout");
-    for (const item of ["Buy Appointments", "Buy Call Backs", "Return a Lead"]) {
+    for (const item of ["Buy Appointments", "Buy Call Backs"]) {
       await nav.getByRole("button", { name: item, exact: true }).click();
       await expect(page.getByText(`${item} is coming soon.`)).toBeVisible();
     }
+    // Return a Lead is real now (issue 16): the form, not a coming-soon line.
+    await nav.getByRole("button", { name: "Return a Lead", exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Return a Lead" })).toBeVisible();
+    await expect(page.getByText("Return a Lead is coming soon.")).toHaveCount(0);
     await nav.getByRole("button", { name: "Support", exact: true }).click();
     await expect(page.getByText("support@example.com")).toBeVisible();
   });
