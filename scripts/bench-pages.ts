@@ -125,7 +125,7 @@ async function benchLighthouse(browser: Browser, baseURL: string, runs: number):
     const results: LighthouseResult[] = [];
     for (let run = 1; run <= runs; run++) {
       const url = new URL(route.path, baseURL).toString();
-      const result = runLighthouse(url, cookies.get(route.visitor) ?? "", resolve(folder, `${slug}.run${run}`));
+      const result = runLighthouse(url, cookies.get(route.visitor) ?? "", resolve(folder, `${slug}-run${run}`));
       if (result) results.push(result);
     }
     if (results.length === 0) {
