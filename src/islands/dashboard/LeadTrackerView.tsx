@@ -34,12 +34,11 @@ function filterParams(filters: Filters): Record<string, string> {
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => value));
 }
 
-/** The query string both the list and its CSV export take. */
+/** The same parameters (and the page, when given) as a query string. */
 function filterQuery(filters: Filters, page?: number): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
-  if (page !== undefined) params.set("page", String(page));
-  const text = params.toString();
+  const text = String(
+    new URLSearchParams({ ...filterParams(filters), ...(page === undefined ? {} : { page: String(page) }) }),
+  );
   return text ? `?${text}` : "";
 }
 
