@@ -97,6 +97,28 @@ describe("CSV import within D1's limits (issue 13)", () => {
     expect(await status(importId, cookie)).toMatchObject({ rowsReceived: 3000, rowsInserted: 3000, done: true });
   }, 60_000);
 
+  it("gives imported leads ids that grow batch after batch, so a million-row import appends to the id index", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const { importId, messages } = await uploadBatches(cookie, 2, 50);
+    for (const message of messages) {
+      await deliverToQueue([message]);
+      // Ids start with the insert's millisecond: the next batch lands strictly after this one.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const { results } = await env.DB.prepare(
+      "SELECT id, import_batch AS batch FROM aged_leads WHERE import_id = ? ORDER BY rowid",
+    )
+      .bind(importId)
+      .all<{ id: string; batch: number }>();
+    expect(results).toHaveLength(100);
+    for (const { id } of results) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    const ids = (batch: number) => results.filter((row) => row.batch === batch).map((row) => row.id);
+    // Every id of batch 1 sorts before every id of batch 2.
+    expect([...ids(1), ...ids(2)].sort()).toEqual([...ids(1).sort(), ...ids(2).sort()]);
+    // Unguessable all the same: 80 random bits after the time.
+    expect(new Set(results.map(({ id }) => id.slice(12))).size).toBe(100);
+  });
+
   it("one consumer invocation runs at most 1,000 queries even when every message fails on its last attempt; the rest go back to the Queue", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
     const extra = 15;

@@ -233,7 +233,10 @@ export const agedLeads = sqliteTable(
     index("aged_leads_reservations_idx")
       .on(t.reservedUntil, t.state, t.areaCode)
       .where(sql`${t.soldAt} IS NULL AND ${t.reservedUntil} IS NOT NULL`),
-    index("aged_leads_sold_to_idx").on(t.soldToUserId, sql`${t.soldAt} DESC`, t.id),
+    // Partial (migration 0013): My Leads always asks for one buyer, so unsold rows need no entry.
+    index("aged_leads_sold_to_idx")
+      .on(t.soldToUserId, sql`${t.soldAt} DESC`, t.id)
+      .where(sql`${t.soldToUserId} IS NOT NULL`),
     // Partial: only reserved rows (migration 0010), so the planner keeps them with ANALYZE statistics.
     index("aged_leads_reserved_order_idx").on(t.reservedByOrderId).where(sql`${t.reservedByOrderId} IS NOT NULL`),
     index("aged_leads_reserved_user_idx").on(t.reservedByUserId).where(sql`${t.reservedByUserId} IS NOT NULL`),
