@@ -1,11 +1,11 @@
-/** Serves the built app with `wrangler dev` on a free port against its own migrated, seeded local state. */
+/** Serves the built app (scripts/serve.ts) on a free port against its own migrated, seeded local state. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { applyMigrations } from "./lib/d1.ts";
-import { toolEnv, wranglerVarArgs } from "./lib/env.ts";
-import { bin, root } from "./lib/paths.ts";
+import { toolEnv } from "./lib/env.ts";
+import { root } from "./lib/paths.ts";
 import { seedIfEmpty } from "./seed.ts";
 
 function freePort(): Promise<number> {
@@ -23,7 +23,7 @@ function freePort(): Promise<number> {
 async function waitUntilReady(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`wrangler dev exited with ${server.exitCode}`);
+    if (server.exitCode !== null) throw new Error(`The local server exited with ${server.exitCode}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -62,17 +62,18 @@ export async function startLocalServer(
 
   const port = await freePort();
   const server = spawn(
-    bin("wrangler"),
+    process.execPath,
     [
-      "dev",
+      "--experimental-strip-types",
+      resolve(root, "scripts/serve.ts"),
       "--port",
       String(port),
-      "--ip",
+      "--host",
       "127.0.0.1",
       "--persist-to",
       persistTo,
-      "--show-interactive-dev-session=false",
-      ...wranglerVarArgs(extraVars),
+      "--vars",
+      JSON.stringify(extraVars),
     ],
     { cwd: root, env: toolEnv(), stdio: ["ignore", "pipe", "pipe"] },
   );

@@ -1,4 +1,4 @@
-/** The environment the npm scripts give the tools they run: quiet, and local for `wrangler dev`. */
+/** The environment the npm scripts give the tools they run: quiet, and local for the local server. */
 import { resolve } from "node:path";
 import { root } from "./paths.ts";
 
@@ -16,12 +16,8 @@ export function toolEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /**
- * What a local `wrangler dev` runs with: wrangler.toml describes production, so local serving opts in to
- * the development environment and the simulated payment provider (which answers only on localhost).
+ * What the local server (scripts/lib/serve.ts) runs with: wrangler.toml describes production, so local
+ * serving opts in to the development environment and the simulated payment provider (which answers only
+ * on localhost).
  */
 export const LOCAL_DEV_VARS: Record<string, string> = { APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true" };
-
-/** `--var NAME:value` arguments for `wrangler dev`: the local variables, then `extra` over them. */
-export function wranglerVarArgs(extra: Record<string, string> = {}): string[] {
-  return Object.entries({ ...LOCAL_DEV_VARS, ...extra }).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
-}

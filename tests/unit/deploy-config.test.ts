@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { wranglerVarArgs } from "../../scripts/lib/env.ts";
+import { localBindings } from "../../scripts/lib/serve.ts";
 
 const wranglerToml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
 
@@ -10,14 +10,13 @@ describe("the committed configuration describes production (issue 11 item 1)", (
     expect(wranglerToml).not.toMatch(/^\s*ALLOW_SIMULATED_PAYMENTS\s*=/m);
   });
 
-  it("local serving (npm start, e2e, bench) passes the opt-in on wrangler dev's command line", () => {
-    expect(wranglerVarArgs({ EXTRA: "1" })).toEqual([
-      "--var",
-      "APP_ENV:development",
-      "--var",
-      "ALLOW_SIMULATED_PAYMENTS:true",
-      "--var",
-      "EXTRA:1",
-    ]);
+  it("local serving (npm start, e2e, bench) binds the opt-in over the configured production values", () => {
+    const configured = { APP_ENV: "production", PUBLIC_SITE_URL: "", EXTRA: "configured" };
+    expect(localBindings(configured, { EXTRA: "1" })).toEqual({
+      APP_ENV: "development",
+      ALLOW_SIMULATED_PAYMENTS: "true",
+      PUBLIC_SITE_URL: "",
+      EXTRA: "1",
+    });
   });
 });
