@@ -1,6 +1,6 @@
 /**
  * Generated aged leads for `npm run bench -- leads`, written straight into a local D1 SQLite file (before
- * `wrangler dev` opens it): 50 states with three area codes each, ages 1-180 days, 5 % sold, 1 % reserved.
+ * the local server opens it): 50 states with three area codes each, ages 1-180 days, 5 % sold, 1 % reserved.
  */
 import type { DatabaseSync } from "node:sqlite";
 import { leadDedupeKey } from "../src/domain/leads.ts";

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- leads`: the aged-lead marketplace at 100,000 and 1,000,000 leads (issue 13). For each
- * size a fresh local D1 is filled with generated leads (scripts/bench-leads-data.ts) before `wrangler dev`
- * starts on the built Worker; then, as the signed-in demo buyer over HTTP, each list query runs a warm-up
+ * size a fresh local D1 is filled with generated leads (scripts/bench-leads-data.ts) before the local
+ * server (scripts/serve.ts) starts on the built Worker; then, as the signed-in demo buyer over HTTP, each list query runs a warm-up
  * and then REQUESTS times, and REQUESTS purchases of 200 leads are reserved and paid. Prints median, p95
  * and max per query and size, and writes them into README.md's Performance section.
  */
@@ -194,7 +194,7 @@ function writeReadme(bySize: Map<number, Timing[]>): void {
   const block = [
     START,
     `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine} (load average ${loadavg()[0]?.toFixed(1)} at the end) by \`npm run bench -- leads\`:`,
-    `${REQUESTS} requests per line after ${WARM_UP} warm-up requests, one at a time over HTTP to \`wrangler dev\`, as a signed-in buyer.`,
+    `${REQUESTS} requests per line after ${WARM_UP} warm-up requests, one at a time over HTTP to the local server (workerd through Miniflare, decision 0025), as a signed-in buyer.`,
     "",
     header,
     rule,
