@@ -196,24 +196,30 @@ export const APPLICATION_TIME_ZONES: Record<ApplicationTimeZone, UsTimeZone> = {
   EST: "America/New_York",
 };
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      weekday: "short",
-    });
-    formatters.set(timeZone, format);
-  }
-  return format;
+/** One en-US `Intl.DateTimeFormat` per time zone with `options`, built on first use (building one is slow). */
+export function formatterPerZone(
+  options: Omit<Intl.DateTimeFormatOptions, "timeZone">,
+): (timeZone: string) => Intl.DateTimeFormat {
+  const byZone = new Map<string, Intl.DateTimeFormat>();
+  return (timeZone) => {
+    let format = byZone.get(timeZone);
+    if (!format) {
+      format = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+      byZone.set(timeZone, format);
+    }
+    return format;
+  };
 }
+
+const formatter = formatterPerZone({
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  weekday: "short",
+});
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 

@@ -8,7 +8,7 @@ import {
   RETURN_CAP_WINDOW_DAYS,
   TRANSFER_RETURN_WINDOW_HOURS,
 } from "../domain/returns";
-import { NOT_CHARGED_LABEL } from "../domain/transfers";
+import { formatterPerZone, NOT_CHARGED_LABEL } from "../domain/transfers";
 
 /** 185 → "3:05"; null (the call has not ended) → "—". */
 export function formatDuration(seconds: number | null): string {
@@ -33,23 +33,17 @@ export function chargeText(transfer: { billable: boolean; durationSeconds: numbe
   return transfer.durationSeconds === null ? "Not completed" : NOT_CHARGED_LABEL;
 }
 
-const zoned = new Map<string, Intl.DateTimeFormat>();
+const zoned = formatterPerZone({
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZoneName: "short",
+});
 /** An instant as the buyer reads it in their delivery time zone, e.g. "Nov 23, 2026, 9:05 AM EST". */
 export function formatInZone(epochMs: number, timeZone: string): string {
-  let format = zoned.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      month: "short",
-      day: "numeric",
-      year: "numeric",
-      hour: "numeric",
-      minute: "2-digit",
-      timeZoneName: "short",
-    });
-    zoned.set(timeZone, format);
-  }
-  return format.format(epochMs);
+  return zoned(timeZone).format(epochMs);
 }
 
 /** "67%" for a rate between 0 and 1; "—" when there is nothing to rate yet. */

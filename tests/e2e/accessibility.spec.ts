@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
+import { DASHBOARD_VIEWS } from "../../src/islands/dashboard/views";
 import { expect, test } from "./fixtures";
 
 test.use({ bypassCSP: true });
@@ -187,17 +188,7 @@ for (const viewport of VIEWPORTS) {
     test("every dashboard view and the transfer checkout (buyer)", async ({ buyerPage: page }) => {
       test.setTimeout(300_000);
       const problems: string[] = [];
-      for (const view of [
-        "aged-leads",
-        "call-transfers",
-        "appointments",
-        "call-backs",
-        "my-leads",
-        "my-orders",
-        "lead-tracker",
-        "return-lead",
-        "support",
-      ]) {
+      for (const view of DASHBOARD_VIEWS) {
         await page.goto(`/dashboard?view=${view}`);
         await audit(page, `dashboard-${view}`, viewport, problems);
       }

@@ -3,25 +3,12 @@ import { describe, expect, it } from "vitest";
 import type { BulkLeadRow } from "../../src/domain/csv-mapping";
 import type { ImportStatus } from "../../src/domain/schemas/admin-leads";
 import type { ImportBatchMessage } from "../../worker/services/imports";
-import { callApi, deliverToQueue, expectAdminOnly, signedIn } from "./helpers";
+import { bulkRow, callApi, deliverToQueue, expectAdminOnly, signedIn, uniquePhones } from "./helpers";
 
 const DAY = 86_400_000;
-let seq = 0;
-const uniquePhone = () => `6${String(Date.now()).slice(-6)}${String(++seq).padStart(3, "0")}`;
+const uniquePhone = uniquePhones("6");
 
-function row(overrides: Partial<BulkLeadRow> = {}): BulkLeadRow {
-  return {
-    rowNumber: 2,
-    name: "Ann Lead",
-    email: "",
-    phone: uniquePhone(),
-    state: "TX",
-    ageRange: "",
-    price: 0,
-    formFillTime: "",
-    ...overrides,
-  };
-}
+const row = (overrides: Partial<BulkLeadRow> = {}) => bulkRow(uniquePhone(), overrides);
 
 const deliver = (messages: ImportBatchMessage[], attempts = 1) => deliverToQueue(messages, { attempts });
 

@@ -1,6 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
+import type { BulkLeadRow } from "../../src/domain/csv-mapping";
 import worker from "../../worker/app";
 import { hashPassword } from "../../worker/services/passwords";
 import { SESSION_COOKIE } from "../../worker/services/sessions";
@@ -141,4 +142,25 @@ export async function deliverToQueue(messages: unknown[], options: { attempts?: 
   const ctx = createExecutionContext();
   await worker.queue(batch, options.env ?? env);
   return getQueueResult(batch, ctx);
+}
+
+/** Makes phone numbers no other lead of the run has; `prefix` keeps each test file's numbers apart. */
+export function uniquePhones(prefix: string): () => string {
+  let seq = 0;
+  return () => `${prefix}${String(Date.now()).slice(-6)}${String(++seq).padStart(3, "0")}`;
+}
+
+/** One CSV row as the import page sends it: a valid lead with `phone`, `overrides` aside. */
+export function bulkRow(phone: string, overrides: Partial<BulkLeadRow> = {}): BulkLeadRow {
+  return {
+    rowNumber: 2,
+    name: "Ann Lead",
+    email: "",
+    phone,
+    state: "TX",
+    ageRange: "",
+    price: 0,
+    formFillTime: "",
+    ...overrides,
+  };
 }

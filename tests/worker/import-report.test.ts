@@ -4,22 +4,12 @@
  */
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { callApi, deliverToQueue, expectAdminOnly, signedIn } from "./helpers";
+import type { BulkLeadRow } from "../../src/domain/csv-mapping";
+import { bulkRow, callApi, deliverToQueue, expectAdminOnly, signedIn, uniquePhones } from "./helpers";
 
-let seq = 0;
-const uniquePhone = () => `7${String(Date.now()).slice(-6)}${String(++seq).padStart(3, "0")}`;
-
-const lead = (rowNumber: number, overrides: Record<string, unknown> = {}) => ({
-  rowNumber,
-  name: "Ann Lead",
-  email: "",
-  phone: uniquePhone(),
-  state: "TX",
-  ageRange: "",
-  price: 0,
-  formFillTime: "",
-  ...overrides,
-});
+const uniquePhone = uniquePhones("7");
+const lead = (rowNumber: number, overrides: Partial<BulkLeadRow> = {}) =>
+  bulkRow(uniquePhone(), { rowNumber, ...overrides });
 
 interface Rejection {
   rowNumber: number;

@@ -11,6 +11,7 @@ import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
 import { AgedLeadsView } from "./AgedLeadsView";
+import { DASHBOARD_VIEWS, type DashboardView as ViewId } from "./views";
 
 // The other views load when first opened (decision 0016): the page opens on the aged-lead list.
 const CallTransfersView = lazy(() => import("./CallTransfersView").then((m) => ({ default: m.CallTransfersView })));
@@ -48,19 +49,7 @@ function SupportView() {
   );
 }
 
-const VIEW_IDS = [
-  "aged-leads",
-  "call-transfers",
-  "appointments",
-  "call-backs",
-  "my-leads",
-  "my-orders",
-  "lead-tracker",
-  "return-lead",
-  "support",
-] as const;
-type ViewId = (typeof VIEW_IDS)[number];
-const isView = (id: string | null): id is ViewId => VIEW_IDS.some((view) => view === id);
+const isView = (id: string | null): id is ViewId => DASHBOARD_VIEWS.some((view) => view === id);
 
 interface DashboardView {
   id: ViewId;

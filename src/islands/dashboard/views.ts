@@ -1,0 +1,13 @@
+/** The dashboard's views, in the sidebar's order; each opens at /dashboard?view=<id>. */
+export const DASHBOARD_VIEWS = [
+  "aged-leads",
+  "call-transfers",
+  "appointments",
+  "call-backs",
+  "my-leads",
+  "my-orders",
+  "lead-tracker",
+  "return-lead",
+  "support",
+] as const;
+export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
