@@ -4,13 +4,25 @@
  * - the journal lists every SQL migration, in order (else: `npm run db:snapshot`);
  * - `drizzle-kit check` finds the snapshots consistent (no two branches' snapshots on one parent);
  * - `drizzle-kit generate` on a copy of migrations/meta writes nothing, so schema.ts has no change without
- *   its migration (else: `npm run db:generate`).
+ *   its migration (else: `npm run db:generate`);
+ * - no migration drops a table that others reference with ON DELETE CASCADE / SET NULL (drizzle-kit's way
+ *   of changing a CHECK or a column type), unless it says it keeps their rows: on D1 that drop deletes them.
  * That the migrations build the database schema.ts describes is tests/worker/schema.test.ts's part.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { metaDir, migrationTags, readJournal, schemaFile, scratchOutDir } from "./lib/migrations.ts";
+import {
+  dropsThatTouchChildren,
+  metaDir,
+  migrationsDir,
+  migrationTags,
+  readJournal,
+  readSnapshot,
+  schemaFile,
+  scratchOutDir,
+  snapshotFiles,
+} from "./lib/migrations.ts";
 import { bin, root } from "./lib/paths.ts";
 import { run } from "./lib/run.ts";
 
@@ -31,6 +43,19 @@ if (JSON.stringify(journaled) !== JSON.stringify(tags)) {
 }
 
 run(bin("drizzle-kit"), ["check"], {}, true);
+
+const latestSnapshot = snapshotFiles().at(-1);
+if (!latestSnapshot) fail("migrations/meta has no snapshot: run `npm run db:snapshot`.");
+const unsafe = dropsThatTouchChildren(
+  tags.map((tag) => ({ tag, sql: readFileSync(join(migrationsDir, `${tag}.sql`), "utf8") })),
+  readSnapshot(latestSnapshot.file),
+);
+if (unsafe.length > 0) {
+  fail(
+    `${unsafe.join("\n")}\nOn D1 a migration cannot switch foreign keys off, so DROP TABLE runs those ON DELETE actions. ` +
+      "Keep the rows in the same migration, then mark it `-- keeps-children: <table>` (README, Changing the schema).",
+  );
+}
 
 /** What `drizzle-kit generate` says about schema.ts against the latest snapshot, on a throw-away copy. */
 function generateProblem(): string | null {

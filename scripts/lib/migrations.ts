@@ -69,3 +69,35 @@ export function scratchOutDir(name: string): { path: string; relativePath: strin
   const path = mkdtempSync(join(root, ".wrangler", `${name}-`));
   return { path, relativePath: relative(root, path) };
 }
+
+interface SnapshotForeignKey {
+  tableFrom: string;
+  tableTo: string;
+  onDelete?: string;
+}
+
+/**
+ * `DROP TABLE`s that would change other tables' rows: on D1 foreign keys cannot be switched off inside a
+ * migration, so dropping a table (as drizzle-kit's rebuild of a table does) runs the ON DELETE CASCADE
+ * and SET NULL actions of every table that references it. A migration that keeps those rows itself says
+ * so with a line `-- keeps-children: <table>`. Answers one message per such drop.
+ */
+export function dropsThatTouchChildren(migrations: { tag: string; sql: string }[], latest: Snapshot): string[] {
+  const tables = (latest.tables ?? {}) as Record<string, { foreignKeys?: Record<string, SnapshotForeignKey> }>;
+  const children = new Map<string, string[]>();
+  for (const table of Object.values(tables)) {
+    for (const key of Object.values(table.foreignKeys ?? {})) {
+      if (key.onDelete !== "cascade" && key.onDelete !== "set null") continue;
+      children.set(key.tableTo, [...(children.get(key.tableTo) ?? []), `${key.tableFrom} (on delete ${key.onDelete})`]);
+    }
+  }
+  const problems: string[] = [];
+  for (const { tag, sql } of migrations) {
+    for (const [, table] of sql.matchAll(/DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?[`"[]?(\w+)/gi)) {
+      const referencing = table ? children.get(table) : undefined;
+      if (!table || !referencing || new RegExp(`^--\\s*keeps-children:\\s*${table}\\s*$`, "m").test(sql)) continue;
+      problems.push(`${tag} drops ${table}, which would delete or clear rows of ${referencing.join(", ")}`);
+    }
+  }
+  return problems;
+}
