@@ -1,8 +1,8 @@
 /**
- * Generated aged leads for `npm run bench -- leads`, written straight into a local D1 SQLite file (before
- * the local server opens it): 50 states with three area codes each, ages 1-180 days, 5 % sold, 1 % reserved.
+ * Generated aged leads for `npm run bench -- leads`, written into the local D1 through its binding
+ * (scripts/lib/local-d1.ts) before the local server opens it: 50 states with three area codes each, ages
+ * 1-180 days, 5 % sold, 1 % reserved.
  */
-import type { DatabaseSync } from "node:sqlite";
 import { leadDedupeKey } from "../src/domain/leads.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
 
@@ -29,37 +29,58 @@ function random(seed: number) {
   };
 }
 
+/** Rows per statement: one JSON parameter carries them all, well inside D1's 100 bound parameters. */
+const ROWS_PER_STATEMENT = 5_000;
+const STATEMENTS_PER_BATCH = 20;
+
 /**
  * Appends leads numbered `from` to `to - 1`. The table's indexes and triggers are dropped for the load and
  * built again afterwards (much faster than keeping them up to date row by row), and the per-state counts
  * that the triggers keep are recomputed the way migration 0006 first filled them.
  */
-export function insertBenchLeads(db: DatabaseSync, from: number, to: number, now: number): void {
-  const derived = db
+export async function insertBenchLeads(d1: D1Database, from: number, to: number, now: number): Promise<void> {
+  const { results: derived } = await d1
     .prepare(
       "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'aged_leads' AND type IN ('index', 'trigger') AND sql IS NOT NULL",
     )
-    .all() as { type: string; name: string; sql: string }[];
-  db.exec("PRAGMA synchronous = OFF");
-  for (const { type, name } of derived) db.exec(`DROP ${type.toUpperCase()} "${name}"`);
-  insertRows(db, from, to, now);
-  db.exec("BEGIN");
-  for (const { sql } of derived) db.exec(sql);
-  db.exec(`DELETE FROM aged_lead_counts;
-    INSERT INTO aged_lead_counts (state, area_code, unsold)
-    SELECT state, coalesce(area_code, ''), count(*) FROM aged_leads WHERE sold_at IS NULL GROUP BY 1, 2;
-    ANALYZE;`);
-  db.exec("COMMIT");
+    .all<{ type: string; name: string; sql: string }>();
+  await d1.batch(derived.map(({ type, name }) => d1.prepare(`DROP ${type.toUpperCase()} "${name}"`)));
+  await insertRows(d1, from, to, now);
+  await d1.batch([
+    ...derived.map(({ sql }) => d1.prepare(sql)),
+    d1.prepare("DELETE FROM aged_lead_counts"),
+    d1.prepare(`INSERT INTO aged_lead_counts (state, area_code, unsold)
+      SELECT state, coalesce(area_code, ''), count(*) FROM aged_leads WHERE sold_at IS NULL GROUP BY 1, 2`),
+  ]);
+  await d1.exec("ANALYZE");
 }
 
-function insertRows(db: DatabaseSync, from: number, to: number, now: number): void {
+type BenchRow = [
+  id: string,
+  name: string,
+  email: string,
+  phone: string,
+  state: string,
+  areaCode: string,
+  formFillTime: number,
+  dedupeKey: string,
+  reservedByOrderId: string | null,
+  reservedUntil: number | null,
+  soldOrderId: string | null,
+  soldAt: number | null,
+  createdAt: number,
+];
+
+const INSERT_ROWS = `INSERT INTO aged_leads (id, name, email, phone, state, area_code, price_cents, form_fill_time, dedupe_key,
+    reserved_by_order_id, reserved_until, sold_order_id, sold_at, created_at)
+  SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, 0, value ->> 6, value ->> 7,
+    value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12
+  FROM json_each(?)`;
+
+async function insertRows(d1: D1Database, from: number, to: number, now: number): Promise<void> {
   const next = random(from + 1);
-  const insert = db.prepare(
-    `INSERT INTO aged_leads (id, name, email, phone, state, area_code, price_cents, form_fill_time, dedupe_key,
-       reserved_by_order_id, reserved_until, sold_order_id, sold_at, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  db.exec("BEGIN");
+  let statements: D1PreparedStatement[] = [];
+  let rows: BenchRow[] = [];
   for (let i = from; i < to; i++) {
     const stateIndex = Math.floor(next() * BENCH_STATES.length);
     const areaCode = benchAreaCode(stateIndex, Math.floor(next() * AREA_CODES_PER_STATE));
@@ -69,9 +90,9 @@ function insertRows(db: DatabaseSync, from: number, to: number, now: number): vo
     const fate = next();
     const sold = fate < 0.05;
     const reserved = !sold && fate < 0.06;
-    const first = FIRST[i % FIRST.length];
-    const last = LAST[Math.floor(i / FIRST.length) % LAST.length];
-    insert.run(
+    const first = FIRST[i % FIRST.length] ?? "Pat";
+    const last = LAST[Math.floor(i / FIRST.length) % LAST.length] ?? "Smith";
+    rows.push([
       `bench-${String(i).padStart(8, "0")}`,
       `${first} ${last}`,
       `lead${i}@example.com`,
@@ -85,7 +106,14 @@ function insertRows(db: DatabaseSync, from: number, to: number, now: number): vo
       sold ? "bench-sold" : null,
       sold ? now - DAY : null,
       createdAt,
-    );
+    ]);
+    if (rows.length === ROWS_PER_STATEMENT || i === to - 1) {
+      statements.push(d1.prepare(INSERT_ROWS).bind(JSON.stringify(rows)));
+      rows = [];
+    }
+    if (statements.length === STATEMENTS_PER_BATCH || (i === to - 1 && statements.length)) {
+      await d1.batch(statements);
+      statements = [];
+    }
   }
-  db.exec("COMMIT");
 }

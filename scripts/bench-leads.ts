@@ -5,13 +5,13 @@
  * and then REQUESTS times, and REQUESTS purchases of 200 leads are reserved and paid. Prints median, p95
  * and max per query and size, and writes them into README.md's Performance section.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
-import { join, resolve } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { resolve } from "node:path";
 import { MAX_RESERVED_LEADS } from "../src/domain/orders.ts";
 import { BENCH_STATES, benchAreaCode, insertBenchLeads } from "./bench-leads-data.ts";
 import { DEMO_BUYER } from "./demo-data.ts";
+import { withLocalD1 } from "./lib/local-d1.ts";
 import { bin, root } from "./lib/paths.ts";
 import { run } from "./lib/run.ts";
 import { startLocalServer } from "./local-server.ts";
@@ -55,31 +55,29 @@ function summarize(label: string, samples: number[]): Timing {
   return { label, median: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0, count: sorted.length };
 }
 
-function d1File(persistTo: string): string {
-  const folder = join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
-  const file = readdirSync(folder).find((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite");
-  if (!file) throw new Error(`No D1 database under ${folder}`);
-  return join(folder, file);
-}
-
-/** Fills the database and answers ids of available leads for the purchases. */
-function fill(persistTo: string, size: number): string[][] {
-  const db = new DatabaseSync(d1File(persistTo));
+/** Fills the database (through its D1 binding) and answers ids of available leads for the purchases. */
+async function fill(persistTo: string, size: number): Promise<string[][]> {
   const started = performance.now();
-  insertBenchLeads(db, 0, size, Date.now());
-  // The purchasing buyers share the demo buyer's password (its hash is copied, never re-derived here).
-  const addBuyer = db.prepare(
-    `INSERT INTO users (id, username, email, password_hash)
-     SELECT ?1, ?2, ?2 || '@example.com', password_hash FROM users WHERE username = ?3`,
-  );
-  for (let i = 0; i < BENCH_BUYERS; i++) addBuyer.run(crypto.randomUUID(), benchBuyer(i), DEMO_BUYER.username);
-  const ids = db
-    .prepare(
-      "SELECT id FROM aged_leads WHERE id LIKE 'bench-%' AND sold_at IS NULL AND reserved_until IS NULL ORDER BY id LIMIT ?",
-    )
-    .all(REQUESTS * PURCHASE_SIZE)
-    .map((row) => String(row.id));
-  db.close();
+  const ids = await withLocalD1(persistTo, async (d1) => {
+    await insertBenchLeads(d1, 0, size, Date.now());
+    // The purchasing buyers share the demo buyer's password (its hash is copied, never re-derived here).
+    const addBuyer = d1.prepare(
+      `INSERT INTO users (id, username, email, password_hash)
+       SELECT ?1, ?2, ?2 || '@example.com', password_hash FROM users WHERE username = ?3`,
+    );
+    await d1.batch(
+      Array.from({ length: BENCH_BUYERS }, (_, i) =>
+        addBuyer.bind(crypto.randomUUID(), benchBuyer(i), DEMO_BUYER.username),
+      ),
+    );
+    const { results } = await d1
+      .prepare(
+        "SELECT id FROM aged_leads WHERE id LIKE 'bench-%' AND sold_at IS NULL AND reserved_until IS NULL ORDER BY id LIMIT ?",
+      )
+      .bind(REQUESTS * PURCHASE_SIZE)
+      .all<{ id: string }>();
+    return results.map((row) => row.id);
+  });
   console.log(
     `  ${size.toLocaleString("en-US")} leads generated in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
@@ -120,8 +118,8 @@ async function benchSize(size: number): Promise<Timing[]> {
     "bench-leads",
     { ALLOW_SIMULATED_PAYMENTS: "true" },
     {
-      beforeStart: (persistTo) => {
-        purchases = fill(persistTo, size);
+      beforeStart: async (persistTo) => {
+        purchases = await fill(persistTo, size);
       },
     },
   );

@@ -10,9 +10,10 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { US_TIME_ZONES } from "../src/domain/transfers.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
+import { apiKeys, partners } from "../worker/db/schema.ts";
 import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/services/api-key-format.ts";
 import { type D1Target, d1ExecuteFile, d1Query } from "./lib/d1.ts";
-import { insertSql } from "./lib/sql.ts";
+import { inlinedSql, statements } from "./lib/drizzle-sql.ts";
 import { startLocalServer } from "./local-server.ts";
 
 const DAY_MS = 86_400_000;
@@ -31,29 +32,33 @@ const zoneOf = (expression: string) =>
 export async function benchDataSql(orders: number, transfers: number, now: number, keys: string[]): Promise<string[]> {
   const keyRows = await Promise.all(
     keys.map(async (key, i) =>
-      insertSql("api_keys", {
-        id: `bench-key-${i}`,
-        partner_id: BENCH_PARTNER,
-        name: `Bench ${i}`,
-        key_hash: await hashApiKey(key),
-        prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
-      }),
+      inlinedSql(
+        statements.insert(apiKeys).values({
+          id: `bench-key-${i}`,
+          partnerId: BENCH_PARTNER,
+          name: `Bench ${i}`,
+          keyHash: await hashApiKey(key),
+          prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+        }),
+      ),
     ),
   );
   const spacing = Math.floor((60 * DAY_MS) / transfers);
   return [
     `INSERT INTO users (id, username, email, password_hash, account_type) VALUES ('bench-partner-user', 'bench-partner', 'bench-partner@example.com', '!', 'partner');`,
-    insertSql("partners", {
-      id: BENCH_PARTNER,
-      user_id: "bench-partner-user",
-      business_name: "Bench Dialing",
-      did_number: "5550109999",
-      daily_call_cap: 1_000_000_000,
-      pay_per_transfer_cents: 2500,
-      payment_terms: "Net 15",
-      time_zone: "America/Chicago",
-    }),
-    ...keyRows,
+    `${inlinedSql(
+      statements.insert(partners).values({
+        id: BENCH_PARTNER,
+        userId: "bench-partner-user",
+        businessName: "Bench Dialing",
+        didNumber: "5550109999",
+        dailyCallCap: 1_000_000_000,
+        payPerTransferCents: 2500,
+        paymentTerms: "Net 15",
+        timeZone: "America/Chicago",
+      }),
+    )};`,
+    ...keyRows.map((statement) => `${statement};`),
     // Open orders: each takes three states (every tenth takes all), a quarter keep 8:00-20:00 hours.
     `INSERT INTO orders (id, kind, tier, quantity, unit_price_cents, total_cents, email, details, payment_intent_id, status, paid_at)
      SELECT 'bench-o-' || n, 'transfer', 'standard', 1000, 5000, 5000000, 'bench-buyer-' || (n % 2000) || '@example.com',

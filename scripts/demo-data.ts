@@ -1,9 +1,12 @@
-/** The demo data `npm start` seeds into an empty local database (also used by the e2e tests). */
+/**
+ * The demo data `npm start` seeds into an empty local database (also used by the e2e tests), as rows of
+ * the app's own drizzle tables (worker/db/schema.ts); scripts/seed.ts inserts them.
+ */
 
 import { storedLead } from "../src/domain/leads.ts";
 import type { SURVEY_ROLES } from "../src/domain/survey.ts";
+import type { agedLeads, callbackOpportunities, users } from "../worker/db/schema.ts";
 import { hashPassword } from "../worker/services/passwords.ts";
-import { insertSql } from "./lib/sql.ts";
 
 export interface NewUser {
   username: string;
@@ -40,20 +43,20 @@ export const DEMO_BUYER: NewUser = {
   role: "Agency Owner",
 };
 
-export async function insertUserSql(user: NewUser): Promise<string> {
-  const columns = {
+/** A users row for `user`, its password hashed as the app hashes it. */
+export async function userRow(user: NewUser): Promise<typeof users.$inferInsert> {
+  return {
     id: crypto.randomUUID(),
     username: user.username,
     email: user.email,
-    password_hash: await hashPassword(user.password),
-    first_name: user.firstName ?? "",
-    last_name: user.lastName ?? "",
+    passwordHash: await hashPassword(user.password),
+    firstName: user.firstName ?? "",
+    lastName: user.lastName ?? "",
     phone: user.phone ?? "",
-    agency_name: user.agencyName ?? "",
+    agencyName: user.agencyName ?? "",
     role: user.role ?? "Insurance Agent",
-    is_admin: user.isAdmin,
+    isAdmin: user.isAdmin,
   };
-  return insertSql("users", columns);
 }
 
 const FIRST_NAMES = [
@@ -95,7 +98,7 @@ const STATES: [state: string, areaCode: string][] = [
 const DAY_MS = 86_400_000;
 
 /** 120 leads aged 5 to 185 days, spread over ten states, so paging and the filter have data. */
-export function demoLeadsSql(now = Date.now()): string[] {
+export function demoLeads(now = Date.now()): (typeof agedLeads.$inferInsert)[] {
   return Array.from({ length: 120 }, (_, i) => {
     const [state, areaCode] = STATES[i % STATES.length] ?? ["TX", "214"];
     const phone = `${areaCode}555${String(1000 + i).padStart(4, "0")}`;
@@ -110,31 +113,27 @@ export function demoLeadsSql(now = Date.now()): string[] {
       state,
       formFillTime,
     });
-    const columns = {
+    return {
       id: crypto.randomUUID(),
       name: lead.name,
       email: lead.email,
       phone: lead.phone,
       state: lead.state,
-      area_code: lead.areaCode,
-      price_cents: lead.priceCents,
-      form_fill_time: lead.formFillTime,
-      dedupe_key: lead.dedupeKey,
+      areaCode: lead.areaCode,
+      priceCents: lead.priceCents,
+      formFillTime: lead.formFillTime === null ? null : new Date(lead.formFillTime),
+      dedupeKey: lead.dedupeKey,
     };
-    return insertSql("aged_leads", columns);
   });
 }
 
-export function demoCallbacksSql(): string[] {
-  return STATES.slice(0, 5).map(([state, areaCode], i) => {
-    const columns = {
-      id: crypto.randomUUID(),
-      name: `${FIRST_NAMES[i + 5]} ${LAST_NAMES[i + 2]}`,
-      email: `callback${i + 1}@example.com`,
-      phone: `${areaCode}555${String(2000 + i)}`,
-      state,
-      price_cents: 1500,
-    };
-    return insertSql("callback_opportunities", columns);
-  });
+export function demoCallbacks(): (typeof callbackOpportunities.$inferInsert)[] {
+  return STATES.slice(0, 5).map(([state, areaCode], i) => ({
+    id: crypto.randomUUID(),
+    name: `${FIRST_NAMES[i + 5]} ${LAST_NAMES[i + 2]}`,
+    email: `callback${i + 1}@example.com`,
+    phone: `${areaCode}555${String(2000 + i)}`,
+    state,
+    priceCents: 1500,
+  }));
 }

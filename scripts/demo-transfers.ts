@@ -2,13 +2,14 @@
  * The live-transfer demo `npm start` seeds: a partner (call center) with a known local-only API key, and
  * two paid live-transfer orders of the demo buyer with their delivery settings ready, so
  * `npm run simulate:calls -- --partner <key>` has somewhere to deliver; the first already has a few
- * delivered calls (one under the 2-minute buffer) for the Lead Tracker and returns (issue 16).
+ * delivered calls (one under the 2-minute buffer) for the Lead Tracker and returns (issue 16). Rows of the
+ * app's drizzle tables; scripts/seed.ts inserts them.
  */
 import { packageUnitCents } from "../src/domain/pricing.ts";
 import { isBillable, localTime } from "../src/domain/transfers.ts";
+import type * as schema from "../worker/db/schema.ts";
 import { hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/services/api-key-format.ts";
-import { DEMO_BUYER, insertUserSql, type NewUser } from "./demo-data.ts";
-import { insertSql } from "./lib/sql.ts";
+import { DEMO_BUYER, type NewUser } from "./demo-data.ts";
 
 export const DEMO_PARTNER: NewUser = {
   username: "partner",
@@ -24,14 +25,19 @@ export const DEMO_PARTNER: NewUser = {
 /** Local demo only: a fixed key so the README's two commands work on every fresh `npm start`. */
 export const DEMO_PARTNER_KEY = "fel_demo_local_only_3c1f9a7e5b2d4c6e8a0f";
 
-const userId = (username: string) => `(SELECT id FROM users WHERE username = '${username}')`;
+type Row<Table extends { $inferInsert: unknown }> = Table["$inferInsert"];
 
-/** SQL literal `insertSql` cannot express (a sub-select), spliced into its output. */
-function withSubselect(statement: string, placeholder: string, subselect: string): string {
-  return statement.replace(`'${placeholder}'`, subselect);
+/** What the live-transfer demo inserts, table by table, in an order the foreign keys accept. */
+export interface DemoTransferRows {
+  partners: Row<typeof schema.partners>[];
+  apiKeys: Row<typeof schema.apiKeys>[];
+  orders: Row<typeof schema.orders>[];
+  orderDelivery: Row<typeof schema.orderDelivery>[];
+  orderDeliveryStates: Row<typeof schema.orderDeliveryStates>[];
+  transfers: Row<typeof schema.transfers>[];
 }
 
-function demoOrderSql(order: {
+interface DemoOrder {
   id: string;
   quantity: number;
   states: string[];
@@ -39,43 +45,6 @@ function demoOrderSql(order: {
   timeZone: string;
   perDayCap: number;
   paidDaysAgo: number;
-}): string[] {
-  const unitCents = packageUnitCents("premium", order.quantity);
-  const paidAt = Date.now() - order.paidDaysAgo * 86_400_000;
-  return [
-    withSubselect(
-      insertSql("orders", {
-        id: order.id,
-        kind: "package",
-        tier: "premium",
-        quantity: order.quantity,
-        unit_price_cents: unitCents,
-        total_cents: unitCents * order.quantity,
-        user_id: "__buyer__",
-        email: DEMO_BUYER.email,
-        details: JSON.stringify({ leadType: "Live Transfers", demo: true }),
-        payment_intent_id: `pi_demo_${order.id}`,
-        status: "paid",
-        paid_at: paidAt,
-      }),
-      "__buyer__",
-      userId(DEMO_BUYER.username),
-    ),
-    insertSql("order_delivery", {
-      order_id: order.id,
-      setup_status: "ready",
-      transfer_phone: DEMO_BUYER.phone ?? "5550100200",
-      states: JSON.stringify(order.states),
-      hours_start_minute: order.hours[0],
-      hours_end_minute: order.hours[1],
-      time_zone: order.timeZone,
-      per_day_cap: order.perDayCap,
-      transfers_total: order.quantity,
-    }),
-    ...(order.states.length ? order.states : ["ALL"]).map((state) =>
-      insertSql("order_delivery_states", { state, order_id: order.id }),
-    ),
-  ];
 }
 
 /** Calls already delivered to the demo buyer's first order (one under the buffer), for the Lead Tracker. */
@@ -86,86 +55,53 @@ const DEMO_DELIVERED = [
   { firstName: "Harold", lastName: "Meyer", state: "OH", minutesAgo: 50 * 60, durationSeconds: 180, recording: false },
 ];
 
-function demoDeliveredSql(orderId: string, partnerId: string, timeZone: string): string[] {
-  const rows = DEMO_DELIVERED.map((call, i) => {
+function demoDelivered(orderId: string, partnerId: string, buyerId: string, timeZone: string) {
+  return DEMO_DELIVERED.map((call, i): Row<typeof schema.transfers> => {
     const routedAt = Date.now() - call.minutesAgo * 60_000;
     const endedAt = routedAt + 15_000 + call.durationSeconds * 1000;
-    const statement = insertSql("transfers", {
+    return {
       id: crypto.randomUUID(),
-      partner_id: partnerId,
-      order_id: orderId,
-      buyer_user_id: "__buyer__",
-      buyer_key: "__buyer_key__",
-      first_name: call.firstName,
-      last_name: call.lastName,
+      partnerId,
+      orderId,
+      buyerUserId: buyerId,
+      buyerKey: buyerId,
+      firstName: call.firstName,
+      lastName: call.lastName,
       phone: `55501004${String(i).padStart(2, "0")}`,
       state: call.state,
-      opt_in_at: routedAt - 3_600_000,
-      opt_in_url: "https://example.com/final-expense-quote",
-      transfer_phone: DEMO_BUYER.phone ?? "5550100200",
+      optInAt: new Date(routedAt - 3_600_000),
+      optInUrl: "https://example.com/final-expense-quote",
+      transferPhone: DEMO_BUYER.phone ?? "5550100200",
       status: "completed",
-      routed_at: routedAt,
-      expires_at: endedAt,
-      connected_at: routedAt + 15_000,
-      ended_at: endedAt,
-      duration_seconds: call.durationSeconds,
-      billable: isBillable(call.durationSeconds) ? 1 : 0,
-      recording_url: call.recording ? `https://example.com/recordings/demo-${i + 1}.mp3` : null,
-      buyer_local_day: localTime(routedAt, timeZone).day,
-      partner_local_day: localTime(routedAt, "America/Chicago").day,
-    });
-    return withSubselect(
-      withSubselect(statement, "__buyer__", userId(DEMO_BUYER.username)),
-      "__buyer_key__",
-      userId(DEMO_BUYER.username),
-    );
+      routedAt: new Date(routedAt),
+      expiresAt: new Date(endedAt),
+      connectedAt: new Date(routedAt + 15_000),
+      endedAt: new Date(endedAt),
+      durationSeconds: call.durationSeconds,
+      billable: isBillable(call.durationSeconds),
+      recordingUrl: call.recording ? `https://example.com/recordings/demo-${i + 1}.mp3` : null,
+      buyerLocalDay: localTime(routedAt, timeZone).day,
+      partnerLocalDay: localTime(routedAt, "America/Chicago").day,
+    };
   });
-  const billable = DEMO_DELIVERED.filter((call) => isBillable(call.durationSeconds)).length;
-  return [
-    ...rows,
-    `UPDATE order_delivery SET transfers_billable = ${billable}, transfers_not_charged = ${DEMO_DELIVERED.length - billable} WHERE order_id = '${orderId}';`,
-  ];
 }
 
-export async function demoTransfersSql(): Promise<string[]> {
+/** The partner (whose user row is `partnerUserId`) and the demo buyer's (`buyerId`) two paid orders. */
+export async function demoTransferRows(partnerUserId: string, buyerId: string): Promise<DemoTransferRows> {
   const partnerId = crypto.randomUUID();
-  const firstOrderId = crypto.randomUUID();
-  return [
-    await insertUserSql(DEMO_PARTNER),
-    `UPDATE users SET account_type = 'partner' WHERE username = '${DEMO_PARTNER.username}';`,
-    withSubselect(
-      insertSql("partners", {
-        id: partnerId,
-        user_id: "__partner__",
-        business_name: DEMO_PARTNER.agencyName ?? "",
-        did_number: "5550100399",
-        daily_call_cap: 500,
-        pay_per_transfer_cents: 2500,
-        payment_terms: "Net 15",
-        time_zone: "America/Chicago",
-      }),
-      "__partner__",
-      userId(DEMO_PARTNER.username),
-    ),
-    insertSql("api_keys", {
-      id: crypto.randomUUID(),
-      partner_id: partnerId,
-      name: "Demo dialer",
-      key_hash: await hashApiKey(DEMO_PARTNER_KEY),
-      prefix: DEMO_PARTNER_KEY.slice(0, SHOWN_PREFIX_LENGTH),
-    }),
+  const orders: DemoOrder[] = [
     // Every state, around the clock: the demo works whenever it is run.
-    ...demoOrderSql({
-      id: firstOrderId,
+    {
+      id: crypto.randomUUID(),
       quantity: 200,
       states: [],
       hours: [0, 0],
       timeZone: "America/Chicago",
       perDayCap: 150,
       paidDaysAgo: 2,
-    }),
+    },
     // Texas and Florida in Eastern business hours.
-    ...demoOrderSql({
+    {
       id: crypto.randomUUID(),
       quantity: 50,
       states: ["TX", "FL"],
@@ -173,7 +109,67 @@ export async function demoTransfersSql(): Promise<string[]> {
       timeZone: "America/New_York",
       perDayCap: 25,
       paidDaysAgo: 1,
-    }),
-    ...demoDeliveredSql(firstOrderId, partnerId, "America/Chicago"),
+    },
   ];
+  const [first] = orders;
+  if (!first) throw new Error("the demo has orders");
+  const delivered = demoDelivered(first.id, partnerId, buyerId, first.timeZone);
+  const billable = delivered.filter((transfer) => transfer.billable).length;
+  return {
+    partners: [
+      {
+        id: partnerId,
+        userId: partnerUserId,
+        businessName: DEMO_PARTNER.agencyName ?? "",
+        didNumber: "5550100399",
+        dailyCallCap: 500,
+        payPerTransferCents: 2500,
+        paymentTerms: "Net 15",
+        timeZone: "America/Chicago",
+      },
+    ],
+    apiKeys: [
+      {
+        id: crypto.randomUUID(),
+        partnerId,
+        name: "Demo dialer",
+        keyHash: await hashApiKey(DEMO_PARTNER_KEY),
+        prefix: DEMO_PARTNER_KEY.slice(0, SHOWN_PREFIX_LENGTH),
+      },
+    ],
+    orders: orders.map((order) => {
+      const unitCents = packageUnitCents("premium", order.quantity);
+      return {
+        id: order.id,
+        kind: "package",
+        tier: "premium",
+        quantity: order.quantity,
+        unitPriceCents: unitCents,
+        totalCents: unitCents * order.quantity,
+        userId: buyerId,
+        email: DEMO_BUYER.email,
+        details: { leadType: "Live Transfers", demo: true },
+        paymentIntentId: `pi_demo_${order.id}`,
+        status: "paid",
+        paidAt: new Date(Date.now() - order.paidDaysAgo * 86_400_000),
+      };
+    }),
+    orderDelivery: orders.map((order) => ({
+      orderId: order.id,
+      setupStatus: "ready",
+      transferPhone: DEMO_BUYER.phone ?? "5550100200",
+      states: order.states,
+      hoursStartMinute: order.hours[0],
+      hoursEndMinute: order.hours[1],
+      timeZone: order.timeZone,
+      perDayCap: order.perDayCap,
+      transfersTotal: order.quantity,
+      transfersBillable: order.id === first.id ? billable : 0,
+      transfersNotCharged: order.id === first.id ? delivered.length - billable : 0,
+    })),
+    orderDeliveryStates: orders.flatMap((order) =>
+      (order.states.length ? order.states : ["ALL"]).map((state) => ({ state, orderId: order.id })),
+    ),
+    transfers: delivered,
+  };
 }

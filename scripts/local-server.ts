@@ -46,6 +46,12 @@ export interface LocalServer {
 export interface LocalServerOptions {
   /** Runs on the migrated, seeded state before the server opens it (e.g. to write bench data). */
   beforeStart?: (persistTo: string) => void | Promise<void>;
+  /**
+   * Cron expressions to fire. None by default: the browser tests and the bench measure requests, and a
+   * daily summary landing in the outbox mid-test would change what a test reads (`npm start` fires the
+   * configured ones; tests/e2e/local-server.spec.ts checks that they run).
+   */
+  crons?: string[];
 }
 
 /** `stateName` names a folder under .wrangler that is wiped first, so every run starts from the seed. */
@@ -57,7 +63,7 @@ export async function startLocalServer(
   const persistTo = resolve(root, ".wrangler", stateName);
   rmSync(persistTo, { recursive: true, force: true });
   applyMigrations({ persistTo }, true);
-  await seedIfEmpty({ persistTo });
+  await seedIfEmpty(persistTo);
   await options.beforeStart?.(persistTo);
 
   const port = await freePort();
@@ -74,6 +80,8 @@ export async function startLocalServer(
       persistTo,
       "--vars",
       JSON.stringify(extraVars),
+      "--crons",
+      JSON.stringify(options.crons ?? []),
     ],
     { cwd: root, env: toolEnv(), stdio: ["ignore", "pipe", "pipe"] },
   );

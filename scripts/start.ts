@@ -1,21 +1,37 @@
-/** `npm start`: build, migrate the local D1, seed demo data when empty, serve on PORT (default 8787). */
+/**
+ * `npm start`: build, migrate the local D1, seed demo data when empty, serve on PORT (default 8787) with the
+ * cron triggers firing on their schedule. `-- --host H` binds another address (loopback only while
+ * simulated payments are on, issue 21 item 14).
+ */
 import { applyMigrations } from "./lib/d1.ts";
+import { parseFlags } from "./lib/flags.ts";
+import { simulatedPaymentsHostProblem } from "./lib/loopback.ts";
 import { build } from "./lib/run.ts";
-import { serveBuiltWorker } from "./lib/serve.ts";
+import { localBindings, serveBuiltWorker } from "./lib/serve.ts";
 import { printDemoLogins, seedIfEmpty } from "./seed.ts";
 
 const port = process.env.PORT ?? "8787";
+const hostFlag = parseFlags(process.argv.slice(2)).get("host");
+const host = typeof hostFlag === "string" ? hostFlag : "localhost";
+
+// Refused before the build, with the same message the server would give.
+const problem = simulatedPaymentsHostProblem(host, localBindings());
+if (problem) {
+  console.error(problem);
+  process.exit(2);
+}
 
 build();
 applyMigrations({});
-const seeded = await seedIfEmpty({});
+const seeded = await seedIfEmpty();
 console.log(
   seeded ? "\n  Seeded demo data into the local database." : "\n  Local database already has data; not seeding.",
 );
 printDemoLogins();
 
-const server = await serveBuiltWorker({ port: Number(port), host: "localhost" });
-console.log(`  Serving the shop at http://localhost:${port} (Ctrl-C stops it)\n`);
+const server = await serveBuiltWorker({ port: Number(port), host });
+console.log(`  Serving the shop at http://${host}:${port} (Ctrl-C stops it)`);
+console.log(`  Cron triggers fire on their schedule (UTC): ${server.crons.join(", ") || "none"}\n`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     void server.dispose().finally(() => process.exit(0));

@@ -2,14 +2,17 @@
  * Creates a user from the command line, the only way to make the first admin (D4):
  *   npm run user:create -- --username U --password P --email E [--admin] [--remote]
  */
+
+import { or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isEmailAddress } from "../src/domain/email.ts";
 import { USERNAME_MAX, USERNAME_MIN, USERNAME_TOO_SHORT } from "../src/domain/user.ts";
+import { users } from "../worker/db/schema.ts";
 import { newPasswordProblem } from "../worker/services/password-policy.ts";
-import { insertUserSql } from "./demo-data.ts";
+import { userRow } from "./demo-data.ts";
 import { applyMigrations, d1Query } from "./lib/d1.ts";
+import { inlinedSql, statements } from "./lib/drizzle-sql.ts";
 import { parseFlags } from "./lib/flags.ts";
-import { sqlLiteral } from "./lib/sql.ts";
 
 const usage = "Usage: npm run user:create -- --username U --password P --email E [--admin] [--remote]";
 
@@ -40,13 +43,19 @@ const isAdmin = flags.get("admin") === true;
 const { username, password, email } = parsed.data;
 
 if (!remote) applyMigrations({});
+// Statements of the app's drizzle schema; `wrangler d1 execute` takes no bound parameters, so drizzle inlines them.
 const taken = d1Query<{ id: string }>(
-  `SELECT id FROM users WHERE lower(username) = lower(${sqlLiteral(username)}) OR lower(email) = lower(${sqlLiteral(email)})`,
+  inlinedSql(
+    statements
+      .select({ id: users.id })
+      .from(users)
+      .where(or(sql`lower(${users.username}) = lower(${username})`, sql`lower(${users.email}) = lower(${email})`)),
+  ),
   { remote },
 );
 if (taken.length > 0) {
   console.error("A user with that username or e-mail already exists.");
   process.exit(1);
 }
-d1Query(await insertUserSql({ username, password, email, isAdmin }), { remote });
+d1Query(inlinedSql(statements.insert(users).values(await userRow({ username, password, email, isAdmin }))), { remote });
 console.log(`Created ${isAdmin ? "admin" : "user"} '${username}' in the ${remote ? "remote" : "local"} database.`);

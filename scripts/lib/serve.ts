@@ -1,38 +1,19 @@
 /**
  * Serves the built Worker (dist/server) in workerd through Miniflare, the runtime `wrangler dev` runs,
  * without `wrangler dev`'s reloading proxy in front: `npm start`, the browser tests and the bench measure
- * the Worker, not a second hop (docs/decisions/0025). Bindings, assets, the Queue consumer and the rate
- * limits come from the wrangler configuration the build wrote, read by wrangler itself.
+ * the Worker, not a second hop (docs/decisions/0025). Bindings, assets, the Queue consumer, the rate
+ * limits and the cron triggers come from the wrangler configuration the build wrote, read by wrangler
+ * itself; the crons fire on their schedule (docs/decisions/0034).
  */
 import { readdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { scheduleCrons } from "./crons.ts";
 import { LOCAL_DEV_VARS } from "./env.ts";
+import { simulatedPaymentsHostProblem } from "./loopback.ts";
 import { root } from "./paths.ts";
+import { loadWrangler } from "./wrangler-miniflare.ts";
 
 const serverDir = resolve(root, "dist/server");
-
-type WorkerOptions = Record<string, unknown> & { bindings?: Record<string, unknown> };
-interface MiniflareInstance {
-  ready: Promise<URL>;
-  dispose(): Promise<void>;
-}
-interface MiniflareModule {
-  Miniflare: new (options: unknown) => MiniflareInstance;
-  convertV4MiniflareOptions(options: unknown): Record<string, unknown>;
-}
-interface WranglerModule {
-  unstable_getMiniflareWorkerOptions(configPath: string): { workerOptions: WorkerOptions };
-}
-
-/** Wrangler, and its own Miniflare, so that the options wrangler derives are read by the version that wrote them. */
-function loadWrangler() {
-  const fromWrangler = createRequire(createRequire(import.meta.url).resolve("wrangler"));
-  return {
-    wrangler: fromWrangler("wrangler") as WranglerModule,
-    miniflare: fromWrangler("miniflare") as MiniflareModule,
-  };
-}
 
 export interface ServeOptions {
   port: number;
@@ -41,6 +22,8 @@ export interface ServeOptions {
   persistTo?: string;
   /** Variables over the local ones (LOCAL_DEV_VARS). */
   vars?: Record<string, string>;
+  /** Cron expressions to fire instead of the configured `[triggers] crons` (tests). */
+  crons?: string[];
 }
 
 /** The Worker's bindings locally: the configured ones (production vars), the local opt-ins over them, then `vars`. */
@@ -56,9 +39,22 @@ function builtModules() {
   return ["entry.mjs", ...chunks].map((file) => ({ type: "ESModule", path: join(serverDir, file) }));
 }
 
-export async function serveBuiltWorker(options: ServeOptions): Promise<{ url: URL; dispose(): Promise<void> }> {
+export interface ServedWorker {
+  url: URL;
+  /** The cron expressions firing on their schedule. */
+  crons: string[];
+  dispose(): Promise<void>;
+}
+
+export async function serveBuiltWorker(options: ServeOptions): Promise<ServedWorker> {
+  // Refused before anything loads: a shop that takes simulated payments must not be reachable from elsewhere.
+  // (The configured vars cannot switch them on or off: the local opt-in and `vars` are bound over them.)
+  const problem = simulatedPaymentsHostProblem(options.host, localBindings({}, options.vars));
+  if (problem) throw new Error(problem);
   const { wrangler, miniflare } = loadWrangler();
   const { workerOptions } = wrangler.unstable_getMiniflareWorkerOptions(join(serverDir, "wrangler.json"));
+  const bindings = localBindings(workerOptions.bindings, options.vars);
+
   const converted = miniflare.convertV4MiniflareOptions({
     host: options.host,
     port: options.port,
@@ -70,7 +66,7 @@ export async function serveBuiltWorker(options: ServeOptions): Promise<{ url: UR
         name: "final-expense-leads",
         modules: builtModules(),
         modulesRoot: serverDir,
-        bindings: localBindings(workerOptions.bindings, options.vars),
+        bindings,
       },
     ],
   });
@@ -81,5 +77,17 @@ export async function serveBuiltWorker(options: ServeOptions): Promise<{ url: UR
     resourcePersistencePath: resolve(root, options.persistTo ?? ".wrangler/state", "v3"),
   });
   const url = await server.ready;
-  return { url, dispose: () => server.dispose() };
+  const crons = options.crons ?? workerOptions.cronTriggers ?? [];
+  const stopCrons = scheduleCrons(crons, async (cron, scheduledTime) => {
+    const worker = await server.getWorker();
+    return worker.scheduled({ cron, scheduledTime });
+  });
+  return {
+    url,
+    crons,
+    dispose: async () => {
+      stopCrons();
+      await server.dispose();
+    },
+  };
 }

@@ -1,4 +1,7 @@
-/** SQL text for seeding and scripts that talk to D1 through wrangler (no bound parameters there). */
+/**
+ * A literal for the e2e tests' ad hoc queries through `wrangler d1 execute` (no bound parameters there).
+ * Seeding and the scripts build their statements with drizzle (scripts/seed.ts, scripts/lib/drizzle-sql.ts).
+ */
 
 export function sqlLiteral(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return "NULL";
@@ -8,8 +11,4 @@ export function sqlLiteral(value: string | number | boolean | null | undefined):
     return String(value);
   }
   return `'${value.replaceAll("'", "''")}'`;
-}
-
-export function insertSql(table: string, columns: Record<string, string | number | boolean | null>): string {
-  return `INSERT INTO ${table} (${Object.keys(columns).join(", ")}) VALUES (${Object.values(columns).map(sqlLiteral).join(", ")});`;
 }

@@ -1,8 +1,10 @@
 /** Direct access to the e2e server's local D1, for arranging users and reading the mail outbox. */
 import { readFileSync } from "node:fs";
-import { insertUserSql, type NewUser } from "../../scripts/demo-data.ts";
+import { type NewUser, userRow } from "../../scripts/demo-data.ts";
 import { d1Query } from "../../scripts/lib/d1.ts";
+import { inlinedSql, statements } from "../../scripts/lib/drizzle-sql.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
+import { users } from "../../worker/db/schema";
 import { setupValue } from "./fixtures";
 
 const target = () => ({ persistTo: setupValue("E2E_PERSIST_TO") });
@@ -25,7 +27,7 @@ export async function createUser(overrides: Partial<NewUser> = {}): Promise<NewU
     lastName: "Example",
     ...overrides,
   };
-  query(await insertUserSql(user));
+  query(inlinedSql(statements.insert(users).values(await userRow(user))));
   return user;
 }
 

@@ -2,8 +2,17 @@
  * The whole data model (spec §3, PRODUCT.md D2, D4, D6, D8, D9, D10). Times are epoch milliseconds,
  * money is integer cents, ids are random UUIDs unless a natural key exists.
  */
-import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { type SQL, sql } from "drizzle-orm";
+import {
+  type AnySQLiteColumn,
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import { IMPORT_BATCH_STATUSES } from "../../src/domain/csv-mapping";
 import { ORDER_KINDS, ORDER_STATUSES } from "../../src/domain/orders";
 import { APPLICATION_STATUSES, PAYMENT_TERMS, TIME_ZONES } from "../../src/domain/partner";
@@ -18,6 +27,10 @@ import {
   TRANSFER_EVENT_TYPES,
   TRANSFER_STATUSES,
 } from "../../src/domain/transfers";
+
+/** `column IN ('a', 'b', …)` over one of src/domain's enums, for a CHECK constraint (no parameters there). */
+const oneOf = (column: AnySQLiteColumn, values: readonly string[]): SQL =>
+  sql`${column} IN (${sql.raw(values.map((value) => `'${value.replaceAll("'", "''")}'`).join(", "))})`;
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
@@ -45,6 +58,7 @@ export const users = sqliteTable(
     uniqueIndex("users_username_unique").on(sql`lower(${t.username})`),
     uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
     index("users_created_at_idx").on(t.createdAt),
+    check("users_account_type_check", oneOf(t.accountType, ACCOUNT_TYPES)),
   ],
 );
 
@@ -409,6 +423,7 @@ export const partners = sqliteTable(
   (t) => [
     uniqueIndex("partners_user_unique").on(t.userId),
     uniqueIndex("partners_application_unique").on(t.applicationId),
+    check("partners_payment_terms_check", oneOf(t.paymentTerms, PARTNER_PAYMENT_TERMS)),
   ],
 );
 
@@ -428,6 +443,7 @@ export const singleUseTokens = sqliteTable(
   (t) => [
     index("single_use_tokens_user_idx").on(t.userId, t.purpose),
     index("single_use_tokens_order_idx").on(t.orderId, t.purpose),
+    check("single_use_tokens_purpose_check", oneOf(t.purpose, TOKEN_PURPOSES)),
   ],
 );
 
@@ -486,7 +502,10 @@ export const orderDelivery = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
-  (t) => [index("order_delivery_routing_idx").on(t.setupStatus, t.paused)],
+  (t) => [
+    index("order_delivery_routing_idx").on(t.setupStatus, t.paused),
+    check("order_delivery_setup_status_check", oneOf(t.setupStatus, DELIVERY_SETUP_STATUSES)),
+  ],
 );
 
 /** One row per (order, state) an order takes, or (order, 'ALL'): routing's per-state lookup. */
@@ -564,6 +583,7 @@ export const transfers = sqliteTable(
     index("transfers_order_routed_idx").on(t.orderId, t.routedAt),
     index("transfers_buyer_routed_idx").on(t.buyerUserId, t.routedAt),
     index("transfers_buyer_day_idx").on(t.buyerLocalDay, t.buyerUserId),
+    check("transfers_status_check", oneOf(t.status, TRANSFER_STATUSES)),
   ],
 );
 
@@ -621,6 +641,11 @@ export const returns = sqliteTable(
     uniqueIndex("returns_aged_lead_unique").on(t.agedLeadId).where(sql`${t.agedLeadId} IS NOT NULL`),
     index("returns_buyer_created_idx").on(t.buyerUserId, t.createdAt),
     index("returns_status_created_idx").on(t.status, t.createdAt),
+    // A return names exactly the item of its kind.
+    check(
+      "returns_kind_item_check",
+      sql`(${t.kind} = 'transfer') = (${t.transferId} IS NOT NULL) AND (${t.kind} = 'aged_lead') = (${t.agedLeadId} IS NOT NULL)`,
+    ),
   ],
 );
 

@@ -1,0 +1,54 @@
+/**
+ * The local server fires the Worker's cron triggers on their schedule (issue 23 item 9): a server of its own,
+ * its cron set to every second, cancels an aged-lead reservation that ran out unpaid, through the built
+ * Worker's real `scheduled` handler. (No browser: plain D1 reads of the server's state.)
+ */
+import { readFileSync } from "node:fs";
+import { drizzle } from "drizzle-orm/d1";
+import { d1Query } from "../../scripts/lib/d1.ts";
+import { withLocalD1 } from "../../scripts/lib/local-d1.ts";
+import { type LocalServer, startLocalServer } from "../../scripts/local-server.ts";
+import { orders } from "../../worker/db/schema";
+import { BALANCE_INTENT_PREFIX } from "../../worker/services/orders";
+import { expect, test } from "./fixtures";
+
+const EVERY_SECOND = "* * * * * *";
+const orderId = `cron-${crypto.randomUUID()}`;
+let server: LocalServer | undefined;
+
+test.afterAll(() => server?.stop());
+
+test("the crons run on their schedule: a reservation that ran out unpaid is cancelled", async () => {
+  test.setTimeout(120_000);
+  server = await startLocalServer(
+    "crons-state",
+    {},
+    {
+      crons: [EVERY_SECOND],
+      // A reservation paid from the balance only (no card intent to cancel), started 20 minutes ago.
+      beforeStart: (persistTo) =>
+        withLocalD1(persistTo, async (d1) => {
+          await drizzle(d1)
+            .insert(orders)
+            .values({
+              id: orderId,
+              kind: "aged-leads",
+              quantity: 1,
+              unitPriceCents: 500,
+              totalCents: 500,
+              paymentIntentId: `${BALANCE_INTENT_PREFIX}${orderId}`,
+              status: "pending",
+              createdAt: new Date(Date.now() - 20 * 60_000),
+            });
+        }),
+    },
+  );
+  const { persistTo, logFile } = server;
+  const status = () =>
+    d1Query<{ status: string }>(`SELECT status FROM orders WHERE id = '${orderId}'`, { persistTo })[0];
+  await expect.poll(status, { timeout: 60_000, intervals: [1_000] }).toEqual({ status: "cancelled" });
+  // The server's output reaches its log file between the polls above (d1Query blocks while it runs).
+  const log = () => readFileSync(logFile, "utf8");
+  await expect.poll(log).toContain("Cancelled the payments of 1 expired reservations");
+  expect(log()).toMatch(/\[cron \* \* \* \* \* \*\] \d{4}-\d\d-\d\dT[\d:.]+Z ok/);
+});
