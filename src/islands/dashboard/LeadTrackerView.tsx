@@ -81,7 +81,7 @@ function OrderProgress({ order }: { order: TrackerOrder }) {
             {order.setupStatus === "awaiting_setup" && " · awaiting delivery settings"}
           </p>
         </div>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           {order.paused && (
             <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">Paused</span>
           )}
