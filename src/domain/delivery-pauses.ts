@@ -18,11 +18,6 @@ export const SYSTEM_PAUSES_BEFORE_ADMIN = 3;
 export const SYSTEM_PAUSE_ADMIN_WINDOW_HOURS = 24;
 export const SYSTEM_PAUSE_ADMIN_WINDOW_MS = SYSTEM_PAUSE_ADMIN_WINDOW_HOURS * 60 * 60 * 1000;
 
-/** Whether a system pause, counted with the system pauses before it in the window, needs an admin. */
-export function systemPauseNeedsAdmin(pausesInWindowIncludingThis: number): boolean {
-  return pausesInWindowIncludingThis >= SYSTEM_PAUSES_BEFORE_ADMIN;
-}
-
 /** The reason shown beside a paused order. */
 export const PAUSE_REASONS: Record<PauseKind, string> = {
   buyer: "Paused by the buyer",
@@ -34,7 +29,6 @@ export const RESUME_REFUSALS = {
   confirm_transfer_number: `Deliveries were paused because ${NO_ANSWER_PAUSE_REASON}. Confirm or change your transfer number to resume: send it with the request, or use Resume deliveries in the Lead Tracker.`,
   needs_admin: `Deliveries were paused ${SYSTEM_PAUSES_BEFORE_ADMIN} times within ${SYSTEM_PAUSE_ADMIN_WINDOW_HOURS} hours because transfers went unanswered. Our team must review the order before it resumes: contact support and we will lift the pause with you.`,
 } as const;
-export type ResumeRefusal = keyof typeof RESUME_REFUSALS;
 
 /** An order's pause as the buyer and the admin see it; null when deliveries run. */
 export interface PauseView {

@@ -11,4 +11,3 @@ export * from "../delivery-pauses";
 export const resumeDeliveriesSchema = z.object({
   transferPhone: deliverySettingsInputSchema.shape.transferPhone.optional(),
 });
-export type ResumeDeliveriesInput = z.infer<typeof resumeDeliveriesSchema>;
