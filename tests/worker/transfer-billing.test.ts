@@ -194,6 +194,25 @@ describe("an expired answer is never billed", () => {
   });
 });
 
+describe("the refusal in the partner API's documentation", () => {
+  it("documents each 409 reason of an event, with its message, in the OpenAPI document and the reference page", async () => {
+    const document = (await (await callApi("/api/v1/openapi.json")).json()) as {
+      paths: Record<string, { post: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>;
+      components: {
+        schemas: Record<string, { properties: Record<string, { enum?: string[]; description?: string }> }>;
+      };
+    };
+    const refused = document.paths["/transfers/{id}/events"]?.post.responses["409"];
+    expect(refused?.content["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/EventRefused" });
+    const reason = document.components.schemas.EventRefused?.properties.reason;
+    expect(reason?.enum).toEqual(Object.keys(EVENT_REFUSALS));
+    for (const message of Object.values(EVENT_REFUSALS)) expect(reason?.description).toContain(message);
+    const page = await (await callApi("/api/v1/docs")).text();
+    expect(page).toContain("EventRefused");
+    expect(page).toContain("hold_expired");
+  });
+});
+
 describe("one prospect is billed to one buyer at most once in 30 days", () => {
   it("15 simultaneous pings with one caller phone, 10 rounds: never two routed to one buyer", async () => {
     const partner = await createPartner();
