@@ -3,6 +3,7 @@
  * browser, and the shapes of the API's answers. Pure: no I/O, no zod (the request schemas are in
  * ./schemas/returns, loaded lazily by the islands).
  */
+import type { PauseView } from "./delivery-pauses";
 import type { DeliverySetupStatus } from "./transfers";
 
 /** What can be returned: a delivered live transfer or a purchased aged lead. */
@@ -139,6 +140,10 @@ export interface TrackerOrder {
   todayCount: number;
   perDayCap: number | null;
   paused: boolean;
+  /** Who paused it and what lifts it (decision 0027); null while deliveries run. */
+  pause: PauseView | null;
+  /** Where transfers ring (ten digits), confirmed or changed when a system pause is lifted. */
+  transferPhone: string | null;
   setupStatus: DeliverySetupStatus;
 }
 

@@ -98,6 +98,23 @@ export const NO_ANSWER_PAUSE_COUNT = 3;
 export const NO_ANSWER_PAUSE_WINDOW_MS = 60 * 60 * 1000;
 export const NO_ANSWER_PAUSE_REASON = `${NO_ANSWER_PAUSE_COUNT} transfers went unanswered within an hour`;
 
+/**
+ * Transfers that never reached the buyer, as the dialer reported: the only ones the 30-day duplicate rule
+ * ignores. Every other transfer is a contact, including an answer left to expire, until one of these
+ * events ends it.
+ */
+export const NO_CONTACT_STATUSES = ["no_answer", "failed"] as const satisfies readonly TransferStatus[];
+
+/**
+ * Why a `connected` or `completed` event is refused (the `reason` of its 409): the transfer no longer held
+ * a slot on its order, so it is recorded and never billed (decision 0026).
+ */
+export const EVENT_REFUSALS = {
+  expired: `This transfer's answer expired ${ROUTE_ANSWER_TTL_SECONDS} seconds after the ping, before the call was reported. The event is recorded; the transfer is never billed. Ping again for a new number.`,
+  hold_expired: `This call was reported more than ${CONNECTED_HOLD_SECONDS / 3600} hours after it connected, when its slot had been released. The event is recorded; the transfer is never billed.`,
+} as const;
+export type EventRefusal = keyof typeof EVENT_REFUSALS;
+
 /** Why a ping found no order (the `reason` of a 409). */
 export const NO_ROUTE_REASONS = {
   partner_cap_reached: "Your daily call cap is reached.",

@@ -13,22 +13,27 @@ import { createUser, query } from "./database";
 import { expect, signIn, test, url } from "./fixtures";
 import { payWith, toast } from "./pay";
 
-/** One call of the demo partner's dialer: ping, connect, complete after `durationSeconds`. */
-async function deliver(prospect: { firstName: string; lastName: string; phone: string }, durationSeconds: number) {
-  const call = async (path: string, body: unknown) => {
-    const response = await fetch(url(`/api/v1${path}`), {
-      method: "POST",
-      headers: { Authorization: `Bearer ${DEMO_PARTNER_KEY}`, "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as Record<string, unknown>;
-    if (!response.ok) throw new Error(`${path} → ${response.status} ${String(json.message)}`);
-    return json;
-  };
-  const routed = await call("/transfers", {
+/** One request of the demo partner's dialer to the partner API. */
+async function call(path: string, body: unknown) {
+  const response = await fetch(url(`/api/v1${path}`), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${DEMO_PARTNER_KEY}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${path} → ${response.status} ${String(json.message)}`);
+  return json;
+}
+
+const ping = (prospect: { firstName: string; lastName: string; phone: string }) =>
+  call("/transfers", {
     prospect: { ...prospect, state: "TX", age: 70 },
     consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
   });
+
+/** One call of the demo partner's dialer: ping, connect, complete after `durationSeconds`. */
+async function deliver(prospect: { firstName: string; lastName: string; phone: string }, durationSeconds: number) {
+  const routed = await ping(prospect);
   const id = String(routed.transferId);
   await call(`/transfers/${id}/events`, { type: "connected" });
   await call(`/transfers/${id}/events`, {
@@ -141,6 +146,68 @@ test.describe("lead tracker and returns", () => {
     expect(after).toEqual({ ...before, delivered: before.delivered - 1 });
     await buyer.goto(url("/dashboard?view=return-lead"));
     await expect(mine).toContainText("Approved", { timeout: 15_000 });
+  });
+
+  test("a pause the system set resumes only after the buyer confirms or changes the transfer number", async ({
+    newPage,
+  }) => {
+    test.setTimeout(120_000);
+    const lastName = `Unanswered${Date.now().toString(36).replace(/\d/g, "")}`;
+    const digits = String(Date.now() % 1_000_000).padStart(6, "0");
+    // Three callers in a row go unanswered: the system pauses the order they were routed to.
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      const routed = await ping({ firstName: `Nobody${"abc"[n]}`, lastName, phone: `469${digits}${n}` });
+      ids.push(String(routed.transferId));
+      await call(`/transfers/${ids[n]}/events`, { type: "no-answer" });
+    }
+    const orderOf = (id: string) =>
+      query<{ order_id: string }>(`SELECT order_id FROM transfers WHERE id = ${sqlLiteral(id)}`)[0]?.order_id;
+    const orderId = orderOf(ids[0] ?? "") ?? "";
+    expect(ids.map(orderOf)).toEqual([orderId, orderId, orderId]);
+    const delivery = () =>
+      query<{ paused: number; pause_kind: string | null; transfer_phone: string }>(
+        `SELECT paused, pause_kind, transfer_phone FROM order_delivery WHERE order_id = ${sqlLiteral(orderId)}`,
+      )[0];
+    const before = delivery();
+    expect(before).toMatchObject({ paused: 1, pause_kind: "no_answer" });
+
+    try {
+      const buyer = await newPage({ as: "buyer" });
+      await buyer.goto("/dashboard?view=lead-tracker");
+      const card = buyer.getByTestId(`tracker-order-${orderId}`);
+      await card.getByText("Paused", { exact: true }).waitFor();
+      await card.getByRole("button", { name: "Resume deliveries" }).click();
+      // Resuming asks for the number first, the current one filled in.
+      const field = card.getByLabel("Transfer number");
+      await expect(field).toHaveValue(before?.transfer_phone ?? "");
+      await expect(card).toContainText("Confirm the number transfers ring, or change it, to resume.");
+      expect(await seriousViolations(buyer)).toEqual([]);
+      await field.fill("555-01");
+      await card.getByRole("button", { name: "Confirm and resume" }).click();
+      await expect(card.getByRole("alert")).toHaveText("Enter the 10-digit US number transfers should ring");
+      expect(delivery()?.paused).toBe(1);
+
+      await field.fill("(312) 555-0199");
+      await card.getByRole("button", { name: "Confirm and resume" }).click();
+      await card.getByText("Deliveries resumed.").waitFor();
+      await expect(card.getByRole("button", { name: "Pause deliveries" })).toBeVisible();
+      expect(delivery()).toMatchObject({ paused: 0, pause_kind: null, transfer_phone: "3125550199" });
+      const [lift] = query<{ lifted_how: string }>(
+        `SELECT lifted_how FROM system_pauses WHERE order_id = ${sqlLiteral(orderId)} ORDER BY paused_at DESC LIMIT 1`,
+      );
+      expect(lift?.lifted_how).toBe("number_changed");
+      // The next caller rings the new number.
+      const next = await ping({ firstName: "Nextcaller", lastName, phone: `469${digits}9` });
+      expect(next.phoneNumber).toBe("3125550199");
+      await call(`/transfers/${String(next.transferId)}/events`, { type: "failed" });
+    } finally {
+      // Later tests expect the seeded number and a running order.
+      query(
+        `UPDATE order_delivery SET transfer_phone = ${sqlLiteral(before?.transfer_phone ?? "")}, paused = 0, pause_kind = NULL,
+           paused_reason = NULL, paused_at = NULL WHERE order_id = ${sqlLiteral(orderId)}`,
+      );
+    }
   });
 
   test("the aged-lead checkout applies the balance, and a balance that covers the order skips the card", async ({

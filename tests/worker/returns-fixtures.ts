@@ -19,8 +19,8 @@ export async function buyerWithOrder(options: Parameters<typeof createOpenOrder>
 }
 
 /**
- * A transfer routed at `at` (to the oldest open order: give each test its own orders) and completed
- * `durationSeconds` later: billable above 120 s.
+ * A transfer routed at `at` (to the oldest open order: give each test its own orders), connected 5 s
+ * later and completed `durationSeconds` after that: billable above 120 s.
  */
 export async function deliver(
   partner: Partner,
@@ -42,12 +42,15 @@ export async function deliver(
     at,
   );
   const durationSeconds = options.durationSeconds ?? 300;
+  const site = { siteOrigin: "http://localhost" };
+  // Connected within the answer's 60 seconds, so the call holds its slot until it completes.
+  await recordTransferEvent(env, partner.id, answer.transferId, { type: "connected" }, { ...site, now: at + 5000 });
   await recordTransferEvent(
     env,
     partner.id,
     answer.transferId,
     { type: "completed", durationSeconds },
-    { siteOrigin: "http://localhost", now: at + durationSeconds * 1000 },
+    { ...site, now: at + 5000 + durationSeconds * 1000 },
   );
   return answer.transferId;
 }

@@ -50,7 +50,8 @@ describe("the buyer's transfers", { timeout: SLOW }, () => {
       returnStatus: null,
       returnNote: null,
     });
-    expect(page.items[0]?.endedAt).toBe((page.items[0]?.routedAt ?? 0) + 300_000);
+    // Connected 5 s after routing (the fixture), then 300 s.
+    expect(page.items[0]?.endedAt).toBe((page.items[0]?.routedAt ?? 0) + 5000 + 300_000);
     // Not charged, and past the 72 hours: neither can be returned.
     expect(page.items[1]).toMatchObject({ billable: false, durationSeconds: 95, returnable: false });
     expect(page.items[2]).toMatchObject({ billable: true, returnable: false });
@@ -164,6 +165,8 @@ describe("orders: progress and pause", { timeout: SLOW }, () => {
         todayCount: expect.any(Number),
         perDayCap: 8,
         paused: false,
+        pause: null,
+        transferPhone: "2145559000",
         setupStatus: "ready",
       },
     ]);
@@ -262,6 +265,8 @@ describe("the admin's Fulfilment tab", { timeout: SLOW }, () => {
       todayCount: expect.any(Number),
       perDayCap: 6,
       paused: true,
+      pause: { kind: "buyer", reason: "Paused by the buyer", needsNumber: false, needsAdmin: false },
+      transferPhone: "2145559000",
     });
     expect(overview.partners.find((row) => row.id === partner.id)).toEqual({
       id: partner.id,

@@ -30,6 +30,11 @@ const noRoute = async (promise: Promise<unknown>, reason: string) =>
   expect(promise).rejects.toMatchObject({ name: "ConflictError", details: { reason } });
 const event = (partner: Partner, id: string, body: TransferEventInput, now: number) =>
   recordTransferEvent(env, partner.id, id, body, { ...SITE, now });
+/** A call connected 10 s after its routing at `routedAt` and completed `durationSeconds` later. */
+async function call(partner: Partner, id: string, routedAt: number, durationSeconds: number) {
+  await event(partner, id, { type: "connected" }, routedAt + 10_000);
+  return event(partner, id, { type: "completed", durationSeconds }, routedAt + 10_000 + durationSeconds * 1000);
+}
 
 describe("which orders take a ping", () => {
   it("takes the prospect's state from orders listing it, and any state from orders without states", async () => {
@@ -141,7 +146,7 @@ describe("which orders take a ping", () => {
     const partner = await createPartner();
     await createOpenOrder({ perDayCap: 1, timeZone: "America/Chicago" });
     const first = await route(partner, chicago(23, 30));
-    await event(partner, first.transferId, { type: "completed", durationSeconds: 300 }, chicago(23, 40));
+    await call(partner, first.transferId, chicago(23, 30), 300);
     await noRoute(route(partner, chicago(23, 50)), "caps_reached");
     // 00:10 the next day in Chicago (06:10 UTC); the UTC day did not change.
     expect((await route(partner, chicago(0, 10, 5))).transferId).toBeTruthy();
@@ -162,7 +167,7 @@ describe("which orders take a ping", () => {
     await createOpenOrder({ buyerId: buyer.buyerId, paidAt: 2 });
     const phone = newPhone();
     const first = await route(partner, chicago(10), "TX", phone);
-    await event(partner, first.transferId, { type: "completed", durationSeconds: 200 }, chicago(10, 5));
+    await call(partner, first.transferId, chicago(10), 200);
     await noRoute(route(partner, chicago(11), "TX", phone), "duplicate");
     const other = await createOpenOrder({ paidAt: 3 });
     const second = await route(partner, chicago(11), "TX", phone);
@@ -264,7 +269,7 @@ describe("the partner's portal figures", () => {
     const durations = [300, 100, 200];
     for (const [index, seconds] of durations.entries()) {
       const { transferId } = await route(partner, chicago(10, index * 10));
-      await event(partner, transferId, { type: "completed", durationSeconds: seconds }, chicago(10, index * 10 + 5));
+      await call(partner, transferId, chicago(10, index * 10), seconds);
     }
     await route(partner, chicago(11)); // still routed
     const stats = await partnerStats(env, partner.profile, chicago(12));

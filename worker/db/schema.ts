@@ -14,6 +14,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { IMPORT_BATCH_STATUSES } from "../../src/domain/csv-mapping";
+import { PAUSE_KINDS, PAUSE_LIFTS } from "../../src/domain/delivery-pauses";
 import { ORDER_KINDS, ORDER_STATUSES } from "../../src/domain/orders";
 import { APPLICATION_STATUSES, PAYMENT_TERMS, TIME_ZONES } from "../../src/domain/partner";
 import { AGE_RANGES } from "../../src/domain/pricing";
@@ -493,9 +494,16 @@ export const orderDelivery = sqliteTable(
     paused: integer("paused", { mode: "boolean" }).notNull().default(false),
     pausedReason: text("paused_reason"),
     pausedAt: integer("paused_at", { mode: "timestamp_ms" }),
+    /** Who paused it (migration 0014): the buyer, or the system after unanswered transfers. */
+    pauseKind: text("pause_kind", { enum: PAUSE_KINDS }),
+    /** A system pause only an admin may lift (the third within 24 hours). */
+    pauseNeedsAdmin: integer("pause_needs_admin", { mode: "boolean" }).notNull().default(false),
     /** The order's quantity of transfers. */
     transfersTotal: integer("transfers_total").notNull(),
-    /** Completed transfers longer than the buffer (each uses one of the total). */
+    /**
+     * Billable transfers, less approved returns (each uses one of the total). Triggers (migration 0014)
+     * refuse any write that takes it below 0 or above `transfers_total`.
+     */
     transfersBillable: integer("transfers_billable").notNull().default(0),
     /** Completed transfers within the buffer: 'under 2 minutes — not charged'. */
     transfersNotCharged: integer("transfers_not_charged").notNull().default(0),
@@ -506,6 +514,23 @@ export const orderDelivery = sqliteTable(
     index("order_delivery_routing_idx").on(t.setupStatus, t.paused),
     check("order_delivery_setup_status_check", oneOf(t.setupStatus, DELIVERY_SETUP_STATUSES)),
   ],
+);
+
+/** Each system pause of an order (migration 0014) and how it was lifted: the third within 24 hours needs an admin. */
+export const systemPauses = sqliteTable(
+  "system_pauses",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    pausedAt: integer("paused_at", { mode: "timestamp_ms" }).notNull(),
+    needsAdmin: integer("needs_admin", { mode: "boolean" }).notNull().default(false),
+    liftedAt: integer("lifted_at", { mode: "timestamp_ms" }),
+    liftedBy: text("lifted_by").references(() => users.id, { onDelete: "set null" }),
+    liftedHow: text("lifted_how", { enum: PAUSE_LIFTS }),
+  },
+  (t) => [index("system_pauses_order_idx").on(t.orderId, t.pausedAt)],
 );
 
 /** One row per (order, state) an order takes, or (order, 'ALL'): routing's per-state lookup. */

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { adminReturnsQuerySchema, returnDecisionSchema } from "../../src/domain/schemas/returns";
 import type { SignedInBindings } from "../env";
+import { liftSystemPause } from "../services/delivery-pauses";
 import { fulfilmentOverview } from "../services/fulfilment";
 import { siteOrigin } from "../services/mail";
 import { decideReturn, listAdminReturns } from "../services/returns";
@@ -10,6 +11,10 @@ import { validate, validateJson } from "../validation";
 /** Mounted in the admin sub-app (worker/api.ts). */
 export const adminFulfilment = new Hono<SignedInBindings>()
   .get("/admin/fulfilment", async (c) => c.json(await fulfilmentOverview(c.env)))
+  // Lifts a pause the system set (the only way once it needs an admin: decision 0027).
+  .post("/admin/orders/:orderId/lift-pause", async (c) =>
+    c.json(await liftSystemPause(c.env, c.get("user").id, c.req.param("orderId"))),
+  )
   .get("/admin/returns", validate("query", adminReturnsQuerySchema), async (c) =>
     c.json(await listAdminReturns(c.env, c.req.valid("query").status)),
   )

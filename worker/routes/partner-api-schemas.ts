@@ -1,6 +1,11 @@
 /** The partner API's request and response shapes: they validate requests and generate /api/v1/openapi.json. */
 import { z } from "@hono/zod-openapi";
-import { NO_ROUTE_REASONS, TRANSFER_BUFFER_SECONDS, TRANSFER_STATUSES } from "../../src/domain/transfers";
+import {
+  EVENT_REFUSALS,
+  NO_ROUTE_REASONS,
+  TRANSFER_BUFFER_SECONDS,
+  TRANSFER_STATUSES,
+} from "../../src/domain/transfers";
 import { US_STATE_CODES } from "../../src/domain/us-states";
 
 const text = (name: string, max: number) =>
@@ -76,6 +81,21 @@ export const NoRouteSchema = z
       .openapi({ example: "caps_reached" }),
   })
   .openapi("NoRoute");
+
+export const EventRefusedSchema = z
+  .object({
+    message: z.string().openapi({ example: EVENT_REFUSALS.expired }),
+    reason: z.enum(Object.keys(EVENT_REFUSALS) as [keyof typeof EVENT_REFUSALS]).openapi({
+      description: Object.entries(EVENT_REFUSALS)
+        .map(([reason, message]) => `\`${reason}\`: ${message}`)
+        .join(" "),
+      example: "expired",
+    }),
+  })
+  .openapi("EventRefused", {
+    description:
+      "`connected` or `completed` arrived after the transfer's slot was released. The event is recorded and the transfer is never billed.",
+  });
 
 export const ErrorSchema = z
   .object({ message: z.string().openapi({ example: "This API key is not valid." }) })

@@ -5,15 +5,22 @@
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import { ROUTE_ANSWER_TTL_SECONDS, TRANSFER_BUFFER_SECONDS } from "../../src/domain/transfers";
+import {
+  CONNECTED_HOLD_SECONDS,
+  DUPLICATE_WINDOW_DAYS,
+  ROUTE_ANSWER_TTL_SECONDS,
+  TRANSFER_BUFFER_SECONDS,
+} from "../../src/domain/transfers";
 import { InvalidError, NotFoundError } from "../errors";
 import { errorJson } from "../http";
 import { PARTNER_API_REQUESTS_PER_SECOND, type PartnerApiBindings, requirePartnerKey } from "../middleware/partner-key";
 import { siteOrigin } from "../services/mail";
-import { getTransfer, recordTransferEvent, routeTransfer } from "../services/transfers";
+import { getTransfer, recordTransferEvent } from "../services/transfer-events";
+import { routeTransfer } from "../services/transfer-routing";
 import { partnerApiReference } from "./partner-api-docs";
 import {
   ErrorSchema,
+  EventRefusedSchema,
   EventSchema,
   NoRouteSchema,
   PingSchema,
@@ -36,7 +43,7 @@ const ping = createRoute({
   method: "post",
   path: "/transfers",
   summary: "Ping: where should this caller go?",
-  description: `Picks one eligible buyer order for the prospect and answers the number to transfer the caller to. The answer holds a slot on the order for ${ROUTE_ANSWER_TTL_SECONDS} seconds: connect within that time (and report \`connected\`) or ping again. Among eligible orders the oldest paid goes first.`,
+  description: `Picks one eligible buyer order for the prospect and answers the number to transfer the caller to. The answer holds a slot on the order for ${ROUTE_ANSWER_TTL_SECONDS} seconds: connect within that time (and report \`connected\`) or ping again. Among eligible orders the oldest paid goes first. A buyer gets one prospect phone at most once in ${DUPLICATE_WINDOW_DAYS} days: every answer counts, including one left to expire, until you report \`no-answer\` or \`failed\` for it.`,
   security,
   request: { body: { required: true, ...json(PingSchema, "The prospect and their consent.") } },
   responses: {
@@ -53,13 +60,16 @@ const event = createRoute({
   method: "post",
   path: "/transfers/{id}/events",
   summary: "Report what happened to a routed call",
-  description: `\`connected\`, \`completed\` (with \`durationSeconds\`), \`no-answer\` or \`failed\`. A completed call is billable when the caller stayed longer than ${TRANSFER_BUFFER_SECONDS} seconds. Each event type counts once per transfer: repeating it changes nothing, and an event after the call ended is recorded without effect.`,
+  description: `\`connected\`, \`completed\` (with \`durationSeconds\`), \`no-answer\` or \`failed\`. A completed call is billable when the caller stayed longer than ${TRANSFER_BUFFER_SECONDS} seconds and the transfer still held its slot: report \`connected\` within the answer's ${ROUTE_ANSWER_TTL_SECONDS} seconds (the slot is then held for ${CONNECTED_HOLD_SECONDS / 3600} hours) or \`completed\` within them. Later, \`connected\` and \`completed\` are recorded and answer 409 (\`EventRefused\`); the transfer is never billed. Each event type counts once per transfer: repeating it changes nothing, and an event after the call ended is recorded without effect.`,
   security,
   request: { params: TransferIdSchema, body: { required: true, ...json(EventSchema, "The event.") } },
   responses: {
     200: json(TransferSchema, "The transfer after the event."),
     404: json(ErrorSchema, "No such transfer among yours."),
-    409: json(ErrorSchema, "`connected` arrived after the answer expired: ping again."),
+    409: json(
+      EventRefusedSchema,
+      "`connected` or `completed` arrived after the transfer's slot was released (`reason`: `expired` or `hold_expired`): recorded, never billed.",
+    ),
     ...errors,
   },
 });

@@ -1,9 +1,11 @@
 /** The Lead Tracker's API (issue 16 item 1): the signed-in buyer's transfers, orders and pause/resume. */
 import { Hono } from "hono";
+import { resumeDeliveriesSchema } from "../../src/domain/schemas/delivery-pauses";
 import { trackerQuerySchema } from "../../src/domain/schemas/returns";
 import type { SignedInBindings } from "../env";
-import { listTrackerOrders, listTrackerTransfers, setOrderPaused, trackerCsv } from "../services/tracker";
-import { validate } from "../validation";
+import { pauseDeliveries, resumeDeliveries } from "../services/delivery-pauses";
+import { listTrackerOrders, listTrackerTransfers, trackerCsv } from "../services/tracker";
+import { validate, validateJson } from "../validation";
 
 /** Mounted in the buyer sub-app (worker/api.ts). */
 export const tracker = new Hono<SignedInBindings>()
@@ -19,8 +21,9 @@ export const tracker = new Hono<SignedInBindings>()
   })
   .get("/tracker/orders", async (c) => c.json(await listTrackerOrders(c.env, c.get("user").id)))
   .post("/tracker/orders/:orderId/pause", async (c) =>
-    c.json(await setOrderPaused(c.env, c.get("user").id, c.req.param("orderId"), true)),
+    c.json(await pauseDeliveries(c.env, c.get("user").id, c.req.param("orderId"))),
   )
-  .post("/tracker/orders/:orderId/resume", async (c) =>
-    c.json(await setOrderPaused(c.env, c.get("user").id, c.req.param("orderId"), false)),
+  // A bare request resumes the buyer's own pause; a system pause needs `{ transferPhone }` (409 says so).
+  .post("/tracker/orders/:orderId/resume", validateJson(resumeDeliveriesSchema), async (c) =>
+    c.json(await resumeDeliveries(c.env, c.get("user").id, c.req.param("orderId"), c.req.valid("json"))),
   );

@@ -1,10 +1,11 @@
 /**
  * The Lead Tracker (issue 16 item 1): a buyer's delivered transfers (filtered and paged in SQL, or
- * streamed as CSV), the progress of their live-transfer orders, and pausing or resuming an order's
- * deliveries. Only the buyer's own transfers and orders: anything else is 404.
+ * streamed as CSV) and the progress of their live-transfer orders (pausing and resuming them:
+ * ./delivery-pauses). Only the buyer's own transfers and orders: anything else is 404.
  */
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { csvLines } from "../../src/domain/csv-writer";
+import { pauseView } from "../../src/domain/delivery-pauses";
 import {
   packageName,
   type ReturnStatus,
@@ -210,7 +211,7 @@ export async function trackerCsv(
   });
 }
 
-// ——— Orders: progress, today's count, pause ———
+// ——— Orders: progress, today's count ———
 
 /** Today's local day in each US zone (at most two different days at any moment). */
 function todayByZone(now: number): Map<string, string> {
@@ -257,6 +258,10 @@ const orderColumns = {
   notCharged: orderDelivery.transfersNotCharged,
   perDayCap: orderDelivery.perDayCap,
   paused: orderDelivery.paused,
+  pauseKind: orderDelivery.pauseKind,
+  pausedReason: orderDelivery.pausedReason,
+  pauseNeedsAdmin: orderDelivery.pauseNeedsAdmin,
+  transferPhone: orderDelivery.transferPhone,
   setupStatus: orderDelivery.setupStatus,
   /** Who bought it (the admin's Fulfilment tab): the username, else the order's e-mail. */
   buyer: sql<string>`coalesce(${users.username}, ${orders.email}, '')`,
@@ -276,6 +281,8 @@ export function toTrackerOrder(row: OrderRow, today: number): TrackerOrder {
     todayCount: today,
     perDayCap: row.perDayCap,
     paused: row.paused,
+    pause: pauseView(row),
+    transferPhone: row.transferPhone,
     setupStatus: row.setupStatus,
   };
 }
@@ -301,33 +308,4 @@ export async function listTrackerOrders(env: Env, userId: string, now = Date.now
     now,
   );
   return rows.map((row) => toTrackerOrder(row, today.get(row.orderId) ?? 0));
-}
-
-/**
- * Pauses or resumes deliveries to one of the buyer's orders. A paused order is left out of routing (the
- * routing index follows `order_delivery.paused` through its trigger). 404 for another buyer's order.
- */
-export async function setOrderPaused(
-  env: Env,
-  userId: string,
-  orderId: string,
-  paused: boolean,
-  now = Date.now(),
-): Promise<TrackerOrder> {
-  const db = database(env.DB);
-  await buyersOrder(db, userId, orderId);
-  const [updated] = await db
-    .update(orderDelivery)
-    .set(
-      paused
-        ? { paused: true, pausedReason: "Paused by the buyer", pausedAt: new Date(now), updatedAt: new Date(now) }
-        : { paused: false, pausedReason: null, pausedAt: null, updatedAt: new Date(now) },
-    )
-    .where(eq(orderDelivery.orderId, orderId))
-    .returning({ orderId: orderDelivery.orderId });
-  if (!updated) throw new NotFoundError("This order has no live-transfer deliveries.");
-  const [row] = await orderProgressSelect(db).where(eq(orders.id, orderId));
-  if (!row) throw new NotFoundError("No such order.");
-  const today = await todayCounts(db, [orderId], now);
-  return toTrackerOrder(row, today.get(orderId) ?? 0);
 }

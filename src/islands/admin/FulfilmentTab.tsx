@@ -19,6 +19,7 @@ import { Spinner } from "../../ui/spinner";
 import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { deliveryProgressText, formatDuration, formatRate, todayText } from "../../ui/transfer-format";
+import { PauseCell } from "./PauseCell";
 
 const FULFILMENT_URL = "/api/admin/fulfilment";
 const ADMIN_RETURNS_URL = "/api/admin/returns";
@@ -233,7 +234,7 @@ export default function FulfilmentTab() {
                       <td className="px-4 py-3">{order.remaining}</td>
                       <td className="px-4 py-3">{todayText(order.todayCount, order.perDayCap)}</td>
                       <td className="px-4 py-3">
-                        {order.paused ? <span className="font-semibold text-amber-900">Paused</span> : "Active"}
+                        <PauseCell order={order} queryKey={FULFILMENT_URL} />
                       </td>
                     </tr>
                   ))}

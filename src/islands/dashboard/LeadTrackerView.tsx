@@ -14,6 +14,7 @@ import { buttonClass, inputClass, labelClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 import { chargeText, deliveryProgressText, formatDuration, formatInZone, todayText } from "../../ui/transfer-format";
+import { ResumeWithNumber } from "./ResumeWithNumber";
 
 export const TRACKER_ORDERS_URL = "/api/tracker/orders";
 
@@ -46,17 +47,20 @@ function OrderProgress({ order }: { order: TrackerOrder }) {
   const queryClient = useQueryClient();
   const labelId = useId();
   const [notice, setNotice] = useState("");
+  const changed = async (updated: TrackerOrder) => {
+    setNotice(
+      updated.paused
+        ? "Deliveries are paused. No transfers reach this order until you resume."
+        : "Deliveries resumed. Transfers reach this order again within its hours.",
+    );
+    await queryClient.invalidateQueries({ queryKey: [TRACKER_ORDERS_URL] });
+  };
   const toggle = useMutation({
     mutationFn: (action: "pause" | "resume") =>
-      call(api.tracker.orders[":orderId"][action].$post({ param: { orderId: order.orderId } })),
-    onSuccess: async (updated) => {
-      setNotice(
-        updated.paused
-          ? "Deliveries are paused. No transfers reach this order until you resume."
-          : "Deliveries resumed. Transfers reach this order again within its hours.",
-      );
-      await queryClient.invalidateQueries({ queryKey: [TRACKER_ORDERS_URL] });
-    },
+      action === "pause"
+        ? call(api.tracker.orders[":orderId"].pause.$post({ param: { orderId: order.orderId } }))
+        : call(api.tracker.orders[":orderId"].resume.$post({ param: { orderId: order.orderId }, json: {} })),
+    onSuccess: changed,
     onError: (error) =>
       toast({
         title: "Could not change deliveries",
@@ -77,18 +81,22 @@ function OrderProgress({ order }: { order: TrackerOrder }) {
             {order.setupStatus === "awaiting_setup" && " · awaiting delivery settings"}
           </p>
         </div>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           {order.paused && (
             <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">Paused</span>
           )}
-          <Button
-            variant="secondary"
-            busy={toggle.isPending}
-            onClick={() => toggle.mutate(order.paused ? "resume" : "pause")}
-            aria-describedby={labelId}
-          >
-            {order.paused ? "Resume deliveries" : "Pause deliveries"}
-          </Button>
+          {order.pause?.needsNumber ? (
+            <ResumeWithNumber order={order} onResumed={changed} />
+          ) : (
+            <Button
+              variant="secondary"
+              busy={toggle.isPending}
+              onClick={() => toggle.mutate(order.paused ? "resume" : "pause")}
+              aria-describedby={labelId}
+            >
+              {order.paused ? "Resume deliveries" : "Pause deliveries"}
+            </Button>
+          )}
         </div>
       </div>
       <div>

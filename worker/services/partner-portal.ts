@@ -1,0 +1,117 @@
+/**
+ * Live transfers, the partner portal's figures (issue 15 item 6): the partner's profile, today's calls
+ * against its cap, billable rate and average duration, its transfers a page at a time, and the weekly
+ * payout statement.
+ */
+import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { localTime, type PartnerPaymentTerms, type PayoutLine, payoutStatement } from "../../src/domain/transfers";
+import { database } from "../db/client";
+import { partners, transfers } from "../db/schema";
+import type { Env } from "../env";
+import { type TransferView, transferView } from "./transfer-events";
+
+export interface PartnerProfile {
+  id: string;
+  businessName: string;
+  dailyCallCap: number;
+  timeZone: string;
+  payPerTransferCents: number;
+  paymentTerms: PartnerPaymentTerms;
+}
+
+/** The partner record of a partner user, or undefined. */
+export async function findPartnerByUser(env: Env, userId: string): Promise<PartnerProfile | undefined> {
+  const [row] = await database(env.DB)
+    .select({
+      id: partners.id,
+      businessName: partners.businessName,
+      dailyCallCap: partners.dailyCallCap,
+      timeZone: partners.timeZone,
+      payPerTransferCents: partners.payPerTransferCents,
+      paymentTerms: partners.paymentTerms,
+    })
+    .from(partners)
+    .where(eq(partners.userId, userId));
+  return row;
+}
+
+export interface PartnerStats {
+  today: { day: string; calls: number; dailyCallCap: number };
+  completed: number;
+  billable: number;
+  /** Billable / completed, 0..1; null before any completed call. */
+  billableRate: number | null;
+  averageDurationSeconds: number | null;
+}
+
+export async function partnerStats(env: Env, partner: PartnerProfile, now = Date.now()): Promise<PartnerStats> {
+  const db = database(env.DB);
+  const day = localTime(now, partner.timeZone).day;
+  const [[today], [totals]] = await Promise.all([
+    db
+      .select({ calls: count() })
+      .from(transfers)
+      .where(and(eq(transfers.partnerId, partner.id), eq(transfers.partnerLocalDay, day))),
+    db
+      .select({
+        completed: count(),
+        billable: sql<number>`coalesce(sum(${transfers.billable}), 0)`,
+        averageDuration: sql<number | null>`avg(${transfers.durationSeconds})`,
+      })
+      .from(transfers)
+      .where(and(eq(transfers.partnerId, partner.id), eq(transfers.status, "completed"))),
+  ]);
+  const completed = totals?.completed ?? 0;
+  const billable = Number(totals?.billable ?? 0);
+  return {
+    today: { day, calls: today?.calls ?? 0, dailyCallCap: partner.dailyCallCap },
+    completed,
+    billable,
+    billableRate: completed > 0 ? billable / completed : null,
+    averageDurationSeconds: totals?.averageDuration == null ? null : Math.round(totals.averageDuration),
+  };
+}
+
+export const TRANSFER_PAGE_SIZE = 50;
+
+/** The partner's transfers, newest first, a page at a time (`before`: the routedAt of the last one seen). */
+export async function listPartnerTransfers(
+  env: Env,
+  partnerId: string,
+  options: { before?: number; now?: number } = {},
+): Promise<TransferView[]> {
+  const now = options.now ?? Date.now();
+  const rows = await database(env.DB)
+    .select()
+    .from(transfers)
+    .where(
+      and(
+        eq(transfers.partnerId, partnerId),
+        options.before ? lt(transfers.routedAt, new Date(options.before)) : undefined,
+      ),
+    )
+    .orderBy(desc(transfers.routedAt))
+    .limit(TRANSFER_PAGE_SIZE);
+  return rows.map((row) => transferView(row, now));
+}
+
+/**
+ * Weekly payout lines: billable transfers × the partner's pay per transfer, due per its payment terms.
+ * Only transfers completed while they held their slot are billable (a late report ends as `expired`,
+ * never billable: transfer-events.ts); a transfer whose return was approved (issue 16) is not paid.
+ */
+export async function partnerPayouts(env: Env, partner: PartnerProfile): Promise<PayoutLine[]> {
+  const perDay = await database(env.DB)
+    .select({ day: transfers.partnerLocalDay, billable: count() })
+    .from(transfers)
+    .where(
+      and(
+        eq(transfers.partnerId, partner.id),
+        eq(transfers.status, "completed"),
+        eq(transfers.billable, true),
+        isNull(transfers.returnedAt),
+      ),
+    )
+    .groupBy(transfers.partnerLocalDay);
+  return payoutStatement(perDay, partner.payPerTransferCents, partner.paymentTerms);
+}
