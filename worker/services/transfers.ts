@@ -38,6 +38,7 @@ import { orderDelivery, orders, partners, transferEvents, transfers, users } fro
 import type { Env } from "../env";
 import { ConflictError, InvalidError, NotFoundError } from "../errors";
 import type { KeyOwner } from "./api-keys";
+import { emails } from "./email-templates";
 import { sendMail } from "./mail";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -515,17 +516,7 @@ async function pauseIfUnanswered(env: Env, orderId: string, siteOrigin: string, 
     .where(eq(orders.id, orderId));
   const to = buyer?.userEmail ?? buyer?.orderEmail;
   if (!to) return;
-  await sendMail(env, {
-    to,
-    subject: "Live transfers paused on your order",
-    text: [
-      `Hello${buyer?.name ? ` ${buyer.name}` : ""},`,
-      "",
-      `We paused live transfers to your order ${orderId.slice(0, 8)} because ${NO_ANSWER_PAUSE_REASON}.`,
-      "Callers are waiting: please check that your transfer number is staffed, then resume deliveries from your dashboard:",
-      `${siteOrigin}/dashboard`,
-    ].join("\n"),
-  });
+  await sendMail(env, to, emails.transfersPaused(siteOrigin, { name: buyer?.name ?? null, orderId }));
 }
 
 // ——— The partner portal (item 6) ———
