@@ -141,7 +141,9 @@ describe("all 50 states and DC as delivery settings (issue 21 item 4)", () => {
     });
     const { surveyId } = await survey.json<{ surveyId: string }>();
     const payment = await (
-      await callApi("/api/create-payment-intent", { json: { amount: 350, leadType: "Live Transfers", quantity: 10, surveyId } })
+      await callApi("/api/create-payment-intent", {
+        json: { amount: 350, leadType: "Live Transfers", quantity: 10, surveyId },
+      })
     ).json<{ orderId: string; clientSecret: string }>();
     expect((await pay(payment.clientSecret)).broken).toEqual([]);
     expect((await deliveryOf(payment.orderId))?.setup_status).toBe("awaiting_setup");
@@ -162,7 +164,9 @@ describe("all 50 states and DC as delivery settings (issue 21 item 4)", () => {
   it("the admin's form on /admin-orders", async () => {
     const admin = await signedIn({ isAdmin: true });
     const order = await (
-      await callApi("/api/create-payment-intent", { json: { amount: 390, callCount: 10, email: `pkg${unique()}@example.com` } })
+      await callApi("/api/create-payment-intent", {
+        json: { amount: 390, callCount: 10, email: `pkg${unique()}@example.com` },
+      })
     ).json<{ orderId: string; clientSecret: string }>();
     expect((await pay(order.clientSecret)).broken).toEqual([]);
     const settings = { ...SAMPLE_DELIVERY_SETTINGS, states: ALL_51, hoursStart: "00:00", hoursEnd: "00:00" };
