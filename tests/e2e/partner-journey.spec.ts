@@ -4,7 +4,7 @@
  * shows the order's delivered counts.
  */
 import { execFileSync } from "node:child_process";
-import { latestMailTo, query } from "./database";
+import { linkPrintedFor, query } from "./database";
 import { expect, setupValue, test, url } from "./fixtures";
 import { fillApplication } from "./partners";
 import { toast } from "./pay";
@@ -30,7 +30,8 @@ test.describe("partner journey", () => {
     await pending.getByRole("button", { name: "Approve" }).click();
     await expect(toast(admin, "Application status updated successfully")).toBeVisible();
 
-    const link = latestMailTo(email)?.text.match(/https?:\/\/\S+\/partner-invitation\?token=[\w-]+/)?.[0];
+    await expect.poll(() => linkPrintedFor(email, "/partner-invitation")).toBeTruthy();
+    const link = linkPrintedFor(email, "/partner-invitation");
     expect(link).toBeDefined();
     const partner = await newPage();
     await partner.goto(new URL(link ?? "/").pathname + new URL(link ?? "/").search);
