@@ -25,7 +25,7 @@ export interface BuyerProfile {
   state?: string;
 }
 
-export interface NewAccount extends Partial<BuyerProfile> {
+interface NewAccount extends Partial<BuyerProfile> {
   /** Given when something made before the account must name it (a partner's invitation link). */
   id?: string;
   username: string;
@@ -35,7 +35,7 @@ export interface NewAccount extends Partial<BuyerProfile> {
   accountType?: AccountType;
 }
 
-export type AccountConflict = { field: "username" | "email"; message: string };
+type AccountConflict = { field: "username" | "email"; message: string };
 
 const CONFLICTS: Record<AccountConflict["field"], string> = {
   username: "Username is already taken",
@@ -48,11 +48,7 @@ const NO_PASSWORD_YET = "!invited";
 /** True while the account has no usable password (a partner who has not accepted the invitation). */
 export const awaitsPassword = (user: { passwordHash: string }) => user.passwordHash === NO_PASSWORD_YET;
 
-export async function findAccountConflict(
-  db: Database,
-  username: string,
-  email: string,
-): Promise<AccountConflict | null> {
+async function findAccountConflict(db: Database, username: string, email: string): Promise<AccountConflict | null> {
   const row = await db
     .select({ usernameTaken: sql<number>`lower(${users.username}) = lower(${username})` })
     .from(users)
@@ -64,7 +60,7 @@ export async function findAccountConflict(
   return { field, message: CONFLICTS[field] };
 }
 
-export interface CreateUserOptions {
+interface CreateUserOptions {
   /** Statements written in the same transaction as the account (they may refer to its id). */
   alongside?: (userId: string) => BatchItem<"sqlite">[];
   /** The form's name for a field (e.g. `account.username`): errors are reported under it. */

@@ -14,7 +14,7 @@ import type { Email } from "./email-templates";
 export const REDACTED = "[link removed from the stored copy]";
 
 /** The message text with every secret replaced, as the outbox and non-development logs keep it. */
-export function redactedText(email: Pick<Email, "text" | "secrets">): string {
+function redactedText(email: Pick<Email, "text" | "secrets">): string {
   return email.secrets.reduce((text, secret) => text.replaceAll(secret, REDACTED), email.text);
 }
 

@@ -106,7 +106,7 @@ export async function checkSetupLink(env: Env, token: string, caller: PublicUser
 }
 
 type SetupRequest = Omit<DeliverySetupRequest, "settings"> & { settings: DeliverySettingsValues };
-export interface SetupCaller {
+interface SetupCaller {
   user: PublicUser | null;
   /** The client's address, for the sign-in throttle. */
   address: string;

@@ -18,7 +18,7 @@ import { sha256Hex } from "./digest";
 const HOUR_MS = 60 * 60 * 1000;
 
 /** How long a link of each purpose works after it is made. */
-export const LINK_TTL_MS: Record<LinkPurpose, number> = {
+const LINK_TTL_MS: Record<LinkPurpose, number> = {
   password_reset: RESET_LINK_TTL_MS,
   partner_invitation: INVITATION_TTL_HOURS * HOUR_MS,
   delivery_setup: SETUP_LINK_TTL_DAYS * 24 * HOUR_MS,
@@ -31,10 +31,10 @@ const LINK_PAGES: Record<LinkPurpose, string> = {
   delivery_setup: "/delivery-setup",
 };
 
-export type Link = typeof singleUseLinks.$inferSelect;
-export type LinkSubject = Pick<typeof singleUseLinks.$inferInsert, "userId" | "orderId" | "email">;
+type Link = typeof singleUseLinks.$inferSelect;
+type LinkSubject = Pick<typeof singleUseLinks.$inferInsert, "userId" | "orderId" | "email">;
 
-export interface NewLink {
+interface NewLink {
   /** The page and token (`/reset-password?token=…`): goes into the e-mail only, never stored. */
   path: string;
   /** The row's insert, to run alone or in the caller's batch. */

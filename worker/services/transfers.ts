@@ -516,7 +516,12 @@ async function pauseIfUnanswered(env: Env, orderId: string, siteOrigin: string, 
     .where(eq(orders.id, orderId));
   const to = buyer?.userEmail ?? buyer?.orderEmail;
   if (!to) return;
-  await sendMail(env, to, emails.transfersPaused(siteOrigin, { name: buyer?.name ?? null, orderId }));
+  try {
+    await sendMail(env, to, emails.transfersPaused(siteOrigin, { name: buyer?.name ?? null, orderId }));
+  } catch (error) {
+    // The pause stands and the Lead Tracker shows it; the partner's event is not refused for a mail.
+    console.error(`Order ${orderId}: the pause e-mail failed`, error);
+  }
 }
 
 // ——— The partner portal (item 6) ———
