@@ -3,7 +3,7 @@
  * already said, and the one form (setup page, /admin-orders dialog, their APIs) that completes them.
  */
 import { z } from "zod";
-import { changePasswordSchema } from "./schemas/auth";
+import { changePasswordSchema, loginSchema } from "./schemas/auth";
 import { parseStates } from "./schemas/dashboard";
 import { surveyStep1Schema } from "./schemas/survey";
 import {
@@ -165,7 +165,12 @@ const setupToken = z.string({ error: SETUP_LINK_INVALID }).min(1, SETUP_LINK_INV
 
 export const setupTokenSchema = z.object({ token: setupToken });
 
-/** The setup page's save: the settings, and a new account when the order's e-mail has none yet. */
+/**
+ * The setup page's save (docs/decisions/0028): the settings, and who the order belongs to. A link never
+ * signs anyone in by itself: an order bought without an account gets a new one (`account`) or goes to an
+ * existing buyer account whose password is given (`signIn`); an order with an account needs that
+ * account's password, or its session.
+ */
 export const deliverySetupSchema = z.object({
   token: setupToken,
   settings: deliverySettingsInputSchema,
@@ -175,8 +180,29 @@ export const deliverySetupSchema = z.object({
       password: changePasswordSchema.shape.newPassword,
     })
     .optional(),
+  signIn: loginSchema.optional(),
 });
 export type DeliverySetupRequest = z.input<typeof deliverySetupSchema>;
+
+export const SETUP_PASSWORD_NEEDED = "Enter the password of the account this order belongs to";
+export const SETUP_ACCOUNT_NEEDED = "Create an account for this order, or sign in to the one you have";
+export const SETUP_SIGN_IN_FIRST =
+  "This order belongs to an administrator account. Sign in first, then open the link again.";
+export const SETUP_NOT_A_BUYER_ACCOUNT =
+  "Orders can only belong to buyer accounts. Sign in with a buyer account, or create one for this order.";
+
+/**
+ * Who the setup page saves for:
+ * - `signed-in`: the caller is signed in to the order's account; saving signs nobody in;
+ * - `password`: the order's account (`username`) exists; its password is asked;
+ * - `sign-in-first`: the order's account is an administrator's: a link never signs into one;
+ * - `new`: the order has no account: create one, or sign in to an existing buyer account.
+ */
+export type SetupAccount =
+  | { kind: "signed-in"; username: string }
+  | { kind: "password"; username: string }
+  | { kind: "sign-in-first" }
+  | { kind: "new" };
 
 /** What the setup page shows before saving. */
 export type SetupLinkCheck =
@@ -186,7 +212,6 @@ export type SetupLinkCheck =
       orderId: string;
       transfers: number;
       email: string;
-      /** The account the order belongs to (signed in on save), or null: the page asks for a username and password. */
-      username: string | null;
+      account: SetupAccount;
       settings: ReturnType<typeof inputFromSettings>;
     };

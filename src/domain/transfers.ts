@@ -9,10 +9,6 @@ import { type ApplicationTimeZone, PAYMENT_TERMS, type PaymentTerms } from "./pa
 export const ACCOUNT_TYPES = ["buyer", "partner"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
-/** What a single-use e-mailed link is for (only its SHA-256 is stored). */
-export const TOKEN_PURPOSES = ["partner_invitation", "delivery_setup"] as const;
-export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
-
 /** A live-transfer order's delivery settings are either still missing or complete. */
 export const DELIVERY_SETUP_STATUSES = ["awaiting_setup", "ready"] as const;
 export type DeliverySetupStatus = (typeof DELIVERY_SETUP_STATUSES)[number];

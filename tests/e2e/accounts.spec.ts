@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
-import { createUser, latestMailTo, resetLinkPrintedFor } from "./database";
+import { createUser, latestMailTo, linkPrintedFor } from "./database";
 import { expect, test, url } from "./fixtures";
 import { toast } from "./pay";
 
@@ -165,8 +165,8 @@ test.describe("password recovery", () => {
     await expect(page.getByRole("button", { name: "Try Again" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Back to Login" })).toBeVisible();
 
-    await expect.poll(() => resetLinkPrintedFor(user.email)).toBeTruthy();
-    const link = resetLinkPrintedFor(user.email) ?? "";
+    await expect.poll(() => linkPrintedFor(user.email)).toBeTruthy();
+    const link = linkPrintedFor(user.email) ?? "";
     const token = new URL(link).searchParams.get("token") ?? "";
     expect(token.length).toBeGreaterThanOrEqual(43);
     // The stored copy of the mail never holds the link.

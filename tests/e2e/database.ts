@@ -37,10 +37,13 @@ export function latestMailTo(email: string): { subject: string; text: string } |
   )[0];
 }
 
-/** The reset link of the latest mail to `email` as the development server printed it (the outbox keeps it redacted). */
-export function resetLinkPrintedFor(email: string): string | undefined {
+/**
+ * The link to `page` (a reset, invitation or setup link) of the latest mail to `email` as the development
+ * server printed it: the outbox keeps links that sign someone in redacted.
+ */
+export function linkPrintedFor(email: string, page = "/reset-password"): string | undefined {
   const log = readFileSync(setupValue("E2E_SERVER_LOG"), "utf8");
   const at = log.lastIndexOf(`[mail] to ${email}:`);
   if (at < 0) return undefined;
-  return /(http:\/\/\S+\/reset-password\?token=[\w-]+)/.exec(log.slice(at))?.[1];
+  return new RegExp(`(http://\\S+${page}\\?token=[\\w-]+)`).exec(log.slice(at))?.[1];
 }

@@ -4,7 +4,7 @@
  * shows the order's delivered counts.
  */
 import { execFileSync } from "node:child_process";
-import { latestMailTo, query } from "./database";
+import { linkPrintedFor, query } from "./database";
 import { expect, setupValue, test, url } from "./fixtures";
 import { fillApplication } from "./partners";
 import { toast } from "./pay";
@@ -29,8 +29,12 @@ test.describe("partner journey", () => {
     const pending = admin.getByRole("listitem").filter({ has: admin.getByRole("heading", { name: businessName }) });
     await pending.getByRole("button", { name: "Approve" }).click();
     await expect(toast(admin, "Application status updated successfully")).toBeVisible();
+    // The admin re-sends the invitation (issue 21 item 6): the partner uses the newest link.
+    await admin.getByRole("button", { name: `Re-send invitation to ${businessName}` }).click();
+    await expect(toast(admin, "Invitation sent")).toBeVisible();
 
-    const link = latestMailTo(email)?.text.match(/https?:\/\/\S+\/partner-invitation\?token=[\w-]+/)?.[0];
+    await expect.poll(() => linkPrintedFor(email, "/partner-invitation")).toBeTruthy();
+    const link = linkPrintedFor(email, "/partner-invitation");
     expect(link).toBeDefined();
     const partner = await newPage();
     await partner.goto(new URL(link ?? "/").pathname + new URL(link ?? "/").search);
@@ -63,6 +67,8 @@ test.describe("partner journey", () => {
     await admin.goto("/admin-orders");
     const row = admin.locator("tr").filter({ hasText: orderId.slice(0, 8) });
     await expect(row.getByText("Awaiting setup")).toBeVisible();
+    await row.getByRole("button", { name: "Re-send setup link" }).click();
+    await expect(toast(admin, "Setup link sent")).toBeVisible();
     await row.getByRole("button", { name: "Set up delivery" }).click();
     const dialog = admin.getByRole("dialog");
     await dialog.getByLabel("Transfer phone number").fill("(555) 303-4040");

@@ -137,7 +137,9 @@ describe("password recovery", () => {
     expect(mail?.text).toContain("1 hour");
     const token = await requestResetToken(user.email);
     expect(token.length).toBeGreaterThanOrEqual(43);
-    const stored = await env.DB.prepare("SELECT token_hash FROM password_reset_tokens WHERE user_id = ?")
+    const stored = await env.DB.prepare(
+      "SELECT token_hash FROM single_use_links WHERE user_id = ? AND purpose = 'password_reset'",
+    )
       .bind(user.id)
       .first<{ token_hash: string }>();
     expect(stored?.token_hash).not.toBe(token);
@@ -186,7 +188,7 @@ describe("password recovery", () => {
   it("refuses an expired token", async () => {
     const user = await createUser();
     const token = await requestResetToken(user.email);
-    await env.DB.prepare("UPDATE password_reset_tokens SET expires_at = ? WHERE user_id = ?")
+    await env.DB.prepare("UPDATE single_use_links SET expires_at = ? WHERE user_id = ? AND purpose = 'password_reset'")
       .bind(Date.now() - 1, user.id)
       .run();
     expect(await (await callApi("/api/validate-reset-token", { json: { token } })).json()).toEqual({ valid: false });

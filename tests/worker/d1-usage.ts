@@ -25,16 +25,21 @@ const byteLength = (value: unknown) =>
 
 type Tracked = { inner: D1PreparedStatement; sql: string; values: unknown[] };
 
-/** Wraps `db`: use the returned binding in place of the real one, then read `usage`. */
-export function watchD1(db: D1Database): { db: D1Database; usage: D1Usage } {
+/**
+ * Wraps `db`: use the returned binding in place of the real one, then read `usage`. With `refuse`, a
+ * statement whose SQL matches fails as D1 would (a batch that holds one fails before anything runs).
+ */
+export function watchD1(db: D1Database, options: { refuse?: RegExp } = {}): { db: D1Database; usage: D1Usage } {
   const usage: D1Usage = { statements: [] };
   const tracked = new WeakMap<object, Tracked>();
-  const record = ({ sql, values }: Tracked) =>
-    usage.statements.push({
+  const record = ({ sql, values }: Tracked) => {
+    if (options.refuse?.test(sql)) throw new Error(`D1_ERROR: refused by the test: ${sql.slice(0, 60)}`);
+    return usage.statements.push({
       sql,
       params: values.length,
       largestValueBytes: Math.max(0, ...values.map(byteLength)),
     });
+  };
 
   function statement(entry: Tracked): D1PreparedStatement {
     const wrapped = {
@@ -63,7 +68,7 @@ export function watchD1(db: D1Database): { db: D1Database; usage: D1Usage } {
 
   const wrappedDb = {
     prepare: (sql: string) => statement({ inner: db.prepare(sql), sql, values: [] }),
-    batch: (statements: D1PreparedStatement[]) => {
+    batch: async (statements: D1PreparedStatement[]) => {
       const inner = statements.map((s) => {
         const entry = tracked.get(s);
         if (!entry) throw new Error("batch() got a statement this binding did not prepare");

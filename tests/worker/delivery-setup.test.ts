@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SETUP_LINK_INVALID } from "../../src/domain/delivery-setup";
 import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
-import { callApi, expectAdminOnly, sessionCookie, signedIn } from "./helpers";
+import { callApi, expectAdminOnly, printedToken, sessionCookie, signedIn } from "./helpers";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
@@ -64,10 +64,7 @@ const setupMails = (email: string) =>
     .all<{ text: string }>();
 
 async function setupToken(email: string): Promise<string> {
-  const mail = (await setupMails(email)).results[0];
-  const token = mail?.text.match(/\/delivery-setup\?token=([\w-]+)/)?.[1];
-  if (!token) throw new Error(`no setup link e-mailed to ${email}`);
-  return token;
+  return printedToken(email, "/delivery-setup");
 }
 
 const SETTINGS = SAMPLE_DELIVERY_SETTINGS;
@@ -132,7 +129,7 @@ describe("delivery settings at payment", () => {
     });
   });
 
-  it("a survey order lacks a transfer number: awaiting setup, and the link signs into the survey's account", async () => {
+  it("a survey order lacks a transfer number: awaiting setup; the link saves for the survey's account with its password", async () => {
     const tag = unique();
     const email = `sam${tag}@example.com`;
     const survey = await callApi("/api/survey", {
@@ -168,10 +165,19 @@ describe("delivery settings at payment", () => {
       valid: true,
       orderId: payment.orderId,
       transfers: 10,
-      username: `sam${tag}`,
+      account: { kind: "password", username: `sam${tag}` },
       settings: { transferPhone: "", hoursStart: "09:00", hoursEnd: "17:00", perDayCap: "5" },
     });
-    const saved = await callApi("/api/delivery-setup", { json: { token, settings: SETTINGS } });
+    const noPassword = await callApi("/api/delivery-setup", { json: { token, settings: SETTINGS } });
+    expect(noPassword.status).toBe(400);
+    expect(noPassword.headers.getSetCookie()).toEqual([]);
+    const signIn = { username: `sam${tag}`, password: "secret-pass-1" };
+    const wrong = await callApi("/api/delivery-setup", {
+      json: { token, settings: SETTINGS, signIn: { ...signIn, password: "not-the-password" } },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+    const saved = await callApi("/api/delivery-setup", { json: { token, settings: SETTINGS, signIn } });
     expect(saved.status).toBe(200);
     expect(await delivery(payment.orderId)).toMatchObject({
       setup_status: "ready",
@@ -195,7 +201,7 @@ describe("delivery settings at payment", () => {
     expect(await (await callApi("/api/delivery-setup/check", { json: { token } })).json()).toMatchObject({
       valid: true,
       email,
-      username: null,
+      account: { kind: "new" },
     });
 
     const noAccount = await callApi("/api/delivery-setup", { json: { token, settings: SETTINGS } });

@@ -8,7 +8,12 @@ describe("GET /api/health", () => {
   it("answers ok after a D1 round trip on the migrated database", async () => {
     const response = await call("/api/health");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, database: "ready", payments: "simulated" });
+    expect(await response.json()).toEqual({
+      ok: true,
+      database: "ready",
+      payments: "simulated",
+      siteUrl: "development",
+    });
   });
 
   it("carries the security headers", async () => {

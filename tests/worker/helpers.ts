@@ -107,6 +107,28 @@ export async function expectSignedInOnly(path: string, options: Omit<CallOptions
   expect(anonymous.status, `${path} anonymous`).toBe(401);
 }
 
+/**
+ * Every e-mail the development console printed in this test file (the outbox keeps links that sign
+ * someone in redacted, so tests read them where the developer would). Other console lines pass through.
+ */
+const printedMail: string[] = [];
+const print = console.log.bind(console);
+console.log = (...args: unknown[]) => {
+  const text = args.map(String).join(" ");
+  if (text.startsWith("[mail] to ")) printedMail.push(text);
+  else print(...args);
+};
+
+/** The token of the last link to `page` (e.g. "/delivery-setup") printed in an e-mail to `email`. */
+export function printedToken(email: string, page: string): string {
+  for (const mail of [...printedMail].reverse()) {
+    if (!mail.startsWith(`[mail] to ${email}:`)) continue;
+    const token = new RegExp(`${page}\\?token=([\\w-]+)`).exec(mail)?.[1];
+    if (token) return token;
+  }
+  throw new Error(`no ${page} link printed for ${email}`);
+}
+
 export async function latestMailTo(email: string): Promise<{ subject: string; text: string } | null> {
   return env.DB.prepare("SELECT subject, text FROM outbox WHERE `to` = ? ORDER BY created_at DESC LIMIT 1")
     .bind(email)

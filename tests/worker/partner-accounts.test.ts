@@ -33,7 +33,7 @@ describe("approving a partner application", () => {
     expect(mail?.text).toContain(`expires in ${INVITATION_TTL_HOURS} hours`);
     const token = await invitationToken(email);
     const stored = await env.DB.prepare(
-      "SELECT token_hash, purpose, expires_at, used_at FROM single_use_tokens WHERE user_id = ?",
+      "SELECT token_hash, purpose, expires_at, used_at FROM single_use_links WHERE user_id = ?",
     )
       .bind(user?.id)
       .first<{ token_hash: string; purpose: string; expires_at: number; used_at: number | null }>();
@@ -114,7 +114,7 @@ describe("the invitation link", () => {
     await decide(id, "approved");
     const token = await invitationToken(email);
     await env.DB.prepare(
-      "UPDATE single_use_tokens SET expires_at = ? WHERE user_id = (SELECT id FROM users WHERE email = ?)",
+      "UPDATE single_use_links SET expires_at = ? WHERE user_id = (SELECT id FROM users WHERE email = ?)",
     )
       .bind(Date.now() - 1, email)
       .run();

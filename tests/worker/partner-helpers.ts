@@ -1,6 +1,6 @@
 /** Partner accounts for Worker tests: an application approved by an admin, its invitation accepted. */
 import { expect } from "vitest";
-import { callApi, latestMailTo, sessionCookie, signedIn } from "./helpers";
+import { callApi, printedToken, sessionCookie, signedIn } from "./helpers";
 
 let count = 0;
 
@@ -46,10 +46,7 @@ export async function decide(id: string, status: "approved" | "rejected", cookie
 
 /** The token of the last invitation e-mailed to `email`. */
 export async function invitationToken(email: string): Promise<string> {
-  const mail = await latestMailTo(email);
-  const token = mail?.text.match(/\/partner-invitation\?token=([\w-]+)/)?.[1];
-  if (!token) throw new Error(`no invitation e-mailed to ${email}`);
-  return token;
+  return printedToken(email, "/partner-invitation");
 }
 
 /** An approved partner who accepted the invitation: its username, password and session cookie. */

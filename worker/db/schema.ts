@@ -19,12 +19,12 @@ import { ORDER_KINDS, ORDER_STATUSES } from "../../src/domain/orders";
 import { APPLICATION_STATUSES, PAYMENT_TERMS, TIME_ZONES } from "../../src/domain/partner";
 import { AGE_RANGES } from "../../src/domain/pricing";
 import { BALANCE_REASONS, RETURN_KINDS, RETURN_REASON_VALUES, RETURN_STATUSES } from "../../src/domain/returns";
+import { LINK_PURPOSES } from "../../src/domain/single-use-links";
 import { SURVEY_KINDS } from "../../src/domain/survey";
 import {
   ACCOUNT_TYPES,
   DELIVERY_SETUP_STATUSES,
   PARTNER_PAYMENT_TERMS,
-  TOKEN_PURPOSES,
   TRANSFER_EVENT_TYPES,
   TRANSFER_STATUSES,
 } from "../../src/domain/transfers";
@@ -78,21 +78,6 @@ export const sessions = sqliteTable(
     lastSeenAt: integer("last_seen_at").notNull().default(0),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
-);
-
-/** D10: only the SHA-256 of the token is stored; single use, one hour. */
-export const passwordResetTokens = sqliteTable(
-  "password_reset_tokens",
-  {
-    tokenHash: text("token_hash").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
-    usedAt: integer("used_at", { mode: "timestamp_ms" }),
-    createdAt: createdAt(),
-  },
-  (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
 );
 
 /** A completed /survey or /ringcloud wizard (never the password); its order copies the answers. */
@@ -428,12 +413,15 @@ export const partners = sqliteTable(
   ],
 );
 
-/** Single-use e-mailed links (partner invitation, delivery setup): only the SHA-256 of the token. */
-export const singleUseTokens = sqliteTable(
-  "single_use_tokens",
+/**
+ * Single-use e-mailed links (password reset, partner invitation, delivery setup; decision 0028): only the
+ * SHA-256 of the token is stored. `purpose` says what a link may do; `user_id` / `order_id` what it is for.
+ */
+export const singleUseLinks = sqliteTable(
+  "single_use_links",
   {
     tokenHash: text("token_hash").primaryKey(),
-    purpose: text("purpose", { enum: TOKEN_PURPOSES }).notNull(),
+    purpose: text("purpose", { enum: LINK_PURPOSES }).notNull(),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     orderId: text("order_id").references(() => orders.id, { onDelete: "cascade" }),
     email: text("email"),
@@ -442,9 +430,9 @@ export const singleUseTokens = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("single_use_tokens_user_idx").on(t.userId, t.purpose),
-    index("single_use_tokens_order_idx").on(t.orderId, t.purpose),
-    check("single_use_tokens_purpose_check", oneOf(t.purpose, TOKEN_PURPOSES)),
+    index("single_use_links_user_idx").on(t.userId, t.purpose),
+    index("single_use_links_order_idx").on(t.orderId, t.purpose),
+    check("single_use_links_purpose", oneOf(t.purpose, LINK_PURPOSES)),
   ],
 );
 

@@ -1,21 +1,25 @@
-/** The e-mailed delivery-setup link's API (issue 15 item 3): check the link, then save once and sign in. */
+/** The e-mailed delivery-setup link's API (issue 15 item 3; decision 0028): check the link, then save once. */
 import { Hono } from "hono";
 import { deliverySetupSchema, setupTokenSchema } from "../../src/domain/delivery-setup";
 import type { AppBindings } from "../env";
-import { rateLimit } from "../middleware/rate-limit";
-import { checkSetupLink, completeSetup } from "../services/delivery-setup";
+import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { sessions } from "../services/sessions";
+import { checkSetupLink, completeSetup } from "../services/setup-links";
 import { validateJson } from "../validation";
 
 export const deliverySetup = new Hono<AppBindings>()
   .post("/delivery-setup/check", validateJson(setupTokenSchema), async (c) =>
-    c.json(await checkSetupLink(c.env, c.req.valid("json").token)),
+    c.json(await checkSetupLink(c.env, c.req.valid("json").token, c.get("user"))),
   )
   .post("/delivery-setup", rateLimit("delivery-setup"), validateJson(deliverySetupSchema), async (c) => {
-    const user = await completeSetup(c.env, c.req.valid("json"));
-    const session = sessions(c.env.DB, c.req.url);
-    const current = c.get("sessionId");
-    if (current) await session.invalidate(current);
-    c.header("Set-Cookie", await session.create(user.id), { append: true });
+    const caller = { user: c.get("user"), address: clientAddress(c) };
+    const { user, signIn } = await completeSetup(c.env, c.req.valid("json"), caller);
+    if (signIn) {
+      // The password (or the new account's) was just given: a fresh session for that account.
+      const session = sessions(c.env.DB, c.req.url);
+      const current = c.get("sessionId");
+      if (current) await session.invalidate(current);
+      c.header("Set-Cookie", await session.create(user.id), { append: true });
+    }
     return c.json({ message: "Delivery settings saved", user });
   });

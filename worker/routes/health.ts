@@ -1,18 +1,26 @@
 import { Hono } from "hono";
 import type { AppBindings } from "../env";
 import { databaseState } from "../services/health";
+import { siteUrlState } from "../services/mail";
 import { paymentProviderStatus } from "../services/payments/provider";
 
+const SITE_URL_MISSING =
+  "PUBLIC_SITE_URL is not set: e-mails with links (password resets, invitations, setup links) are not sent.";
+
 /**
- * Liveness plus a real D1 round trip (how far the database is migrated), and which payment provider
- * takes payments for this request: `stripe`, `simulated` or `unavailable` (with the reason).
+ * Liveness plus a real D1 round trip (how far the database is migrated), which payment provider takes
+ * payments for this request (`stripe`, `simulated` or `unavailable`, with the reason), and whether
+ * e-mailed links can be absolute (`siteUrl`: `configured`, `development`, or `missing` with the reason).
  */
 export const health = new Hono<AppBindings>().get("/health", async (c) => {
   const payments = paymentProviderStatus(c.env, c.req.url);
+  const siteUrl = siteUrlState(c.env);
   return c.json({
     ok: true,
     database: await databaseState(c.env.DB),
     payments: payments.provider,
     ...(payments.reason ? { paymentsReason: payments.reason } : {}),
+    siteUrl,
+    ...(siteUrl === "missing" ? { siteUrlReason: SITE_URL_MISSING } : {}),
   });
 });

@@ -6,7 +6,7 @@ import type { AppBindings, SignedInBindings } from "../env";
 import { errorJson } from "../http";
 import { rateLimitOutcomes } from "../middleware/rate-limit";
 import { siteOrigin } from "../services/mail";
-import { decideApplication } from "../services/partner-accounts";
+import { decideApplication, resendInvitation } from "../services/partner-accounts";
 import {
   documentProblem,
   listApplications,
@@ -46,6 +46,10 @@ export const partnerApplicationReview = new Hono<SignedInBindings>()
     const origin = siteOrigin(c.env, c.req.url);
     await decideApplication(c.env, c.req.param("id"), status, c.get("user").id, origin);
     return c.json({ message: "Application status updated successfully", status });
+  })
+  .post("/affnetwork-signups/:id/invitation", async (c) => {
+    await resendInvitation(c.env, c.req.param("id"), siteOrigin(c.env, c.req.url));
+    return c.json({ message: "Invitation sent" });
   })
   .get("/download-document/:id", async (c) => {
     const doc = await openDocument(c.env, c.req.param("id"));

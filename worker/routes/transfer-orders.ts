@@ -4,6 +4,8 @@ import { deliverySettingsInputSchema } from "../../src/domain/delivery-setup";
 import { orderStatusChangeSchema } from "../../src/domain/schemas/dashboard";
 import type { SignedInBindings } from "../env";
 import { adminSaveDelivery } from "../services/delivery-setup";
+import { siteOrigin } from "../services/mail";
+import { resendSetupLink } from "../services/setup-links";
 import { changeTransferOrderStatus, listTransferOrders } from "../services/transfer-orders";
 import { validateJson } from "../validation";
 
@@ -18,4 +20,8 @@ export const transferOrders = new Hono<SignedInBindings>()
   .put("/transfer-orders/:id/delivery", validateJson(deliverySettingsInputSchema), async (c) => {
     await adminSaveDelivery(c.env, c.req.param("id"), c.req.valid("json"));
     return c.json({ message: "Delivery settings saved" });
+  })
+  .post("/transfer-orders/:id/setup-link", async (c) => {
+    await resendSetupLink(c.env, c.req.param("id"), siteOrigin(c.env, c.req.url));
+    return c.json({ message: "Setup link sent" });
   });

@@ -1,11 +1,17 @@
-/** Buyer accounts created by the survey wizards (D4): unique username and e-mail, hashed password. */
-import { and, eq } from "drizzle-orm";
+/**
+ * Accounts (D4): `createUser` is the one way an account is made (the surveys, a partner's approval, a
+ * delivery-setup link): unique username and e-mail, the password rule (D14), a hashed password, and
+ * whatever belongs with the account written in the same transaction. Also the survey records.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { SavedSurvey } from "../../src/domain/schemas/survey";
 import type { SurveyKind } from "../../src/domain/survey";
-import { database } from "../db/client";
+import type { AccountType } from "../../src/domain/transfers";
+import { type Database, database } from "../db/client";
 import { surveyResponses, users } from "../db/schema";
 import type { Env } from "../env";
-import { ConflictError, NotFoundError } from "../errors";
+import { ConflictError, type DomainError, NotFoundError } from "../errors";
 import { assertNewPasswordAllowed } from "./password-policy";
 import { hashPassword } from "./passwords";
 
@@ -19,81 +25,102 @@ export interface BuyerProfile {
   state?: string;
 }
 
-export interface NewBuyer extends BuyerProfile {
+interface NewAccount extends Partial<BuyerProfile> {
+  /** Given when something made before the account must name it (a partner's invitation link). */
+  id?: string;
   username: string;
-  password: string;
   email: string;
+  /** null: no usable password yet (a partner's, until the invitation sets one). */
+  password: string | null;
+  accountType?: AccountType;
 }
 
-export type AccountConflict = { field: "username" | "email"; message: string };
+type AccountConflict = { field: "username" | "email"; message: string };
 
 const CONFLICTS: Record<AccountConflict["field"], string> = {
   username: "Username is already taken",
   email: "An account with this email already exists",
 };
 
-export async function findAccountConflict(
-  db: D1Database,
-  username: string,
-  email: string,
-): Promise<AccountConflict | null> {
+/** Never matches a password (verifyPassword refuses unknown schemes). */
+const NO_PASSWORD_YET = "!invited";
+
+/** True while the account has no usable password (a partner who has not accepted the invitation). */
+export const awaitsPassword = (user: { passwordHash: string }) => user.passwordHash === NO_PASSWORD_YET;
+
+async function findAccountConflict(db: Database, username: string, email: string): Promise<AccountConflict | null> {
   const row = await db
-    .prepare(
-      `SELECT lower(username) = lower(?1) AS username_taken FROM users
-       WHERE lower(username) = lower(?1) OR lower(email) = lower(?2) LIMIT 1`,
-    )
-    .bind(username, email)
-    .first<{ username_taken: number }>();
+    .select({ usernameTaken: sql<number>`lower(${users.username}) = lower(${username})` })
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username}) OR lower(${users.email}) = lower(${email})`)
+    .limit(1)
+    .get();
   if (!row) return null;
-  const field = row.username_taken ? "username" : "email";
+  const field = row.usernameTaken ? "username" : "email";
   return { field, message: CONFLICTS[field] };
 }
 
-/** A taken username or e-mail as the wizards show it: the message, and the same under the field's name. */
-const accountConflictError = ({ field, message }: AccountConflict) =>
-  new ConflictError(message, { errors: { [field]: message } });
+interface CreateUserOptions {
+  /** Statements written in the same transaction as the account (they may refer to its id). */
+  alongside?: (userId: string) => BatchItem<"sqlite">[];
+  /** The form's name for a field (e.g. `account.username`): errors are reported under it. */
+  fieldName?: (field: "username" | "email" | "password") => string;
+  /** The error for a taken username or e-mail (default: ConflictError with the message under the field). */
+  conflictError?: (conflict: AccountConflict) => DomainError;
+}
+
+/**
+ * Creates the account (and `alongside`) in one transaction and answers its id. InvalidError when the
+ * password breaks the rule; the conflict error when the username or e-mail is taken, also when a
+ * concurrent sign-up wins the race.
+ */
+export async function createUser(db: Database, account: NewAccount, options: CreateUserOptions = {}): Promise<string> {
+  const fieldName = options.fieldName ?? ((field) => field);
+  const conflictError =
+    options.conflictError ??
+    (({ field, message }: AccountConflict) => new ConflictError(message, { errors: { [fieldName(field)]: message } }));
+  if (account.password !== null) assertNewPasswordAllowed(account.password, fieldName("password"));
+  const conflict = await findAccountConflict(db, account.username, account.email);
+  if (conflict) throw conflictError(conflict);
+  const id = account.id ?? crypto.randomUUID();
+  // Field by field: a form's other answers never reach the account (is_admin is never set here).
+  const insert = db.insert(users).values({
+    id,
+    username: account.username,
+    email: account.email,
+    passwordHash: account.password === null ? NO_PASSWORD_YET : await hashPassword(account.password),
+    firstName: account.firstName ?? "",
+    lastName: account.lastName ?? "",
+    phone: account.phone ?? "",
+    agencyName: account.agencyName ?? "",
+    role: account.role ?? "Insurance Agent",
+    state: account.state ?? null,
+    accountType: account.accountType ?? "buyer",
+  });
+  try {
+    await db.batch([insert, ...(options.alongside?.(id) ?? [])]);
+  } catch (error) {
+    // Lost a race with another sign-up for the same name or address.
+    const raced = await findAccountConflict(db, account.username, account.email);
+    if (raced) throw conflictError(raced);
+    throw error;
+  }
+  return id;
+}
 
 /** Creates the account and the survey record in one transaction; Conflict when the username or e-mail is taken. */
 export async function createBuyerWithSurvey(
   env: Env,
-  buyer: NewBuyer,
+  buyer: BuyerProfile & { username: string; password: string; email: string },
   survey: { kind: SurveyKind; answers: Record<string, unknown> },
 ): Promise<{ userId: string; surveyId: string }> {
-  assertNewPasswordAllowed(buyer.password);
-  const conflict = await findAccountConflict(env.DB, buyer.username, buyer.email);
-  if (conflict) throw accountConflictError(conflict);
-  const userId = crypto.randomUUID();
+  const db = database(env.DB);
   const surveyId = crypto.randomUUID();
-  try {
-    await env.DB.batch([
-      env.DB.prepare(
-        `INSERT INTO users (id, username, email, password_hash, first_name, last_name, phone, agency_name, role, state)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).bind(
-        userId,
-        buyer.username,
-        buyer.email,
-        await hashPassword(buyer.password),
-        buyer.firstName,
-        buyer.lastName,
-        buyer.phone,
-        buyer.agencyName,
-        buyer.role,
-        buyer.state ?? null,
-      ),
-      env.DB.prepare("INSERT INTO survey_responses (id, user_id, kind, answers) VALUES (?, ?, ?, ?)").bind(
-        surveyId,
-        userId,
-        survey.kind,
-        JSON.stringify(survey.answers),
-      ),
-    ]);
-  } catch (error) {
-    // Lost a race with another sign-up for the same name or address.
-    const raced = await findAccountConflict(env.DB, buyer.username, buyer.email);
-    if (raced) throw accountConflictError(raced);
-    throw error;
-  }
+  const userId = await createUser(db, buyer, {
+    alongside: (id) => [
+      db.insert(surveyResponses).values({ id: surveyId, userId: id, kind: survey.kind, answers: survey.answers }),
+    ],
+  });
   return { userId, surveyId };
 }
 

@@ -22,6 +22,7 @@ import { type Database, database } from "../db/client";
 import { orderDelivery, orders, systemPauses, transfers, users } from "../db/schema";
 import type { Env } from "../env";
 import { ConflictError, NotFoundError } from "../errors";
+import { emails } from "./email-templates";
 import { sendMail } from "./mail";
 import { buyersOrder, orderProgressSelect, todayCounts, toTrackerOrder } from "./tracker";
 
@@ -229,17 +230,10 @@ async function tellBuyerOfPause(db: Database, env: Env, orderId: string, needsAd
     .where(eq(orders.id, orderId));
   const to = buyer?.userEmail ?? buyer?.orderEmail;
   if (!to) return;
-  await sendMail(env, {
-    to,
-    subject: "Live transfers paused on your order",
-    text: [
-      `Hello${buyer?.name ? ` ${buyer.name}` : ""},`,
-      "",
-      `We paused live transfers to your order ${orderId.slice(0, 8)} because ${PAUSE_REASONS.no_answer}.`,
-      needsAdmin
-        ? RESUME_REFUSALS.needs_admin
-        : "Callers are waiting: please check that your transfer number is staffed, then confirm or change it to resume deliveries in your dashboard's Lead Tracker:",
-      `${siteOrigin}/dashboard?view=lead-tracker`,
-    ].join("\n"),
-  });
+  try {
+    await sendMail(env, to, emails.transfersPaused(siteOrigin, { name: buyer?.name ?? null, orderId, needsAdmin }));
+  } catch (error) {
+    // The pause stands and the Lead Tracker shows it; the partner's event is not refused for a mail.
+    console.error(`Order ${orderId}: the pause e-mail failed`, error);
+  }
 }

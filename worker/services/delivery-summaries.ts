@@ -4,11 +4,12 @@
  * recorded before its e-mail goes, so a second cron run never sends it again.
  */
 import { and, eq, gte, isNotNull, lt, notExists, sql } from "drizzle-orm";
-import { localTime, NOT_CHARGED_LABEL } from "../../src/domain/transfers";
+import { localTime } from "../../src/domain/transfers";
 import { database } from "../db/client";
 import { deliverySummaries, transfers, users } from "../db/schema";
 import type { Env } from "../env";
-import { sendMail } from "./mail";
+import { emails } from "./email-templates";
+import { sendMail, siteOrigin } from "./mail";
 
 /** Days further back than this are not summarised any more (a cron that was down for long). */
 const LOOK_BACK_DAYS = 2;
@@ -69,19 +70,17 @@ export async function sendDeliverySummaries(env: Env, now = Date.now()): Promise
     if (!claimed) continue; // another run took it
     const billable = Number(summary.billable);
     const notCharged = Number(summary.completed) - billable;
-    const site = env.PUBLIC_SITE_URL ? new URL(env.PUBLIC_SITE_URL).origin : "";
     try {
-      await sendMail(env, {
-        to: summary.email,
-        subject: `Your live transfers on ${summary.day}`,
-        text: [
-          `Hello${summary.firstName ? ` ${summary.firstName}` : ""},`,
-          "",
-          `On ${summary.day} we delivered ${billable} billable live transfer${billable === 1 ? "" : "s"}` +
-            (notCharged > 0 ? ` and ${notCharged} ${NOT_CHARGED_LABEL}.` : "."),
-          `Every call, its recording and returns are in your Lead Tracker: ${site}/dashboard`,
-        ].join("\n"),
-      });
+      await sendMail(
+        env,
+        summary.email,
+        emails.deliverySummary(siteOrigin(env), {
+          firstName: summary.firstName,
+          day: summary.day,
+          billable,
+          notCharged,
+        }),
+      );
       sent += 1;
     } catch (error) {
       // Recorded as sent: the outbox keeps the message for a person to resend.

@@ -3,20 +3,32 @@
  * its per-state mirror `order_delivery_states`, so routing's state index never disagrees with the settings.
  */
 import { eq } from "drizzle-orm";
+import { isLiveTransferOrder } from "../../src/domain/delivery-setup";
 import { ALL_STATES, type DeliverySettings, isDeliveryComplete } from "../../src/domain/transfers";
+import { insertInChunks } from "../db/bulk-insert";
 import type { Database } from "../db/client";
-import { orderDelivery, orderDeliveryStates } from "../db/schema";
+import { orderDelivery, orderDeliveryStates, orders } from "../db/schema";
+import { ConflictError, NotFoundError } from "../errors";
+
+/** The order whose deliveries an admin manages: a live-transfer order (else NotFound) that is paid (else Conflict). */
+export async function paidLiveTransferOrder(db: Database, orderId: string) {
+  const order = await db.select().from(orders).where(eq(orders.id, orderId)).get();
+  if (!order || !isLiveTransferOrder(order.kind, order.details)) throw new NotFoundError("Order not found");
+  if (order.status !== "paid") throw new ConflictError(`A ${order.status} order takes no deliveries.`);
+  return order;
+}
 
 /**
- * Creates or replaces an order's delivery settings (and its transfer count). The setup is 'ready' when the
- * settings are complete, 'awaiting_setup' otherwise. Counts of delivered transfers are kept.
+ * The statements that create or replace an order's delivery settings (and its transfer count), for a
+ * caller's batch. The setup is 'ready' when the settings are complete, 'awaiting_setup' otherwise.
+ * Counts of delivered transfers are kept.
  */
-export async function saveDeliverySettings(
+export function deliverySettingsStatements(
   db: Database,
   orderId: string,
   transfersTotal: number,
   settings: DeliverySettings,
-): Promise<void> {
+) {
   const states = [...new Set(settings.states.map((state) => state.toUpperCase()))].sort();
   const values = {
     ...settings,
@@ -26,19 +38,38 @@ export async function saveDeliverySettings(
     updatedAt: new Date(),
   };
   const stateRows = (states.length > 0 ? states : [ALL_STATES]).map((state) => ({ state, orderId }));
-  await db.batch([
+  return [
     db
       .insert(orderDelivery)
       .values({ orderId, ...values })
       .onConflictDoUpdate({ target: orderDelivery.orderId, set: values }),
     db.delete(orderDeliveryStates).where(eq(orderDeliveryStates.orderId, orderId)),
-    // Two parameters a row: chunks keep each statement within D1's 100 bound parameters.
-    ...chunks(stateRows, 45).map((rows) => db.insert(orderDeliveryStates).values(rows)),
-  ]);
+    ...insertInChunks(db, orderDeliveryStates, stateRows),
+  ] as const;
 }
 
-function chunks<T>(items: T[], size: number): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+/** Creates or replaces an order's delivery settings in one transaction (see deliverySettingsStatements). */
+export async function saveDeliverySettings(
+  db: Database,
+  orderId: string,
+  transfersTotal: number,
+  settings: DeliverySettings,
+): Promise<void> {
+  await db.batch(deliverySettingsStatements(db, orderId, transfersTotal, settings));
+}
+
+/**
+ * Marks a paid order 'awaiting setup' without touching anything else it has: what runs when its settings
+ * could not be saved, so the buyer and /admin-orders see that it waits (one small statement).
+ */
+export async function markAwaitingSetup(db: Database, orderId: string, transfersTotal: number): Promise<void> {
+  await db
+    .insert(orderDelivery)
+    .values({ orderId, transfersTotal, setupStatus: "awaiting_setup" })
+    .onConflictDoUpdate({
+      target: orderDelivery.orderId,
+      set: { setupStatus: "awaiting_setup", updatedAt: new Date() },
+    });
 }
 
 /** An order's delivery settings and counts, or undefined when it has none. */

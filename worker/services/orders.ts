@@ -4,7 +4,6 @@
  * it changes; refunds and disputes follow the provider's events.
  */
 import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
-import { site } from "../../src/config/site";
 import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
@@ -13,10 +12,11 @@ import { type OrderKind, orders, paymentEvents } from "../db/schema";
 import type { Env } from "../env";
 import { refundBalanceStatement } from "./balance";
 import { prepareDelivery } from "./delivery-setup";
+import { sha256Hex } from "./digest";
+import { emails } from "./email-templates";
 import { leadSaleStatements, releaseLeadsStatement } from "./leads";
 import { sendMail } from "./mail";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
-import { sha256Hex } from "./reset-tokens";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
 
@@ -109,19 +109,11 @@ export async function orderStatusFor(
 async function sendOrderConfirmation(env: Env, order: Order) {
   if (!order.email) return;
   try {
-    await sendMail(env, {
-      to: order.email,
-      subject: "Your order is confirmed",
-      text: [
-        "Thank you for your purchase!",
-        "",
-        `Order ${order.id}`,
-        `Quantity: ${order.quantity}`,
-        `Total paid: ${formatUsd(order.totalCents)}`,
-        "",
-        `We will call you ${site.supportWindow} to set up delivery. Questions: ${site.supportEmail}.`,
-      ].join("\n"),
-    });
+    await sendMail(
+      env,
+      order.email,
+      emails.orderConfirmation({ orderId: order.id, quantity: order.quantity, totalCents: order.totalCents }),
+    );
   } catch (error) {
     // The payment stands even when the e-mail cannot be sent; the outbox keeps the message.
     console.error("Order confirmation e-mail failed", error);

@@ -2,27 +2,24 @@
  * Partner accounts (issue 15 item 1): approving an application creates the partner's user and partner
  * record and e-mails a single-use invitation; the invitation sets the first password.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { ApplicationDecision } from "../../src/domain/partner";
 import {
   INVITATION_INVALID,
-  INVITATION_TTL_HOURS,
   type InvitationCheck,
   payPerTransferCents,
 } from "../../src/domain/schemas/partner-account";
 import { APPLICATION_TIME_ZONES } from "../../src/domain/transfers";
 import type { PublicUser } from "../../src/domain/user";
 import { database } from "../db/client";
-import { partnerApplications, partners, singleUseTokens, users } from "../db/schema";
+import { partnerApplications, partners, users } from "../db/schema";
 import type { Env } from "../env";
 import { ConflictError, InvalidError, NotFoundError } from "../errors";
+import { awaitsPassword, createUser } from "./accounts";
+import { emails } from "./email-templates";
 import { sendMail } from "./mail";
-import { consumeToken, mintToken, peekToken } from "./single-use-tokens";
+import { newLink, peekLink, redeemLink } from "./single-use-links";
 import { findUserById, setPassword, toPublicUser } from "./users";
-
-export const INVITATION_TTL_MS = INVITATION_TTL_HOURS * 60 * 60 * 1000;
-/** Never matches a password (verifyPassword refuses unknown schemes): the account has none until invited. */
-const NO_PASSWORD_YET = "!invited";
 
 async function currentApplication(env: Env, applicationId: string) {
   const application = await database(env.DB)
@@ -65,16 +62,6 @@ export async function decideApplication(
   }
 
   const email = application.contactEmail.toLowerCase();
-  const taken = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = ${email} OR lower(${users.username}) = ${email}`)
-    .get();
-  if (taken) {
-    throw new ConflictError(
-      `An account with the e-mail ${application.contactEmail} already exists, so this partner cannot get one. Ask them for another contact e-mail.`,
-    );
-  }
   const payCents = payPerTransferCents(application.payPerTransfer);
   if (payCents === null) {
     throw new InvalidError(
@@ -83,16 +70,27 @@ export async function decideApplication(
   }
 
   const userId = crypto.randomUUID();
-  const invitation = await mintToken("partner_invitation", INVITATION_TTL_MS, { userId, email }, now.getTime());
+  const invitation = await newLink(db, "partner_invitation", { userId, email }, now.getTime());
   const [firstName = "", ...rest] = application.mainContact.trim().split(/\s+/);
+  const partner = {
+    id: crypto.randomUUID(),
+    userId,
+    applicationId,
+    businessName: application.businessName,
+    didNumber: application.didNumber,
+    dailyCallCap: application.dailyCallCap,
+    payPerTransferCents: payCents,
+    paymentTerms: application.paymentTerms,
+    timeZone: APPLICATION_TIME_ZONES[application.timeZone],
+  };
   try {
-    await db.batch([
-      decided,
-      db.insert(users).values({
+    await createUser(
+      db,
+      {
         id: userId,
         username: email,
         email,
-        passwordHash: NO_PASSWORD_YET,
+        password: null, // the invitation sets it
         firstName,
         lastName: rest.join(" "),
         phone: application.contactPhone,
@@ -100,50 +98,92 @@ export async function decideApplication(
         role: "Partner",
         state: application.state,
         accountType: "partner",
-      }),
-      db.insert(partners).values({
-        id: crypto.randomUUID(),
-        userId,
-        applicationId,
-        businessName: application.businessName,
-        didNumber: application.didNumber,
-        dailyCallCap: application.dailyCallCap,
-        payPerTransferCents: payCents,
-        paymentTerms: application.paymentTerms,
-        timeZone: APPLICATION_TIME_ZONES[application.timeZone],
-      }),
-      db.insert(singleUseTokens).values(invitation.row),
-    ]);
+      },
+      {
+        alongside: () => [decided, db.insert(partners).values(partner), invitation.insert],
+        conflictError: () =>
+          new ConflictError(
+            `An account with the e-mail ${application.contactEmail} already exists, so this partner cannot get one. Ask them for another contact e-mail.`,
+          ),
+      },
+    );
   } catch (error) {
     // Another admin decided (or the address was taken) in the meantime: nothing was written.
     await currentApplication(env, applicationId);
     throw error;
   }
+  await sendInvitation(env, origin, { ...application, username: email }, invitation.path);
+}
 
+/** E-mails the invitation; a failure is logged (the admin can re-send it). */
+async function sendInvitation(
+  env: Env,
+  origin: string,
+  partner: { contactEmail: string; mainContact: string; businessName: string; username: string },
+  linkPath: string,
+): Promise<void> {
   try {
-    await sendMail(env, {
-      to: email,
-      subject: "Your partner account is approved",
-      text: [
-        `Hello ${application.mainContact},`,
-        "",
-        `${application.businessName} is approved as a transfer partner. Your username is ${email}.`,
-        "Open this link to choose your password and enter the partner portal:",
-        `${origin}/partner-invitation?token=${invitation.token}`,
-        "",
-        `The link works once and expires in ${INVITATION_TTL_HOURS} hours.`,
-      ].join("\n"),
-    });
+    await sendMail(
+      env,
+      partner.username,
+      emails.partnerInvitation(origin, {
+        contactName: partner.mainContact,
+        businessName: partner.businessName,
+        username: partner.username,
+        linkPath,
+      }),
+    );
   } catch (error) {
-    // The approval stands; the outbox keeps the message for a resend.
     console.error("Partner invitation e-mail failed", error);
   }
+}
+
+/** The partner account of an approved application, with its business name. */
+async function partnerOfApplication(env: Env, applicationId: string) {
+  return database(env.DB)
+    .select({ user: users, businessName: partners.businessName })
+    .from(partners)
+    .innerJoin(users, eq(users.id, partners.userId))
+    .where(eq(partners.applicationId, applicationId))
+    .get();
+}
+
+/**
+ * An admin sends a partner a new invitation (the first was lost or ran out): only while the partner has
+ * not chosen a password yet. Earlier invitations keep working until one of them is used.
+ */
+export async function resendInvitation(env: Env, applicationId: string, origin: string): Promise<void> {
+  const found = await partnerOfApplication(env, applicationId);
+  if (!found) throw new NotFoundError("This application has no partner account (it is not approved).");
+  if (!awaitsPassword(found.user)) {
+    throw new ConflictError(
+      "This partner has already set a password. They can use 'Forgot password' to choose a new one.",
+    );
+  }
+  const db = database(env.DB);
+  const invitation = await newLink(db, "partner_invitation", { userId: found.user.id, email: found.user.email });
+  await invitation.insert;
+  const application = await db
+    .select({ mainContact: partnerApplications.mainContact })
+    .from(partnerApplications)
+    .where(eq(partnerApplications.id, applicationId))
+    .get();
+  await sendMail(
+    env,
+    found.user.email,
+    emails.partnerInvitation(origin, {
+      contactName: application?.mainContact ?? found.user.firstName,
+      businessName: found.businessName,
+      username: found.user.username,
+      linkPath: invitation.path,
+    }),
+  );
 }
 
 /** What the invitation page may show: the partner's username and business while the link is usable. */
 export async function checkInvitation(env: Env, token: string): Promise<InvitationCheck> {
   const db = database(env.DB);
-  const row = await peekToken(db, "partner_invitation", token);
+  const row = await peekLink(db, "partner_invitation", token);
   if (!row?.userId) return { valid: false };
   const partner = await db
     .select({ username: users.username, businessName: partners.businessName })
@@ -154,11 +194,16 @@ export async function checkInvitation(env: Env, token: string): Promise<Invitati
   return partner ? { valid: true, ...partner } : { valid: false };
 }
 
-/** Uses the invitation once to set the partner's password; answers the partner's account. */
+/**
+ * Sets the partner's password through the invitation (once); answers the partner's account. A password
+ * the rule refuses leaves the invitation usable.
+ */
 export async function acceptInvitation(env: Env, token: string, password: string): Promise<PublicUser> {
-  const row = await consumeToken(database(env.DB), "partner_invitation", token);
-  const user = row?.userId ? await findUserById(env.DB, row.userId) : undefined;
-  if (user?.accountType !== "partner") throw new InvalidError(INVITATION_INVALID);
-  await setPassword(env.DB, user.id, password);
-  return toPublicUser(user);
+  const invitation = { purpose: "partner_invitation" as const, token, invalid: INVITATION_INVALID };
+  return redeemLink(database(env.DB), invitation, async (row) => {
+    const user = row.userId ? await findUserById(env.DB, row.userId) : undefined;
+    if (user?.accountType !== "partner") throw new InvalidError(INVITATION_INVALID);
+    await setPassword(env.DB, user.id, password);
+    return toPublicUser(user);
+  });
 }

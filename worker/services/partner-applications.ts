@@ -2,7 +2,7 @@
  * Partner applications (spec §7; PRODUCT.md D9, D11): an anonymous application with up to
  * MAX_DOCUMENTS documents staged in R2, the admin's list of applications, and document downloads.
  */
-import { asc, desc, sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import {
   DOCUMENT_ERRORS,
   DOCUMENT_TYPES,
@@ -13,10 +13,12 @@ import {
   type PartnerApplicationView,
   sniffDocument,
 } from "../../src/domain/schemas/partner";
+import { insertInChunks } from "../db/bulk-insert";
 import { database } from "../db/client";
-import { partnerApplications, partnerDocuments } from "../db/schema";
+import { partnerApplications, partnerDocuments, partners, users } from "../db/schema";
 import type { Env } from "../env";
 import { InvalidError, NotFoundError } from "../errors";
+import { awaitsPassword } from "./accounts";
 import { documentForDownload } from "./partner-documents";
 
 /** Five documents of 10 MB plus the form's text. */
@@ -109,7 +111,7 @@ export async function submitApplication(
       size: doc.bytes.byteLength,
     }));
     if (documentRows.length === 0) await insertApplication;
-    else await db.batch([insertApplication, db.insert(partnerDocuments).values(documentRows)]);
+    else await db.batch([insertApplication, ...insertInChunks(db, partnerDocuments, documentRows)]);
   } catch (error) {
     await Promise.allSettled(staged.map((doc) => env.DOCUMENTS.delete(doc.key)));
     throw error;
@@ -120,7 +122,7 @@ export async function submitApplication(
 /** Every application, newest first, with its documents in upload order. */
 export async function listApplications(d1: D1Database): Promise<PartnerApplicationView[]> {
   const db = database(d1);
-  const [applications, documents] = await db.batch([
+  const [applications, documents, accounts] = await db.batch([
     db.select().from(partnerApplications).orderBy(desc(partnerApplications.createdAt)),
     db
       .select({
@@ -134,7 +136,14 @@ export async function listApplications(d1: D1Database): Promise<PartnerApplicati
       .from(partnerDocuments)
       // rowid keeps upload order among documents stored in the same millisecond (drizzle has no name for it).
       .orderBy(asc(partnerDocuments.uploadedAt), sql`rowid`),
+    db
+      .select({ applicationId: partners.applicationId, passwordHash: users.passwordHash })
+      .from(partners)
+      .innerJoin(users, eq(users.id, partners.userId)),
   ]);
+  const invitationPending = new Set(
+    accounts.filter((account) => awaitsPassword(account)).map((account) => account.applicationId),
+  );
   const businessNames = new Map(applications.map((row) => [row.id, row.businessName] as const));
   const byApplication = new Map<string, PartnerApplicationView["documents"]>();
   for (const doc of documents) {
@@ -156,6 +165,7 @@ export async function listApplications(d1: D1Database): Promise<PartnerApplicati
     approvedAt: row.approvedAt === null ? null : row.approvedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
     documents: byApplication.get(row.id) ?? [],
+    invitationPending: invitationPending.has(row.id),
   }));
 }
 

@@ -19,7 +19,6 @@ import {
   type ReturnsOverview,
   returnBy,
   returnCap,
-  returnReasonLabel,
   returnsRemaining,
   returnWindowMs,
   withinReturnWindow,
@@ -30,6 +29,7 @@ import { agedLeads, orderDelivery, orders, partners, returns, transfers, users }
 import type { Env } from "../env";
 import { ConflictError, NotFoundError } from "../errors";
 import { creditReturnStatement } from "./balance";
+import { emails } from "./email-templates";
 import { sendMail } from "./mail";
 
 // ——— The cap: deliveries and returns in the window, counted in SQL ———
@@ -345,38 +345,20 @@ export async function decideReturn(
 }
 
 async function tellOfDecision(env: Env, row: ReturnRow, siteOrigin: string) {
-  const view = toBuyerReturn(row);
-  const what = row.kind === "transfer" ? "live transfer" : "aged lead";
+  const { itemLabel } = toBuyerReturn(row);
   const approved = row.status === "approved";
-  const messages = [
-    sendMail(env, {
-      to: row.buyerEmail,
-      subject: approved ? "Your return was approved" : "Your return was denied",
-      text: [
-        `Your return of the ${what} ${view.itemLabel} (${returnReasonLabel(row.reason)}) was ${row.status}.`,
-        approved
-          ? row.kind === "transfer"
-            ? "Your order gets one transfer back: we will deliver another call in its place."
-            : "The lead left My Leads and its price was credited to your balance; it is applied at your next aged-lead checkout."
-          : `Note from our team: ${row.adminNote ?? ""}`,
-        "",
-        `Your returns: ${siteOrigin}/dashboard`,
-      ].join("\n"),
-    }),
-  ];
+  const decision = {
+    kind: row.kind,
+    approved,
+    status: row.status,
+    itemLabel,
+    reason: row.reason,
+    adminNote: row.adminNote,
+  };
+  const messages = [sendMail(env, row.buyerEmail, emails.returnDecided(siteOrigin, decision))];
   if (approved && row.kind === "transfer" && row.partnerEmail) {
-    messages.push(
-      sendMail(env, {
-        to: row.partnerEmail,
-        subject: "A transfer was returned by the buyer",
-        text: [
-          `The buyer returned the transfer of ${view.itemLabel} (${returnReasonLabel(row.reason)}) and we approved it.`,
-          "It no longer counts in your payout statement.",
-          "",
-          `Your statement: ${siteOrigin}/partner`,
-        ].join("\n"),
-      }),
-    );
+    const returned = { itemLabel, reason: row.reason };
+    messages.push(sendMail(env, row.partnerEmail, emails.transferReturnedToPartner(siteOrigin, returned)));
   }
   try {
     await Promise.all(messages);

@@ -10,23 +10,10 @@ import { D1Adapter } from "@lucia-auth/adapter-sqlite";
 import { and, eq, lt } from "drizzle-orm";
 import { Lucia, TimeSpan } from "lucia";
 import { ADMIN_SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../src/domain/auth-limits";
-import type { AccountType } from "../../src/domain/transfers";
 import type { PublicUser } from "../../src/domain/user";
 import { database } from "../db/client";
 import { sessions as sessionsTable } from "../db/schema";
-
-interface UserRow {
-  username: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string;
-  agency_name: string;
-  role: string;
-  is_admin: number;
-  account_type: AccountType;
-  created_at: number;
-}
+import { toPublicUser, userFromRow } from "./users";
 
 interface SessionRow {
   created_at: number;
@@ -36,7 +23,8 @@ interface SessionRow {
 declare module "lucia" {
   interface Register {
     Lucia: ReturnType<typeof createLucia>;
-    DatabaseUserAttributes: UserRow;
+    /** The raw `users` row (snake_case), mapped by users.ts like every other user read. */
+    DatabaseUserAttributes: Record<string, unknown>;
     DatabaseSessionAttributes: SessionRow;
   }
 }
@@ -51,18 +39,10 @@ function createLucia(db: D1Database) {
     sessionExpiresIn: new TimeSpan(SESSION_ABSOLUTE_MS / 1000, "s"),
     sessionCookie: { name: SESSION_COOKIE, attributes: { secure: true, sameSite: "lax", path: "/" } },
     getSessionAttributes: (row) => ({ createdAt: row.created_at, lastSeenAt: row.last_seen_at }),
-    getUserAttributes: (row) => ({
-      username: row.username,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      email: row.email,
-      phone: row.phone,
-      agencyName: row.agency_name,
-      role: row.role,
-      isAdmin: row.is_admin === 1,
-      accountType: row.account_type,
-      createdAt: new Date(row.created_at).toISOString(),
-    }),
+    getUserAttributes: (row) => {
+      const { id: _id, ...attributes } = toPublicUser(userFromRow(row));
+      return attributes;
+    },
   });
 }
 

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "../../src/domain/password-rule";
 import type { PublicUser } from "../../src/domain/user";
 import { database } from "../db/client";
@@ -9,6 +9,7 @@ import { hashPassword, verifyPassword } from "./passwords";
 
 type UserRecord = typeof users.$inferSelect;
 
+/** The one user → PublicUser mapping (what the browser and the handlers see: never the password hash). */
 export function toPublicUser(user: UserRecord): PublicUser {
   return {
     id: user.id,
@@ -23,6 +24,18 @@ export function toPublicUser(user: UserRecord): PublicUser {
     accountType: user.accountType,
     createdAt: user.createdAt.toISOString(),
   };
+}
+
+/**
+ * A `users` row as D1 hands it over raw (snake_case columns, 0/1 booleans, epoch-ms times), read through
+ * the drizzle table's own column mappings: the sessions module's lucia adapter gets rows this way.
+ */
+export function userFromRow(row: Record<string, unknown>): UserRecord {
+  const entries = Object.entries(getTableColumns(users)).map(([key, column]) => {
+    const value = row[column.name];
+    return [key, value === null || value === undefined ? value : column.mapFromDriverValue(value)];
+  });
+  return Object.fromEntries(entries) as UserRecord;
 }
 
 export async function findUserByUsername(db: D1Database, username: string): Promise<UserRecord | undefined> {

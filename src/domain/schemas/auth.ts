@@ -20,6 +20,8 @@ export type LoginInput = z.infer<typeof loginSchema>;
 export const forgotPasswordSchema = z.object({ email: emailAddress("Please enter a valid email address") });
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 
+export const RESET_LINK_INVALID = "This password reset link is invalid or has expired";
+
 const resetToken = requiredString("The password reset link is invalid or missing", 1, 200);
 
 export const validateResetTokenSchema = z.object({ token: resetToken });

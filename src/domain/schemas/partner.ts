@@ -80,4 +80,6 @@ export interface PartnerApplicationView extends PartnerApplication {
     contentType: string;
     uploadDate: string;
   }[];
+  /** Approved, and the partner has not yet chosen a password through the invitation (an admin can re-send it). */
+  invitationPending: boolean;
 }

@@ -69,6 +69,18 @@ function Orders() {
       toast({ title: "Error", description: errorMessage(error, "Failed to update order"), variant: "destructive" }),
   });
 
+  const resendLink = useMutation({
+    mutationFn: (order: TransferOrder) =>
+      call(api["transfer-orders"][":id"]["setup-link"].$post({ param: { id: encodeURIComponent(order.id) } })),
+    onSuccess: () => toast({ title: "Success", description: "Setup link sent", variant: "success" }),
+    onError: (error) =>
+      toast({
+        title: "Error",
+        description: errorMessage(error, "Failed to send the setup link"),
+        variant: "destructive",
+      }),
+  });
+
   const visible = useQuery({
     ...ORDERS_QUERY,
     select: (list: TransferOrder[]) => (filter === "all" ? list : list.filter((o) => o.status === filter)),
@@ -165,6 +177,11 @@ function Orders() {
                     {order.status === "paid" && (
                       <Button variant="secondary" onClick={() => setSettingUp(order)}>
                         Set up delivery
+                      </Button>
+                    )}
+                    {order.status === "paid" && order.delivery?.setupStatus !== "ready" && order.email && (
+                      <Button variant="secondary" busy={resendLink.isPending} onClick={() => resendLink.mutate(order)}>
+                        Re-send setup link
                       </Button>
                     )}
                     {canChange(order, "completed") && (

@@ -119,6 +119,18 @@ export function PartnersTab() {
       }),
   });
 
+  const resend = useMutation({
+    mutationFn: (id: string) =>
+      call(api["affnetwork-signups"][":id"].invitation.$post({ param: { id: encodeURIComponent(id) } })),
+    onSuccess: () => toast({ title: "Success", description: "Invitation sent", variant: "success" }),
+    onError: (error) =>
+      toast({
+        title: "Error",
+        description: errorMessage(error, "Failed to send the invitation"),
+        variant: "destructive",
+      }),
+  });
+
   useEffect(() => {
     if (applications.isError)
       toast({ title: "Error", description: "Failed to fetch affiliate network signups", variant: "destructive" });
@@ -150,6 +162,14 @@ export function PartnersTab() {
                   <Detail label="Daily cap" value={a.dailyCallCap} />
                   <Detail label="Approved" value={a.approvedAt ? date.format(new Date(a.approvedAt)) : null} />
                 </dl>
+                {a.invitationPending && (
+                  <div className="mt-3 flex flex-wrap items-center gap-3 text-sm">
+                    <span className="text-ink-soft">Has not accepted the invitation yet.</span>
+                    <Button variant="secondary" busy={resend.isPending} onClick={() => resend.mutate(a.id)}>
+                      Re-send invitation<span className="sr-only"> to {a.businessName}</span>
+                    </Button>
+                  </div>
+                )}
               </Card>
             </li>
           ))}

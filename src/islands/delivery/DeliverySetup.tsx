@@ -1,6 +1,7 @@
 /**
- * /delivery-setup: the buyer opens the e-mailed link, fills in where and when transfers go, and is signed
- * in (a buyer without an account chooses a username and password here), so the order shows in My Orders.
+ * /delivery-setup: the buyer opens the e-mailed link and fills in where and when transfers go. The link
+ * never signs anyone in by itself (decision 0028): the order's account asks for its password, and an
+ * order bought without an account gets a new one or goes to the buyer's existing account (its password).
  */
 
 import { useState } from "react";
@@ -9,6 +10,7 @@ import {
   deliverySetupSchema,
   SETUP_LINK_INVALID,
   SETUP_LINK_TTL_DAYS,
+  SETUP_SIGN_IN_FIRST,
 } from "../../domain/delivery-setup";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery } from "../../lib/query";
@@ -22,6 +24,8 @@ import { DeliverySettingsForm } from "./DeliverySettingsForm";
 
 type AccountErrors = { username?: string | undefined; password?: string | undefined };
 const accountSchema = deliverySetupSchema.shape.account.unwrap();
+const signInSchema = deliverySetupSchema.shape.signIn.unwrap();
+type Credentials = { username: string; password: string };
 
 function InvalidLink() {
   return (
@@ -40,7 +44,8 @@ function InvalidLink() {
 
 function Setup() {
   const [token] = useState(() => new URLSearchParams(window.location.search).get("token") ?? "");
-  const [account, setAccount] = useState({ username: "", password: "" });
+  const [account, setAccount] = useState<Credentials>({ username: "", password: "" });
+  const [existing, setExisting] = useState(false);
   const [accountErrors, setAccountErrors] = useState<AccountErrors>({});
   const check = useQuery({
     queryKey: ["/api/delivery-setup/check", token],
@@ -48,14 +53,15 @@ function Setup() {
     enabled: token !== "",
   });
   const save = useMutation({
-    mutationFn: (body: { settings: DeliverySettingsValues; account?: typeof account }) =>
+    mutationFn: (body: { settings: DeliverySettingsValues; account?: Credentials; signIn?: Credentials }) =>
       call(api["delivery-setup"].$post({ json: { token, ...body } })),
     onSuccess: ({ user }) => $user.set(user),
     onError: (error) => {
       if (error instanceof ApiError) {
+        const errors = error.fieldErrors;
         setAccountErrors({
-          username: error.fieldErrors["account.username"],
-          password: error.fieldErrors["account.password"],
+          username: errors["account.username"] ?? errors["signIn.username"],
+          password: errors["account.password"] ?? errors["signIn.password"],
         });
       }
       toast({ title: "Not saved", description: errorMessage(error, "Please try again."), variant: "destructive" });
@@ -65,6 +71,7 @@ function Setup() {
   if (!token || check.isError || check.data?.valid === false) return <InvalidLink />;
   if (!check.data) return <Spinner label="Checking your link..." />;
   const link = check.data;
+  const who = link.account;
 
   if (save.isSuccess) {
     return (
@@ -80,9 +87,22 @@ function Setup() {
     );
   }
 
+  if (who.kind === "sign-in-first") {
+    const next = encodeURIComponent(`${window.location.pathname}${window.location.search}`);
+    return (
+      <div className="text-center" role="alert">
+        <p className="text-ink-soft">{SETUP_SIGN_IN_FIRST}</p>
+        <a href={`/login?next=${next}`} className={buttonClass("primary", "md", "mt-6")}>
+          Sign in
+        </a>
+      </div>
+    );
+  }
+
   const submit = (settings: DeliverySettingsValues) => {
-    if (link.username) return save.mutate({ settings });
-    const parsed = accountSchema.safeParse(account);
+    if (who.kind === "signed-in") return save.mutate({ settings });
+    const credentials = who.kind === "password" ? { ...account, username: who.username } : account;
+    const parsed = (who.kind === "new" && !existing ? accountSchema : signInSchema).safeParse(credentials);
     if (!parsed.success) {
       const errors: AccountErrors = {};
       for (const issue of parsed.error.issues) {
@@ -93,17 +113,21 @@ function Setup() {
       return;
     }
     setAccountErrors({});
-    save.mutate({ settings, account: parsed.data });
+    if (who.kind === "new" && !existing) save.mutate({ settings, account: parsed.data });
+    else save.mutate({ settings, signIn: parsed.data });
   };
 
+  const creating = who.kind === "new" && !existing;
   return (
     <div className="space-y-5">
       <p className="text-ink-soft">
         Order <span className="font-mono">{link.orderId.slice(0, 8)}</span>: {link.transfers} live transfers for{" "}
         {link.email}.{" "}
-        {link.username
-          ? `Saving signs you in as ${link.username}.`
-          : "Choose a username and password for your account; your order will show in My Orders."}
+        {who.kind === "signed-in"
+          ? `You are signed in as ${who.username}.`
+          : who.kind === "password"
+            ? `This order belongs to ${who.username}: enter its password to save.`
+            : "Create an account for this order, or sign in to the one you have; the order will show in My Orders."}
       </p>
       <DeliverySettingsForm
         defaultValues={link.settings}
@@ -111,24 +135,46 @@ function Setup() {
         busy={save.isPending}
         onSubmit={submit}
       >
-        {!link.username && (
+        {who.kind !== "signed-in" && (
           <fieldset className="space-y-4 rounded-xl border border-line p-4">
             <legend className="px-1 text-sm font-semibold">Your account</legend>
-            <Field
-              label="Username"
-              autoComplete="username"
-              value={account.username}
-              error={accountErrors.username}
-              onChange={(event) => setAccount({ ...account, username: event.target.value })}
-            />
+            {who.kind === "new" && (
+              <div className="flex flex-wrap gap-4 text-sm">
+                {[false, true].map((value) => (
+                  <label key={String(value)} className="flex items-center gap-2">
+                    <input
+                      type="radio"
+                      name="account-kind"
+                      checked={existing === value}
+                      onChange={() => setExisting(value)}
+                    />
+                    {value ? "I already have an account" : "Create a new account"}
+                  </label>
+                ))}
+              </div>
+            )}
+            {who.kind === "new" && (
+              <Field
+                label="Username"
+                autoComplete="username"
+                value={account.username}
+                error={accountErrors.username}
+                onChange={(event) => setAccount({ ...account, username: event.target.value })}
+              />
+            )}
             <Field
               label="Password"
               type="password"
-              autoComplete="new-password"
+              autoComplete={creating ? "new-password" : "current-password"}
               value={account.password}
               error={accountErrors.password}
               onChange={(event) => setAccount({ ...account, password: event.target.value })}
             />
+            {!creating && (
+              <a href="/forgot-password" className="text-sm underline">
+                Forgot your password?
+              </a>
+            )}
           </fieldset>
         )}
       </DeliverySettingsForm>

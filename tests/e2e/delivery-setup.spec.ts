@@ -1,0 +1,70 @@
+/**
+ * The e-mailed delivery-setup page (issue 21 items 5 and 7): it never signs anyone in by itself. An order
+ * bought without an account gets a new one that follows the password rule, or goes to the buyer's
+ * existing account once its password is given.
+ */
+import type { Page } from "@playwright/test";
+import { createUser, linkPrintedFor } from "./database";
+import { expect, test, url } from "./fixtures";
+
+/** A pricing-page order for 10 live transfers, paid without an account: answers the setup link's path. */
+async function paidOrderFor(page: Page, email: string): Promise<string> {
+  const origin = { Origin: new URL(url("/")).origin };
+  const started = await page.request.post("/api/create-payment-intent", {
+    data: { amount: 390, callCount: 10, email },
+    headers: origin,
+  });
+  const { clientSecret } = (await started.json()) as { clientSecret: string };
+  await page.request.post("/api/simulated-payments/confirm", {
+    data: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
+    headers: origin,
+  });
+  await expect.poll(() => linkPrintedFor(email, "/delivery-setup")).toBeTruthy();
+  const link = new URL(linkPrintedFor(email, "/delivery-setup") ?? "/");
+  return link.pathname + link.search;
+}
+
+async function fillSettings(page: Page) {
+  await page.getByLabel("Transfer phone number").fill("(555) 303-4040");
+  await page.getByLabel("States").fill("TX, FL");
+  await page.getByLabel("Transfers from").fill("09:00");
+  await page.getByLabel("Transfers until").fill("17:00");
+  await page.getByLabel("Transfers per day").fill("5");
+}
+
+test.describe("the delivery-setup page", () => {
+  test("a new account for the order: a common password is refused under the field, a good one saves", async ({
+    page,
+  }) => {
+    const tag = Date.now().toString(36);
+    await page.goto(await paidOrderFor(page, `setup_new_${tag}@example.com`));
+    await expect(page.getByText("Create an account for this order, or sign in to the one you have")).toBeVisible();
+    await fillSettings(page);
+    await page.getByLabel("Username").fill(`setup_new_${tag}`);
+    await page.getByLabel("Password", { exact: true }).fill("password1");
+    await page.getByRole("button", { name: "Save and start deliveries" }).click();
+    await expect(page.getByText("This password is too common. Please choose another.").first()).toBeVisible();
+
+    await page.getByLabel("Password", { exact: true }).fill("a-rare-pass-91");
+    await page.getByRole("button", { name: "Save and start deliveries" }).click();
+    await expect(page.getByRole("heading", { name: "Deliveries are set up" })).toBeVisible();
+    await expect(page.getByText(`You are signed in as setup_new_${tag}.`)).toBeVisible();
+  });
+
+  test("an existing account takes the order only with its password", async ({ page }) => {
+    const owner = await createUser({ password: "e2e-owner-pass-7" });
+    await page.goto(await paidOrderFor(page, `setup_existing_${Date.now().toString(36)}@example.com`));
+    await fillSettings(page);
+    await page.getByLabel("I already have an account").check();
+    await page.getByLabel("Username").fill(owner.username);
+    await page.getByLabel("Password", { exact: true }).fill("not-the-password");
+    await page.getByRole("button", { name: "Save and start deliveries" }).click();
+    await expect(page.getByText("Invalid credentials").first()).toBeVisible();
+
+    await page.getByLabel("Password", { exact: true }).fill("e2e-owner-pass-7");
+    await page.getByRole("button", { name: "Save and start deliveries" }).click();
+    await expect(page.getByText(`You are signed in as ${owner.username}.`)).toBeVisible();
+    await page.getByRole("link", { name: "Go to My Orders" }).click();
+    await expect(page).toHaveURL((u) => u.pathname === "/dashboard");
+  });
+});
