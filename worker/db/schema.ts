@@ -501,6 +501,7 @@ export const orderDelivery = sqliteTable(
   (t) => [
     index("order_delivery_routing_idx").on(t.setupStatus, t.paused),
     check("order_delivery_setup_status_check", oneOf(t.setupStatus, DELIVERY_SETUP_STATUSES)),
+    check("order_delivery_pause_kind_check", oneOf(t.pauseKind, PAUSE_KINDS)),
   ],
 );
 
@@ -518,7 +519,10 @@ export const systemPauses = sqliteTable(
     liftedBy: text("lifted_by").references(() => users.id, { onDelete: "set null" }),
     liftedHow: text("lifted_how", { enum: PAUSE_LIFTS }),
   },
-  (t) => [index("system_pauses_order_idx").on(t.orderId, t.pausedAt)],
+  (t) => [
+    index("system_pauses_order_idx").on(t.orderId, t.pausedAt),
+    check("system_pauses_lifted_how_check", oneOf(t.liftedHow, PAUSE_LIFTS)),
+  ],
 );
 
 /** One row per (order, state) an order takes, or (order, 'ALL'): routing's per-state lookup. */
