@@ -11,6 +11,7 @@ import {
   parseOptInTime,
   TRUSTEDFORM_CERT_HOST,
 } from "../consent";
+import { blankAsMissing } from "./common";
 import { z } from "./zod";
 
 /** What each consent field must be: shown under the form's field and beside the import report's row. */
@@ -26,14 +27,10 @@ export const CONSENT_MESSAGES = {
     "Jornaya LeadiD must be 36 characters like XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX (digits and letters A-F)",
 } as const;
 
-/** Empty cells, blank inputs and null are "not given". */
-const blankToUndefined = (value: unknown) =>
-  value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
-
 /** An optional trimmed text field: one message for a wrong type, the normalized value or a refusal. */
 const optionalText = (message: string, max: number, normalize: (text: string) => string | null) =>
   z.preprocess(
-    blankToUndefined,
+    blankAsMissing,
     z
       .string({ error: message })
       .trim()
@@ -56,7 +53,7 @@ const isIpAddress = (text: string) => ipv4.safeParse(text).success || ipv6.safeP
 export const consentEvidenceShape = {
   optInAt: z.preprocess(
     (value) => {
-      const given = blankToUndefined(value);
+      const given = blankAsMissing(value);
       if (typeof given !== "string" && typeof given !== "number") return given;
       return parseOptInTime(given) ?? given;
     },
@@ -69,7 +66,7 @@ export const consentEvidenceShape = {
       .optional(),
   ),
   optInUrl: z.preprocess(
-    blankToUndefined,
+    blankAsMissing,
     z
       .string({ error: CONSENT_MESSAGES.optInUrl })
       .trim()
@@ -78,7 +75,7 @@ export const consentEvidenceShape = {
       .optional(),
   ),
   consentText: z.preprocess(
-    blankToUndefined,
+    blankAsMissing,
     z
       .string({ error: CONSENT_MESSAGES.consentText })
       .trim()

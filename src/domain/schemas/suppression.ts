@@ -6,10 +6,8 @@ import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";
 import { PHONE_MAX_LENGTH } from "../leads";
 import { ADMIN_UPLOAD_LIST_KINDS, DO_NOT_CALL_LIMITS, DO_NOT_CALL_MESSAGES, dayStart, phoneKey } from "../suppression";
 import { SUPPRESSION_FILE_KINDS } from "../suppression-file";
+import { blankAsMissing } from "./common";
 import { z } from "./zod";
-
-const blankToUndefined = (value: unknown) =>
-  value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
 
 /**
  * The /do-not-call form, in the browser and on the server: a US phone (any formatting; the output is its 10
@@ -23,7 +21,7 @@ export const doNotCallSchema = z.object({
     .refine((text) => phoneKey(text) !== null, DO_NOT_CALL_MESSAGES.phone)
     .transform((text) => String(phoneKey(text))),
   email: z.preprocess(
-    blankToUndefined,
+    blankAsMissing,
     z
       .string({ error: DO_NOT_CALL_MESSAGES.email })
       .trim()
@@ -32,7 +30,7 @@ export const doNotCallSchema = z.object({
       .optional(),
   ),
   reason: z.preprocess(
-    blankToUndefined,
+    blankAsMissing,
     z
       .string({ error: DO_NOT_CALL_MESSAGES.reason })
       .trim()
