@@ -175,7 +175,7 @@ export interface SuppressionFileParser {
   end(): { batch: SuppressionBatch; report: SuppressionFileReport };
   /** The report so far (for a progress bar). */
   readonly report: SuppressionFileReport;
-  /** Characters held for a line not yet complete: never more than `MAX_LINE_LENGTH`. */
+  /** Characters held for a line not yet complete: never more than `MAX_LINE_LENGTH` and a carriage return. */
   readonly pendingCharacters: number;
   /** Numbers remembered for counting repeats: never more than the window. */
   readonly rememberedNumbers: number;
@@ -185,7 +185,7 @@ export function createSuppressionFileParser(
   kind: SuppressionFileKind,
   options: { dedupeWindow?: number; reportedRejections?: number } = {},
 ): SuppressionFileParser {
-  const window = options.dedupeWindow ?? DEDUPE_WINDOW;
+  const windowSize = options.dedupeWindow ?? DEDUPE_WINDOW;
   const reported = options.reportedRejections ?? REPORTED_REJECTIONS;
   const report: SuppressionFileReport = {
     lines: 0,
@@ -237,7 +237,7 @@ export function createSuppressionFileParser(
         report.duplicates += 1;
         return;
       }
-      if (seen.size >= window) seen = new Set();
+      if (seen.size >= windowSize) seen = new Set();
       seen.add(seenAs);
       report.accepted += 1;
       if (parsed.action === "add") {
