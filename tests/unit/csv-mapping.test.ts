@@ -62,7 +62,7 @@ describe("auto-mapping by header text (spec §5)", () => {
 describe("auto-mapping the consent columns (D22)", () => {
   it.each([
     [["Opt-in time", "Opt-in page URL", "Consent text", "IP address", "TrustedForm certificate URL", "Jornaya LeadiD"]],
-    [["opt_in_date", "landing_page", "consent_language", "ip", "xxTrustedFormCertUrl", "universal_leadid"]],
+    [["opt_in_date", "landing_page", "consent_language", "ip_address", "xxTrustedFormCertUrl", "universal_leadid"]],
     [["OptIn Timestamp", "Page URL", "TCPA text", "Client IP", "trusted_form_cert_url", "leadid_token"]],
     [["Opted in at", "Consent URL", "Consent version", "IPv4 Address", "TF cert", "Jornaya Lead ID"]],
   ])("finds every consent field in %j", (headers) => {
