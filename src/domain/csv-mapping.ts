@@ -2,6 +2,7 @@
  * Bulk CSV mapping (spec §5 "Bulk CSV"; PRODUCT.md D7, D8): auto-mapping by header text, manual mapping
  * rules, and turning a parsed row into the lead the upload sends. Shared by the browser and the bench.
  */
+import { CONSENT_FIELD_LABELS, CONSENT_FIELDS, type ConsentField } from "./consent";
 import { AGE_RANGES, type AgeRange } from "./pricing";
 
 export const BULK_BATCH_SIZE = 1000;
@@ -9,8 +10,11 @@ export const BULK_BATCH_SIZE = 1000;
 export const IMPORT_BATCH_STATUSES = ["queued", "done", "failed"] as const;
 export const LEAD_FIELDS = ["name", "email", "phone", "state", "ageRange", "price", "formFillTime"] as const;
 export type LeadField = (typeof LEAD_FIELDS)[number];
+/** Every column an import maps: the lead's own, then its consent evidence (D22; all optional). */
+export const IMPORT_FIELDS = [...LEAD_FIELDS, ...CONSENT_FIELDS] as const;
+export type ImportField = LeadField | ConsentField;
 /** Column index per field; a field without a column is absent. */
-export type FieldMapping = Partial<Record<LeadField, number>>;
+export type FieldMapping = Partial<Record<ImportField, number>>;
 
 /** Auto-mapping must find these (spec §5); otherwise 'Auto-Mapping Failed' and the review dialog opens. */
 export const AUTO_MAP_REQUIRED: readonly LeadField[] = ["name", "email", "phone", "state"];
@@ -21,10 +25,16 @@ export const MANUAL_MAP_REQUIRED: readonly LeadField[] = ["name", "email", "phon
  * so a file without the optional columns (e-mail, age range, price) can still be uploaded.
  */
 export const NOT_IN_FILE = -1;
-/** Fields a lead can do without (D7 prices by age; e-mail is optional). */
-export const OPTIONAL_FIELDS: readonly LeadField[] = ["email", "ageRange", "price", "formFillTime"];
+/** Fields a lead can do without (D7 prices by age; e-mail and the consent evidence are optional). */
+export const OPTIONAL_FIELDS: readonly ImportField[] = [
+  "email",
+  "ageRange",
+  "price",
+  "formFillTime",
+  ...CONSENT_FIELDS,
+];
 
-export const FIELD_LABELS: Record<LeadField, string> = {
+export const FIELD_LABELS: Record<ImportField, string> = {
   name: "Name",
   email: "Email",
   phone: "Phone",
@@ -32,9 +42,25 @@ export const FIELD_LABELS: Record<LeadField, string> = {
   ageRange: "Age range",
   price: "Price",
   formFillTime: "Form fill time",
+  ...CONSENT_FIELD_LABELS,
 };
 
-const HEADER_MATCHERS: [LeadField, RegExp][] = [
+/** Words in a header name may be joined by spaces, '_' or '-' ('opt_in_time', 'Opt-in time'). */
+const SEP = "[\\s_-]*";
+
+/**
+ * Header text → field, the first that matches and is still free. The consent columns come first and are
+ * narrow, so that 'Consent statement' is not read as the state, nor 'IP address' as an e-mail; a bare
+ * 'Lead ID' (many vendors' own row id) is not taken for Jornaya's LeadiD, only 'Jornaya …',
+ * 'universal_leadid' (Jornaya's field name) and 'leadid_token' (its input's id).
+ */
+const HEADER_MATCHERS: [ImportField, RegExp][] = [
+  ["trustedFormUrl", new RegExp(`trusted${SEP}form|^tf${SEP}cert`)],
+  ["jornayaLeadId", new RegExp(`jornaya|universal${SEP}lead${SEP}id|lead${SEP}id${SEP}token`)],
+  ["optInUrl", new RegExp(`opt${SEP}in${SEP}(page|url)|landing${SEP}page|page${SEP}url|consent${SEP}url`)],
+  ["optInAt", new RegExp(`opt${SEP}in${SEP}(time|date|at\\b|timestamp)|opted${SEP}in|consent${SEP}(time|date)`)],
+  ["consentText", new RegExp(`consent${SEP}(text|language|version|statement)|tcpa${SEP}(text|language|version)`)],
+  ["ipAddress", new RegExp(`(^|[^a-z])ip(v[46])?(${SEP}addr|[^a-z]|$)`)],
   ["email", /e-?mail/],
   ["formFillTime", /form\s*fill\s*time/],
   ["ageRange", /age\s*range|age\s*band/],
@@ -59,9 +85,10 @@ export const missingFields = (mapping: FieldMapping, required: readonly LeadFiel
 
 /**
  * One lead as the bulk upload sends it; `rowNumber` is its line in the file (the header is line 1). A type
- * alias, not an interface, so it fits the upload route's loose row schema in the typed client.
+ * alias, not an interface, so it fits the upload route's loose row schema in the typed client. Consent
+ * cells are sent only when the file has them (a million rows without them stay as small as before).
  */
-export type BulkLeadRow = {
+export type BulkLeadRow = { [Field in ConsentField]?: string } & {
   rowNumber: number;
   name: string;
   email: string;
@@ -89,7 +116,13 @@ export function parsePrice(text: string): number {
 }
 
 export function mapRow(row: readonly string[], mapping: FieldMapping, rowNumber: number): BulkLeadRow {
+  const consent: { [Field in ConsentField]?: string } = {};
+  for (const field of CONSENT_FIELDS) {
+    const value = cell(row, mapping[field]);
+    if (value !== "") consent[field] = value;
+  }
   return {
+    ...consent,
     rowNumber,
     name: cell(row, mapping.name),
     email: cell(row, mapping.email),

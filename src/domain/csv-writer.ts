@@ -23,7 +23,11 @@ export function csvLines(rows: readonly (readonly CsvCell[])[], quotes: boolean 
   return Papa.unparse(rows as CsvCell[][], { escapeFormulae: FORMULA_START, quotes, newline: "\r\n" });
 }
 
-/** The downloadable template: the spec's columns, two examples, and D7's rule in a column the upload ignores. */
+/**
+ * The downloadable template: the spec's columns, the optional consent evidence (D22), two examples (one
+ * with a TrustedForm certificate and a Jornaya LeadiD, one without any evidence), and D7's rule in a
+ * column the upload ignores. Its headers are the ones auto-mapping reads (csv-mapping.ts).
+ */
 export function templateCsv(): string {
   const rows = [
     [
@@ -32,13 +36,38 @@ export function templateCsv(): string {
       "State",
       "Form fill time (optional, YYYY-MM-DD HH:MM:SS)",
       "Email (optional)",
+      "Opt-in time (optional, YYYY-MM-DD HH:MM:SS)",
+      "Opt-in page URL (optional)",
+      "Consent text or version (optional)",
+      "IP address (optional)",
+      "TrustedForm certificate URL (optional)",
+      "Jornaya LeadiD (optional)",
       "Automatic pricing (not uploaded)",
     ],
-    ["Mary Johnson", "2145550101", "TX", "2026-08-01 14:30:00", "mary@example.com", AGED_LEAD_PRICING_RULE],
+    [
+      "Mary Johnson",
+      "2145550101",
+      "TX",
+      "2026-08-01 14:30:00",
+      "mary@example.com",
+      "2026-08-01 14:30:00",
+      "https://example.com/final-expense-quote",
+      "tcpa-consent-v3",
+      "203.0.113.7",
+      "https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567",
+      "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40",
+      AGED_LEAD_PRICING_RULE,
+    ],
     [
       "James Brown",
       "3055550102",
       "FL",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
       "",
       "",
       "Without a form fill time the age range decides; without either, 30-60",

@@ -32,6 +32,15 @@ export function nationalDigits(phone: string): string {
   return digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
 }
 
+/**
+ * Ten digits of a US phone number (a leading country code 1 dropped), or null: the one rule for a callable
+ * US number (transfers, delivery setup, suppression keys in suppression.ts).
+ */
+export function normalizeUsPhone(text: string): string | null {
+  const national = nationalDigits(text);
+  return /^[2-9]\d{9}$/.test(national) ? national : null;
+}
+
 /** '(214) 555-1000' → '214'; '' when the phone has fewer than three digits. Stored as aged_leads.area_code. */
 export function leadAreaCode(phone: string): string {
   const national = nationalDigits(phone);

@@ -2,7 +2,6 @@
  * Live transfers (issue 15): the rules shared by the Worker and the browser. Pure: no I/O.
  * Enums named here are the values stored in D1 (worker/db/schema.ts).
  */
-import { phoneDigits } from "./leads.ts";
 import { type ApplicationTimeZone, PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
 
 /** Who an account belongs to; admins are buyers with `is_admin` (a partner is never an admin). */
@@ -335,9 +334,5 @@ export function payoutStatement(
   return [...lines.values()].sort((a, b) => (a.start < b.start ? 1 : -1));
 }
 
-/** Ten digits of a US phone number (a leading country code 1 dropped), or null. */
-export function normalizeUsPhone(text: string): string | null {
-  const digits = phoneDigits(text);
-  const national = digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
-  return /^[2-9]\d{9}$/.test(national) ? national : null;
-}
+/** Ten digits of a US phone number, or null: the rule lives in leads.ts (suppression.ts keys numbers by it too). */
+export { normalizeUsPhone } from "./leads.ts";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CONSENT_FIELDS } from "../../src/domain/consent";
 import { mapRow } from "../../src/domain/csv-mapping";
 import { LEAD_LIMITS } from "../../src/domain/leads";
 import {
@@ -7,8 +8,11 @@ import {
   checkLeadRow,
   LEAD_MESSAGES,
 } from "../../src/domain/schemas/admin-leads";
+import { CONSENT_MESSAGES } from "../../src/domain/schemas/consent";
 
 const form = { name: "Ann", phone: "2145550100", state: "TX" };
+/** The consent inputs of the single form, left blank. */
+const noConsent = Object.fromEntries(CONSENT_FIELDS.map((field) => [field, ""]));
 
 /** A lead as the single form sends it (strings from inputs; the datetime-local value as an ISO instant). */
 const formLead = (overrides: Record<string, unknown> = {}) => ({
@@ -17,19 +21,27 @@ const formLead = (overrides: Record<string, unknown> = {}) => ({
   ageRange: "",
   price: "",
   formFillTime: "",
+  ...noConsent,
   ...overrides,
 });
-/** The same lead as a CSV row mapped by the browser (columns Name, Email, Phone, State, Age range, Price, Form fill time). */
+/**
+ * The same lead as a CSV row mapped by the browser (columns Name, Email, Phone, State, Age range, Price,
+ * Form fill time, then the consent fields).
+ */
 const csvLead = (overrides: Record<string, string> = {}) => {
   const cells = { name: "Ann", email: "", phone: "2145550100", state: "TX", ageRange: "", price: "", formFillTime: "" };
-  const values = { ...cells, ...overrides };
-  const mapping = { name: 0, email: 1, phone: 2, state: 3, ageRange: 4, price: 5, formFillTime: 6 };
+  const values: Record<string, string> = { ...cells, ...noConsent, ...overrides };
+  const columns = [...Object.keys(cells), ...CONSENT_FIELDS];
+  const mapping = Object.fromEntries(columns.map((field, index) => [field, index]));
   return mapRow(
-    [values.name, values.email, values.phone, values.state, values.ageRange, values.price, values.formFillTime],
+    columns.map((field) => values[field] ?? ""),
     mapping,
     2,
   );
 };
+
+const CERT = "https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567";
+const LEAD_ID = "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40";
 
 const formMessage = (input: unknown) => {
   const result = adminAgedLeadSchema.safeParse(input);
@@ -68,10 +80,68 @@ describe("one lead schema for the single form and CSV rows", () => {
     ["a price in fractions of a cent", { price: "4.505" }, LEAD_MESSAGES.priceCents],
     ["a form fill time that is not a date", { formFillTime: "yesterday-ish" }, LEAD_MESSAGES.formFillTime],
     ["a name that is too long", { name: "A".repeat(LEAD_LIMITS.nameLength + 1) }, LEAD_MESSAGES.nameLength],
+    // The consent evidence (D22).
+    ["an opt-in time that is not a date", { optInAt: "last tuesday" }, CONSENT_MESSAGES.optInAt],
+    ["an opt-in time on a day that does not exist", { optInAt: "2026-02-30 10:00:00" }, CONSENT_MESSAGES.optInAt],
+    ["an opt-in time in the future", { optInAt: "2099-01-01 10:00:00" }, CONSENT_MESSAGES.optInAtFuture],
+    ["an opt-in page without a scheme", { optInUrl: "example.com/quote" }, CONSENT_MESSAGES.optInUrl],
+    ["an opt-in page on a script URL", { optInUrl: "javascript:alert(1)" }, CONSENT_MESSAGES.optInUrl],
+    ["an opt-in page without a domain", { optInUrl: "http://localhost/quote" }, CONSENT_MESSAGES.optInUrl],
+    [
+      "a too-long opt-in page",
+      { optInUrl: `https://example.com/${"a".repeat(2000)}` },
+      CONSENT_MESSAGES.optInUrlLength,
+    ],
+    ["consent text that is too long", { consentText: "x".repeat(2001) }, CONSENT_MESSAGES.consentText],
+    ["an IPv4 address out of range", { ipAddress: "256.1.1.1" }, CONSENT_MESSAGES.ipAddress],
+    ["an IPv4 address with three parts", { ipAddress: "203.0.113" }, CONSENT_MESSAGES.ipAddress],
+    ["an IPv6 address with a zone", { ipAddress: "fe80::1%eth0" }, CONSENT_MESSAGES.ipAddress],
+    ["a host name as the IP", { ipAddress: "example.com" }, CONSENT_MESSAGES.ipAddress],
+    [
+      "a TrustedForm URL of another host",
+      { trustedFormUrl: CERT.replace("cert.", "") },
+      CONSENT_MESSAGES.trustedFormUrl,
+    ],
+    [
+      "a TrustedForm placeholder",
+      { trustedFormUrl: "https://cert.trustedform.com/xxx" },
+      CONSENT_MESSAGES.trustedFormUrl,
+    ],
+    ["a LeadiD without dashes", { jornayaLeadId: LEAD_ID.replaceAll("-", "") }, CONSENT_MESSAGES.jornayaLeadId],
   ];
   it.each(cases)("refuses %s with the same message both ways", (_, change, message) => {
     expect(formMessage(formLead(change))).toBe(message);
     expect(csvMessage(csvLead(change))).toBe(message);
+  });
+
+  it("stores the same normalized consent evidence both ways", () => {
+    const evidence = {
+      optInAt: "2026-08-01 14:30:00",
+      optInUrl: "https://example.com/quote",
+      consentText: "tcpa-consent-v3",
+      ipAddress: "2001:DB8::7",
+      trustedFormUrl: `${CERT.replace("https:", "http:")}/`,
+      jornayaLeadId: LEAD_ID.toLowerCase(),
+    };
+    const stored = {
+      optInAt: Date.UTC(2026, 7, 1, 14, 30),
+      optInUrl: "https://example.com/quote",
+      consentText: "tcpa-consent-v3",
+      ipAddress: "2001:db8::7",
+      trustedFormUrl: CERT,
+      jornayaLeadId: LEAD_ID,
+    };
+    const fromForm = adminAgedLeadSchema.parse(formLead(evidence));
+    expect(fromForm).toMatchObject(stored);
+    expect(adminAgedLeadSchema.parse(fromForm)).toEqual(fromForm);
+    const checked = checkLeadRow(csvLead(evidence));
+    expect("lead" in checked && checked.lead).toMatchObject(stored);
+  });
+
+  it("sends and stores no consent fields for a lead without evidence", () => {
+    expect(Object.keys(csvLead()).filter((key) => (CONSENT_FIELDS as readonly string[]).includes(key))).toEqual([]);
+    const checked = checkLeadRow(csvLead());
+    expect("lead" in checked && CONSENT_FIELDS.filter((field) => field in checked.lead)).toEqual([]);
   });
 
   it("accepts the same formatted phone and e-mail both ways", () => {

@@ -1,5 +1,6 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
+import { CONSENT_FIELDS } from "../../src/domain/consent";
 import {
   AUTO_MAP_REQUIRED,
   autoMapColumns,
@@ -14,6 +15,7 @@ import {
 } from "../../src/domain/csv-mapping";
 import { templateCsv } from "../../src/domain/csv-writer";
 import { AGED_LEAD_PRICING_RULE } from "../../src/domain/pricing";
+import { bulkUploadSchema, checkLeadRow } from "../../src/domain/schemas/admin-leads";
 
 describe("auto-mapping by header text (spec §5)", () => {
   it("finds name, email, phone, state, form fill time, age range and price", () => {
@@ -54,6 +56,51 @@ describe("auto-mapping by header text (spec §5)", () => {
       "ageRange",
       "price",
     ]);
+  });
+});
+
+describe("auto-mapping the consent columns (D22)", () => {
+  it.each([
+    [["Opt-in time", "Opt-in page URL", "Consent text", "IP address", "TrustedForm certificate URL", "Jornaya LeadiD"]],
+    [["opt_in_date", "landing_page", "consent_language", "ip_address", "xxTrustedFormCertUrl", "universal_leadid"]],
+    [["OptIn Timestamp", "Page URL", "TCPA text", "Client IP", "trusted_form_cert_url", "leadid_token"]],
+    [["Opted in at", "Consent URL", "Consent version", "IPv4 Address", "TF cert", "Jornaya Lead ID"]],
+  ])("finds every consent field in %j", (headers) => {
+    const mapping = autoMapColumns(["Name", "Phone", "State", ...headers]);
+    expect(Object.fromEntries(CONSENT_FIELDS.map((field) => [field, mapping[field]]))).toEqual({
+      optInAt: 3,
+      optInUrl: 4,
+      consentText: 5,
+      ipAddress: 6,
+      trustedFormUrl: 7,
+      jornayaLeadId: 8,
+    });
+    expect(missingFields(mapping, ["name", "phone", "state"])).toEqual([]);
+  });
+
+  it("does not take other columns for consent, nor consent columns for the lead's fields", () => {
+    const headers = ["Lead ID", "Zip", "Shipping Address", "E-mail Address", "Consent statement", "State", "Name"];
+    expect(autoMapColumns(headers)).toEqual({ email: 3, consentText: 4, state: 5, name: 6 });
+    // 'Email (optional)' is not an opt-in ('optional' starts with 'opt').
+    expect(autoMapColumns(["Email (optional)", "Phone"])).toEqual({ email: 0, phone: 1 });
+  });
+
+  it("sends a consent cell only when the file has it", () => {
+    const mapping = { name: 0, phone: 1, state: 2, ipAddress: 3, trustedFormUrl: NOT_IN_FILE };
+    expect(mapRow(["Ann", "2145550100", "TX", " 203.0.113.7 "], mapping, 2)).toMatchObject({
+      ipAddress: "203.0.113.7",
+    });
+    const without = mapRow(["Ann", "2145550100", "TX", ""], mapping, 2);
+    expect(Object.keys(without).filter((key) => (CONSENT_FIELDS as readonly string[]).includes(key))).toEqual([]);
+  });
+
+  it("lets the upload name the consent columns in its field mapping", () => {
+    const upload = {
+      leads: [{ name: "Ann" }],
+      fieldMapping: { name: 0, trustedFormUrl: 4, jornayaLeadId: NOT_IN_FILE },
+    };
+    expect(bulkUploadSchema.safeParse(upload).success).toBe(true);
+    expect(bulkUploadSchema.safeParse({ ...upload, fieldMapping: { shoeSize: 1 } }).success).toBe(false);
   });
 });
 
@@ -101,5 +148,17 @@ describe("the template", () => {
   it("states the D7 rule and starts with the spec's columns", () => {
     expect(templateCsv()).toContain(AGED_LEAD_PRICING_RULE);
     expect(templateCsv().split("\r\n")[0]).toMatch(/^"Name","Phone","State","Form fill time/);
+  });
+
+  it("has a column for each consent field, and both examples pass the lead schema", () => {
+    const [header = [], ...rows] = Papa.parse<string[]>(templateCsv(), { skipEmptyLines: true }).data;
+    const mapping = autoMapColumns(header);
+    expect(CONSENT_FIELDS.filter((field) => mapping[field] === undefined)).toEqual([]);
+    const leads = rows.map((row, i) => checkLeadRow(mapRow(row, mapping, i + 2)));
+    expect(leads.map((lead) => ("reason" in lead ? lead.reason : "ok"))).toEqual(["ok", "ok"]);
+    expect(leads[0]).toMatchObject({
+      lead: { trustedFormUrl: expect.stringMatching(/^https:\/\/cert\.trustedform\.com\//) },
+    });
+    expect(leads[1]).not.toHaveProperty("lead.trustedFormUrl");
   });
 });

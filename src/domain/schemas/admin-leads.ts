@@ -1,6 +1,6 @@
 /** Admin lead uploads (spec §3, §5, §7): the single aged lead, callback opportunities and CSV batches. */
 
-import { BULK_BATCH_SIZE, LEAD_FIELDS, NOT_IN_FILE, parseFormFillTime, parsePrice } from "../csv-mapping";
+import { BULK_BATCH_SIZE, IMPORT_FIELDS, NOT_IN_FILE, parseFormFillTime, parsePrice } from "../csv-mapping";
 
 export { STATUS_REJECTIONS } from "../csv-mapping";
 
@@ -8,6 +8,7 @@ import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";
 import { hasPhoneDigits, LEAD_LIMITS } from "../leads";
 import { AGE_RANGES, dollarsToCents, formatUsd } from "../pricing";
 import { emailAddress, requiredString } from "./common";
+import { consentEvidenceShape } from "./consent";
 import { z } from "./zod";
 
 /** What each field of a lead must be: the form shows the message under the field, the import report beside the row. */
@@ -35,7 +36,8 @@ const numberAsText = (value: unknown) => (typeof value === "number" ? String(val
  * PRODUCT.md D7, D8): the same rules and messages both ways. Blank optional fields are absent; a price
  * is read as the file gives it ('$4.50'; one that does not parse is 0, priced by age); a form fill time
  * is 'YYYY-MM-DD HH:MM:SS' (UTC), any ISO date, or epoch milliseconds, and comes out as epoch
- * milliseconds, so the schema's output parses to itself (the form sends it on to the API).
+ * milliseconds, so the schema's output parses to itself (the form sends it on to the API). The consent
+ * evidence (schemas/consent.ts) is part of it, so the form and the file check it with the same messages.
  */
 export const adminAgedLeadSchema = z.object({
   name: requiredString(LEAD_MESSAGES.name, 1, LEAD_LIMITS.nameLength, LEAD_MESSAGES.nameLength),
@@ -91,6 +93,8 @@ export const adminAgedLeadSchema = z.object({
   ),
   /** Days, computed by the form (spec §3); the server computes the age itself. */
   actualAge: z.number().int().nonnegative().optional(),
+  /** Opt-in time and page, consent text, IP, TrustedForm URL, Jornaya LeadiD: optional, checked alike (D22). */
+  ...consentEvidenceShape,
 });
 export type AdminAgedLeadInput = z.input<typeof adminAgedLeadSchema>;
 export type AdminAgedLead = z.output<typeof adminAgedLeadSchema>;
@@ -140,7 +144,7 @@ export const bulkUploadSchema = z.object({
     .array(bulkLead, { error: "No Valid Data" })
     .min(1, "No Valid Data")
     .max(BULK_BATCH_SIZE, `Send at most ${BULK_BATCH_SIZE} leads per batch`),
-  fieldMapping: z.partialRecord(z.enum(LEAD_FIELDS), z.number().int().min(NOT_IN_FILE)).optional(),
+  fieldMapping: z.partialRecord(z.enum(IMPORT_FIELDS), z.number().int().min(NOT_IN_FILE)).optional(),
 });
 export type BulkUpload = z.infer<typeof bulkUploadSchema>;
 

@@ -24,3 +24,7 @@ export function numberFromInput(value: unknown): unknown {
   if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
   return value;
 }
+
+/** Blank text (empty or only spaces) and null mean "not given": undefined, for an optional field. */
+export const blankAsMissing = (value: unknown): unknown =>
+  value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;

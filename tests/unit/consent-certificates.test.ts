@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { consentCertificates } from "../../src/domain/consent";
+import {
+  type ClaimOutcome,
+  type ConsentCertificateClaimer,
+  claimAll,
+  NOT_CONFIGURED_MESSAGES,
+  notConfiguredClaimer,
+} from "../../worker/services/consent-certificates";
+
+const certificates = consentCertificates({
+  trustedFormUrl: "https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567",
+  jornayaLeadId: "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40",
+});
+const context = { leadId: "lead-1", phone: "3055550100" };
+
+describe("claiming consent certificates while no issuer is set up", () => {
+  it("claims nothing and says so, for each provider", async () => {
+    expect(notConfiguredClaimer.configured("trustedform")).toBe(false);
+    expect(notConfiguredClaimer.configured("jornaya")).toBe(false);
+    expect(await claimAll(notConfiguredClaimer, certificates, context)).toEqual([
+      { status: "not_configured", provider: "trustedform", message: NOT_CONFIGURED_MESSAGES.trustedform },
+      { status: "not_configured", provider: "jornaya", message: NOT_CONFIGURED_MESSAGES.jornaya },
+    ]);
+  });
+
+  it("sends nothing anywhere", async () => {
+    const realFetch = globalThis.fetch;
+    let calls = 0;
+    globalThis.fetch = async () => {
+      calls += 1;
+      return new Response(null, { status: 500 });
+    };
+    try {
+      await claimAll(notConfiguredClaimer, certificates, context);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(calls).toBe(0);
+  });
+
+  it("lets a real claimer take its place behind the same interface, in order", async () => {
+    const seen: string[] = [];
+    const fake: ConsentCertificateClaimer = {
+      configured: (provider) => provider === "trustedform",
+      async claim(certificate, claimContext): Promise<ClaimOutcome> {
+        seen.push(`${certificate.provider}:${claimContext.leadId}`);
+        return certificate.provider === "trustedform"
+          ? { status: "claimed", provider: "trustedform", claimedAt: 1, expiresAt: null, viewUrl: certificate.url }
+          : { status: "unavailable", provider: "jornaya", message: "try later" };
+      },
+    };
+    const outcomes = await claimAll(fake, certificates, context);
+    expect(seen).toEqual(["trustedform:lead-1", "jornaya:lead-1"]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["claimed", "unavailable"]);
+  });
+});
