@@ -16,9 +16,14 @@ import { insertSql } from "./lib/sql.ts";
 import { startLocalServer } from "./local-server.ts";
 
 const DAY_MS = 86_400_000;
-/** One key serves at most 20 requests a second: the bench rotates through enough keys to never wait. */
+/**
+ * One key serves at most 20 requests a second and one partner 50 across its keys (PARTNER_KEY_RULE,
+ * PARTNER_RULE): the bench rotates through enough keys of enough partners to never wait.
+ */
 const KEY_COUNT = 40;
-const BENCH_PARTNER = "bench-partner";
+const BENCH_PARTNERS = 10;
+const benchPartner = (i: number) => `bench-partner-${i % BENCH_PARTNERS}`;
+const BENCH_PARTNER = benchPartner(0);
 
 const seq = (count: number) =>
   `(WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count - 1}) SELECT n FROM seq)`;
@@ -33,7 +38,7 @@ export async function benchDataSql(orders: number, transfers: number, now: numbe
     keys.map(async (key, i) =>
       insertSql("api_keys", {
         id: `bench-key-${i}`,
-        partner_id: BENCH_PARTNER,
+        partner_id: benchPartner(i),
         name: `Bench ${i}`,
         key_hash: await hashApiKey(key),
         prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
@@ -41,18 +46,21 @@ export async function benchDataSql(orders: number, transfers: number, now: numbe
     ),
   );
   const spacing = Math.floor((60 * DAY_MS) / transfers);
-  return [
-    `INSERT INTO users (id, username, email, password_hash, account_type) VALUES ('bench-partner-user', 'bench-partner', 'bench-partner@example.com', '!', 'partner');`,
+  const partnerRows = Array.from({ length: BENCH_PARTNERS }, (_, i) => [
+    `INSERT INTO users (id, username, email, password_hash, account_type) VALUES ('${benchPartner(i)}-user', '${benchPartner(i)}', '${benchPartner(i)}@example.com', '!', 'partner');`,
     insertSql("partners", {
-      id: BENCH_PARTNER,
-      user_id: "bench-partner-user",
-      business_name: "Bench Dialing",
+      id: benchPartner(i),
+      user_id: `${benchPartner(i)}-user`,
+      business_name: `Bench Dialing ${i}`,
       did_number: "5550109999",
       daily_call_cap: 1_000_000_000,
       pay_per_transfer_cents: 2500,
       payment_terms: "Net 15",
       time_zone: "America/Chicago",
     }),
+  ]).flat();
+  return [
+    ...partnerRows,
     ...keyRows,
     // Open orders: each takes three states (every tenth takes all), a quarter keep 8:00-20:00 hours.
     `INSERT INTO orders (id, kind, tier, quantity, unit_price_cents, total_cents, email, details, payment_intent_id, status, paid_at)

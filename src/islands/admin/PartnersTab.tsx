@@ -9,6 +9,7 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import { toast } from "../../ui/toast";
+import { PartnerAccountControls } from "./PartnerAccountControls";
 
 const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
@@ -150,6 +151,7 @@ export function PartnersTab() {
                   <Detail label="Daily cap" value={a.dailyCallCap} />
                   <Detail label="Approved" value={a.approvedAt ? date.format(new Date(a.approvedAt)) : null} />
                 </dl>
+                <PartnerAccountControls applicationId={a.id} />
               </Card>
             </li>
           ))}
