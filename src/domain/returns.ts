@@ -99,14 +99,21 @@ export function balanceToApply(balanceCents: number, totalCents: number): number
 
 export type TrackerTransferStatus = "routed" | "connected" | "completed" | "no_answer" | "failed" | "expired";
 
+/** D19: the buyer sees a prospect's full name and phone only for calls that connected (paid-for prospects). */
+export const CONTACT_SHOWN_STATUSES: readonly TrackerTransferStatus[] = ["connected", "completed"];
+
 export interface TrackerTransfer {
   id: string;
   orderId: string;
   routedAt: number;
   endedAt: number | null;
   firstName: string;
+  /** Masked ('J.') unless `contactShown`. */
   lastName: string;
+  /** Masked ('(214) ***-****') unless `contactShown`. */
   phone: string;
+  /** Whether the call connected, so the name and phone are shown in full. */
+  contactShown: boolean;
   state: string;
   durationSeconds: number | null;
   billable: boolean;
