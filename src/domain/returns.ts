@@ -77,6 +77,8 @@ export const RETURN_MESSAGES = {
   alreadyReturned: "This item was already returned.",
   capReached: `You can return at most ${RETURN_CAP_PERCENT}% of your deliveries in the last ${RETURN_CAP_WINDOW_DAYS} days; 0 returns remain.`,
   alreadyDecided: "This return was already decided.",
+  orderClosed: "This order was refunded or cancelled, so nothing on it can be returned.",
+  refundedNote: "The order was refunded in full, so nothing on it is left to return.",
   noteRequired: "A note is required to deny a return.",
   otherTextRequired: "Please describe the reason.",
 } as const;
