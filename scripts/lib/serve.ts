@@ -7,6 +7,7 @@
 import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { STARTUP_CRON } from "../../worker/startup.ts";
 import { LOCAL_DEV_VARS } from "./env.ts";
 import { root } from "./paths.ts";
 
@@ -16,6 +17,7 @@ type WorkerOptions = Record<string, unknown> & { bindings?: Record<string, unkno
 interface MiniflareInstance {
   ready: Promise<URL>;
   dispose(): Promise<void>;
+  getWorker(): Promise<{ scheduled(options: { cron: string }): Promise<unknown> }>;
 }
 interface MiniflareModule {
   Miniflare: new (options: unknown) => MiniflareInstance;
@@ -81,5 +83,9 @@ export async function serveBuiltWorker(options: ServeOptions): Promise<{ url: UR
     resourcePersistencePath: resolve(root, options.persistTo ?? ".wrangler/state", "v3"),
   });
   const url = await server.ready;
+  // Once at start: import batches whose Queue messages died with the last server are sent again.
+  await (await server.getWorker()).scheduled({ cron: STARTUP_CRON }).catch((error: unknown) => {
+    console.error("The start-up sweep failed; the cron will try again", error);
+  });
   return { url, dispose: () => server.dispose() };
 }

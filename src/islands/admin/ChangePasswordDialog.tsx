@@ -12,7 +12,7 @@ import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { toast } from "../../ui/toast";
 import { NewPasswordFields } from "../auth/NewPasswordFields";
-import { PartnerKeyList } from "./PartnerAccountControls";
+import { PartnerKeyList } from "./PartnerAccounts";
 
 type PartnerKeys = Answer<(typeof api.users)[":userId"]["change-password"]["$post"]>["partnerKeys"];
 

@@ -1,6 +1,6 @@
 /**
- * Stopping a partner from the admin area (issue 21 item 10): suspend or reinstate its account (its API
- * keys answer 403 meanwhile), and see and revoke its API keys. `PartnerKeyList` also follows an admin's
+ * Stopping a partner from the admin area (issue 21 item 10): every partner account, to suspend or
+ * reinstate (its API keys answer 403 meanwhile) and to see and revoke its API keys. `PartnerKeyList` also follows an admin's
  * password reset of a partner, whose keys would otherwise keep working unseen.
  */
 import { useState } from "react";
@@ -8,6 +8,7 @@ import type { AdminPartnerView, ApiKeyView } from "../../domain/schemas/partner-
 import { api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
 import { Dialog } from "../../ui/dialog";
 import { toast } from "../../ui/toast";
 
@@ -65,16 +66,14 @@ export function PartnerKeyList({ partnerId, keys }: { partnerId: string; keys?: 
   );
 }
 
-/** The account controls of the partner created from application `applicationId`. */
-export function PartnerAccountControls({ applicationId }: { applicationId: string }) {
+/** One partner account: its state, its keys, and the Suspend / Reinstate control. */
+function PartnerAccount({ partner }: { partner: AdminPartnerView }) {
   const queryClient = useQueryClient();
-  const partners = useQuery({ queryKey: PARTNERS_KEY, queryFn: () => call(api.admin.partners.$get()) });
   const [confirming, setConfirming] = useState(false);
   const [showKeys, setShowKeys] = useState(false);
-  const partner = partners.data?.find((p) => p.applicationId === applicationId);
   const change = useMutation({
-    mutationFn: ({ id, suspend }: { id: string; suspend: boolean }) => {
-      const param = { param: { id: encodeURIComponent(id) } };
+    mutationFn: (suspend: boolean) => {
+      const param = { param: { id: encodeURIComponent(partner.id) } };
       return call(
         suspend ? api.admin.partners[":id"].suspend.$post(param) : api.admin.partners[":id"].reinstate.$post(param),
       );
@@ -92,12 +91,14 @@ export function PartnerAccountControls({ applicationId }: { applicationId: strin
     },
     onError: failed("The partner could not be changed"),
   });
-  if (!partner) return null;
   const suspended = partner.suspendedAt !== null;
   return (
-    <div className="mt-3 space-y-2 border-t border-line pt-3 text-sm">
-      <p>
-        Account:{" "}
+    <Card className="space-y-3">
+      <div>
+        <h4 className="font-bold">{partner.businessName}</h4>
+        <p className="text-sm text-ink-soft">@{partner.username}</p>
+      </div>
+      <p className="text-sm">
         {suspended ? (
           <strong className="text-red-800">Suspended since {date.format(new Date(partner.suspendedAt ?? 0))}</strong>
         ) : (
@@ -107,20 +108,16 @@ export function PartnerAccountControls({ applicationId }: { applicationId: strin
       </p>
       <div className="flex flex-wrap gap-2">
         {suspended ? (
-          <Button
-            variant="secondary"
-            busy={change.isPending}
-            onClick={() => change.mutate({ id: partner.id, suspend: false })}
-          >
-            Reinstate
+          <Button variant="secondary" busy={change.isPending} onClick={() => change.mutate(false)}>
+            Reinstate<span className="sr-only"> {partner.businessName}</span>
           </Button>
         ) : (
           <Button variant="danger" onClick={() => setConfirming(true)}>
-            Suspend
+            Suspend<span className="sr-only"> {partner.businessName}</span>
           </Button>
         )}
         <Button variant="secondary" onClick={() => setShowKeys(true)}>
-          API keys
+          API keys<span className="sr-only"> of {partner.businessName}</span>
         </Button>
       </div>
       <Dialog
@@ -133,11 +130,7 @@ export function PartnerAccountControls({ applicationId }: { applicationId: strin
           <Button variant="secondary" onClick={() => setConfirming(false)}>
             Cancel
           </Button>
-          <Button
-            variant="danger"
-            busy={change.isPending}
-            onClick={() => change.mutate({ id: partner.id, suspend: true })}
-          >
+          <Button variant="danger" busy={change.isPending} onClick={() => change.mutate(true)}>
             Suspend partner
           </Button>
         </div>
@@ -145,6 +138,33 @@ export function PartnerAccountControls({ applicationId }: { applicationId: strin
       <Dialog open={showKeys} onOpenChange={setShowKeys} title={`${partner.businessName}: API keys`}>
         {showKeys && <PartnerKeyList partnerId={partner.id} />}
       </Dialog>
-    </div>
+    </Card>
+  );
+}
+
+/** Every partner account, to suspend, reinstate, or revoke keys of. */
+export function PartnerAccounts() {
+  const partners = useQuery({ queryKey: PARTNERS_KEY, queryFn: () => call(api.admin.partners.$get()) });
+  return (
+    <section aria-labelledby="partner-accounts" className="space-y-3">
+      <h3 id="partner-accounts" className="text-xl font-bold">
+        Partner accounts{partners.data ? ` (${partners.data.length})` : ""}
+      </h3>
+      {partners.isPending ? (
+        <p className="text-sm text-ink-soft">Loading partner accounts…</p>
+      ) : partners.isError ? (
+        <p className="text-sm text-ink-soft">Partner accounts could not be loaded. Reload the page to try again.</p>
+      ) : partners.data.length === 0 ? (
+        <p className="text-sm text-ink-soft">No partner accounts yet: approving an application creates one.</p>
+      ) : (
+        <ul className="grid gap-4 md:grid-cols-2">
+          {partners.data.map((partner) => (
+            <li key={partner.id}>
+              <PartnerAccount partner={partner} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
