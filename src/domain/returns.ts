@@ -101,7 +101,7 @@ export function balanceToApply(balanceCents: number, totalCents: number): number
 
 export type TrackerTransferStatus = "routed" | "connected" | "completed" | "no_answer" | "failed" | "expired";
 
-/** D19: the buyer sees a prospect's full name and phone only for calls that connected (paid-for prospects). */
+/** The buyer sees a prospect's full name and phone only for calls that connected (paid-for prospects). */
 export const CONTACT_SHOWN_STATUSES: readonly TrackerTransferStatus[] = ["connected", "completed"];
 
 export interface TrackerTransfer {

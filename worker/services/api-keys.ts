@@ -22,8 +22,6 @@ export { hashApiKey };
 const LAST_USED_RESOLUTION_MS = 60_000;
 export const MAX_API_KEY_NAME = 60;
 
-export type { ApiKeyView };
-
 /** The partner a valid key belongs to. */
 export interface KeyOwner {
   apiKeyId: string;

@@ -22,7 +22,7 @@ export interface RateRule {
   binding?: RateLimitBinding;
 }
 
-/** Abuse-prone site endpoints, per client address (D11): 10 a minute, as the binding's `limit = 10, period = 60`. */
+/** Abuse-prone site endpoints, per client address: 10 a minute, as the binding's `limit = 10, period = 60`. */
 export const ADDRESS_RULE: RateRule = { name: "address", limit: 10, windowMs: 60_000, binding: "RATE_LIMITER" };
 /** The partner API per key: 20 a second (the binding counts 200 per 10 s). */
 export const PARTNER_KEY_RULE: RateRule = {
