@@ -116,6 +116,24 @@ test.describe("aged-leads tab", () => {
     await expect(interrupted).toBeHidden();
   });
 
+  test("says 'Stalled, resuming' while the server has batches waiting to be sent again", async ({ adminPage }) => {
+    const page = await openAdminTab(adminPage, "aged-leads");
+    // The server's answer while a batch waits for the sweep (a lost Queue message, worker/services/import-sweep.ts).
+    let stalled = true;
+    await page.route(/\/api\/imports\/[^/]+$/, async (route) => {
+      const response = await route.fetch();
+      const status = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: stalled ? { ...status, done: false, stalledBatches: 1 } : status });
+    });
+    const lines = ["Name,Phone,State,Form fill time,Email", `Stalled Lead,${phone()},TX,,`];
+    await page.locator("#bulk-csv").setInputFiles(csvFile("stalled.csv", lines.join("\n")));
+    await expect(page.getByTestId("import-stalled")).toHaveText(
+      "Stalled, resuming: 1 batch is being sent again. Nothing is lost; you may leave this page.",
+    );
+    stalled = false;
+    await expect(page.getByText("Upload Complete!")).toBeVisible({ timeout: 20_000 });
+  });
+
   test("refuses a file without data rows", async ({ adminPage }) => {
     const page = await openAdminTab(adminPage, "aged-leads");
     await page.locator("#bulk-csv").setInputFiles(csvFile("empty.csv", "Name,Phone,State,Email\n"));
