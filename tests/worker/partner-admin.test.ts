@@ -225,3 +225,23 @@ describe("the partner API's rate limit", () => {
     expect(asked).toContain(`${PARTNER_RULE.name}:${partner.id}`);
   });
 });
+
+describe("the OpenAPI document", () => {
+  it("documents the suspended partner's 403 and both rate limits' 429 on every route", async () => {
+    const document = (await (await callApi("/api/v1/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string; content: unknown }> }>>;
+      components: { schemas: Record<string, { properties: { message: { example: string } } }> };
+    };
+    const operations = Object.values(document.paths).flatMap((path) => Object.values(path));
+    expect(operations).toHaveLength(3);
+    for (const operation of operations) {
+      expect(operation.responses["403"]?.description).toContain("suspended");
+      expect(JSON.stringify(operation.responses["403"]?.content)).toContain("PartnerSuspended");
+      expect(operation.responses["429"]?.description).toContain(`${PARTNER_KEY_RULE.limit} a second with one key`);
+      expect(operation.responses["429"]?.description).toContain(
+        `${PARTNER_RULE.limit} a second across all of your keys`,
+      );
+    }
+    expect(document.components.schemas.PartnerSuspended?.properties.message.example).toBe(PARTNER_SUSPENDED);
+  });
+});
