@@ -10,16 +10,21 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { US_TIME_ZONES } from "../src/domain/transfers.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
-import { apiKeys, partners } from "../worker/db/schema.ts";
+import { apiKeys, partners, users } from "../worker/db/schema.ts";
 import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/services/api-key-format.ts";
 import { type D1Target, d1ExecuteFile, d1Query } from "./lib/d1.ts";
 import { inlinedSql, statements } from "./lib/drizzle-sql.ts";
 import { startLocalServer } from "./local-server.ts";
 
 const DAY_MS = 86_400_000;
-/** One key serves at most 20 requests a second: the bench rotates through enough keys to never wait. */
+/**
+ * One key serves at most 20 requests a second and one partner 50 across its keys (PARTNER_KEY_RULE,
+ * PARTNER_RULE): the bench rotates through enough keys of enough partners to never wait.
+ */
 const KEY_COUNT = 40;
-const BENCH_PARTNER = "bench-partner";
+const BENCH_PARTNERS = 10;
+const benchPartner = (i: number) => `bench-partner-${i % BENCH_PARTNERS}`;
+const BENCH_PARTNER = benchPartner(0);
 
 const seq = (count: number) =>
   `(WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count - 1}) SELECT n FROM seq)`;
@@ -35,7 +40,7 @@ export async function benchDataSql(orders: number, transfers: number, now: numbe
       inlinedSql(
         statements.insert(apiKeys).values({
           id: `bench-key-${i}`,
-          partnerId: BENCH_PARTNER,
+          partnerId: benchPartner(i),
           name: `Bench ${i}`,
           keyHash: await hashApiKey(key),
           prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
@@ -44,20 +49,31 @@ export async function benchDataSql(orders: number, transfers: number, now: numbe
     ),
   );
   const spacing = Math.floor((60 * DAY_MS) / transfers);
-  return [
-    `INSERT INTO users (id, username, email, password_hash, account_type) VALUES ('bench-partner-user', 'bench-partner', 'bench-partner@example.com', '!', 'partner');`,
-    `${inlinedSql(
+  const partnerRows = Array.from({ length: BENCH_PARTNERS }, (_, i) => [
+    inlinedSql(
+      statements.insert(users).values({
+        id: `${benchPartner(i)}-user`,
+        username: benchPartner(i),
+        email: `${benchPartner(i)}@example.com`,
+        passwordHash: "!",
+        accountType: "partner",
+      }),
+    ),
+    inlinedSql(
       statements.insert(partners).values({
-        id: BENCH_PARTNER,
-        userId: "bench-partner-user",
-        businessName: "Bench Dialing",
+        id: benchPartner(i),
+        userId: `${benchPartner(i)}-user`,
+        businessName: `Bench Dialing ${i}`,
         didNumber: "5550109999",
         dailyCallCap: 1_000_000_000,
         payPerTransferCents: 2500,
         paymentTerms: "Net 15",
         timeZone: "America/Chicago",
       }),
-    )};`,
+    ),
+  ]).flat();
+  return [
+    ...partnerRows.map((statement) => `${statement};`),
     ...keyRows.map((statement) => `${statement};`),
     // Open orders: each takes three states (every tenth takes all), a quarter keep 8:00-20:00 hours.
     `INSERT INTO orders (id, kind, tier, quantity, unit_price_cents, total_cents, email, details, payment_intent_id, status, paid_at)

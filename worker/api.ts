@@ -26,6 +26,7 @@ import { auth, me } from "./routes/auth";
 import { buyer } from "./routes/buyer";
 import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
+import { partnerAdmin } from "./routes/partner-admin";
 import { partnerApi } from "./routes/partner-api";
 import { partnerInvitations, partnerPortal } from "./routes/partner-portal";
 import { partnerApplicationReview, partnerApplications } from "./routes/partners";
@@ -65,6 +66,7 @@ export const adminApp = new Hono<SignedInBindings>()
   .use("*", requireAdmin)
   .route("/", users)
   .route("/", partnerApplicationReview)
+  .route("/", partnerAdmin)
   .route("/", transferOrders)
   .route("/", adminLeads)
   .route("/", adminFulfilment);

@@ -9,6 +9,8 @@ export interface Env {
   RATE_LIMITER?: RateLimit;
   /** Per-key limit of the partner API (/api/v1). */
   PARTNER_API_RATE_LIMITER?: RateLimit;
+  /** Per-partner limit of the partner API, across all of a partner's keys. */
+  PARTNER_RATE_LIMITER?: RateLimit;
   APP_ENV: string;
   /** "true" lets the simulated payment provider answer requests to localhost (never set in wrangler.toml). */
   ALLOW_SIMULATED_PAYMENTS?: string;

@@ -7,6 +7,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { STARTUP_CRON } from "../../worker/startup.ts";
 import { scheduleCrons } from "./crons.ts";
 import { LOCAL_DEV_VARS } from "./env.ts";
 import { simulatedPaymentsHostProblem } from "./loopback.ts";
@@ -77,6 +78,10 @@ export async function serveBuiltWorker(options: ServeOptions): Promise<ServedWor
     resourcePersistencePath: resolve(root, options.persistTo ?? ".wrangler/state", "v3"),
   });
   const url = await server.ready;
+  // Once at start: import batches whose Queue messages died with the last server are sent again.
+  await (await server.getWorker()).scheduled({ cron: STARTUP_CRON }).catch((error: unknown) => {
+    console.error("The start-up sweep failed; the cron will try again", error);
+  });
   const crons = options.crons ?? workerOptions.cronTriggers ?? [];
   const stopCrons = scheduleCrons(crons, async (cron, scheduledTime) => {
     const worker = await server.getWorker();

@@ -8,6 +8,11 @@ import { AGE_RANGES, type AgeRange } from "./pricing";
 export const BULK_BATCH_SIZE = 1000;
 /** A batch of an import: queued for the consumer, then done, or failed after its last retry. */
 export const IMPORT_BATCH_STATUSES = ["queued", "done", "failed"] as const;
+/**
+ * A batch still queued this long after it was handed to the Queue has lost its message (a crash): the
+ * sweep (worker/scheduled.ts, every 5 minutes, and the local server's start) sends it again.
+ */
+export const STALLED_BATCH_MINUTES = 3;
 export const LEAD_FIELDS = ["name", "email", "phone", "state", "ageRange", "price", "formFillTime"] as const;
 export type LeadField = (typeof LEAD_FIELDS)[number];
 /** Every column an import maps: the lead's own, then its consent evidence (D22; all optional). */

@@ -1,12 +1,18 @@
 /** Masked lead previews (PRODUCT.md D6): enough to choose, nothing to call before paying. */
 import { nationalDigits } from "./leads";
 
+/** 'Johnson' → 'J.'; nothing stays nothing. */
+export function maskLastName(last: string): string {
+  const initial = last.trim()[0]?.toUpperCase();
+  return initial ? `${initial}.` : "";
+}
+
 /** 'Mary Johnson' → 'Mary J.'; a single name stays as it is. */
 export function maskName(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
   const first = parts[0] ?? "";
   const last = parts.length > 1 ? parts[parts.length - 1] : undefined;
-  return last ? `${first} ${last[0]?.toUpperCase()}.` : first;
+  return last ? `${first} ${maskLastName(last)}` : first;
 }
 
 /** '2145551000' → '(214) ***-****': the area code only. */

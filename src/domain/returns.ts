@@ -78,6 +78,8 @@ export const RETURN_MESSAGES = {
   alreadyReturned: "This item was already returned.",
   capReached: `You can return at most ${RETURN_CAP_PERCENT}% of your deliveries in the last ${RETURN_CAP_WINDOW_DAYS} days; 0 returns remain.`,
   alreadyDecided: "This return was already decided.",
+  orderClosed: "This order was refunded or cancelled, so nothing on it can be returned.",
+  refundedNote: "The order was refunded in full, so nothing on it is left to return.",
   noteRequired: "A note is required to deny a return.",
   otherTextRequired: "Please describe the reason.",
 } as const;
@@ -100,14 +102,21 @@ export function balanceToApply(balanceCents: number, totalCents: number): number
 
 export type TrackerTransferStatus = "routed" | "connected" | "completed" | "no_answer" | "failed" | "expired";
 
+/** The buyer sees a prospect's full name and phone only for calls that connected (paid-for prospects). */
+export const CONTACT_SHOWN_STATUSES: readonly TrackerTransferStatus[] = ["connected", "completed"];
+
 export interface TrackerTransfer {
   id: string;
   orderId: string;
   routedAt: number;
   endedAt: number | null;
   firstName: string;
+  /** Masked ('J.') unless `contactShown`. */
   lastName: string;
+  /** Masked ('(214) ***-****') unless `contactShown`. */
   phone: string;
+  /** Whether the call connected, so the name and phone are shown in full. */
+  contactShown: boolean;
   state: string;
   durationSeconds: number | null;
   billable: boolean;

@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
 import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
-import { createUser, latestMailTo, linkPrintedFor } from "./database";
+import { sqlLiteral } from "../../scripts/lib/sql.ts";
+import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../../worker/services/api-key-format.ts";
+import { createUser, latestMailTo, linkPrintedFor, query } from "./database";
 import { expect, test, url } from "./fixtures";
 import { toast } from "./pay";
 
@@ -238,6 +240,45 @@ test.describe("user admin", () => {
     await userPage.goto("/login");
     await logIn(userPage, user.username, "changed-by-admin-1");
     await expect(userPage).toHaveURL(at("/dashboard"));
+  });
+
+  test("an admin resetting a partner's password is shown its active keys and revokes them", async ({
+    adminPage: admin,
+  }) => {
+    test.setTimeout(90_000);
+    const user = await createUser({ firstName: "Kim", lastName: "Keyholder" });
+    const partnerId = crypto.randomUUID();
+    const key = `${API_KEY_PREFIX}e2e_${crypto.randomUUID().replaceAll("-", "")}`;
+    query(`UPDATE users SET account_type = 'partner' WHERE username = ${sqlLiteral(user.username)}`);
+    query(
+      `INSERT INTO partners (id, user_id, business_name, did_number, daily_call_cap, pay_per_transfer_cents, payment_terms, time_zone)
+       SELECT ${sqlLiteral(partnerId)}, id, 'Keyed Calls', '5550100000', 100, 2000, 'Net 15', 'America/Chicago'
+       FROM users WHERE username = ${sqlLiteral(user.username)}`,
+    );
+    query(
+      `INSERT INTO api_keys (id, partner_id, name, key_hash, prefix) VALUES (${sqlLiteral(crypto.randomUUID())},
+       ${sqlLiteral(partnerId)}, 'Floor dialer', ${sqlLiteral(await hashApiKey(key))}, ${sqlLiteral(key.slice(0, SHOWN_PREFIX_LENGTH))})`,
+    );
+    const withKey = () =>
+      admin.request.get(url("/api/v1/transfers/none"), { headers: { Authorization: `Bearer ${key}` } });
+    expect((await withKey()).status()).toBe(404);
+
+    await admin.goto("/admin?tab=users");
+    const card = admin.getByRole("listitem").filter({ hasText: `@${user.username}` });
+    await card.getByRole("button", { name: "Change Password" }).click();
+    const dialog = admin.getByRole("dialog");
+    await dialog.getByLabel("New Password").fill("partner-reset-by-admin-1");
+    await dialog.getByLabel("Confirm Password").fill("partner-reset-by-admin-1");
+    await dialog.getByRole("button", { name: "Change", exact: true }).click();
+    await expect(dialog.getByText("this partner's API keys still work")).toBeVisible();
+    const keys = dialog.getByRole("list", { name: "Active API keys" });
+    await expect(keys.getByRole("listitem").filter({ hasText: "Floor dialer" })).toHaveCount(1);
+    await keys.getByRole("button", { name: "Revoke Floor dialer" }).click();
+    await expect(toast(admin, "Floor dialer now answers 401.")).toBeVisible();
+    await expect(dialog.getByText("No active API keys.")).toBeVisible();
+    expect((await withKey()).status()).toBe(401);
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(dialog).toHaveCount(0);
   });
 
   test("an admin changing their own password is asked for the current one", async ({ page: admin }) => {

@@ -71,6 +71,69 @@ test.describe("aged-leads tab", () => {
     await expect(page.getByText("Drop a CSV file here")).toBeVisible({ timeout: 6000 });
   });
 
+  test("resumes an interrupted upload: only the batches the server never received are sent", async ({ adminPage }) => {
+    const page = await openAdminTab(adminPage, "aged-leads");
+    // 3,500 rows: four batches of up to 1,000.
+    const stamp = String(Date.now()).slice(-5);
+    const lines = ["Name,Phone,State,Form fill time,Email"];
+    for (let i = 0; i < 3500; i++) lines.push(`Resume ${i},5${stamp}${String(i).padStart(4, "0")},TX,,`);
+    const file = csvFile("resume.csv", lines.join("\n"));
+
+    // The server fails after the first two batches: every later one is cut off.
+    const upload = "**/api/bulk-upload-aged-leads";
+    await page.route(upload, (route) =>
+      (route.request().postDataJSON() as { batchNumber: number }).batchNumber <= 2
+        ? route.continue()
+        : route.abort("connectionreset"),
+    );
+    await page.locator("#bulk-csv").setInputFiles(file);
+    await expect(toast(page, /Choose the same file again to resume the upload/)).toBeVisible({ timeout: 20_000 });
+    const interrupted = page.getByRole("heading", { name: "The upload of resume.csv was interrupted" });
+    await expect(interrupted).toBeVisible();
+
+    // The browser fails too: the note of the upload outlives the page.
+    await page.unroute(upload);
+    await page.reload();
+    await expect(interrupted).toBeVisible();
+
+    // Another file is refused; the same file sends only batches 3 and 4.
+    await page.locator("#resume-csv").setInputFiles(csvFile("resume.csv", lines.slice(0, 10).join("\n")));
+    await expect(toast(page, "That is not resume.csv: choose the file of the interrupted upload.")).toBeVisible();
+    const sent: number[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/bulk-upload-aged-leads"))
+        sent.push((request.postDataJSON() as { batchNumber: number }).batchNumber);
+    });
+    await page.locator("#resume-csv").setInputFiles(file);
+    await expect(page.getByText("Upload Complete!")).toBeVisible({ timeout: 30_000 });
+    expect(sent.sort()).toEqual([3, 4]);
+    await expect(page.getByTestId("report-rows-received")).toHaveText("3500");
+    await expect(page.getByTestId("report-inserted")).toHaveText("3500");
+    await expect(page.getByTestId("report-duplicates-skipped")).toHaveText("0");
+    await expect(interrupted).toBeHidden();
+    await page.reload();
+    await expect(page.getByText("Drop a CSV file here")).toBeVisible();
+    await expect(interrupted).toBeHidden();
+  });
+
+  test("says 'Stalled, resuming' while the server has batches waiting to be sent again", async ({ adminPage }) => {
+    const page = await openAdminTab(adminPage, "aged-leads");
+    // The server's answer while a batch waits for the sweep (a lost Queue message, worker/services/import-sweep.ts).
+    let stalled = true;
+    await page.route(/\/api\/imports\/[^/]+$/, async (route) => {
+      const response = await route.fetch();
+      const status = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: stalled ? { ...status, done: false, stalledBatches: 1 } : status });
+    });
+    const lines = ["Name,Phone,State,Form fill time,Email", `Stalled Lead,${phone()},TX,,`];
+    await page.locator("#bulk-csv").setInputFiles(csvFile("stalled.csv", lines.join("\n")));
+    await expect(page.getByTestId("import-stalled")).toHaveText(
+      "Stalled, resuming: 1 batch is being sent again. Nothing is lost; you may leave this page.",
+    );
+    stalled = false;
+    await expect(page.getByText("Upload Complete!")).toBeVisible({ timeout: 20_000 });
+  });
+
   test("refuses a file without data rows", async ({ adminPage }) => {
     const page = await openAdminTab(adminPage, "aged-leads");
     await page.locator("#bulk-csv").setInputFiles(csvFile("empty.csv", "Name,Phone,State,Email\n"));

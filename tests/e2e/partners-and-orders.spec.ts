@@ -1,3 +1,4 @@
+import { DEMO_PARTNER, DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
 import { createUser } from "./database";
 import { expect, signIn, test, url } from "./fixtures";
 import { fillApplication } from "./partners";
@@ -83,6 +84,48 @@ test.describe("admin: partner applications", () => {
     const toReject = admin.getByRole("listitem").filter({ has: admin.getByRole("heading", { name: rejectName }) });
     await toReject.getByRole("button", { name: "Reject" }).click();
     await expect(admin.getByText(rejectName)).toHaveCount(0);
+  });
+});
+
+test.describe("admin: partner accounts", () => {
+  test("an admin suspends a partner: its key answers 403 and its portal says so, until reinstated", async ({
+    page: partner,
+    adminPage: admin,
+  }) => {
+    const business = "Sunrise Dialing LLC";
+    const api = () =>
+      admin.request.get(url("/api/v1/transfers/none"), { headers: { Authorization: `Bearer ${DEMO_PARTNER_KEY}` } });
+    const reinstate = async () => {
+      const partners = (await (await admin.request.get(url("/api/admin/partners"))).json()) as {
+        id: string;
+        businessName: string;
+      }[];
+      const id = partners.find((p) => p.businessName === business)?.id ?? "";
+      await admin.request.post(url(`/api/admin/partners/${id}/reinstate`));
+    };
+    try {
+      await admin.goto("/admin?tab=aff-network");
+      const card = admin.getByRole("listitem").filter({ hasText: business });
+      await expect(card.getByText("Active")).toBeVisible();
+      await card.getByRole("button", { name: `Suspend ${business}` }).click();
+      await admin.getByRole("dialog").getByRole("button", { name: "Suspend partner" }).click();
+      await expect(card.getByText(/^Suspended since/)).toBeVisible();
+      const refused = await api();
+      expect(refused.status()).toBe(403);
+      expect(await refused.json()).toEqual({ message: expect.stringContaining("suspended") });
+
+      await signIn(partner, DEMO_PARTNER.username, DEMO_PARTNER.password, "/partner");
+      await expect(partner.getByRole("alert").filter({ hasText: "Your partner account is suspended" })).toBeVisible();
+
+      await card.getByRole("button", { name: `Reinstate ${business}` }).click();
+      await expect(card.getByText("Active")).toBeVisible();
+      expect((await api()).status()).toBe(404);
+      await partner.reload();
+      await expect(partner.getByRole("heading", { name: "Partner Portal" })).toBeVisible();
+      await expect(partner.getByText("Your partner account is suspended")).toBeHidden();
+    } finally {
+      await reinstate();
+    }
   });
 });
 

@@ -192,6 +192,28 @@ const PAGES = Object.keys(import.meta.glob("../../src/pages/**/*.astro")).map(
       .replace(/\/index$/, "") || "/",
 );
 
+/**
+ * Other spellings that reach a page (or could, on some server): the asset server's '.html' and
+ * '/index.html', a trailing slash after them, other letter case, percent-escapes (of a letter, of the
+ * slash), a doubled slash and a dot segment hidden behind an escaped slash. Absolute, so '//' stays a path.
+ */
+const aliases = (page: string) => {
+  const escapedFirst = `%${page.charCodeAt(1).toString(16)}`;
+  return [
+    `${page}.html`,
+    `${page}/index.html`,
+    `${page}.html/`,
+    `${page}/index`,
+    page.toUpperCase(),
+    `${page.slice(0, 2).toUpperCase()}${page.slice(2)}.HTML`,
+    `/${escapedFirst}${page.slice(2)}`,
+    `/${escapedFirst.replace("%", "%25")}${page.slice(2)}`,
+    `${page}%2Findex.html`,
+    `//${page.slice(1)}`,
+    `/somewhere/..%2F${page.slice(1)}`,
+  ].map((path) => `http://localhost${path}`);
+};
+
 const underPrefix = (page: string, prefix: string) => page === prefix || page.startsWith(`${prefix}/`);
 const guardOf = (page: string) =>
   [...GUARDED_PREFIXES.keys()].filter((prefix) => underPrefix(page, prefix)).sort((a, b) => b.length - a.length)[0];
@@ -251,10 +273,25 @@ describe("the page guards", () => {
     }
   });
 
+  it("guard every alias of a guarded page as the page itself", async () => {
+    for (const page of PAGES.filter((path) => guardOf(path))) {
+      const audience = PAGE_AUDIENCE[guardOf(page) ?? ""];
+      const wrongKind = audience === "partner" ? "buyer" : "partner";
+      for (const path of aliases(page)) {
+        const anonymous = await callApi(path);
+        expect(anonymous.status, path).toBe(302);
+        expect(anonymous.headers.get("location"), path).toBe(`/login?next=${encodeURIComponent(page)}`);
+        expect((await callApi(path, { cookie: callers[wrongKind] })).status, `${path} as ${wrongKind}`).toBe(403);
+      }
+    }
+  });
+
   it("let everyone through to the pages outside the guarded prefixes", async () => {
     for (const page of PAGES.filter((path) => !guardOf(path))) {
-      const response = await callApi(page);
-      expect([302, 403], `${page} answered ${response.status}`).not.toContain(response.status);
+      for (const path of [page, `${page}.html`, page.toUpperCase()]) {
+        const response = await callApi(path);
+        expect([302, 403], `${path} answered ${response.status}`).not.toContain(response.status);
+      }
     }
   });
 });

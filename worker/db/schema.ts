@@ -173,8 +173,13 @@ export const importBatches = sqliteTable(
     duplicates: integer("duplicates").notNull().default(0),
     error: text("error"),
     processedAt: integer("processed_at", { mode: "timestamp_ms" }),
+    /** When the batch was last handed to the Queue; a batch queued long after it is re-sent (migration 0016). */
+    queuedAt: integer("queued_at").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.importId, t.batchNumber] })],
+  (t) => [
+    primaryKey({ columns: [t.importId, t.batchNumber] }),
+    index("import_batches_queued_idx").on(t.queuedAt).where(sql`${t.status} = 'queued'`),
+  ],
 );
 
 /** Rows refused by validation, with the row number of the uploaded file and the reason. */
@@ -219,6 +224,8 @@ export const agedLeads = sqliteTable(
     soldAt: integer("sold_at", { mode: "timestamp_ms" }),
     /** Set when the buyer's return is approved (issue 16): the lead leaves My Leads and stays off sale. */
     returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
+    /** Set when the lead's order was fully refunded (migration 0016): it leaves My Leads and cannot be returned. */
+    refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -404,6 +411,8 @@ export const partners = sqliteTable(
     paymentTerms: text("payment_terms", { enum: PARTNER_PAYMENT_TERMS }).notNull(),
     /** IANA zone (one of US_TIME_ZONES): the partner's day for its call cap and statements. */
     timeZone: text("time_zone").notNull(),
+    /** Set while an admin has the partner suspended (migration 0016): its API keys answer 403. */
+    suspendedAt: integer("suspended_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -2,7 +2,8 @@
  * D5 for pages, by path prefix: everything under /dashboard and /transfer-checkout needs a buyer's session
  * (else to /login and back after it); under /admin and /admin-orders an admin; under /partner a partner.
  * A signed-in user of another kind gets the 403 page. A prefix covers the page and everything below it
- * (`/admin`, `/admin/…`), never a sibling that merely starts alike (`/partner-invitation` stays public).
+ * (`/admin`, `/admin/…`), never a sibling that merely starts alike (`/partner-invitation` stays public),
+ * and every alias of a guarded page (`/admin.html`, `/admin/index.html`, case, escapes: `pagePath`).
  * Only these paths pay for a session lookup; every other page and asset passes straight through.
  */
 import { createMiddleware } from "hono/factory";
@@ -33,8 +34,49 @@ export function pageRuleFor(path: string): PageRule | undefined {
   return undefined;
 }
 
-/** '/admin/', '/admin/index.html' and '/admin' are the same page to the asset server. */
-const pagePath = (path: string) => path.replace(/\/index\.html$/, "").replace(/\/+$/, "") || "/";
+/** Percent-decoding, repeated until nothing changes (a broken escape stops it where it is). */
+function decoded(path: string): string {
+  let current = path;
+  for (let round = 0; round < 4; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      return current;
+    }
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
+}
+
+/** Resolves '.' and '..' segments (a decoded '%2F..%2F' can bring them back after the URL parser removed them). */
+function withoutDotSegments(path: string): string {
+  const segments: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "..") segments.pop();
+    else if (segment !== "." && segment !== "") segments.push(segment);
+  }
+  return `/${segments.join("/")}`;
+}
+
+/**
+ * The page a request path names, whatever alias reaches it: '/admin', '/admin/', '/admin.html',
+ * '/admin/index.html', '/ADMIN', '/%61dmin', '//admin' and '/x/..%2Fadmin' are all '/admin'. Aliases the
+ * asset server does not serve are guarded all the same: a guard too many costs nothing.
+ */
+export function pagePath(path: string): string {
+  let page = withoutDotSegments(decoded(path).replaceAll("\\", "/").toLowerCase());
+  for (let before = ""; before !== page; ) {
+    before = page;
+    page =
+      page
+        .replace(/\/index(\.html?)?$/, "")
+        .replace(/\.html?$/, "")
+        .replace(/\/+$/, "") || "/";
+  }
+  return page;
+}
 
 export const pageGuards = createMiddleware<AppBindings>(async (c, next) => {
   const path = pagePath(c.req.path);

@@ -1,49 +1,68 @@
 /**
  * The partner API's credential (issue 15, item 2): `Authorization: Bearer <key>`, never a session cookie.
- * Every keyed request is rate-limited per key and logged with its key id.
+ * Every keyed request is rate-limited per key and per partner (across all its keys) by the one
+ * fixed-window limiter, and logged with its key id. A suspended partner's keys answer 403.
  */
-import { sql } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { database } from "../db/client";
-import { rateLimitWindows } from "../db/schema";
 import type { Env } from "../env";
 import { RateLimitedError, UnauthenticatedError } from "../errors";
-import { hashApiKey, type KeyOwner, keyOwnerOf, keyOwnerQuery, touchApiKey } from "../services/api-keys";
-
-/** Requests a second each key may make (locally counted per second; in production by the binding, per 10 s). */
-export const PARTNER_API_REQUESTS_PER_SECOND = 20;
-const WINDOW_MS = 1000;
+import {
+  activeKeyHash,
+  activePartnerOfKey,
+  hashApiKey,
+  type KeyOwner,
+  keyOwnerOf,
+  keyOwnerQuery,
+  touchApiKey,
+} from "../services/api-keys";
+import {
+  admit,
+  countsInBinding,
+  PARTNER_KEY_RULE,
+  PARTNER_RULE,
+  windowHit,
+  withinRule,
+} from "../services/rate-limiter";
 
 export type PartnerApiBindings = { Bindings: Env; Variables: { partnerKey: KeyOwner } };
 
-/** The local one-second window of a key, counted in D1 (the same table as the site's own limits). */
-function countHit(env: Env, keyHash: string, now: number) {
-  return database(env.DB)
-    .insert(rateLimitWindows)
-    .values({ key: `partner-api:${keyHash}`, windowStart: now, hits: 1 })
-    .onConflictDoUpdate({
-      target: rateLimitWindows.key,
-      set: {
-        hits: sql`CASE WHEN ${rateLimitWindows.windowStart} > ${now - WINDOW_MS} THEN ${rateLimitWindows.hits} + 1 ELSE 1 END`,
-        windowStart: sql`CASE WHEN ${rateLimitWindows.windowStart} > ${now - WINDOW_MS} THEN ${rateLimitWindows.windowStart} ELSE ${now} END`,
-      },
-    })
-    .returning({ hits: rateLimitWindows.hits });
+/** What the limiter said about one request: the key's own allowance and its partner's. */
+interface Admission {
+  owner: KeyOwner;
+  perKey: boolean;
+  perPartner: boolean;
 }
 
 /**
- * Looks the key up and counts one request of it (by its hash, so both go at once: in production beside
- * the rate-limiting binding, locally in one D1 batch with the window's count).
+ * Looks the key up and counts one request of it and of its partner. In production the bindings count (the
+ * key's beside the lookup, the partner's once the lookup named it); elsewhere one D1 batch does all three.
+ * Unknown and revoked keys are 401 and a suspended partner's keys 403, before any limit is told.
  */
-async function ownerAndAdmission(env: Env, keyHash: string, now: number): Promise<[KeyOwner, boolean]> {
+async function admission(env: Env, keyHash: string, now: number): Promise<Admission> {
   const db = database(env.DB);
-  if (env.APP_ENV === "production" && env.PARTNER_API_RATE_LIMITER) {
-    const limiter = env.PARTNER_API_RATE_LIMITER;
-    const [rows, outcome] = await Promise.all([keyOwnerQuery(db, keyHash), limiter.limit({ key: keyHash })]);
-    return [keyOwnerOf(rows), outcome.success];
+  if (countsInBinding(env, PARTNER_KEY_RULE)) {
+    const [rows, perKey] = await Promise.all([keyOwnerQuery(db, keyHash), admit(env, PARTNER_KEY_RULE, keyHash, now)]);
+    const owner = keyOwnerOf(rows);
+    return { owner, perKey, perPartner: await admit(env, PARTNER_RULE, owner.partnerId, now) };
   }
-  const [rows, [window]] = await db.batch([keyOwnerQuery(db, keyHash), countHit(env, keyHash, now)]);
-  return [keyOwnerOf(rows), (window?.hits ?? 0) <= PARTNER_API_REQUESTS_PER_SECOND];
+  const [rows, keyWindow, partnerWindow] = await db.batch([
+    keyOwnerQuery(db, keyHash),
+    windowHit(db, PARTNER_KEY_RULE, activeKeyHash(keyHash), now),
+    windowHit(db, PARTNER_RULE, activePartnerOfKey(keyHash), now),
+  ]);
+  return {
+    owner: keyOwnerOf(rows),
+    perKey: withinRule(PARTNER_KEY_RULE, keyWindow),
+    perPartner: withinRule(PARTNER_RULE, partnerWindow),
+  };
+}
+
+/** The 429's message: which allowance ran out. */
+function limitMessage({ perKey }: Admission): string {
+  return perKey
+    ? `Too many requests: at most ${PARTNER_RULE.limit} a second across all of your API keys. Slow down and retry.`
+    : `Too many requests: at most ${PARTNER_KEY_RULE.limit} a second for each API key. Slow down and retry.`;
 }
 
 export const requirePartnerKey = createMiddleware<PartnerApiBindings>(async (c, next) => {
@@ -53,14 +72,13 @@ export const requirePartnerKey = createMiddleware<PartnerApiBindings>(async (c, 
     throw new UnauthenticatedError("Send your API key as 'Authorization: Bearer <key>'.");
   }
   const db = database(c.env.DB);
-  const [owner, admitted] = await ownerAndAdmission(c.env, await hashApiKey(match[1]), started);
-  if (!admitted) {
+  const admitted = await admission(c.env, await hashApiKey(match[1]), started);
+  const { owner } = admitted;
+  if (!admitted.perKey || !admitted.perPartner) {
     console.log(
       JSON.stringify({ partnerApi: c.req.path, method: c.req.method, apiKeyId: owner.apiKeyId, status: 429 }),
     );
-    throw new RateLimitedError(
-      `Too many requests: at most ${PARTNER_API_REQUESTS_PER_SECOND} a second for each API key. Slow down and retry.`,
-    );
+    throw new RateLimitedError(limitMessage(admitted));
   }
   // The key's last use is written at most once a minute, after the response.
   const touch = touchApiKey(db, owner, started);

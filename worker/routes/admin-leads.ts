@@ -8,6 +8,7 @@ import {
   recentAgedLeads,
   recentCallbackOpportunities,
 } from "../services/admin-leads";
+import { receivedBatchNumbers } from "../services/import-sweep";
 import { acceptBatch, findImport, importReportCsv } from "../services/imports";
 import { validateJson } from "../validation";
 
@@ -28,6 +29,10 @@ export const adminLeads = new Hono<SignedInBindings>()
     return c.json({ ...accepted, count: accepted.received });
   })
   .get("/imports/:id", async (c) => c.json(await findImport(c.env.DB, c.req.param("id"))))
+  // A resumed upload sends only the batches the server does not have.
+  .get("/imports/:id/batches", async (c) =>
+    c.json({ received: await receivedBatchNumbers(c.env.DB, c.req.param("id")) }),
+  )
   .get("/imports/:id/report.csv", async (c) => {
     const status = await findImport(c.env.DB, c.req.param("id"));
     c.header("Content-Type", "text/csv; charset=utf-8");

@@ -1,5 +1,6 @@
 /** The partner API's request and response shapes: they validate requests and generate /api/v1/openapi.json. */
 import { z } from "@hono/zod-openapi";
+import { PARTNER_SUSPENDED } from "../../src/domain/schemas/partner-account";
 import {
   EVENT_REFUSALS,
   NO_ROUTE_REASONS,
@@ -7,6 +8,7 @@ import {
   TRANSFER_STATUSES,
 } from "../../src/domain/transfers";
 import { US_STATE_CODES } from "../../src/domain/us-states";
+import { PARTNER_KEY_RULE } from "../services/rate-limiter";
 
 const text = (name: string, max: number) =>
   z
@@ -100,6 +102,20 @@ export const EventRefusedSchema = z
 export const ErrorSchema = z
   .object({ message: z.string().openapi({ example: "This API key is not valid." }) })
   .openapi("Error");
+
+/** 403: every key of a suspended partner is refused, whatever the request. */
+export const SuspendedSchema = z
+  .object({ message: z.string().openapi({ example: PARTNER_SUSPENDED }) })
+  .openapi("PartnerSuspended");
+
+/** 429: one key, or all of a partner's keys together, sent more than their limit in one second. */
+export const RateLimitedSchema = z
+  .object({
+    message: z.string().openapi({
+      example: `Too many requests: at most ${PARTNER_KEY_RULE.limit} a second for each API key. Slow down and retry.`,
+    }),
+  })
+  .openapi("RateLimited");
 
 export const EventSchema = z
   .discriminatedUnion(

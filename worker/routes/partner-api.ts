@@ -13,8 +13,9 @@ import {
 } from "../../src/domain/transfers";
 import { InvalidError, NotFoundError } from "../errors";
 import { errorJson } from "../http";
-import { PARTNER_API_REQUESTS_PER_SECOND, type PartnerApiBindings, requirePartnerKey } from "../middleware/partner-key";
+import { type PartnerApiBindings, requirePartnerKey } from "../middleware/partner-key";
 import { siteOrigin } from "../services/mail";
+import { PARTNER_KEY_RULE, PARTNER_RULE } from "../services/rate-limiter";
 import { getTransfer, recordTransferEvent } from "../services/transfer-events";
 import { routeTransfer } from "../services/transfer-routing";
 import { partnerApiReference } from "./partner-api-docs";
@@ -24,7 +25,9 @@ import {
   EventSchema,
   NoRouteSchema,
   PingSchema,
+  RateLimitedSchema,
   RouteAnswerSchema,
+  SuspendedSchema,
   TransferIdSchema,
   TransferSchema,
 } from "./partner-api-schemas";
@@ -35,7 +38,14 @@ const json = <T>(schema: T, description: string) => ({ content: { "application/j
 const errors = {
   400: json(ErrorSchema, "The request breaks a rule; `message` says which."),
   401: json(ErrorSchema, "The API key is missing, unknown or revoked."),
-  429: json(ErrorSchema, `More than ${PARTNER_API_REQUESTS_PER_SECOND} requests a second with one key.`),
+  403: json(
+    SuspendedSchema,
+    "Your partner account is suspended: every one of its keys is refused until the shop reinstates it. `message` says so.",
+  ),
+  429: json(
+    RateLimitedSchema,
+    `Too many requests: more than ${PARTNER_KEY_RULE.limit} a second with one key, or more than ${PARTNER_RULE.limit} a second across all of your keys. \`message\` says which; wait a second and retry.`,
+  ),
 };
 const security = [{ bearerAuth: [] }];
 

@@ -14,6 +14,7 @@ import { ForbiddenError } from "../errors";
 import { rateLimit } from "../middleware/rate-limit";
 import { partnerApiKeys } from "../services/api-keys";
 import { acceptInvitation, checkInvitation } from "../services/partner-accounts";
+import { partnerSuspendedAt } from "../services/partner-admin";
 import { sessions } from "../services/sessions";
 import {
   findPartnerByUser,
@@ -52,7 +53,10 @@ export const partnerInvitations = new Hono<AppBindings>()
 
 /** The /partner portal's API: mounted in the partner sub-app (worker/api.ts). */
 export const partnerPortal = new Hono<SignedInBindings>()
-  .get("/partner/profile", async (c) => c.json(await signedInPartner(c)))
+  .get("/partner/profile", async (c) => {
+    const partner = await signedInPartner(c);
+    return c.json({ ...partner, suspendedAt: await partnerSuspendedAt(c.env.DB, partner.id) });
+  })
   .get("/partner/keys", async (c) => {
     const partner = await signedInPartner(c);
     return c.json(await partnerApiKeys(c.env.DB, partner.id).list());

@@ -16,7 +16,7 @@ import { orderStatusFor, processPaymentEvent } from "../services/orders";
 import { paymentProvider, simulatedProviderFor, verifyStripeWebhook } from "../services/payments/provider";
 import { validate, validateJson } from "../validation";
 
-/** Anonymous callers start at most RATE_LIMIT_PER_MINUTE payments a minute per address; buyers are signed in. */
+/** Anonymous callers start at most ADDRESS_RULE.limit payments a minute per address (worker/services/rate-limiter.ts); buyers are signed in. */
 const anonymousIntentLimit = rateLimit("payment-intent", (c) => (c.get("user") ? null : clientAddress(c)));
 
 /** Mounted in the public sub-app (worker/api.ts): checkouts work signed in or not. */

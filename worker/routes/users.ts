@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { changePasswordSchema } from "../../src/domain/schemas/auth";
 import type { SignedInBindings } from "../env";
+import { activeKeysOfUser } from "../services/partner-admin";
 import { sessions } from "../services/sessions";
 import { changeUserPassword, listUsers } from "../services/users";
 import { validateJson } from "../validation";
@@ -17,5 +18,7 @@ export const users = new Hono<SignedInBindings>()
     await session.invalidateUser(userId);
     // An admin who changes their own password stays signed in on this device only.
     if (userId === admin.id) c.header("Set-Cookie", await session.create(userId), { append: true });
-    return c.json({ message: "Password changed successfully" });
+    // A partner's API keys outlive its password: the admin is shown the active ones to revoke.
+    const partnerKeys = await activeKeysOfUser(c.env.DB, userId);
+    return c.json({ message: "Password changed successfully", ...(partnerKeys ? { partnerKeys } : {}) });
   });

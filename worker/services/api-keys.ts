@@ -3,11 +3,17 @@
  * prefix identifies a key in lists. Verification looks the hash up; revoked or unknown keys are refused.
  */
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
-import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import {
+  type ApiKeyView,
+  MAX_ACTIVE_API_KEYS,
+  PARTNER_SUSPENDED,
+  TOO_MANY_API_KEYS,
+} from "../../src/domain/schemas/partner-account";
 import type { PartnerPaymentTerms } from "../../src/domain/transfers";
 import { type Database, database } from "../db/client";
 import { apiKeys, partners } from "../db/schema";
-import { InvalidError, NotFoundError, UnauthenticatedError } from "../errors";
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError, UnauthenticatedError } from "../errors";
 import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "./api-key-format";
 
 export { hashApiKey };
@@ -15,15 +21,6 @@ export { hashApiKey };
 /** A key's last use is written at most this often (not on every request). */
 const LAST_USED_RESOLUTION_MS = 60_000;
 export const MAX_API_KEY_NAME = 60;
-
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: number;
-  revokedAt: number | null;
-  lastUsedAt: number | null;
-}
 
 /** The partner a valid key belongs to. */
 export interface KeyOwner {
@@ -45,7 +42,13 @@ const view = (row: typeof apiKeys.$inferSelect): ApiKeyView => ({
   lastUsedAt: row.lastUsedAt?.getTime() ?? null,
 });
 
-/** Creates a key and answers it in clear: the only time it is ever shown. */
+const activeKeysOf = (partnerId: string) =>
+  sql<number>`(SELECT count(*) FROM ${apiKeys} WHERE ${apiKeys.partnerId} = ${partnerId} AND ${apiKeys.revokedAt} IS NULL)`;
+
+/**
+ * Creates a key and answers it in clear: the only time it is ever shown. A partner holds at most
+ * MAX_ACTIVE_API_KEYS active keys: the insert itself counts them, so keys created at once cannot pass it.
+ */
 export async function createApiKey(
   db: Database,
   partnerId: string,
@@ -58,22 +61,48 @@ export async function createApiKey(
   const key = API_KEY_PREFIX + encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
   const [row] = await db
     .insert(apiKeys)
-    .values({
-      id: crypto.randomUUID(),
-      partnerId,
-      name: trimmed,
-      keyHash: await hashApiKey(key),
-      prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
-    })
+    .select(
+      db
+        .select({
+          id: sql<string>`${crypto.randomUUID()}`.as("id"),
+          partnerId: partners.id,
+          name: sql<string>`${trimmed}`.as("name"),
+          keyHash: sql<string>`${await hashApiKey(key)}`.as("key_hash"),
+          prefix: sql<string>`${key.slice(0, SHOWN_PREFIX_LENGTH)}`.as("prefix"),
+          createdAt: sql<Date>`(unixepoch('subsec') * 1000)`.as("created_at"),
+          revokedAt: sql<null>`NULL`.as("revoked_at"),
+          lastUsedAt: sql<null>`NULL`.as("last_used_at"),
+        })
+        .from(partners)
+        .where(and(eq(partners.id, partnerId), sql`${activeKeysOf(partnerId)} < ${MAX_ACTIVE_API_KEYS}`)),
+    )
     .returning();
-  if (!row) throw new Error("API key insert returned nothing");
+  if (!row) {
+    const [partner] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId));
+    if (!partner) throw new NotFoundError("No such partner.");
+    throw new ConflictError(TOO_MANY_API_KEYS);
+  }
   return { key, apiKey: view(row) };
 }
 
-/** A partner's keys, newest first (revoked ones included, marked). */
-export async function listApiKeys(db: Database, partnerId: string): Promise<ApiKeyView[]> {
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.partnerId, partnerId)).orderBy(desc(apiKeys.createdAt));
+/** A partner's keys, newest first (revoked ones included, marked, unless `activeOnly`). */
+export async function listApiKeys(db: Database, partnerId: string, activeOnly = false): Promise<ApiKeyView[]> {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.partnerId, partnerId), activeOnly ? isNull(apiKeys.revokedAt) : undefined))
+    .orderBy(desc(apiKeys.createdAt));
   return rows.map(view);
+}
+
+/** How many active keys each partner holds (for the admin's list). */
+export async function activeKeyCounts(db: Database): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ partnerId: apiKeys.partnerId, n: count() })
+    .from(apiKeys)
+    .where(isNull(apiKeys.revokedAt))
+    .groupBy(apiKeys.partnerId);
+  return new Map(rows.map((row) => [row.partnerId, row.n]));
 }
 
 /** Revokes one of the partner's own keys; another partner's or an unknown id is 404. Revoking twice is fine. */
@@ -129,6 +158,7 @@ export function keyOwnerQuery(db: Database, keyHash: string) {
       timeZone: partners.timeZone,
       payPerTransferCents: partners.payPerTransferCents,
       paymentTerms: partners.paymentTerms,
+      suspendedAt: partners.suspendedAt,
     })
     .from(apiKeys)
     .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
@@ -136,14 +166,31 @@ export function keyOwnerQuery(db: Database, keyHash: string) {
     .limit(1);
 }
 
-/** The owner from keyOwnerQuery's rows; unknown or revoked keys are 401. */
+/** The owner from keyOwnerQuery's rows; unknown or revoked keys are 401, a suspended partner's keys 403. */
 export function keyOwnerOf(rows: Awaited<ReturnType<typeof keyOwnerQuery>>): KeyOwner {
   const [row] = rows;
   if (!row) throw new UnauthenticatedError("This API key is not valid.");
   if (row.revokedAt) throw new UnauthenticatedError("This API key has been revoked.");
-  const { revokedAt: _revoked, lastUsedAt, ...owner } = row;
+  if (row.suspendedAt) throw new ForbiddenError(PARTNER_SUSPENDED);
+  const { revokedAt: _revoked, suspendedAt: _suspended, lastUsedAt, ...owner } = row;
   return { ...owner, lastUsedAt: lastUsedAt?.getTime() ?? null };
 }
+
+/**
+ * The partner of an active key, as a scalar sub-select (null for an unknown or revoked key or a
+ * suspended partner): the per-partner rate limit counts it in the same batch as the key's lookup.
+ */
+export const activePartnerOfKey = (keyHash: string) =>
+  sql<
+    string | null
+  >`(SELECT ${apiKeys.partnerId} FROM ${apiKeys} INNER JOIN ${partners} ON ${partners.id} = ${apiKeys.partnerId}
+    WHERE ${apiKeys.keyHash} = ${keyHash} AND ${apiKeys.revokedAt} IS NULL AND ${partners.suspendedAt} IS NULL)`;
+
+/** The hash of an active key (null otherwise), so that unknown keys open no rate-limit window. */
+export const activeKeyHash = (keyHash: string) =>
+  sql<
+    string | null
+  >`(SELECT ${apiKeys.keyHash} FROM ${apiKeys} WHERE ${apiKeys.keyHash} = ${keyHash} AND ${apiKeys.revokedAt} IS NULL)`;
 
 /** Records a key's use, at most once a minute per key. */
 export function touchApiKey(db: Database, owner: KeyOwner, now = Date.now()) {

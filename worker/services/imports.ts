@@ -6,7 +6,7 @@
  */
 
 import { and, asc, eq, gt } from "drizzle-orm";
-import { BULK_BATCH_SIZE } from "../../src/domain/csv-mapping";
+import { BULK_BATCH_SIZE, STALLED_BATCH_MINUTES } from "../../src/domain/csv-mapping";
 import { csvLines } from "../../src/domain/csv-writer";
 import { type StoredLead, storedLead } from "../../src/domain/leads";
 import {
@@ -28,6 +28,9 @@ export interface ImportBatchMessage {
 
 export const isImportBatchMessage = (body: unknown): body is ImportBatchMessage =>
   typeof body === "object" && body !== null && (body as { kind?: unknown }).kind === "import-batch";
+
+/** A batch queued longer than this has lost its message: the sweep (import-sweep.ts) sends it again. */
+export const STALLED_BATCH_MS = STALLED_BATCH_MINUTES * 60_000;
 
 /** After this many deliveries a batch is reported failed instead of retried (wrangler.toml max_retries + 1). */
 export const MAX_BATCH_ATTEMPTS = 6;
@@ -114,11 +117,19 @@ export async function acceptBatch(env: Env, adminId: string | null, upload: Bulk
         ]),
     db
       .prepare(
-        `INSERT INTO import_batches (import_id, batch_number, row_count, rows_received, status)
-         SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM imports WHERE id = ?1)
-         ON CONFLICT (import_id, batch_number) DO NOTHING`,
+        // A batch sent again while still queued is announced again: its time on the Queue starts over.
+        `INSERT INTO import_batches (import_id, batch_number, row_count, rows_received, status, queued_at)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM imports WHERE id = ?1)
+         ON CONFLICT (import_id, batch_number) DO UPDATE SET queued_at = excluded.queued_at WHERE status = 'queued'`,
       )
-      .bind(importId, batchNumber, valid.length, upload.leads.length, valid.length === 0 ? "done" : "queued"),
+      .bind(
+        importId,
+        batchNumber,
+        valid.length,
+        upload.leads.length,
+        valid.length === 0 ? "done" : "queued",
+        Date.now(),
+      ),
     recordRejections(db, importId, rejected),
     refreshTotals(db, importId),
     db
@@ -206,12 +217,15 @@ export async function failImportBatch(env: Env, message: ImportBatchMessage, err
   ]);
 }
 
-export async function importStatus(db: D1Database, importId: string): Promise<ImportStatus | null> {
-  const [summary, rejections] = await db.batch<Record<string, unknown>>([
+export async function importStatus(db: D1Database, importId: string, now = Date.now()): Promise<ImportStatus | null> {
+  const [summary, rejections, stalled] = await db.batch<Record<string, unknown>>([
     db.prepare("SELECT * FROM imports WHERE id = ?").bind(importId),
     db
       .prepare("SELECT row_number, reason FROM import_rejections WHERE import_id = ? ORDER BY row_number LIMIT ?")
       .bind(importId, STATUS_REJECTIONS),
+    db
+      .prepare("SELECT count(*) AS n FROM import_batches WHERE import_id = ? AND status = 'queued' AND queued_at < ?")
+      .bind(importId, now - STALLED_BATCH_MS),
   ]);
   const row = summary?.results[0];
   if (!row) return null;
@@ -231,6 +245,7 @@ export async function importStatus(db: D1Database, importId: string): Promise<Im
     done:
       counts.batchesDone + counts.batchesFailed === counts.batchesReceived &&
       counts.rowsInserted + counts.rowsDuplicate + counts.rowsRejected === counts.rowsReceived,
+    stalledBatches: Number(stalled?.results[0]?.n ?? 0),
     rejections: (rejections?.results ?? []).map((r) => ({ rowNumber: Number(r.row_number), reason: String(r.reason) })),
   };
 }

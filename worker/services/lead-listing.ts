@@ -215,9 +215,14 @@ const toOwnedLead = (row: OwnedRow): OwnedLead => ({
   orderId: row.orderId ?? "",
 });
 
-/** Leads the buyer bought and kept: an approved return (issue 16) takes a lead out of My Leads. */
+/** Leads the buyer bought and kept: an approved return (issue 16) or a full refund takes a lead out of My Leads. */
 const boughtBy = (userId: string) =>
-  and(eq(agedLeads.soldToUserId, userId), isNotNull(agedLeads.soldAt), isNull(agedLeads.returnedAt));
+  and(
+    eq(agedLeads.soldToUserId, userId),
+    isNotNull(agedLeads.soldAt),
+    isNull(agedLeads.returnedAt),
+    isNull(agedLeads.refundedAt),
+  );
 
 /** My Leads, newest purchase first, one page at a time (aged_leads_sold_to_idx). */
 export async function listOwnedLeads(d1: D1Database, userId: string, page: number): Promise<OwnedLeadPage> {

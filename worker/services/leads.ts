@@ -1,5 +1,5 @@
 /** Aged leads for buyers (PRODUCT.md D6, D7): pricing, reservation, sale (the list is in lead-listing.ts). */
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, exists, isNull, sql } from "drizzle-orm";
 import { maskName } from "../../src/domain/masking";
 import { type AgeRange, agedLeadPrice } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
@@ -92,6 +92,30 @@ export async function reserveLeads(
   throw new ConflictError(`${CONFLICT_PREFIX}${taken.map((id) => maskName(knownNames.get(id) ?? "")).join(", ")}`, {
     unavailable: taken,
   });
+}
+
+/**
+ * After a full refund (issue 21 item 12): the order's sold leads are marked refunded, so they leave My
+ * Leads and cannot be returned for balance credit on top of the card refund. They stay off sale (a lead
+ * is sold once). Runs in the refund's batch and only if that batch left the order refunded.
+ */
+export function refundLeadsStatement(db: Database, order: { id: string; userId: string | null }, now: Date) {
+  const refunded = db
+    .select({ one: sql`1` })
+    .from(orders)
+    .where(and(eq(orders.id, order.id), eq(orders.status, "refunded")));
+  return db
+    .update(agedLeads)
+    .set({ refundedAt: now })
+    .where(
+      and(
+        // The buyer's own leads first (aged_leads_sold_to_idx), then the order's among them.
+        eq(agedLeads.soldToUserId, order.userId ?? ""),
+        eq(agedLeads.soldOrderId, order.id),
+        isNull(agedLeads.refundedAt),
+        exists(refunded),
+      ),
+    );
 }
 
 /** Frees the order's unsold leads. */

@@ -14,9 +14,10 @@ import { refundBalanceStatement } from "./balance";
 import { prepareDelivery } from "./delivery-setup";
 import { sha256Hex } from "./digest";
 import { emails } from "./email-templates";
-import { leadSaleStatements, releaseLeadsStatement } from "./leads";
+import { leadSaleStatements, refundLeadsStatement, releaseLeadsStatement } from "./leads";
 import { sendMail } from "./mail";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
+import { denyReturnsOfRefundedOrderStatement } from "./return-rules";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
 
@@ -256,8 +257,12 @@ export async function processPaymentEvent(env: Env, event: PaymentEvent, origin:
               .update(orders)
               .set({ paymentError: `Partly refunded: ${formatUsd(event.amountRefundedCents)}`, updatedAt: now })
               .where(eq(orders.id, order.id)),
-        // A fully refunded order gives back the balance it used, too (nothing for a live order).
+        // A fully refunded order gives back the balance it used, too (nothing for a live order) …
         refundBalanceStatement(db, order.id),
+        // … and nothing on it is returned for credit on top: its leads are marked refunded (they leave My
+        // Leads) and its pending returns denied. Both only if this batch left the order refunded.
+        refundLeadsStatement(db, order, now),
+        denyReturnsOfRefundedOrderStatement(db, order.id, now),
       ]);
       break;
     case "charge.dispute.created":

@@ -18,8 +18,6 @@ import {
   type ReturnStatus,
   type ReturnsOverview,
   returnBy,
-  returnCap,
-  returnsRemaining,
   returnWindowMs,
   withinReturnWindow,
 } from "../../src/domain/returns";
@@ -31,31 +29,7 @@ import { ConflictError, NotFoundError } from "../errors";
 import { creditReturnStatement } from "./balance";
 import { emails } from "./email-templates";
 import { sendMail } from "./mail";
-
-// ——— The cap: deliveries and returns in the window, counted in SQL ———
-
-/** Billable transfers and purchased aged leads delivered to the buyer since `since` (returned ones included). */
-const deliveriesSince = (userId: string, since: number) =>
-  sql<number>`((SELECT count(*) FROM ${transfers} WHERE ${transfers.buyerUserId} = ${userId}
-      AND ${transfers.billable} = 1 AND ${transfers.routedAt} > ${since})
-    + (SELECT count(*) FROM ${agedLeads} WHERE ${agedLeads.soldToUserId} = ${userId}
-      AND ${agedLeads.soldAt} > ${since}))`;
-
-/** Returns the buyer asked for since `since` that use the allowance (pending or approved). */
-const returnsSince = (userId: string, since: number) =>
-  sql<number>`(SELECT count(*) FROM ${returns} WHERE ${returns.buyerUserId} = ${userId}
-    AND ${returns.createdAt} > ${since} AND ${returns.status} <> 'denied')`;
-
-async function capState(db: Database, userId: string, now: number) {
-  const since = now - RETURN_CAP_WINDOW_MS;
-  const [row] = await db
-    .select({ deliveries: deliveriesSince(userId, since), returned: returnsSince(userId, since) })
-    .from(users)
-    .where(eq(users.id, userId));
-  const deliveries = Number(row?.deliveries ?? 0);
-  const returned = Number(row?.returned ?? 0);
-  return { deliveries, cap: returnCap(deliveries), remaining: returnsRemaining(deliveries, returned) };
-}
+import { assertOrderOpen, capState, deliveriesSince, orderOpen, returnsSince } from "./return-rules";
 
 // ——— Reading returns ———
 
@@ -165,6 +139,7 @@ export async function eligibleReturns(env: Env, userId: string, now = Date.now()
           eq(transfers.billable, true),
           sql`${transfers.routedAt} >= ${since("transfer").getTime()}`,
           isNull(returns.id),
+          orderOpen(transfers.orderId),
         ),
       )
       .orderBy(desc(transfers.routedAt))
@@ -178,6 +153,8 @@ export async function eligibleReturns(env: Env, userId: string, now = Date.now()
           eq(agedLeads.soldToUserId, userId),
           sql`${agedLeads.soldAt} >= ${since("aged_lead").getTime()}`,
           isNull(returns.id),
+          isNull(agedLeads.refundedAt),
+          orderOpen(agedLeads.soldOrderId),
         ),
       )
       .orderBy(desc(agedLeads.soldAt))
@@ -231,6 +208,7 @@ export async function createReturn(
 ): Promise<BuyerReturn> {
   const db = database(env.DB);
   const item = await returnableItem(db, userId, input);
+  await assertOrderOpen(db, item.orderId);
   if (!withinReturnWindow(input.kind, item.deliveredAt, now)) {
     throw new ConflictError(
       input.kind === "transfer" ? RETURN_MESSAGES.transferWindow : RETURN_MESSAGES.agedLeadWindow,
@@ -245,9 +223,12 @@ export async function createReturn(
       ${input.kind === "aged_lead" ? input.itemId : null}, ${item.orderId}, ${input.reason},
       ${input.reasonText ?? null}, 'pending', ${now}
     WHERE (${returnsSince(userId, since)} + 1) * 100 <= ${deliveriesSince(userId, since)} * ${RETURN_CAP_PERCENT}
+      AND ${orderOpen(item.orderId)}
     ON CONFLICT DO NOTHING
     RETURNING id`);
   if (inserted.length === 0) {
+    // Refunded or cancelled meanwhile (or before): the card has the money back, nothing to return.
+    await assertOrderOpen(db, item.orderId);
     const [existing] = await db
       .select({ id: returns.id })
       .from(returns)
@@ -293,10 +274,18 @@ export async function decideReturn(
   const current = await oneReturn(db, eq(returns.id, returnId));
   if (current.status !== "pending") throw new ConflictError(RETURN_MESSAGES.alreadyDecided);
   const decidedAt = new Date(now);
+  // An approval needs the order still paid: a refunded or cancelled one gave the money back already.
+  if (input.decision === "approved") await assertOrderOpen(db, current.orderId);
   const decide = db
     .update(returns)
     .set({ status: input.decision, adminNote: input.note ?? null, decidedBy: adminId, decidedAt })
-    .where(and(eq(returns.id, returnId), eq(returns.status, "pending")))
+    .where(
+      and(
+        eq(returns.id, returnId),
+        eq(returns.status, "pending"),
+        input.decision === "approved" ? orderOpen(current.orderId) : undefined,
+      ),
+    )
     .returning({ id: returns.id });
   const decidedHere = sql`EXISTS (SELECT 1 FROM ${returns} WHERE ${returns.id} = ${returnId}
     AND ${returns.status} = 'approved' AND ${returns.decidedBy} = ${adminId} AND ${returns.decidedAt} = ${now})`;
@@ -338,7 +327,10 @@ export async function decideReturn(
   } else {
     decided = await decide;
   }
-  if (decided.length === 0) throw new ConflictError(RETURN_MESSAGES.alreadyDecided);
+  if (decided.length === 0) {
+    if (input.decision === "approved") await assertOrderOpen(db, current.orderId);
+    throw new ConflictError(RETURN_MESSAGES.alreadyDecided);
+  }
   const after = await oneReturn(db, eq(returns.id, returnId));
   await tellOfDecision(env, after, options.siteOrigin);
   return toAdminReturn(after);

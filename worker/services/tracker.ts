@@ -6,7 +6,9 @@
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { csvLines } from "../../src/domain/csv-writer";
 import { pauseView } from "../../src/domain/delivery-pauses";
+import { maskLastName, maskPhone } from "../../src/domain/masking";
 import {
+  CONTACT_SHOWN_STATUSES,
   packageName,
   type ReturnStatus,
   TRACKER_PAGE_SIZE,
@@ -53,14 +55,17 @@ function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
   const routedAt = row.routedAt.getTime();
   const status: TrackerTransferStatus =
     row.status === "routed" && row.expiresAt.getTime() <= now ? "expired" : row.status;
+  // Only paid-for prospects: a call that never connected shows them as the marketplace masks leads.
+  const contactShown = CONTACT_SHOWN_STATUSES.includes(status);
   return {
     id: row.id,
     orderId: row.orderId,
     routedAt,
     endedAt: row.endedAt?.getTime() ?? null,
     firstName: row.firstName,
-    lastName: row.lastName,
-    phone: row.phone,
+    lastName: contactShown ? row.lastName : maskLastName(row.lastName),
+    phone: contactShown ? row.phone : maskPhone(row.phone),
+    contactShown,
     state: row.state,
     durationSeconds: row.durationSeconds,
     billable: row.billable,

@@ -161,6 +161,8 @@ export interface ImportStatus {
   batchesFailed: number;
   /** Every received row is inserted, a duplicate, or rejected. */
   done: boolean;
+  /** Batches queued longer than STALLED_BATCH_MINUTES: the sweep sends them again ("stalled, resuming"). */
+  stalledBatches: number;
   /** The first `STATUS_REJECTIONS` rejected rows; `rowsRejected` counts them all. */
   rejections: { rowNumber: number; reason: string }[];
 }

@@ -39,3 +39,32 @@ export const newApiKeySchema = z.object({ name: z.string({ error: "Give the key 
 export const partnerTransfersQuerySchema = z.object({
   before: z.coerce.number({ error: "before must be a time in milliseconds" }).int().positive().optional(),
 });
+
+/** A partner has at most this many active (unrevoked) API keys. */
+export const MAX_ACTIVE_API_KEYS = 10;
+export const TOO_MANY_API_KEYS = `A partner may have at most ${MAX_ACTIVE_API_KEYS} active API keys. Revoke one you no longer use first.`;
+
+/** What the partner API answers (403) to every key of a suspended partner. */
+export const PARTNER_SUSPENDED =
+  "This partner account is suspended: its API keys are refused until we reinstate it. Contact support for details.";
+
+/** An API key as lists show it: never the key itself, only its prefix. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: number;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+}
+
+/** A partner account in the admin's aff-network tab. */
+export interface AdminPartnerView {
+  id: string;
+  userId: string;
+  applicationId: string | null;
+  businessName: string;
+  username: string;
+  suspendedAt: number | null;
+  activeKeys: number;
+}

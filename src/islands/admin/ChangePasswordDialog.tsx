@@ -1,8 +1,9 @@
 import { useStore } from "@nanostores/react";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { NewPasswordForm } from "../../domain/schemas/auth";
 import { displayName, type PublicUser } from "../../domain/user";
-import { api, call, errorMessage } from "../../lib/api";
+import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
@@ -11,6 +12,9 @@ import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { toast } from "../../ui/toast";
 import { NewPasswordFields } from "../auth/NewPasswordFields";
+import { PartnerKeyList } from "./PartnerAccounts";
+
+type PartnerKeys = Answer<(typeof api.users)[":userId"]["change-password"]["$post"]>["partnerKeys"];
 
 export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | null; onClose: () => void }) {
   const form = useForm<NewPasswordForm>({
@@ -19,6 +23,8 @@ export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | nul
   });
   // Admins changing their own password confirm it with the current one (the server insists too).
   const ownAccount = useStore($user)?.id === user?.id;
+  // A partner's API keys outlive its password: after the reset, the admin sees the active ones to revoke.
+  const [partnerKeys, setPartnerKeys] = useState<PartnerKeys>();
   const change = useMutation({
     mutationFn: ({ password, currentPassword }: NewPasswordForm) =>
       call(
@@ -27,15 +33,17 @@ export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | nul
           json: { newPassword: password, ...(ownAccount ? { currentPassword } : {}) },
         }),
       ),
-    onSuccess: () => {
+    onSuccess: (answer) => {
       toast({ title: "Success", description: "Password changed successfully", variant: "success" });
-      close();
+      if (answer.partnerKeys?.keys.length) setPartnerKeys(answer.partnerKeys);
+      else close();
     },
     onError: (error) =>
       toast({ title: "Error", description: errorMessage(error, "Failed to change password"), variant: "destructive" }),
   });
 
   function close() {
+    setPartnerKeys(undefined);
     form.reset();
     change.reset();
     onClose();
@@ -55,25 +63,38 @@ export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | nul
         )
       }
     >
-      <Form onSubmit={form.handleSubmit((values) => change.mutate(values))} className="space-y-4">
-        {ownAccount && (
-          <Field
-            label="Current Password"
-            type="password"
-            autoComplete="current-password"
-            {...fieldProps(form, "currentPassword")}
-          />
-        )}
-        <NewPasswordFields form={form} />
-        <div className="flex justify-end gap-3 pt-2">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={change.isPending}>
-            {change.isPending ? "Changing..." : "Change"}
-          </Button>
+      {partnerKeys ? (
+        <div className="space-y-4">
+          <p className="text-sm">
+            The password is changed, but this partner's API keys still work. Revoke every key that someone else may
+            know; the partner can create new ones in its portal.
+          </p>
+          <PartnerKeyList partnerId={partnerKeys.partnerId} keys={partnerKeys.keys} />
+          <div className="flex justify-end">
+            <Button onClick={close}>Done</Button>
+          </div>
         </div>
-      </Form>
+      ) : (
+        <Form onSubmit={form.handleSubmit((values) => change.mutate(values))} className="space-y-4">
+          {ownAccount && (
+            <Field
+              label="Current Password"
+              type="password"
+              autoComplete="current-password"
+              {...fieldProps(form, "currentPassword")}
+            />
+          )}
+          <NewPasswordFields form={form} />
+          <div className="flex justify-end gap-3 pt-2">
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" busy={change.isPending}>
+              {change.isPending ? "Changing..." : "Change"}
+            </Button>
+          </div>
+        </Form>
+      )}
     </Dialog>
   );
 }

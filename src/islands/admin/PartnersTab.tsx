@@ -9,6 +9,7 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import { toast } from "../../ui/toast";
+import { PartnerAccounts } from "./PartnerAccounts";
 
 const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
@@ -142,10 +143,16 @@ export function PartnersTab() {
   const approved = applications.data.filter((a) => a.status === "approved");
   const pending = applications.data.filter((a) => a.status === "pending");
   if (approved.length === 0 && pending.length === 0)
-    return <p className="py-10 text-center text-ink-soft">No partner applications yet.</p>;
+    return (
+      <div className="space-y-8">
+        <PartnerAccounts />
+        <p className="py-10 text-center text-ink-soft">No partner applications yet.</p>
+      </div>
+    );
 
   return (
     <div className="space-y-8">
+      <PartnerAccounts />
       <section aria-labelledby="approved-partners">
         <h3 id="approved-partners" className="text-xl font-bold">
           Approved partners ({approved.length})

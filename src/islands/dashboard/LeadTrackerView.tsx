@@ -290,9 +290,13 @@ export function LeadTrackerView() {
                   {t.firstName} {t.lastName}
                 </td>
                 <td className="px-4 py-3">
-                  <a className="text-brand-700 underline" href={`tel:${t.phone}`}>
-                    {t.phone}
-                  </a>
+                  {t.contactShown ? (
+                    <a className="text-brand-700 underline" href={`tel:${t.phone}`}>
+                      {t.phone}
+                    </a>
+                  ) : (
+                    <span className="text-ink-soft">{t.phone}</span>
+                  )}
                 </td>
                 <td className="px-4 py-3">{t.state}</td>
                 <td className="px-4 py-3 tabular-nums">{formatDuration(t.durationSeconds)}</td>

@@ -19,6 +19,7 @@ import { buttonClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
+import { SuspendedNotice } from "./SuspendedNotice";
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 const day = (text: string) =>
@@ -306,6 +307,7 @@ function Portal() {
           Logout
         </a>
       </div>
+      {profile.data?.suspendedAt && <SuspendedNotice since={profile.data.suspendedAt} />}
       <Figures />
       <ApiKeys />
       <Transfers />

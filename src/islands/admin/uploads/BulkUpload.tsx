@@ -7,7 +7,7 @@ import { TEMPLATE_FILE_NAME } from "../../../domain/csv-mapping";
 import { AGED_LEAD_PRICING_RULE } from "../../../domain/pricing";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
-import { DropArea, ImportReport, SuccessBanner, UploadProgress } from "./BulkUploadViews";
+import { DropArea, ImportReport, InterruptedUpload, SuccessBanner, UploadProgress } from "./BulkUploadViews";
 import { ReviewDialog } from "./ReviewDialog";
 import { useCsvImport } from "./useCsvImport";
 
@@ -21,7 +21,8 @@ async function downloadTemplate() {
 }
 
 export function BulkUpload() {
-  const { stage, review, report, inspect, showPage, closeReview, confirmMapping } = useCsvImport();
+  const csv = useCsvImport();
+  const { stage, review, report, interrupted } = csv;
   return (
     <Card className="space-y-5">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -39,7 +40,16 @@ export function BulkUpload() {
       ) : stage.name === "uploading" ? (
         <UploadProgress stage={stage} />
       ) : (
-        <DropArea reading={stage.name === "reading"} onFile={(file) => void inspect(file)} />
+        <>
+          {interrupted && stage.name === "idle" && (
+            <InterruptedUpload
+              upload={interrupted}
+              onFile={(file) => void csv.resumeUpload(file)}
+              onDiscard={csv.discardInterrupted}
+            />
+          )}
+          <DropArea reading={stage.name === "reading"} onFile={(file) => void csv.inspect(file)} />
+        </>
       )}
 
       {report && <ImportReport report={report} />}
@@ -47,9 +57,9 @@ export function BulkUpload() {
       {review && (
         <ReviewDialog
           review={review}
-          onPage={(page) => void showPage(page)}
-          onClose={closeReview}
-          onConfirm={(mapping) => void confirmMapping(mapping)}
+          onPage={(page) => void csv.showPage(page)}
+          onClose={csv.closeReview}
+          onConfirm={(mapping) => void csv.confirmMapping(mapping)}
         />
       )}
     </Card>

@@ -2,6 +2,7 @@
 import { useRef, useState } from "react";
 import { BULK_BATCH_SIZE, STATUS_REJECTIONS } from "../../../domain/csv-mapping";
 import { buttonClass } from "../../../ui/styles";
+import type { UnfinishedUpload } from "./resume";
 import type { ImportStatus, Stage } from "./useCsvImport";
 
 export function DropArea({ reading, onFile }: { reading: boolean; onFile: (file: File) => void }) {
@@ -73,7 +74,59 @@ export function UploadProgress({ stage }: { stage: Extract<Stage, { name: "uploa
       <p className="text-sm text-ink-soft">
         Sent {stage.sentRows} of {stage.totalRows} rows · saved {processed}
       </p>
+      {(stage.status?.stalledBatches ?? 0) > 0 && (
+        <p className="text-sm font-medium text-amber-800" data-testid="import-stalled">
+          Stalled, resuming: {stage.status?.stalledBatches}{" "}
+          {stage.status?.stalledBatches === 1 ? "batch is" : "batches are"} being sent again. Nothing is lost; you may
+          leave this page.
+        </p>
+      )}
     </div>
+  );
+}
+
+/** An upload that a browser or server failure interrupted: the same file again sends only what is missing. */
+export function InterruptedUpload({
+  upload,
+  onFile,
+  onDiscard,
+}: {
+  upload: UnfinishedUpload;
+  onFile: (file: File) => void;
+  onDiscard: () => void;
+}) {
+  return (
+    <section
+      aria-labelledby="interrupted-upload"
+      className="space-y-3 rounded-xl border border-amber-300 bg-amber-50 p-4"
+    >
+      <h4 id="interrupted-upload" className="font-semibold">
+        The upload of {upload.fileName} was interrupted
+      </h4>
+      <p className="text-sm">
+        Started {new Date(upload.startedAt).toLocaleString("en-US")}. Choose the same file again: only the batches the
+        server never received are sent, and nothing is saved twice.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <input
+          id="resume-csv"
+          type="file"
+          accept=".csv,text/csv"
+          className="sr-only"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (file) onFile(file);
+            e.target.value = "";
+          }}
+        />
+        <label htmlFor="resume-csv" className={`${buttonClass("primary")} cursor-pointer`}>
+          Resume upload
+        </label>
+        <button type="button" className={buttonClass("secondary")} onClick={onDiscard}>
+          Discard
+        </button>
+      </div>
+    </section>
   );
 }
 

@@ -16,24 +16,27 @@ import {
   MANUAL_MAP_REQUIRED,
   missingFields,
 } from "../../../domain/csv-mapping";
-import { type Answer, ApiError, api, call, errorMessage } from "../../../lib/api";
+import { ApiError, errorMessage } from "../../../lib/api";
 import { useQueryClient } from "../../../lib/query";
 import { toast } from "../../../ui/toast";
-import type { FromWorker, ReviewRow, ToWorker } from "./csv-protocol";
+import type { ReviewRow } from "./csv-protocol";
+import { CsvWorker, type WorkerAnswer } from "./csv-worker";
+import { type ImportStatus, importStatus, POLL_MS, uploadBatch, waitForImport } from "./import-api";
+import {
+  clearUnfinished,
+  fingerprint,
+  notTheSameFile,
+  readUnfinished,
+  receivedBatches,
+  saveUnfinished,
+  type UnfinishedUpload,
+} from "./resume";
 
 const SUCCESS_BANNER_MS = 3000;
-const POLL_MS = 1000;
 /** Batches uploaded at once once the import exists (the first batch creates it alone). */
 const CONCURRENT_UPLOADS = 2;
-/** A batch that fails for a reason other than its content is sent again (the server ignores repeats). */
-const UPLOAD_ATTEMPTS = 3;
 
-/** GET /api/imports/:id: an import's counts and, once done, its report. */
-export type ImportStatus = Answer<(typeof api.imports)[":id"]["$get"]>;
-type BatchBody = Parameters<(typeof api)["bulk-upload-aged-leads"]["$post"]>[0]["json"];
-
-const importStatus = (importId: string) =>
-  call(api.imports[":id"].$get({ param: { id: encodeURIComponent(importId) } }));
+export type { ImportStatus };
 
 export type Stage =
   | { name: "idle" }
@@ -52,79 +55,11 @@ export interface Review {
   loadingPage: boolean;
 }
 
-type WorkerAnswer<T extends FromWorker["type"]> = Extract<FromWorker, { type: T }>;
-
-/** The parse worker for one file, with request/answer helpers. */
-class CsvWorker {
-  private readonly worker = new Worker(new URL("./csv-parse.worker.ts", import.meta.url), { type: "module" });
-  private readonly listeners = new Set<(message: FromWorker) => void>();
-
-  constructor() {
-    this.worker.onmessage = (event: MessageEvent<FromWorker>) => {
-      for (const listener of this.listeners) listener(event.data);
-    };
-    this.worker.onerror = () => {
-      for (const listener of this.listeners) listener({ type: "error", message: "File Processing Error" });
-    };
-  }
-
-  send(message: ToWorker) {
-    this.worker.postMessage(message);
-  }
-
-  listen(listener: (message: FromWorker) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Sends `message` and resolves with the worker's first answer of type `type`. */
-  ask<T extends FromWorker["type"]>(message: ToWorker, type: T, accept?: (answer: WorkerAnswer<T>) => boolean) {
-    return new Promise<WorkerAnswer<T>>((resolve, reject) => {
-      const stop = this.listen((answer) => {
-        if (answer.type === "error") {
-          stop();
-          reject(new Error(answer.message));
-        } else if (answer.type === type && (!accept || accept(answer as WorkerAnswer<T>))) {
-          stop();
-          resolve(answer as WorkerAnswer<T>);
-        }
-      });
-      this.send(message);
-    });
-  }
-
-  terminate() {
-    this.listeners.clear();
-    this.worker.terminate();
-  }
-}
-
 const fileError = () =>
   toast({ title: "File Processing Error", description: "Error processing the uploaded file", variant: "destructive" });
 const noValidData = () =>
   toast({ title: "No Valid Data", description: "No row has a name, phone and state.", variant: "destructive" });
 const fieldList = (fields: readonly LeadField[]) => fields.map((f) => FIELD_LABELS[f]).join(", ");
-
-async function uploadBatch(body: BatchBody) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call(api["bulk-upload-aged-leads"].$post({ json: body }));
-    } catch (error) {
-      const refused = error instanceof ApiError && error.status < 500;
-      if (refused || attempt >= UPLOAD_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-    }
-  }
-}
-
-async function waitForImport(importId: string, onProgress: (status: ImportStatus) => void): Promise<ImportStatus> {
-  for (;;) {
-    const status = await importStatus(importId);
-    onProgress(status);
-    if (status.done) return status;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
 
 export function isCsvFile(file: File): boolean {
   return /\.csv$/i.test(file.name) || file.type === "text/csv";
@@ -145,6 +80,10 @@ export function useCsvImport() {
 
   useEffect(() => () => current.current?.worker.terminate(), []);
 
+  /** An upload a failed browser or server left unfinished: the admin may resume it with the same file. */
+  const [interrupted, setInterrupted] = useState<UnfinishedUpload | null>(null);
+  useEffect(() => setInterrupted(readUnfinished()), []);
+
   function release() {
     current.current?.worker.terminate();
     current.current = null;
@@ -155,6 +94,16 @@ export function useCsvImport() {
     release();
     setStage({ name: "idle" });
     say();
+  }
+
+  /** A new parse worker for `file`, the last one's dropped. */
+  function startReading(file: File): CsvWorker {
+    release();
+    const worker = new CsvWorker();
+    current.current = { worker, file };
+    setStage({ name: "reading" });
+    setReport(null);
+    return worker;
   }
 
   /** Whether some row of the whole file has a name, phone and state under `mapping` (the worker looks). */
@@ -168,11 +117,7 @@ export function useCsvImport() {
       toast({ title: "Invalid File", description: "Please choose a CSV file.", variant: "destructive" });
       return;
     }
-    release();
-    const worker = new CsvWorker();
-    current.current = { worker, file };
-    setStage({ name: "reading" });
-    setReport(null);
+    const worker = startReading(file);
     setReview(null);
     let inspected: WorkerAnswer<"inspected">;
     try {
@@ -234,7 +179,7 @@ export function useCsvImport() {
       giveUp(fileError);
       return;
     }
-    await upload(worker, file.name, inspected.totalRows, mapping);
+    await upload(worker, file, inspected.totalRows, mapping);
   }
 
   async function showPage(page: number) {
@@ -257,7 +202,8 @@ export function useCsvImport() {
 
   async function confirmMapping(mapping: FieldMapping) {
     const worker = current.current?.worker;
-    if (!review || !worker) return;
+    const file = current.current?.file;
+    if (!review || !worker || !file) return;
     const missing = missingFields(mapping, MANUAL_MAP_REQUIRED);
     if (missing.length > 0) {
       toast({
@@ -277,13 +223,25 @@ export function useCsvImport() {
       return;
     }
     setReview(null);
-    await upload(worker, review.fileName, review.totalRows, mapping);
+    await upload(worker, file, review.totalRows, mapping);
   }
 
-  /** Streams the file's batches to the server (the first alone: it creates the import), then follows it. */
-  async function upload(worker: CsvWorker, fileName: string, totalRows: number, mapping: FieldMapping) {
+  /**
+   * Streams the file's batches to the server (the first alone: it creates the import), then follows it.
+   * A resumed upload names its import and skips the batches the server already has.
+   */
+  async function upload(
+    worker: CsvWorker,
+    file: File,
+    totalRows: number,
+    mapping: FieldMapping,
+    resume?: { importId: string; received: Set<number> },
+  ) {
+    const fileName = file.name;
     setStage({ name: "uploading", fileName, totalRows, sentRows: 0, status: null });
-    let importId: string | undefined;
+    let importId: string | undefined = resume?.importId;
+    const skip = resume?.received ?? new Set<number>();
+    const print = await fingerprint(file).catch(() => "");
     let sentRows = 0;
     let sending = true;
     const showProgress = (progress: ImportStatus) =>
@@ -300,6 +258,7 @@ export function useCsvImport() {
         }
       }
     };
+    if (importId) void followWhileSending(importId);
     try {
       await new Promise<void>((resolve, reject) => {
         const waiting: WorkerAnswer<"batch">[] = [];
@@ -317,7 +276,19 @@ export function useCsvImport() {
             });
             const created = !importId;
             importId = answer.importId;
-            if (created) void followWhileSending(answer.importId);
+            if (created) {
+              // From here on the upload can be resumed if this browser or the server fails.
+              saveUnfinished({
+                importId,
+                fileName,
+                size: file.size,
+                fingerprint: print,
+                totalRows,
+                mapping,
+                startedAt: Date.now(),
+              });
+              void followWhileSending(answer.importId);
+            }
             sentRows += batch.leads.length;
             setStage((s) => (s.name === "uploading" ? { ...s, sentRows } : s));
             worker.send({ type: "next" });
@@ -334,7 +305,13 @@ export function useCsvImport() {
           const limit = importId ? CONCURRENT_UPLOADS : 1;
           while (inFlight < limit && waiting.length > 0) {
             const batch = waiting.shift();
-            if (batch) void send(batch);
+            if (!batch) continue;
+            if (skip.has(batch.batchNumber)) {
+              // Received before the interruption: counted as sent, never sent twice.
+              sentRows += batch.leads.length;
+              setStage((s) => (s.name === "uploading" ? { ...s, sentRows } : s));
+              worker.send({ type: "next" });
+            } else void send(batch);
           }
           if (finished && inFlight === 0 && waiting.length === 0) resolve();
         };
@@ -351,6 +328,9 @@ export function useCsvImport() {
       }).finally(() => {
         sending = false;
       });
+      // Every batch is on the server: nothing is left to resume (a stalled one is the server's to resend).
+      clearUnfinished();
+      setInterrupted(null);
       release();
       if (!importId) throw new Error("Nothing was uploaded");
       const status = await waitForImport(importId, showProgress);
@@ -363,15 +343,58 @@ export function useCsvImport() {
       });
       void queryClient.invalidateQueries({ queryKey: ["/api/admin/aged-leads"] });
     } catch (error) {
+      const unfinished = readUnfinished();
+      setInterrupted(unfinished);
+      const resumable = unfinished ? " Choose the same file again to resume the upload." : "";
       giveUp(() =>
         toast({
           title: "Bulk Upload Failed",
-          description: errorMessage(error, "Failed to upload leads"),
+          description: `${errorMessage(error, "Failed to upload leads")}${resumable}`,
           variant: "destructive",
         }),
       );
     }
   }
 
-  return { stage, review, report, inspect, showPage, closeReview, confirmMapping };
+  /** "Resume upload": the interrupted upload's file again; only the batches the server never received are sent. */
+  async function resumeUpload(file: File) {
+    const note = interrupted;
+    if (!note) return;
+    const wrongFile = await notTheSameFile(file, note);
+    if (wrongFile) {
+      toast({ title: "Not the same file", description: wrongFile, variant: "destructive" });
+      return;
+    }
+    const worker = startReading(file);
+    try {
+      const [{ totalRows }, received] = await Promise.all([
+        worker.ask({ type: "inspect", file }, "inspected"),
+        receivedBatches(note.importId),
+      ]);
+      await upload(worker, file, totalRows, note.mapping, { importId: note.importId, received });
+    } catch (error) {
+      // An import the server no longer knows cannot be resumed: forget it.
+      if (error instanceof ApiError && error.status === 404) discardInterrupted();
+      const description = errorMessage(error, "The file or the import could not be read.");
+      giveUp(() => toast({ title: "Cannot resume", description, variant: "destructive" }));
+    }
+  }
+
+  function discardInterrupted() {
+    clearUnfinished();
+    setInterrupted(null);
+  }
+
+  return {
+    stage,
+    review,
+    report,
+    interrupted,
+    inspect,
+    resumeUpload,
+    discardInterrupted,
+    showPage,
+    closeReview,
+    confirmMapping,
+  };
 }

@@ -1,0 +1,100 @@
+/**
+ * Admins stopping a partner (issue 21 item 10): suspend and reinstate a partner account (a suspended
+ * partner's keys answer 403, see api-keys.ts), see a partner's keys and revoke them, e.g. after resetting
+ * the partner's password.
+ */
+import { desc, eq } from "drizzle-orm";
+import type { AdminPartnerView, ApiKeyView } from "../../src/domain/schemas/partner-account";
+import { type Database, database } from "../db/client";
+import { partners, users } from "../db/schema";
+import { NotFoundError } from "../errors";
+import { activeKeyCounts, listApiKeys, revokeApiKey } from "./api-keys";
+
+const partnerColumns = {
+  id: partners.id,
+  userId: partners.userId,
+  applicationId: partners.applicationId,
+  businessName: partners.businessName,
+  username: users.username,
+  suspendedAt: partners.suspendedAt,
+};
+
+type PartnerRow = Awaited<ReturnType<typeof partnerSelect>>[number];
+
+const partnerSelect = (db: Database) =>
+  db.select(partnerColumns).from(partners).innerJoin(users, eq(users.id, partners.userId));
+
+const toView = (row: PartnerRow, activeKeys: number): AdminPartnerView => ({
+  ...row,
+  suspendedAt: row.suspendedAt?.getTime() ?? null,
+  activeKeys,
+});
+
+/** Every partner account, newest first, with its number of active keys. */
+export async function listPartners(d1: D1Database): Promise<AdminPartnerView[]> {
+  const db = database(d1);
+  const [rows, counts] = await Promise.all([
+    partnerSelect(db).orderBy(desc(partners.createdAt)).limit(500),
+    activeKeyCounts(db),
+  ]);
+  return rows.map((row) => toView(row, counts.get(row.id) ?? 0));
+}
+
+async function onePartner(db: Database, partnerId: string): Promise<AdminPartnerView> {
+  const [row] = await partnerSelect(db).where(eq(partners.id, partnerId));
+  if (!row) throw new NotFoundError("No such partner.");
+  const keys = await listApiKeys(db, partnerId, true);
+  return toView(row, keys.length);
+}
+
+/**
+ * Suspends or reinstates a partner. Suspending twice keeps the first date; the partner API refuses the
+ * partner's keys from the next request on, and reinstating lets the same keys work again.
+ */
+export async function setPartnerSuspended(
+  d1: D1Database,
+  partnerId: string,
+  suspended: boolean,
+  now = Date.now(),
+): Promise<AdminPartnerView> {
+  const db = database(d1);
+  const partner = await onePartner(db, partnerId);
+  if (suspended === (partner.suspendedAt !== null)) return partner;
+  await db
+    .update(partners)
+    .set({ suspendedAt: suspended ? new Date(now) : null })
+    .where(eq(partners.id, partnerId));
+  return onePartner(db, partnerId);
+}
+
+/** The admin's view of one partner's keys (404 for an unknown partner). */
+export function adminPartnerKeys(d1: D1Database, partnerId: string) {
+  const db = database(d1);
+  return {
+    list: async () => {
+      await onePartner(db, partnerId);
+      return listApiKeys(db, partnerId);
+    },
+    revoke: (keyId: string) => revokeApiKey(db, partnerId, keyId),
+  };
+}
+
+/** The active keys of a partner user (null for anyone else), shown to the admin who reset its password. */
+export async function activeKeysOfUser(
+  d1: D1Database,
+  userId: string,
+): Promise<{ partnerId: string; keys: ApiKeyView[] } | null> {
+  const db = database(d1);
+  const [partner] = await db.select({ id: partners.id }).from(partners).where(eq(partners.userId, userId));
+  if (!partner) return null;
+  return { partnerId: partner.id, keys: await listApiKeys(db, partner.id, true) };
+}
+
+/** When the partner was suspended (null while active): the portal says so. */
+export async function partnerSuspendedAt(d1: D1Database, partnerId: string): Promise<number | null> {
+  const [row] = await database(d1)
+    .select({ suspendedAt: partners.suspendedAt })
+    .from(partners)
+    .where(eq(partners.id, partnerId));
+  return row?.suspendedAt?.getTime() ?? null;
+}
