@@ -14,6 +14,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { withDeps } from "./deps";
 import type { AppBindings, SignedInBindings } from "./env";
 import { DomainError, domainErrorStatus } from "./errors";
 import { errorJson } from "./http";
@@ -75,6 +76,7 @@ export const partnerApp = new Hono<SignedInBindings>().use("*", requirePartner).
 
 const site = new Hono<AppBindings>()
   .basePath("/api")
+  .use(withDeps)
   // The partner API (bearer keys, server to server) answers before the site's CSRF and session middleware.
   .route("/v1", partnerApi)
   .use(sameOrigin)

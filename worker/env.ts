@@ -1,4 +1,5 @@
 import type { PublicUser } from "../src/domain/user";
+import type { Deps } from "./deps";
 
 /** Bindings and variables the Worker reads (declared in wrangler.toml; secrets via `wrangler secret put`). */
 export interface Env {
@@ -24,6 +25,8 @@ export interface Env {
 }
 
 export interface AppVariables {
+  /** The request's database handle, bindings and clock (worker/deps.ts), set first for every request. */
+  deps: Deps;
   /** The signed-in user, or null (set by the session middleware for every request). */
   user: PublicUser | null;
   sessionId: string | null;
@@ -35,4 +38,4 @@ export type AppBindings = { Bindings: Env; Variables: AppVariables };
  * A guarded sub-app's bindings (worker/api.ts): its one `use("*", guard)` lets only a signed-in user
  * through, so its handlers read a non-null user.
  */
-export type SignedInBindings = { Bindings: Env; Variables: { user: PublicUser; sessionId: string } };
+export type SignedInBindings = { Bindings: Env; Variables: { deps: Deps; user: PublicUser; sessionId: string } };
