@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { BalanceView } from "../../src/domain/returns";
-import { database } from "../../worker/db/client";
+import { createDeps } from "../../worker/deps";
 import { applyBalance, balanceOf, refundBalance } from "../../worker/services/balance";
 import { expireReservations, processPaymentEvent } from "../../worker/services/orders";
 import { callApi, signedIn } from "./helpers";
@@ -69,19 +69,19 @@ describe("the balance", () => {
 
   it("is applied once per order and never goes below zero, even for two checkouts at once", async () => {
     const buyer = await signedIn();
-    const db = database(env.DB);
+    const deps = createDeps(env);
     await credit(buyer.user.id, 500);
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
     const applied = await Promise.all([
-      applyBalance(db, buyer.user.id, a, 400),
-      applyBalance(db, buyer.user.id, b, 400),
+      applyBalance(deps, buyer.user.id, a, 400),
+      applyBalance(deps, buyer.user.id, b, 400),
     ]);
     expect(applied.sort()).toEqual([100, 400]);
-    expect(await balanceOf(db, buyer.user.id)).toBe(0);
+    expect(await balanceOf(deps, buyer.user.id)).toBe(0);
     // The same order again, and an order with no balance left: nothing more.
-    expect(await applyBalance(db, buyer.user.id, a, 400)).toBe(0);
-    expect(await applyBalance(db, buyer.user.id, crypto.randomUUID(), 400)).toBe(0);
-    expect(await balanceOf(db, buyer.user.id)).toBe(0);
+    expect(await applyBalance(deps, buyer.user.id, a, 400)).toBe(0);
+    expect(await applyBalance(deps, buyer.user.id, crypto.randomUUID(), 400)).toBe(0);
+    expect(await balanceOf(deps, buyer.user.id)).toBe(0);
   });
 
   it("two parallel checkouts through the API spend the balance at most once", async () => {
@@ -114,10 +114,10 @@ describe("the balance", () => {
     expect(checkout.balanceAppliedCents).toBe(300);
     expect((await balance(buyer.cookie)).balanceCents).toBe(0);
 
-    expect(await expireReservations(env, Date.now() + 16 * 60_000)).toBeGreaterThanOrEqual(1);
+    expect(await expireReservations(createDeps(env, Date.now() + 16 * 60_000))).toBeGreaterThanOrEqual(1);
     expect(await orderRow(checkout.orderId)).toMatchObject({ status: "cancelled" });
     expect((await balance(buyer.cookie)).balanceCents).toBe(300);
-    await refundBalance(env.DB, checkout.orderId);
+    await refundBalance(createDeps(env), checkout.orderId);
     expect((await balance(buyer.cookie)).balanceCents).toBe(300);
 
     // The next checkout uses it again.
@@ -132,7 +132,7 @@ describe("the balance", () => {
     expect((await payWithCard(checkout.clientSecret)).status).toBe(200);
     const order = await orderRow(checkout.orderId);
     await processPaymentEvent(
-      env,
+      createDeps(env),
       {
         id: `evt_${crypto.randomUUID()}`,
         type: "charge.refunded",
@@ -151,7 +151,7 @@ describe("the balance", () => {
     await credit(buyer.user.id, 200);
     const checkout = await (await buyLeads(buyer.cookie, await createLeads(1))).json<Checkout>();
     expect((await payWithCard(checkout.clientSecret)).status).toBe(200);
-    await refundBalance(env.DB, checkout.orderId);
+    await refundBalance(createDeps(env), checkout.orderId);
     expect((await balance(buyer.cookie)).balanceCents).toBe(0);
   });
 });

@@ -118,20 +118,20 @@ partnerApi.use(bodyLimit({ maxSize: 16 * 1024, onError: (c) => errorJson(c, 413,
 partnerApi.use("/transfers/*", requirePartnerKey);
 
 partnerApi.openapi(ping, async (c) => {
-  const answer = await routeTransfer(c.env, c.get("partnerKey"), c.req.valid("json"));
+  const answer = await routeTransfer(c.var.deps, c.get("partnerKey"), c.req.valid("json"));
   return c.json(answer, 201);
 });
 
 partnerApi.openapi(event, async (c) => {
   const { id } = c.req.valid("param");
-  const view = await recordTransferEvent(c.env, c.get("partnerKey").partnerId, id, c.req.valid("json"), {
-    siteOrigin: siteOrigin(c.env, c.req.url),
+  const view = await recordTransferEvent(c.var.deps, c.get("partnerKey").partnerId, id, c.req.valid("json"), {
+    siteOrigin: siteOrigin(c.var.deps, c.req.url),
   });
   return c.json(view, 200);
 });
 
 partnerApi.openapi(show, async (c) => {
-  return c.json(await getTransfer(c.env, c.get("partnerKey").partnerId, c.req.valid("param").id), 200);
+  return c.json(await getTransfer(c.var.deps, c.get("partnerKey").partnerId, c.req.valid("param").id), 200);
 });
 
 const documentConfig = {

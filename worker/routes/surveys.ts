@@ -53,7 +53,7 @@ function repeatSave<Schema extends z.ZodType>(
 
 /** Signs the new buyer in, so that later saves of the same wizard go through the session. */
 async function signIn(c: SurveyContext, userId: string) {
-  c.header("Set-Cookie", await sessions(c.env.DB, c.req.url).create(userId), { append: true });
+  c.header("Set-Cookie", await sessions(c.var.deps).create(userId), { append: true });
 }
 
 function surveyQuote(answers: Parameters<typeof surveyQuantity>[0], totalPrice: number) {
@@ -88,14 +88,14 @@ export const surveys = new Hono<AppBindings>()
     accountCreationLimit,
     repeatSave(surveyUpdateSchema, async (c, userId, { surveyId, totalPrice, ...answers }) => {
       const quote = surveyQuote(answers, totalPrice);
-      await updateBuyerSurvey(c.env, userId, surveyId, answers, { kind: "survey", answers });
+      await updateBuyerSurvey(c.var.deps, userId, surveyId, answers, { kind: "survey", answers });
       return c.json({ message: "Information saved", surveyId, totalPrice: quote.totalCents }, 200);
     }),
     validateJson(surveySubmissionSchema),
     async (c) => {
       const { password, totalPrice, ...answers } = c.req.valid("json");
       const quote = surveyQuote(answers, totalPrice);
-      const created = await createBuyerWithSurvey(c.env, { ...answers, password }, { kind: "survey", answers });
+      const created = await createBuyerWithSurvey(c.var.deps, { ...answers, password }, { kind: "survey", answers });
       await signIn(c, created.userId);
       return c.json({ message: "Information saved", surveyId: created.surveyId, totalPrice: quote.totalCents }, 201);
     },
@@ -105,7 +105,7 @@ export const surveys = new Hono<AppBindings>()
     accountCreationLimit,
     repeatSave(ringcloudUpdateSchema, async (c, userId, { surveyId, ...answers }) => {
       const checkout = ringcloudCheckout(answers, surveyId);
-      await updateBuyerSurvey(c.env, userId, surveyId, answers, { kind: "ringcloud", answers });
+      await updateBuyerSurvey(c.var.deps, userId, surveyId, answers, { kind: "ringcloud", answers });
       return c.json({ message: "Survey submitted", surveyId, checkout }, 200);
     }),
     validateJson(ringcloudSubmissionSchema),
@@ -113,7 +113,7 @@ export const surveys = new Hono<AppBindings>()
       const { password, confirmPassword: _confirm, ...answers } = c.req.valid("json");
       const checkout = ringcloudCheckout(answers, "");
       const created = await createBuyerWithSurvey(
-        c.env,
+        c.var.deps,
         { ...answers, password, role: "Insurance Agent" },
         { kind: "ringcloud", answers },
       );
@@ -131,5 +131,5 @@ export const surveys = new Hono<AppBindings>()
 
 /** The signed-in buyer's own saved survey, so a wizard can resume it (e.g. 'Back to Survey'): account sub-app. */
 export const savedSurveys = new Hono<SignedInBindings>().get("/surveys/:id", async (c) =>
-  c.json(await findOwnSurvey(c.env.DB, c.get("user").id, c.req.param("id"))),
+  c.json(await findOwnSurvey(c.var.deps, c.get("user").id, c.req.param("id"))),
 );

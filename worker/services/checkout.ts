@@ -15,7 +15,7 @@ import {
 import type { PaymentIntentRequest, SimulatedCard } from "../../src/domain/schemas/payments";
 import type { PublicUser } from "../../src/domain/user";
 import type { OrderKind } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { InvalidError, PaymentDeclinedError } from "../errors";
 import { findSurvey } from "./accounts";
 import { processPaymentEvent, startPayment } from "./orders";
@@ -68,7 +68,7 @@ function answersMatch(answers: Record<string, unknown>, request: Record<string, 
  * the order to an account, only the signed-in buyer or the survey's own.
  */
 export async function startCheckoutPayment(
-  env: Env,
+  deps: Deps,
   provider: PaymentProvider,
   caller: PublicUser | null,
   request: PaymentIntentRequest,
@@ -79,7 +79,7 @@ export async function startCheckoutPayment(
     throw new InvalidError(`The amount does not match the price of this order (${formatUsd(quote.totalCents)}).`);
   }
   const { amount: _amount, context: _context, email: _email, ...details } = request;
-  const survey = "surveyId" in request && request.surveyId ? await findSurvey(env.DB, request.surveyId) : null;
+  const survey = "surveyId" in request && request.surveyId ? await findSurvey(deps, request.surveyId) : null;
   if (survey && (survey.kind !== kind || !answersMatch(survey.answers, details))) {
     throw new InvalidError("This payment does not match your survey answers.");
   }
@@ -87,7 +87,7 @@ export async function startCheckoutPayment(
   if (!email) throw new InvalidError("Please enter a valid email address");
   const userId = caller?.id ?? survey?.userId ?? null;
   const orderDetails = survey ? { ...survey.answers, ...details } : details;
-  return startPayment(env, provider, { kind, tier, quote, userId, email, details: orderDetails });
+  return startPayment(deps, provider, { kind, tier, quote, userId, email, details: orderDetails });
 }
 
 /**
@@ -95,22 +95,22 @@ export async function startCheckoutPayment(
  * through the same event handling as Stripe's webhook. A declined card is PaymentDeclined (402).
  */
 export async function confirmSimulatedPayment(
-  env: Env,
+  deps: Deps,
   origin: string,
   { clientSecret, ...card }: SimulatedCard,
 ): Promise<{ status: "succeeded"; paymentIntentId: string }> {
-  const intent = await openSimulatedIntent(env.DB, clientSecret);
+  const intent = await openSimulatedIntent(deps, clientSecret);
   // The simulated provider's own event, handled as Stripe's webhook would be.
   const handle = (event: DistributiveOmit<PaymentEvent, "id" | "paymentIntentId">) =>
-    processPaymentEvent(env, { id: `evt_sim_${crypto.randomUUID()}`, paymentIntentId: intent.id, ...event }, origin);
+    processPaymentEvent(deps, { id: `evt_sim_${crypto.randomUUID()}`, paymentIntentId: intent.id, ...event }, origin);
   const check = checkSimulatedCard(card);
   if (!check.ok) {
     if (!check.declined) throw new InvalidError(check.message);
-    await recordSimulatedOutcome(env.DB, intent.id, { succeeded: false, error: check.message });
+    await recordSimulatedOutcome(deps, intent.id, { succeeded: false, error: check.message });
     await handle({ type: "payment_intent.payment_failed", failureMessage: check.message });
     throw new PaymentDeclinedError(check.message);
   }
-  await recordSimulatedOutcome(env.DB, intent.id, { succeeded: true });
+  await recordSimulatedOutcome(deps, intent.id, { succeeded: true });
   await handle({ type: "payment_intent.succeeded", amountCents: intent.amountCents, currency: intent.currency });
   return { status: "succeeded", paymentIntentId: intent.id };
 }
