@@ -1,6 +1,7 @@
 /** Buyers with delivered transfers and bought aged leads, for the tracker, returns and balance tests. */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { pingSchema } from "../../src/domain/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { callApi, signedIn } from "./helpers";
@@ -28,7 +29,7 @@ export async function deliver(
   options: { at?: number; durationSeconds?: number; state?: string; firstName?: string } = {},
 ) {
   const at = options.at ?? Date.now() - 10 * 60_000;
-  const answer = await routeTransfer(createDeps(env, at), partner.owner, {
+  const ping = pingSchema.parse({
     prospect: {
       firstName: options.firstName ?? "Ann",
       lastName: "Lee",
@@ -37,6 +38,7 @@ export async function deliver(
     },
     consent: { optInAt: new Date(at - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
   });
+  const answer = await routeTransfer(createDeps(env, at), partner.owner, ping);
   const durationSeconds = options.durationSeconds ?? 300;
   const site = { siteOrigin: "http://localhost" };
   // Connected within the answer's 60 seconds, so the call holds its slot until it completes.

@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { pingSchema } from "../../src/domain/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
 import { sendDeliverySummaries } from "../../worker/services/delivery-summaries";
 import { emails } from "../../worker/services/email-templates";
@@ -106,10 +107,10 @@ describe("the cron's daily summaries carry absolute links", () => {
     const at = Date.now() - 36 * 60 * 60 * 1000;
     const partner = await createPartner();
     await createOpenOrder({ buyerId: buyer.id, paidAt: at - 60_000 });
-    const ping = {
+    const ping = pingSchema.parse({
       ...pingBody({ state: "TX" }),
       consent: { optInAt: new Date(at - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
-    };
+    });
     const routed = await routeTransfer(createDeps(env, at), partner.owner, ping);
     const site = { siteOrigin: SITE };
     await recordTransferEvent(createDeps(env, at + 5_000), partner.id, routed.transferId, { type: "connected" }, site);

@@ -1,6 +1,7 @@
 /** The routing and billing rules of the transfers service, at chosen moments (time is a parameter). */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
+import { pingSchema } from "../../src/domain/schemas/partner-api";
 import { NO_ANSWER_PAUSE_REASON } from "../../src/domain/transfers";
 import { createDeps } from "../../worker/deps";
 import {
@@ -21,10 +22,12 @@ const chicago = (hour: number, minute = 0, day = 4) => Date.UTC(2026, 2, day, ho
 const SITE = { siteOrigin: "http://localhost" };
 
 type Partner = Awaited<ReturnType<typeof createPartner>>;
-const input = (state = "TX", phone = newPhone()) => ({
-  prospect: { firstName: "Ann", lastName: "Lee", phone, state },
-  consent: { optInAt: "2026-01-01T00:00:00Z", optInUrl: "https://example.com/quote" },
-});
+/** A ping as the API hands it to routing (parsed by the partner API's schema). */
+const input = (state = "TX", phone = newPhone()) =>
+  pingSchema.parse({
+    prospect: { firstName: "Ann", lastName: "Lee", phone, state },
+    consent: { optInAt: "2026-01-01T00:00:00Z", optInUrl: "https://example.com/quote" },
+  });
 const route = (partner: Partner, now: number, state = "TX", phone = newPhone()) =>
   routeTransfer(createDeps(env, now), partner.owner, input(state, phone));
 const noRoute = async (promise: Promise<unknown>, reason: string) =>

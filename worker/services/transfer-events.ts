@@ -9,6 +9,7 @@
  * another caller, so billing it could pass what the buyer bought (decision 0026).
  */
 import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import type { TransferEventInput, TransferView } from "../../src/domain/schemas/partner-api";
 import {
   CONNECTED_HOLD_SECONDS,
   EVENT_REFUSALS,
@@ -24,20 +25,7 @@ import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { pauseIfUnanswered } from "./delivery-pauses";
 
-export type TransferEventInput =
-  | { type: "connected" | "no-answer" | "failed" }
-  | { type: "completed"; durationSeconds: number; recordingUrl?: string };
-
-export interface TransferView {
-  transferId: string;
-  status: TransferStatus;
-  routedAt: string;
-  state: string;
-  durationSeconds: number | null;
-  billable: boolean;
-  /** 'billable', NOT_CHARGED_LABEL, or the call's end ('no answer', 'failed', 'expired', 'in progress'). */
-  outcome: string;
-}
+export type { TransferEventInput, TransferView };
 
 function effectiveStatus(row: { status: TransferStatus; expiresAt: Date }, now: number): TransferStatus {
   return row.status === "routed" && row.expiresAt.getTime() <= now ? "expired" : row.status;

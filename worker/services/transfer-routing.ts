@@ -10,6 +10,7 @@
  * the same prospect; the loser tries the next order.
  */
 import { sql } from "drizzle-orm";
+import type { PingInput, RouteAnswer } from "../../src/domain/schemas/partner-api";
 import {
   ALL_STATES,
   DUPLICATE_WINDOW_DAYS,
@@ -17,7 +18,6 @@ import {
   NO_CONTACT_STATUSES,
   NO_ROUTE_REASONS,
   type NoRouteReason,
-  normalizeUsPhone,
   ROUTE_ANSWER_TTL_SECONDS,
   type RoutingCandidate,
   rankEligible,
@@ -27,23 +27,14 @@ import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
 
+export type { PingInput, RouteAnswer };
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A claim lost to a concurrent ping moves on to the next order, this many times at most. */
 const MAX_CLAIM_ATTEMPTS = 5;
 /** Orders whose counts are read at once, oldest paid first, and how many such pages at most. */
 const COUNT_PAGE = 25;
 const MAX_COUNT_PAGES = 8;
-
-export interface PingInput {
-  prospect: { firstName: string; lastName: string; phone: string; state: string; zip?: string; age?: number };
-  consent: { optInAt: string; optInUrl: string; trustedFormUrl?: string };
-}
-
-export interface RouteAnswer {
-  transferId: string;
-  phoneNumber: string;
-  expiresInSeconds: number;
-}
 
 // ——— SQL shared by the routing read and the claim (raw: correlated counts drizzle's builder cannot say) ———
 
@@ -199,13 +190,11 @@ function noRoute(reason: NoRouteReason): never {
   throw new ConflictError(NO_ROUTE_REASONS[reason], { reason });
 }
 
+/** The ping's opt-in time, which may not lie ahead of the clock (the schema checked every field's form). */
 function readPing(input: PingInput, now: number) {
-  const phone = normalizeUsPhone(input.prospect.phone);
-  if (!phone) throw new InvalidError("prospect.phone must be a 10-digit US phone number.");
   const optInAt = Date.parse(input.consent.optInAt);
-  if (Number.isNaN(optInAt)) throw new InvalidError("consent.optInAt must be an ISO 8601 date and time.");
   if (optInAt > now + 5 * 60_000) throw new InvalidError("consent.optInAt cannot be in the future.");
-  return { ...input.prospect, phone, state: input.prospect.state.toUpperCase(), optInAt };
+  return { ...input.prospect, optInAt };
 }
 
 /** Routes a partner's ping to the oldest-paid eligible order, or throws a 409 naming why none is. */
