@@ -5,9 +5,9 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { AccountType } from "../../src/domain/account-types";
 import type { SavedSurvey } from "../../src/domain/schemas/survey";
 import type { SurveyKind } from "../../src/domain/survey";
-import type { AccountType } from "../../src/domain/transfers";
 import type { Database } from "../db/client";
 import { surveyResponses, users } from "../db/schema";
 import type { Deps } from "../deps";

@@ -4,7 +4,7 @@
  * recorded before its e-mail goes, so a second cron run never sends it again.
  */
 import { and, eq, gte, isNotNull, lt, notExists, sql } from "drizzle-orm";
-import { localTime } from "../../src/domain/transfers";
+import { localTime } from "../../src/domain/time-zones";
 import { deliverySummaries, transfers, users } from "../db/schema";
 import type { Deps } from "../deps";
 import { emails } from "./email-templates";

@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { FulfilmentOrder, FulfilmentOverview, FulfilmentPartner } from "../../src/domain/returns";
-import { localTime, US_TIME_ZONES } from "../../src/domain/transfers";
+import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import { orderDelivery, orders, partnerDayCalls, partners, transfers } from "../db/schema";
 import type { Deps } from "../deps";
 import { orderProgressSelect, todayCounts, toTrackerOrder } from "./tracker";

@@ -9,7 +9,7 @@ import {
   type InvitationCheck,
   payPerTransferCents,
 } from "../../src/domain/schemas/partner-account";
-import { APPLICATION_TIME_ZONES } from "../../src/domain/transfers";
+import { APPLICATION_TIME_ZONES } from "../../src/domain/time-zones";
 import type { PublicUser } from "../../src/domain/user";
 import { partnerApplications, partners, users } from "../db/schema";
 import type { Deps } from "../deps";

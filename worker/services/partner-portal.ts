@@ -4,7 +4,8 @@
  * payout statement.
  */
 import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
-import { localTime, type PartnerPaymentTerms, type PayoutLine, payoutStatement } from "../../src/domain/transfers";
+import { localTime } from "../../src/domain/time-zones";
+import { type PartnerPaymentTerms, type PayoutLine, payoutStatement } from "../../src/domain/transfers";
 import { partners, transfers } from "../db/schema";
 import type { Deps } from "../deps";
 import { type TransferView, transferView } from "./transfer-events";

@@ -19,7 +19,8 @@ import {
   withinReturnWindow,
 } from "../../src/domain/returns";
 import type { TrackerQuery } from "../../src/domain/schemas/returns";
-import { localTime, NOT_CHARGED_LABEL, US_TIME_ZONES } from "../../src/domain/transfers";
+import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
+import { NOT_CHARGED_LABEL } from "../../src/domain/transfers";
 import type { Database } from "../db/client";
 import { orderDelivery, orders, returns, transfers, users } from "../db/schema";
 import type { Deps } from "../deps";

@@ -11,17 +11,16 @@
  */
 import { sql } from "drizzle-orm";
 import type { PingInput, RouteAnswer } from "../../src/domain/schemas/partner-api";
+import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import {
   ALL_STATES,
   DUPLICATE_WINDOW_DAYS,
-  localTime,
   NO_CONTACT_STATUSES,
   NO_ROUTE_REASONS,
   type NoRouteReason,
   ROUTE_ANSWER_TTL_SECONDS,
   type RoutingCandidate,
   rankEligible,
-  US_TIME_ZONES,
 } from "../../src/domain/transfers";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
