@@ -114,6 +114,8 @@ function violation(edge: ImportEdge): string | null {
 
   if (source.startsWith("worker")) {
     if (target === null) return null;
+    if (source === "worker/routes" && edge.to.replace(/\.ts$/, "") === "src/domain/pricing")
+      return "routes do not price: the checkout service quotes (issue 23 item 5)";
     if (target.startsWith("src/")) {
       return target === "src/domain" || target === "src/config"
         ? null
@@ -194,6 +196,7 @@ describe("the layering check itself", () => {
     ["src/islands/Checkout.tsx", "src/pages/index.astro", false],
     ["worker/routes/buyer.ts", "worker/db/client", false],
     ["worker/routes/buyer.ts", "worker/db/schema", true],
+    ["worker/routes/surveys.ts", "src/domain/pricing", false],
     ["worker/services/orders.ts", "worker/routes/payments", false],
     ["worker/services/orders.ts", "worker/http", false],
     ["worker/db/schema.ts", "worker/services/orders", false],
@@ -209,6 +212,7 @@ describe("the layering check itself", () => {
     ["worker/routes/buyer.ts", "worker/services/orders", false],
     ["worker/services/orders.ts", "worker/db/client", false],
     ["worker/services/orders.ts", "src/domain/pricing", false],
+    ["worker/services/checkout.ts", "src/domain/pricing", false],
     ["src/ui/query-view.tsx", "src/lib/query", true],
   ])("allows %s → %s (type-only: %s)", (from, to, typeOnly) => {
     expect(violation({ from, to, typeOnly })).toBeNull();

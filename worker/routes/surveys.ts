@@ -5,21 +5,18 @@
  */
 import { type Context, Hono, type Next } from "hono";
 import type { z } from "zod";
-import { formatUsd, quoteRingcloud, quoteSurvey } from "../../src/domain/pricing";
 import {
   namesSavedSurvey,
-  type RingcloudCheckoutParams,
-  type RingcloudStep2,
   ringcloudSubmissionSchema,
   ringcloudUpdateSchema,
-  surveyQuantity,
   surveySubmissionSchema,
   surveyUpdateSchema,
 } from "../../src/domain/schemas/survey";
 import type { AppBindings, SignedInBindings } from "../env";
-import { InvalidError, UnauthenticatedError } from "../errors";
+import { UnauthenticatedError } from "../errors";
 import { rateLimit } from "../middleware/rate-limit";
 import { createBuyerWithSurvey, findOwnSurvey, updateBuyerSurvey } from "../services/accounts";
+import { ringcloudCheckout, surveyQuote } from "../services/checkout";
 import { sessions } from "../services/sessions";
 import { validateJson, validationFailure } from "../validation";
 
@@ -54,31 +51,6 @@ function repeatSave<Schema extends z.ZodType>(
 /** Signs the new buyer in, so that later saves of the same wizard go through the session. */
 async function signIn(c: SurveyContext, userId: string) {
   c.header("Set-Cookie", await sessions(c.var.deps).create(userId), { append: true });
-}
-
-function surveyQuote(answers: Parameters<typeof surveyQuantity>[0], totalPrice: number) {
-  const quote = quoteSurvey(answers.leadType, surveyQuantity(answers), answers.ageRange);
-  if (!quote.ok) throw new InvalidError(quote.message);
-  if (totalPrice !== quote.totalCents) {
-    throw new InvalidError(`The total price does not match this order (${formatUsd(quote.totalCents)}).`);
-  }
-  return quote;
-}
-
-function ringcloudCheckout(answers: RingcloudStep2, surveyId: string): RingcloudCheckoutParams {
-  const quantity = answers.totalTransfers ?? 0;
-  const ageRange = answers.leadType === "partial_apps" ? answers.ageRange : undefined;
-  const quote = quoteRingcloud(answers.leadType, quantity, ageRange);
-  if (!quote.ok) throw new InvalidError(quote.message);
-  return {
-    amount: quote.totalCents / 100,
-    calls: quantity,
-    tier: "ringcloud",
-    packageType: answers.leadType,
-    pricePerUnit: quote.unitCents / 100,
-    ...(ageRange ? { ageRange } : {}),
-    survey: surveyId,
-  };
 }
 
 /** Mounted in the public sub-app (worker/api.ts). */

@@ -13,6 +13,7 @@ import {
   quoteSurvey,
 } from "../../src/domain/pricing";
 import type { PaymentIntentRequest, SimulatedCard } from "../../src/domain/schemas/payments";
+import { type RingcloudCheckoutParams, type RingcloudStep2, surveyQuantity } from "../../src/domain/schemas/survey";
 import type { PublicUser } from "../../src/domain/user";
 import type { OrderKind } from "../db/schema";
 import type { Deps } from "../deps";
@@ -88,6 +89,36 @@ export async function startCheckoutPayment(
   const userId = caller?.id ?? survey?.userId ?? null;
   const orderDetails = survey ? { ...survey.answers, ...details } : details;
   return startPayment(deps, provider, { kind, tier, quote, userId, email, details: orderDetails });
+}
+
+/**
+ * The survey wizard's save (spec: `totalPrice` in cents): the server quotes the answers, and the wizard's
+ * total must be that quote. InvalidError when the answers cannot be priced or the total differs.
+ */
+export function surveyQuote(answers: Parameters<typeof surveyQuantity>[0], totalPrice: number) {
+  const quote = quoteSurvey(answers.leadType, surveyQuantity(answers), answers.ageRange);
+  if (!quote.ok) throw new InvalidError(quote.message);
+  if (totalPrice !== quote.totalCents) {
+    throw new InvalidError(`The total price does not match this order (${formatUsd(quote.totalCents)}).`);
+  }
+  return quote;
+}
+
+/** Where the ringcloud wizard's save sends the buyer next: its checkout, priced by the server. */
+export function ringcloudCheckout(answers: RingcloudStep2, surveyId: string): RingcloudCheckoutParams {
+  const quantity = answers.totalTransfers ?? 0;
+  const ageRange = answers.leadType === "partial_apps" ? answers.ageRange : undefined;
+  const quote = quoteRingcloud(answers.leadType, quantity, ageRange);
+  if (!quote.ok) throw new InvalidError(quote.message);
+  return {
+    amount: quote.totalCents / 100,
+    calls: quantity,
+    tier: "ringcloud",
+    packageType: answers.leadType,
+    pricePerUnit: quote.unitCents / 100,
+    ...(ageRange ? { ageRange } : {}),
+    survey: surveyId,
+  };
 }
 
 /**
