@@ -43,7 +43,7 @@ describe("the balance", () => {
     const started = await buyLeads(buyer.cookie, await createLeads(2)); // 2 × $5.00
     expect(started.status).toBe(200);
     const checkout = await started.json<Checkout>();
-    expect(checkout).toMatchObject({ amount: 700, balanceAppliedCents: 300, paidWithBalance: false });
+    expect(checkout).toMatchObject({ amountCents: 700, balanceAppliedCents: 300, paidWithBalance: false });
     expect((await balance(buyer.cookie)).balanceCents).toBe(0);
 
     expect((await payWithCard(checkout.clientSecret)).status).toBe(200);
@@ -58,7 +58,7 @@ describe("the balance", () => {
     await credit(buyer.user.id, 1200);
     const [lead] = await createLeads(1);
     const checkout = await (await buyLeads(buyer.cookie, [lead ?? ""])).json<Checkout>();
-    expect(checkout).toMatchObject({ amount: 0, balanceAppliedCents: 500, paidWithBalance: true });
+    expect(checkout).toMatchObject({ amountCents: 0, balanceAppliedCents: 500, paidWithBalance: true });
     expect(await orderRow(checkout.orderId)).toMatchObject({ status: "paid" });
     const myLeads = await (await callApi("/api/my-leads", { cookie: buyer.cookie })).json<{
       items: { id: string }[];
@@ -122,7 +122,7 @@ describe("the balance", () => {
 
     // The next checkout uses it again.
     const next = await (await buyLeads(buyer.cookie, await createLeads(1))).json<Checkout>();
-    expect(next).toMatchObject({ balanceAppliedCents: 300, amount: 200 });
+    expect(next).toMatchObject({ balanceAppliedCents: 300, amountCents: 200 });
   });
 
   it("comes back when the card payment is fully refunded", async () => {

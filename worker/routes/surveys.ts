@@ -58,15 +58,16 @@ export const surveys = new Hono<AppBindings>()
   .post(
     "/survey",
     accountCreationLimit,
-    repeatSave(surveyUpdateSchema, async (c, userId, { surveyId, totalPrice, ...answers }) => {
-      const quote = surveyQuote(answers, totalPrice);
+    // The spec's `totalPrice` (POST /api/survey, both ways) is in cents.
+    repeatSave(surveyUpdateSchema, async (c, userId, { surveyId, totalPrice: totalCents, ...answers }) => {
+      const quote = surveyQuote(answers, totalCents);
       await updateBuyerSurvey(c.var.deps, userId, surveyId, answers, { kind: "survey", answers });
       return c.json({ message: "Information saved", surveyId, totalPrice: quote.totalCents }, 200);
     }),
     validateJson(surveySubmissionSchema),
     async (c) => {
-      const { password, totalPrice, ...answers } = c.req.valid("json");
-      const quote = surveyQuote(answers, totalPrice);
+      const { password, totalPrice: totalCents, ...answers } = c.req.valid("json");
+      const quote = surveyQuote(answers, totalCents);
       const created = await createBuyerWithSurvey(c.var.deps, { ...answers, password }, { kind: "survey", answers });
       await signIn(c, created.userId);
       return c.json({ message: "Information saved", surveyId: created.surveyId, totalPrice: quote.totalCents }, 201);

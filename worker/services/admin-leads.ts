@@ -75,7 +75,7 @@ export async function addCallbackOpportunity(deps: Deps, opportunity: CallbackOp
     email: opportunity.email,
     phone: opportunity.phone,
     state: opportunity.state,
-    priceCents: dollarsToCents(opportunity.price) ?? 0,
+    priceCents: dollarsToCents(opportunity.price) ?? 0, // the spec's callback-opportunity `price` is in dollars
     createdBy,
   });
   return { id };

@@ -14,10 +14,10 @@ const sqlId = sql`lower(hex(randomblob(16)))`;
 
 export async function balanceOf(deps: Deps, userId: string): Promise<number> {
   const [row] = await deps.db
-    .select({ total: sql<number>`coalesce(sum(${balanceLedger.amountCents}), 0)` })
+    .select({ totalCents: sql<number>`coalesce(sum(${balanceLedger.amountCents}), 0)` })
     .from(balanceLedger)
     .where(eq(balanceLedger.userId, userId));
-  return Number(row?.total ?? 0);
+  return Number(row?.totalCents ?? 0);
 }
 
 /** The balance and its latest ledger rows, newest first. */

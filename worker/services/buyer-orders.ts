@@ -49,7 +49,7 @@ export async function startCallTransferOrder(
 ) {
   const quote = quoteCallTransfer(form.totalTransfers);
   if (!quote.ok) throw new InvalidError(quote.message);
-  const sentCents = dollarsToCents(price);
+  const sentCents = dollarsToCents(price); // the spec's call-transfer-order `price` is in dollars
   if (sentCents !== quote.totalCents && sentCents !== CALL_TRANSFER_UNIT_CENTS) {
     throw new InvalidError(`The price does not match this order (${formatUsd(quote.totalCents)}).`);
   }

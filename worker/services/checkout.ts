@@ -76,6 +76,7 @@ export async function startCheckoutPayment(
 ) {
   const { kind, tier, quote } = priceRequest(request);
   if (!quote.ok) throw new InvalidError(quote.message);
+  // The spec's `amount` (create-payment-intent) is in dollars: converted here, at the edge.
   if (dollarsToCents(request.amount) !== quote.totalCents) {
     throw new InvalidError(`The amount does not match the price of this order (${formatUsd(quote.totalCents)}).`);
   }
@@ -95,10 +96,10 @@ export async function startCheckoutPayment(
  * The survey wizard's save (spec: `totalPrice` in cents): the server quotes the answers, and the wizard's
  * total must be that quote. InvalidError when the answers cannot be priced or the total differs.
  */
-export function surveyQuote(answers: Parameters<typeof surveyQuantity>[0], totalPrice: number) {
+export function surveyQuote(answers: Parameters<typeof surveyQuantity>[0], totalCents: number) {
   const quote = quoteSurvey(answers.leadType, surveyQuantity(answers), answers.ageRange);
   if (!quote.ok) throw new InvalidError(quote.message);
-  if (totalPrice !== quote.totalCents) {
+  if (totalCents !== quote.totalCents) {
     throw new InvalidError(`The total price does not match this order (${formatUsd(quote.totalCents)}).`);
   }
   return quote;
@@ -111,6 +112,7 @@ export function ringcloudCheckout(answers: RingcloudStep2, surveyId: string): Ri
   const quote = quoteRingcloud(answers.leadType, quantity, ageRange);
   if (!quote.ok) throw new InvalidError(quote.message);
   return {
+    // The ringcloud checkout's query parameters (spec): `amount` and `pricePerUnit` in dollars.
     amount: quote.totalCents / 100,
     calls: quantity,
     tier: "ringcloud",

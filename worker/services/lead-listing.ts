@@ -181,6 +181,7 @@ export async function listAvailableLeads(
         actualAge: priced.ageDays,
         // D15: the day only before purchase.
         formFillTime: row.form_fill_time === null ? null : new Date(row.form_fill_time).toISOString().slice(0, 10),
+        // Spec-fixed names (aged-lead list item): dollars; `priceCents` beside them.
         currentPrice: priced.priceCents / 100,
         price: priced.priceCents / 100,
         priceCents: priced.priceCents,

@@ -63,7 +63,7 @@ export async function purchaseAgedLeads(
     await cancelPendingOrder(deps, { id: orderId, paymentIntentId: await paymentIntentOf(deps, orderId) }, REPLACED);
     throw new ConflictError("Another purchase of yours replaced this one. Please check your selection and try again.");
   }
-  const paidWithBalance = balanceAppliedCents > 0 && payment.amount === 0;
+  const paidWithBalance = balanceAppliedCents > 0 && payment.amountCents === 0;
   if (paidWithBalance) {
     // Nothing left for a card: confirmed at once, through the path a provider's event takes.
     await processPaymentEvent(

@@ -79,7 +79,7 @@ export async function startPayment(deps: Deps, provider: PaymentProvider, order:
   return {
     clientSecret: intent.clientSecret,
     orderId,
-    amount: amountCents,
+    amountCents,
     currency: CURRENCY,
     provider: provider.name,
     ...(provider.publishableKey ? { publishableKey: provider.publishableKey } : {}),
@@ -102,7 +102,13 @@ export async function orderStatusFor(
     reader.clientSecret !== null &&
     (await sha256Hex(reader.clientSecret)) === order.clientSecretHash;
   if (!order || !(owner || holdsSecret)) return null;
-  return { id: order.id, kind: order.kind, status: order.status, quantity: order.quantity, amount: order.totalCents };
+  return {
+    id: order.id,
+    kind: order.kind,
+    status: order.status,
+    quantity: order.quantity,
+    totalCents: order.totalCents,
+  };
 }
 
 async function sendOrderConfirmation(deps: Deps, order: Order) {

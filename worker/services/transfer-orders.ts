@@ -49,7 +49,7 @@ function toView(row: OrderRow): Omit<TransferOrderView, "delivery"> {
     totalTransfers: row.quantity,
     transfersPerDay: typeof perDay === "number" ? perDay : null,
     selectedStates: states,
-    totalPrice: row.totalCents / 100,
+    totalPrice: row.totalCents / 100, // spec-fixed name (admin transfer-order view), in dollars
     status: row.status,
     disputedAt: row.disputedAt === null ? null : row.disputedAt.toISOString(),
     disputeReason: row.disputeReason,
