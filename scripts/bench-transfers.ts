@@ -8,7 +8,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { US_TIME_ZONES } from "../src/domain/transfers.ts";
+import { US_TIME_ZONES } from "../src/domain/time-zones.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
 import { apiKeys, partners, users } from "../worker/db/schema.ts";
 import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/services/api-key-format.ts";

@@ -6,7 +6,8 @@
  * app's drizzle tables; scripts/seed.ts inserts them.
  */
 import { packageUnitCents } from "../src/domain/pricing.ts";
-import { isBillable, localTime } from "../src/domain/transfers.ts";
+import { localTime } from "../src/domain/time-zones.ts";
+import { isBillable } from "../src/domain/transfers.ts";
 import type * as schema from "../worker/db/schema.ts";
 import { hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/services/api-key-format.ts";
 import { DEMO_BUYER, type NewUser } from "./demo-data.ts";

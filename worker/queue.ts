@@ -1,4 +1,5 @@
 import { D1_LIMITS } from "./db/limits";
+import { createDeps } from "./deps";
 import type { Env } from "./env";
 import {
   failImportBatch,
@@ -22,6 +23,7 @@ export const IMPORT_MESSAGES_PER_INVOCATION = Math.floor(
  * A message this consumer cannot understand is logged and acknowledged: retrying it could never succeed.
  */
 export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const deps = createDeps(env);
   let handled = 0;
   for (const message of batch.messages) {
     if (!isImportBatchMessage(message.body)) {
@@ -35,13 +37,13 @@ export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<voi
     }
     handled += 1;
     try {
-      await processImportBatch(env, message.body);
+      await processImportBatch(deps, message.body);
       message.ack();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (message.attempts >= MAX_BATCH_ATTEMPTS) {
         console.error(`Import batch failed for good after ${message.attempts} attempts`, reason);
-        await failImportBatch(env, message.body, reason);
+        await failImportBatch(deps, message.body, reason);
         message.ack();
       } else {
         message.retry({ delaySeconds: Math.min(30, 2 ** message.attempts) });

@@ -1,3 +1,4 @@
+import { createDeps } from "./deps";
 import type { Env } from "./env";
 import { sendDeliverySummaries } from "./services/delivery-summaries";
 import { resendStalledBatches } from "./services/import-sweep";
@@ -12,10 +13,11 @@ import { STARTUP_CRON } from "./startup";
  * when every batch still queued has lost its message.
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
-  const resent = await resendStalledBatches(env, controller.cron === STARTUP_CRON ? { stalledAfterMs: 0 } : {});
+  const deps = createDeps(env);
+  const resent = await resendStalledBatches(deps, controller.cron === STARTUP_CRON ? { stalledAfterMs: 0 } : {});
   if (resent > 0) console.log(`Sent ${resent} stalled import batches again`);
-  const cancelled = await expireReservations(env);
+  const cancelled = await expireReservations(deps);
   if (cancelled > 0) console.log(`Cancelled the payments of ${cancelled} expired reservations`);
-  const summaries = await sendDeliverySummaries(env);
+  const summaries = await sendDeliverySummaries(deps);
   if (summaries > 0) console.log(`Sent ${summaries} daily delivery summaries`);
 };

@@ -100,6 +100,7 @@ export type BulkLeadRow = { [Field in ConsentField]?: string } & {
   phone: string;
   state: string;
   ageRange: string;
+  /** Spec-fixed name (bulk lead row): dollars. */
   price: number;
   formFillTime: string;
 };

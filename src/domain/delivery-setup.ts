@@ -3,18 +3,12 @@
  * already said, and the one form (setup page, /admin-orders dialog, their APIs) that completes them.
  */
 import { z } from "zod";
+import { formatMinute, parseTransferHours } from "./hours";
 import { changePasswordSchema, loginSchema } from "./schemas/auth";
 import { parseStates } from "./schemas/dashboard";
 import { surveyStep1Schema } from "./schemas/survey";
-import {
-  type DeliverySettings,
-  defaultTimeZone,
-  formatMinute,
-  normalizeUsPhone,
-  parseTransferHours,
-  US_TIME_ZONES,
-  type UsTimeZone,
-} from "./transfers";
+import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "./time-zones";
+import { type DeliverySettings, normalizeUsPhone } from "./transfers";
 import { US_STATE_CODES, US_STATES } from "./us-states";
 
 /** A delivery-setup link works once, for this long. */

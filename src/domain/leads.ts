@@ -66,7 +66,7 @@ export function storedLead(lead: {
     phone: lead.phone,
     state: lead.state,
     ageRange: lead.ageRange ?? null,
-    // 0 = priced by age (D7); the schema has already refused a price that is not whole cents.
+    // The spec's lead `price` is in dollars; 0 = priced by age (D7); the schema refused any but whole cents.
     priceCents: lead.price === undefined ? 0 : (dollarsToCents(lead.price) ?? 0),
     formFillTime,
     dedupeKey: leadDedupeKey(lead.phone, formFillTime),

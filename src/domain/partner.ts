@@ -6,7 +6,7 @@ import { megabytes } from "./units.ts";
 
 export const PAYMENT_TERMS = ["Net 7", "Net 15", "Net 30"] as const;
 export type PaymentTerms = (typeof PAYMENT_TERMS)[number];
-/** The application's zone names (APPLICATION_TIME_ZONES in transfers.ts maps them to IANA zones). */
+/** The application's zone names (APPLICATION_TIME_ZONES in time-zones.ts maps them to IANA zones). */
 export const TIME_ZONES = ["PST", "MST", "CST", "EST"] as const;
 export type ApplicationTimeZone = (typeof TIME_ZONES)[number];
 /** What an admin decides about an application; it is `pending` until then. */

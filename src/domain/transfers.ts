@@ -2,11 +2,9 @@
  * Live transfers (issue 15): the rules shared by the Worker and the browser. Pure: no I/O.
  * Enums named here are the values stored in D1 (worker/db/schema.ts).
  */
-import { type ApplicationTimeZone, PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
-
-/** Who an account belongs to; admins are buyers with `is_admin` (a partner is never an admin). */
-export const ACCOUNT_TYPES = ["buyer", "partner"] as const;
-export type AccountType = (typeof ACCOUNT_TYPES)[number];
+import { withinHours } from "./hours.ts";
+import { PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
+import { localTime, type UsTimeZone } from "./time-zones.ts";
 
 /** A live-transfer order's delivery settings are either still missing or complete. */
 export const DELIVERY_SETUP_STATUSES = ["awaiting_setup", "ready"] as const;
@@ -22,18 +20,6 @@ export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 /** Events a partner's dialer reports (`POST /api/v1/transfers/:id/events`). */
 export const TRANSFER_EVENT_TYPES = ["connected", "completed", "no-answer", "failed"] as const;
 export type TransferEventType = (typeof TRANSFER_EVENT_TYPES)[number];
-
-/** The US time zones a buyer's deliveries can follow (IANA names). */
-export const US_TIME_ZONES = [
-  "America/New_York",
-  "America/Chicago",
-  "America/Denver",
-  "America/Phoenix",
-  "America/Los_Angeles",
-  "America/Anchorage",
-  "Pacific/Honolulu",
-] as const;
-export type UsTimeZone = (typeof US_TIME_ZONES)[number];
 
 /** Payment terms of a partner: the application's choices (declared in partner.ts). */
 export const PARTNER_PAYMENT_TERMS = PAYMENT_TERMS;
@@ -179,113 +165,6 @@ export function rankEligible(
   }
   eligible.sort((a, b) => a.paidAt - b.paidAt || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0));
   return { orders: eligible };
-}
-
-// ——— Time zones, days and hours ———
-
-/** The zone each state's deliveries default to (its most populous zone). */
-const ZONE_STATES: Record<UsTimeZone, string> = {
-  "America/New_York": "CT DC DE FL GA IN KY MA MD ME MI NC NH NJ NY OH PA RI SC VA VT WV",
-  "America/Chicago": "AL AR IA IL KS LA MN MO MS ND NE OK SD TN TX WI",
-  "America/Denver": "CO ID MT NM UT WY",
-  "America/Phoenix": "AZ",
-  "America/Los_Angeles": "CA NV OR WA",
-  "America/Anchorage": "AK",
-  "Pacific/Honolulu": "HI",
-};
-
-export function defaultTimeZone(state: string | undefined): UsTimeZone {
-  const code = state?.trim().toUpperCase() ?? "";
-  for (const zone of US_TIME_ZONES) if (ZONE_STATES[zone].split(" ").includes(code)) return zone;
-  return "America/New_York";
-}
-
-/** The partner application's zone names → IANA zones. */
-export const APPLICATION_TIME_ZONES: Record<ApplicationTimeZone, UsTimeZone> = {
-  PST: "America/Los_Angeles",
-  MST: "America/Denver",
-  CST: "America/Chicago",
-  EST: "America/New_York",
-};
-
-/** One en-US `Intl.DateTimeFormat` per time zone with `options`, built on first use (building one is slow). */
-export function formatterPerZone(
-  options: Omit<Intl.DateTimeFormatOptions, "timeZone">,
-): (timeZone: string) => Intl.DateTimeFormat {
-  const byZone = new Map<string, Intl.DateTimeFormat>();
-  return (timeZone) => {
-    let format = byZone.get(timeZone);
-    if (!format) {
-      format = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
-      byZone.set(timeZone, format);
-    }
-    return format;
-  };
-}
-
-const formatter = formatterPerZone({
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  weekday: "short",
-});
-
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-
-/** The local calendar day (YYYY-MM-DD), weekday (0 = Sunday) and minute of the day at `now` in a zone. */
-export function localTime(now: number, timeZone: string): { day: string; weekday: number; minute: number } {
-  const parts: Record<string, string> = {};
-  for (const part of formatter(timeZone).formatToParts(now)) parts[part.type] = part.value;
-  return {
-    day: `${parts.year}-${parts.month}-${parts.day}`,
-    weekday: WEEKDAYS.indexOf(parts.weekday ?? ""),
-    minute: Number(parts.hour) * 60 + Number(parts.minute),
-  };
-}
-
-/** Whether a local minute of the day falls in [start, end); end before start spans midnight; start = end is all day. */
-export function withinHours(minute: number, start: number, end: number): boolean {
-  if (start === end) return true;
-  return start < end ? minute >= start && minute < end : minute >= start || minute < end;
-}
-
-const TIME = /^(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?$/i;
-
-function parseTime(text: string): { minute: number; meridiem: boolean } | null {
-  const match = TIME.exec(text.trim());
-  if (!match) return null;
-  let hour = Number(match[1]);
-  const minute = Number(match[2] ?? 0);
-  const meridiem = match[3]?.[0]?.toLowerCase();
-  if (minute > 59 || hour > 24 || (meridiem && (hour < 1 || hour > 12))) return null;
-  if (meridiem === "a" && hour === 12) hour = 0;
-  if (meridiem === "p" && hour < 12) hour += 12;
-  if (hour === 24 && minute > 0) return null;
-  return { minute: (hour % 24) * 60 + minute, meridiem: Boolean(meridiem) };
-}
-
-/**
- * Reads transfer hours as buyers type them: "9am-5pm", "9:00 AM – 5:00 PM", "09:00-17:00", "9 to 5"
- * (a bare end hour before the start is read as PM). Answers minutes since local midnight, or null.
- */
-export function parseTransferHours(text: string): { startMinute: number; endMinute: number } | null {
-  const halves = text.split(/\s*(?:-|–|—|to)\s*/i).filter(Boolean);
-  if (halves.length !== 2) return null;
-  const start = parseTime(halves[0] ?? "");
-  const end = parseTime(halves[1] ?? "");
-  if (!start || !end) return null;
-  let endMinute = end.minute;
-  if (!end.meridiem && !start.meridiem && endMinute < start.minute && endMinute < 12 * 60) endMinute += 12 * 60;
-  return { startMinute: start.minute, endMinute };
-}
-
-/** "9:00 AM" for a minute of the day. */
-export function formatMinute(minute: number): string {
-  const hour = Math.floor(minute / 60) % 24;
-  return `${hour % 12 || 12}:${String(minute % 60).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
 }
 
 // ——— Partner payouts ———

@@ -1,4 +1,4 @@
-import type { AccountType } from "./transfers";
+import type { AccountType } from "./account-types";
 
 /** A username's length (spec §3), for the survey, the delivery setup and `npm run user:create`. */
 export const USERNAME_MIN = 3;

@@ -8,7 +8,8 @@ import {
   RETURN_CAP_WINDOW_DAYS,
   TRANSFER_RETURN_WINDOW_HOURS,
 } from "../domain/returns";
-import { formatterPerZone, NOT_CHARGED_LABEL } from "../domain/transfers";
+import { formatterPerZone } from "../domain/time-zones";
+import { NOT_CHARGED_LABEL } from "../domain/transfers";
 
 /** 185 → "3:05"; null (the call has not ended) → "—". */
 export function formatDuration(seconds: number | null): string {

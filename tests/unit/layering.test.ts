@@ -114,6 +114,8 @@ function violation(edge: ImportEdge): string | null {
 
   if (source.startsWith("worker")) {
     if (target === null) return null;
+    if (source === "worker/routes" && edge.to.replace(/\.ts$/, "") === "src/domain/pricing")
+      return "routes do not price: the checkout service quotes (issue 23 item 5)";
     if (target.startsWith("src/")) {
       return target === "src/domain" || target === "src/config"
         ? null
@@ -194,6 +196,7 @@ describe("the layering check itself", () => {
     ["src/islands/Checkout.tsx", "src/pages/index.astro", false],
     ["worker/routes/buyer.ts", "worker/db/client", false],
     ["worker/routes/buyer.ts", "worker/db/schema", true],
+    ["worker/routes/surveys.ts", "src/domain/pricing", false],
     ["worker/services/orders.ts", "worker/routes/payments", false],
     ["worker/services/orders.ts", "worker/http", false],
     ["worker/db/schema.ts", "worker/services/orders", false],
@@ -209,8 +212,62 @@ describe("the layering check itself", () => {
     ["worker/routes/buyer.ts", "worker/services/orders", false],
     ["worker/services/orders.ts", "worker/db/client", false],
     ["worker/services/orders.ts", "src/domain/pricing", false],
+    ["worker/services/checkout.ts", "src/domain/pricing", false],
     ["src/ui/query-view.tsx", "src/lib/query", true],
   ])("allows %s → %s (type-only: %s)", (from, to, typeOnly) => {
     expect(violation({ from, to, typeOnly })).toBeNull();
+  });
+});
+
+/**
+ * Decision 0039: one way to the database per request. `database()` is built only by worker/deps.ts
+ * (createDeps), every exported service takes `deps: Deps` first (never a D1Database, Database or Env),
+ * and routes never prepare SQL.
+ */
+const DATABASE_CALL = /\bdatabase\(/;
+const PREPARE_CALL = /\.prepare\(/;
+const SERVICE_WITH_OLD_HANDLE =
+  /^export (?:async )?function\*? ?\w+(?:<[^>]*>)?\(\s*\w+: (?:D1Database|Database|Env)\b|^export const \w+ = (?:async )?\(\s*\w+: (?:D1Database|Database|Env)\b/m;
+
+/** Why the file breaks decision 0039, or null. */
+function depsViolation(file: string, text: string): string | null {
+  if (file !== "worker/deps.ts" && file !== "worker/db/client.ts" && DATABASE_CALL.test(text)) {
+    return "calls database(): take the request's deps (worker/deps.ts) instead";
+  }
+  if (file.startsWith("worker/routes/") && PREPARE_CALL.test(text)) return "a route prepares SQL: call a service";
+  if (file.startsWith("worker/services/") && SERVICE_WITH_OLD_HANDLE.test(text)) {
+    return "an exported service takes a D1Database, Database or Env first: take `deps: Deps`";
+  }
+  return null;
+}
+
+describe("one way to the database (decision 0039)", () => {
+  it("no file but worker/deps.ts builds the drizzle handle, no route prepares SQL, services take deps first", () => {
+    const broken = sourceFiles("worker").flatMap((file) => {
+      const why = depsViolation(file, readFileSync(join(ROOT, file), "utf8"));
+      return why ? [`${file}: ${why}`] : [];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it.each([
+    ["worker/services/orders.ts", "const db = database(env.DB);"],
+    ["worker/middleware/partner-key.ts", "const db = database(c.env.DB);"],
+    ["worker/routes/buyer.ts", 'await c.env.DB.prepare("SELECT 1").first();'],
+    ["worker/services/users.ts", "export async function listUsers(db: D1Database): Promise<PublicUser[]> {"],
+    ["worker/services/orders.ts", "export async function expireReservations(env: Env, now = Date.now()) {"],
+    ["worker/services/leads.ts", "export function releaseLeadsStatement(db: Database, orderId: string) {"],
+    ["worker/services/rate-limiter.ts", "export const countsInBinding = (env: Env, rule: RateRule) => true;"],
+  ])("refuses %s containing %s", (file, text) => {
+    expect(depsViolation(file, text)).toEqual(expect.any(String));
+  });
+
+  it.each([
+    ["worker/deps.ts", "return { db: database(env.DB), env, now };"],
+    ["worker/services/orders.ts", "export async function expireReservations(deps: Deps): Promise<number> {"],
+    ["worker/services/imports.ts", "const db = env.DB; // raw D1\nawait db.prepare(SQL).run();"],
+    ["worker/services/mail.ts", "const isDevelopment = (env: Env) => env.APP_ENV === 'development';"],
+  ])("allows %s containing %s", (file, text) => {
+    expect(depsViolation(file, text)).toBeNull();
   });
 });

@@ -1,17 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { parseTransferHours, withinHours } from "../../src/domain/hours";
+import { defaultTimeZone, localTime } from "../../src/domain/time-zones";
 import {
-  defaultTimeZone,
   ineligibility,
   isBillable,
-  localTime,
   NOT_CHARGED_LABEL,
   normalizeUsPhone,
-  parseTransferHours,
   payoutPeriod,
   payoutStatement,
   type RoutingCandidate,
   rankEligible,
-  withinHours,
 } from "../../src/domain/transfers";
 
 describe("the 120-second buffer", () => {

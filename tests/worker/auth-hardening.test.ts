@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LOGIN_ATTEMPTS_PER_WINDOW, LOGIN_WINDOW_MS } from "../../src/domain/auth-limits";
+import { createDeps } from "../../worker/deps";
 import { emails } from "../../worker/services/email-templates";
 import { admitLoginAttempt } from "../../worker/services/login-throttle";
 import { sendMail } from "../../worker/services/mail";
@@ -38,8 +39,8 @@ describe("login throttling (issue 11 item 3)", () => {
   it("backs off: each lockout in a row locks for twice as long", async () => {
     const attempt = { address: "203.0.113.141", username: `backoff-${crypto.randomUUID()}` };
     const lockLength = async (start: number) => {
-      for (let i = 0; i < LOGIN_ATTEMPTS_PER_WINDOW; i++) await admitLoginAttempt(env.DB, attempt, start);
-      const error = await admitLoginAttempt(env.DB, attempt, start).catch((e: unknown) => e);
+      for (let i = 0; i < LOGIN_ATTEMPTS_PER_WINDOW; i++) await admitLoginAttempt(createDeps(env, start), attempt);
+      const error = await admitLoginAttempt(createDeps(env, start), attempt).catch((e: unknown) => e);
       expect(error).toMatchObject({ name: "RateLimitedError" });
       return (error as { details: { retryAfterSeconds: number } }).details.retryAfterSeconds * 1000;
     };
@@ -51,8 +52,10 @@ describe("login throttling (issue 11 item 3)", () => {
     const third = await lockLength(start + first + second);
     expect(third).toBe(4 * LOGIN_WINDOW_MS);
     // Still locked inside the lock, free again after it.
-    await expect(admitLoginAttempt(env.DB, attempt, start + first + second + third - 1)).rejects.toThrow(/Too many/);
-    await expect(admitLoginAttempt(env.DB, attempt, start + first + second + third)).resolves.toBeUndefined();
+    await expect(admitLoginAttempt(createDeps(env, start + first + second + third - 1), attempt)).rejects.toThrow(
+      /Too many/,
+    );
+    await expect(admitLoginAttempt(createDeps(env, start + first + second + third), attempt)).resolves.toBeUndefined();
   });
 });
 
@@ -175,7 +178,7 @@ describe("reset links are never stored or logged in plain text (issue 11 item 10
     const secret = `https://shop.example.com${linkPath}`;
     const to = `redact-${crypto.randomUUID()}@example.com`;
     await sendMail(
-      { ...env, APP_ENV: "production", MAIL_API_URL: "" },
+      createDeps({ ...env, APP_ENV: "production", MAIL_API_URL: "" }),
       to,
       emails.passwordReset("https://shop.example.com", { name: "Pat", linkPath }),
     );

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { BalanceView } from "../../src/domain/returns";
-import { database } from "../../worker/db/client";
+import { createDeps } from "../../worker/deps";
 import { applyBalance, balanceOf, refundBalance } from "../../worker/services/balance";
 import { expireReservations, processPaymentEvent } from "../../worker/services/orders";
 import { callApi, signedIn } from "./helpers";
@@ -43,7 +43,7 @@ describe("the balance", () => {
     const started = await buyLeads(buyer.cookie, await createLeads(2)); // 2 × $5.00
     expect(started.status).toBe(200);
     const checkout = await started.json<Checkout>();
-    expect(checkout).toMatchObject({ amount: 700, balanceAppliedCents: 300, paidWithBalance: false });
+    expect(checkout).toMatchObject({ amountCents: 700, balanceAppliedCents: 300, paidWithBalance: false });
     expect((await balance(buyer.cookie)).balanceCents).toBe(0);
 
     expect((await payWithCard(checkout.clientSecret)).status).toBe(200);
@@ -58,7 +58,7 @@ describe("the balance", () => {
     await credit(buyer.user.id, 1200);
     const [lead] = await createLeads(1);
     const checkout = await (await buyLeads(buyer.cookie, [lead ?? ""])).json<Checkout>();
-    expect(checkout).toMatchObject({ amount: 0, balanceAppliedCents: 500, paidWithBalance: true });
+    expect(checkout).toMatchObject({ amountCents: 0, balanceAppliedCents: 500, paidWithBalance: true });
     expect(await orderRow(checkout.orderId)).toMatchObject({ status: "paid" });
     const myLeads = await (await callApi("/api/my-leads", { cookie: buyer.cookie })).json<{
       items: { id: string }[];
@@ -69,19 +69,19 @@ describe("the balance", () => {
 
   it("is applied once per order and never goes below zero, even for two checkouts at once", async () => {
     const buyer = await signedIn();
-    const db = database(env.DB);
+    const deps = createDeps(env);
     await credit(buyer.user.id, 500);
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
     const applied = await Promise.all([
-      applyBalance(db, buyer.user.id, a, 400),
-      applyBalance(db, buyer.user.id, b, 400),
+      applyBalance(deps, buyer.user.id, a, 400),
+      applyBalance(deps, buyer.user.id, b, 400),
     ]);
     expect(applied.sort()).toEqual([100, 400]);
-    expect(await balanceOf(db, buyer.user.id)).toBe(0);
+    expect(await balanceOf(deps, buyer.user.id)).toBe(0);
     // The same order again, and an order with no balance left: nothing more.
-    expect(await applyBalance(db, buyer.user.id, a, 400)).toBe(0);
-    expect(await applyBalance(db, buyer.user.id, crypto.randomUUID(), 400)).toBe(0);
-    expect(await balanceOf(db, buyer.user.id)).toBe(0);
+    expect(await applyBalance(deps, buyer.user.id, a, 400)).toBe(0);
+    expect(await applyBalance(deps, buyer.user.id, crypto.randomUUID(), 400)).toBe(0);
+    expect(await balanceOf(deps, buyer.user.id)).toBe(0);
   });
 
   it("two parallel checkouts through the API spend the balance at most once", async () => {
@@ -114,15 +114,15 @@ describe("the balance", () => {
     expect(checkout.balanceAppliedCents).toBe(300);
     expect((await balance(buyer.cookie)).balanceCents).toBe(0);
 
-    expect(await expireReservations(env, Date.now() + 16 * 60_000)).toBeGreaterThanOrEqual(1);
+    expect(await expireReservations(createDeps(env, Date.now() + 16 * 60_000))).toBeGreaterThanOrEqual(1);
     expect(await orderRow(checkout.orderId)).toMatchObject({ status: "cancelled" });
     expect((await balance(buyer.cookie)).balanceCents).toBe(300);
-    await refundBalance(env.DB, checkout.orderId);
+    await refundBalance(createDeps(env), checkout.orderId);
     expect((await balance(buyer.cookie)).balanceCents).toBe(300);
 
     // The next checkout uses it again.
     const next = await (await buyLeads(buyer.cookie, await createLeads(1))).json<Checkout>();
-    expect(next).toMatchObject({ balanceAppliedCents: 300, amount: 200 });
+    expect(next).toMatchObject({ balanceAppliedCents: 300, amountCents: 200 });
   });
 
   it("comes back when the card payment is fully refunded", async () => {
@@ -132,7 +132,7 @@ describe("the balance", () => {
     expect((await payWithCard(checkout.clientSecret)).status).toBe(200);
     const order = await orderRow(checkout.orderId);
     await processPaymentEvent(
-      env,
+      createDeps(env),
       {
         id: `evt_${crypto.randomUUID()}`,
         type: "charge.refunded",
@@ -151,7 +151,7 @@ describe("the balance", () => {
     await credit(buyer.user.id, 200);
     const checkout = await (await buyLeads(buyer.cookie, await createLeads(1))).json<Checkout>();
     expect((await payWithCard(checkout.clientSecret)).status).toBe(200);
-    await refundBalance(env.DB, checkout.orderId);
+    await refundBalance(createDeps(env), checkout.orderId);
     expect((await balance(buyer.cookie)).balanceCents).toBe(0);
   });
 });

@@ -106,8 +106,8 @@ describe("POST /api/bulk-purchase-leads", () => {
     const custom = await insertLead({ ageDays: 10, priceCents: 725 });
     const response = await callApi("/api/bulk-purchase-leads", { json: { leadIds: [young, old, custom] }, cookie });
     expect(response.status).toBe(200);
-    const start = await response.json<{ clientSecret: string; orderId: string; amount: number; count: number }>();
-    expect(start).toMatchObject({ amount: 500 + 300 + 725, count: 3, currency: "usd" });
+    const start = await response.json<{ clientSecret: string; orderId: string; amountCents: number; count: number }>();
+    expect(start).toMatchObject({ amountCents: 500 + 300 + 725, count: 3, currency: "usd" });
 
     const listed = await (await callApi("/api/aged-leads", { cookie })).json<{ items: { id: string }[] }>();
     expect(listed.items.map((lead) => lead.id)).not.toContain(young);
@@ -239,8 +239,8 @@ describe("POST /api/call-transfer-order", () => {
     const { user, cookie } = await signedIn();
     const response = await callApi("/api/call-transfer-order", { json: { ...form, price: 350 }, cookie });
     expect(response.status).toBe(200);
-    const start = await response.json<{ orderId: string; amount: number; clientSecret: string }>();
-    expect(start.amount).toBe(35_000);
+    const start = await response.json<{ orderId: string; amountCents: number; clientSecret: string }>();
+    expect(start.amountCents).toBe(35_000);
     const order = await env.DB.prepare("SELECT kind, user_id, details, total_cents FROM orders WHERE id = ?")
       .bind(start.orderId)
       .first<{ details: string }>();

@@ -8,6 +8,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/app";
+import { createDeps } from "../../worker/deps";
 import { resendStalledBatches } from "../../worker/services/import-sweep";
 import { type ImportBatchMessage, STALLED_BATCH_MS } from "../../worker/services/imports";
 import { STARTUP_CRON } from "../../worker/startup";
@@ -80,18 +81,18 @@ describe("the sweep of stalled import batches", () => {
 
     // Nothing is sent again while the batch may still be on its way.
     const early = losingQueue();
-    await resendStalledBatches(early.env);
+    await resendStalledBatches(createDeps(early.env));
     expect(early.sent.filter((m) => m.importId === importId)).toEqual([]);
 
     await queuedAgo(importId, STALLED_BATCH_MS + 1000);
     expect(await status(cookie, importId)).toMatchObject({ done: false, stalledBatches: 1 });
     const swept = losingQueue();
-    expect(await resendStalledBatches(swept.env)).toBeGreaterThanOrEqual(1);
+    expect(await resendStalledBatches(createDeps(swept.env))).toBeGreaterThanOrEqual(1);
     const resent = swept.sent.filter((m) => m.importId === importId);
     expect(resent).toEqual([{ kind: "import-batch", importId, batchNumber: 3 }]);
     // Claimed: a second sweep right after sends nothing more.
     const again = losingQueue();
-    await resendStalledBatches(again.env);
+    await resendStalledBatches(createDeps(again.env));
     expect(again.sent.filter((m) => m.importId === importId)).toEqual([]);
 
     // Delivered, and delivered twice more (the lost message turning up after all): inserted once.

@@ -6,6 +6,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PASSWORD_TOO_COMMON } from "../../src/domain/password-rule";
+import { createDeps } from "../../worker/deps";
 import { REDACTED } from "../../worker/services/mail";
 import { sendSetupLink } from "../../worker/services/setup-links";
 import { SAMPLE_DELIVERY_SETTINGS as SETTINGS } from "../delivery-settings-sample";
@@ -69,7 +70,7 @@ describe("links that sign someone in are redacted where they are kept", () => {
     });
     expect(approved.status).toBe(200);
     await sendSetupLink(
-      { ...env, ...PRODUCTION },
+      createDeps({ ...env, ...PRODUCTION }),
       { id: orderId, userId: null, email: buyerEmail, quantity: 10 },
       SITE,
     );

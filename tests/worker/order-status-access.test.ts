@@ -40,7 +40,7 @@ describe("GET /api/orders/:orderId/status: who may read an order", () => {
       kind: "package",
       status: "pending",
       quantity: 1,
-      amount: 3900,
+      totalCents: 3900,
     });
   });
 

@@ -10,7 +10,7 @@ import { createApiKey } from "../../worker/services/api-keys";
 import { PARTNER_KEY_RULE, PARTNER_RULE } from "../../worker/services/rate-limiter";
 import { callApi, signedIn } from "./helpers";
 import { signedInPartner } from "./partner-helpers";
-import { clearTransfers, createOpenOrder, createPartner, db, pingBody } from "./transfer-fixtures";
+import { clearTransfers, createOpenOrder, createPartner, deps, pingBody } from "./transfer-fixtures";
 
 beforeEach(clearTransfers);
 
@@ -21,7 +21,7 @@ describe("suspending a partner", () => {
   it("refuses every key of a suspended partner with 403 and a message, until an admin reinstates it", async () => {
     await createOpenOrder();
     const partner = await createPartner();
-    const second = await createApiKey(db(), partner.id, "Backup dialer");
+    const second = await createApiKey(deps(), partner.id, "Backup dialer");
     const routed = await ping(partner.auth);
     expect(routed.status).toBe(201);
     const { transferId } = await routed.json<{ transferId: string }>();
@@ -77,7 +77,7 @@ describe("suspending a partner", () => {
 describe("a password reset by an admin", () => {
   it("shows the partner's active keys, which the admin can then revoke", async () => {
     const partner = await createPartner();
-    const other = await createApiKey(db(), partner.id, "Old dialer");
+    const other = await createApiKey(deps(), partner.id, "Old dialer");
     await callApi(`/api/admin/partners/${partner.id}/keys/${other.apiKey.id}`, {
       method: "DELETE",
       cookie: await admin(),
@@ -157,7 +157,7 @@ describe("the partner API's rate limit", () => {
     const partner = await createPartner();
     const keys = [
       partner.key,
-      ...(await Promise.all([1, 2, 3].map(async (n) => (await createApiKey(db(), partner.id, `Dialer ${n}`)).key))),
+      ...(await Promise.all([1, 2, 3].map(async (n) => (await createApiKey(deps(), partner.id, `Dialer ${n}`)).key))),
     ];
     const responses = await Promise.all(
       Array.from({ length: 80 }, (_, i) =>

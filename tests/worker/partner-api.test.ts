@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { NOT_CHARGED_LABEL } from "../../src/domain/transfers";
 import { hashApiKey, revokeApiKey } from "../../worker/services/api-keys";
 import { callApi } from "./helpers";
-import { clearTransfers, createOpenOrder, createPartner, db, orderCounts, pingBody } from "./transfer-fixtures";
+import { clearTransfers, createOpenOrder, createPartner, deps, orderCounts, pingBody } from "./transfer-fixtures";
 
 beforeEach(clearTransfers);
 
@@ -38,7 +38,7 @@ describe("API keys", () => {
       expect(await response.json()).toEqual({ message: expect.any(String) });
     }
     expect((await ping(partner.auth)).status).toBe(201);
-    await revokeApiKey(db(), partner.id, partner.apiKey.id);
+    await revokeApiKey(deps(), partner.id, partner.apiKey.id);
     const revoked = await ping(partner.auth);
     expect(revoked.status).toBe(401);
     expect(await revoked.json()).toEqual({ message: "This API key has been revoked." });
@@ -47,7 +47,7 @@ describe("API keys", () => {
   it("lets a partner revoke only its own keys", async () => {
     const a = await createPartner();
     const b = await createPartner();
-    await expect(revokeApiKey(db(), b.id, a.apiKey.id)).rejects.toThrow("No such API key.");
+    await expect(revokeApiKey(deps(), b.id, a.apiKey.id)).rejects.toThrow("No such API key.");
     expect((await callApi("/api/v1/transfers/x", { headers: a.auth })).status).toBe(404);
   });
 

@@ -109,7 +109,7 @@ describe("GET /api/orders/:id/status answers only the owner or the payment's hol
       kind: "package",
       status: "pending",
       quantity: 1,
-      amount: 3900,
+      totalCents: 3900,
     });
     expect((await callApi(path)).status).toBe(404);
     expect((await callApi(`${path}?client_secret=${encodeURIComponent(`${start.clientSecret}x`)}`)).status).toBe(404);

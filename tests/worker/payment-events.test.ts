@@ -48,14 +48,22 @@ describe("a payment event commits in one transaction (item 9)", () => {
        BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
     ).run();
     const eventId = `evt_${crypto.randomUUID()}`;
-    const failed = await sendStripeEvent("payment_intent.succeeded", succeededIntent(intentId, start.amount), eventId);
+    const failed = await sendStripeEvent(
+      "payment_intent.succeeded",
+      succeededIntent(intentId, start.amountCents),
+      eventId,
+    );
     expect(failed.status).toBe(500);
     expect(await eventRow(eventId)).toBeNull();
     expect(await orderRow(start.orderId)).toMatchObject({ status: "pending", paid_at: null });
     expect(await soldTo(leads[0] as string)).toBeNull();
 
     await env.DB.prepare("DROP TRIGGER fail_lead_sale").run();
-    const retried = await sendStripeEvent("payment_intent.succeeded", succeededIntent(intentId, start.amount), eventId);
+    const retried = await sendStripeEvent(
+      "payment_intent.succeeded",
+      succeededIntent(intentId, start.amountCents),
+      eventId,
+    );
     expect(retried.status).toBe(200);
     expect(await retried.json()).toEqual({ received: true, duplicate: false });
     expect(await eventRow(eventId)).not.toBeNull();
@@ -81,7 +89,7 @@ describe("a payment event commits in one transaction (item 9)", () => {
       refunded_at: expect.any(Number),
       payment_error: expect.stringContaining("refunded"),
     });
-    expect(await simulatedIntentOf(lateStart.orderId)).toMatchObject({ refunded_cents: lateStart.amount });
+    expect(await simulatedIntentOf(lateStart.orderId)).toMatchObject({ refunded_cents: lateStart.amountCents });
     expect(await soldTo(lead)).toBe(quickStart.orderId);
 
     const mine = await (await callApi("/api/my-orders", { cookie: late.cookie })).json<
@@ -105,7 +113,7 @@ describe("a payment for a cancelled order (item 8)", () => {
     const intentId = String((await orderRow(start.orderId))?.payment_intent_id);
     // The reservation ended and the sweep cancelled the order while the card payment was under way.
     await env.DB.prepare("UPDATE orders SET status = 'cancelled' WHERE id = ?").bind(start.orderId).run();
-    const response = await sendStripeEvent("payment_intent.succeeded", succeededIntent(intentId, start.amount));
+    const response = await sendStripeEvent("payment_intent.succeeded", succeededIntent(intentId, start.amountCents));
     expect(response.status).toBe(200);
     expect(await orderRow(start.orderId)).toMatchObject({
       status: "refunded",

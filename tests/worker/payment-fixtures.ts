@@ -36,7 +36,7 @@ export async function buyLeads(cookie: string, leadIds: string[]) {
 export interface Started {
   clientSecret: string;
   orderId: string;
-  amount: number;
+  amountCents: number;
 }
 
 export async function orderRow(orderId: string) {

@@ -56,7 +56,12 @@ describe("POST /api/create-payment-intent prices every context on the server", (
     const response = await createIntent(body);
     expect(response.status).toBe(200);
     const start = await response.json<Record<string, unknown>>();
-    expect(start).toMatchObject({ amount: cents, currency: "usd", provider: "simulated", orderId: expect.any(String) });
+    expect(start).toMatchObject({
+      amountCents: cents,
+      currency: "usd",
+      provider: "simulated",
+      orderId: expect.any(String),
+    });
     expect(start.clientSecret).toMatch(/^pi_sim_\w+_secret_\w+$/);
     const order = await orderFor(String(start.orderId));
     expect(order).toMatchObject({ kind, tier, total_cents: cents, status: "pending", email });
@@ -137,7 +142,7 @@ describe("simulated card payments (D3)", () => {
     const status = await callApi(
       `/api/orders/${start.orderId}/status?client_secret=${encodeURIComponent(start.clientSecret)}`,
     );
-    expect(await status.json()).toMatchObject({ status: "paid", amount: 3900 });
+    expect(await status.json()).toMatchObject({ status: "paid", totalCents: 3900 });
 
     const again = await pay(start.clientSecret);
     expect(again.status).toBe(409);

@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type EligibleReturns, RETURN_MESSAGES } from "../../src/domain/returns";
 import type { OwnedLeadPage } from "../../src/domain/schemas/dashboard";
+import { createDeps } from "../../worker/deps";
 import { processPaymentEvent } from "../../worker/services/orders";
 import { callApi, signedIn } from "./helpers";
 import { orderRow } from "./payment-fixtures";
@@ -18,7 +19,7 @@ beforeEach(clearTransfers);
 async function refund(orderId: string, fully: boolean) {
   const order = await orderRow(orderId);
   await processPaymentEvent(
-    env,
+    createDeps(env),
     {
       id: `evt_${crypto.randomUUID()}`,
       type: "charge.refunded",

@@ -57,7 +57,7 @@ describe("one open reservation per buyer (item 7)", () => {
     expect(await tooMany.json()).toMatchObject({ message: `Select at most ${MAX_RESERVED_LEADS} leads at a time.` });
     const most = await buyLeads(cookie, leads.slice(0, MAX_RESERVED_LEADS));
     expect(most.status).toBe(200);
-    expect(await most.json()).toMatchObject({ count: MAX_RESERVED_LEADS, amount: MAX_RESERVED_LEADS * 500 });
+    expect(await most.json()).toMatchObject({ count: MAX_RESERVED_LEADS, amountCents: MAX_RESERVED_LEADS * 500 });
     expect(await liveReservations(user.id)).toEqual([{ orderId: expect.any(String), leads: MAX_RESERVED_LEADS }]);
   });
 

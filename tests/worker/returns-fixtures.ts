@@ -1,6 +1,8 @@
 /** Buyers with delivered transfers and bought aged leads, for the tracker, returns and balance tests. */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { pingSchema } from "../../src/domain/schemas/partner-api";
+import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { callApi, signedIn } from "./helpers";
 import { buyLeads, createLeads, payWithCard, type Started } from "./payment-fixtures";
@@ -27,30 +29,26 @@ export async function deliver(
   options: { at?: number; durationSeconds?: number; state?: string; firstName?: string } = {},
 ) {
   const at = options.at ?? Date.now() - 10 * 60_000;
-  const answer = await routeTransfer(
-    env,
-    partner.owner,
-    {
-      prospect: {
-        firstName: options.firstName ?? "Ann",
-        lastName: "Lee",
-        phone: newPhone(),
-        state: options.state ?? "TX",
-      },
-      consent: { optInAt: new Date(at - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
+  const ping = pingSchema.parse({
+    prospect: {
+      firstName: options.firstName ?? "Ann",
+      lastName: "Lee",
+      phone: newPhone(),
+      state: options.state ?? "TX",
     },
-    at,
-  );
+    consent: { optInAt: new Date(at - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
+  });
+  const answer = await routeTransfer(createDeps(env, at), partner.owner, ping);
   const durationSeconds = options.durationSeconds ?? 300;
   const site = { siteOrigin: "http://localhost" };
   // Connected within the answer's 60 seconds, so the call holds its slot until it completes.
-  await recordTransferEvent(env, partner.id, answer.transferId, { type: "connected" }, { ...site, now: at + 5000 });
+  await recordTransferEvent(createDeps(env, at + 5000), partner.id, answer.transferId, { type: "connected" }, site);
   await recordTransferEvent(
-    env,
+    createDeps(env, at + 5000 + durationSeconds * 1000),
     partner.id,
     answer.transferId,
     { type: "completed", durationSeconds },
-    { ...site, now: at + 5000 + durationSeconds * 1000 },
+    site,
   );
   return answer.transferId;
 }

@@ -10,6 +10,7 @@ import {
   type ReturnsOverview,
   TRANSFER_RETURN_WINDOW_HOURS,
 } from "../../src/domain/returns";
+import { createDeps } from "../../worker/deps";
 import { partnerPayouts } from "../../worker/services/transfers";
 import { callApi, expectAdminOnly, signedIn } from "./helpers";
 import {
@@ -198,7 +199,10 @@ describe("admin decisions", { timeout: SLOW }, () => {
     const buyer = await buyerWithOrder({ quantity: 5 });
     const [first] = await deliverMany(partner, 5);
     expect(await orderCounts(buyer.order.id)).toMatchObject({ billable: 5, status: "completed" });
-    const payoutBefore = (await partnerPayouts(env, partner.profile)).reduce((sum, line) => sum + line.amountCents, 0);
+    const payoutBefore = (await partnerPayouts(createDeps(env), partner.profile)).reduce(
+      (sum, line) => sum + line.amountCents,
+      0,
+    );
     expect(payoutBefore).toBe(5 * 2000);
 
     const asked = await (
@@ -219,7 +223,10 @@ describe("admin decisions", { timeout: SLOW }, () => {
     expect(decided.status).toBe(200);
     expect(await decided.json<AdminReturn>()).toMatchObject({ status: "approved", decidedAt: expect.any(Number) });
     expect(await orderCounts(buyer.order.id)).toMatchObject({ billable: 4, status: "paid" });
-    const payoutAfter = (await partnerPayouts(env, partner.profile)).reduce((sum, line) => sum + line.amountCents, 0);
+    const payoutAfter = (await partnerPayouts(createDeps(env), partner.profile)).reduce(
+      (sum, line) => sum + line.amountCents,
+      0,
+    );
     expect(payoutAfter).toBe(4 * 2000);
 
     // Eligible again: the next ping is routed to this order.

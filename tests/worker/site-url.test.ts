@@ -5,6 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { pingSchema } from "../../src/domain/schemas/partner-api";
+import { createDeps } from "../../worker/deps";
 import { sendDeliverySummaries } from "../../worker/services/delivery-summaries";
 import { emails } from "../../worker/services/email-templates";
 import { DEVELOPMENT_SITE_URL, RelativeLinkError, sendMail, siteOrigin } from "../../worker/services/mail";
@@ -36,7 +38,7 @@ describe("GET /api/health names the site URL", () => {
 describe("the mailer refuses relative links outside development", () => {
   it("sends nothing, not even to the outbox, and says why", async () => {
     const to = `relative-${crypto.randomUUID()}@example.com`;
-    const bindings = { ...env, ...production({ PUBLIC_SITE_URL: "" }) };
+    const bindings = createDeps({ ...env, ...production({ PUBLIC_SITE_URL: "" }) });
     const email = emails.transfersPaused(siteOrigin(bindings), {
       name: "Ann",
       orderId: crypto.randomUUID(),
@@ -105,30 +107,30 @@ describe("the cron's daily summaries carry absolute links", () => {
     const at = Date.now() - 36 * 60 * 60 * 1000;
     const partner = await createPartner();
     await createOpenOrder({ buyerId: buyer.id, paidAt: at - 60_000 });
-    const ping = {
+    const ping = pingSchema.parse({
       ...pingBody({ state: "TX" }),
       consent: { optInAt: new Date(at - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
-    };
-    const routed = await routeTransfer(env, partner.owner, ping, at);
+    });
+    const routed = await routeTransfer(createDeps(env, at), partner.owner, ping);
     const site = { siteOrigin: SITE };
-    await recordTransferEvent(env, partner.id, routed.transferId, { type: "connected" }, { ...site, now: at + 5_000 });
+    await recordTransferEvent(createDeps(env, at + 5_000), partner.id, routed.transferId, { type: "connected" }, site);
     await recordTransferEvent(
-      env,
+      createDeps(env, at + 200_000),
       partner.id,
       routed.transferId,
       { type: "completed", durationSeconds: 185 },
-      { ...site, now: at + 200_000 },
+      site,
     );
     return buyer;
   }
 
   it("to PUBLIC_SITE_URL in production, and to the local server in development without it", async () => {
     const deployed = await buyerWithYesterdaysTransfer();
-    await sendDeliverySummaries({ ...env, ...production({ PUBLIC_SITE_URL: SITE }) });
+    await sendDeliverySummaries(createDeps({ ...env, ...production({ PUBLIC_SITE_URL: SITE }) }));
     expect((await latestMailTo(deployed.email))?.text).toContain(`${SITE}/dashboard`);
 
     const local = await buyerWithYesterdaysTransfer();
-    await sendDeliverySummaries({ ...env, APP_ENV: "development", PUBLIC_SITE_URL: "" });
+    await sendDeliverySummaries(createDeps({ ...env, APP_ENV: "development", PUBLIC_SITE_URL: "" }));
     expect((await latestMailTo(local.email))?.text).toContain(`${DEVELOPMENT_SITE_URL}/dashboard`);
   });
 });

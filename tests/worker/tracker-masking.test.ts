@@ -7,6 +7,7 @@ import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
 import { maskPhone } from "../../src/domain/masking";
 import type { TrackerPage } from "../../src/domain/returns";
+import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { callApi } from "./helpers";
 import { buyerWithOrder, type Partner } from "./returns-fixtures";
@@ -20,21 +21,15 @@ const MINUTE = 60_000;
 async function call(partner: Partner, lastName: string, minutesAgo: number, events: Record<string, unknown>[]) {
   const at = Date.now() - minutesAgo * MINUTE;
   const phone = newPhone();
-  const { transferId } = await routeTransfer(
-    env,
-    partner.owner,
-    {
-      prospect: { firstName: "Mary", lastName, phone, state: "TX" },
-      consent: { optInAt: new Date(at - MINUTE).toISOString(), optInUrl: "https://example.com/quote" },
-    },
-    at,
-  );
+  const { transferId } = await routeTransfer(createDeps(env, at), partner.owner, {
+    prospect: { firstName: "Mary", lastName, phone, state: "TX" },
+    consent: { optInAt: new Date(at - MINUTE).toISOString(), optInUrl: "https://example.com/quote" },
+  });
   let time = at;
   for (const event of events) {
     time += 10_000;
-    await recordTransferEvent(env, partner.id, transferId, event as never, {
+    await recordTransferEvent(createDeps(env, time), partner.id, transferId, event as never, {
       siteOrigin: "http://localhost",
-      now: time,
     });
   }
   return { transferId, phone };

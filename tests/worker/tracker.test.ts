@@ -9,7 +9,7 @@ import {
   type TrackerOrder,
   type TrackerPage,
 } from "../../src/domain/returns";
-import { localTime } from "../../src/domain/transfers";
+import { localTime } from "../../src/domain/time-zones";
 import worker from "../../worker/app";
 import { callApi, signedIn } from "./helpers";
 import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, mailsTo, requestReturn } from "./returns-fixtures";

@@ -6,6 +6,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CONNECTED_HOLD_SECONDS, EVENT_REFUSALS } from "../../src/domain/transfers";
+import { createDeps } from "../../worker/deps";
 import { partnerPayouts } from "../../worker/services/transfers";
 import { callApi, createUser } from "./helpers";
 import { clearTransfers, createOpenOrder, createPartner, newPhone, orderCounts, pingBody } from "./transfer-fixtures";
@@ -75,7 +76,7 @@ describe("an expired answer is never billed", () => {
 
     expect(await orderCounts(order.id)).toMatchObject({ billable: 2, status: "completed" });
     expect(await billedTo(order.id)).toBe(2);
-    const payout = await partnerPayouts(env, partner.profile);
+    const payout = await partnerPayouts(createDeps(env), partner.profile);
     expect(payout.reduce((sum, line) => sum + line.billableTransfers, 0)).toBe(2);
     expect(payout.reduce((sum, line) => sum + line.amountCents, 0)).toBe(2 * 2500);
     // A repeat of a refused event is refused the same way and changes nothing.
@@ -190,7 +191,7 @@ describe("an expired answer is never billed", () => {
     // Every one was reported after its answer's 60 s: none held a slot, none is billable.
     expect(await billedTo(order.id)).toBe(0);
     expect(await orderCounts(order.id)).toMatchObject({ billable: 0, status: "paid" });
-    expect(await partnerPayouts(env, partner.profile)).toEqual([]);
+    expect(await partnerPayouts(createDeps(env), partner.profile)).toEqual([]);
   });
 });
 

@@ -1,13 +1,15 @@
 /** Partners, keys and paid live-transfer orders with delivery settings, for the transfer tests. */
 import { env } from "cloudflare:workers";
 import type { DeliverySettings, PartnerPaymentTerms } from "../../src/domain/transfers";
-import { database } from "../../worker/db/client";
 import { partners } from "../../worker/db/schema";
+import { createDeps } from "../../worker/deps";
 import { createApiKey, verifyApiKey } from "../../worker/services/api-keys";
 import { saveDeliverySettings } from "../../worker/services/order-delivery";
 import { createUser } from "./helpers";
 
-export const db = () => database(env.DB);
+/** The services' first parameter, at `now` (the current time unless given). */
+export const deps = (now?: number) => createDeps(env, now);
+export const db = () => deps().db;
 
 export async function createPartner(
   options: { dailyCallCap?: number; payPerTransferCents?: number; paymentTerms?: PartnerPaymentTerms } = {},
@@ -27,8 +29,8 @@ export async function createPartner(
       paymentTerms: options.paymentTerms ?? "Net 15",
       timeZone: "America/Chicago",
     });
-  const { key, apiKey } = await createApiKey(db(), id, "Dialer");
-  const owner = await verifyApiKey(db(), key);
+  const { key, apiKey } = await createApiKey(deps(), id, "Dialer");
+  const owner = await verifyApiKey(deps(), key);
   const profile = {
     id,
     businessName: "Test Call Center",
@@ -53,7 +55,7 @@ export async function createOpenOrder(
   )
     .bind(id, quantity, quantity * 5000, buyerId, `pi_test_${id}`, options.paidAt ?? Date.now())
     .run();
-  await saveDeliverySettings(db(), id, quantity, {
+  await saveDeliverySettings(deps(), id, quantity, {
     transferPhone: "transferPhone" in options ? (options.transferPhone ?? null) : "2145559000",
     states: options.states ?? [],
     hoursStartMinute: options.hoursStartMinute ?? 0,

@@ -18,7 +18,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ReturnDecisionInput } from "../../src/domain/schemas/returns";
 import { CONNECTED_HOLD_SECONDS, ROUTE_ANSWER_TTL_SECONDS } from "../../src/domain/transfers";
-import { database } from "../../worker/db/client";
+import { createDeps } from "../../worker/deps";
 import { ConflictError } from "../../worker/errors";
 import { balanceOf } from "../../worker/services/balance";
 import { liftSystemPause, pauseDeliveries, resumeDeliveries } from "../../worker/services/delivery-pauses";
@@ -204,8 +204,8 @@ async function checkInvariants(orderId: string, step: string) {
   checks += 1;
   const [f, payouts, balance] = await Promise.all([
     facts(orderId),
-    partnerPayouts(env, partner.profile),
-    balanceOf(database(env.DB), buyerId),
+    partnerPayouts(createDeps(env), partner.profile),
+    balanceOf(createDeps(env), buyerId),
   ]);
   expect(f.billable, `${step}: billable ≤ total + approved returns`).toBeLessThanOrEqual(f.total + f.approvedReturns);
   expect(f.counter, `${step}: the order's count = billable − approved returns`).toBe(f.billable - f.approvedReturns);
@@ -235,22 +235,19 @@ async function run(quantity: number, actions: Action[]) {
     list.length === 0 ? undefined : list[list.length - 1 - (index % list.length)];
   const ping = async (phone: number) => {
     const answer = await allowingConflict(() =>
-      routeTransfer(
-        env,
-        partner.owner,
-        {
-          prospect: { firstName: "Ann", lastName: "Lee", phone: PHONES[phone] ?? "", state: "TX" },
-          consent: { optInAt: new Date(START - DAY).toISOString(), optInUrl: "https://example.com/quote" },
-        },
-        now,
-      ),
+      routeTransfer(createDeps(env, now), partner.owner, {
+        prospect: { firstName: "Ann", lastName: "Lee", phone: PHONES[phone] ?? "", state: "TX" },
+        consent: { optInAt: new Date(START - DAY).toISOString(), optInUrl: "https://example.com/quote" },
+      }),
     );
     if (answer) transferIds.push(answer.transferId);
     return answer?.transferId;
   };
   const send = (id: string, event: TransferEventInput, afterMs = 0) => {
     now += afterMs;
-    return allowingConflict(() => recordTransferEvent(env, partner.id, id, event, { siteOrigin: SITE, now }));
+    return allowingConflict(() =>
+      recordTransferEvent(createDeps(env, now), partner.id, id, event, { siteOrigin: SITE }),
+    );
   };
 
   for (const [index, step] of actions.entries()) {
@@ -300,15 +297,20 @@ async function run(quantity: number, actions: Action[]) {
         wrote = false;
         break;
       case "pause":
-        await allowingConflict(() => pauseDeliveries(env, buyerId, orderId, now));
+        await allowingConflict(() => pauseDeliveries(createDeps(env, now), buyerId, orderId));
         break;
       case "resume":
         await allowingConflict(() =>
-          resumeDeliveries(env, buyerId, orderId, step.confirmNumber ? { transferPhone: TRANSFER_PHONE } : {}, now),
+          resumeDeliveries(
+            createDeps(env, now),
+            buyerId,
+            orderId,
+            step.confirmNumber ? { transferPhone: TRANSFER_PHONE } : {},
+          ),
         );
         break;
       case "lift":
-        await allowingConflict(() => liftSystemPause(env, adminId, orderId, now));
+        await allowingConflict(() => liftSystemPause(createDeps(env, now), adminId, orderId));
         break;
       case "return": {
         // Mostly a billable transfer of the order (returnable), sometimes any (refused).
@@ -323,12 +325,12 @@ async function run(quantity: number, actions: Action[]) {
           break;
         }
         const created = await allowingConflict(() =>
-          createReturn(
-            env,
-            buyerId,
-            { kind: "transfer", itemId: id, reason: "disconnected", reasonText: undefined },
-            now,
-          ),
+          createReturn(createDeps(env, now), buyerId, {
+            kind: "transfer",
+            itemId: id,
+            reason: "disconnected",
+            reasonText: undefined,
+          }),
         );
         if (created) returnIds.push(created.id);
         break;
@@ -343,7 +345,7 @@ async function run(quantity: number, actions: Action[]) {
           decision: step.approve ? "approved" : "denied",
           note: step.approve ? undefined : "Not a valid return.",
         };
-        await allowingConflict(() => decideReturn(env, adminId, id, decision, { siteOrigin: SITE, now }));
+        await allowingConflict(() => decideReturn(createDeps(env, now), adminId, id, decision, { siteOrigin: SITE }));
         break;
       }
     }

@@ -1,7 +1,9 @@
 /** The routing and billing rules of the transfers service, at chosen moments (time is a parameter). */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
+import { pingSchema } from "../../src/domain/schemas/partner-api";
 import { NO_ANSWER_PAUSE_REASON } from "../../src/domain/transfers";
+import { createDeps } from "../../worker/deps";
 import {
   listPartnerTransfers,
   partnerPayouts,
@@ -20,16 +22,18 @@ const chicago = (hour: number, minute = 0, day = 4) => Date.UTC(2026, 2, day, ho
 const SITE = { siteOrigin: "http://localhost" };
 
 type Partner = Awaited<ReturnType<typeof createPartner>>;
-const input = (state = "TX", phone = newPhone()) => ({
-  prospect: { firstName: "Ann", lastName: "Lee", phone, state },
-  consent: { optInAt: "2026-01-01T00:00:00Z", optInUrl: "https://example.com/quote" },
-});
+/** A ping as the API hands it to routing (parsed by the partner API's schema). */
+const input = (state = "TX", phone = newPhone()) =>
+  pingSchema.parse({
+    prospect: { firstName: "Ann", lastName: "Lee", phone, state },
+    consent: { optInAt: "2026-01-01T00:00:00Z", optInUrl: "https://example.com/quote" },
+  });
 const route = (partner: Partner, now: number, state = "TX", phone = newPhone()) =>
-  routeTransfer(env, partner.owner, input(state, phone), now);
+  routeTransfer(createDeps(env, now), partner.owner, input(state, phone));
 const noRoute = async (promise: Promise<unknown>, reason: string) =>
   expect(promise).rejects.toMatchObject({ name: "ConflictError", details: { reason } });
 const event = (partner: Partner, id: string, body: TransferEventInput, now: number) =>
-  recordTransferEvent(env, partner.id, id, body, { ...SITE, now });
+  recordTransferEvent(createDeps(env, now), partner.id, id, body, SITE);
 /** A call connected 10 s after its routing at `routedAt` and completed `durationSeconds` later. */
 async function call(partner: Partner, id: string, routedAt: number, durationSeconds: number) {
   await event(partner, id, { type: "connected" }, routedAt + 10_000);
@@ -272,7 +276,7 @@ describe("the partner's portal figures", () => {
       await call(partner, transferId, chicago(10, index * 10), seconds);
     }
     await route(partner, chicago(11)); // still routed
-    const stats = await partnerStats(env, partner.profile, chicago(12));
+    const stats = await partnerStats(createDeps(env, chicago(12)), partner.profile);
     expect(stats).toEqual({
       today: { day: "2026-03-04", calls: 4, dailyCallCap: 50 },
       completed: 3,
@@ -280,14 +284,14 @@ describe("the partner's portal figures", () => {
       billableRate: 2 / 3,
       averageDurationSeconds: 200,
     });
-    const list = await listPartnerTransfers(env, partner.id, { now: chicago(11) + 10_000 });
+    const list = await listPartnerTransfers(createDeps(env, chicago(11) + 10_000), partner.id);
     expect(list.map((t) => t.outcome)).toEqual([
       "in progress",
       "billable",
       "under 2 minutes — not charged",
       "billable",
     ]);
-    expect(await partnerPayouts(env, partner.profile)).toEqual([
+    expect(await partnerPayouts(createDeps(env), partner.profile)).toEqual([
       { start: "2026-03-02", end: "2026-03-08", due: "2026-03-15", billableTransfers: 2, amountCents: 6000 },
     ]);
   });

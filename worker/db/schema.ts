@@ -13,6 +13,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import { ACCOUNT_TYPES } from "../../src/domain/account-types";
 import { IMPORT_BATCH_STATUSES } from "../../src/domain/csv-mapping";
 import { PAUSE_KINDS, PAUSE_LIFTS } from "../../src/domain/delivery-pauses";
 import { ORDER_KINDS, ORDER_STATUSES } from "../../src/domain/orders";
@@ -22,7 +23,6 @@ import { BALANCE_REASONS, RETURN_KINDS, RETURN_REASON_VALUES, RETURN_STATUSES } 
 import { LINK_PURPOSES } from "../../src/domain/single-use-links";
 import { SURVEY_KINDS } from "../../src/domain/survey";
 import {
-  ACCOUNT_TYPES,
   DELIVERY_SETUP_STATUSES,
   PARTNER_PAYMENT_TERMS,
   TRANSFER_EVENT_TYPES,

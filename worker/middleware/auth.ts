@@ -10,7 +10,7 @@ export const loadSession = createMiddleware<AppBindings>(async (c, next) => {
   c.set("sessionId", null);
   const sessionId = getCookie(c, SESSION_COOKIE);
   if (sessionId) {
-    const { user, cookie } = await sessions(c.env.DB, c.req.url).validate(sessionId);
+    const { user, cookie } = await sessions(c.var.deps).validate(sessionId);
     c.set("user", user);
     c.set("sessionId", user ? sessionId : null);
     if (cookie) c.header("Set-Cookie", cookie, { append: true });

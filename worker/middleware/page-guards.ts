@@ -8,6 +8,7 @@
  */
 import { createMiddleware } from "hono/factory";
 import type { PublicUser } from "../../src/domain/user";
+import { createDeps } from "../deps";
 import type { AppBindings } from "../env";
 import { loadSession } from "./auth";
 
@@ -83,6 +84,8 @@ export const pageGuards = createMiddleware<AppBindings>(async (c, next) => {
   const mayOpen = pageRuleFor(path);
   if (!mayOpen) return next();
 
+  // Pages are outside /api, whose first middleware sets the request's deps: the guard sets them here.
+  c.set("deps", createDeps(c.env));
   return loadSession(c, async () => {
     const user = c.get("user");
     if (!user) {

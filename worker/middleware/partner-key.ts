@@ -4,7 +4,7 @@
  * fixed-window limiter, and logged with its key id. A suspended partner's keys answer 403.
  */
 import { createMiddleware } from "hono/factory";
-import { database } from "../db/client";
+import type { Deps } from "../deps";
 import type { Env } from "../env";
 import { RateLimitedError, UnauthenticatedError } from "../errors";
 import {
@@ -25,7 +25,7 @@ import {
   withinRule,
 } from "../services/rate-limiter";
 
-export type PartnerApiBindings = { Bindings: Env; Variables: { partnerKey: KeyOwner } };
+export type PartnerApiBindings = { Bindings: Env; Variables: { deps: Deps; partnerKey: KeyOwner } };
 
 /** What the limiter said about one request: the key's own allowance and its partner's. */
 interface Admission {
@@ -39,17 +39,16 @@ interface Admission {
  * key's beside the lookup, the partner's once the lookup named it); elsewhere one D1 batch does all three.
  * Unknown and revoked keys are 401 and a suspended partner's keys 403, before any limit is told.
  */
-async function admission(env: Env, keyHash: string, now: number): Promise<Admission> {
-  const db = database(env.DB);
-  if (countsInBinding(env, PARTNER_KEY_RULE)) {
-    const [rows, perKey] = await Promise.all([keyOwnerQuery(db, keyHash), admit(env, PARTNER_KEY_RULE, keyHash, now)]);
+async function admission(deps: Deps, keyHash: string): Promise<Admission> {
+  if (countsInBinding(deps, PARTNER_KEY_RULE)) {
+    const [rows, perKey] = await Promise.all([keyOwnerQuery(deps, keyHash), admit(deps, PARTNER_KEY_RULE, keyHash)]);
     const owner = keyOwnerOf(rows);
-    return { owner, perKey, perPartner: await admit(env, PARTNER_RULE, owner.partnerId, now) };
+    return { owner, perKey, perPartner: await admit(deps, PARTNER_RULE, owner.partnerId) };
   }
-  const [rows, keyWindow, partnerWindow] = await db.batch([
-    keyOwnerQuery(db, keyHash),
-    windowHit(db, PARTNER_KEY_RULE, activeKeyHash(keyHash), now),
-    windowHit(db, PARTNER_RULE, activePartnerOfKey(keyHash), now),
+  const [rows, keyWindow, partnerWindow] = await deps.db.batch([
+    keyOwnerQuery(deps, keyHash),
+    windowHit(deps, PARTNER_KEY_RULE, activeKeyHash(keyHash)),
+    windowHit(deps, PARTNER_RULE, activePartnerOfKey(keyHash)),
   ]);
   return {
     owner: keyOwnerOf(rows),
@@ -71,8 +70,8 @@ export const requirePartnerKey = createMiddleware<PartnerApiBindings>(async (c, 
   if (!match?.[1]) {
     throw new UnauthenticatedError("Send your API key as 'Authorization: Bearer <key>'.");
   }
-  const db = database(c.env.DB);
-  const admitted = await admission(c.env, await hashApiKey(match[1]), started);
+  const { deps } = c.var;
+  const admitted = await admission(deps, await hashApiKey(match[1]));
   const { owner } = admitted;
   if (!admitted.perKey || !admitted.perPartner) {
     console.log(
@@ -81,7 +80,7 @@ export const requirePartnerKey = createMiddleware<PartnerApiBindings>(async (c, 
     throw new RateLimitedError(limitMessage(admitted));
   }
   // The key's last use is written at most once a minute, after the response.
-  const touch = touchApiKey(db, owner, started);
+  const touch = touchApiKey(deps, owner);
   if (touch) c.executionCtx.waitUntil(touch.then(() => undefined));
   c.set("partnerKey", owner);
   await next();

@@ -21,7 +21,7 @@ const tooManyRequests = (c: Context<AppBindings>) =>
 export function rateLimit(action: string, keyOf: (c: Context<AppBindings>) => string | null = clientAddress) {
   return createMiddleware<AppBindings>(async (c, next) => {
     const key = keyOf(c);
-    if (key !== null && !(await admit(c.env, ADDRESS_RULE, `${action}:${key}`))) return tooManyRequests(c);
+    if (key !== null && !(await admit(c.var.deps, ADDRESS_RULE, `${action}:${key}`))) return tooManyRequests(c);
     return next();
   });
 }
@@ -29,9 +29,9 @@ export function rateLimit(action: string, keyOf: (c: Context<AppBindings>) => st
 export function rateLimitOutcomes(action: string, counts: (status: number) => boolean) {
   return createMiddleware<AppBindings>(async (c, next) => {
     const key = `${action}-outcomes:${clientAddress(c)}`;
-    if (!(await hasRoom(c.env, ADDRESS_RULE, key))) return tooManyRequests(c);
+    if (!(await hasRoom(c.var.deps, ADDRESS_RULE, key))) return tooManyRequests(c);
     await next();
-    if (counts(c.res.status)) await countOutcome(c.env, ADDRESS_RULE, key);
+    if (counts(c.res.status)) await countOutcome(c.var.deps, ADDRESS_RULE, key);
     return undefined;
   });
 }

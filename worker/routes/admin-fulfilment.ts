@@ -10,18 +10,18 @@ import { validate, validateJson } from "../validation";
 
 /** Mounted in the admin sub-app (worker/api.ts). */
 export const adminFulfilment = new Hono<SignedInBindings>()
-  .get("/admin/fulfilment", async (c) => c.json(await fulfilmentOverview(c.env)))
+  .get("/admin/fulfilment", async (c) => c.json(await fulfilmentOverview(c.var.deps)))
   // Lifts a pause the system set (the only way once it needs an admin: decision 0027).
   .post("/admin/orders/:orderId/lift-pause", async (c) =>
-    c.json(await liftSystemPause(c.env, c.get("user").id, c.req.param("orderId"))),
+    c.json(await liftSystemPause(c.var.deps, c.get("user").id, c.req.param("orderId"))),
   )
   .get("/admin/returns", validate("query", adminReturnsQuerySchema), async (c) =>
-    c.json(await listAdminReturns(c.env, c.req.valid("query").status)),
+    c.json(await listAdminReturns(c.var.deps, c.req.valid("query").status)),
   )
   .post("/admin/returns/:id/decision", validateJson(returnDecisionSchema), async (c) => {
     return c.json(
-      await decideReturn(c.env, c.get("user").id, c.req.param("id"), c.req.valid("json"), {
-        siteOrigin: siteOrigin(c.env, c.req.url),
+      await decideReturn(c.var.deps, c.get("user").id, c.req.param("id"), c.req.valid("json"), {
+        siteOrigin: siteOrigin(c.var.deps, c.req.url),
       }),
     );
   });

@@ -17,7 +17,7 @@ import { validateJson } from "../validation";
 
 /** Ends the caller's session on the server, clears the cookie and sends them to the login page. */
 async function endSession(c: Context<AppBindings>, status: 302 | 303) {
-  const session = sessions(c.env.DB, c.req.url);
+  const session = sessions(c.var.deps);
   const sessionId = c.get("sessionId");
   if (sessionId) await session.invalidate(sessionId);
   c.header("Set-Cookie", session.blankCookie(), { append: true });
@@ -28,8 +28,8 @@ async function endSession(c: Context<AppBindings>, status: 302 | 303) {
 export const auth = new Hono<AppBindings>()
   .post("/login", validateJson(loginSchema), async (c) => {
     const { username, password } = c.req.valid("json");
-    const user = await checkCredentials(c.env.DB, { address: clientAddress(c), username }, password);
-    c.header("Set-Cookie", await sessions(c.env.DB, c.req.url).create(user.id), { append: true });
+    const user = await checkCredentials(c.var.deps, { address: clientAddress(c), username }, password);
+    c.header("Set-Cookie", await sessions(c.var.deps).create(user.id), { append: true });
     return c.json(user);
   })
   .get("/logout", async (c) => {
@@ -42,15 +42,17 @@ export const auth = new Hono<AppBindings>()
   .post("/logout", (c) => endSession(c, 303))
   .post("/forgot-password", rateLimit("forgot-password"), validateJson(forgotPasswordSchema), async (c) => {
     // The work for a known address happens after the answer, so timing does not tell who has an account.
-    c.executionCtx.waitUntil(requestPasswordReset(c.env, c.req.valid("json").email, siteOrigin(c.env, c.req.url)));
+    c.executionCtx.waitUntil(
+      requestPasswordReset(c.var.deps, c.req.valid("json").email, siteOrigin(c.var.deps, c.req.url)),
+    );
     return c.json({ message: "If an account exists for that e-mail address, we sent a reset link to it." });
   })
   .post("/validate-reset-token", validateJson(validateResetTokenSchema), async (c) =>
-    c.json({ valid: await isResetLinkValid(c.env, c.req.valid("json").token) }),
+    c.json({ valid: await isResetLinkValid(c.var.deps, c.req.valid("json").token) }),
   )
   .post("/reset-password", validateJson(resetPasswordSchema), async (c) => {
     const { token, password } = c.req.valid("json");
-    await resetPassword(c.env, token, password);
+    await resetPassword(c.var.deps, token, password);
     return c.json({ message: "Password reset successful" });
   });
 

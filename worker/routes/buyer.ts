@@ -18,27 +18,27 @@ import { validate, validateJson } from "../validation";
 export const buyer = new Hono<SignedInBindings>()
   .get("/aged-leads", validate("query", agedLeadsQuerySchema), async (c) => {
     const { page, location } = c.req.valid("query");
-    return c.json(await listAvailableLeads(c.env.DB, page, location));
+    return c.json(await listAvailableLeads(c.var.deps, page, location));
   })
   .post(
     "/bulk-purchase-leads",
     rateLimit("reservation", (c) => c.get("user")?.id ?? clientAddress(c)),
     validateJson(bulkPurchaseSchema),
     async (c) => {
-      const provider = paymentProvider(c.env, c.req.url);
-      return c.json(await purchaseAgedLeads(c.env, provider, c.get("user"), c.req.valid("json").leadIds));
+      const provider = paymentProvider(c.var.deps, c.req.url);
+      return c.json(await purchaseAgedLeads(c.var.deps, provider, c.get("user"), c.req.valid("json").leadIds));
     },
   )
   .get("/my-leads", validate("query", pageQuerySchema), async (c) =>
-    c.json(await listOwnedLeads(c.env.DB, c.get("user").id, c.req.valid("query").page)),
+    c.json(await listOwnedLeads(c.var.deps, c.get("user").id, c.req.valid("query").page)),
   )
   .get("/my-leads.csv", (c) => {
     c.header("Content-Type", "text/csv; charset=utf-8");
     c.header("Content-Disposition", 'attachment; filename="my-leads.csv"');
-    return c.body(myLeadsCsv(c.env.DB, c.get("user").id));
+    return c.body(myLeadsCsv(c.var.deps, c.get("user").id));
   })
-  .get("/my-orders", async (c) => c.json(await listBuyerOrders(c.env.DB, c.get("user").id)))
+  .get("/my-orders", async (c) => c.json(await listBuyerOrders(c.var.deps, c.get("user").id)))
   .post("/call-transfer-order", validateJson(callTransferOrderSchema), async (c) => {
-    const provider = paymentProvider(c.env, c.req.url);
-    return c.json(await startCallTransferOrder(c.env, provider, c.get("user"), c.req.valid("json")));
+    const provider = paymentProvider(c.var.deps, c.req.url);
+    return c.json(await startCallTransferOrder(c.var.deps, provider, c.get("user"), c.req.valid("json")));
   });

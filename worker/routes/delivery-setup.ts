@@ -9,14 +9,14 @@ import { validateJson } from "../validation";
 
 export const deliverySetup = new Hono<AppBindings>()
   .post("/delivery-setup/check", validateJson(setupTokenSchema), async (c) =>
-    c.json(await checkSetupLink(c.env, c.req.valid("json").token, c.get("user"))),
+    c.json(await checkSetupLink(c.var.deps, c.req.valid("json").token, c.get("user"))),
   )
   .post("/delivery-setup", rateLimit("delivery-setup"), validateJson(deliverySetupSchema), async (c) => {
     const caller = { user: c.get("user"), address: clientAddress(c) };
-    const { user, signIn } = await completeSetup(c.env, c.req.valid("json"), caller);
+    const { user, signIn } = await completeSetup(c.var.deps, c.req.valid("json"), caller);
     if (signIn) {
       // The password (or the new account's) was just given: a fresh session for that account.
-      const session = sessions(c.env.DB, c.req.url);
+      const session = sessions(c.var.deps);
       const current = c.get("sessionId");
       if (current) await session.invalidate(current);
       c.header("Set-Cookie", await session.create(user.id), { append: true });

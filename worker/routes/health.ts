@@ -13,11 +13,11 @@ const SITE_URL_MISSING =
  * e-mailed links can be absolute (`siteUrl`: `configured`, `development`, or `missing` with the reason).
  */
 export const health = new Hono<AppBindings>().get("/health", async (c) => {
-  const payments = paymentProviderStatus(c.env, c.req.url);
-  const siteUrl = siteUrlState(c.env);
+  const payments = paymentProviderStatus(c.var.deps, c.req.url);
+  const siteUrl = siteUrlState(c.var.deps);
   return c.json({
     ok: true,
-    database: await databaseState(c.env.DB),
+    database: await databaseState(c.var.deps),
     payments: payments.provider,
     ...(payments.reason ? { paymentsReason: payments.reason } : {}),
     siteUrl,

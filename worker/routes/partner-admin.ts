@@ -5,14 +5,14 @@ import { adminPartnerKeys, listPartners, setPartnerSuspended } from "../services
 
 /** Mounted in the admin sub-app (worker/api.ts). */
 export const partnerAdmin = new Hono<SignedInBindings>()
-  .get("/admin/partners", async (c) => c.json(await listPartners(c.env.DB)))
+  .get("/admin/partners", async (c) => c.json(await listPartners(c.var.deps)))
   .post("/admin/partners/:id/suspend", async (c) =>
-    c.json(await setPartnerSuspended(c.env.DB, c.req.param("id"), true)),
+    c.json(await setPartnerSuspended(c.var.deps, c.req.param("id"), true)),
   )
   .post("/admin/partners/:id/reinstate", async (c) =>
-    c.json(await setPartnerSuspended(c.env.DB, c.req.param("id"), false)),
+    c.json(await setPartnerSuspended(c.var.deps, c.req.param("id"), false)),
   )
-  .get("/admin/partners/:id/keys", async (c) => c.json(await adminPartnerKeys(c.env.DB, c.req.param("id")).list()))
+  .get("/admin/partners/:id/keys", async (c) => c.json(await adminPartnerKeys(c.var.deps, c.req.param("id")).list()))
   .delete("/admin/partners/:id/keys/:keyId", async (c) =>
-    c.json(await adminPartnerKeys(c.env.DB, c.req.param("id")).revoke(c.req.param("keyId"))),
+    c.json(await adminPartnerKeys(c.var.deps, c.req.param("id")).revoke(c.req.param("keyId"))),
   );

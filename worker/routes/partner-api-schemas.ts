@@ -1,115 +1,46 @@
-/** The partner API's request and response shapes: they validate requests and generate /api/v1/openapi.json. */
-import { z } from "@hono/zod-openapi";
+/**
+ * The partner API's OpenAPI route definitions: its three routes with their request and answer schemas
+ * (the payloads are src/domain/schemas/partner-api.ts, named here as OpenAPI components) and the error
+ * answers every keyed route documents. worker/routes/partner-api.ts serves them.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
 import { PARTNER_SUSPENDED } from "../../src/domain/schemas/partner-account";
 import {
-  EVENT_REFUSALS,
-  NO_ROUTE_REASONS,
+  eventRefusedSchema,
+  noRouteSchema,
+  pingSchema,
+  routeAnswerSchema,
+  transferEventSchema,
+  transferIdSchema,
+  transferSchema,
+} from "../../src/domain/schemas/partner-api";
+import {
+  CONNECTED_HOLD_SECONDS,
+  DUPLICATE_WINDOW_DAYS,
+  ROUTE_ANSWER_TTL_SECONDS,
   TRANSFER_BUFFER_SECONDS,
-  TRANSFER_STATUSES,
 } from "../../src/domain/transfers";
-import { US_STATE_CODES } from "../../src/domain/us-states";
-import { PARTNER_KEY_RULE } from "../services/rate-limiter";
+import { PARTNER_KEY_RULE, PARTNER_RULE } from "../services/rate-limiter";
 
-const text = (name: string, max: number) =>
-  z
-    .string({ error: `${name} is required` })
-    .trim()
-    .min(1, `${name} is required`)
-    .max(max, `${name} must be at most ${max} characters`);
+// The payloads, under the component names the document has always used.
+const PingSchema = pingSchema.openapi("Ping");
+const RouteAnswerSchema = routeAnswerSchema.openapi("RouteAnswer");
+const NoRouteSchema = noRouteSchema.openapi("NoRoute");
+const EventRefusedSchema = eventRefusedSchema.openapi("EventRefused");
+const EventSchema = transferEventSchema.openapi("TransferEvent");
+const TransferSchema = transferSchema.openapi("Transfer");
 
-const url = (name: string) => z.url({ error: `${name} must be an http(s) URL`, protocol: /^https?$/ }).max(2000);
-
-export const PingSchema = z
-  .object(
-    {
-      prospect: z.object(
-        {
-          firstName: text("prospect.firstName", 100).openapi({ example: "Mary" }),
-          lastName: text("prospect.lastName", 100).openapi({ example: "Johnson" }),
-          phone: text("prospect.phone", 30).openapi({
-            description: "A US number; any punctuation.",
-            example: "(214) 555-1000",
-          }),
-          state: z
-            .string({ error: "prospect.state is required" })
-            .transform((value) => value.trim().toUpperCase())
-            .pipe(z.enum(US_STATE_CODES, { error: "prospect.state must be a two-letter US state code" }))
-            .openapi({ example: "TX" }),
-          zip: z
-            .string()
-            .regex(/^\d{5}(-\d{4})?$/, "prospect.zip must be a 5-digit ZIP code")
-            .optional()
-            .openapi({ example: "75201" }),
-          age: z
-            .number({ error: "prospect.age must be a whole number" })
-            .int("prospect.age must be a whole number")
-            .min(18, "prospect.age must be between 18 and 120")
-            .max(120, "prospect.age must be between 18 and 120")
-            .optional()
-            .openapi({ example: 67 }),
-        },
-        { error: "prospect is required (firstName, lastName, phone, state)" },
-      ),
-      consent: z.object(
-        {
-          optInAt: z.iso
-            .datetime({ offset: true, error: "consent.optInAt must be an ISO 8601 date and time" })
-            .openapi({ example: "2026-03-04T14:55:00Z" }),
-          optInUrl: url("consent.optInUrl").openapi({ example: "https://example.com/final-expense-quote" }),
-          trustedFormUrl: url("consent.trustedFormUrl")
-            .optional()
-            .openapi({ example: "https://cert.trustedform.com/0123456789abcdef" }),
-        },
-        { error: "consent is required (optInAt, optInUrl)" },
-      ),
-    },
-    { error: "Send a JSON object with prospect and consent" },
-  )
-  .openapi("Ping");
-
-export const RouteAnswerSchema = z
-  .object({
-    transferId: z.string().openapi({ example: "5b0c4c5e-8f3e-4a4b-9d83-2f0f8ad3c7a1" }),
-    phoneNumber: z.string().openapi({ description: "Transfer the caller to this number.", example: "2145559000" }),
-    expiresInSeconds: z.number().int().openapi({ description: "Connect within this time or ping again.", example: 60 }),
-  })
-  .openapi("RouteAnswer");
-
-export const NoRouteSchema = z
-  .object({
-    message: z.string().openapi({ example: NO_ROUTE_REASONS.caps_reached }),
-    reason: z
-      .enum(Object.keys(NO_ROUTE_REASONS) as [keyof typeof NO_ROUTE_REASONS])
-      .openapi({ example: "caps_reached" }),
-  })
-  .openapi("NoRoute");
-
-export const EventRefusedSchema = z
-  .object({
-    message: z.string().openapi({ example: EVENT_REFUSALS.expired }),
-    reason: z.enum(Object.keys(EVENT_REFUSALS) as [keyof typeof EVENT_REFUSALS]).openapi({
-      description: Object.entries(EVENT_REFUSALS)
-        .map(([reason, message]) => `\`${reason}\`: ${message}`)
-        .join(" "),
-      example: "expired",
-    }),
-  })
-  .openapi("EventRefused", {
-    description:
-      "`connected` or `completed` arrived after the transfer's slot was released. The event is recorded and the transfer is never billed.",
-  });
-
-export const ErrorSchema = z
+const ErrorSchema = z
   .object({ message: z.string().openapi({ example: "This API key is not valid." }) })
   .openapi("Error");
 
 /** 403: every key of a suspended partner is refused, whatever the request. */
-export const SuspendedSchema = z
+const SuspendedSchema = z
   .object({ message: z.string().openapi({ example: PARTNER_SUSPENDED }) })
   .openapi("PartnerSuspended");
 
 /** 429: one key, or all of a partner's keys together, sent more than their limit in one second. */
-export const RateLimitedSchema = z
+const RateLimitedSchema = z
   .object({
     message: z.string().openapi({
       example: `Too many requests: at most ${PARTNER_KEY_RULE.limit} a second for each API key. Slow down and retry.`,
@@ -117,46 +48,65 @@ export const RateLimitedSchema = z
   })
   .openapi("RateLimited");
 
-export const EventSchema = z
-  .discriminatedUnion(
-    "type",
-    [
-      z.object({ type: z.literal("connected") }),
-      z.object({
-        type: z.literal("completed"),
-        durationSeconds: z
-          .number({ error: "durationSeconds is required for a completed call" })
-          .int("durationSeconds must be a whole number of seconds")
-          .min(0, "durationSeconds cannot be negative")
-          .max(24 * 60 * 60, "durationSeconds must be at most one day")
-          .openapi({
-            description: `Seconds the caller stayed. Longer than ${TRANSFER_BUFFER_SECONDS} is billable.`,
-            example: 185,
-          }),
-        recordingUrl: url("recordingUrl").optional(),
-      }),
-      z.object({ type: z.literal("no-answer") }),
-      z.object({ type: z.literal("failed") }),
-    ],
-    { error: "type must be one of connected, completed, no-answer, failed" },
-  )
-  .openapi("TransferEvent");
+const json = <T>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
+const errors = {
+  400: json(ErrorSchema, "The request breaks a rule; `message` says which."),
+  401: json(ErrorSchema, "The API key is missing, unknown or revoked."),
+  403: json(
+    SuspendedSchema,
+    "Your partner account is suspended: every one of its keys is refused until the shop reinstates it. `message` says so.",
+  ),
+  429: json(
+    RateLimitedSchema,
+    `Too many requests: more than ${PARTNER_KEY_RULE.limit} a second with one key, or more than ${PARTNER_RULE.limit} a second across all of your keys. \`message\` says which; wait a second and retry.`,
+  ),
+};
+const security = [{ bearerAuth: [] }];
 
-export const TransferSchema = z
-  .object({
-    transferId: z.string(),
-    status: z.enum(TRANSFER_STATUSES),
-    routedAt: z.string().openapi({ example: "2026-03-04T15:00:00.000Z" }),
-    state: z.string().openapi({ example: "TX" }),
-    durationSeconds: z.number().int().nullable(),
-    billable: z.boolean(),
-    outcome: z.string().openapi({ example: "billable" }),
-  })
-  .openapi("Transfer");
+export const ping = createRoute({
+  method: "post",
+  path: "/transfers",
+  summary: "Ping: where should this caller go?",
+  description: `Picks one eligible buyer order for the prospect and answers the number to transfer the caller to. The answer holds a slot on the order for ${ROUTE_ANSWER_TTL_SECONDS} seconds: connect within that time (and report \`connected\`) or ping again. Among eligible orders the oldest paid goes first. A buyer gets one prospect phone at most once in ${DUPLICATE_WINDOW_DAYS} days: every answer counts, including one left to expire, until you report \`no-answer\` or \`failed\` for it.`,
+  security,
+  request: { body: { required: true, ...json(PingSchema, "The prospect and their consent.") } },
+  responses: {
+    201: json(RouteAnswerSchema, "Routed: transfer the caller to `phoneNumber`."),
+    409: json(
+      NoRouteSchema,
+      "No eligible order: none open for the state, caps reached, outside hours, a duplicate, or your daily call cap.",
+    ),
+    ...errors,
+  },
+});
 
-export const TransferIdSchema = z.object({
-  id: z
-    .string()
-    .max(100)
-    .openapi({ param: { name: "id", in: "path" }, example: "5b0c4c5e-8f3e-4a4b-9d83-2f0f8ad3c7a1" }),
+export const event = createRoute({
+  method: "post",
+  path: "/transfers/{id}/events",
+  summary: "Report what happened to a routed call",
+  description: `\`connected\`, \`completed\` (with \`durationSeconds\`), \`no-answer\` or \`failed\`. A completed call is billable when the caller stayed longer than ${TRANSFER_BUFFER_SECONDS} seconds and the transfer still held its slot: report \`connected\` within the answer's ${ROUTE_ANSWER_TTL_SECONDS} seconds (the slot is then held for ${CONNECTED_HOLD_SECONDS / 3600} hours) or \`completed\` within them. Later, \`connected\` and \`completed\` are recorded and answer 409 (\`EventRefused\`); the transfer is never billed. Each event type counts once per transfer: repeating it changes nothing, and an event after the call ended is recorded without effect.`,
+  security,
+  request: { params: transferIdSchema, body: { required: true, ...json(EventSchema, "The event.") } },
+  responses: {
+    200: json(TransferSchema, "The transfer after the event."),
+    404: json(ErrorSchema, "No such transfer among yours."),
+    409: json(
+      EventRefusedSchema,
+      "`connected` or `completed` arrived after the transfer's slot was released (`reason`: `expired` or `hold_expired`): recorded, never billed.",
+    ),
+    ...errors,
+  },
+});
+
+export const show = createRoute({
+  method: "get",
+  path: "/transfers/{id}",
+  summary: "Read one of your transfers",
+  security,
+  request: { params: transferIdSchema },
+  responses: {
+    200: json(TransferSchema, "The transfer."),
+    404: json(ErrorSchema, "No such transfer among yours."),
+    ...errors,
+  },
 });

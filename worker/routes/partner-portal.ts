@@ -27,7 +27,7 @@ import { validate, validateJson } from "../validation";
 
 /** The partner record of the signed-in partner user (the partner sub-app's guard has run). */
 async function signedInPartner(c: Context<SignedInBindings>): Promise<PartnerProfile> {
-  const partner = await findPartnerByUser(c.env, c.get("user").id);
+  const partner = await findPartnerByUser(c.var.deps, c.get("user").id);
   if (!partner) throw new ForbiddenError("Only partner accounts can do that.");
   return partner;
 }
@@ -35,7 +35,7 @@ async function signedInPartner(c: Context<SignedInBindings>): Promise<PartnerPro
 /** The invitation link: mounted in the public sub-app (worker/api.ts). */
 export const partnerInvitations = new Hono<AppBindings>()
   .post("/partner-invitation/check", validateJson(invitationTokenSchema), async (c) =>
-    c.json(await checkInvitation(c.env, c.req.valid("json").token)),
+    c.json(await checkInvitation(c.var.deps, c.req.valid("json").token)),
   )
   .post(
     "/partner-invitation/accept",
@@ -43,8 +43,8 @@ export const partnerInvitations = new Hono<AppBindings>()
     validateJson(acceptInvitationSchema),
     async (c) => {
       const { token, password } = c.req.valid("json");
-      const user = await acceptInvitation(c.env, token, password);
-      const session = sessions(c.env.DB, c.req.url);
+      const user = await acceptInvitation(c.var.deps, token, password);
+      const session = sessions(c.var.deps);
       await session.invalidateUser(user.id);
       c.header("Set-Cookie", await session.create(user.id), { append: true });
       return c.json(user);
@@ -55,23 +55,23 @@ export const partnerInvitations = new Hono<AppBindings>()
 export const partnerPortal = new Hono<SignedInBindings>()
   .get("/partner/profile", async (c) => {
     const partner = await signedInPartner(c);
-    return c.json({ ...partner, suspendedAt: await partnerSuspendedAt(c.env.DB, partner.id) });
+    return c.json({ ...partner, suspendedAt: await partnerSuspendedAt(c.var.deps, partner.id) });
   })
   .get("/partner/keys", async (c) => {
     const partner = await signedInPartner(c);
-    return c.json(await partnerApiKeys(c.env.DB, partner.id).list());
+    return c.json(await partnerApiKeys(c.var.deps, partner.id).list());
   })
   .post("/partner/keys", validateJson(newApiKeySchema), async (c) => {
     const partner = await signedInPartner(c);
-    return c.json(await partnerApiKeys(c.env.DB, partner.id).create(c.req.valid("json").name), 201);
+    return c.json(await partnerApiKeys(c.var.deps, partner.id).create(c.req.valid("json").name), 201);
   })
   .delete("/partner/keys/:id", async (c) => {
     const partner = await signedInPartner(c);
-    return c.json(await partnerApiKeys(c.env.DB, partner.id).revoke(c.req.param("id")));
+    return c.json(await partnerApiKeys(c.var.deps, partner.id).revoke(c.req.param("id")));
   })
-  .get("/partner/stats", async (c) => c.json(await partnerStats(c.env, await signedInPartner(c))))
+  .get("/partner/stats", async (c) => c.json(await partnerStats(c.var.deps, await signedInPartner(c))))
   .get("/partner/transfers", validate("query", partnerTransfersQuerySchema), async (c) => {
     const partner = await signedInPartner(c);
-    return c.json(await listPartnerTransfers(c.env, partner.id, c.req.valid("query")));
+    return c.json(await listPartnerTransfers(c.var.deps, partner.id, c.req.valid("query")));
   })
-  .get("/partner/payouts", async (c) => c.json(await partnerPayouts(c.env, await signedInPartner(c))));
+  .get("/partner/payouts", async (c) => c.json(await partnerPayouts(c.var.deps, await signedInPartner(c))));

@@ -33,26 +33,26 @@ export const partnerApplications = new Hono<AppBindings>().post(
     const files = form
       .getAll("documents")
       .filter((value): value is File => typeof value !== "string" && value.size > 0);
-    const { id } = await submitApplication(c.env, parsed.data, files);
+    const { id } = await submitApplication(c.var.deps, parsed.data, files);
     return c.json({ message: "Application submitted", id }, 201);
   },
 );
 
 /** The admin's review of applications: mounted in the admin sub-app (worker/api.ts). */
 export const partnerApplicationReview = new Hono<SignedInBindings>()
-  .get("/affnetwork-signups", async (c) => c.json(await listApplications(c.env.DB)))
+  .get("/affnetwork-signups", async (c) => c.json(await listApplications(c.var.deps)))
   .patch("/affnetwork-signups/:id/status", validateJson(applicationStatusSchema), async (c) => {
     const { status } = c.req.valid("json");
-    const origin = siteOrigin(c.env, c.req.url);
-    await decideApplication(c.env, c.req.param("id"), status, c.get("user").id, origin);
+    const origin = siteOrigin(c.var.deps, c.req.url);
+    await decideApplication(c.var.deps, c.req.param("id"), status, c.get("user").id, origin);
     return c.json({ message: "Application status updated successfully", status });
   })
   .post("/affnetwork-signups/:id/invitation", async (c) => {
-    await resendInvitation(c.env, c.req.param("id"), siteOrigin(c.env, c.req.url));
+    await resendInvitation(c.var.deps, c.req.param("id"), siteOrigin(c.var.deps, c.req.url));
     return c.json({ message: "Invitation sent" });
   })
   .get("/download-document/:id", async (c) => {
-    const doc = await openDocument(c.env, c.req.param("id"));
+    const doc = await openDocument(c.var.deps, c.req.param("id"));
     return new Response(doc.body, {
       headers: {
         "Content-Type": doc.contentType,

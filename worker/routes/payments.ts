@@ -27,23 +27,23 @@ export const payments = new Hono<AppBindings>()
     anonymousIntentLimit,
     validateJson(paymentIntentRequestSchema),
     async (c) => {
-      const provider = paymentProvider(c.env, c.req.url);
-      return c.json(await startCheckoutPayment(c.env, provider, c.get("user"), c.req.valid("json")));
+      const provider = paymentProvider(c.var.deps, c.req.url);
+      return c.json(await startCheckoutPayment(c.var.deps, provider, c.get("user"), c.req.valid("json")));
     },
   )
   .post("/stripe/webhook", async (c) => {
-    const event = await verifyStripeWebhook(c.env, await c.req.text(), c.req.header("Stripe-Signature"));
+    const event = await verifyStripeWebhook(c.var.deps, await c.req.text(), c.req.header("Stripe-Signature"));
     if (!event) return errorJson(c, 400, "Invalid or missing webhook signature");
     if ("ignored" in event) return c.json({ received: true });
-    const outcome = await processPaymentEvent(c.env, event, siteOrigin(c.env, c.req.url));
+    const outcome = await processPaymentEvent(c.var.deps, event, siteOrigin(c.var.deps, c.req.url));
     return c.json({ received: true, duplicate: outcome === "duplicate" });
   })
   .post("/simulated-payments/confirm", validateJson(simulatedCardSchema), async (c) => {
-    simulatedProviderFor(c.env, c.req.url);
-    return c.json(await confirmSimulatedPayment(c.env, siteOrigin(c.env, c.req.url), c.req.valid("json")));
+    simulatedProviderFor(c.var.deps, c.req.url);
+    return c.json(await confirmSimulatedPayment(c.var.deps, siteOrigin(c.var.deps, c.req.url), c.req.valid("json")));
   })
   .get("/orders/:orderId/status", validate("query", orderStatusQuerySchema), async (c) => {
-    const order = await orderStatusFor(c.env.DB, c.req.param("orderId"), {
+    const order = await orderStatusFor(c.var.deps, c.req.param("orderId"), {
       userId: c.get("user")?.id ?? null,
       clientSecret: c.req.valid("query").client_secret ?? null,
     });

@@ -8,9 +8,9 @@ import { validateJson } from "../validation";
 
 /** Mounted in the buyer sub-app (worker/api.ts). */
 export const buyerReturnRoutes = new Hono<SignedInBindings>()
-  .get("/returns", async (c) => c.json(await buyerReturns(c.env, c.get("user").id)))
-  .get("/returns/eligible", async (c) => c.json(await eligibleReturns(c.env, c.get("user").id)))
+  .get("/returns", async (c) => c.json(await buyerReturns(c.var.deps, c.get("user").id)))
+  .get("/returns/eligible", async (c) => c.json(await eligibleReturns(c.var.deps, c.get("user").id)))
   .post("/returns", validateJson(createReturnSchema), async (c) =>
-    c.json(await createReturn(c.env, c.get("user").id, c.req.valid("json")), 201),
+    c.json(await createReturn(c.var.deps, c.get("user").id, c.req.valid("json")), 201),
   )
-  .get("/balance", async (c) => c.json(await getBalance(c.env, c.get("user").id)));
+  .get("/balance", async (c) => c.json(await getBalance(c.var.deps, c.get("user").id)));

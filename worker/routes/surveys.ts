@@ -5,21 +5,18 @@
  */
 import { type Context, Hono, type Next } from "hono";
 import type { z } from "zod";
-import { formatUsd, quoteRingcloud, quoteSurvey } from "../../src/domain/pricing";
 import {
   namesSavedSurvey,
-  type RingcloudCheckoutParams,
-  type RingcloudStep2,
   ringcloudSubmissionSchema,
   ringcloudUpdateSchema,
-  surveyQuantity,
   surveySubmissionSchema,
   surveyUpdateSchema,
 } from "../../src/domain/schemas/survey";
 import type { AppBindings, SignedInBindings } from "../env";
-import { InvalidError, UnauthenticatedError } from "../errors";
+import { UnauthenticatedError } from "../errors";
 import { rateLimit } from "../middleware/rate-limit";
 import { createBuyerWithSurvey, findOwnSurvey, updateBuyerSurvey } from "../services/accounts";
+import { ringcloudCheckout, surveyQuote } from "../services/checkout";
 import { sessions } from "../services/sessions";
 import { validateJson, validationFailure } from "../validation";
 
@@ -53,32 +50,7 @@ function repeatSave<Schema extends z.ZodType>(
 
 /** Signs the new buyer in, so that later saves of the same wizard go through the session. */
 async function signIn(c: SurveyContext, userId: string) {
-  c.header("Set-Cookie", await sessions(c.env.DB, c.req.url).create(userId), { append: true });
-}
-
-function surveyQuote(answers: Parameters<typeof surveyQuantity>[0], totalPrice: number) {
-  const quote = quoteSurvey(answers.leadType, surveyQuantity(answers), answers.ageRange);
-  if (!quote.ok) throw new InvalidError(quote.message);
-  if (totalPrice !== quote.totalCents) {
-    throw new InvalidError(`The total price does not match this order (${formatUsd(quote.totalCents)}).`);
-  }
-  return quote;
-}
-
-function ringcloudCheckout(answers: RingcloudStep2, surveyId: string): RingcloudCheckoutParams {
-  const quantity = answers.totalTransfers ?? 0;
-  const ageRange = answers.leadType === "partial_apps" ? answers.ageRange : undefined;
-  const quote = quoteRingcloud(answers.leadType, quantity, ageRange);
-  if (!quote.ok) throw new InvalidError(quote.message);
-  return {
-    amount: quote.totalCents / 100,
-    calls: quantity,
-    tier: "ringcloud",
-    packageType: answers.leadType,
-    pricePerUnit: quote.unitCents / 100,
-    ...(ageRange ? { ageRange } : {}),
-    survey: surveyId,
-  };
+  c.header("Set-Cookie", await sessions(c.var.deps).create(userId), { append: true });
 }
 
 /** Mounted in the public sub-app (worker/api.ts). */
@@ -86,16 +58,17 @@ export const surveys = new Hono<AppBindings>()
   .post(
     "/survey",
     accountCreationLimit,
-    repeatSave(surveyUpdateSchema, async (c, userId, { surveyId, totalPrice, ...answers }) => {
-      const quote = surveyQuote(answers, totalPrice);
-      await updateBuyerSurvey(c.env, userId, surveyId, answers, { kind: "survey", answers });
+    // The spec's `totalPrice` (POST /api/survey, both ways) is in cents.
+    repeatSave(surveyUpdateSchema, async (c, userId, { surveyId, totalPrice: totalCents, ...answers }) => {
+      const quote = surveyQuote(answers, totalCents);
+      await updateBuyerSurvey(c.var.deps, userId, surveyId, answers, { kind: "survey", answers });
       return c.json({ message: "Information saved", surveyId, totalPrice: quote.totalCents }, 200);
     }),
     validateJson(surveySubmissionSchema),
     async (c) => {
-      const { password, totalPrice, ...answers } = c.req.valid("json");
-      const quote = surveyQuote(answers, totalPrice);
-      const created = await createBuyerWithSurvey(c.env, { ...answers, password }, { kind: "survey", answers });
+      const { password, totalPrice: totalCents, ...answers } = c.req.valid("json");
+      const quote = surveyQuote(answers, totalCents);
+      const created = await createBuyerWithSurvey(c.var.deps, { ...answers, password }, { kind: "survey", answers });
       await signIn(c, created.userId);
       return c.json({ message: "Information saved", surveyId: created.surveyId, totalPrice: quote.totalCents }, 201);
     },
@@ -105,7 +78,7 @@ export const surveys = new Hono<AppBindings>()
     accountCreationLimit,
     repeatSave(ringcloudUpdateSchema, async (c, userId, { surveyId, ...answers }) => {
       const checkout = ringcloudCheckout(answers, surveyId);
-      await updateBuyerSurvey(c.env, userId, surveyId, answers, { kind: "ringcloud", answers });
+      await updateBuyerSurvey(c.var.deps, userId, surveyId, answers, { kind: "ringcloud", answers });
       return c.json({ message: "Survey submitted", surveyId, checkout }, 200);
     }),
     validateJson(ringcloudSubmissionSchema),
@@ -113,7 +86,7 @@ export const surveys = new Hono<AppBindings>()
       const { password, confirmPassword: _confirm, ...answers } = c.req.valid("json");
       const checkout = ringcloudCheckout(answers, "");
       const created = await createBuyerWithSurvey(
-        c.env,
+        c.var.deps,
         { ...answers, password, role: "Insurance Agent" },
         { kind: "ringcloud", answers },
       );
@@ -131,5 +104,5 @@ export const surveys = new Hono<AppBindings>()
 
 /** The signed-in buyer's own saved survey, so a wizard can resume it (e.g. 'Back to Survey'): account sub-app. */
 export const savedSurveys = new Hono<SignedInBindings>().get("/surveys/:id", async (c) =>
-  c.json(await findOwnSurvey(c.env.DB, c.get("user").id, c.req.param("id"))),
+  c.json(await findOwnSurvey(c.var.deps, c.get("user").id, c.req.param("id"))),
 );

@@ -11,17 +11,17 @@ import { validateJson } from "../validation";
 
 /** Mounted in the admin sub-app (worker/api.ts). */
 export const transferOrders = new Hono<SignedInBindings>()
-  .get("/transfer-orders", async (c) => c.json(await listTransferOrders(c.env)))
+  .get("/transfer-orders", async (c) => c.json(await listTransferOrders(c.var.deps)))
   .patch("/transfer-orders/:id/status", validateJson(orderStatusChangeSchema), async (c) => {
     const { status } = c.req.valid("json");
-    await changeTransferOrderStatus(c.env.DB, c.req.param("id"), status);
+    await changeTransferOrderStatus(c.var.deps, c.req.param("id"), status);
     return c.json({ message: "Order status updated", status });
   })
   .put("/transfer-orders/:id/delivery", validateJson(deliverySettingsInputSchema), async (c) => {
-    await adminSaveDelivery(c.env, c.req.param("id"), c.req.valid("json"));
+    await adminSaveDelivery(c.var.deps, c.req.param("id"), c.req.valid("json"));
     return c.json({ message: "Delivery settings saved" });
   })
   .post("/transfer-orders/:id/setup-link", async (c) => {
-    await resendSetupLink(c.env, c.req.param("id"), siteOrigin(c.env, c.req.url));
+    await resendSetupLink(c.var.deps, c.req.param("id"), siteOrigin(c.var.deps, c.req.url));
     return c.json({ message: "Setup link sent" });
   });

@@ -5,12 +5,12 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { AccountType } from "../../src/domain/account-types";
 import type { SavedSurvey } from "../../src/domain/schemas/survey";
 import type { SurveyKind } from "../../src/domain/survey";
-import type { AccountType } from "../../src/domain/transfers";
-import { type Database, database } from "../db/client";
+import type { Database } from "../db/client";
 import { surveyResponses, users } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { ConflictError, type DomainError, NotFoundError } from "../errors";
 import { assertNewPasswordAllowed } from "./password-policy";
 import { hashPassword } from "./passwords";
@@ -74,7 +74,8 @@ interface CreateUserOptions {
  * password breaks the rule; the conflict error when the username or e-mail is taken, also when a
  * concurrent sign-up wins the race.
  */
-export async function createUser(db: Database, account: NewAccount, options: CreateUserOptions = {}): Promise<string> {
+export async function createUser(deps: Deps, account: NewAccount, options: CreateUserOptions = {}): Promise<string> {
+  const { db } = deps;
   const fieldName = options.fieldName ?? ((field) => field);
   const conflictError =
     options.conflictError ??
@@ -110,13 +111,13 @@ export async function createUser(db: Database, account: NewAccount, options: Cre
 
 /** Creates the account and the survey record in one transaction; Conflict when the username or e-mail is taken. */
 export async function createBuyerWithSurvey(
-  env: Env,
+  deps: Deps,
   buyer: BuyerProfile & { username: string; password: string; email: string },
   survey: { kind: SurveyKind; answers: Record<string, unknown> },
 ): Promise<{ userId: string; surveyId: string }> {
-  const db = database(env.DB);
+  const { db } = deps;
   const surveyId = crypto.randomUUID();
-  const userId = await createUser(db, buyer, {
+  const userId = await createUser(deps, buyer, {
     alongside: (id) => [
       db.insert(surveyResponses).values({ id: surveyId, userId: id, kind: survey.kind, answers: survey.answers }),
     ],
@@ -125,8 +126,8 @@ export async function createBuyerWithSurvey(
 }
 
 /** The saved wizard a payment completes, with its account's id and e-mail; null when unknown. */
-export async function findSurvey(d1: D1Database, surveyId: string) {
-  const [survey] = await database(d1)
+export async function findSurvey(deps: Deps, surveyId: string) {
+  const [survey] = await deps.db
     .select({
       kind: surveyResponses.kind,
       answers: surveyResponses.answers,
@@ -143,12 +144,12 @@ const SURVEY_NOT_FOUND = "We could not find your saved survey. Please start the 
 
 /** The survey if it is this account's and of this kind; otherwise NotFoundError (never another buyer's). */
 export async function findOwnSurvey(
-  db: D1Database,
+  deps: Deps,
   userId: string,
   surveyId: string,
   kind?: SavedSurvey["kind"],
 ): Promise<SavedSurvey> {
-  const [row] = await database(db)
+  const [row] = await deps.db
     .select({
       surveyId: surveyResponses.id,
       kind: surveyResponses.kind,
@@ -166,15 +167,15 @@ export async function findOwnSurvey(
 
 /** A repeat save from the account that created the survey: the latest answers and profile replace the old. */
 export async function updateBuyerSurvey(
-  env: Env,
+  deps: Deps,
   userId: string,
   surveyId: string,
   profile: BuyerProfile,
   survey: { kind: SavedSurvey["kind"]; answers: Record<string, unknown> },
 ): Promise<void> {
-  const saved = await findOwnSurvey(env.DB, userId, surveyId, survey.kind);
+  const saved = await findOwnSurvey(deps, userId, surveyId, survey.kind);
   const answers = { username: saved.username, email: saved.email, ...survey.answers };
-  const db = database(env.DB);
+  const { db } = deps;
   await db.batch([
     db
       .update(users)

@@ -3,18 +3,18 @@ import { desc } from "drizzle-orm";
 import { storedLead } from "../../src/domain/leads";
 import { agedLeadPrice, dollarsToCents } from "../../src/domain/pricing";
 import type { AdminAgedLead, CallbackOpportunity } from "../../src/domain/schemas/admin-leads";
-import { database } from "../db/client";
 import { agedLeads, callbackOpportunities } from "../db/schema";
+import type { Deps } from "../deps";
 import { ConflictError } from "../errors";
 
 /** How many of the latest uploads the admin lists show. */
 const RECENT = 50;
 
 /** Lists an aged lead; a lead with the same phone and form fill time is already listed (409). */
-export async function addAgedLead(d1: D1Database, input: AdminAgedLead) {
+export async function addAgedLead(deps: Deps, input: AdminAgedLead) {
   const lead = storedLead(input);
   const id = crypto.randomUUID();
-  const inserted = await database(d1)
+  const inserted = await deps.db
     .insert(agedLeads)
     .values({
       id,
@@ -24,13 +24,14 @@ export async function addAgedLead(d1: D1Database, input: AdminAgedLead) {
     .onConflictDoNothing({ target: agedLeads.dedupeKey })
     .returning({ id: agedLeads.id });
   if (inserted.length === 0) throw new ConflictError("This lead is already listed (same phone and form fill time).");
-  const priced = agedLeadPrice(lead, Date.now());
+  const priced = agedLeadPrice(lead, deps.now);
   return { id, ageRange: priced.ageRange, priceCents: priced.priceCents };
 }
 
 /** The latest aged leads with their price today and whether they are sold, reserved or available. */
-export async function recentAgedLeads(d1: D1Database, now = Date.now()) {
-  const rows = await database(d1)
+export async function recentAgedLeads(deps: Deps) {
+  const { db, now } = deps;
+  const rows = await db
     .select({
       id: agedLeads.id,
       name: agedLeads.name,
@@ -66,24 +67,22 @@ export async function recentAgedLeads(d1: D1Database, now = Date.now()) {
   });
 }
 
-export async function addCallbackOpportunity(d1: D1Database, opportunity: CallbackOpportunity, createdBy: string) {
+export async function addCallbackOpportunity(deps: Deps, opportunity: CallbackOpportunity, createdBy: string) {
   const id = crypto.randomUUID();
-  await database(d1)
-    .insert(callbackOpportunities)
-    .values({
-      id,
-      name: opportunity.name,
-      email: opportunity.email,
-      phone: opportunity.phone,
-      state: opportunity.state,
-      priceCents: dollarsToCents(opportunity.price) ?? 0,
-      createdBy,
-    });
+  await deps.db.insert(callbackOpportunities).values({
+    id,
+    name: opportunity.name,
+    email: opportunity.email,
+    phone: opportunity.phone,
+    state: opportunity.state,
+    priceCents: dollarsToCents(opportunity.price) ?? 0, // the spec's callback-opportunity `price` is in dollars
+    createdBy,
+  });
   return { id };
 }
 
-export async function recentCallbackOpportunities(d1: D1Database) {
-  const rows = await database(d1)
+export async function recentCallbackOpportunities(deps: Deps) {
+  const rows = await deps.db
     .select({
       id: callbackOpportunities.id,
       name: callbackOpportunities.name,

@@ -11,16 +11,15 @@ import {
   TOO_MANY_API_KEYS,
 } from "../../src/domain/schemas/partner-account";
 import type { PartnerPaymentTerms } from "../../src/domain/transfers";
-import { type Database, database } from "../db/client";
 import { apiKeys, partners } from "../db/schema";
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError, UnauthenticatedError } from "../errors";
+import type { Deps } from "../deps";
+import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError } from "../errors";
 import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "./api-key-format";
 
 export { hashApiKey };
 
 /** A key's last use is written at most this often (not on every request). */
 const LAST_USED_RESOLUTION_MS = 60_000;
-export const MAX_API_KEY_NAME = 60;
 
 /** The partner a valid key belongs to. */
 export interface KeyOwner {
@@ -46,18 +45,15 @@ const activeKeysOf = (partnerId: string) =>
   sql<number>`(SELECT count(*) FROM ${apiKeys} WHERE ${apiKeys.partnerId} = ${partnerId} AND ${apiKeys.revokedAt} IS NULL)`;
 
 /**
- * Creates a key and answers it in clear: the only time it is ever shown. A partner holds at most
+ * Creates a key named `name` (newApiKeySchema's rule) and answers it in clear: the only time it is ever shown. A partner holds at most
  * MAX_ACTIVE_API_KEYS active keys: the insert itself counts them, so keys created at once cannot pass it.
  */
 export async function createApiKey(
-  db: Database,
+  deps: Deps,
   partnerId: string,
   name: string,
 ): Promise<{ key: string; apiKey: ApiKeyView }> {
-  const trimmed = name.trim();
-  if (!trimmed || trimmed.length > MAX_API_KEY_NAME) {
-    throw new InvalidError(`Give the key a name of 1 to ${MAX_API_KEY_NAME} characters.`);
-  }
+  const { db } = deps;
   const key = API_KEY_PREFIX + encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
   const [row] = await db
     .insert(apiKeys)
@@ -66,7 +62,7 @@ export async function createApiKey(
         .select({
           id: sql<string>`${crypto.randomUUID()}`.as("id"),
           partnerId: partners.id,
-          name: sql<string>`${trimmed}`.as("name"),
+          name: sql<string>`${name}`.as("name"),
           keyHash: sql<string>`${await hashApiKey(key)}`.as("key_hash"),
           prefix: sql<string>`${key.slice(0, SHOWN_PREFIX_LENGTH)}`.as("prefix"),
           createdAt: sql<Date>`(unixepoch('subsec') * 1000)`.as("created_at"),
@@ -86,8 +82,8 @@ export async function createApiKey(
 }
 
 /** A partner's keys, newest first (revoked ones included, marked, unless `activeOnly`). */
-export async function listApiKeys(db: Database, partnerId: string, activeOnly = false): Promise<ApiKeyView[]> {
-  const rows = await db
+export async function listApiKeys(deps: Deps, partnerId: string, activeOnly = false): Promise<ApiKeyView[]> {
+  const rows = await deps.db
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.partnerId, partnerId), activeOnly ? isNull(apiKeys.revokedAt) : undefined))
@@ -96,8 +92,8 @@ export async function listApiKeys(db: Database, partnerId: string, activeOnly = 
 }
 
 /** How many active keys each partner holds (for the admin's list). */
-export async function activeKeyCounts(db: Database): Promise<Map<string, number>> {
-  const rows = await db
+export async function activeKeyCounts(deps: Deps): Promise<Map<string, number>> {
+  const rows = await deps.db
     .select({ partnerId: apiKeys.partnerId, n: count() })
     .from(apiKeys)
     .where(isNull(apiKeys.revokedAt))
@@ -106,12 +102,8 @@ export async function activeKeyCounts(db: Database): Promise<Map<string, number>
 }
 
 /** Revokes one of the partner's own keys; another partner's or an unknown id is 404. Revoking twice is fine. */
-export async function revokeApiKey(
-  db: Database,
-  partnerId: string,
-  keyId: string,
-  now = Date.now(),
-): Promise<ApiKeyView> {
+export async function revokeApiKey(deps: Deps, partnerId: string, keyId: string): Promise<ApiKeyView> {
+  const { db, now } = deps;
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: new Date(now) })
@@ -126,28 +118,27 @@ export async function revokeApiKey(
 }
 
 /** The /partner portal's key management for one partner (the routes hold no database handle). */
-export function partnerApiKeys(d1: D1Database, partnerId: string) {
-  const db = database(d1);
+export function partnerApiKeys(deps: Deps, partnerId: string) {
   return {
-    list: () => listApiKeys(db, partnerId),
-    create: (name: string) => createApiKey(db, partnerId, name),
-    revoke: (keyId: string) => revokeApiKey(db, partnerId, keyId),
+    list: () => listApiKeys(deps, partnerId),
+    create: (name: string) => createApiKey(deps, partnerId, name),
+    revoke: (keyId: string) => revokeApiKey(deps, partnerId, keyId),
   };
 }
 
 /** The owner of a live key; unknown or revoked keys are 401. */
-export async function verifyApiKey(db: Database, key: string): Promise<KeyOwner> {
-  return verifyApiKeyHash(db, await hashApiKey(key));
+export async function verifyApiKey(deps: Deps, key: string): Promise<KeyOwner> {
+  return verifyApiKeyHash(deps, await hashApiKey(key));
 }
 
 /** verifyApiKey for a key already hashed (the middleware hashes once for the lookup and the rate limit). */
-export async function verifyApiKeyHash(db: Database, keyHash: string): Promise<KeyOwner> {
-  return keyOwnerOf(await keyOwnerQuery(db, keyHash));
+export async function verifyApiKeyHash(deps: Deps, keyHash: string): Promise<KeyOwner> {
+  return keyOwnerOf(await keyOwnerQuery(deps, keyHash));
 }
 
 /** The lookup of a key by its hash, as a query the caller may run in a batch beside others. */
-export function keyOwnerQuery(db: Database, keyHash: string) {
-  return db
+export function keyOwnerQuery(deps: Deps, keyHash: string) {
+  return deps.db
     .select({
       apiKeyId: apiKeys.id,
       revokedAt: apiKeys.revokedAt,
@@ -193,7 +184,8 @@ export const activeKeyHash = (keyHash: string) =>
   >`(SELECT ${apiKeys.keyHash} FROM ${apiKeys} WHERE ${apiKeys.keyHash} = ${keyHash} AND ${apiKeys.revokedAt} IS NULL)`;
 
 /** Records a key's use, at most once a minute per key. */
-export function touchApiKey(db: Database, owner: KeyOwner, now = Date.now()) {
+export function touchApiKey(deps: Deps, owner: KeyOwner) {
+  const { db, now } = deps;
   const stale = now - LAST_USED_RESOLUTION_MS;
   if (owner.lastUsedAt !== null && owner.lastUsedAt > stale) return null;
   return db

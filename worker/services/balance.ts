@@ -6,27 +6,25 @@
  */
 import { and, desc, eq, notExists, notInArray, sql } from "drizzle-orm";
 import type { BalanceView } from "../../src/domain/returns";
-import type { Database } from "../db/client";
-import { database } from "../db/client";
 import { balanceLedger, orders } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 
 /** A fresh random id in SQL, for ledger rows written by INSERT … SELECT. */
 const sqlId = sql`lower(hex(randomblob(16)))`;
 
-export async function balanceOf(db: Database, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`coalesce(sum(${balanceLedger.amountCents}), 0)` })
+export async function balanceOf(deps: Deps, userId: string): Promise<number> {
+  const [row] = await deps.db
+    .select({ totalCents: sql<number>`coalesce(sum(${balanceLedger.amountCents}), 0)` })
     .from(balanceLedger)
     .where(eq(balanceLedger.userId, userId));
-  return Number(row?.total ?? 0);
+  return Number(row?.totalCents ?? 0);
 }
 
 /** The balance and its latest ledger rows, newest first. */
-export async function getBalance(env: Env, userId: string): Promise<BalanceView> {
-  const db = database(env.DB);
+export async function getBalance(deps: Deps, userId: string): Promise<BalanceView> {
+  const { db } = deps;
   const [balanceCents, entries] = await Promise.all([
-    balanceOf(db, userId),
+    balanceOf(deps, userId),
     db
       .select({
         id: balanceLedger.id,
@@ -47,7 +45,8 @@ export async function getBalance(env: Env, userId: string): Promise<BalanceView>
  * min(balance, total) when the balance is above 0, read and written in the same statement. Answers the
  * cents applied (0 when there was no balance or the order already had its debit).
  */
-export async function applyBalance(db: Database, userId: string, orderId: string, totalCents: number): Promise<number> {
+export async function applyBalance(deps: Deps, userId: string, orderId: string, totalCents: number): Promise<number> {
+  const { db } = deps;
   // Raw SQL: INSERT … SELECT over the ledger's own sum (drizzle's insert-select cannot aggregate in place).
   const [debit] = await db.all<{ amount_cents: number }>(sql`
     INSERT INTO balance_ledger (id, user_id, amount_cents, reason, order_id, created_by)
@@ -63,7 +62,8 @@ export async function applyBalance(db: Database, userId: string, orderId: string
  * Gives back the balance an order held, once, when the order is cancelled or refunded or was never
  * created (for the batches that cancel or refund it). Nothing for an order without a debit or still live.
  */
-export function refundBalanceStatement(db: Database, orderId: string) {
+export function refundBalanceStatement(deps: Deps, orderId: string) {
+  const { db } = deps;
   const live = db
     .select({ one: sql`1` })
     .from(orders)
@@ -88,16 +88,16 @@ export function refundBalanceStatement(db: Database, orderId: string) {
     .onConflictDoNothing();
 }
 
-export async function refundBalance(d1: D1Database, orderId: string): Promise<void> {
-  await refundBalanceStatement(database(d1), orderId);
+export async function refundBalance(deps: Deps, orderId: string): Promise<void> {
+  await refundBalanceStatement(deps, orderId);
 }
 
 /** The credit of an approved aged-lead return (once per return). */
 export function creditReturnStatement(
-  db: Database,
+  deps: Deps,
   entry: { userId: string; amountCents: number; returnId: string; createdBy: string },
 ) {
-  return db
+  return deps.db
     .insert(balanceLedger)
     .values({ id: crypto.randomUUID(), reason: "return_credit", ...entry })
     .onConflictDoNothing();

@@ -4,9 +4,8 @@ import type { z } from "zod";
 import { CALL_TRANSFER_UNIT_CENTS, dollarsToCents, formatUsd, quoteCallTransfer } from "../../src/domain/pricing";
 import { type callTransferOrderSchema, parseStates } from "../../src/domain/schemas/dashboard";
 import type { PublicUser } from "../../src/domain/user";
-import { database } from "../db/client";
 import { orders } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { InvalidError } from "../errors";
 import { startPayment } from "./orders";
 import type { PaymentProvider } from "./payments/provider";
@@ -15,8 +14,8 @@ import type { PaymentProvider } from "./payments/provider";
 const MY_ORDERS_LIMIT = 200;
 
 /** The buyer's latest orders, newest first. */
-export async function listBuyerOrders(d1: D1Database, userId: string) {
-  const rows = await database(d1)
+export async function listBuyerOrders(deps: Deps, userId: string) {
+  const rows = await deps.db
     .select({
       id: orders.id,
       kind: orders.kind,
@@ -43,18 +42,18 @@ export async function listBuyerOrders(d1: D1Database, userId: string) {
  * price must be that total (or the per-transfer rate the form shows).
  */
 export async function startCallTransferOrder(
-  env: Env,
+  deps: Deps,
   provider: PaymentProvider,
   user: PublicUser,
   { price, leadType, ...form }: z.output<typeof callTransferOrderSchema>,
 ) {
   const quote = quoteCallTransfer(form.totalTransfers);
   if (!quote.ok) throw new InvalidError(quote.message);
-  const sentCents = dollarsToCents(price);
+  const sentCents = dollarsToCents(price); // the spec's call-transfer-order `price` is in dollars
   if (sentCents !== quote.totalCents && sentCents !== CALL_TRANSFER_UNIT_CENTS) {
     throw new InvalidError(`The price does not match this order (${formatUsd(quote.totalCents)}).`);
   }
-  return startPayment(env, provider, {
+  return startPayment(deps, provider, {
     kind: "transfer",
     tier: null,
     quote,

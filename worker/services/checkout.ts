@@ -13,9 +13,10 @@ import {
   quoteSurvey,
 } from "../../src/domain/pricing";
 import type { PaymentIntentRequest, SimulatedCard } from "../../src/domain/schemas/payments";
+import { type RingcloudCheckoutParams, type RingcloudStep2, surveyQuantity } from "../../src/domain/schemas/survey";
 import type { PublicUser } from "../../src/domain/user";
 import type { OrderKind } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { InvalidError, PaymentDeclinedError } from "../errors";
 import { findSurvey } from "./accounts";
 import { processPaymentEvent, startPayment } from "./orders";
@@ -68,18 +69,19 @@ function answersMatch(answers: Record<string, unknown>, request: Record<string, 
  * the order to an account, only the signed-in buyer or the survey's own.
  */
 export async function startCheckoutPayment(
-  env: Env,
+  deps: Deps,
   provider: PaymentProvider,
   caller: PublicUser | null,
   request: PaymentIntentRequest,
 ) {
   const { kind, tier, quote } = priceRequest(request);
   if (!quote.ok) throw new InvalidError(quote.message);
+  // The spec's `amount` (create-payment-intent) is in dollars: converted here, at the edge.
   if (dollarsToCents(request.amount) !== quote.totalCents) {
     throw new InvalidError(`The amount does not match the price of this order (${formatUsd(quote.totalCents)}).`);
   }
   const { amount: _amount, context: _context, email: _email, ...details } = request;
-  const survey = "surveyId" in request && request.surveyId ? await findSurvey(env.DB, request.surveyId) : null;
+  const survey = "surveyId" in request && request.surveyId ? await findSurvey(deps, request.surveyId) : null;
   if (survey && (survey.kind !== kind || !answersMatch(survey.answers, details))) {
     throw new InvalidError("This payment does not match your survey answers.");
   }
@@ -87,7 +89,38 @@ export async function startCheckoutPayment(
   if (!email) throw new InvalidError("Please enter a valid email address");
   const userId = caller?.id ?? survey?.userId ?? null;
   const orderDetails = survey ? { ...survey.answers, ...details } : details;
-  return startPayment(env, provider, { kind, tier, quote, userId, email, details: orderDetails });
+  return startPayment(deps, provider, { kind, tier, quote, userId, email, details: orderDetails });
+}
+
+/**
+ * The survey wizard's save (spec: `totalPrice` in cents): the server quotes the answers, and the wizard's
+ * total must be that quote. InvalidError when the answers cannot be priced or the total differs.
+ */
+export function surveyQuote(answers: Parameters<typeof surveyQuantity>[0], totalCents: number) {
+  const quote = quoteSurvey(answers.leadType, surveyQuantity(answers), answers.ageRange);
+  if (!quote.ok) throw new InvalidError(quote.message);
+  if (totalCents !== quote.totalCents) {
+    throw new InvalidError(`The total price does not match this order (${formatUsd(quote.totalCents)}).`);
+  }
+  return quote;
+}
+
+/** Where the ringcloud wizard's save sends the buyer next: its checkout, priced by the server. */
+export function ringcloudCheckout(answers: RingcloudStep2, surveyId: string): RingcloudCheckoutParams {
+  const quantity = answers.totalTransfers ?? 0;
+  const ageRange = answers.leadType === "partial_apps" ? answers.ageRange : undefined;
+  const quote = quoteRingcloud(answers.leadType, quantity, ageRange);
+  if (!quote.ok) throw new InvalidError(quote.message);
+  return {
+    // The ringcloud checkout's query parameters (spec): `amount` and `pricePerUnit` in dollars.
+    amount: quote.totalCents / 100,
+    calls: quantity,
+    tier: "ringcloud",
+    packageType: answers.leadType,
+    pricePerUnit: quote.unitCents / 100,
+    ...(ageRange ? { ageRange } : {}),
+    survey: surveyId,
+  };
 }
 
 /**
@@ -95,22 +128,22 @@ export async function startCheckoutPayment(
  * through the same event handling as Stripe's webhook. A declined card is PaymentDeclined (402).
  */
 export async function confirmSimulatedPayment(
-  env: Env,
+  deps: Deps,
   origin: string,
   { clientSecret, ...card }: SimulatedCard,
 ): Promise<{ status: "succeeded"; paymentIntentId: string }> {
-  const intent = await openSimulatedIntent(env.DB, clientSecret);
+  const intent = await openSimulatedIntent(deps, clientSecret);
   // The simulated provider's own event, handled as Stripe's webhook would be.
   const handle = (event: DistributiveOmit<PaymentEvent, "id" | "paymentIntentId">) =>
-    processPaymentEvent(env, { id: `evt_sim_${crypto.randomUUID()}`, paymentIntentId: intent.id, ...event }, origin);
+    processPaymentEvent(deps, { id: `evt_sim_${crypto.randomUUID()}`, paymentIntentId: intent.id, ...event }, origin);
   const check = checkSimulatedCard(card);
   if (!check.ok) {
     if (!check.declined) throw new InvalidError(check.message);
-    await recordSimulatedOutcome(env.DB, intent.id, { succeeded: false, error: check.message });
+    await recordSimulatedOutcome(deps, intent.id, { succeeded: false, error: check.message });
     await handle({ type: "payment_intent.payment_failed", failureMessage: check.message });
     throw new PaymentDeclinedError(check.message);
   }
-  await recordSimulatedOutcome(env.DB, intent.id, { succeeded: true });
+  await recordSimulatedOutcome(deps, intent.id, { succeeded: true });
   await handle({ type: "payment_intent.succeeded", amountCents: intent.amountCents, currency: intent.currency });
   return { status: "succeeded", paymentIntentId: intent.id };
 }

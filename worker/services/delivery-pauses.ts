@@ -18,9 +18,9 @@ import {
 } from "../../src/domain/delivery-pauses";
 import type { TrackerOrder } from "../../src/domain/returns";
 import { NO_ANSWER_PAUSE_COUNT, NO_ANSWER_PAUSE_WINDOW_MS, normalizeUsPhone } from "../../src/domain/transfers";
-import { type Database, database } from "../db/client";
+import type { Database } from "../db/client";
 import { orderDelivery, orders, systemPauses, transfers, users } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { emails } from "./email-templates";
 import { sendMail } from "./mail";
@@ -29,10 +29,10 @@ import { buyersOrder, orderProgressSelect, todayCounts, toTrackerOrder } from ".
 const running = { paused: false, pausedReason: null, pausedAt: null, pauseKind: null, pauseNeedsAdmin: false } as const;
 
 /** One order's progress as the Lead Tracker shows it. */
-async function orderView(db: Database, orderId: string, now: number): Promise<TrackerOrder> {
-  const [row] = await orderProgressSelect(db).where(eq(orders.id, orderId));
+async function orderView(deps: Deps, orderId: string): Promise<TrackerOrder> {
+  const [row] = await orderProgressSelect(deps).where(eq(orders.id, orderId));
   if (!row) throw new NotFoundError("No such order.");
-  const today = await todayCounts(db, [orderId], now);
+  const today = await todayCounts(deps, [orderId]);
   return toTrackerOrder(row, today.get(orderId) ?? 0);
 }
 
@@ -63,9 +63,9 @@ function liftStatement(db: Database, orderId: string, how: PauseLift, by: string
 // ——— The buyer ———
 
 /** Pauses deliveries to one of the buyer's orders; an order already paused (by anyone) stays as it is. */
-export async function pauseDeliveries(env: Env, userId: string, orderId: string, now = Date.now()) {
-  const db = database(env.DB);
-  await buyersOrder(db, userId, orderId);
+export async function pauseDeliveries(deps: Deps, userId: string, orderId: string) {
+  const { db, now } = deps;
+  await buyersOrder(deps, userId, orderId);
   await deliveryOf(db, orderId);
   await db
     .update(orderDelivery)
@@ -77,7 +77,7 @@ export async function pauseDeliveries(env: Env, userId: string, orderId: string,
       updatedAt: new Date(now),
     })
     .where(and(eq(orderDelivery.orderId, orderId), eq(orderDelivery.paused, false)));
-  return orderView(db, orderId, now);
+  return orderView(deps, orderId);
 }
 
 /**
@@ -87,14 +87,13 @@ export async function pauseDeliveries(env: Env, userId: string, orderId: string,
  * (a number sent with it changes the transfer number too).
  */
 export async function resumeDeliveries(
-  env: Env,
+  deps: Deps,
   userId: string,
   orderId: string,
   input: { transferPhone?: string },
-  now = Date.now(),
 ): Promise<TrackerOrder> {
-  const db = database(env.DB);
-  await buyersOrder(db, userId, orderId);
+  const { db, now } = deps;
+  await buyersOrder(deps, userId, orderId);
   const phone = input.transferPhone ? normalizeUsPhone(input.transferPhone) : null;
   const delivery = await deliveryOf(db, orderId);
   if (delivery.paused && delivery.pauseKind === "no_answer") {
@@ -118,7 +117,7 @@ export async function resumeDeliveries(
     ]);
     // An admin lifted it meanwhile (fine), or it needs an admin now: the refusal is read again.
     if (!resumed) await refuseIfSystemPaused(db, orderId);
-    return orderView(db, orderId, now);
+    return orderView(deps, orderId);
   }
   const [resumed] = await db
     .update(orderDelivery)
@@ -131,8 +130,8 @@ export async function resumeDeliveries(
     )
     .returning({ orderId: orderDelivery.orderId });
   // The system paused it between the read and the update: its rule applies.
-  if (!resumed) return resumeDeliveries(env, userId, orderId, input, now);
-  return orderView(db, orderId, now);
+  if (!resumed) return resumeDeliveries(deps, userId, orderId, input);
+  return orderView(deps, orderId);
 }
 
 async function refuseIfSystemPaused(db: Database, orderId: string) {
@@ -145,13 +144,8 @@ async function refuseIfSystemPaused(db: Database, orderId: string) {
 // ——— The admin ———
 
 /** An admin lifts an order's system pause (the only way once it needs an admin). */
-export async function liftSystemPause(
-  env: Env,
-  adminId: string,
-  orderId: string,
-  now = Date.now(),
-): Promise<TrackerOrder> {
-  const db = database(env.DB);
+export async function liftSystemPause(deps: Deps, adminId: string, orderId: string): Promise<TrackerOrder> {
+  const { db, now } = deps;
   await deliveryOf(db, orderId);
   const [[resumed]] = await db.batch([
     db
@@ -162,7 +156,7 @@ export async function liftSystemPause(
     liftStatement(db, orderId, "admin", adminId, now),
   ]);
   if (!resumed) throw new ConflictError("This order has no pause set by the system to lift.");
-  return orderView(db, orderId, now);
+  return orderView(deps, orderId);
 }
 
 // ——— The system ———
@@ -172,8 +166,8 @@ export async function liftSystemPause(
  * lifted, pause the order and tell its buyer once. The pause is recorded; the third within
  * SYSTEM_PAUSE_ADMIN_WINDOW_MS needs an admin.
  */
-export async function pauseIfUnanswered(env: Env, orderId: string, siteOrigin: string, now: number) {
-  const db = database(env.DB);
+export async function pauseIfUnanswered(deps: Deps, orderId: string, siteOrigin: string) {
+  const { db, now } = deps;
   const lastLifted = sql`coalesce((SELECT max(${systemPauses.liftedAt}) FROM ${systemPauses}
     WHERE ${systemPauses.orderId} = ${orderId}), 0)`;
   const [recent] = await db
@@ -219,11 +213,11 @@ export async function pauseIfUnanswered(env: Env, orderId: string, siteOrigin: s
     ),
   ]);
   if (!paused) return;
-  await tellBuyerOfPause(db, env, orderId, paused.needsAdmin, siteOrigin);
+  await tellBuyerOfPause(deps, orderId, paused.needsAdmin, siteOrigin);
 }
 
-async function tellBuyerOfPause(db: Database, env: Env, orderId: string, needsAdmin: boolean, siteOrigin: string) {
-  const [buyer] = await db
+async function tellBuyerOfPause(deps: Deps, orderId: string, needsAdmin: boolean, siteOrigin: string) {
+  const [buyer] = await deps.db
     .select({ orderEmail: orders.email, userEmail: users.email, name: users.firstName })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
@@ -231,7 +225,7 @@ async function tellBuyerOfPause(db: Database, env: Env, orderId: string, needsAd
   const to = buyer?.userEmail ?? buyer?.orderEmail;
   if (!to) return;
   try {
-    await sendMail(env, to, emails.transfersPaused(siteOrigin, { name: buyer?.name ?? null, orderId, needsAdmin }));
+    await sendMail(deps, to, emails.transfersPaused(siteOrigin, { name: buyer?.name ?? null, orderId, needsAdmin }));
   } catch (error) {
     // The pause stands and the Lead Tracker shows it; the partner's event is not refused for a mail.
     console.error(`Order ${orderId}: the pause e-mail failed`, error);

@@ -14,9 +14,8 @@ import {
   settingsFromInput,
 } from "../../src/domain/delivery-setup";
 import { isDeliveryComplete } from "../../src/domain/transfers";
-import { database } from "../db/client";
 import { orderDelivery, type orders } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { markAwaitingSetup, paidLiveTransferOrder, saveDeliverySettings } from "./order-delivery";
 import { sendSetupLink } from "./setup-links";
 
@@ -28,21 +27,20 @@ type PaidOrder = Pick<OrderRecord, "id" | "kind" | "userId" | "email" | "quantit
  * When they are incomplete, or cannot be saved, the order waits for setup (the buyer and /admin-orders
  * see it) and the buyer is e-mailed the setup link. Never silent: what fails is logged with the order.
  */
-export async function prepareDelivery(env: Env, order: PaidOrder, origin: string): Promise<void> {
+export async function prepareDelivery(deps: Deps, order: PaidOrder, origin: string): Promise<void> {
   if (!isLiveTransferOrder(order.kind, order.details)) return;
-  const db = database(env.DB);
   const settings = deliverySettingsFromDetails(order.details);
   let awaiting = !isDeliveryComplete(settings);
   try {
-    await saveDeliverySettings(db, order.id, order.quantity, settings);
+    await saveDeliverySettings(deps, order.id, order.quantity, settings);
   } catch (error) {
     console.error(`Order ${order.id}: its delivery settings could not be saved, so it waits for setup`, error);
-    await markAwaitingSetup(db, order.id, order.quantity);
+    await markAwaitingSetup(deps, order.id, order.quantity);
     awaiting = true;
   }
   if (!awaiting) return;
   try {
-    await sendSetupLink(env, order, origin);
+    await sendSetupLink(deps, order, origin);
   } catch (error) {
     // The payment stands and the order shows 'awaiting setup'; an admin can re-send the link.
     console.error(`Delivery setup e-mail for order ${order.id} failed`, error);
@@ -50,15 +48,14 @@ export async function prepareDelivery(env: Env, order: PaidOrder, origin: string
 }
 
 /** An admin fills in (or corrects) a paid live-transfer order's delivery settings. */
-export async function adminSaveDelivery(env: Env, orderId: string, input: DeliverySettingsValues): Promise<void> {
-  const db = database(env.DB);
-  const order = await paidLiveTransferOrder(db, orderId);
-  await saveDeliverySettings(db, order.id, order.quantity, settingsFromInput(input));
+export async function adminSaveDelivery(deps: Deps, orderId: string, input: DeliverySettingsValues): Promise<void> {
+  const order = await paidLiveTransferOrder(deps, orderId);
+  await saveDeliverySettings(deps, order.id, order.quantity, settingsFromInput(input));
 }
 
 /** Every order's delivery (settings and counts) for /admin-orders, by order id. */
-export async function deliveryViews(env: Env): Promise<Map<string, OrderDeliveryView>> {
-  const rows = await database(env.DB).select().from(orderDelivery);
+export async function deliveryViews(deps: Deps): Promise<Map<string, OrderDeliveryView>> {
+  const rows = await deps.db.select().from(orderDelivery);
   return new Map(
     rows.map((row) => [
       row.orderId,

@@ -4,10 +4,9 @@
  * recorded before its e-mail goes, so a second cron run never sends it again.
  */
 import { and, eq, gte, isNotNull, lt, notExists, sql } from "drizzle-orm";
-import { localTime } from "../../src/domain/transfers";
-import { database } from "../db/client";
+import { localTime } from "../../src/domain/time-zones";
 import { deliverySummaries, transfers, users } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { emails } from "./email-templates";
 import { sendMail, siteOrigin } from "./mail";
 
@@ -23,8 +22,8 @@ function addDays(day: string, days: number): string {
 }
 
 /** Sends the summaries that are due; answers how many were sent. */
-export async function sendDeliverySummaries(env: Env, now = Date.now()): Promise<number> {
-  const db = database(env.DB);
+export async function sendDeliverySummaries(deps: Deps): Promise<number> {
+  const { db, now } = deps;
   // The last US zone to finish a day is Hawaii: days before its today have ended everywhere.
   const endedBefore = localTime(now, "Pacific/Honolulu").day;
   const due = await db
@@ -72,9 +71,9 @@ export async function sendDeliverySummaries(env: Env, now = Date.now()): Promise
     const notCharged = Number(summary.completed) - billable;
     try {
       await sendMail(
-        env,
+        deps,
         summary.email,
-        emails.deliverySummary(siteOrigin(env), {
+        emails.deliverySummary(siteOrigin(deps), {
           firstName: summary.firstName,
           day: summary.day,
           billable,

@@ -4,10 +4,9 @@
  */
 import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { FulfilmentOrder, FulfilmentOverview, FulfilmentPartner } from "../../src/domain/returns";
-import { localTime, US_TIME_ZONES } from "../../src/domain/transfers";
-import { database } from "../db/client";
+import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import { orderDelivery, orders, partnerDayCalls, partners, transfers } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { orderProgressSelect, todayCounts, toTrackerOrder } from "./tracker";
 
 /** Open orders shown at once, oldest paid first (the order routing serves them in). */
@@ -15,10 +14,10 @@ const ORDER_LIMIT = 200;
 /** Billable rate and average duration are over this many recent days. */
 export const PARTNER_STATS_DAYS = 30;
 
-export async function fulfilmentOverview(env: Env, now = Date.now()): Promise<FulfilmentOverview> {
-  const db = database(env.DB);
+export async function fulfilmentOverview(deps: Deps): Promise<FulfilmentOverview> {
+  const { db } = deps;
   const openOrder = eq(orders.status, "paid");
-  const orderRows = await orderProgressSelect(db)
+  const orderRows = await orderProgressSelect(deps)
     .where(openOrder)
     .orderBy(asc(orders.paidAt), asc(orders.id))
     .limit(ORDER_LIMIT);
@@ -27,7 +26,7 @@ export async function fulfilmentOverview(env: Env, now = Date.now()): Promise<Fu
     .from(orderDelivery)
     .innerJoin(orders, eq(orders.id, orderDelivery.orderId))
     .where(openOrder);
-  const today = await todayCounts(db, sql`${openIds}`, now);
+  const today = await todayCounts(deps, sql`${openIds}`);
   const fulfilmentOrders: FulfilmentOrder[] = orderRows.map((row) => {
     const {
       createdAt: _createdAt,
@@ -36,11 +35,11 @@ export async function fulfilmentOverview(env: Env, now = Date.now()): Promise<Fu
     } = toTrackerOrder(row, today.get(row.orderId) ?? 0);
     return { ...progress, buyer: row.buyer };
   });
-  return { orders: fulfilmentOrders, partners: await partnerOverview(env, now) };
+  return { orders: fulfilmentOrders, partners: await partnerOverview(deps) };
 }
 
-async function partnerOverview(env: Env, now: number): Promise<FulfilmentPartner[]> {
-  const db = database(env.DB);
+async function partnerOverview(deps: Deps): Promise<FulfilmentPartner[]> {
+  const { db, now } = deps;
   const days = [...new Set(US_TIME_ZONES.map((zone) => localTime(now, zone).day))];
   const [rows, calls, stats] = await Promise.all([
     db

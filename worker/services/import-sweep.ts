@@ -8,9 +8,8 @@
  * The browser resumes an interrupted upload from `receivedBatchNumbers`: only the batches never received.
  */
 import { and, asc, eq, lt, sql } from "drizzle-orm";
-import { database } from "../db/client";
 import { importBatches, imports } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
 import { type ImportBatchMessage, STALLED_BATCH_MS } from "./imports";
 
@@ -23,12 +22,8 @@ const MAX_ROUNDS = 20;
  * Sends again the batches queued longer than `stalledAfterMs` (oldest first), each claimed by moving its
  * queued time to now, so a concurrent sweep does not pick it too. Answers how many were sent again.
  */
-export async function resendStalledBatches(
-  env: Env,
-  options: { stalledAfterMs?: number; now?: number } = {},
-): Promise<number> {
-  const db = database(env.DB);
-  const now = options.now ?? Date.now();
+export async function resendStalledBatches(deps: Deps, options: { stalledAfterMs?: number } = {}): Promise<number> {
+  const { db, env, now } = deps;
   const cutoff = now - (options.stalledAfterMs ?? STALLED_BATCH_MS);
   let sent = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -58,8 +53,8 @@ export async function resendStalledBatches(
 }
 
 /** The batch numbers the server has of an import (whatever their state): a resumed upload skips them. */
-export async function receivedBatchNumbers(d1: D1Database, importId: string): Promise<number[]> {
-  const db = database(d1);
+export async function receivedBatchNumbers(deps: Deps, importId: string): Promise<number[]> {
+  const { db } = deps;
   const [found] = await db.select({ id: imports.id }).from(imports).where(eq(imports.id, importId));
   if (!found) throw new NotFoundError("Import not found");
   const rows = await db

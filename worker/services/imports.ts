@@ -5,7 +5,7 @@
  * duplicate or rejected, and a batch is processed once however often its message arrives.
  */
 
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, count, eq, gt, lt } from "drizzle-orm";
 import { BULK_BATCH_SIZE, STALLED_BATCH_MINUTES } from "../../src/domain/csv-mapping";
 import { csvLines } from "../../src/domain/csv-writer";
 import { type StoredLead, storedLead } from "../../src/domain/leads";
@@ -15,9 +15,8 @@ import {
   type ImportStatus,
   STATUS_REJECTIONS,
 } from "../../src/domain/schemas/admin-leads";
-import { database } from "../db/client";
-import { importRejections } from "../db/schema";
-import type { Env } from "../env";
+import { importBatches, importRejections, imports } from "../db/schema";
+import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
 
 export interface ImportBatchMessage {
@@ -81,8 +80,9 @@ function recordRejections(db: D1Database, importId: string, rejections: { rowNum
  * queued is (re)announced on the Queue, so a batch retried after any failure is neither lost nor
  * counted twice. Three round trips: R2, D1, Queue.
  */
-export async function acceptBatch(env: Env, adminId: string | null, upload: BulkUpload) {
-  const db = env.DB;
+export async function acceptBatch(deps: Deps, adminId: string | null, upload: BulkUpload) {
+  const { env } = deps;
+  const db = env.DB; // raw D1: the measured import path (decision 0013), JSON row sets and UPDATE … FROM
   const importId = upload.importId ?? crypto.randomUUID();
   const batchNumber =
     upload.batchNumber ??
@@ -155,9 +155,10 @@ export async function acceptBatch(env: Env, adminId: string | null, upload: Bulk
 }
 
 /** Inserts a queued batch. Answers false when the batch was already processed (a redelivered message). */
-export async function processImportBatch(env: Env, message: ImportBatchMessage): Promise<boolean> {
+export async function processImportBatch(deps: Deps, message: ImportBatchMessage): Promise<boolean> {
   const { importId, batchNumber } = message;
-  const db = env.DB;
+  const { env } = deps;
+  const db = env.DB; // raw D1: the measured import path (decision 0013), INSERT … SELECT over json_each
   const batch = await db
     .prepare("SELECT status FROM import_batches WHERE import_id = ? AND batch_number = ?")
     .bind(importId, batchNumber)
@@ -199,11 +200,13 @@ export async function processImportBatch(env: Env, message: ImportBatchMessage):
 }
 
 /** A batch that kept failing: its rows are reported rejected, so none is silently lost. */
-export async function failImportBatch(env: Env, message: ImportBatchMessage, error: string): Promise<void> {
+export async function failImportBatch(deps: Deps, message: ImportBatchMessage, error: string): Promise<void> {
   const { importId, batchNumber } = message;
+  const { env } = deps;
   const stored = await env.DOCUMENTS.get(batchKey(importId, batchNumber));
   const rows = stored ? ((await stored.json()) as { rowNumber: number }[]) : [];
   const reason = `Not saved: batch ${batchNumber} failed (${error.slice(0, 200)})`;
+  // Raw D1: the import's own statements (recordRejections, refreshTotals), in one batch.
   await env.DB.batch([
     env.DB.prepare(
       "UPDATE import_batches SET status = 'failed', error = ? WHERE import_id = ? AND batch_number = ? AND status = 'queued'",
@@ -217,44 +220,54 @@ export async function failImportBatch(env: Env, message: ImportBatchMessage, err
   ]);
 }
 
-export async function importStatus(db: D1Database, importId: string, now = Date.now()): Promise<ImportStatus | null> {
-  const [summary, rejections, stalled] = await db.batch<Record<string, unknown>>([
-    db.prepare("SELECT * FROM imports WHERE id = ?").bind(importId),
+export async function importStatus(deps: Deps, importId: string): Promise<ImportStatus | null> {
+  const { db, now } = deps;
+  const [[row], rejections, [stalled]] = await db.batch([
+    db.select().from(imports).where(eq(imports.id, importId)),
     db
-      .prepare("SELECT row_number, reason FROM import_rejections WHERE import_id = ? ORDER BY row_number LIMIT ?")
-      .bind(importId, STATUS_REJECTIONS),
+      .select({ rowNumber: importRejections.rowNumber, reason: importRejections.reason })
+      .from(importRejections)
+      .where(eq(importRejections.importId, importId))
+      .orderBy(asc(importRejections.rowNumber))
+      .limit(STATUS_REJECTIONS),
     db
-      .prepare("SELECT count(*) AS n FROM import_batches WHERE import_id = ? AND status = 'queued' AND queued_at < ?")
-      .bind(importId, now - STALLED_BATCH_MS),
+      .select({ n: count() })
+      .from(importBatches)
+      .where(
+        and(
+          eq(importBatches.importId, importId),
+          eq(importBatches.status, "queued"),
+          lt(importBatches.queuedAt, now - STALLED_BATCH_MS),
+        ),
+      ),
   ]);
-  const row = summary?.results[0];
   if (!row) return null;
   const counts = {
-    rowsReceived: Number(row.rows_received),
-    rowsInserted: Number(row.rows_inserted),
-    rowsDuplicate: Number(row.rows_duplicate),
-    rowsRejected: Number(row.rows_rejected),
-    batchesReceived: Number(row.batches_received),
-    batchesDone: Number(row.batches_done),
-    batchesFailed: Number(row.batches_failed),
+    rowsReceived: row.rowsReceived,
+    rowsInserted: row.rowsInserted,
+    rowsDuplicate: row.rowsDuplicate,
+    rowsRejected: row.rowsRejected,
+    batchesReceived: row.batchesReceived,
+    batchesDone: row.batchesDone,
+    batchesFailed: row.batchesFailed,
   };
   return {
     id: importId,
-    fileName: (row.file_name as string | null) ?? null,
+    fileName: row.fileName,
     ...counts,
     done:
       counts.batchesDone + counts.batchesFailed === counts.batchesReceived &&
       counts.rowsInserted + counts.rowsDuplicate + counts.rowsRejected === counts.rowsReceived,
-    stalledBatches: Number(stalled?.results[0]?.n ?? 0),
-    rejections: (rejections?.results ?? []).map((r) => ({ rowNumber: Number(r.row_number), reason: String(r.reason) })),
+    stalledBatches: stalled?.n ?? 0,
+    rejections,
   };
 }
 
 /** Rejections read per query for the report: a million-row import needs a few hundred queries at most. */
 const REPORT_PAGE_ROWS = 5000;
 
-async function* rejectionPages(d1: D1Database, importId: string) {
-  const db = database(d1);
+async function* rejectionPages(deps: Deps, importId: string) {
+  const { db } = deps;
   let after = 0;
   for (;;) {
     const page = await db
@@ -274,9 +287,9 @@ async function* rejectionPages(d1: D1Database, importId: string) {
 const REPORT_QUOTES = [false, false, true];
 
 /** The import's report as CSV (every rejected row, then the totals), streamed page by page. */
-export function importReportCsv(d1: D1Database, status: ImportStatus): ReadableStream<Uint8Array> {
+export function importReportCsv(deps: Deps, status: ImportStatus): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const pages = rejectionPages(d1, status.id);
+  const pages = rejectionPages(deps, status.id);
   let started = false;
   return new ReadableStream({
     async pull(controller) {
@@ -310,8 +323,8 @@ export function importReportCsv(d1: D1Database, status: ImportStatus): ReadableS
 }
 
 /** An import's status and counts; an unknown id is NotFound. */
-export async function findImport(db: D1Database, importId: string): Promise<ImportStatus> {
-  const status = await importStatus(db, importId);
+export async function findImport(deps: Deps, importId: string): Promise<ImportStatus> {
+  const status = await importStatus(deps, importId);
   if (!status) throw new NotFoundError("Import not found");
   return status;
 }

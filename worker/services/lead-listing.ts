@@ -22,8 +22,8 @@ import {
   type OwnedLead,
   type OwnedLeadPage,
 } from "../../src/domain/schemas/dashboard";
-import { database } from "../db/client";
 import { agedLeads } from "../db/schema";
+import type { Deps } from "../deps";
 import { priceLead } from "./leads";
 
 /**
@@ -137,11 +137,12 @@ function pageRowids(keys: LocationKeys, matched: number, available: number, now:
 }
 
 export async function listAvailableLeads(
-  d1: D1Database,
+  deps: Deps,
   page: number,
   location: string | undefined,
 ): Promise<AgedLeadPage> {
-  const now = Date.now();
+  const { now } = deps;
+  const d1 = deps.env.DB; // raw D1: the measured listing path (decision 0012), see the batch below
   const offset = (page - 1) * AGED_LEADS_PAGE_SIZE;
   const terms = parseLocationFilter(location);
   const pageQuery = (plan: ReturnType<typeof tally>) => {
@@ -180,6 +181,7 @@ export async function listAvailableLeads(
         actualAge: priced.ageDays,
         // D15: the day only before purchase.
         formFillTime: row.form_fill_time === null ? null : new Date(row.form_fill_time).toISOString().slice(0, 10),
+        // Spec-fixed names (aged-lead list item): dollars; `priceCents` beside them.
         currentPrice: priced.priceCents / 100,
         price: priced.priceCents / 100,
         priceCents: priced.priceCents,
@@ -225,8 +227,8 @@ const boughtBy = (userId: string) =>
   );
 
 /** My Leads, newest purchase first, one page at a time (aged_leads_sold_to_idx). */
-export async function listOwnedLeads(d1: D1Database, userId: string, page: number): Promise<OwnedLeadPage> {
-  const db = database(d1);
+export async function listOwnedLeads(deps: Deps, userId: string, page: number): Promise<OwnedLeadPage> {
+  const { db } = deps;
   const [[counted], rows] = await db.batch([
     db.select({ total: count() }).from(agedLeads).where(boughtBy(userId)),
     db
@@ -248,8 +250,8 @@ export async function listOwnedLeads(d1: D1Database, userId: string, page: numbe
 }
 
 /** Every lead the buyer owns, read in chunks after the last (soldAt, id) seen: one query per chunk. */
-export async function* ownedLeadChunks(d1: D1Database, userId: string): AsyncGenerator<OwnedLead[]> {
-  const db = database(d1);
+export async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerator<OwnedLead[]> {
+  const { db } = deps;
   let after: { soldAt: Date; id: string } | null = null;
   while (true) {
     const rows: OwnedRow[] = await db
@@ -278,9 +280,9 @@ export async function* ownedLeadChunks(d1: D1Database, userId: string): AsyncGen
 export const MY_LEADS_CSV_HEADER = ["Name", "Phone", "Email", "State", "Form fill time", "Purchased at", "Order"];
 
 /** The My Leads CSV as a stream: each chunk is read from D1 only when the client is ready for it. */
-export function myLeadsCsv(d1: D1Database, userId: string): ReadableStream<Uint8Array> {
+export function myLeadsCsv(deps: Deps, userId: string): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const chunks = ownedLeadChunks(d1, userId);
+  const chunks = ownedLeadChunks(deps, userId);
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(csvLines([MY_LEADS_CSV_HEADER])));

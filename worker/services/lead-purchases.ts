@@ -5,8 +5,7 @@
 import type { BalanceApplied } from "../../src/domain/returns";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
 import type { PublicUser } from "../../src/domain/user";
-import { database } from "../db/client";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { ConflictError } from "../errors";
 import { applyBalance, refundBalance } from "./balance";
 import { liveReservationSize, releaseLeads, reserveLeads } from "./leads";
@@ -23,19 +22,19 @@ import type { PaymentProvider } from "./payments/provider";
 const REPLACED = "Replaced by a newer purchase";
 
 export async function purchaseAgedLeads(
-  env: Env,
+  deps: Deps,
   provider: PaymentProvider,
   user: PublicUser,
   leadIds: readonly string[],
 ): Promise<PaymentStart & BalanceApplied & { count: number }> {
   const orderId = crypto.randomUUID();
-  const prices = await reserveLeads(env.DB, { orderId, userId: user.id, leadIds });
+  const prices = await reserveLeads(deps, { orderId, userId: user.id, leadIds });
   const totalCents = prices.reduce((sum, lead) => sum + lead.priceCents, 0);
   // The reservation released the buyer's previous leads; their orders can no longer be paid (and the
   // balance they held comes back before this order takes it).
-  for (const previous of await pendingLeadOrders(env.DB, { userId: user.id, except: orderId })) {
-    if ((await liveReservationSize(env.DB, previous.id)) > 0) continue; // a purchase that raced this one and won
-    await cancelPendingOrder(env, previous, REPLACED).catch((error) =>
+  for (const previous of await pendingLeadOrders(deps, { userId: user.id, except: orderId })) {
+    if ((await liveReservationSize(deps, previous.id)) > 0) continue; // a purchase that raced this one and won
+    await cancelPendingOrder(deps, previous, REPLACED).catch((error) =>
       console.error(`Could not cancel the payment of order ${previous.id}`, error),
     );
   }
@@ -43,8 +42,8 @@ export async function purchaseAgedLeads(
   let payment: PaymentStart;
   try {
     // The buyer's balance pays first (issue 16); the card pays the rest.
-    balanceAppliedCents = await applyBalance(database(env.DB), user.id, orderId, totalCents);
-    payment = await startPayment(env, provider, {
+    balanceAppliedCents = await applyBalance(deps, user.id, orderId, totalCents);
+    payment = await startPayment(deps, provider, {
       id: orderId,
       kind: "aged-leads",
       tier: null,
@@ -55,20 +54,20 @@ export async function purchaseAgedLeads(
       balanceAppliedCents,
     });
   } catch (error) {
-    await releaseLeads(env.DB, orderId);
-    await refundBalance(env.DB, orderId);
+    await releaseLeads(deps, orderId);
+    await refundBalance(deps, orderId);
     throw error;
   }
   // Two purchases at once: the later reservation wins, and the other is refused rather than left unpayable.
-  if ((await liveReservationSize(env.DB, orderId)) < prices.length) {
-    await cancelPendingOrder(env, { id: orderId, paymentIntentId: await paymentIntentOf(env.DB, orderId) }, REPLACED);
+  if ((await liveReservationSize(deps, orderId)) < prices.length) {
+    await cancelPendingOrder(deps, { id: orderId, paymentIntentId: await paymentIntentOf(deps, orderId) }, REPLACED);
     throw new ConflictError("Another purchase of yours replaced this one. Please check your selection and try again.");
   }
-  const paidWithBalance = balanceAppliedCents > 0 && payment.amount === 0;
+  const paidWithBalance = balanceAppliedCents > 0 && payment.amountCents === 0;
   if (paidWithBalance) {
     // Nothing left for a card: confirmed at once, through the path a provider's event takes.
     await processPaymentEvent(
-      env,
+      deps,
       {
         id: `${BALANCE_INTENT_PREFIX}${orderId}`,
         type: "payment_intent.succeeded",
@@ -76,7 +75,7 @@ export async function purchaseAgedLeads(
         amountCents: 0,
         currency: payment.currency,
       },
-      env.PUBLIC_SITE_URL ?? "",
+      deps.env.PUBLIC_SITE_URL ?? "",
     );
   }
   return { ...payment, count: prices.length, balanceAppliedCents, paidWithBalance };

@@ -3,8 +3,8 @@ import { and, count, eq, exists, isNull, sql } from "drizzle-orm";
 import { maskName } from "../../src/domain/masking";
 import { type AgeRange, agedLeadPrice } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
-import { type Database, database } from "../db/client";
 import { agedLeads, orders } from "../db/schema";
+import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 
 interface LeadRow {
@@ -38,13 +38,12 @@ const CONFLICT_PREFIX = "Another buyer just bought or reserved these leads, so w
  * for can be had, so a refused attempt leaves it as it was. Unknown ids → 400; taken ones → 409 naming them.
  */
 export async function reserveLeads(
-  d1: D1Database,
+  deps: Deps,
   reservation: { orderId: string; userId: string; leadIds: readonly string[] },
 ): Promise<{ id: string; priceCents: number }[]> {
-  const db = database(d1);
+  const { db, now } = deps;
   const { orderId, userId } = reservation;
   const ids = [...new Set(reservation.leadIds)];
-  const now = Date.now();
   const obtainable = sql`${agedLeads.soldAt} IS NULL AND (${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now} OR ${agedLeads.reservedByUserId} = ${userId})`;
   const [known, , reserved] = await db.batch([
     db.select({ id: agedLeads.id, name: agedLeads.name }).from(agedLeads).where(leadIdIn(ids)),
@@ -82,7 +81,7 @@ export async function reserveLeads(
   if (reserved.length === ids.length) {
     return reserved.map((row) => ({ id: row.id, priceCents: priceLead(row, now).priceCents }));
   }
-  await releaseLeads(d1, orderId);
+  await releaseLeads(deps, orderId);
   const knownNames = new Map(known.map((row) => [row.id, row.name]));
   const unknown = ids.filter((id) => !knownNames.has(id));
   if (unknown.length > 0) throw new InvalidError(`Unknown leads: ${unknown.join(", ")}`, { unavailable: unknown });
@@ -99,14 +98,15 @@ export async function reserveLeads(
  * Leads and cannot be returned for balance credit on top of the card refund. They stay off sale (a lead
  * is sold once). Runs in the refund's batch and only if that batch left the order refunded.
  */
-export function refundLeadsStatement(db: Database, order: { id: string; userId: string | null }, now: Date) {
+export function refundLeadsStatement(deps: Deps, order: { id: string; userId: string | null }) {
+  const { db } = deps;
   const refunded = db
     .select({ one: sql`1` })
     .from(orders)
     .where(and(eq(orders.id, order.id), eq(orders.status, "refunded")));
   return db
     .update(agedLeads)
-    .set({ refundedAt: now })
+    .set({ refundedAt: new Date(deps.now) })
     .where(
       and(
         // The buyer's own leads first (aged_leads_sold_to_idx), then the order's among them.
@@ -119,20 +119,21 @@ export function refundLeadsStatement(db: Database, order: { id: string; userId: 
 }
 
 /** Frees the order's unsold leads. */
-export function releaseLeadsStatement(db: Database, orderId: string) {
-  return db
+export function releaseLeadsStatement(deps: Deps, orderId: string) {
+  return deps.db
     .update(agedLeads)
     .set({ reservedByOrderId: null, reservedUntil: null, reservedByUserId: null })
     .where(and(eq(agedLeads.reservedByOrderId, orderId), isNull(agedLeads.soldAt)));
 }
 
-export async function releaseLeads(d1: D1Database, orderId: string): Promise<void> {
-  await releaseLeadsStatement(database(d1), orderId);
+export async function releaseLeads(deps: Deps, orderId: string): Promise<void> {
+  await releaseLeadsStatement(deps, orderId);
 }
 
 /** How many of the order's leads are still reserved by it and running. */
-export async function liveReservationSize(d1: D1Database, orderId: string, now = Date.now()): Promise<number> {
-  const [row] = await database(d1)
+export async function liveReservationSize(deps: Deps, orderId: string): Promise<number> {
+  const { db, now } = deps;
+  const [row] = await db
     .select({ count: count() })
     .from(agedLeads)
     .where(
@@ -154,10 +155,10 @@ export async function liveReservationSize(d1: D1Database, orderId: string, now =
  * assigned only if the order did become paid at `now`.
  */
 export function leadSaleStatements(
-  db: Database,
+  deps: Deps,
   order: { id: string; userId: string | null; leadIds: readonly string[] },
-  now: number,
 ) {
+  const { db, now } = deps;
   const allSellable = sql`(SELECT count(*) FROM ${agedLeads} WHERE ${leadIdIn(order.leadIds)} AND ${sellableTo(order.id, now)}) = ${order.leadIds.length}`;
   const paidNow = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} = 'paid' AND ${orders.paidAt} = ${now})`;
   return {

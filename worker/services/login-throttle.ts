@@ -11,8 +11,9 @@ import {
   LOGIN_LOCKOUT_MEMORY_MS,
   LOGIN_WINDOW_MS,
 } from "../../src/domain/auth-limits";
-import { database } from "../db/client";
+import type { Database } from "../db/client";
 import { loginThrottle } from "../db/schema";
+import type { Deps } from "../deps";
 import { RateLimitedError } from "../errors";
 
 export interface LoginAttempt {
@@ -26,7 +27,7 @@ const keysOf = ({ address, username }: LoginAttempt) => [
 ];
 
 /** Counts one attempt for the key; answers when it is locked until (0 when the attempt may go ahead). */
-async function countAttempt(db: D1Database, key: string, now: number): Promise<number> {
+async function countAttempt(db: Database, key: string, now: number): Promise<number> {
   const t = loginThrottle;
   // The whole decision is one UPSERT with CASE expressions (SQLite reads the old row in every SET), which
   // drizzle's builder cannot say without `sql`: a read-then-write would let parallel requests through.
@@ -34,7 +35,7 @@ async function countAttempt(db: D1Database, key: string, now: number): Promise<n
   const windowOver = sql`${t.windowStart} <= ${now - LOGIN_WINDOW_MS}`;
   const overLimit = sql`NOT (${locked}) AND NOT (${windowOver}) AND ${t.attempts} >= ${LOGIN_ATTEMPTS_PER_WINDOW}`;
   const lockouts = sql`CASE WHEN ${t.lockedUntil} < ${now - LOGIN_LOCKOUT_MEMORY_MS} THEN 0 ELSE ${t.lockouts} END`;
-  const row = await database(db)
+  const row = await db
     .insert(t)
     .values({ key, windowStart: now, attempts: 1, lockouts: 0, lockedUntil: 0 })
     .onConflictDoUpdate({
@@ -54,7 +55,8 @@ async function countAttempt(db: D1Database, key: string, now: number): Promise<n
 }
 
 /** Counts the attempt for its address and its username; throws RateLimitedError when either is locked. */
-export async function admitLoginAttempt(db: D1Database, attempt: LoginAttempt, now = Date.now()): Promise<void> {
+export async function admitLoginAttempt(deps: Deps, attempt: LoginAttempt): Promise<void> {
+  const { db, now } = deps;
   const lockedUntil = Math.max(...(await Promise.all(keysOf(attempt).map((key) => countAttempt(db, key, now)))));
   if (lockedUntil === 0) return;
   const minutes = Math.ceil((lockedUntil - now) / 60_000);
@@ -68,12 +70,13 @@ export async function admitLoginAttempt(db: D1Database, attempt: LoginAttempt, n
  * After a correct password: the username starts afresh, and the address gets its attempt back, so agents
  * who share an office address and sign in correctly never lock each other out.
  */
-export async function recordLoginSuccess(db: D1Database, attempt: LoginAttempt): Promise<void> {
+export async function recordLoginSuccess(deps: Deps, attempt: LoginAttempt): Promise<void> {
   const [addressKey, usernameKey] = keysOf(attempt) as [string, string];
   const t = loginThrottle;
-  await database(db).batch([
-    database(db).delete(t).where(eq(t.key, usernameKey)),
-    database(db)
+  const { db } = deps;
+  await db.batch([
+    db.delete(t).where(eq(t.key, usernameKey)),
+    db
       .update(t)
       .set({ attempts: sql`max(${t.attempts} - 1, 0)` })
       .where(eq(t.key, addressKey)),

@@ -6,8 +6,8 @@
  * replaced by REDACTED. Outside development a message with a relative link is refused (decision 0029).
  */
 import { eq } from "drizzle-orm";
-import { database } from "../db/client";
 import { outbox } from "../db/schema";
+import type { Deps } from "../deps";
 import type { Env } from "../env";
 import type { Email } from "./email-templates";
 
@@ -29,11 +29,11 @@ export class RelativeLinkError extends Error {
   }
 }
 
-export async function sendMail(env: Env, to: string, email: Email): Promise<void> {
+export async function sendMail(deps: Deps, to: string, email: Email): Promise<void> {
+  const { db, env } = deps;
   if (!isDevelopment(env) && !email.links.every((link) => ABSOLUTE_HTTP_URL.test(link))) {
     throw new RelativeLinkError(email.subject);
   }
-  const db = database(env.DB);
   const id = crypto.randomUUID();
   await db.insert(outbox).values({ id, to, subject: email.subject, text: redactedText(email) });
   if (!env.MAIL_API_URL) {
@@ -69,7 +69,7 @@ function configuredOrigin(env: Env): string | null {
  * it may be left empty: the request's own origin, or DEVELOPMENT_SITE_URL without a request. Outside
  * development without it the answer is "" (so links are relative and the mailer refuses to send them).
  */
-export function siteOrigin(env: Env, requestUrl?: string): string {
+export function siteOrigin({ env }: Deps, requestUrl?: string): string {
   const configured = configuredOrigin(env);
   if (configured) return configured;
   if (!isDevelopment(env)) return "";
@@ -77,7 +77,7 @@ export function siteOrigin(env: Env, requestUrl?: string): string {
 }
 
 /** For /api/health: whether e-mailed links can be absolute. */
-export function siteUrlState(env: Env): "configured" | "development" | "missing" {
+export function siteUrlState({ env }: Deps): "configured" | "development" | "missing" {
   if (configuredOrigin(env)) return "configured";
   return isDevelopment(env) ? "development" : "missing";
 }

@@ -6,13 +6,13 @@ import { eq } from "drizzle-orm";
 import { isLiveTransferOrder } from "../../src/domain/delivery-setup";
 import { ALL_STATES, type DeliverySettings, isDeliveryComplete } from "../../src/domain/transfers";
 import { insertInChunks } from "../db/bulk-insert";
-import type { Database } from "../db/client";
 import { orderDelivery, orderDeliveryStates, orders } from "../db/schema";
+import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 
 /** The order whose deliveries an admin manages: a live-transfer order (else NotFound) that is paid (else Conflict). */
-export async function paidLiveTransferOrder(db: Database, orderId: string) {
-  const order = await db.select().from(orders).where(eq(orders.id, orderId)).get();
+export async function paidLiveTransferOrder(deps: Deps, orderId: string) {
+  const order = await deps.db.select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order || !isLiveTransferOrder(order.kind, order.details)) throw new NotFoundError("Order not found");
   if (order.status !== "paid") throw new ConflictError(`A ${order.status} order takes no deliveries.`);
   return order;
@@ -24,11 +24,12 @@ export async function paidLiveTransferOrder(db: Database, orderId: string) {
  * Counts of delivered transfers are kept.
  */
 export function deliverySettingsStatements(
-  db: Database,
+  deps: Deps,
   orderId: string,
   transfersTotal: number,
   settings: DeliverySettings,
 ) {
+  const { db } = deps;
   const states = [...new Set(settings.states.map((state) => state.toUpperCase()))].sort();
   const values = {
     ...settings,
@@ -50,20 +51,20 @@ export function deliverySettingsStatements(
 
 /** Creates or replaces an order's delivery settings in one transaction (see deliverySettingsStatements). */
 export async function saveDeliverySettings(
-  db: Database,
+  deps: Deps,
   orderId: string,
   transfersTotal: number,
   settings: DeliverySettings,
 ): Promise<void> {
-  await db.batch(deliverySettingsStatements(db, orderId, transfersTotal, settings));
+  await deps.db.batch(deliverySettingsStatements(deps, orderId, transfersTotal, settings));
 }
 
 /**
  * Marks a paid order 'awaiting setup' without touching anything else it has: what runs when its settings
  * could not be saved, so the buyer and /admin-orders see that it waits (one small statement).
  */
-export async function markAwaitingSetup(db: Database, orderId: string, transfersTotal: number): Promise<void> {
-  await db
+export async function markAwaitingSetup(deps: Deps, orderId: string, transfersTotal: number): Promise<void> {
+  await deps.db
     .insert(orderDelivery)
     .values({ orderId, transfersTotal, setupStatus: "awaiting_setup" })
     .onConflictDoUpdate({
@@ -73,6 +74,6 @@ export async function markAwaitingSetup(db: Database, orderId: string, transfers
 }
 
 /** An order's delivery settings and counts, or undefined when it has none. */
-export async function getOrderDelivery(db: Database, orderId: string) {
-  return db.query.orderDelivery.findFirst({ where: eq(orderDelivery.orderId, orderId) });
+export async function getOrderDelivery(deps: Deps, orderId: string) {
+  return deps.db.query.orderDelivery.findFirst({ where: eq(orderDelivery.orderId, orderId) });
 }

@@ -7,9 +7,9 @@ import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
-import { type Database, database } from "../db/client";
+import type { Database } from "../db/client";
 import { type OrderKind, orders, paymentEvents } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { refundBalanceStatement } from "./balance";
 import { prepareDelivery } from "./delivery-setup";
 import { sha256Hex } from "./digest";
@@ -47,7 +47,7 @@ export const BALANCE_INTENT_PREFIX = "balance_";
  * Creates the provider's intent and the pending order that owns it. An order the balance pays in full
  * gets no intent: it is confirmed at once through the same path as a provider's event.
  */
-export async function startPayment(env: Env, provider: PaymentProvider, order: NewOrder): Promise<PaymentStart> {
+export async function startPayment(deps: Deps, provider: PaymentProvider, order: NewOrder): Promise<PaymentStart> {
   const orderId = order.id ?? crypto.randomUUID();
   const balanceAppliedCents = order.balanceAppliedCents ?? 0;
   const amountCents = order.quote.totalCents - balanceAppliedCents;
@@ -61,27 +61,25 @@ export async function startPayment(env: Env, provider: PaymentProvider, order: N
           cardOnly: order.kind === "aged-leads",
         })
       : { id: `${BALANCE_INTENT_PREFIX}${orderId}`, clientSecret: "" };
-  await database(env.DB)
-    .insert(orders)
-    .values({
-      id: orderId,
-      kind: order.kind,
-      tier: order.tier,
-      quantity: order.quote.quantity,
-      unitPriceCents: order.quote.unitCents,
-      totalCents: order.quote.totalCents,
-      currency: CURRENCY,
-      userId: order.userId,
-      email: order.email,
-      details: order.details,
-      paymentIntentId: intent.id,
-      clientSecretHash: intent.clientSecret ? await sha256Hex(intent.clientSecret) : null,
-      balanceAppliedCents,
-    });
+  await deps.db.insert(orders).values({
+    id: orderId,
+    kind: order.kind,
+    tier: order.tier,
+    quantity: order.quote.quantity,
+    unitPriceCents: order.quote.unitCents,
+    totalCents: order.quote.totalCents,
+    currency: CURRENCY,
+    userId: order.userId,
+    email: order.email,
+    details: order.details,
+    paymentIntentId: intent.id,
+    clientSecretHash: intent.clientSecret ? await sha256Hex(intent.clientSecret) : null,
+    balanceAppliedCents,
+  });
   return {
     clientSecret: intent.clientSecret,
     orderId,
-    amount: amountCents,
+    amountCents,
     currency: CURRENCY,
     provider: provider.name,
     ...(provider.publishableKey ? { publishableKey: provider.publishableKey } : {}),
@@ -93,25 +91,31 @@ export async function startPayment(env: Env, provider: PaymentProvider, order: N
  * client secret may read it; anyone else is told it does not exist.
  */
 export async function orderStatusFor(
-  d1: D1Database,
+  deps: Deps,
   orderId: string,
   reader: { userId: string | null; clientSecret: string | null },
 ) {
-  const [order] = await database(d1).select().from(orders).where(eq(orders.id, orderId));
+  const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
   const owner = order?.userId != null && order.userId === reader.userId;
   const holdsSecret =
     order?.clientSecretHash != null &&
     reader.clientSecret !== null &&
     (await sha256Hex(reader.clientSecret)) === order.clientSecretHash;
   if (!order || !(owner || holdsSecret)) return null;
-  return { id: order.id, kind: order.kind, status: order.status, quantity: order.quantity, amount: order.totalCents };
+  return {
+    id: order.id,
+    kind: order.kind,
+    status: order.status,
+    quantity: order.quantity,
+    totalCents: order.totalCents,
+  };
 }
 
-async function sendOrderConfirmation(env: Env, order: Order) {
+async function sendOrderConfirmation(deps: Deps, order: Order) {
   if (!order.email) return;
   try {
     await sendMail(
-      env,
+      deps,
       order.email,
       emails.orderConfirmation({ orderId: order.id, quantity: order.quantity, totalCents: order.totalCents }),
     );
@@ -130,11 +134,11 @@ const recordEvent = (db: Database, event: PaymentEvent) =>
  * Gives the money back through the provider, then records the event and the order as refunded in one
  * batch (if the provider call fails, nothing is recorded and the provider's retry tries again).
  */
-async function refundOrder(env: Env, order: Order, event: PaymentEvent, reason: string): Promise<void> {
+async function refundOrder(deps: Deps, order: Order, event: PaymentEvent, reason: string): Promise<void> {
   if (cardAmountCents(order) > 0) {
-    await providerOfIntent(env, order.paymentIntentId).refund(order.paymentIntentId, cardAmountCents(order));
+    await providerOfIntent(deps, order.paymentIntentId).refund(order.paymentIntentId, cardAmountCents(order));
   }
-  const db = database(env.DB);
+  const { db } = deps;
   const now = new Date();
   await db.batch([
     recordEvent(db, event),
@@ -142,8 +146,8 @@ async function refundOrder(env: Env, order: Order, event: PaymentEvent, reason: 
       .update(orders)
       .set({ status: "refunded", refundedAt: now, paymentError: reason, updatedAt: now })
       .where(eq(orders.id, order.id)),
-    releaseLeadsStatement(db, order.id),
-    refundBalanceStatement(db, order.id),
+    releaseLeadsStatement(deps, order.id),
+    refundBalanceStatement(deps, order.id),
   ]);
   console.error(`Order ${order.id} refunded: ${reason}`);
 }
@@ -151,12 +155,12 @@ async function refundOrder(env: Env, order: Order, event: PaymentEvent, reason: 
 const PAID_AFTER_CANCEL = "Paid after the order was cancelled; refunded";
 
 async function paymentSucceeded(
-  env: Env,
+  deps: Deps,
   order: Order,
   event: Extract<PaymentEvent, { type: "payment_intent.succeeded" }>,
   origin: string,
 ) {
-  const db = database(env.DB);
+  const { db } = deps;
   if (event.amountCents !== cardAmountCents(order) || event.currency.toLowerCase() !== order.currency) {
     // Never mark paid on a charge that is not this order's price: leave it pending, flagged for a person.
     const paid = `${formatUsd(event.amountCents)} ${event.currency.toUpperCase()}`;
@@ -168,14 +172,14 @@ async function paymentSucceeded(
     ]);
     return;
   }
-  if (order.status === "cancelled") return refundOrder(env, order, event, PAID_AFTER_CANCEL);
+  if (order.status === "cancelled") return refundOrder(deps, order, event, PAID_AFTER_CANCEL);
   if (order.status !== "pending") {
     await recordEvent(db, event);
     return;
   }
-  const now = Date.now();
+  const { now } = deps;
   const leadIds = order.kind === "aged-leads" ? ((order.details.leadIds as string[] | undefined) ?? []) : null;
-  const sale = leadIds ? leadSaleStatements(db, { id: order.id, userId: order.userId, leadIds }, now) : null;
+  const sale = leadIds ? leadSaleStatements(deps, { id: order.id, userId: order.userId, leadIds }) : null;
   const markPaid = db
     .update(orders)
     .set({ status: "paid", paidAt: new Date(now), paymentError: null, updatedAt: new Date(now) })
@@ -197,10 +201,10 @@ async function paymentSucceeded(
 
   const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
   if (after?.status === "paid" && after.paidAt?.getTime() === now) {
-    await sendOrderConfirmation(env, after);
+    await sendOrderConfirmation(deps, after);
     try {
       // After the confirmation: a live-transfer order gets its delivery settings, or e-mails the setup link.
-      await prepareDelivery(env, after, origin);
+      await prepareDelivery(deps, after, origin);
     } catch (error) {
       // The payment stands; an admin can still fill the settings in from /admin-orders.
       console.error(`Delivery settings for order ${order.id} could not be prepared`, error);
@@ -208,10 +212,10 @@ async function paymentSucceeded(
     return;
   }
   if (after?.status === "pending") {
-    return refundOrder(env, order, event, "The leads were sold to another buyer before the payment arrived; refunded");
+    return refundOrder(deps, order, event, "The leads were sold to another buyer before the payment arrived; refunded");
   }
   if (after?.status === "cancelled") {
-    return refundOrder(env, order, event, PAID_AFTER_CANCEL);
+    return refundOrder(deps, order, event, PAID_AFTER_CANCEL);
   }
   // Settled meanwhile by another event for the same payment.
   await recordEvent(db, event);
@@ -221,8 +225,8 @@ async function paymentSucceeded(
  * Applies a provider event to its order exactly once, whichever way it arrived (webhook or simulated).
  * `origin` is where e-mailed links (delivery setup) point.
  */
-export async function processPaymentEvent(env: Env, event: PaymentEvent, origin: string): Promise<EventOutcome> {
-  const db = database(env.DB);
+export async function processPaymentEvent(deps: Deps, event: PaymentEvent, origin: string): Promise<EventOutcome> {
+  const { db } = deps;
   const [seen] = await db.select().from(paymentEvents).where(eq(paymentEvents.id, event.id));
   if (seen) return "duplicate";
   const [order] = await db.select().from(orders).where(eq(orders.paymentIntentId, event.paymentIntentId));
@@ -230,10 +234,10 @@ export async function processPaymentEvent(env: Env, event: PaymentEvent, origin:
     await recordEvent(db, event);
     return "processed";
   }
-  const now = new Date();
+  const now = new Date(deps.now);
   switch (event.type) {
     case "payment_intent.succeeded":
-      await paymentSucceeded(env, order, event, origin);
+      await paymentSucceeded(deps, order, event, origin);
       break;
     case "payment_intent.payment_failed":
       // A failure only matters while the order still waits for its money (events may arrive out of order).
@@ -258,11 +262,11 @@ export async function processPaymentEvent(env: Env, event: PaymentEvent, origin:
               .set({ paymentError: `Partly refunded: ${formatUsd(event.amountRefundedCents)}`, updatedAt: now })
               .where(eq(orders.id, order.id)),
         // A fully refunded order gives back the balance it used, too (nothing for a live order) …
-        refundBalanceStatement(db, order.id),
+        refundBalanceStatement(deps, order.id),
         // … and nothing on it is returned for credit on top: its leads are marked refunded (they leave My
         // Leads) and its pending returns denied. Both only if this batch left the order refunded.
-        refundLeadsStatement(db, order, now),
-        denyReturnsOfRefundedOrderStatement(db, order.id, now),
+        refundLeadsStatement(deps, order),
+        denyReturnsOfRefundedOrderStatement(deps, order.id),
       ]);
       break;
     case "charge.dispute.created":
@@ -282,27 +286,27 @@ export async function processPaymentEvent(env: Env, event: PaymentEvent, origin:
  * Cancels a pending order: its intent first (so it can no longer be paid), then the order and its
  * reserved leads together. False when the provider says the intent is no longer open (its event settles it).
  */
-export async function cancelPendingOrder(env: Env, order: Pick<Order, "id" | "paymentIntentId">, reason: string) {
+export async function cancelPendingOrder(deps: Deps, order: Pick<Order, "id" | "paymentIntentId">, reason: string) {
   const balanceOnly = order.paymentIntentId.startsWith(BALANCE_INTENT_PREFIX);
-  if (!balanceOnly && !(await providerOfIntent(env, order.paymentIntentId).cancelIntent(order.paymentIntentId))) {
+  if (!balanceOnly && !(await providerOfIntent(deps, order.paymentIntentId).cancelIntent(order.paymentIntentId))) {
     return false;
   }
-  const db = database(env.DB);
+  const { db } = deps;
   const now = new Date();
   await db.batch([
     db
       .update(orders)
       .set({ status: "cancelled", paymentError: reason, updatedAt: now })
       .where(and(eq(orders.id, order.id), eq(orders.status, "pending"))),
-    releaseLeadsStatement(db, order.id),
+    releaseLeadsStatement(deps, order.id),
     // The balance the order held goes back to the buyer (once, whichever path cancels it).
-    refundBalanceStatement(db, order.id),
+    refundBalanceStatement(deps, order.id),
   ]);
   return true;
 }
 
-export async function paymentIntentOf(d1: D1Database, orderId: string): Promise<string> {
-  const [order] = await database(d1)
+export async function paymentIntentOf(deps: Deps, orderId: string): Promise<string> {
+  const [order] = await deps.db
     .select({ paymentIntentId: orders.paymentIntentId })
     .from(orders)
     .where(eq(orders.id, orderId));
@@ -311,15 +315,12 @@ export async function paymentIntentOf(d1: D1Database, orderId: string): Promise<
 }
 
 /** Pending aged-lead orders: the buyer's other ones, or everyone's whose reservation has run out. */
-export async function pendingLeadOrders(
-  d1: D1Database,
-  filter: { userId: string; except: string } | { before: number },
-) {
+export async function pendingLeadOrders(deps: Deps, filter: { userId: string; except: string } | { before: number }) {
   const where =
     "userId" in filter
       ? and(eq(orders.userId, filter.userId), ne(orders.id, filter.except))
       : lt(orders.createdAt, new Date(filter.before));
-  return database(d1)
+  return deps.db
     .select({ id: orders.id, paymentIntentId: orders.paymentIntentId })
     .from(orders)
     .where(and(eq(orders.kind, "aged-leads"), eq(orders.status, "pending"), where))
@@ -327,12 +328,12 @@ export async function pendingLeadOrders(
 }
 
 /** The scheduled sweep: cancels the payment of every aged-lead reservation that ran out unpaid. */
-export async function expireReservations(env: Env, now = Date.now()): Promise<number> {
-  const expired = await pendingLeadOrders(env.DB, { before: now - RESERVATION_MINUTES * 60_000 });
+export async function expireReservations(deps: Deps): Promise<number> {
+  const expired = await pendingLeadOrders(deps, { before: deps.now - RESERVATION_MINUTES * 60_000 });
   let cancelled = 0;
   for (const order of expired) {
     try {
-      if (await cancelPendingOrder(env, order, "The reservation ended before payment")) cancelled += 1;
+      if (await cancelPendingOrder(deps, order, "The reservation ended before payment")) cancelled += 1;
     } catch (error) {
       console.error(`Could not cancel the payment of order ${order.id}`, error);
     }

@@ -9,11 +9,10 @@ import {
   type InvitationCheck,
   payPerTransferCents,
 } from "../../src/domain/schemas/partner-account";
-import { APPLICATION_TIME_ZONES } from "../../src/domain/transfers";
+import { APPLICATION_TIME_ZONES } from "../../src/domain/time-zones";
 import type { PublicUser } from "../../src/domain/user";
-import { database } from "../db/client";
 import { partnerApplications, partners, users } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { ConflictError, InvalidError, NotFoundError } from "../errors";
 import { awaitsPassword, createUser } from "./accounts";
 import { emails } from "./email-templates";
@@ -21,8 +20,8 @@ import { sendMail } from "./mail";
 import { newLink, peekLink, redeemLink } from "./single-use-links";
 import { findUserById, setPassword, toPublicUser } from "./users";
 
-async function currentApplication(env: Env, applicationId: string) {
-  const application = await database(env.DB)
+async function currentApplication(deps: Deps, applicationId: string) {
+  const application = await deps.db
     .select()
     .from(partnerApplications)
     .where(eq(partnerApplications.id, applicationId))
@@ -38,15 +37,15 @@ async function currentApplication(env: Env, applicationId: string) {
  * e-mails the invitation link (to `origin`/partner-invitation).
  */
 export async function decideApplication(
-  env: Env,
+  deps: Deps,
   applicationId: string,
   decision: ApplicationDecision,
   reviewerId: string | null,
   origin: string,
 ): Promise<void> {
-  const db = database(env.DB);
-  const application = await currentApplication(env, applicationId);
-  const now = new Date();
+  const { db } = deps;
+  const application = await currentApplication(deps, applicationId);
+  const now = new Date(deps.now);
   const decided = db
     .update(partnerApplications)
     .set({
@@ -70,7 +69,7 @@ export async function decideApplication(
   }
 
   const userId = crypto.randomUUID();
-  const invitation = await newLink(db, "partner_invitation", { userId, email }, now.getTime());
+  const invitation = await newLink(deps, "partner_invitation", { userId, email });
   const [firstName = "", ...rest] = application.mainContact.trim().split(/\s+/);
   const partner = {
     id: crypto.randomUUID(),
@@ -85,7 +84,7 @@ export async function decideApplication(
   };
   try {
     await createUser(
-      db,
+      deps,
       {
         id: userId,
         username: email,
@@ -109,22 +108,22 @@ export async function decideApplication(
     );
   } catch (error) {
     // Another admin decided (or the address was taken) in the meantime: nothing was written.
-    await currentApplication(env, applicationId);
+    await currentApplication(deps, applicationId);
     throw error;
   }
-  await sendInvitation(env, origin, { ...application, username: email }, invitation.path);
+  await sendInvitation(deps, origin, { ...application, username: email }, invitation.path);
 }
 
 /** E-mails the invitation; a failure is logged (the admin can re-send it). */
 async function sendInvitation(
-  env: Env,
+  deps: Deps,
   origin: string,
   partner: { contactEmail: string; mainContact: string; businessName: string; username: string },
   linkPath: string,
 ): Promise<void> {
   try {
     await sendMail(
-      env,
+      deps,
       partner.username,
       emails.partnerInvitation(origin, {
         contactName: partner.mainContact,
@@ -139,8 +138,8 @@ async function sendInvitation(
 }
 
 /** The partner account of an approved application, with its business name. */
-async function partnerOfApplication(env: Env, applicationId: string) {
-  return database(env.DB)
+async function partnerOfApplication(deps: Deps, applicationId: string) {
+  return deps.db
     .select({ user: users, businessName: partners.businessName })
     .from(partners)
     .innerJoin(users, eq(users.id, partners.userId))
@@ -152,24 +151,23 @@ async function partnerOfApplication(env: Env, applicationId: string) {
  * An admin sends a partner a new invitation (the first was lost or ran out): only while the partner has
  * not chosen a password yet. Earlier invitations keep working until one of them is used.
  */
-export async function resendInvitation(env: Env, applicationId: string, origin: string): Promise<void> {
-  const found = await partnerOfApplication(env, applicationId);
+export async function resendInvitation(deps: Deps, applicationId: string, origin: string): Promise<void> {
+  const found = await partnerOfApplication(deps, applicationId);
   if (!found) throw new NotFoundError("This application has no partner account (it is not approved).");
   if (!awaitsPassword(found.user)) {
     throw new ConflictError(
       "This partner has already set a password. They can use 'Forgot password' to choose a new one.",
     );
   }
-  const db = database(env.DB);
-  const invitation = await newLink(db, "partner_invitation", { userId: found.user.id, email: found.user.email });
+  const invitation = await newLink(deps, "partner_invitation", { userId: found.user.id, email: found.user.email });
   await invitation.insert;
-  const application = await db
+  const application = await deps.db
     .select({ mainContact: partnerApplications.mainContact })
     .from(partnerApplications)
     .where(eq(partnerApplications.id, applicationId))
     .get();
   await sendMail(
-    env,
+    deps,
     found.user.email,
     emails.partnerInvitation(origin, {
       contactName: application?.mainContact ?? found.user.firstName,
@@ -181,11 +179,10 @@ export async function resendInvitation(env: Env, applicationId: string, origin: 
 }
 
 /** What the invitation page may show: the partner's username and business while the link is usable. */
-export async function checkInvitation(env: Env, token: string): Promise<InvitationCheck> {
-  const db = database(env.DB);
-  const row = await peekLink(db, "partner_invitation", token);
+export async function checkInvitation(deps: Deps, token: string): Promise<InvitationCheck> {
+  const row = await peekLink(deps, "partner_invitation", token);
   if (!row?.userId) return { valid: false };
-  const partner = await db
+  const partner = await deps.db
     .select({ username: users.username, businessName: partners.businessName })
     .from(users)
     .innerJoin(partners, eq(partners.userId, users.id))
@@ -198,12 +195,12 @@ export async function checkInvitation(env: Env, token: string): Promise<Invitati
  * Sets the partner's password through the invitation (once); answers the partner's account. A password
  * the rule refuses leaves the invitation usable.
  */
-export async function acceptInvitation(env: Env, token: string, password: string): Promise<PublicUser> {
+export async function acceptInvitation(deps: Deps, token: string, password: string): Promise<PublicUser> {
   const invitation = { purpose: "partner_invitation" as const, token, invalid: INVITATION_INVALID };
-  return redeemLink(database(env.DB), invitation, async (row) => {
-    const user = row.userId ? await findUserById(env.DB, row.userId) : undefined;
+  return redeemLink(deps, invitation, async (row) => {
+    const user = row.userId ? await findUserById(deps, row.userId) : undefined;
     if (user?.accountType !== "partner") throw new InvalidError(INVITATION_INVALID);
-    await setPassword(env.DB, user.id, password);
+    await setPassword(deps, user.id, password);
     return toPublicUser(user);
   });
 }

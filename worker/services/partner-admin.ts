@@ -5,8 +5,9 @@
  */
 import { desc, eq } from "drizzle-orm";
 import type { AdminPartnerView, ApiKeyView } from "../../src/domain/schemas/partner-account";
-import { type Database, database } from "../db/client";
+import type { Database } from "../db/client";
 import { partners, users } from "../db/schema";
+import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
 import { activeKeyCounts, listApiKeys, revokeApiKey } from "./api-keys";
 
@@ -31,19 +32,18 @@ const toView = (row: PartnerRow, activeKeys: number): AdminPartnerView => ({
 });
 
 /** Every partner account, newest first, with its number of active keys. */
-export async function listPartners(d1: D1Database): Promise<AdminPartnerView[]> {
-  const db = database(d1);
+export async function listPartners(deps: Deps): Promise<AdminPartnerView[]> {
   const [rows, counts] = await Promise.all([
-    partnerSelect(db).orderBy(desc(partners.createdAt)).limit(500),
-    activeKeyCounts(db),
+    partnerSelect(deps.db).orderBy(desc(partners.createdAt)).limit(500),
+    activeKeyCounts(deps),
   ]);
   return rows.map((row) => toView(row, counts.get(row.id) ?? 0));
 }
 
-async function onePartner(db: Database, partnerId: string): Promise<AdminPartnerView> {
-  const [row] = await partnerSelect(db).where(eq(partners.id, partnerId));
+async function onePartner(deps: Deps, partnerId: string): Promise<AdminPartnerView> {
+  const [row] = await partnerSelect(deps.db).where(eq(partners.id, partnerId));
   if (!row) throw new NotFoundError("No such partner.");
-  const keys = await listApiKeys(db, partnerId, true);
+  const keys = await listApiKeys(deps, partnerId, true);
   return toView(row, keys.length);
 }
 
@@ -52,47 +52,44 @@ async function onePartner(db: Database, partnerId: string): Promise<AdminPartner
  * partner's keys from the next request on, and reinstating lets the same keys work again.
  */
 export async function setPartnerSuspended(
-  d1: D1Database,
+  deps: Deps,
   partnerId: string,
   suspended: boolean,
-  now = Date.now(),
 ): Promise<AdminPartnerView> {
-  const db = database(d1);
-  const partner = await onePartner(db, partnerId);
+  const { db, now } = deps;
+  const partner = await onePartner(deps, partnerId);
   if (suspended === (partner.suspendedAt !== null)) return partner;
   await db
     .update(partners)
     .set({ suspendedAt: suspended ? new Date(now) : null })
     .where(eq(partners.id, partnerId));
-  return onePartner(db, partnerId);
+  return onePartner(deps, partnerId);
 }
 
 /** The admin's view of one partner's keys (404 for an unknown partner). */
-export function adminPartnerKeys(d1: D1Database, partnerId: string) {
-  const db = database(d1);
+export function adminPartnerKeys(deps: Deps, partnerId: string) {
   return {
     list: async () => {
-      await onePartner(db, partnerId);
-      return listApiKeys(db, partnerId);
+      await onePartner(deps, partnerId);
+      return listApiKeys(deps, partnerId);
     },
-    revoke: (keyId: string) => revokeApiKey(db, partnerId, keyId),
+    revoke: (keyId: string) => revokeApiKey(deps, partnerId, keyId),
   };
 }
 
 /** The active keys of a partner user (null for anyone else), shown to the admin who reset its password. */
 export async function activeKeysOfUser(
-  d1: D1Database,
+  deps: Deps,
   userId: string,
 ): Promise<{ partnerId: string; keys: ApiKeyView[] } | null> {
-  const db = database(d1);
-  const [partner] = await db.select({ id: partners.id }).from(partners).where(eq(partners.userId, userId));
+  const [partner] = await deps.db.select({ id: partners.id }).from(partners).where(eq(partners.userId, userId));
   if (!partner) return null;
-  return { partnerId: partner.id, keys: await listApiKeys(db, partner.id, true) };
+  return { partnerId: partner.id, keys: await listApiKeys(deps, partner.id, true) };
 }
 
 /** When the partner was suspended (null while active): the portal says so. */
-export async function partnerSuspendedAt(d1: D1Database, partnerId: string): Promise<number | null> {
-  const [row] = await database(d1)
+export async function partnerSuspendedAt(deps: Deps, partnerId: string): Promise<number | null> {
+  const [row] = await deps.db
     .select({ suspendedAt: partners.suspendedAt })
     .from(partners)
     .where(eq(partners.id, partnerId));

@@ -14,9 +14,8 @@ import {
   sniffDocument,
 } from "../../src/domain/schemas/partner";
 import { insertInChunks } from "../db/bulk-insert";
-import { database } from "../db/client";
 import { partnerApplications, partnerDocuments, partners, users } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { InvalidError, NotFoundError } from "../errors";
 import { awaitsPassword } from "./accounts";
 import { documentForDownload } from "./partner-documents";
@@ -89,13 +88,13 @@ async function stageDocuments(files: readonly File[]): Promise<StagedDocument[]>
  * document rows in one D1 batch. Nothing is half-stored: the files are removed when the batch fails.
  */
 export async function submitApplication(
-  env: Env,
+  deps: Deps,
   application: PartnerApplication,
   files: readonly File[],
 ): Promise<{ id: string }> {
   const staged = await stageDocuments(files);
   const id = crypto.randomUUID();
-  const db = database(env.DB);
+  const { db, env } = deps;
   const fields = Object.fromEntries(APPLICATION_FIELDS.map((field) => [field, application[field] ?? null]));
   try {
     await Promise.all(
@@ -120,8 +119,8 @@ export async function submitApplication(
 }
 
 /** Every application, newest first, with its documents in upload order. */
-export async function listApplications(d1: D1Database): Promise<PartnerApplicationView[]> {
-  const db = database(d1);
+export async function listApplications(deps: Deps): Promise<PartnerApplicationView[]> {
+  const { db } = deps;
   const [applications, documents, accounts] = await db.batch([
     db.select().from(partnerApplications).orderBy(desc(partnerApplications.createdAt)),
     db
@@ -170,9 +169,9 @@ export async function listApplications(d1: D1Database): Promise<PartnerApplicati
 }
 
 /** A stored document with its download name; NotFound when the row or the file is gone. */
-export async function openDocument(env: Env, documentId: string) {
-  const doc = await documentForDownload(env.DB, documentId);
-  const object = await env.DOCUMENTS.get(doc.storageKey);
+export async function openDocument(deps: Deps, documentId: string) {
+  const doc = await documentForDownload(deps, documentId);
+  const object = await deps.env.DOCUMENTS.get(doc.storageKey);
   if (!object) throw new NotFoundError("Document not found");
   return { ...doc, body: object.body, size: object.size };
 }

@@ -1,8 +1,8 @@
 /** Partner documents for download (PRODUCT.md D9): named from the application and the detected type. */
 import { asc, eq, sql } from "drizzle-orm";
 import { documentFileName } from "../../src/domain/schemas/partner";
-import { database } from "../db/client";
 import { partnerApplications, partnerDocuments } from "../db/schema";
+import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
 
 export interface DocumentDownload {
@@ -12,8 +12,8 @@ export interface DocumentDownload {
   fileName: string;
 }
 
-export async function documentForDownload(db: D1Database, id: string): Promise<DocumentDownload> {
-  const orm = database(db);
+export async function documentForDownload(deps: Deps, id: string): Promise<DocumentDownload> {
+  const orm = deps.db;
   const doc = await orm
     .select({
       applicationId: partnerDocuments.applicationId,

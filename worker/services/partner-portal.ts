@@ -4,10 +4,10 @@
  * payout statement.
  */
 import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
-import { localTime, type PartnerPaymentTerms, type PayoutLine, payoutStatement } from "../../src/domain/transfers";
-import { database } from "../db/client";
+import { localTime } from "../../src/domain/time-zones";
+import { type PartnerPaymentTerms, type PayoutLine, payoutStatement } from "../../src/domain/transfers";
 import { partners, transfers } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { type TransferView, transferView } from "./transfer-events";
 
 export interface PartnerProfile {
@@ -20,8 +20,8 @@ export interface PartnerProfile {
 }
 
 /** The partner record of a partner user, or undefined. */
-export async function findPartnerByUser(env: Env, userId: string): Promise<PartnerProfile | undefined> {
-  const [row] = await database(env.DB)
+export async function findPartnerByUser(deps: Deps, userId: string): Promise<PartnerProfile | undefined> {
+  const [row] = await deps.db
     .select({
       id: partners.id,
       businessName: partners.businessName,
@@ -44,8 +44,8 @@ export interface PartnerStats {
   averageDurationSeconds: number | null;
 }
 
-export async function partnerStats(env: Env, partner: PartnerProfile, now = Date.now()): Promise<PartnerStats> {
-  const db = database(env.DB);
+export async function partnerStats(deps: Deps, partner: PartnerProfile): Promise<PartnerStats> {
+  const { db, now } = deps;
   const day = localTime(now, partner.timeZone).day;
   const [[today], [totals]] = await Promise.all([
     db
@@ -76,12 +76,12 @@ export const TRANSFER_PAGE_SIZE = 50;
 
 /** The partner's transfers, newest first, a page at a time (`before`: the routedAt of the last one seen). */
 export async function listPartnerTransfers(
-  env: Env,
+  deps: Deps,
   partnerId: string,
-  options: { before?: number; now?: number } = {},
+  options: { before?: number } = {},
 ): Promise<TransferView[]> {
-  const now = options.now ?? Date.now();
-  const rows = await database(env.DB)
+  const { db, now } = deps;
+  const rows = await db
     .select()
     .from(transfers)
     .where(
@@ -100,8 +100,8 @@ export async function listPartnerTransfers(
  * Only transfers completed while they held their slot are billable (a late report ends as `expired`,
  * never billable: transfer-events.ts); a transfer whose return was approved (issue 16) is not paid.
  */
-export async function partnerPayouts(env: Env, partner: PartnerProfile): Promise<PayoutLine[]> {
-  const perDay = await database(env.DB)
+export async function partnerPayouts(deps: Deps, partner: PartnerProfile): Promise<PayoutLine[]> {
+  const perDay = await deps.db
     .select({ day: transfers.partnerLocalDay, billable: count() })
     .from(transfers)
     .where(

@@ -3,8 +3,7 @@
  * e-mailed to a known address; the same answer goes out whether or not the address has an account.
  */
 import { RESET_LINK_INVALID } from "../../src/domain/schemas/auth";
-import { database } from "../db/client";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { emails } from "./email-templates";
 import { sendMail } from "./mail";
 import { assertNewPasswordAllowed } from "./password-policy";
@@ -13,33 +12,29 @@ import { newLink, peekLink, redeemLink } from "./single-use-links";
 import { findUserByEmail, setPassword } from "./users";
 
 /** E-mails a reset link when `email` has an account; nothing otherwise. Never throws (the caller has answered). */
-export async function requestPasswordReset(env: Env, email: string, origin: string): Promise<void> {
+export async function requestPasswordReset(deps: Deps, email: string, origin: string): Promise<void> {
   try {
-    const user = await findUserByEmail(env.DB, email);
+    const user = await findUserByEmail(deps, email);
     if (!user) return;
-    const link = await newLink(database(env.DB), "password_reset", { userId: user.id });
+    const link = await newLink(deps, "password_reset", { userId: user.id });
     await link.insert;
     const name = user.firstName || user.username;
-    await sendMail(env, user.email, emails.passwordReset(origin, { name, linkPath: link.path }));
+    await sendMail(deps, user.email, emails.passwordReset(origin, { name, linkPath: link.path }));
   } catch (error) {
     console.error("Password reset e-mail failed", error);
   }
 }
 
-export async function isResetLinkValid(env: Env, token: string): Promise<boolean> {
-  return (await peekLink(database(env.DB), "password_reset", token)) !== undefined;
+export async function isResetLinkValid(deps: Deps, token: string): Promise<boolean> {
+  return (await peekLink(deps, "password_reset", token)) !== undefined;
 }
 
 /** Sets the new password through the link (once) and ends every session of the account. */
-export async function resetPassword(env: Env, token: string, password: string): Promise<void> {
+export async function resetPassword(deps: Deps, token: string, password: string): Promise<void> {
   assertNewPasswordAllowed(password); // before the link is touched
-  await redeemLink(
-    database(env.DB),
-    { purpose: "password_reset", token, invalid: RESET_LINK_INVALID },
-    async (link) => {
-      if (!link.userId) throw new Error("A reset link without an account");
-      await setPassword(env.DB, link.userId, password);
-      await sessions(env.DB).invalidateUser(link.userId);
-    },
-  );
+  await redeemLink(deps, { purpose: "password_reset", token, invalid: RESET_LINK_INVALID }, async (link) => {
+    if (!link.userId) throw new Error("A reset link without an account");
+    await setPassword(deps, link.userId, password);
+    await sessions(deps).invalidateUser(link.userId);
+  });
 }

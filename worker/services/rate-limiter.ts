@@ -7,8 +7,8 @@
  * Sign-in attempts have a rule of their own with back-off (login-throttle.ts).
  */
 import { and, eq, gt, type SQL, sql } from "drizzle-orm";
-import { type Database, database } from "../db/client";
 import { rateLimitWindows } from "../db/schema";
+import type { Deps } from "../deps";
 import type { Env } from "../env";
 
 type RateLimitBinding = "RATE_LIMITER" | "PARTNER_API_RATE_LIMITER" | "PARTNER_RATE_LIMITER";
@@ -46,7 +46,7 @@ function bindingFor(env: Env, rule: RateRule): RateLimit | null {
 }
 
 /** Whether `rule` counts through its binding here (else through D1 windows, which a caller may batch). */
-export const countsInBinding = (env: Env, rule: RateRule) => bindingFor(env, rule) !== null;
+export const countsInBinding = (deps: Deps, rule: RateRule) => bindingFor(deps.env, rule) !== null;
 
 const windowKey = (rule: RateRule, key: string) => `${rule.name}:${key}`;
 
@@ -54,7 +54,8 @@ const windowKey = (rule: RateRule, key: string) => `${rule.name}:${key}`;
  * One hit on a key's window in D1, as a statement a caller may batch, answering the window's hits so far.
  * A key given as SQL (a scalar sub-select) is counted only when it names something: null opens no window.
  */
-export function windowHit(db: Database, rule: RateRule, key: string | SQL, now: number) {
+export function windowHit(deps: Deps, rule: RateRule, key: string | SQL) {
+  const { db, now } = deps;
   const open = sql`${rateLimitWindows.windowStart} > ${now - rule.windowMs}`;
   const set = {
     hits: sql`CASE WHEN ${open} THEN ${rateLimitWindows.hits} + 1 ELSE 1 END`,
@@ -75,15 +76,16 @@ export function windowHit(db: Database, rule: RateRule, key: string | SQL, now: 
 export const withinRule = (rule: RateRule, rows: { hits: number }[]) => (rows[0]?.hits ?? 0) <= rule.limit;
 
 /** Counts one request of `key` under `rule` and answers whether it is allowed. */
-export async function admit(env: Env, rule: RateRule, key: string, now = Date.now()): Promise<boolean> {
-  const binding = bindingFor(env, rule);
+export async function admit(deps: Deps, rule: RateRule, key: string): Promise<boolean> {
+  const binding = bindingFor(deps.env, rule);
   if (binding) return (await binding.limit({ key: windowKey(rule, key) })).success;
-  return withinRule(rule, await windowHit(database(env.DB), rule, key, now));
+  return withinRule(rule, await windowHit(deps, rule, key));
 }
 
 /** Whether `key` has room left under `rule` in D1, without counting it (limits on outcomes). */
-export async function hasRoom(env: Env, rule: RateRule, key: string, now = Date.now()): Promise<boolean> {
-  const [row] = await database(env.DB)
+export async function hasRoom(deps: Deps, rule: RateRule, key: string): Promise<boolean> {
+  const { db, now } = deps;
+  const [row] = await db
     .select({ hits: rateLimitWindows.hits })
     .from(rateLimitWindows)
     .where(and(eq(rateLimitWindows.key, windowKey(rule, key)), gt(rateLimitWindows.windowStart, now - rule.windowMs)));
@@ -91,6 +93,6 @@ export async function hasRoom(env: Env, rule: RateRule, key: string, now = Date.
 }
 
 /** Counts one outcome of `key` under `rule`, in D1 everywhere (the binding cannot count without admitting). */
-export async function countOutcome(env: Env, rule: RateRule, key: string, now = Date.now()): Promise<void> {
-  await windowHit(database(env.DB), rule, key, now);
+export async function countOutcome(deps: Deps, rule: RateRule, key: string): Promise<void> {
+  await windowHit(deps, rule, key);
 }

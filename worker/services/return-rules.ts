@@ -5,8 +5,8 @@
  */
 import { type AnyColumn, and, eq, type SQL, sql } from "drizzle-orm";
 import { RETURN_CAP_WINDOW_MS, RETURN_MESSAGES, returnCap, returnsRemaining } from "../../src/domain/returns";
-import type { Database } from "../db/client";
 import { agedLeads, orders, returns, transfers, users } from "../db/schema";
+import type { Deps } from "../deps";
 import { ConflictError } from "../errors";
 
 // ——— The cap: deliveries and returns in the window, counted in SQL ———
@@ -26,9 +26,9 @@ export const returnsSince = (userId: string, since: number) =>
   sql<number>`(SELECT count(*) FROM ${returns} WHERE ${returns.buyerUserId} = ${userId}
     AND ${returns.createdAt} > ${since} AND ${returns.status} <> 'denied')`;
 
-export async function capState(db: Database, userId: string, now: number) {
-  const since = now - RETURN_CAP_WINDOW_MS;
-  const [row] = await db
+export async function capState(deps: Deps, userId: string) {
+  const since = deps.now - RETURN_CAP_WINDOW_MS;
+  const [row] = await deps.db
     .select({ deliveries: deliveriesSince(userId, since), returned: returnsSince(userId, since) })
     .from(users)
     .where(eq(users.id, userId));
@@ -53,10 +53,10 @@ export const orderOpen = (orderId: string | SQL | AnyColumn) =>
  * For a full refund's batch: the order's pending returns are denied, as nothing is left to return once the
  * card got its money back. Only if that batch left the order refunded.
  */
-export function denyReturnsOfRefundedOrderStatement(db: Database, orderId: string, now: Date) {
-  return db
+export function denyReturnsOfRefundedOrderStatement(deps: Deps, orderId: string) {
+  return deps.db
     .update(returns)
-    .set({ status: "denied", adminNote: RETURN_MESSAGES.refundedNote, decidedAt: now })
+    .set({ status: "denied", adminNote: RETURN_MESSAGES.refundedNote, decidedAt: new Date(deps.now) })
     .where(
       and(
         eq(returns.orderId, orderId),
@@ -67,8 +67,8 @@ export function denyReturnsOfRefundedOrderStatement(db: Database, orderId: strin
 }
 
 /** 409 when the order is refunded or cancelled. */
-export async function assertOrderOpen(db: Database, orderId: string) {
-  const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
+export async function assertOrderOpen(deps: Deps, orderId: string) {
+  const [order] = await deps.db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
   if (order && (CLOSED_ORDER_STATUSES as readonly string[]).includes(order.status)) {
     throw new ConflictError(RETURN_MESSAGES.orderClosed);
   }

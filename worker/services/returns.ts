@@ -22,9 +22,9 @@ import {
   withinReturnWindow,
 } from "../../src/domain/returns";
 import type { CreateReturnInput, ReturnDecisionInput } from "../../src/domain/schemas/returns";
-import { type Database, database } from "../db/client";
+import type { Database } from "../db/client";
 import { agedLeads, orderDelivery, orders, partners, returns, transfers, users } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { creditReturnStatement } from "./balance";
 import { emails } from "./email-templates";
@@ -104,10 +104,10 @@ async function oneReturn(db: Database, where: SQL | undefined): Promise<ReturnRo
 }
 
 /** The buyer's returns (newest first) and how many more the cap allows now. */
-export async function buyerReturns(env: Env, userId: string, now = Date.now()): Promise<ReturnsOverview> {
-  const db = database(env.DB);
+export async function buyerReturns(deps: Deps, userId: string): Promise<ReturnsOverview> {
+  const { db } = deps;
   const [cap, rows] = await Promise.all([
-    capState(db, userId, now),
+    capState(deps, userId),
     returnSelect(db).where(eq(returns.buyerUserId, userId)).orderBy(desc(returns.createdAt)).limit(200),
   ]);
   return {
@@ -119,11 +119,11 @@ export async function buyerReturns(env: Env, userId: string, now = Date.now()): 
 }
 
 /** What the buyer can still return: billable transfers within 72 h and aged leads within 7 days, not returned. */
-export async function eligibleReturns(env: Env, userId: string, now = Date.now()): Promise<EligibleReturns> {
-  const db = database(env.DB);
+export async function eligibleReturns(deps: Deps, userId: string): Promise<EligibleReturns> {
+  const { db, now } = deps;
   const since = (kind: ReturnKind) => new Date(now - returnWindowMs(kind));
   const [cap, transferRows, leadRows] = await Promise.all([
-    capState(db, userId, now),
+    capState(deps, userId),
     db
       .select({
         id: transfers.id,
@@ -200,15 +200,10 @@ const itemColumn = (kind: ReturnKind) => (kind === "transfer" ? returns.transfer
  * returns counted by the statement that adds the return), so two requests at the limit cannot both pass,
  * and the unique index on the item keeps it to one return.
  */
-export async function createReturn(
-  env: Env,
-  userId: string,
-  input: CreateReturnInput,
-  now = Date.now(),
-): Promise<BuyerReturn> {
-  const db = database(env.DB);
+export async function createReturn(deps: Deps, userId: string, input: CreateReturnInput): Promise<BuyerReturn> {
+  const { db, now } = deps;
   const item = await returnableItem(db, userId, input);
-  await assertOrderOpen(db, item.orderId);
+  await assertOrderOpen(deps, item.orderId);
   if (!withinReturnWindow(input.kind, item.deliveredAt, now)) {
     throw new ConflictError(
       input.kind === "transfer" ? RETURN_MESSAGES.transferWindow : RETURN_MESSAGES.agedLeadWindow,
@@ -228,13 +223,13 @@ export async function createReturn(
     RETURNING id`);
   if (inserted.length === 0) {
     // Refunded or cancelled meanwhile (or before): the card has the money back, nothing to return.
-    await assertOrderOpen(db, item.orderId);
+    await assertOrderOpen(deps, item.orderId);
     const [existing] = await db
       .select({ id: returns.id })
       .from(returns)
       .where(eq(itemColumn(input.kind), input.itemId));
     throw new ConflictError(existing ? RETURN_MESSAGES.alreadyReturned : RETURN_MESSAGES.capReached, {
-      remaining: existing ? (await capState(db, userId, now)).remaining : 0,
+      remaining: existing ? (await capState(deps, userId)).remaining : 0,
     });
   }
   return toBuyerReturn(await oneReturn(db, eq(returns.id, id)));
@@ -242,8 +237,8 @@ export async function createReturn(
 
 // ——— Admin: the queue and decisions ———
 
-export async function listAdminReturns(env: Env, status?: ReturnStatus): Promise<AdminReturn[]> {
-  const rows = await returnSelect(database(env.DB))
+export async function listAdminReturns(deps: Deps, status?: ReturnStatus): Promise<AdminReturn[]> {
+  const rows = await returnSelect(deps.db)
     .where(status ? eq(returns.status, status) : undefined)
     // The pending queue oldest first (first come, first decided); decided ones newest first.
     .orderBy(status === "pending" ? asc(returns.createdAt) : desc(returns.createdAt))
@@ -263,19 +258,18 @@ async function leadPriceCents(db: Database, orderId: string, leadId: string): Pr
  * if this decision was the one recorded (a second, concurrent decision changes nothing and is a 409).
  */
 export async function decideReturn(
-  env: Env,
+  deps: Deps,
   adminId: string,
   returnId: string,
   input: ReturnDecisionInput,
-  options: { siteOrigin: string; now?: number },
+  options: { siteOrigin: string },
 ): Promise<AdminReturn> {
-  const now = options.now ?? Date.now();
-  const db = database(env.DB);
+  const { db, now } = deps;
   const current = await oneReturn(db, eq(returns.id, returnId));
   if (current.status !== "pending") throw new ConflictError(RETURN_MESSAGES.alreadyDecided);
   const decidedAt = new Date(now);
   // An approval needs the order still paid: a refunded or cancelled one gave the money back already.
-  if (input.decision === "approved") await assertOrderOpen(db, current.orderId);
+  if (input.decision === "approved") await assertOrderOpen(deps, current.orderId);
   const decide = db
     .update(returns)
     .set({ status: input.decision, adminNote: input.note ?? null, decidedBy: adminId, decidedAt })
@@ -317,7 +311,7 @@ export async function decideReturn(
         .update(agedLeads)
         .set({ returnedAt: decidedAt })
         .where(and(eq(agedLeads.id, current.agedLeadId), isNull(agedLeads.returnedAt), decidedHere)),
-      creditReturnStatement(db, {
+      creditReturnStatement(deps, {
         userId: current.buyerUserId,
         amountCents: priceCents,
         returnId,
@@ -328,15 +322,15 @@ export async function decideReturn(
     decided = await decide;
   }
   if (decided.length === 0) {
-    if (input.decision === "approved") await assertOrderOpen(db, current.orderId);
+    if (input.decision === "approved") await assertOrderOpen(deps, current.orderId);
     throw new ConflictError(RETURN_MESSAGES.alreadyDecided);
   }
   const after = await oneReturn(db, eq(returns.id, returnId));
-  await tellOfDecision(env, after, options.siteOrigin);
+  await tellOfDecision(deps, after, options.siteOrigin);
   return toAdminReturn(after);
 }
 
-async function tellOfDecision(env: Env, row: ReturnRow, siteOrigin: string) {
+async function tellOfDecision(deps: Deps, row: ReturnRow, siteOrigin: string) {
   const { itemLabel } = toBuyerReturn(row);
   const approved = row.status === "approved";
   const decision = {
@@ -347,10 +341,10 @@ async function tellOfDecision(env: Env, row: ReturnRow, siteOrigin: string) {
     reason: row.reason,
     adminNote: row.adminNote,
   };
-  const messages = [sendMail(env, row.buyerEmail, emails.returnDecided(siteOrigin, decision))];
+  const messages = [sendMail(deps, row.buyerEmail, emails.returnDecided(siteOrigin, decision))];
   if (approved && row.kind === "transfer" && row.partnerEmail) {
     const returned = { itemLabel, reason: row.reason };
-    messages.push(sendMail(env, row.partnerEmail, emails.transferReturnedToPartner(siteOrigin, returned)));
+    messages.push(sendMail(deps, row.partnerEmail, emails.transferReturnedToPartner(siteOrigin, returned)));
   }
   try {
     await Promise.all(messages);

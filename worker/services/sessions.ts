@@ -11,8 +11,8 @@ import { and, eq, lt } from "drizzle-orm";
 import { Lucia, TimeSpan } from "lucia";
 import { ADMIN_SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../src/domain/auth-limits";
 import type { PublicUser } from "../../src/domain/user";
-import { database } from "../db/client";
 import { sessions as sessionsTable } from "../db/schema";
+import type { Deps } from "../deps";
 import { toPublicUser, userFromRow } from "./users";
 
 interface SessionRow {
@@ -60,23 +60,23 @@ export interface SessionService {
 }
 
 /**
- * `requestUrl` is kept for callers; cookies are Secure everywhere (browsers accept Secure cookies from
- * http://localhost and http://127.0.0.1, which they treat as secure contexts).
+ * Cookies are Secure everywhere (browsers accept Secure cookies from http://localhost and
+ * http://127.0.0.1, which they treat as secure contexts). Times are the request's (`deps.now`).
  */
-export function sessions(db: D1Database, _requestUrl?: string, now = Date.now): SessionService {
-  const lucia = createLucia(db);
+export function sessions(deps: Deps): SessionService {
+  const lucia = createLucia(deps.env.DB);
   const blank = () => lucia.createBlankSessionCookie().serialize();
   return {
     async validate(sessionId) {
       const { session, user } = await lucia.validateSession(sessionId);
       if (!session || !user) return { user: null, cookie: blank() };
-      const at = now();
+      const at = deps.now;
       if (at - session.createdAt >= SESSION_ABSOLUTE_MS || at - session.lastSeenAt >= idleTimeoutMs(user)) {
         await lucia.invalidateSession(session.id);
         return { user: null, cookie: blank() };
       }
       if (at - session.lastSeenAt >= LAST_SEEN_PRECISION_MS) {
-        await database(db)
+        await deps.db
           .update(sessionsTable)
           .set({ lastSeenAt: at })
           .where(and(eq(sessionsTable.id, session.id), lt(sessionsTable.lastSeenAt, at)));
@@ -84,7 +84,7 @@ export function sessions(db: D1Database, _requestUrl?: string, now = Date.now): 
       return { user, cookie: session.fresh ? lucia.createSessionCookie(session.id).serialize() : null };
     },
     async create(userId) {
-      const at = now();
+      const at = deps.now;
       const session = await lucia.createSession(userId, { created_at: at, last_seen_at: at });
       return lucia.createSessionCookie(session.id).serialize();
     },

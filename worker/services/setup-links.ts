@@ -22,9 +22,9 @@ import {
   settingsFromInput,
 } from "../../src/domain/delivery-setup";
 import type { PublicUser } from "../../src/domain/user";
-import { type Database, database } from "../db/client";
+import type { Database } from "../db/client";
 import { orders } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "../errors";
 import { createUser } from "./accounts";
 import { emails } from "./email-templates";
@@ -39,19 +39,19 @@ type UserRecord = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
 
 /** E-mails the buyer a new single-use link to /delivery-setup for this order (nothing without an e-mail). */
 export async function sendSetupLink(
-  env: Env,
+  deps: Deps,
   order: Pick<OrderRecord, "id" | "userId" | "email" | "quantity">,
   origin: string,
 ): Promise<void> {
   if (!order.email) return;
-  const link = await newLink(database(env.DB), "delivery_setup", {
+  const link = await newLink(deps, "delivery_setup", {
     orderId: order.id,
     userId: order.userId,
     email: order.email,
   });
   await link.insert;
   await sendMail(
-    env,
+    deps,
     order.email,
     emails.deliverySetup(origin, { orderId: order.id, quantity: order.quantity, linkPath: link.path }),
   );
@@ -62,20 +62,19 @@ async function findOrder(db: Database, orderId: string): Promise<OrderRecord | u
 }
 
 /** An admin e-mails the buyer a new setup link: for a paid live-transfer order that still waits for setup. */
-export async function resendSetupLink(env: Env, orderId: string, origin: string): Promise<void> {
-  const db = database(env.DB);
-  const order = await paidLiveTransferOrder(db, orderId);
-  if ((await getOrderDelivery(db, order.id))?.setupStatus === "ready") {
+export async function resendSetupLink(deps: Deps, orderId: string, origin: string): Promise<void> {
+  const order = await paidLiveTransferOrder(deps, orderId);
+  if ((await getOrderDelivery(deps, order.id))?.setupStatus === "ready") {
     throw new ConflictError("This order's deliveries are already set up.");
   }
   if (!order.email) throw new ConflictError("This order has no e-mail address to send the link to.");
-  await sendSetupLink(env, order, origin);
+  await sendSetupLink(deps, order, origin);
 }
 
 /** The paid order a usable link is for, or undefined. */
-async function linkedOrder(db: Database, token: string): Promise<OrderRecord | undefined> {
-  const link = await peekLink(db, "delivery_setup", token);
-  const order = link?.orderId ? await findOrder(db, link.orderId) : undefined;
+async function linkedOrder(deps: Deps, token: string): Promise<OrderRecord | undefined> {
+  const link = await peekLink(deps, "delivery_setup", token);
+  const order = link?.orderId ? await findOrder(deps.db, link.orderId) : undefined;
   return order?.status === "paid" ? order : undefined;
 }
 
@@ -90,18 +89,17 @@ function setupAccount(owner: UserRecord | undefined, caller: PublicUser | null):
 }
 
 /** What the setup page shows for the link, for this caller (signed in or not). */
-export async function checkSetupLink(env: Env, token: string, caller: PublicUser | null): Promise<SetupLinkCheck> {
-  const db = database(env.DB);
-  const order = await linkedOrder(db, token);
+export async function checkSetupLink(deps: Deps, token: string, caller: PublicUser | null): Promise<SetupLinkCheck> {
+  const order = await linkedOrder(deps, token);
   if (!order) return { valid: false };
-  const owner = order.userId ? await findUserById(env.DB, order.userId) : undefined;
+  const owner = order.userId ? await findUserById(deps, order.userId) : undefined;
   return {
     valid: true,
     orderId: order.id,
     transfers: order.quantity,
     email: order.email ?? "",
     account: setupAccount(owner, caller),
-    settings: inputFromSettings((await getOrderDelivery(db, order.id)) ?? deliverySettingsFromDetails(order.details)),
+    settings: inputFromSettings((await getOrderDelivery(deps, order.id)) ?? deliverySettingsFromDetails(order.details)),
   };
 }
 
@@ -116,14 +114,14 @@ interface SetupCaller {
 type Taker = { userId: string; signIn: boolean } | { create: NonNullable<SetupRequest["account"]> & { email: string } };
 
 /** Decides who takes the order, before the link is touched: every refusal leaves it usable. */
-async function orderTaker(env: Env, order: OrderRecord, request: SetupRequest, caller: SetupCaller): Promise<Taker> {
-  const owner = order.userId ? await findUserById(env.DB, order.userId) : undefined;
+async function orderTaker(deps: Deps, order: OrderRecord, request: SetupRequest, caller: SetupCaller): Promise<Taker> {
+  const owner = order.userId ? await findUserById(deps, order.userId) : undefined;
   const account = setupAccount(owner, caller.user);
   if (owner && account.kind === "signed-in") return { userId: owner.id, signIn: false };
   if (owner && account.kind === "sign-in-first") throw new ForbiddenError(SETUP_SIGN_IN_FIRST);
   if (request.signIn) {
     const user = await checkCredentials(
-      env.DB,
+      deps,
       { address: caller.address, username: request.signIn.username },
       request.signIn.password,
     );
@@ -143,18 +141,18 @@ async function orderTaker(env: Env, order: OrderRecord, request: SetupRequest, c
  * that takes the order. Answers that account and whether the caller must be signed in to it now.
  */
 export async function completeSetup(
-  env: Env,
+  deps: Deps,
   request: SetupRequest,
   caller: SetupCaller,
 ): Promise<{ user: PublicUser; signIn: boolean }> {
-  const db = database(env.DB);
-  const order = await linkedOrder(db, request.token);
+  const { db } = deps;
+  const order = await linkedOrder(deps, request.token);
   if (!order) throw new InvalidError(SETUP_LINK_INVALID);
-  const taker = await orderTaker(env, order, request, caller);
+  const taker = await orderTaker(deps, order, request, caller);
   const settings = settingsFromInput(request.settings);
   const link = { purpose: "delivery_setup" as const, token: request.token, invalid: SETUP_LINK_INVALID };
-  return redeemLink(db, link, async () => {
-    const saveSettings = () => deliverySettingsStatements(db, order.id, order.quantity, settings);
+  return redeemLink(deps, link, async () => {
+    const saveSettings = () => deliverySettingsStatements(deps, order.id, order.quantity, settings);
     // Only an order without an account is given one, whatever happened since the check.
     const attach = (userId: string) =>
       db
@@ -164,7 +162,7 @@ export async function completeSetup(
     let userId: string;
     if ("create" in taker) {
       userId = await createUser(
-        db,
+        deps,
         { ...taker.create, firstName: detail(order, "firstName"), lastName: detail(order, "lastName") },
         { fieldName: (field) => `account.${field}`, alongside: (id) => [attach(id), ...saveSettings()] },
       );
@@ -172,7 +170,7 @@ export async function completeSetup(
       userId = taker.userId;
       await db.batch([attach(userId), ...saveSettings()]);
     }
-    const user = await findUserById(env.DB, userId);
+    const user = await findUserById(deps, userId);
     if (!user) throw new NotFoundError("Account not found");
     return { user: toPublicUser(user), signIn: "create" in taker || taker.signIn };
   });

@@ -1,5 +1,6 @@
 /** Password sign-in (PRODUCT.md D4, D11): throttled per address and username, same answer for every failure. */
 import type { PublicUser } from "../../src/domain/user";
+import type { Deps } from "../deps";
 import { UnauthenticatedError } from "../errors";
 import { admitLoginAttempt, type LoginAttempt, recordLoginSuccess } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./passwords";
@@ -9,12 +10,12 @@ import { findUserByUsername, toPublicUser } from "./users";
 let decoyHash: Promise<string> | undefined;
 
 /** The user whose username and password these are; Unauthenticated ("Invalid credentials") otherwise. */
-export async function checkCredentials(d1: D1Database, attempt: LoginAttempt, password: string): Promise<PublicUser> {
-  await admitLoginAttempt(d1, attempt);
-  const user = await findUserByUsername(d1, attempt.username);
+export async function checkCredentials(deps: Deps, attempt: LoginAttempt, password: string): Promise<PublicUser> {
+  await admitLoginAttempt(deps, attempt);
+  const user = await findUserByUsername(deps, attempt.username);
   decoyHash ??= hashPassword(crypto.randomUUID());
   const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
   if (!user || !passwordMatches) throw new UnauthenticatedError("Invalid credentials");
-  await recordLoginSuccess(d1, attempt);
+  await recordLoginSuccess(deps, attempt);
   return toPublicUser(user);
 }

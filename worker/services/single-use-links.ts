@@ -12,6 +12,7 @@ import { INVITATION_TTL_HOURS } from "../../src/domain/schemas/partner-account";
 import type { LinkPurpose } from "../../src/domain/single-use-links";
 import type { Database } from "../db/client";
 import { singleUseLinks } from "../db/schema";
+import type { Deps } from "../deps";
 import { InvalidError } from "../errors";
 import { sha256Hex } from "./digest";
 
@@ -44,12 +45,8 @@ interface NewLink {
 const insertLink = (db: Database, row: typeof singleUseLinks.$inferInsert) => db.insert(singleUseLinks).values(row);
 
 /** Makes a link for `subject`; nothing is stored until `insert` runs. */
-export async function newLink(
-  db: Database,
-  purpose: LinkPurpose,
-  subject: LinkSubject,
-  now = Date.now(),
-): Promise<NewLink> {
+export async function newLink(deps: Deps, purpose: LinkPurpose, subject: LinkSubject): Promise<NewLink> {
+  const { db, now } = deps;
   const token = encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
   const row = {
     tokenHash: await sha256Hex(token),
@@ -70,12 +67,8 @@ async function usable(purpose: LinkPurpose, token: string, now: number) {
 }
 
 /** The link's row while it is unused and unexpired, without using it. */
-export async function peekLink(
-  db: Database,
-  purpose: LinkPurpose,
-  token: string,
-  now = Date.now(),
-): Promise<Link | undefined> {
+export async function peekLink(deps: Deps, purpose: LinkPurpose, token: string): Promise<Link | undefined> {
+  const { db, now } = deps;
   return db
     .select()
     .from(singleUseLinks)
@@ -106,11 +99,11 @@ function siblingsOf(link: Link) {
  * goes on. An unknown, used or expired link throws InvalidError(`invalid`) and runs nothing.
  */
 export async function redeemLink<T>(
-  db: Database,
+  deps: Deps,
   link: { purpose: LinkPurpose; token: string; invalid: string },
   accept: (row: Link) => Promise<T>,
-  now = Date.now(),
 ): Promise<T> {
+  const { db, now } = deps;
   const usedAt = new Date(now);
   const row = await db
     .update(singleUseLinks)

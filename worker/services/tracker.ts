@@ -19,10 +19,11 @@ import {
   withinReturnWindow,
 } from "../../src/domain/returns";
 import type { TrackerQuery } from "../../src/domain/schemas/returns";
-import { localTime, NOT_CHARGED_LABEL, US_TIME_ZONES } from "../../src/domain/transfers";
-import { type Database, database } from "../db/client";
+import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
+import { NOT_CHARGED_LABEL } from "../../src/domain/transfers";
+import type { Database } from "../db/client";
 import { orderDelivery, orders, returns, transfers, users } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
 
 export const DEFAULT_TRACKER_TIME_ZONE = "America/New_York";
@@ -79,8 +80,8 @@ function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
 }
 
 /** 404 unless the order is the buyer's. */
-export async function buyersOrder(db: Database, userId: string, orderId: string) {
-  const [order] = await db
+export async function buyersOrder(deps: Deps, userId: string, orderId: string) {
+  const [order] = await deps.db
     .select()
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
@@ -109,14 +110,9 @@ function trackerSelect(db: Database, where: SQL | undefined) {
 }
 
 /** A page of the buyer's transfers, newest first. */
-export async function listTrackerTransfers(
-  env: Env,
-  userId: string,
-  query: TrackerQuery,
-  now = Date.now(),
-): Promise<TrackerPage> {
-  const db = database(env.DB);
-  if (query.orderId) await buyersOrder(db, userId, query.orderId);
+export async function listTrackerTransfers(deps: Deps, userId: string, query: TrackerQuery): Promise<TrackerPage> {
+  const { db, now } = deps;
+  if (query.orderId) await buyersOrder(deps, userId, query.orderId);
   const where = trackerFilter(userId, query);
   const [[counted], rows] = await db.batch([
     db.select({ total: count() }).from(transfers).where(where),
@@ -173,13 +169,12 @@ function csvRow(transfer: TrackerTransfer): string[] {
  * one seen) only when the client is ready for it. Cells that would run as spreadsheet formulas are escaped.
  */
 export async function trackerCsv(
-  env: Env,
+  deps: Deps,
   userId: string,
   query: Omit<TrackerQuery, "page">,
-  now = Date.now(),
 ): Promise<ReadableStream<Uint8Array>> {
-  const db = database(env.DB);
-  if (query.orderId) await buyersOrder(db, userId, query.orderId);
+  const { db, now } = deps;
+  if (query.orderId) await buyersOrder(deps, userId, query.orderId);
   const encoder = new TextEncoder();
   const where = trackerFilter(userId, query);
   let after: { routedAt: Date; id: string } | null = null;
@@ -227,7 +222,8 @@ function todayByZone(now: number): Map<string, string> {
  * Transfers routed to each order on its buyer's current local day, except expired or unanswered ones
  * (the count the order's daily cap is checked against in routing).
  */
-export async function todayCounts(db: Database, orderIds: SQL | string[], now: number): Promise<Map<string, number>> {
+export async function todayCounts(deps: Deps, orderIds: SQL | string[]): Promise<Map<string, number>> {
+  const { db, now } = deps;
   const days = todayByZone(now);
   if (Array.isArray(orderIds) && orderIds.length === 0) return new Map();
   const rows = await db
@@ -292,8 +288,8 @@ export function toTrackerOrder(row: OrderRow, today: number): TrackerOrder {
   };
 }
 
-export function orderProgressSelect(db: Database) {
-  return db
+export function orderProgressSelect(deps: Deps) {
+  return deps.db
     .select(orderColumns)
     .from(orders)
     .innerJoin(orderDelivery, eq(orderDelivery.orderId, orders.id))
@@ -301,16 +297,14 @@ export function orderProgressSelect(db: Database) {
 }
 
 /** The buyer's live-transfer orders (those with delivery settings), newest first. */
-export async function listTrackerOrders(env: Env, userId: string, now = Date.now()): Promise<TrackerOrder[]> {
-  const db = database(env.DB);
-  const rows = await orderProgressSelect(db)
+export async function listTrackerOrders(deps: Deps, userId: string): Promise<TrackerOrder[]> {
+  const rows = await orderProgressSelect(deps)
     .where(and(eq(orders.userId, userId), isNotNull(orders.paidAt)))
     .orderBy(desc(orders.createdAt))
     .limit(200);
   const today = await todayCounts(
-    db,
+    deps,
     rows.map((row) => row.orderId),
-    now,
   );
   return rows.map((row) => toTrackerOrder(row, today.get(row.orderId) ?? 0));
 }

@@ -9,6 +9,7 @@
  * another caller, so billing it could pass what the buyer bought (decision 0026).
  */
 import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import type { TransferEventInput, TransferView } from "../../src/domain/schemas/partner-api";
 import {
   CONNECTED_HOLD_SECONDS,
   EVENT_REFUSALS,
@@ -18,26 +19,13 @@ import {
   type TransferEventType,
   type TransferStatus,
 } from "../../src/domain/transfers";
-import { type Database, database } from "../db/client";
+import type { Database } from "../db/client";
 import { orderDelivery, orders, transferEvents, transfers } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { pauseIfUnanswered } from "./delivery-pauses";
 
-export type TransferEventInput =
-  | { type: "connected" | "no-answer" | "failed" }
-  | { type: "completed"; durationSeconds: number; recordingUrl?: string };
-
-export interface TransferView {
-  transferId: string;
-  status: TransferStatus;
-  routedAt: string;
-  state: string;
-  durationSeconds: number | null;
-  billable: boolean;
-  /** 'billable', NOT_CHARGED_LABEL, or the call's end ('no answer', 'failed', 'expired', 'in progress'). */
-  outcome: string;
-}
+export type { TransferEventInput, TransferView };
 
 function effectiveStatus(row: { status: TransferStatus; expiresAt: Date }, now: number): TransferStatus {
   return row.status === "routed" && row.expiresAt.getTime() <= now ? "expired" : row.status;
@@ -65,8 +53,8 @@ export function transferView(row: typeof transfers.$inferSelect, now: number): T
   };
 }
 
-async function partnersTransfer(env: Env, partnerId: string, transferId: string) {
-  const row = await database(env.DB).query.transfers.findFirst({
+async function partnersTransfer(deps: Deps, partnerId: string, transferId: string) {
+  const row = await deps.db.query.transfers.findFirst({
     where: and(eq(transfers.id, transferId), eq(transfers.partnerId, partnerId)),
   });
   if (!row) throw new NotFoundError("No such transfer.");
@@ -74,13 +62,8 @@ async function partnersTransfer(env: Env, partnerId: string, transferId: string)
 }
 
 /** One of the partner's own transfers; another partner's or an unknown id is 404. */
-export async function getTransfer(
-  env: Env,
-  partnerId: string,
-  transferId: string,
-  now = Date.now(),
-): Promise<TransferView> {
-  return transferView(await partnersTransfer(env, partnerId, transferId), now);
+export async function getTransfer(deps: Deps, partnerId: string, transferId: string): Promise<TransferView> {
+  return transferView(await partnersTransfer(deps, partnerId, transferId), deps.now);
 }
 
 /**
@@ -113,15 +96,14 @@ function refusal(row: typeof transfers.$inferSelect, now: number): EventRefusal 
  * ends the transfer as `expired`; it stays a contact for the duplicate rule.
  */
 export async function recordTransferEvent(
-  env: Env,
+  deps: Deps,
   partnerId: string,
   transferId: string,
   event: TransferEventInput,
-  options: { siteOrigin: string; now?: number },
+  options: { siteOrigin: string },
 ): Promise<TransferView> {
-  const now = options.now ?? Date.now();
-  const db = database(env.DB);
-  const transfer = await partnersTransfer(env, partnerId, transferId);
+  const { db, now } = deps;
+  const transfer = await partnersTransfer(deps, partnerId, transferId);
   const { type, ...payload } = event;
   const record = db
     .insert(transferEvents)
@@ -194,11 +176,11 @@ export async function recordTransferEvent(
         .where(mine)
         .returning(),
     ]);
-    if (updated && type === "no-answer") await pauseIfUnanswered(env, transfer.orderId, options.siteOrigin, now);
+    if (updated && type === "no-answer") await pauseIfUnanswered(deps, transfer.orderId, options.siteOrigin);
   }
   if (updated) return transferView(updated, now);
   // A repeat, or a concurrent event ended the call first: the transfer as it is now.
-  return transferView(await partnersTransfer(env, partnerId, transferId), now);
+  return transferView(await partnersTransfer(deps, partnerId, transferId), now);
 }
 
 /**

@@ -1,9 +1,8 @@
 /** /admin-orders (spec §7 `GET /api/transfer-orders`; PRODUCT.md D2): every live-transfer order and its status changes. */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { ORDER_TRANSITIONS, parseStates, type TransferOrderView } from "../../src/domain/schemas/dashboard";
-import { database } from "../db/client";
 import { orders, users } from "../db/schema";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { deliveryViews } from "./delivery-setup";
 
@@ -50,7 +49,7 @@ function toView(row: OrderRow): Omit<TransferOrderView, "delivery"> {
     totalTransfers: row.quantity,
     transfersPerDay: typeof perDay === "number" ? perDay : null,
     selectedStates: states,
-    totalPrice: row.totalCents / 100,
+    totalPrice: row.totalCents / 100, // spec-fixed name (admin transfer-order view), in dollars
     status: row.status,
     disputedAt: row.disputedAt === null ? null : row.disputedAt.toISOString(),
     disputeReason: row.disputeReason,
@@ -59,8 +58,8 @@ function toView(row: OrderRow): Omit<TransferOrderView, "delivery"> {
 }
 
 /** Every live-transfer order, newest first, with its delivery settings. */
-export async function listTransferOrders(env: Env): Promise<TransferOrderView[]> {
-  const rows = await database(env.DB)
+export async function listTransferOrders(deps: Deps): Promise<TransferOrderView[]> {
+  const rows = await deps.db
     .select({
       id: orders.id,
       kind: orders.kind,
@@ -80,17 +79,13 @@ export async function listTransferOrders(env: Env): Promise<TransferOrderView[]>
     .leftJoin(users, eq(users.id, orders.userId))
     .where(LIVE_TRANSFER_ORDERS)
     .orderBy(desc(orders.createdAt));
-  const deliveries = await deliveryViews(env);
+  const deliveries = await deliveryViews(deps);
   return rows.map((row) => ({ ...toView(row), delivery: deliveries.get(row.id) ?? null }));
 }
 
 /** Moves a live-transfer order to `status` when its current status allows it (ORDER_TRANSITIONS), atomically. */
-export async function changeTransferOrderStatus(
-  d1: D1Database,
-  orderId: string,
-  status: keyof typeof ORDER_TRANSITIONS,
-) {
-  const db = database(d1);
+export async function changeTransferOrderStatus(deps: Deps, orderId: string, status: keyof typeof ORDER_TRANSITIONS) {
+  const { db } = deps;
   const updated = await db
     .update(orders)
     .set({ status, updatedAt: new Date() })

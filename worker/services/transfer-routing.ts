@@ -10,23 +10,23 @@
  * the same prospect; the loser tries the next order.
  */
 import { sql } from "drizzle-orm";
+import type { PingInput, RouteAnswer } from "../../src/domain/schemas/partner-api";
+import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import {
   ALL_STATES,
   DUPLICATE_WINDOW_DAYS,
-  localTime,
   NO_CONTACT_STATUSES,
   NO_ROUTE_REASONS,
   type NoRouteReason,
-  normalizeUsPhone,
   ROUTE_ANSWER_TTL_SECONDS,
   type RoutingCandidate,
   rankEligible,
-  US_TIME_ZONES,
 } from "../../src/domain/transfers";
-import { database } from "../db/client";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
+
+export type { PingInput, RouteAnswer };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A claim lost to a concurrent ping moves on to the next order, this many times at most. */
@@ -34,17 +34,6 @@ const MAX_CLAIM_ATTEMPTS = 5;
 /** Orders whose counts are read at once, oldest paid first, and how many such pages at most. */
 const COUNT_PAGE = 25;
 const MAX_COUNT_PAGES = 8;
-
-export interface PingInput {
-  prospect: { firstName: string; lastName: string; phone: string; state: string; zip?: string; age?: number };
-  consent: { optInAt: string; optInUrl: string; trustedFormUrl?: string };
-}
-
-export interface RouteAnswer {
-  transferId: string;
-  phoneNumber: string;
-  expiresInSeconds: number;
-}
 
 // ——— SQL shared by the routing read and the claim (raw: correlated counts drizzle's builder cannot say) ———
 
@@ -104,8 +93,9 @@ interface CandidateRow {
  * The open orders for a state, without their counts (0 until `withCounts`): cheap even with thousands
  * of open orders, so routing ranks everything by the rules that need no counting first.
  */
-async function openOrdersFor(env: Env, state: string): Promise<RoutingCandidate[]> {
-  const rows = await database(env.DB).all<CandidateRow>(sql`
+async function openOrdersFor(deps: Deps, state: string): Promise<RoutingCandidate[]> {
+  // Raw SQL: the routing read (measured hot path), joined over the routing index's per-state rows.
+  const rows = await deps.db.all<CandidateRow>(sql`
     SELECT d.order_id, ${buyerKeyOf} AS buyer_key, o.paid_at, d.time_zone, d.hours_start_minute, d.hours_end_minute,
       d.days, d.per_day_cap, d.transfers_total, d.transfers_billable, 0 AS held, 0 AS delivered_today
     FROM order_delivery_states s
@@ -117,13 +107,15 @@ async function openOrdersFor(env: Env, state: string): Promise<RoutingCandidate[
 }
 
 /** The live holds and today's deliveries (on each buyer's own day) of a few orders. */
-async function withCounts(env: Env, orders: RoutingCandidate[], now: number): Promise<RoutingCandidate[]> {
+async function withCounts(deps: Deps, orders: RoutingCandidate[]): Promise<RoutingCandidate[]> {
+  const { now } = deps;
   const times = localTimes(now);
   const ids = sql.join(
     orders.map((order) => sql`${order.orderId}`),
     sql`, `,
   );
-  const rows = await database(env.DB).all<{ order_id: string; held: number; delivered_today: number }>(sql`
+  // Raw SQL: the routing read's correlated counts (measured hot path).
+  const rows = await deps.db.all<{ order_id: string; held: number; delivered_today: number }>(sql`
     SELECT d.order_id, ${heldCount(sql`d.order_id`, now)} AS held,
       ${deliveredOnDay(sql`d.order_id`, inZone(times, "d.time_zone", "day"), now)} AS delivered_today
     FROM order_delivery d WHERE d.order_id IN (${ids})`);
@@ -186,9 +178,10 @@ function toCandidate(row: CandidateRow): RoutingCandidate {
 }
 
 /** Buyers who had a contact with this phone within the duplicate window. */
-async function recentBuyers(env: Env, phone: string, now: number): Promise<Set<string>> {
-  const rows = await database(env.DB).all<{ buyer_key: string }>(sql`
-    SELECT DISTINCT t.buyer_key FROM transfers t WHERE ${recentContact(phone, now)}`);
+async function recentBuyers(deps: Deps, phone: string): Promise<Set<string>> {
+  // Raw SQL: the duplicate rule's condition shared with the claim (recentContact).
+  const rows = await deps.db.all<{ buyer_key: string }>(sql`
+    SELECT DISTINCT t.buyer_key FROM transfers t WHERE ${recentContact(phone, deps.now)}`);
   return new Set(rows.map((row) => row.buyer_key));
 }
 
@@ -196,26 +189,20 @@ function noRoute(reason: NoRouteReason): never {
   throw new ConflictError(NO_ROUTE_REASONS[reason], { reason });
 }
 
+/** The ping's opt-in time, which may not lie ahead of the clock (the schema checked every field's form). */
 function readPing(input: PingInput, now: number) {
-  const phone = normalizeUsPhone(input.prospect.phone);
-  if (!phone) throw new InvalidError("prospect.phone must be a 10-digit US phone number.");
   const optInAt = Date.parse(input.consent.optInAt);
-  if (Number.isNaN(optInAt)) throw new InvalidError("consent.optInAt must be an ISO 8601 date and time.");
   if (optInAt > now + 5 * 60_000) throw new InvalidError("consent.optInAt cannot be in the future.");
-  return { ...input.prospect, phone, state: input.prospect.state.toUpperCase(), optInAt };
+  return { ...input.prospect, optInAt };
 }
 
 /** Routes a partner's ping to the oldest-paid eligible order, or throws a 409 naming why none is. */
-export async function routeTransfer(
-  env: Env,
-  owner: KeyOwner,
-  input: PingInput,
-  now = Date.now(),
-): Promise<RouteAnswer> {
-  const db = database(env.DB);
+export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInput): Promise<RouteAnswer> {
+  const { db, now } = deps;
   const prospect = readPing(input, now);
   const partnerDay = localTime(now, owner.timeZone).day;
-  // One statement: the partner's calls today beside the first few candidates, already in paid order.
+  // One statement (raw SQL, the measured routing path): the partner's calls today beside the first few
+  // candidates, already in paid order.
   const rows = await db.all<CandidateRow & { partner_calls: number }>(sql`
     SELECT pc.partner_calls, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls) pc
     LEFT JOIN (${candidatesFor(prospect.state, prospect.phone, now, COUNT_PAGE)}) c ON 1
@@ -228,28 +215,28 @@ export async function routeTransfer(
   if (!("reason" in ranked)) {
     for (const order of ranked.orders) {
       if (claims++ >= MAX_CLAIM_ATTEMPTS) return noRoute("caps_reached");
-      const answer = await claim(env, owner, prospect, input.consent, order, partnerDay, now);
+      const answer = await claim(deps, owner, prospect, input.consent, order, partnerDay);
       if (answer) return answer;
     }
   }
   // Rarely (none of the first few can take the call, or none passes): every open order, to go further
   // down the list or to name why none is eligible.
-  return routeByFullRead(env, owner, prospect, input.consent, partnerDay, now, claims);
+  return routeByFullRead(deps, owner, prospect, input.consent, partnerDay, claims);
 }
 
 /** The same rule over every open order of the state, counts read a page at a time. */
 async function routeByFullRead(
-  env: Env,
+  deps: Deps,
   owner: KeyOwner,
   prospect: ReturnType<typeof readPing>,
   consent: PingInput["consent"],
   partnerDay: string,
-  now: number,
   claimsSoFar: number,
 ): Promise<RouteAnswer> {
+  const { now } = deps;
   const [open, recentBuyerKeys] = await Promise.all([
-    openOrdersFor(env, prospect.state),
-    recentBuyers(env, prospect.phone, now),
+    openOrdersFor(deps, prospect.state),
+    recentBuyers(deps, prospect.phone),
   ]);
   // First the rules that need no counting (state, duplicates, hours) over every open order, oldest paid
   // first; then the counts (slots, the day's cap) for a page of those at a time.
@@ -258,13 +245,13 @@ async function routeByFullRead(
   let claims = claimsSoFar;
   for (let page = 0; page * COUNT_PAGE < ranked.orders.length && page < MAX_COUNT_PAGES; page++) {
     const counted = rankEligible(
-      await withCounts(env, ranked.orders.slice(page * COUNT_PAGE, (page + 1) * COUNT_PAGE), now),
+      await withCounts(deps, ranked.orders.slice(page * COUNT_PAGE, (page + 1) * COUNT_PAGE)),
       { now, recentBuyerKeys },
     );
     if ("reason" in counted) continue;
     for (const order of counted.orders) {
       if (claims++ >= MAX_CLAIM_ATTEMPTS) return noRoute("caps_reached");
-      const answer = await claim(env, owner, prospect, consent, order, partnerDay, now);
+      const answer = await claim(deps, owner, prospect, consent, order, partnerDay);
       if (answer) return answer;
     }
   }
@@ -278,17 +265,17 @@ async function routeByFullRead(
  * overfill an order nor deliver one prospect to one buyer twice.
  */
 async function claim(
-  env: Env,
+  deps: Deps,
   owner: KeyOwner,
   prospect: ReturnType<typeof readPing>,
   consent: PingInput["consent"],
   order: RoutingCandidate,
   partnerDay: string,
-  now: number,
 ): Promise<RouteAnswer | null> {
-  const db = database(env.DB);
+  const { db, now } = deps;
   const id = crypto.randomUUID();
   const buyerDay = localTime(now, order.timeZone).day;
+  // Raw SQL: the routing claim (measured hot path), one conditional INSERT … SELECT.
   const [claimed] = await db.all<{ id: string; transfer_phone: string }>(sql`
     INSERT INTO transfers (id, partner_id, api_key_id, order_id, buyer_user_id, buyer_key, first_name, last_name,
       phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, transfer_phone, status, routed_at,

@@ -1,8 +1,8 @@
 import { desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "../../src/domain/password-rule";
 import type { PublicUser } from "../../src/domain/user";
-import { database } from "../db/client";
 import { users } from "../db/schema";
+import type { Deps } from "../deps";
 import { InvalidError, NotFoundError } from "../errors";
 import { assertNewPasswordAllowed } from "./password-policy";
 import { hashPassword, verifyPassword } from "./passwords";
@@ -38,38 +38,38 @@ export function userFromRow(row: Record<string, unknown>): UserRecord {
   return Object.fromEntries(entries) as UserRecord;
 }
 
-export async function findUserByUsername(db: D1Database, username: string): Promise<UserRecord | undefined> {
-  return database(db).select().from(users).where(sql`lower(${users.username}) = lower(${username})`).get();
+export async function findUserByUsername(deps: Deps, username: string): Promise<UserRecord | undefined> {
+  return deps.db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`).get();
 }
 
-export async function findUserByEmail(db: D1Database, email: string): Promise<UserRecord | undefined> {
-  return database(db).select().from(users).where(sql`lower(${users.email}) = lower(${email})`).get();
+export async function findUserByEmail(deps: Deps, email: string): Promise<UserRecord | undefined> {
+  return deps.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).get();
 }
 
-export async function findUserById(db: D1Database, id: string): Promise<UserRecord | undefined> {
-  return database(db).select().from(users).where(eq(users.id, id)).get();
+export async function findUserById(deps: Deps, id: string): Promise<UserRecord | undefined> {
+  return deps.db.select().from(users).where(eq(users.id, id)).get();
 }
 
-export async function listUsers(db: D1Database): Promise<PublicUser[]> {
-  const rows = await database(db).select().from(users).orderBy(desc(users.createdAt));
+export async function listUsers(deps: Deps): Promise<PublicUser[]> {
+  const rows = await deps.db.select().from(users).orderBy(desc(users.createdAt));
   return rows.map(toPublicUser);
 }
 
 /** Sets a new password after checking the password rule (throws InvalidError when it breaks it). */
-export async function setPassword(db: D1Database, userId: string, password: string): Promise<void> {
+export async function setPassword(deps: Deps, userId: string, password: string): Promise<void> {
   assertNewPasswordAllowed(password);
-  await database(db)
+  await deps.db
     .update(users)
     .set({ passwordHash: await hashPassword(password) })
     .where(eq(users.id, userId));
 }
 
 /** An admin changing their own password proves they know the current one (PRODUCT.md D14). */
-export async function assertCurrentPassword(db: D1Database, userId: string, currentPassword: string | undefined) {
+export async function assertCurrentPassword(deps: Deps, userId: string, currentPassword: string | undefined) {
   if (!currentPassword) {
     throw new InvalidError(CURRENT_PASSWORD_REQUIRED, { errors: { currentPassword: CURRENT_PASSWORD_REQUIRED } });
   }
-  const user = await findUserById(db, userId);
+  const user = await findUserById(deps, userId);
   if (!user || !(await verifyPassword(currentPassword, user.passwordHash))) {
     throw new InvalidError(CURRENT_PASSWORD_WRONG, { errors: { currentPassword: CURRENT_PASSWORD_WRONG } });
   }
@@ -77,12 +77,12 @@ export async function assertCurrentPassword(db: D1Database, userId: string, curr
 
 /** An admin sets a user's password; their own needs the current one (D14). An unknown user is NotFound. */
 export async function changeUserPassword(
-  db: D1Database,
+  deps: Deps,
   adminId: string,
   userId: string,
   { newPassword, currentPassword }: { newPassword: string; currentPassword?: string | undefined },
 ): Promise<void> {
-  if (!(await findUserById(db, userId))) throw new NotFoundError("User not found");
-  if (userId === adminId) await assertCurrentPassword(db, userId, currentPassword);
-  await setPassword(db, userId, newPassword);
+  if (!(await findUserById(deps, userId))) throw new NotFoundError("User not found");
+  if (userId === adminId) await assertCurrentPassword(deps, userId, currentPassword);
+  await setPassword(deps, userId, newPassword);
 }

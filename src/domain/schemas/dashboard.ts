@@ -94,7 +94,7 @@ export type CallTransferForm = z.infer<typeof callTransferFormSchema>;
 
 export const callTransferOrderSchema = callTransferFormSchema.extend({
   leadType: z.literal("Live Transfers", { error: "Lead type must be Live Transfers" }).default("Live Transfers"),
-  /** The order's total in dollars, as the form shows it (the per-transfer rate is also accepted). */
+  /** Spec-fixed name (call-transfer-order): the order's total in dollars, as the form shows it (or the per-transfer rate). */
   price: z.number({ error: "Price must be a number in dollars" }).nonnegative(),
 });
 
@@ -110,7 +110,7 @@ export interface TransferOrderView {
   totalTransfers: number;
   transfersPerDay: number | null;
   selectedStates: string[];
-  /** Dollars. */
+  /** Spec-fixed name (admin transfer-order view): dollars. */
   totalPrice: number;
   status: OrderStatus;
   /** When the card holder disputed the charge, and why (the provider's reason). */

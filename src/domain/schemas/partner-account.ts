@@ -33,7 +33,16 @@ export function payPerTransferCents(text: string): number | null {
 }
 
 /** `POST /api/partner/keys`: the key's name (its length rule is the API-key service's). */
-export const newApiKeySchema = z.object({ name: z.string({ error: "Give the key a name" }).max(200) });
+/** A key's name: 1 to MAX_API_KEY_NAME characters once trimmed (checked here only). */
+export const MAX_API_KEY_NAME = 60;
+const API_KEY_NAME_LENGTH = `Give the key a name of 1 to ${MAX_API_KEY_NAME} characters.`;
+export const newApiKeySchema = z.object({
+  name: z
+    .string({ error: "Give the key a name" })
+    .trim()
+    .min(1, API_KEY_NAME_LENGTH)
+    .max(MAX_API_KEY_NAME, API_KEY_NAME_LENGTH),
+});
 
 /** `GET /api/partner/transfers?before=`: the routedAt (epoch ms) of the last transfer already shown. */
 export const partnerTransfersQuerySchema = z.object({

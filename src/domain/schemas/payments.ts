@@ -7,6 +7,7 @@ import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, RINGCLOUD_TIER, SURVEY_LEAD_TYPES } f
 import { emailAddress } from "./common";
 import { z } from "./zod";
 
+/** Spec-fixed name (`POST /api/create-payment-intent`): dollars; the checkout service converts it to cents. */
 const amount = z
   .number({ error: "Amount must be a number in dollars" })
   .nonnegative("Amount must be a number in dollars");
@@ -69,11 +70,12 @@ export const paymentIntentRequestSchema = z.preprocess(
 );
 export type PaymentIntentRequest = z.infer<typeof paymentIntentRequestSchema>;
 
-/** What every call that starts a payment answers (D1). `amount` is in cents, as charged. */
+/** What every call that starts a payment answers (D1). */
 export interface PaymentStart {
   clientSecret: string;
   orderId: string;
-  amount: number;
+  /** What the card is charged, in cents. */
+  amountCents: number;
   currency: string;
   provider: "stripe" | "simulated";
   publishableKey?: string;

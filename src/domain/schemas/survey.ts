@@ -72,6 +72,7 @@ export type SurveyStep2 = z.infer<typeof surveyStep2Schema>;
 
 export const surveySubmissionSchema = surveyStep1Schema
   .extend(surveyStep2Shape.shape)
+  // Spec-fixed name (POST /api/survey): cents.
   .extend({ totalPrice: z.number({ error: "Total price must be a whole number of cents" }).int() })
   .superRefine(checkSurveyStep2);
 export type SurveySubmission = z.infer<typeof surveySubmissionSchema>;
@@ -167,6 +168,7 @@ export interface SavedSurvey {
 
 /** Where `POST /api/ringcloud-survey` sends the buyer next (spec §2 "Ringcloud survey"). */
 export interface RingcloudCheckoutParams {
+  /** Spec-fixed query parameters: `amount` and `pricePerUnit` in dollars. */
   amount: number;
   calls: number;
   tier: "ringcloud";

@@ -54,8 +54,8 @@ function Success() {
         <div className="mt-4 space-y-2 text-ink-soft" data-order-status="paid">
           <p className="text-lg font-semibold text-brand-700">{HEADLINES.paid}</p>
           <p>
-            Your package of {order.data.quantity} transfers ({formatUsd(order.data.amount)}) is confirmed. We will call
-            you {site.supportWindow} to set up delivery to your agents.
+            Your package of {order.data.quantity} transfers ({formatUsd(order.data.totalCents)}) is confirmed. We will
+            call you {site.supportWindow} to set up delivery to your agents.
           </p>
         </div>
       ) : (

@@ -202,7 +202,7 @@ export function AgedLeadsView() {
         title="Pay for your leads"
         description={
           purchase &&
-          `${purchase.count} leads are held for you for ${countOf(RESERVATION_MINUTES, "minute")}. Total ${formatUsd(purchase.amount + (purchase.balanceAppliedCents ?? 0))}.`
+          `${purchase.count} leads are held for you for ${countOf(RESERVATION_MINUTES, "minute")}. Total ${formatUsd(purchase.amountCents + (purchase.balanceAppliedCents ?? 0))}.`
         }
       >
         {purchase && (purchase.balanceAppliedCents ?? 0) > 0 && (
@@ -213,14 +213,14 @@ export function AgedLeadsView() {
             </div>
             <div className="flex justify-between gap-4">
               <dt>To pay by card</dt>
-              <dd className="font-semibold">{formatUsd(purchase.amount)}</dd>
+              <dd className="font-semibold">{formatUsd(purchase.amountCents)}</dd>
             </div>
           </dl>
         )}
         {purchase && (
           <PaymentCard
             payment={purchase}
-            submitLabel={`Complete Payment - ${formatUsd(purchase.amount)}`}
+            submitLabel={`Complete Payment - ${formatUsd(purchase.amountCents)}`}
             outcome={{
               returnUrl: `${window.location.origin}/dashboard?view=my-leads`,
               successDescription: `Successfully purchased ${purchase.count} leads`,

@@ -60,7 +60,7 @@ export function CallTransfersView() {
           transfersPerDay: values.callsPerDay,
           states: parseStates(values.workingStates),
         },
-        totalPrice: payment.amount / 100,
+        totalPrice: payment.amountCents / 100,
         clientSecret: payment.clientSecret,
         payment,
       });
@@ -103,7 +103,7 @@ export function CallTransfersView() {
         </p>
         <PaymentCard
           payment={pending.payment}
-          submitLabel={`Complete Payment - ${formatUsd(pending.payment.amount)}`}
+          submitLabel={`Complete Payment - ${formatUsd(pending.payment.amountCents)}`}
           outcome={{
             returnUrl: `${window.location.origin}/thank-you?order=${pending.payment.orderId}`,
             successDescription: "Thank you! A confirmation e-mail is on its way.",

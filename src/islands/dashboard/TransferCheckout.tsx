@@ -29,7 +29,7 @@ function Checkout() {
     );
   }
 
-  const total = formatUsd(order.payment.amount);
+  const total = formatUsd(order.payment.amountCents);
   return (
     <div className="grid gap-8 lg:grid-cols-2">
       <Card>

@@ -9,7 +9,7 @@ import {
   MAX_TRANSFERS_PER_DAY,
   TIME_ZONE_LABELS,
 } from "../../domain/delivery-setup";
-import { US_TIME_ZONES } from "../../domain/transfers";
+import { US_TIME_ZONES } from "../../domain/time-zones";
 import { Button } from "../../ui/button";
 import { Form, fieldProps } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";

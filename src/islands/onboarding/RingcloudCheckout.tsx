@@ -148,7 +148,7 @@ function Checkout() {
       {payment && (
         <PaymentCard
           payment={payment}
-          submitLabel={`Complete Payment - ${formatUsd(payment.amount)}`}
+          submitLabel={`Complete Payment - ${formatUsd(payment.amountCents)}`}
           outcome={{
             returnUrl: `${window.location.origin}/thank-you?order=${payment.orderId}`,
             successDescription: "Thank you for your purchase! A confirmation e-mail is on its way.",

@@ -5,6 +5,7 @@
  * including a partly configured Stripe, refuses payments with 503. Both providers answer the same shapes.
  */
 import { type PaymentProviderStatus, STRIPE_SETTINGS } from "../../../src/domain/orders";
+import type { Deps } from "../../deps";
 import type { Env } from "../../env";
 import { NotFoundError, PaymentsUnavailableError } from "../../errors";
 import { simulatedProvider } from "./simulated";
@@ -44,11 +45,11 @@ export { PaymentsUnavailableError };
 /** Host names that only reach this machine: the simulated provider answers nowhere else. */
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-export const missingStripeSettings = (env: Env) => STRIPE_SETTINGS.filter((name) => !env[name]);
+export const missingStripeSettings = ({ env }: Deps) => STRIPE_SETTINGS.filter((name) => !env[name]);
 
-export const stripeConfigured = (env: Env) => missingStripeSettings(env).length === 0;
+export const stripeConfigured = (deps: Deps) => missingStripeSettings(deps).length === 0;
 
-export function simulatedPaymentsAllowed(env: Env, requestUrl: string): boolean {
+export function simulatedPaymentsAllowed({ env }: Deps, requestUrl: string): boolean {
   return (
     env.ALLOW_SIMULATED_PAYMENTS === "true" &&
     env.APP_ENV !== "production" &&
@@ -58,10 +59,10 @@ export function simulatedPaymentsAllowed(env: Env, requestUrl: string): boolean 
 
 /** Which provider takes payments for this request, and why none does. */
 export function paymentProviderStatus(
-  env: Env,
+  deps: Deps,
   requestUrl: string,
 ): { provider: PaymentProviderStatus; reason?: string } {
-  const missing = missingStripeSettings(env);
+  const missing = missingStripeSettings(deps);
   if (missing.length === 0) return { provider: "stripe" };
   if (missing.length < STRIPE_SETTINGS.length) {
     return {
@@ -69,7 +70,7 @@ export function paymentProviderStatus(
       reason: `Payments are not available: Stripe is only partly configured (${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} missing).`,
     };
   }
-  if (simulatedPaymentsAllowed(env, requestUrl)) return { provider: "simulated" };
+  if (simulatedPaymentsAllowed(deps, requestUrl)) return { provider: "simulated" };
   return { provider: "unavailable", reason: "Payments are not configured. Please contact support." };
 }
 
@@ -119,16 +120,16 @@ function stripeProvider(env: Env): PaymentProvider {
 }
 
 /** The provider that starts a payment for this request; throws PaymentsUnavailableError (503) when none may. */
-export function paymentProvider(env: Env, requestUrl: string): PaymentProvider {
-  const status = paymentProviderStatus(env, requestUrl);
-  if (status.provider === "stripe") return stripeProvider(env);
-  if (status.provider === "simulated") return simulatedProvider(env.DB);
+export function paymentProvider(deps: Deps, requestUrl: string): PaymentProvider {
+  const status = paymentProviderStatus(deps, requestUrl);
+  if (status.provider === "stripe") return stripeProvider(deps.env);
+  if (status.provider === "simulated") return simulatedProvider(deps);
   throw new PaymentsUnavailableError(status.reason ?? "Payments are not configured.");
 }
 
 /** The simulated provider, for its own card form; 404 under Stripe, 503 where it may not run. */
-export function simulatedProviderFor(env: Env, requestUrl: string): PaymentProvider {
-  const provider = paymentProvider(env, requestUrl);
+export function simulatedProviderFor(deps: Deps, requestUrl: string): PaymentProvider {
+  const provider = paymentProvider(deps, requestUrl);
   if (provider.name !== "simulated") throw new NotFoundError("Not found");
   return provider;
 }
@@ -137,11 +138,11 @@ export function simulatedProviderFor(env: Env, requestUrl: string): PaymentProvi
  * The provider that made an existing intent, to cancel or refund it (also from the scheduled sweep,
  * which has no request). Simulated intents only live in this database, so touching them moves no money.
  */
-export function providerOfIntent(env: Env, intentId: string): PaymentProvider {
-  if (intentId.startsWith("pi_sim_")) return simulatedProvider(env.DB);
-  const missing = missingStripeSettings(env);
+export function providerOfIntent(deps: Deps, intentId: string): PaymentProvider {
+  if (intentId.startsWith("pi_sim_")) return simulatedProvider(deps);
+  const missing = missingStripeSettings(deps);
   if (missing.length > 0) throw new PaymentsUnavailableError(`Stripe is not configured (${missing.join(", ")}).`);
-  return stripeProvider(env);
+  return stripeProvider(deps.env);
 }
 
 type StripeObject = Record<string, unknown>;
@@ -193,7 +194,7 @@ function reduceStripeEvent(event: { id: string; type: string; data: { object: un
  * Verifies a Stripe webhook's signature on the raw body and reduces the event; null for a bad or
  * missing signature, or when no webhook secret is configured.
  */
-export async function verifyStripeWebhook(env: Env, rawBody: string, signature: string | undefined) {
+export async function verifyStripeWebhook({ env }: Deps, rawBody: string, signature: string | undefined) {
   if (!env.STRIPE_WEBHOOK_SECRET || !signature) return null;
   const { default: Stripe } = await import("stripe");
   const stripe = new Stripe(env.STRIPE_SECRET_KEY ?? "sk_unused", { httpClient: Stripe.createFetchHttpClient() });

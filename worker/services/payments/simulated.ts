@@ -3,13 +3,13 @@
  * through the same order path as Stripe's webhook (worker/services/orders.ts). It moves no money.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { database } from "../../db/client";
 import { simulatedPaymentIntents } from "../../db/schema";
+import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
 import type { PaymentProvider } from "./provider";
 
-export function simulatedProvider(d1: D1Database): PaymentProvider {
-  const db = database(d1);
+export function simulatedProvider(deps: Deps): PaymentProvider {
+  const { db } = deps;
   return {
     name: "simulated",
     async createIntent({ amountCents, currency }) {
@@ -40,8 +40,8 @@ export function simulatedProvider(d1: D1Database): PaymentProvider {
 export type SimulatedIntent = typeof simulatedPaymentIntents.$inferSelect;
 
 /** The intent a card form confirms; 404 unknown, 409 when it is paid or cancelled already. */
-export async function openSimulatedIntent(d1: D1Database, clientSecret: string): Promise<SimulatedIntent> {
-  const [intent] = await database(d1)
+export async function openSimulatedIntent(deps: Deps, clientSecret: string): Promise<SimulatedIntent> {
+  const [intent] = await deps.db
     .select()
     .from(simulatedPaymentIntents)
     .where(eq(simulatedPaymentIntents.clientSecret, clientSecret));
@@ -55,11 +55,11 @@ export async function openSimulatedIntent(d1: D1Database, clientSecret: string):
 
 /** Records the card form's outcome; success only while the intent is still open (not cancelled meanwhile). */
 export async function recordSimulatedOutcome(
-  d1: D1Database,
+  deps: Deps,
   intentId: string,
   outcome: { succeeded: true } | { succeeded: false; error: string },
 ): Promise<void> {
-  const updated = await database(d1)
+  const updated = await deps.db
     .update(simulatedPaymentIntents)
     .set(outcome.succeeded ? { status: "succeeded", lastError: null } : { lastError: outcome.error })
     .where(and(eq(simulatedPaymentIntents.id, intentId), eq(simulatedPaymentIntents.status, "requires_payment_method")))
