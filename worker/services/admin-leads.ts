@@ -20,6 +20,7 @@ export async function addAgedLead(d1: D1Database, input: AdminAgedLead) {
       id,
       ...lead,
       formFillTime: lead.formFillTime === null ? null : new Date(lead.formFillTime),
+      optInAt: lead.optInAt === null ? null : new Date(lead.optInAt),
     })
     .onConflictDoNothing({ target: agedLeads.dedupeKey })
     .returning({ id: agedLeads.id });
