@@ -1,5 +1,12 @@
 /** The partner API's request and response shapes: they validate requests and generate /api/v1/openapi.json. */
 import { z } from "@hono/zod-openapi";
+import {
+  CONSENT_LIMITS,
+  normalizeJornayaLeadId,
+  normalizeTrustedFormUrl,
+  TRUSTED_FORM_REQUIRED,
+  TRUSTEDFORM_CERT_HOST,
+} from "../../src/domain/consent";
 import { PARTNER_SUSPENDED } from "../../src/domain/schemas/partner-account";
 import {
   EVENT_REFUSALS,
@@ -18,6 +25,17 @@ const text = (name: string, max: number) =>
     .max(max, `${name} must be at most ${max} characters`);
 
 const url = (name: string) => z.url({ error: `${name} must be an http(s) URL`, protocol: /^https?$/ }).max(2000);
+
+/** An optional text the service normalizes (src/domain/consent.ts): a wrong one is a 400 naming the field. */
+const checked = (message: string, max: number, valid: (text: string) => boolean) =>
+  z
+    .string({ error: message })
+    .trim()
+    .max(max, message)
+    .refine((text) => valid(text), message)
+    .optional();
+const ipv4 = z.ipv4();
+const ipv6 = z.ipv6();
 
 export const PingSchema = z
   .object(
@@ -56,9 +74,35 @@ export const PingSchema = z
             .datetime({ offset: true, error: "consent.optInAt must be an ISO 8601 date and time" })
             .openapi({ example: "2026-03-04T14:55:00Z" }),
           optInUrl: url("consent.optInUrl").openapi({ example: "https://example.com/final-expense-quote" }),
-          trustedFormUrl: url("consent.trustedFormUrl")
-            .optional()
-            .openapi({ example: "https://cert.trustedform.com/0123456789abcdef" }),
+          trustedFormUrl: checked(
+            `consent.trustedFormUrl must be ${TRUSTEDFORM_CERT_HOST} followed by the certificate id`,
+            CONSENT_LIMITS.urlLength,
+            (text) => normalizeTrustedFormUrl(text) !== null,
+          ).openapi({
+            description: `The TrustedForm certificate URL (${TRUSTEDFORM_CERT_HOST} and the 40- or 80-character certificate id). Required when the shop has set your account to require one: a ping without it answers 400 with "${TRUSTED_FORM_REQUIRED}" Buyers see it on the transfer once the call connects.`,
+            example: "https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567",
+          }),
+          jornayaLeadId: checked(
+            "consent.jornayaLeadId must be a Jornaya LeadiD token: 36 characters like XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX",
+            36,
+            (text) => normalizeJornayaLeadId(text) !== null,
+          ).openapi({
+            description: "The Jornaya LeadiD token of the opt-in.",
+            example: "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40",
+          }),
+          consentText: checked(
+            `consent.consentText must be at most ${CONSENT_LIMITS.consentTextLength} characters`,
+            CONSENT_LIMITS.consentTextLength,
+            () => true,
+          ).openapi({
+            description: "The consent language the prospect agreed to, or the id of its version.",
+            example: "tcpa-consent-v3",
+          }),
+          ipAddress: checked(
+            "consent.ipAddress must be an IPv4 or IPv6 address",
+            45,
+            (text) => ipv4.safeParse(text).success || ipv6.safeParse(text).success,
+          ).openapi({ description: "The prospect's IP address at opt-in.", example: "203.0.113.7" }),
         },
         { error: "consent is required (optInAt, optInUrl)" },
       ),

@@ -30,6 +30,8 @@ export interface KeyOwner {
   timeZone: string;
   payPerTransferCents: number;
   paymentTerms: PartnerPaymentTerms;
+  /** Pings must carry `consent.trustedFormUrl` (an admin's setting, decision 0041). */
+  requireTrustedForm: boolean;
   lastUsedAt: number | null;
 }
 
@@ -158,6 +160,7 @@ export function keyOwnerQuery(db: Database, keyHash: string) {
       timeZone: partners.timeZone,
       payPerTransferCents: partners.payPerTransferCents,
       paymentTerms: partners.paymentTerms,
+      requireTrustedForm: partners.requireTrustedForm,
       suspendedAt: partners.suspendedAt,
     })
     .from(apiKeys)

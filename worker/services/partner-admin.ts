@@ -17,6 +17,7 @@ const partnerColumns = {
   businessName: partners.businessName,
   username: users.username,
   suspendedAt: partners.suspendedAt,
+  requireTrustedForm: partners.requireTrustedForm,
 };
 
 type PartnerRow = Awaited<ReturnType<typeof partnerSelect>>[number];
@@ -40,7 +41,7 @@ export async function listPartners(d1: D1Database): Promise<AdminPartnerView[]> 
   return rows.map((row) => toView(row, counts.get(row.id) ?? 0));
 }
 
-async function onePartner(db: Database, partnerId: string): Promise<AdminPartnerView> {
+export async function onePartner(db: Database, partnerId: string): Promise<AdminPartnerView> {
   const [row] = await partnerSelect(db).where(eq(partners.id, partnerId));
   if (!row) throw new NotFoundError("No such partner.");
   const keys = await listApiKeys(db, partnerId, true);

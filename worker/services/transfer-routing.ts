@@ -10,6 +10,7 @@
  * the same prospect; the loser tries the next order.
  */
 import { sql } from "drizzle-orm";
+import { normalizeJornayaLeadId, normalizeTrustedFormUrl, TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
 import {
   ALL_STATES,
   DUPLICATE_WINDOW_DAYS,
@@ -37,7 +38,14 @@ const MAX_COUNT_PAGES = 8;
 
 export interface PingInput {
   prospect: { firstName: string; lastName: string; phone: string; state: string; zip?: string; age?: number };
-  consent: { optInAt: string; optInUrl: string; trustedFormUrl?: string };
+  consent: {
+    optInAt: string;
+    optInUrl: string;
+    trustedFormUrl?: string | undefined;
+    jornayaLeadId?: string | undefined;
+    consentText?: string | undefined;
+    ipAddress?: string | undefined;
+  };
 }
 
 export interface RouteAnswer {
@@ -196,13 +204,25 @@ function noRoute(reason: NoRouteReason): never {
   throw new ConflictError(NO_ROUTE_REASONS[reason], { reason });
 }
 
-function readPing(input: PingInput, now: number) {
+function readPing(input: PingInput, now: number, owner: KeyOwner) {
   const phone = normalizeUsPhone(input.prospect.phone);
   if (!phone) throw new InvalidError("prospect.phone must be a 10-digit US phone number.");
   const optInAt = Date.parse(input.consent.optInAt);
   if (Number.isNaN(optInAt)) throw new InvalidError("consent.optInAt must be an ISO 8601 date and time.");
   if (optInAt > now + 5 * 60_000) throw new InvalidError("consent.optInAt cannot be in the future.");
+  if (owner.requireTrustedForm && !input.consent.trustedFormUrl) throw new InvalidError(TRUSTED_FORM_REQUIRED);
   return { ...input.prospect, phone, state: input.prospect.state.toUpperCase(), optInAt };
+}
+
+/** The ping's consent evidence as stored (the schema has checked each format; D22). */
+function storedConsent(consent: PingInput["consent"]) {
+  return {
+    optInUrl: consent.optInUrl,
+    trustedFormUrl: consent.trustedFormUrl ? normalizeTrustedFormUrl(consent.trustedFormUrl) : null,
+    jornayaLeadId: consent.jornayaLeadId ? normalizeJornayaLeadId(consent.jornayaLeadId) : null,
+    consentText: consent.consentText || null,
+    ipAddress: consent.ipAddress?.toLowerCase() || null,
+  };
 }
 
 /** Routes a partner's ping to the oldest-paid eligible order, or throws a 409 naming why none is. */
@@ -213,7 +233,7 @@ export async function routeTransfer(
   now = Date.now(),
 ): Promise<RouteAnswer> {
   const db = database(env.DB);
-  const prospect = readPing(input, now);
+  const prospect = readPing(input, now, owner);
   const partnerDay = localTime(now, owner.timeZone).day;
   // One statement: the partner's calls today beside the first few candidates, already in paid order.
   const rows = await db.all<CandidateRow & { partner_calls: number }>(sql`
@@ -289,13 +309,15 @@ async function claim(
   const db = database(env.DB);
   const id = crypto.randomUUID();
   const buyerDay = localTime(now, order.timeZone).day;
+  const evidence = storedConsent(consent);
   const [claimed] = await db.all<{ id: string; transfer_phone: string }>(sql`
     INSERT INTO transfers (id, partner_id, api_key_id, order_id, buyer_user_id, buyer_key, first_name, last_name,
-      phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, transfer_phone, status, routed_at,
-      expires_at, buyer_local_day, partner_local_day)
+      phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, jornaya_lead_id, consent_text, ip_address,
+      transfer_phone, status, routed_at, expires_at, buyer_local_day, partner_local_day)
     SELECT ${id}, ${owner.partnerId}, ${owner.apiKeyId}, d.order_id, o.user_id, ${buyerKeyOf}, ${prospect.firstName},
       ${prospect.lastName}, ${prospect.phone}, ${prospect.state}, ${prospect.zip ?? null}, ${prospect.age ?? null},
-      ${prospect.optInAt}, ${consent.optInUrl}, ${consent.trustedFormUrl ?? null}, d.transfer_phone,
+      ${prospect.optInAt}, ${evidence.optInUrl}, ${evidence.trustedFormUrl}, ${evidence.jornayaLeadId},
+      ${evidence.consentText}, ${evidence.ipAddress}, d.transfer_phone,
       'routed', ${now}, ${now + ROUTE_ANSWER_TTL_SECONDS * 1000}, ${buyerDay}, ${partnerDay}
     FROM order_delivery d JOIN orders o ON o.id = d.order_id
     WHERE d.order_id = ${order.orderId} AND d.paused = 0 AND o.status = 'paid'
