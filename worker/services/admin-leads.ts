@@ -42,6 +42,8 @@ export async function recentAgedLeads(d1: D1Database, now = Date.now()) {
       formFillTime: agedLeads.formFillTime,
       soldAt: agedLeads.soldAt,
       reservedUntil: agedLeads.reservedUntil,
+      certified: agedLeads.certified,
+      withheld: agedLeads.withheld,
       createdAt: agedLeads.createdAt,
     })
     .from(agedLeads)
@@ -51,9 +53,11 @@ export async function recentAgedLeads(d1: D1Database, now = Date.now()) {
     const priced = agedLeadPrice(row, now);
     const status = row.soldAt
       ? "sold"
-      : row.reservedUntil && row.reservedUntil.getTime() > now
-        ? "reserved"
-        : "available";
+      : row.withheld
+        ? "not for sale (no certificate)"
+        : row.reservedUntil && row.reservedUntil.getTime() > now
+          ? "reserved"
+          : "available";
     return {
       id: row.id,
       name: row.name,
@@ -62,6 +66,7 @@ export async function recentAgedLeads(d1: D1Database, now = Date.now()) {
       ageRange: priced.ageRange,
       priceCents: priced.priceCents,
       status,
+      certified: row.certified,
       createdAt: row.createdAt.toISOString(),
     };
   });
