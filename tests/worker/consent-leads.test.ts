@@ -200,6 +200,22 @@ describe("an upload that sells only leads with a certificate (item 3)", () => {
     expect((await listed(buyer.cookie, "location=CQ&certified=true")).total).toBe(2);
   });
 
+  it("withholds every lead of a file without consent columns when its upload requires a certificate", async () => {
+    const admin = await signedIn({ isAdmin: true });
+    const buyer = await signedIn();
+    const { importId, status } = await importRows(
+      admin.cookie,
+      [bulkRow(phone(), { rowNumber: 2, state: "CW" }), bulkRow(phone(), { rowNumber: 3, state: "CW" })],
+      true,
+    );
+    expect(status).toMatchObject({ rowsInserted: 2, rowsCertified: 0, rowsUncertified: 2, certificateRequired: true });
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE import_id = ? AND withheld = 1")
+      .bind(importId)
+      .first<{ n: number }>();
+    expect(stored?.n).toBe(2);
+    expect((await listed(buyer.cookie, "location=CW")).total).toBe(0);
+  });
+
   it("does not sell a reserved lead that became withheld before the payment", async () => {
     const buyer = await signedIn();
     const [leadId = ""] = await createLeads(1);

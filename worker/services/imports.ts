@@ -19,6 +19,7 @@ import { database } from "../db/client";
 import { importRejections } from "../db/schema";
 import type { Env } from "../env";
 import { NotFoundError } from "../errors";
+import { evidenceInsert } from "./import-evidence";
 
 export interface ImportBatchMessage {
   kind: "import-batch";
@@ -175,24 +176,21 @@ export async function processImportBatch(env: Env, message: ImportBatchMessage):
   const queued =
     "EXISTS (SELECT 1 FROM import_batches WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued')";
   // Ids start with the insert's millisecond (then 80 random bits), so a big import appends to the primary
-  // key's index instead of dirtying a random page of it per row (docs/decisions/0013). A lead without a
-  // certificate of an upload that sells only certified leads is stored withheld (decision 0041); the
-  // import's setting is an uncorrelated sub-select, read once per statement.
+  // key's index instead of dirtying a random page of it per row (docs/decisions/0013). The consent columns
+  // and the certificate rule: import-evidence.ts (decision 0041).
+  const evidence = evidenceInsert(rows, "?1", "?3");
   await db.batch([
     db
       .prepare(
         `INSERT OR IGNORE INTO aged_leads
            (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, import_id, import_batch, area_code,
-            opt_in_at, opt_in_url, consent_text, ip_address, trusted_form_url, jornaya_lead_id, certified, withheld)
+            ${evidence.columns})
          SELECT printf('%012x', CAST(unixepoch('subsec') * 1000 AS INTEGER)) || lower(hex(randomblob(10))),
                 json_extract(value, '$.name'), json_extract(value, '$.email'),
                 json_extract(value, '$.phone'), json_extract(value, '$.state'), json_extract(value, '$.ageRange'),
                 json_extract(value, '$.priceCents'), json_extract(value, '$.formFillTime'), json_extract(value, '$.dedupeKey'),
-                ?1, ?2, json_extract(value, '$.areaCode'),
-                json_extract(value, '$.optInAt'), json_extract(value, '$.optInUrl'), json_extract(value, '$.consentText'),
-                json_extract(value, '$.ipAddress'), json_extract(value, '$.trustedFormUrl'), json_extract(value, '$.jornayaLeadId'),
-                c.certified, CASE WHEN c.certified = 0 AND (SELECT certificate_required FROM imports WHERE id = ?1) = 1 THEN 1 ELSE 0 END
-         FROM (SELECT value, coalesce(json_extract(value, '$.certified'), 0) AS certified FROM json_each(?3)) AS c
+                ?1, ?2, json_extract(value, '$.areaCode'), ${evidence.values}
+         FROM ${evidence.from}
          WHERE ${queued}`,
       )
       .bind(importId, batchNumber, rows),
