@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
 import type { AdminPartnerView } from "../../src/domain/schemas/partner-account";
-import { callApi, signedIn } from "./helpers";
+import { callApi, login, signedIn } from "./helpers";
 import { clearTransfers, createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
 
 const CERT_ID = "9a8b7c6d5e".repeat(4);
@@ -87,6 +87,9 @@ describe("a partner required to send TrustedForm certificates", () => {
 
     const list = await (await callApi("/api/admin/partners", { cookie: admin.cookie })).json<AdminPartnerView[]>();
     expect(list.find((view) => view.id === partner.id)?.requireTrustedForm).toBe(true);
+    // The partner's portal says so.
+    const portal = await callApi("/api/partner/profile", { cookie: await login(partner.user) });
+    expect(await portal.json()).toMatchObject({ requireTrustedForm: true });
 
     expect((await setRequired(partner.id, false, admin.cookie)).status).toBe(200);
     expect((await ping(partner.auth)).status).toBe(201);
