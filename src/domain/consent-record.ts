@@ -74,7 +74,7 @@ export const EVIDENCE_MASKED =
   "The IP address and the certificate are shown once the call connects: until then the prospect is masked.";
 
 /** ISO 8601 of an epoch-ms time, or null. */
-export const isoOrNull = (time: number | Date | null | undefined) =>
+const isoOrNull = (time: number | Date | null | undefined) =>
   time === null || time === undefined ? null : new Date(time).toISOString();
 
 /** The list row's summary of stored evidence; `shown` false hides the certificate values (not whether one exists). */

@@ -16,7 +16,7 @@ const EVIDENCE_COLUMNS: Record<ConsentField, string> = {
 };
 
 /** Whether any row of the batch's JSON carries a consent field (absent ones are not written). */
-export const carriesEvidence = (rows: string) => CONSENT_FIELDS.some((field) => rows.includes(`"${field}":`));
+const carriesEvidence = (rows: string) => CONSENT_FIELDS.some((field) => rows.includes(`"${field}":`));
 
 /**
  * The insert's consent columns, their values and its row source over `json_each(?rowsParam)`. A lead

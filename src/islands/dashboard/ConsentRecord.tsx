@@ -61,7 +61,7 @@ export function ConsentSummaryCell({ consent, subject }: { consent: ConsentSumma
 }
 
 /** "Consent record": opens the whole record of the lead or transfer in a dialog. */
-export function ConsentRecordButton({ subject }: { subject: ConsentSubject }) {
+function ConsentRecordButton({ subject }: { subject: ConsentSubject }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const change = (next: boolean) => {
