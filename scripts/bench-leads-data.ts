@@ -1,7 +1,7 @@
 /**
  * Generated aged leads for `npm run bench -- leads`, written into the local D1 through its binding
  * (scripts/lib/local-d1.ts) before the local server opens it: 50 states with three area codes each, ages
- * 1-180 days, 5 % sold, 1 % reserved.
+ * 1-180 days, 5 % sold, 1 % reserved, 30 % with a TrustedForm certificate (the "with certificate" filter).
  */
 import { leadDedupeKey } from "../src/domain/leads.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
@@ -49,8 +49,9 @@ export async function insertBenchLeads(d1: D1Database, from: number, to: number,
   await d1.batch([
     ...derived.map(({ sql }) => d1.prepare(sql)),
     d1.prepare("DELETE FROM aged_lead_counts"),
-    d1.prepare(`INSERT INTO aged_lead_counts (state, area_code, unsold)
-      SELECT state, coalesce(area_code, ''), count(*) FROM aged_leads WHERE sold_at IS NULL GROUP BY 1, 2`),
+    d1.prepare(`INSERT INTO aged_lead_counts (state, area_code, unsold, certified)
+      SELECT state, coalesce(area_code, ''), count(*), sum(certified) FROM aged_leads
+      WHERE sold_at IS NULL AND withheld = 0 GROUP BY 1, 2`),
   ]);
   await d1.exec("ANALYZE");
 }
@@ -69,12 +70,13 @@ type BenchRow = [
   soldOrderId: string | null,
   soldAt: number | null,
   createdAt: number,
+  trustedFormUrl: string | null,
 ];
 
 const INSERT_ROWS = `INSERT INTO aged_leads (id, name, email, phone, state, area_code, price_cents, form_fill_time, dedupe_key,
-    reserved_by_order_id, reserved_until, sold_order_id, sold_at, created_at)
+    reserved_by_order_id, reserved_until, sold_order_id, sold_at, created_at, trusted_form_url, certified)
   SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, 0, value ->> 6, value ->> 7,
-    value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12
+    value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12, value ->> 13, value ->> 13 IS NOT NULL
   FROM json_each(?)`;
 
 async function insertRows(d1: D1Database, from: number, to: number, now: number): Promise<void> {
@@ -90,6 +92,7 @@ async function insertRows(d1: D1Database, from: number, to: number, now: number)
     const fate = next();
     const sold = fate < 0.05;
     const reserved = !sold && fate < 0.06;
+    const certified = next() < 0.3;
     const first = FIRST[i % FIRST.length] ?? "Pat";
     const last = LAST[Math.floor(i / FIRST.length) % LAST.length] ?? "Smith";
     rows.push([
@@ -106,6 +109,7 @@ async function insertRows(d1: D1Database, from: number, to: number, now: number)
       sold ? "bench-sold" : null,
       sold ? now - DAY : null,
       createdAt,
+      certified ? `https://cert.trustedform.com/${String(i).padStart(40, "0")}` : null,
     ]);
     if (rows.length === ROWS_PER_STATEMENT || i === to - 1) {
       statements.push(d1.prepare(INSERT_ROWS).bind(JSON.stringify(rows)));

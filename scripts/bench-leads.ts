@@ -39,6 +39,14 @@ const QUERIES: [label: string, path: string][] = [
     `/api/aged-leads?page=5&location=${encodeURIComponent(`TX, FL, ${benchAreaCode(CA, 1)}`)}`,
   ],
   ["no match (zz)", "/api/aged-leads?location=zz"],
+  // Issue 24: leads with a consent certificate (30 % of the generated ones), alone and with a location.
+  ["with certificate, first page", "/api/aged-leads?certified=true"],
+  ["with certificate, page 200", "/api/aged-leads?certified=true&page=200"],
+  ["with certificate, one state (TX)", "/api/aged-leads?certified=true&location=TX"],
+  [
+    `with certificate, three terms, page 5 (TX, FL, ${benchAreaCode(CA, 1)})`,
+    `/api/aged-leads?certified=true&page=5&location=${encodeURIComponent(`TX, FL, ${benchAreaCode(CA, 1)}`)}`,
+  ],
 ];
 
 interface Timing {

@@ -105,13 +105,15 @@ export function demoLeads(now = Date.now()): (typeof agedLeads.$inferInsert)[] {
     const formFillTime = now - (5 + ((i * 37) % 181)) * DAY_MS - i * 60_000;
     const first = FIRST_NAMES[i % FIRST_NAMES.length] ?? "Pat";
     const last = LAST_NAMES[(i * 3) % LAST_NAMES.length] ?? "Smith";
-    // Stored as an upload stores a checked lead (priced by age: no explicit price).
+    // Stored as an upload stores a checked lead (priced by age: no explicit price). Two in three carry
+    // consent evidence; every other lead a TrustedForm certificate, every fifth a Jornaya LeadiD (D22).
     const lead = storedLead({
       name: `${first} ${last}`,
       email: i % 4 === 0 ? undefined : `${first}.${last}${i}@example.com`.toLowerCase(),
       phone,
       state,
       formFillTime,
+      ...(i % 3 === 0 ? {} : demoConsent(i, formFillTime)),
     });
     return {
       id: crypto.randomUUID(),
@@ -123,8 +125,34 @@ export function demoLeads(now = Date.now()): (typeof agedLeads.$inferInsert)[] {
       priceCents: lead.priceCents,
       formFillTime: lead.formFillTime === null ? null : new Date(lead.formFillTime),
       dedupeKey: lead.dedupeKey,
+      optInAt: lead.optInAt === null ? null : new Date(lead.optInAt),
+      optInUrl: lead.optInUrl,
+      consentText: lead.consentText,
+      ipAddress: lead.ipAddress,
+      trustedFormUrl: lead.trustedFormUrl,
+      jornayaLeadId: lead.jornayaLeadId,
+      certified: lead.certified,
     };
   });
+}
+
+/** Made-up consent evidence in the formats the lead schema accepts (deterministic, so reseeding is stable). */
+function demoConsent(i: number, formFillTime: number) {
+  const hex = (n: number, length: number) => (n * 2654435761).toString(16).padStart(8, "0").repeat(10).slice(0, length);
+  return {
+    optInAt: formFillTime,
+    optInUrl: "https://quotes.example.com/final-expense",
+    consentText: "consent-v3: I agree to be called about final expense insurance, including by autodialer.",
+    ipAddress: `203.0.113.${(i % 250) + 1}`,
+    ...(i % 2 === 0 ? { trustedFormUrl: `https://cert.trustedform.com/${hex(i + 1, 40)}` } : {}),
+    ...(i % 5 === 1
+      ? {
+          jornayaLeadId: hex(i + 7, 32)
+            .toUpperCase()
+            .replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-"),
+        }
+      : {}),
+  };
 }
 
 export function demoCallbacks(): (typeof callbackOpportunities.$inferInsert)[] {

@@ -25,6 +25,7 @@ import { adminFulfilment } from "./routes/admin-fulfilment";
 import { adminLeads } from "./routes/admin-leads";
 import { auth, me } from "./routes/auth";
 import { buyer } from "./routes/buyer";
+import { consent } from "./routes/consent";
 import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
 import { partnerAdmin } from "./routes/partner-admin";
@@ -61,6 +62,7 @@ export const buyerApp = new Hono<SignedInBindings>()
   .use("*", requireBuyer)
   .route("/", buyer)
   .route("/", tracker)
+  .route("/", consent)
   .route("/", buyerReturnRoutes);
 
 export const adminApp = new Hono<SignedInBindings>()

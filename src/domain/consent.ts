@@ -72,6 +72,13 @@ export function normalizeJornayaLeadId(text: string): string | null {
   return JORNAYA_LEAD_ID.test(token) ? token.toUpperCase() : null;
 }
 
+/**
+ * The partner API's 400 when an admin has set the partner to send a TrustedForm certificate with every ping
+ * (`partners.require_trusted_form`, decision 0041) and a ping comes without one.
+ */
+export const TRUSTED_FORM_REQUIRED =
+  "consent.trustedFormUrl is required: the shop requires a TrustedForm certificate with every ping from your account.";
+
 /** The certificate fields of a lead or transfer as stored (absent = null or undefined). */
 export interface CertificateEvidence {
   trustedFormUrl?: string | null | undefined;

@@ -1,4 +1,5 @@
 /** Rules about leads shared by the upload screens, the import consumer and the seed data. */
+import { hasConsentCertificate } from "./consent.ts";
 import { type AgeRange, dollarsToCents } from "./pricing.ts";
 
 /** A phone number has at least this many digits (every form that asks for one). */
@@ -49,7 +50,7 @@ export function leadAreaCode(phone: string): string {
 
 export const hasPhoneDigits = (phone: string) => phoneDigits(phone).length >= LEAD_LIMITS.phoneDigits;
 
-/** A checked lead (from the single form or a CSV row) as aged_leads stores it. */
+/** A checked lead (from the single form or a CSV row) as aged_leads stores it, consent evidence included (D22). */
 export function storedLead(lead: {
   name: string;
   email?: string | undefined;
@@ -58,6 +59,12 @@ export function storedLead(lead: {
   ageRange?: AgeRange | undefined;
   price?: number | undefined;
   formFillTime?: number | undefined;
+  optInAt?: number | undefined;
+  optInUrl?: string | undefined;
+  consentText?: string | undefined;
+  ipAddress?: string | undefined;
+  trustedFormUrl?: string | undefined;
+  jornayaLeadId?: string | undefined;
 }) {
   const formFillTime = lead.formFillTime ?? null;
   return {
@@ -71,6 +78,13 @@ export function storedLead(lead: {
     formFillTime,
     dedupeKey: leadDedupeKey(lead.phone, formFillTime),
     areaCode: leadAreaCode(lead.phone),
+    optInAt: lead.optInAt ?? null,
+    optInUrl: lead.optInUrl ?? null,
+    consentText: lead.consentText ?? null,
+    ipAddress: lead.ipAddress ?? null,
+    trustedFormUrl: lead.trustedFormUrl ?? null,
+    jornayaLeadId: lead.jornayaLeadId ?? null,
+    certified: hasConsentCertificate(lead),
   };
 }
 export type StoredLead = ReturnType<typeof storedLead>;

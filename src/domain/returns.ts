@@ -3,6 +3,7 @@
  * browser, and the shapes of the API's answers. Pure: no I/O, no zod (the request schemas are in
  * ./schemas/returns, loaded lazily by the islands).
  */
+import type { ConsentSummary } from "./consent-record";
 import type { PauseView } from "./delivery-pauses";
 import type { DeliverySetupStatus } from "./transfers";
 
@@ -128,6 +129,8 @@ export interface TrackerTransfer {
   returnable: boolean;
   returnStatus: ReturnStatus | null;
   returnNote: string | null;
+  /** Opt-in time and page; the certificate only with `contactShown` (D22). The whole record: GET …/consent. */
+  consent: ConsentSummary;
 }
 
 export interface TrackerPage {

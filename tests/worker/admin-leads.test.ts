@@ -293,6 +293,8 @@ describe("GET /api/imports/:id/report.csv", () => {
       "Inserted,0",
       "Duplicates skipped,0",
       "Rejected,1",
+      "With certificate,0",
+      "Without certificate,0",
     ]);
   });
 });

@@ -61,6 +61,7 @@ describe("GET /api/aged-leads", () => {
       currentPrice: 4,
       price: 4,
       priceCents: 400,
+      certified: false,
     });
     expect(JSON.stringify(first)).not.toContain("mary@example.com");
     const second = await (await callApi("/api/aged-leads?location=QA&page=2", { cookie })).json<{ items: unknown[] }>();
@@ -213,7 +214,9 @@ describe("My Leads and My Orders", () => {
     expect(csv.headers.get("content-type")).toContain("text/csv");
     expect(csv.headers.get("content-disposition")).toContain("attachment");
     const text = await csv.text();
-    expect(text.split("\r\n")[0]).toBe("Name,Phone,Email,State,Form fill time,Purchased at,Order");
+    expect(text.split("\r\n")[0]).toBe(
+      "Name,Phone,Email,State,Form fill time,Purchased at,Order,Opt-in time (UTC),Opt-in page URL,Consent text or version,IP address,TrustedForm certificate URL,Jornaya LeadiD,Certificate",
+    );
     expect(text).toContain(`"'=cmd Smith"`);
 
     const orders = await (await callApi("/api/my-orders", { cookie: owner.cookie })).json<

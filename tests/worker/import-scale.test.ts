@@ -173,7 +173,7 @@ describe("CSV import within D1's limits (issue 13)", () => {
     const rejected = lines.filter((line) => line.endsWith(',rejected,"Name is required"'));
     expect(rejected).toHaveLength(6000);
     expect(rejected.map((line) => Number(line.split(",")[0]))).toEqual(Array.from({ length: 6000 }, (_, i) => i + 2));
-    expect(lines.at(-1)).toBe("Rejected,6000");
+    expect(lines.slice(-3)).toEqual(["Rejected,6000", "With certificate,0", "Without certificate,0"]);
     expect(brokenD1Limits(usage)).toEqual([]);
   }, 60_000);
 

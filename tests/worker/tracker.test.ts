@@ -119,6 +119,13 @@ describe("the buyer's transfers", { timeout: SLOW }, () => {
       "Recording",
       "Order",
       "Return",
+      "Opt-in time (UTC)",
+      "Opt-in page URL",
+      "Consent text or version",
+      "IP address",
+      "TrustedForm certificate URL",
+      "Jornaya LeadiD",
+      "Certificate",
     ]);
     expect(rows).toHaveLength(3);
     expect(rows[1]?.[2]).toBe("'=HYPERLINK(1)");
@@ -135,6 +142,13 @@ describe("the buyer's transfers", { timeout: SLOW }, () => {
       "",
       buyer.order.id,
       "",
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      "https://example.com/quote",
+      "",
+      "",
+      "",
+      "",
+      "no",
     ]);
 
     const filtered = await callApi("/api/tracker/transfers.csv?billable=true&page=1", { cookie: buyer.cookie });

@@ -38,6 +38,7 @@ export async function createPartner(
     timeZone: owner.timeZone,
     payPerTransferCents: owner.payPerTransferCents,
     paymentTerms: owner.paymentTerms,
+    requireTrustedForm: owner.requireTrustedForm,
   };
   return { user, id, key, apiKey, owner, profile, auth: { Authorization: `Bearer ${key}` } };
 }

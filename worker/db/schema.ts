@@ -151,6 +151,10 @@ export const imports = sqliteTable(
     batchesReceived: integer("batches_received").notNull().default(0),
     batchesDone: integer("batches_done").notNull().default(0),
     batchesFailed: integer("batches_failed").notNull().default(0),
+    /** Inserted leads with a consent certificate (TrustedForm or LeadiD, migration 0017); the rest have none. */
+    rowsCertified: integer("rows_certified").notNull().default(0),
+    /** Set at upload (migration 0017): this upload's leads without a certificate are stored but never listed or sold. */
+    certificateRequired: integer("certificate_required", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index("imports_created_at_idx").on(t.createdAt)],
@@ -171,6 +175,8 @@ export const importBatches = sqliteTable(
     status: text("status", { enum: IMPORT_BATCH_STATUSES }).notNull().default("queued"),
     inserted: integer("inserted").notNull().default(0),
     duplicates: integer("duplicates").notNull().default(0),
+    /** Of `inserted`, the leads with a consent certificate (migration 0017). */
+    certified: integer("certified").notNull().default(0),
     error: text("error"),
     processedAt: integer("processed_at", { mode: "timestamp_ms" }),
     /** When the batch was last handed to the Queue; a batch queued long after it is re-sent (migration 0016). */
@@ -226,20 +232,40 @@ export const agedLeads = sqliteTable(
     returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
     /** Set when the lead's order was fully refunded (migration 0016): it leaves My Leads and cannot be returned. */
     refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
+    // Consent evidence (migration 0017, docs/product-rules.md D22): each optional, checked by schemas/consent.ts.
+    optInAt: integer("opt_in_at", { mode: "timestamp_ms" }),
+    optInUrl: text("opt_in_url"),
+    consentText: text("consent_text"),
+    ipAddress: text("ip_address"),
+    trustedFormUrl: text("trusted_form_url"),
+    jornayaLeadId: text("jornaya_lead_id"),
+    /** A TrustedForm certificate or a Jornaya LeadiD (`hasConsentCertificate`): the marketplace's "with certificate". */
+    certified: integer("certified", { mode: "boolean" }).notNull().default(false),
+    /** No certificate, and its upload sells only leads with one (imports.certificate_required): never listed nor sold. */
+    withheld: integer("withheld", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("aged_leads_dedupe_unique").on(t.dedupeKey),
-    // Migrations 0006 and 0012 (docs/decisions/0012): the marketplace's indexes over unsold leads, newest
-    // first. They leave `reserved_until` out, so reserving or releasing a lead never rewrites them.
+    // Migrations 0006, 0012 and 0017 (docs/decisions/0012, 0041): the marketplace's indexes over leads for
+    // sale (unsold, not withheld), newest first. They leave `reserved_until` out, so reserving or releasing a
+    // lead never rewrites them; `certified` rides along so the certificate filter is tested inside them.
     index("aged_leads_listing_idx")
       .on(sql`${t.createdAt} DESC`, t.id, t.state, t.areaCode)
-      .where(sql`${t.soldAt} IS NULL`),
-    index("aged_leads_state_listing_idx").on(t.state, sql`${t.createdAt} DESC`, t.id).where(sql`${t.soldAt} IS NULL`),
-    index("aged_leads_area_listing_idx").on(t.areaCode, sql`${t.createdAt} DESC`, t.id).where(sql`${t.soldAt} IS NULL`),
+      .where(sql`${t.soldAt} IS NULL AND ${t.withheld} = 0`),
+    index("aged_leads_state_listing_idx")
+      .on(t.state, sql`${t.createdAt} DESC`, t.id, t.certified)
+      .where(sql`${t.soldAt} IS NULL AND ${t.withheld} = 0`),
+    index("aged_leads_area_listing_idx")
+      .on(t.areaCode, sql`${t.createdAt} DESC`, t.id, t.certified)
+      .where(sql`${t.soldAt} IS NULL AND ${t.withheld} = 0`),
+    // "With certificate" without a location (or a broad one) walks only the certified leads.
+    index("aged_leads_certified_listing_idx")
+      .on(sql`${t.createdAt} DESC`, t.id, t.state, t.areaCode)
+      .where(sql`${t.soldAt} IS NULL AND ${t.withheld} = 0 AND ${t.certified} = 1`),
     index("aged_leads_reservations_idx")
-      .on(t.reservedUntil, t.state, t.areaCode)
-      .where(sql`${t.soldAt} IS NULL AND ${t.reservedUntil} IS NOT NULL`),
+      .on(t.reservedUntil, t.state, t.areaCode, t.certified)
+      .where(sql`${t.soldAt} IS NULL AND ${t.withheld} = 0 AND ${t.reservedUntil} IS NOT NULL`),
     // Partial (migration 0013): My Leads always asks for one buyer, so unsold rows need no entry.
     index("aged_leads_sold_to_idx")
       .on(t.soldToUserId, sql`${t.soldAt} DESC`, t.id)
@@ -247,13 +273,15 @@ export const agedLeads = sqliteTable(
     // Partial: only reserved rows (migration 0010), so the planner keeps them with ANALYZE statistics.
     index("aged_leads_reserved_order_idx").on(t.reservedByOrderId).where(sql`${t.reservedByOrderId} IS NOT NULL`),
     index("aged_leads_reserved_user_idx").on(t.reservedByUserId).where(sql`${t.reservedByUserId} IS NOT NULL`),
-    index("aged_leads_import_idx").on(t.importId, t.importBatch),
+    // `certified` too (migration 0017): the consumer counts a batch's certified leads from the index alone.
+    index("aged_leads_import_idx").on(t.importId, t.importBatch, t.certified),
   ],
 );
 
 /**
- * Unsold leads per state and area code (migration 0006). Kept by triggers on aged_leads in the same
- * transaction as every insert, sale and delete; running reservations are subtracted when read.
+ * Leads for sale (unsold, not withheld) per state and area code (migrations 0006, 0017). Kept by triggers on
+ * aged_leads in the same transaction as every insert, sale and delete; running reservations are subtracted
+ * when read.
  */
 export const agedLeadCounts = sqliteTable(
   "aged_lead_counts",
@@ -261,6 +289,8 @@ export const agedLeadCounts = sqliteTable(
     state: text("state").notNull(),
     areaCode: text("area_code").notNull(),
     unsold: integer("unsold").notNull(),
+    /** Of `unsold`, the leads with a consent certificate (migration 0017). */
+    certified: integer("certified").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.state, t.areaCode] })],
 );
@@ -413,6 +443,8 @@ export const partners = sqliteTable(
     timeZone: text("time_zone").notNull(),
     /** Set while an admin has the partner suspended (migration 0016): its API keys answer 403. */
     suspendedAt: integer("suspended_at", { mode: "timestamp_ms" }),
+    /** Set by an admin (migration 0017): a ping without `consent.trustedFormUrl` answers 400. */
+    requireTrustedForm: integer("require_trusted_form", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -581,6 +613,10 @@ export const transfers = sqliteTable(
     optInAt: integer("opt_in_at", { mode: "timestamp_ms" }).notNull(),
     optInUrl: text("opt_in_url").notNull(),
     trustedFormUrl: text("trusted_form_url"),
+    // The rest of the ping's optional consent evidence (migration 0017).
+    consentText: text("consent_text"),
+    ipAddress: text("ip_address"),
+    jornayaLeadId: text("jornaya_lead_id"),
     /** The number the call was sent to (the order's transfer phone at routing). */
     transferPhone: text("transfer_phone").notNull(),
     status: text("status", { enum: TRANSFER_STATUSES }).notNull().default("routed"),

@@ -1,7 +1,13 @@
-/** Admins stopping a partner (issue 21 item 10): suspend, reinstate, and revoke a partner's API keys. */
+/**
+ * Admins stopping a partner (issue 21 item 10): suspend, reinstate, and revoke a partner's API keys; and
+ * whether its pings must carry a TrustedForm certificate (issue 24 item 3).
+ */
 import { Hono } from "hono";
+import { trustedFormRuleSchema } from "../../src/domain/schemas/partner-account";
 import type { SignedInBindings } from "../env";
 import { adminPartnerKeys, listPartners, setPartnerSuspended } from "../services/partner-admin";
+import { setTrustedFormRequired } from "../services/partner-consent-rule";
+import { validateJson } from "../validation";
 
 /** Mounted in the admin sub-app (worker/api.ts). */
 export const partnerAdmin = new Hono<SignedInBindings>()
@@ -11,6 +17,9 @@ export const partnerAdmin = new Hono<SignedInBindings>()
   )
   .post("/admin/partners/:id/reinstate", async (c) =>
     c.json(await setPartnerSuspended(c.var.deps, c.req.param("id"), false)),
+  )
+  .post("/admin/partners/:id/trusted-form", validateJson(trustedFormRuleSchema), async (c) =>
+    c.json(await setTrustedFormRequired(c.var.deps, c.req.param("id"), c.req.valid("json").required)),
   )
   .get("/admin/partners/:id/keys", async (c) => c.json(await adminPartnerKeys(c.var.deps, c.req.param("id")).list()))
   .delete("/admin/partners/:id/keys/:keyId", async (c) =>

@@ -20,6 +20,7 @@ export async function addAgedLead(deps: Deps, input: AdminAgedLead) {
       id,
       ...lead,
       formFillTime: lead.formFillTime === null ? null : new Date(lead.formFillTime),
+      optInAt: lead.optInAt === null ? null : new Date(lead.optInAt),
     })
     .onConflictDoNothing({ target: agedLeads.dedupeKey })
     .returning({ id: agedLeads.id });
@@ -42,6 +43,8 @@ export async function recentAgedLeads(deps: Deps) {
       formFillTime: agedLeads.formFillTime,
       soldAt: agedLeads.soldAt,
       reservedUntil: agedLeads.reservedUntil,
+      certified: agedLeads.certified,
+      withheld: agedLeads.withheld,
       createdAt: agedLeads.createdAt,
     })
     .from(agedLeads)
@@ -51,9 +54,11 @@ export async function recentAgedLeads(deps: Deps) {
     const priced = agedLeadPrice(row, now);
     const status = row.soldAt
       ? "sold"
-      : row.reservedUntil && row.reservedUntil.getTime() > now
-        ? "reserved"
-        : "available";
+      : row.withheld
+        ? "not for sale (no certificate)"
+        : row.reservedUntil && row.reservedUntil.getTime() > now
+          ? "reserved"
+          : "available";
     return {
       id: row.id,
       name: row.name,
@@ -62,6 +67,7 @@ export async function recentAgedLeads(deps: Deps) {
       ageRange: priced.ageRange,
       priceCents: priced.priceCents,
       status,
+      certified: row.certified,
       createdAt: row.createdAt.toISOString(),
     };
   });

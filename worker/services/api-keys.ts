@@ -29,6 +29,8 @@ export interface KeyOwner {
   timeZone: string;
   payPerTransferCents: number;
   paymentTerms: PartnerPaymentTerms;
+  /** Pings must carry `consent.trustedFormUrl` (an admin's setting, decision 0041). */
+  requireTrustedForm: boolean;
   lastUsedAt: number | null;
 }
 
@@ -149,6 +151,7 @@ export function keyOwnerQuery(deps: Deps, keyHash: string) {
       timeZone: partners.timeZone,
       payPerTransferCents: partners.payPerTransferCents,
       paymentTerms: partners.paymentTerms,
+      requireTrustedForm: partners.requireTrustedForm,
       suspendedAt: partners.suspendedAt,
     })
     .from(apiKeys)

@@ -18,6 +18,7 @@ import {
 import { importBatches, importRejections, imports } from "../db/schema";
 import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
+import { evidenceInsert } from "./import-evidence";
 
 export interface ImportBatchMessage {
   kind: "import-batch";
@@ -51,11 +52,12 @@ function refreshTotals(db: D1Database, importId: string): D1PreparedStatement {
       // One pass over the import's batches (UPDATE … FROM, which drizzle's update cannot express).
       `UPDATE imports SET
          rows_received = b.received, batches_received = b.batches, rows_inserted = b.inserted,
-         rows_duplicate = b.duplicates, batches_done = b.done, batches_failed = b.failed,
+         rows_duplicate = b.duplicates, batches_done = b.done, batches_failed = b.failed, rows_certified = b.certified,
          rows_rejected = (SELECT count(*) FROM import_rejections WHERE import_id = ?1)
        FROM (SELECT coalesce(sum(rows_received), 0) AS received, count(*) AS batches,
                     coalesce(sum(CASE WHEN status = 'done' THEN inserted END), 0) AS inserted,
                     coalesce(sum(CASE WHEN status = 'done' THEN duplicates END), 0) AS duplicates,
+                    coalesce(sum(CASE WHEN status = 'done' THEN certified END), 0) AS certified,
                     count(CASE WHEN status = 'done' THEN 1 END) AS done,
                     count(CASE WHEN status = 'failed' THEN 1 END) AS failed
              FROM import_batches WHERE import_id = ?1) AS b
@@ -106,14 +108,19 @@ export async function acceptBatch(deps: Deps, adminId: string | null, upload: Bu
   }
 
   const key = batchKey(importId, batchNumber);
-  if (valid.length > 0) await env.DOCUMENTS.put(key, JSON.stringify(valid));
+  // Absent fields (most consent cells) are left out rather than stored as null: json_extract reads both as NULL.
+  if (valid.length > 0)
+    await env.DOCUMENTS.put(
+      key,
+      JSON.stringify(valid, (_, value) => value ?? undefined),
+    );
   const results = await db.batch<{ status: string }>([
     ...(upload.importId
       ? []
       : [
           db
-            .prepare("INSERT INTO imports (id, created_by, file_name) VALUES (?, ?, ?)")
-            .bind(importId, adminId, upload.fileName ?? null),
+            .prepare("INSERT INTO imports (id, created_by, file_name, certificate_required) VALUES (?, ?, ?, ?)")
+            .bind(importId, adminId, upload.fileName ?? null, upload.certificateRequired ? 1 : 0),
         ]),
     db
       .prepare(
@@ -170,24 +177,29 @@ export async function processImportBatch(deps: Deps, message: ImportBatchMessage
   const queued =
     "EXISTS (SELECT 1 FROM import_batches WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued')";
   // Ids start with the insert's millisecond (then 80 random bits), so a big import appends to the primary
-  // key's index instead of dirtying a random page of it per row (docs/decisions/0013).
+  // key's index instead of dirtying a random page of it per row (docs/decisions/0013). The consent columns
+  // and the certificate rule: import-evidence.ts (decision 0041).
+  const evidence = evidenceInsert(rows, "?1", "?3");
   await db.batch([
     db
       .prepare(
         `INSERT OR IGNORE INTO aged_leads
-           (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, import_id, import_batch, area_code)
+           (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, import_id, import_batch, area_code,
+            ${evidence.columns})
          SELECT printf('%012x', CAST(unixepoch('subsec') * 1000 AS INTEGER)) || lower(hex(randomblob(10))),
                 json_extract(value, '$.name'), json_extract(value, '$.email'),
                 json_extract(value, '$.phone'), json_extract(value, '$.state'), json_extract(value, '$.ageRange'),
                 json_extract(value, '$.priceCents'), json_extract(value, '$.formFillTime'), json_extract(value, '$.dedupeKey'),
-                ?1, ?2, json_extract(value, '$.areaCode')
-         FROM json_each(?3) WHERE ${queued}`,
+                ?1, ?2, json_extract(value, '$.areaCode'), ${evidence.values}
+         FROM ${evidence.from}
+         WHERE ${queued}`,
       )
       .bind(importId, batchNumber, rows),
     db
       .prepare(
         `UPDATE import_batches SET
            inserted = (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2),
+           certified = (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2 AND certified = 1),
            duplicates = row_count - (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2),
            status = 'done', processed_at = ?3
          WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued'`,
@@ -255,6 +267,10 @@ export async function importStatus(deps: Deps, importId: string): Promise<Import
     id: importId,
     fileName: row.fileName,
     ...counts,
+    // Of the inserted leads (decision 0041): with a TrustedForm certificate or a LeadiD, and without.
+    rowsCertified: row.rowsCertified,
+    rowsUncertified: counts.rowsInserted - row.rowsCertified,
+    certificateRequired: row.certificateRequired,
     done:
       counts.batchesDone + counts.batchesFailed === counts.batchesReceived &&
       counts.rowsInserted + counts.rowsDuplicate + counts.rowsRejected === counts.rowsReceived,
@@ -315,6 +331,11 @@ export function importReportCsv(deps: Deps, status: ImportStatus): ReadableStrea
         ["Inserted", status.rowsInserted],
         ["Duplicates skipped", status.rowsDuplicate],
         ["Rejected", status.rowsRejected],
+        ["With certificate", status.rowsCertified],
+        [
+          status.certificateRequired ? "Without certificate (stored, not for sale)" : "Without certificate",
+          status.rowsUncertified,
+        ],
       ]);
       controller.enqueue(encoder.encode(`\r\n${totals}`));
       controller.close();

@@ -4,6 +4,7 @@
  * unsold leads, newest first, with the location filter turned into exact index keys.
  */
 import { and, count, desc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/domain/consent-record";
 import { csvLines } from "../../src/domain/csv-writer";
 import {
   keysMatch,
@@ -27,12 +28,16 @@ import type { Deps } from "../deps";
 import { priceLead } from "./leads";
 
 /**
- * Unsold, and not held by a reservation that is still running (?1 = now). The running reservations are
- * read once per query from their own small index into a set the listing index is checked against, so the
- * listing indexes need no `reserved_until` and reserving 200 leads does not rewrite 600 of their entries.
+ * For sale (unsold, not withheld: docs/decisions/0041), and not held by a reservation that is still running
+ * (?1 = now). The running reservations are read once per query from their own small index into a set the
+ * listing index is checked against, so the listing indexes need no `reserved_until` and reserving 200 leads
+ * does not rewrite 600 of their entries. The predicates repeat the partial indexes' own.
  */
-const AVAILABLE = `sold_at IS NULL AND rowid NOT IN (SELECT rowid FROM aged_leads INDEXED BY aged_leads_reservations_idx
-  WHERE sold_at IS NULL AND reserved_until >= ?1)`;
+const FOR_SALE = "sold_at IS NULL AND withheld = 0";
+const AVAILABLE = `${FOR_SALE} AND rowid NOT IN (SELECT rowid FROM aged_leads INDEXED BY aged_leads_reservations_idx
+  WHERE ${FOR_SALE} AND reserved_until >= ?1)`;
+/** "With certificate" (`hasConsentCertificate`, stored as `certified`), literal so the partial index applies. */
+const CERTIFIED = "certified = 1";
 const ORDER = "ORDER BY created_at DESC, id";
 
 interface PreviewRow {
@@ -43,21 +48,25 @@ interface PreviewRow {
   age_range: AgeRange | null;
   price_cents: number;
   form_fill_time: number | null;
+  certified: number;
 }
 
+/** Leads per key: `n` in all, `c` of them with a certificate. */
 interface KeyCount {
   state: string;
   areaCode: string;
   n: number;
+  c: number;
 }
 
-/** Unsold leads per key (the triggers' table) and running reservations (aged_leads_reservations_idx). */
-const UNSOLD_SQL = "SELECT state, area_code AS areaCode, unsold AS n FROM aged_lead_counts WHERE unsold > 0";
-const HELD_BY_KEY_SQL = `SELECT state, coalesce(area_code, '') AS areaCode, count(*) AS n
-  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE sold_at IS NULL AND reserved_until >= ?1
+/** Leads for sale per key (the triggers' table) and running reservations (aged_leads_reservations_idx). */
+const UNSOLD_SQL =
+  "SELECT state, area_code AS areaCode, unsold AS n, certified AS c FROM aged_lead_counts WHERE unsold > 0";
+const HELD_BY_KEY_SQL = `SELECT state, coalesce(area_code, '') AS areaCode, count(*) AS n, sum(certified) AS c
+  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${FOR_SALE} AND reserved_until >= ?1
   GROUP BY state, area_code`;
-const HELD_SQL = `SELECT '' AS state, '' AS areaCode, count(*) AS n
-  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE sold_at IS NULL AND reserved_until >= ?1`;
+const HELD_SQL = `SELECT '' AS state, '' AS areaCode, count(*) AS n, coalesce(sum(certified), 0) AS c
+  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${FOR_SALE} AND reserved_until >= ?1`;
 
 /**
  * The counts read last in this isolate: a hint to plan the page query before this request's counts
@@ -66,27 +75,45 @@ const HELD_SQL = `SELECT '' AS state, '' AS areaCode, count(*) AS n
  */
 let lastUnsold: KeyCount[] = [];
 
-/** The filter's keys and the available leads, in total and among those selected. */
-function tally(terms: readonly LocationTerm[], unsold: readonly KeyCount[], held: readonly KeyCount[]) {
+/**
+ * The filter's keys and the available leads of the listed population (every lead, or only those with a
+ * certificate): in total (`available`), among the keys (`matched`), and every lead among the keys
+ * (`matchedAll`, what a walk down the key indexes passes over).
+ */
+function tally(
+  terms: readonly LocationTerm[],
+  unsold: readonly KeyCount[],
+  held: readonly KeyCount[],
+  certifiedOnly: boolean,
+) {
   const keys = locationKeys(
     terms,
     unsold.map((row) => row.state),
   );
-  const sum = (rows: readonly KeyCount[]) => rows.reduce((total, row) => total + row.n, 0);
-  if (keys.all) {
-    const available = sum(unsold) - sum(held);
-    return { keys, available, matched: available };
-  }
-  const heldBy = new Map(held.map((row) => [`${row.state}\n${row.areaCode}`, row.n]));
+  const heldBy = new Map(held.map((row) => [`${row.state}\n${row.areaCode}`, row]));
   let available = 0;
   let matched = 0;
+  let matchedAll = 0;
   for (const row of unsold) {
-    const n = row.n - (heldBy.get(`${row.state}\n${row.areaCode}`) ?? 0);
-    available += n;
-    if (keysMatch(keys, row)) matched += n;
+    const heldRow = keys.all ? undefined : heldBy.get(`${row.state}\n${row.areaCode}`);
+    const n = row.n - (heldRow?.n ?? 0);
+    const listed = certifiedOnly ? row.c - (heldRow?.c ?? 0) : n;
+    available += listed;
+    if (keys.all || keysMatch(keys, row)) {
+      matched += listed;
+      matchedAll += n;
+    }
   }
-  return { keys, available, matched };
+  if (keys.all) {
+    // Without a filter the running reservations are one total (HELD_SQL), not per key.
+    const heldTotal = held.reduce((total, row) => total + (certifiedOnly ? row.c : row.n), 0);
+    const heldAll = held.reduce((total, row) => total + row.n, 0);
+    return { keys, available: available - heldTotal, matched: matched - heldTotal, matchedAll: matchedAll - heldAll };
+  }
+  return { keys, available, matched, matchedAll };
 }
+
+type Plan = ReturnType<typeof tally>;
 
 const sameKeys = (a: LocationKeys, b: LocationKeys) =>
   a.all || b.all ? a.all === b.all : [...a.states].sort().join("\n") === [...b.states].sort().join("\n");
@@ -94,9 +121,13 @@ const sameKeys = (a: LocationKeys, b: LocationKeys) =>
 /**
  * The rowids of one page, newest first, and their parameters (?1 now, ?2 offset, then the key lists: at
  * most 4). Raw SQL: drizzle cannot say INDEXED BY, which pins each shape to the index it was measured
- * with (decision 0012 shows the plans).
+ * with (decision 0012 shows the plans). "With certificate" walks its own partial index, or tests
+ * `certified` inside the key indexes (decision 0041).
  */
-function pageRowids(keys: LocationKeys, matched: number, available: number, now: number, offset: number) {
+function pageRowids(plan: Plan, certifiedOnly: boolean, now: number, offset: number) {
+  const { keys, available, matchedAll } = plan;
+  const walkIndex = certifiedOnly ? "aged_leads_certified_listing_idx" : "aged_leads_listing_idx";
+  const certified = certifiedOnly ? ` AND ${CERTIFIED}` : "";
   const params: (string | number)[] = [now, offset];
   // One key list: `= ?n` for a single value (one ordered index range), else a JSON list.
   const oneOf = (column: string, values: readonly string[]) => {
@@ -106,56 +137,63 @@ function pageRowids(keys: LocationKeys, matched: number, available: number, now:
   };
   const page = `${ORDER} LIMIT ${AGED_LEADS_PAGE_SIZE} OFFSET ?2`;
   if (keys.all) {
-    return { sql: `SELECT rowid FROM aged_leads INDEXED BY aged_leads_listing_idx WHERE ${AVAILABLE} ${page}`, params };
+    return {
+      sql: `SELECT rowid FROM aged_leads INDEXED BY ${walkIndex} WHERE ${AVAILABLE}${certified} ${page}`,
+      params,
+    };
   }
   const { states, areaCodes } = keys;
   const stateIn = states.length > 0 ? oneOf("state", states) : null;
   const areaIn = areaCodes.length > 0 ? oneOf("area_code", areaCodes) : null;
-  // Each key costs about (offset + page) index entries and a merge; walking the newest-first index costs
-  // (offset + page) × available / matched. Pick the cheaper one.
-  if ((states.length + areaCodes.length) * matched > available) {
+  // Walking the keys' indexes costs about (offset + page) × matchedAll / matched entries per key, plus a
+  // merge; walking the newest-first index of the population costs (offset + page) × available / matched.
+  // Pick the cheaper one (without the certificate filter matchedAll = matched, decision 0012's rule).
+  if ((states.length + areaCodes.length) * matchedAll > available) {
     const filter = [stateIn, areaIn].filter(Boolean).join(" OR ");
     return {
-      sql: `SELECT rowid FROM aged_leads INDEXED BY aged_leads_listing_idx WHERE ${AVAILABLE} AND (${filter}) ${page}`,
+      sql: `SELECT rowid FROM aged_leads INDEXED BY ${walkIndex} WHERE ${AVAILABLE}${certified} AND (${filter}) ${page}`,
       params,
     };
   }
   const branches: string[] = [];
   if (stateIn) {
     branches.push(
-      `SELECT rowid, created_at, id FROM aged_leads INDEXED BY aged_leads_state_listing_idx WHERE ${AVAILABLE} AND ${stateIn}`,
+      `SELECT rowid, created_at, id FROM aged_leads INDEXED BY aged_leads_state_listing_idx
+       WHERE ${AVAILABLE}${certified} AND ${stateIn}`,
     );
   }
   if (areaIn) {
     // A lead of a selected state is already in the first branch.
     branches.push(
       `SELECT rowid, created_at, id FROM aged_leads INDEXED BY aged_leads_area_listing_idx
-       WHERE ${AVAILABLE} AND ${areaIn}${stateIn ? ` AND NOT (${stateIn})` : ""}`,
+       WHERE ${AVAILABLE}${certified} AND ${areaIn}${stateIn ? ` AND NOT (${stateIn})` : ""}`,
     );
   }
   return { sql: `SELECT rowid FROM (${branches.join(" UNION ALL ")} ${page})`, params };
 }
 
+/** The marketplace list; `certifiedOnly` lists only leads with a consent certificate (decision 0041). */
 export async function listAvailableLeads(
   deps: Deps,
   page: number,
   location: string | undefined,
+  certifiedOnly = false,
 ): Promise<AgedLeadPage> {
   const { now } = deps;
   const d1 = deps.env.DB; // raw D1: the measured listing path (decision 0012), see the batch below
   const offset = (page - 1) * AGED_LEADS_PAGE_SIZE;
   const terms = parseLocationFilter(location);
-  const pageQuery = (plan: ReturnType<typeof tally>) => {
-    const rowids = pageRowids(plan.keys, plan.matched, plan.available, now, offset);
+  const pageQuery = (plan: Plan) => {
+    const rowids = pageRowids(plan, certifiedOnly, now, offset);
     return d1
       .prepare(
-        `SELECT id, name, phone, state, age_range, price_cents, form_fill_time FROM aged_leads
+        `SELECT id, name, phone, state, age_range, price_cents, form_fill_time, certified FROM aged_leads
          WHERE rowid IN (${rowids.sql}) ${ORDER}`,
       )
       .bind(...rowids.params);
   };
   // Raw D1 batch (one transaction, one round trip): the page query needs INDEXED BY, which drizzle lacks.
-  const planned = tally(terms, lastUnsold, []);
+  const planned = tally(terms, lastUnsold, [], certifiedOnly);
   const withPage = planned.matched > offset;
   const [unsold, held, listed] = await d1.batch<KeyCount | PreviewRow>([
     d1.prepare(UNSOLD_SQL),
@@ -163,7 +201,7 @@ export async function listAvailableLeads(
     ...(withPage ? [pageQuery(planned)] : []),
   ]);
   lastUnsold = (unsold?.results ?? []) as KeyCount[];
-  const fresh = tally(terms, lastUnsold, (held?.results ?? []) as KeyCount[]);
+  const fresh = tally(terms, lastUnsold, (held?.results ?? []) as KeyCount[], certifiedOnly);
   const { matched } = fresh;
   let rows = (listed?.results ?? []) as PreviewRow[];
   if (matched > offset && !(withPage && sameKeys(planned.keys, fresh.keys))) {
@@ -185,6 +223,8 @@ export async function listAvailableLeads(
         currentPrice: priced.priceCents / 100,
         price: priced.priceCents / 100,
         priceCents: priced.priceCents,
+        // Before purchase only whether a certificate exists, never its URL (D22).
+        certified: row.certified === 1,
       };
     }),
     total: matched,
@@ -203,6 +243,13 @@ const owned = {
   formFillTime: agedLeads.formFillTime,
   soldAt: agedLeads.soldAt,
   orderId: agedLeads.soldOrderId,
+  optInAt: agedLeads.optInAt,
+  optInUrl: agedLeads.optInUrl,
+  consentText: agedLeads.consentText,
+  ipAddress: agedLeads.ipAddress,
+  trustedFormUrl: agedLeads.trustedFormUrl,
+  jornayaLeadId: agedLeads.jornayaLeadId,
+  certified: agedLeads.certified,
 };
 type OwnedRow = { [K in keyof typeof owned]: (typeof owned)[K]["_"]["data"] | null };
 
@@ -215,7 +262,12 @@ const toOwnedLead = (row: OwnedRow): OwnedLead => ({
   formFillTime: row.formFillTime?.toISOString() ?? null,
   purchasedAt: (row.soldAt ?? new Date(0)).toISOString(),
   orderId: row.orderId ?? "",
+  consent: consentSummary(row, row.certified === true),
 });
+
+/** The consent cells of an owned lead's CSV row: everything stored, certificates included (D22). */
+const consentCells = (row: OwnedRow) =>
+  consentCsvCells({ ...row, optInAt: row.optInAt?.getTime() ?? null }, row.certified === true);
 
 /** Leads the buyer bought and kept: an approved return (issue 16) or a full refund takes a lead out of My Leads. */
 const boughtBy = (userId: string) =>
@@ -250,7 +302,7 @@ export async function listOwnedLeads(deps: Deps, userId: string, page: number): 
 }
 
 /** Every lead the buyer owns, read in chunks after the last (soldAt, id) seen: one query per chunk. */
-export async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerator<OwnedLead[]> {
+export async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerator<OwnedRow[]> {
   const { db } = deps;
   let after: { soldAt: Date; id: string } | null = null;
   while (true) {
@@ -270,14 +322,23 @@ export async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerat
       )
       .orderBy(desc(agedLeads.soldAt), agedLeads.id)
       .limit(MY_LEADS_EXPORT_CHUNK);
-    if (rows.length > 0) yield rows.map(toOwnedLead);
+    if (rows.length > 0) yield rows;
     const last = rows.at(-1);
     if (rows.length < MY_LEADS_EXPORT_CHUNK || !last?.soldAt || !last.id) return;
     after = { soldAt: last.soldAt, id: last.id };
   }
 }
 
-export const MY_LEADS_CSV_HEADER = ["Name", "Phone", "Email", "State", "Form fill time", "Purchased at", "Order"];
+export const MY_LEADS_CSV_HEADER = [
+  "Name",
+  "Phone",
+  "Email",
+  "State",
+  "Form fill time",
+  "Purchased at",
+  "Order",
+  ...CONSENT_CSV_HEADER,
+];
 
 /** The My Leads CSV as a stream: each chunk is read from D1 only when the client is ready for it. */
 export function myLeadsCsv(deps: Deps, userId: string): ReadableStream<Uint8Array> {
@@ -293,11 +354,15 @@ export function myLeadsCsv(deps: Deps, userId: string): ReadableStream<Uint8Arra
         controller.close();
         return;
       }
-      const rows = next.value.map((lead) =>
-        [lead.name, lead.phone, lead.email, lead.state, lead.formFillTime, lead.purchasedAt, lead.orderId].map(
-          (value) => value ?? "",
-        ),
-      );
+      const rows = next.value.map((row) => {
+        const lead = toOwnedLead(row);
+        return [
+          ...[lead.name, lead.phone, lead.email, lead.state, lead.formFillTime, lead.purchasedAt, lead.orderId].map(
+            (value) => value ?? "",
+          ),
+          ...consentCells(row),
+        ];
+      });
       // Every cell quoted (the writer escapes formulae).
       controller.enqueue(encoder.encode(`\r\n${csvLines(rows, true)}`));
     },

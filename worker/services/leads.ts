@@ -22,9 +22,12 @@ export function priceLead(row: Pick<LeadRow, "form_fill_time" | "age_range" | "p
   return agedLeadPrice({ formFillTime: row.form_fill_time, ageRange: row.age_range, priceCents: row.price_cents }, now);
 }
 
-/** A lead another order may not take: sold, or held by another order's running reservation. */
+/** Unsold and not withheld by its upload's certificate rule (decision 0041): the one "for sale" test. */
+const forSale = sql`${agedLeads.soldAt} IS NULL AND ${agedLeads.withheld} = 0`;
+
+/** A lead another order may not take: not for sale, or held by another order's running reservation. */
 const sellableTo = (orderId: string, now: number) =>
-  sql`${agedLeads.soldAt} IS NULL AND (${agedLeads.reservedByOrderId} = ${orderId} OR ${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`;
+  sql`${forSale} AND (${agedLeads.reservedByOrderId} = ${orderId} OR ${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`;
 
 /** `id IN (…)` for any number of ids as one bound JSON parameter (D1 allows 100 parameters a statement). */
 const leadIdIn = (ids: readonly string[]) =>
@@ -44,9 +47,13 @@ export async function reserveLeads(
   const { db, now } = deps;
   const { orderId, userId } = reservation;
   const ids = [...new Set(reservation.leadIds)];
-  const obtainable = sql`${agedLeads.soldAt} IS NULL AND (${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now} OR ${agedLeads.reservedByUserId} = ${userId})`;
+  const obtainable = sql`${forSale} AND (${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now} OR ${agedLeads.reservedByUserId} = ${userId})`;
   const [known, , reserved] = await db.batch([
-    db.select({ id: agedLeads.id, name: agedLeads.name }).from(agedLeads).where(leadIdIn(ids)),
+    // A withheld lead is never listed: to a buyer it is unknown.
+    db
+      .select({ id: agedLeads.id, name: agedLeads.name })
+      .from(agedLeads)
+      .where(and(leadIdIn(ids), eq(agedLeads.withheld, false))),
     db
       .update(agedLeads)
       .set({ reservedByOrderId: null, reservedUntil: null, reservedByUserId: null })
@@ -65,11 +72,7 @@ export async function reserveLeads(
         reservedByUserId: userId,
       })
       .where(
-        and(
-          leadIdIn(ids),
-          sql`${agedLeads.soldAt} IS NULL`,
-          sql`(${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`,
-        ),
+        and(leadIdIn(ids), forSale, sql`(${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`),
       )
       .returning({
         id: agedLeads.id,

@@ -18,6 +18,7 @@ const partnerColumns = {
   businessName: partners.businessName,
   username: users.username,
   suspendedAt: partners.suspendedAt,
+  requireTrustedForm: partners.requireTrustedForm,
 };
 
 type PartnerRow = Awaited<ReturnType<typeof partnerSelect>>[number];
@@ -40,7 +41,7 @@ export async function listPartners(deps: Deps): Promise<AdminPartnerView[]> {
   return rows.map((row) => toView(row, counts.get(row.id) ?? 0));
 }
 
-async function onePartner(deps: Deps, partnerId: string): Promise<AdminPartnerView> {
+export async function onePartner(deps: Deps, partnerId: string): Promise<AdminPartnerView> {
   const [row] = await partnerSelect(deps.db).where(eq(partners.id, partnerId));
   if (!row) throw new NotFoundError("No such partner.");
   const keys = await listApiKeys(deps, partnerId, true);

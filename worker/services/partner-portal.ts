@@ -17,6 +17,8 @@ export interface PartnerProfile {
   timeZone: string;
   payPerTransferCents: number;
   paymentTerms: PartnerPaymentTerms;
+  /** Pings must carry `consent.trustedFormUrl` (an admin's setting, decision 0041). */
+  requireTrustedForm: boolean;
 }
 
 /** The partner record of a partner user, or undefined. */
@@ -29,6 +31,7 @@ export async function findPartnerByUser(deps: Deps, userId: string): Promise<Par
       timeZone: partners.timeZone,
       payPerTransferCents: partners.payPerTransferCents,
       paymentTerms: partners.paymentTerms,
+      requireTrustedForm: partners.requireTrustedForm,
     })
     .from(partners)
     .where(eq(partners.userId, userId));

@@ -4,6 +4,8 @@
  * ./delivery-pauses). Only the buyer's own transfers and orders: anything else is 404.
  */
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { hasConsentCertificate } from "../../src/domain/consent";
+import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/domain/consent-record";
 import { csvLines } from "../../src/domain/csv-writer";
 import { pauseView } from "../../src/domain/delivery-pauses";
 import { maskLastName, maskPhone } from "../../src/domain/masking";
@@ -44,6 +46,12 @@ const trackerColumns = {
   billable: transfers.billable,
   status: transfers.status,
   recordingUrl: transfers.recordingUrl,
+  optInAt: transfers.optInAt,
+  optInUrl: transfers.optInUrl,
+  consentText: transfers.consentText,
+  ipAddress: transfers.ipAddress,
+  trustedFormUrl: transfers.trustedFormUrl,
+  jornayaLeadId: transfers.jornayaLeadId,
   timeZone: orderDelivery.timeZone,
   // Aliased: D1's batch answers rows keyed by column name, and `status` is also the transfer's.
   returnStatus: sql<ReturnStatus | null>`${returns.status}`.as("return_status"),
@@ -76,7 +84,14 @@ function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
     returnable: row.billable && row.returnStatus === null && withinReturnWindow("transfer", routedAt, now),
     returnStatus: row.returnStatus ?? null,
     returnNote: row.returnNote ?? null,
+    consent: consentSummary(row, hasConsentCertificate(row), contactShown),
   };
+}
+
+/** A transfer's consent cells for the CSV: the IP and the certificates only once its contact is shown (D22). */
+function consentCells(row: TrackerRow, shown: boolean): string[] {
+  const evidence = shown ? row : { ...row, ipAddress: null, trustedFormUrl: null, jornayaLeadId: null };
+  return consentCsvCells({ ...evidence, optInAt: row.optInAt.getTime() }, hasConsentCertificate(row));
 }
 
 /** 404 unless the order is the buyer's. */
@@ -142,6 +157,7 @@ export const TRACKER_CSV_HEADER = [
   "Recording",
   "Order",
   "Return",
+  ...CONSENT_CSV_HEADER,
 ];
 
 function csvRow(transfer: TrackerTransfer): string[] {
@@ -203,7 +219,10 @@ export async function trackerCsv(
       done = rows.length < EXPORT_CHUNK || !last;
       if (last) after = { routedAt: last.routedAt, id: last.id };
       if (rows.length > 0) {
-        const lines = rows.map((row) => csvRow(toTrackerTransfer(row, now)));
+        const lines = rows.map((row) => {
+          const transfer = toTrackerTransfer(row, now);
+          return [...csvRow(transfer), ...consentCells(row, transfer.contactShown)];
+        });
         controller.enqueue(encoder.encode(`\r\n${csvLines(lines)}`));
       }
       if (done) controller.close();

@@ -10,6 +10,7 @@
  * the same prospect; the loser tries the next order.
  */
 import { sql } from "drizzle-orm";
+import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
 import type { PingInput, RouteAnswer } from "../../src/domain/schemas/partner-api";
 import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import {
@@ -189,17 +190,29 @@ function noRoute(reason: NoRouteReason): never {
   throw new ConflictError(NO_ROUTE_REASONS[reason], { reason });
 }
 
-/** The ping's opt-in time, which may not lie ahead of the clock (the schema checked every field's form). */
-function readPing(input: PingInput, now: number) {
+/** The ping's opt-in time, which may not lie ahead of the clock, and the partner's TrustedForm rule (the schema checked every field's form). */
+function readPing(input: PingInput, now: number, owner: KeyOwner) {
   const optInAt = Date.parse(input.consent.optInAt);
   if (optInAt > now + 5 * 60_000) throw new InvalidError("consent.optInAt cannot be in the future.");
+  if (owner.requireTrustedForm && !input.consent.trustedFormUrl) throw new InvalidError(TRUSTED_FORM_REQUIRED);
   return { ...input.prospect, optInAt };
+}
+
+/** The ping's consent evidence as stored (the schema has checked each format; D22). */
+function storedConsent(consent: PingInput["consent"]) {
+  return {
+    optInUrl: consent.optInUrl,
+    trustedFormUrl: consent.trustedFormUrl ?? null,
+    jornayaLeadId: consent.jornayaLeadId ?? null,
+    consentText: consent.consentText || null,
+    ipAddress: consent.ipAddress ?? null,
+  };
 }
 
 /** Routes a partner's ping to the oldest-paid eligible order, or throws a 409 naming why none is. */
 export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInput): Promise<RouteAnswer> {
   const { db, now } = deps;
-  const prospect = readPing(input, now);
+  const prospect = readPing(input, now, owner);
   const partnerDay = localTime(now, owner.timeZone).day;
   // One statement (raw SQL, the measured routing path): the partner's calls today beside the first few
   // candidates, already in paid order.
@@ -275,14 +288,16 @@ async function claim(
   const { db, now } = deps;
   const id = crypto.randomUUID();
   const buyerDay = localTime(now, order.timeZone).day;
+  const evidence = storedConsent(consent);
   // Raw SQL: the routing claim (measured hot path), one conditional INSERT … SELECT.
   const [claimed] = await db.all<{ id: string; transfer_phone: string }>(sql`
     INSERT INTO transfers (id, partner_id, api_key_id, order_id, buyer_user_id, buyer_key, first_name, last_name,
-      phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, transfer_phone, status, routed_at,
-      expires_at, buyer_local_day, partner_local_day)
+      phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, jornaya_lead_id, consent_text, ip_address,
+      transfer_phone, status, routed_at, expires_at, buyer_local_day, partner_local_day)
     SELECT ${id}, ${owner.partnerId}, ${owner.apiKeyId}, d.order_id, o.user_id, ${buyerKeyOf}, ${prospect.firstName},
       ${prospect.lastName}, ${prospect.phone}, ${prospect.state}, ${prospect.zip ?? null}, ${prospect.age ?? null},
-      ${prospect.optInAt}, ${consent.optInUrl}, ${consent.trustedFormUrl ?? null}, d.transfer_phone,
+      ${prospect.optInAt}, ${evidence.optInUrl}, ${evidence.trustedFormUrl}, ${evidence.jornayaLeadId},
+      ${evidence.consentText}, ${evidence.ipAddress}, d.transfer_phone,
       'routed', ${now}, ${now + ROUTE_ANSWER_TTL_SECONDS * 1000}, ${buyerDay}, ${partnerDay}
     FROM order_delivery d JOIN orders o ON o.id = d.order_id
     WHERE d.order_id = ${order.orderId} AND d.paused = 0 AND o.status = 'paid'

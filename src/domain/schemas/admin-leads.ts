@@ -140,6 +140,11 @@ export const bulkUploadSchema = z.object({
   /** Defaults to the import's next batch. */
   batchNumber: z.number({ error: "Batch number must be a whole number" }).int().min(1).max(100_000).optional(),
   fileName: z.string().max(200).optional(),
+  /**
+   * Read with the first batch (it creates the import): the upload's leads without a consent certificate are
+   * stored but never listed nor sold (decision 0041). Absent = they may be sold.
+   */
+  certificateRequired: z.boolean({ error: "certificateRequired must be true or false" }).optional(),
   leads: z
     .array(bulkLead, { error: "No Valid Data" })
     .min(1, "No Valid Data")
@@ -159,6 +164,11 @@ export interface ImportStatus {
   batchesReceived: number;
   batchesDone: number;
   batchesFailed: number;
+  /** Inserted leads with a consent certificate (a TrustedForm URL or a Jornaya LeadiD), and without. */
+  rowsCertified: number;
+  rowsUncertified: number;
+  /** Set at upload: leads without a certificate are stored, never listed nor sold. */
+  certificateRequired: boolean;
   /** Every received row is inserted, a duplicate, or rejected. */
   done: boolean;
   /** Batches queued longer than STALLED_BATCH_MINUTES: the sweep sends them again ("stalled, resuming"). */

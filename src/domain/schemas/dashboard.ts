@@ -1,4 +1,5 @@
 /** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
+import type { ConsentSummary } from "../consent-record";
 import { ADMIN_ORDER_STATUSES } from "../dashboard";
 import type { OrderDeliveryView } from "../delivery-setup";
 import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../leads";
@@ -30,6 +31,11 @@ export const pageQuerySchema = z.object({
 
 export const agedLeadsQuerySchema = pageQuerySchema.extend({
   location: z.string().max(500).optional(),
+  /** `true`: only leads with a consent certificate (a TrustedForm URL or a Jornaya LeadiD; D22). */
+  certified: z
+    .enum(["true", "false"], { error: "certified must be true or false" })
+    .optional()
+    .transform((value) => value === "true"),
 });
 
 /** A masked preview, as the marketplace shows it. */
@@ -46,6 +52,8 @@ export interface AgedLeadPreview {
   currentPrice: number;
   price: number;
   priceCents: number;
+  /** Whether the lead carries a consent certificate; its URL is shown only after purchase (D22). */
+  certified: boolean;
 }
 
 export type AgedLeadPage = Page<AgedLeadPreview>;
@@ -69,6 +77,8 @@ export interface OwnedLead {
   formFillTime: string | null;
   purchasedAt: string;
   orderId: string;
+  /** Opt-in time and page and the certificates; the whole record is GET /api/my-leads/:id/consent. */
+  consent: ConsentSummary;
 }
 
 export type OwnedLeadPage = Page<OwnedLead>;

@@ -76,4 +76,11 @@ export interface AdminPartnerView {
   username: string;
   suspendedAt: number | null;
   activeKeys: number;
+  /** Pings without `consent.trustedFormUrl` answer 400 (decision 0041). */
+  requireTrustedForm: boolean;
 }
+
+/** `POST /api/admin/partners/:id/trusted-form`: whether the partner's pings must carry a TrustedForm URL. */
+export const trustedFormRuleSchema = z.object({
+  required: z.boolean({ error: "required must be true or false" }),
+});

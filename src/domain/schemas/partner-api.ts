@@ -6,6 +6,13 @@
  * here; the services only apply the rules that need the database or the clock.
  */
 
+import {
+  CONSENT_LIMITS,
+  normalizeJornayaLeadId,
+  normalizeTrustedFormUrl,
+  TRUSTED_FORM_REQUIRED,
+  TRUSTEDFORM_CERT_HOST,
+} from "../consent.ts";
 import { normalizeUsPhone } from "../leads.ts";
 import { EVENT_REFUSALS, NO_ROUTE_REASONS, TRANSFER_BUFFER_SECONDS, TRANSFER_STATUSES } from "../transfers.ts";
 import { US_STATE_CODES } from "../us-states.ts";
@@ -19,6 +26,22 @@ const text = (name: string, max: number) =>
     .max(max, `${name} must be at most ${max} characters`);
 
 const url = (name: string) => z.url({ error: `${name} must be an http(s) URL`, protocol: /^https?$/ }).max(2000);
+
+/** An optional consent field, normalized here (src/domain/consent.ts): a malformed one is a 400 naming the field. */
+const normalized = (message: string, max: number, normalize: (text: string) => string | null) =>
+  z
+    .string({ error: message })
+    .trim()
+    .max(max, message)
+    .transform((value, context) => {
+      const result = normalize(value);
+      if (result !== null) return result;
+      context.addIssue({ code: "custom", message });
+      return z.NEVER;
+    })
+    .optional();
+
+const CONSENT_TEXT_TOO_LONG = `consent.consentText must be at most ${CONSENT_LIMITS.consentTextLength} characters`;
 
 export const PROSPECT_PHONE_INVALID = "prospect.phone must be a 10-digit US phone number.";
 
@@ -63,9 +86,34 @@ export const pingSchema = z.object(
           .datetime({ offset: true, error: "consent.optInAt must be an ISO 8601 date and time" })
           .meta({ example: "2026-03-04T14:55:00Z" }),
         optInUrl: url("consent.optInUrl").meta({ example: "https://example.com/final-expense-quote" }),
-        trustedFormUrl: url("consent.trustedFormUrl")
+        trustedFormUrl: normalized(
+          `consent.trustedFormUrl must be ${TRUSTEDFORM_CERT_HOST} followed by the certificate id`,
+          CONSENT_LIMITS.urlLength,
+          normalizeTrustedFormUrl,
+        ).meta({
+          description: `The TrustedForm certificate URL (${TRUSTEDFORM_CERT_HOST} and the 40- or 80-character certificate id). Required when the shop has set your account to require one: a ping without it answers 400 with "${TRUSTED_FORM_REQUIRED}" Buyers see it on the transfer once the call connects.`,
+          example: "https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567",
+        }),
+        jornayaLeadId: normalized(
+          "consent.jornayaLeadId must be a Jornaya LeadiD token: 36 characters like XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX",
+          36,
+          normalizeJornayaLeadId,
+        ).meta({
+          description: "The Jornaya LeadiD token of the opt-in.",
+          example: "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40",
+        }),
+        consentText: z
+          .string({ error: CONSENT_TEXT_TOO_LONG })
+          .trim()
+          .max(CONSENT_LIMITS.consentTextLength, CONSENT_TEXT_TOO_LONG)
           .optional()
-          .meta({ example: "https://cert.trustedform.com/0123456789abcdef" }),
+          .meta({
+            description: "The consent language the prospect agreed to, or the id of its version.",
+            example: "tcpa-consent-v3",
+          }),
+        ipAddress: normalized("consent.ipAddress must be an IPv4 or IPv6 address", 45, (text) =>
+          z.ipv4().safeParse(text).success || z.ipv6().safeParse(text).success ? text.toLowerCase() : null,
+        ).meta({ description: "The prospect's IP address at opt-in.", example: "203.0.113.7" }),
       },
       { error: "consent is required (optInAt, optInUrl)" },
     ),

@@ -11,6 +11,7 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Dialog } from "../../ui/dialog";
 import { toast } from "../../ui/toast";
+import { TrustedFormRule } from "./TrustedFormRule";
 
 const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 const PARTNERS_KEY = ["/api/admin/partners"];
@@ -106,6 +107,7 @@ function PartnerAccount({ partner }: { partner: AdminPartnerView }) {
         )}{" "}
         · {partner.activeKeys} active API {partner.activeKeys === 1 ? "key" : "keys"}
       </p>
+      <TrustedFormRule partner={partner} queryKey={PARTNERS_KEY} />
       <div className="flex flex-wrap gap-2">
         {suspended ? (
           <Button variant="secondary" busy={change.isPending} onClick={() => change.mutate(false)}>

@@ -9,6 +9,7 @@ import { Spinner } from "../../ui/spinner";
 import { StatusBadge } from "../../ui/status-badge";
 import { buttonClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
+import { ConsentSummaryCell } from "./ConsentRecord";
 
 const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
@@ -52,7 +53,7 @@ export function MyLeadsView() {
           <p className="text-sm text-ink-soft" aria-live="polite">
             {data.total.toLocaleString("en-US")} leads · page {data.page} of {data.pageCount}
           </p>
-          <Table label="My leads" headers={["Name", "Phone", "E-mail", "State", "Purchased"]}>
+          <Table label="My leads" headers={["Name", "Phone", "E-mail", "State", "Purchased", "Consent"]}>
             {data.items.map((lead) => (
               <tr key={lead.id} className="border-t border-line">
                 <td className="px-4 py-3 font-medium">{lead.name}</td>
@@ -64,6 +65,12 @@ export function MyLeadsView() {
                 <td className="px-4 py-3">{lead.email ?? "—"}</td>
                 <td className="px-4 py-3">{lead.state}</td>
                 <td className="px-4 py-3">{date.format(new Date(lead.purchasedAt))}</td>
+                <td className="min-w-56 px-4 py-3">
+                  <ConsentSummaryCell
+                    consent={lead.consent}
+                    subject={{ kind: "aged_lead", id: lead.id, label: lead.name }}
+                  />
+                </td>
               </tr>
             ))}
           </Table>

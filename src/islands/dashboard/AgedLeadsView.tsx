@@ -34,20 +34,30 @@ export function AgedLeadsView() {
   const [page, setPage] = useState(1);
   const [filterInput, setFilterInput] = useState("");
   const location = useDebounced(filterInput.trim(), 300);
+  const [certifiedOnly, setCertifiedOnly] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [purchase, setPurchase] = useState<Answer<(typeof api)["bulk-purchase-leads"]["$post"]> | null>(null);
 
   // Spec §4: a new filter goes back to page 1; any page or filter change clears the selection.
-  const [appliedLocation, setAppliedLocation] = useState(location);
-  if (location !== appliedLocation) {
-    setAppliedLocation(location);
+  const [appliedLocation, setAppliedLocation] = useState(`${location}|${certifiedOnly}`);
+  if (`${location}|${certifiedOnly}` !== appliedLocation) {
+    setAppliedLocation(`${location}|${certifiedOnly}`);
     setPage(1);
     setSelected(new Set());
   }
 
   const leads = useQuery({
-    queryKey: ["/api/aged-leads", page, location],
-    queryFn: () => call(api["aged-leads"].$get({ query: { page: String(page), ...(location ? { location } : {}) } })),
+    queryKey: ["/api/aged-leads", page, location, certifiedOnly],
+    queryFn: () =>
+      call(
+        api["aged-leads"].$get({
+          query: {
+            page: String(page),
+            ...(location ? { location } : {}),
+            ...(certifiedOnly ? { certified: "true" } : {}),
+          },
+        }),
+      ),
   });
   const items = leads.data?.items ?? [];
   const selectedTotal = useMemo(
@@ -133,6 +143,15 @@ export function AgedLeadsView() {
             value={filterInput}
             onChange={(e) => setFilterInput(e.target.value)}
           />
+          <label className="mt-2 flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="h-4 w-4 accent-brand-600"
+              checked={certifiedOnly}
+              onChange={(e) => setCertifiedOnly(e.target.checked)}
+            />
+            With consent certificate only (TrustedForm or Jornaya)
+          </label>
         </div>
       </div>
 
@@ -152,7 +171,9 @@ export function AgedLeadsView() {
         <p className="text-ink-soft">Leads could not be loaded. Please reload the page.</p>
       ) : items.length === 0 ? (
         <p className="rounded-xl border border-dashed border-line py-12 text-center text-ink-soft">
-          No aged leads available at this time.
+          {certifiedOnly
+            ? "No aged leads with a consent certificate match right now."
+            : "No aged leads available at this time."}
         </p>
       ) : (
         <Table
@@ -170,6 +191,7 @@ export function AgedLeadsView() {
             "Filled",
             "Age",
             "Band",
+            "Certificate",
             "Price",
           ]}
         >
@@ -188,6 +210,7 @@ export function AgedLeadsView() {
               <td className="px-4 py-3">{lead.formFillTime ?? "—"}</td>
               <td className="px-4 py-3">{lead.actualAge === null ? "—" : `${lead.actualAge} days`}</td>
               <td className="px-4 py-3">{lead.currentAgeRange}</td>
+              <td className="px-4 py-3">{lead.certified ? "Yes" : "No"}</td>
               <td className="px-4 py-3">{formatUsd(lead.priceCents)}</td>
             </tr>
           ))}

@@ -14,6 +14,7 @@ import { buttonClass, inputClass, labelClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 import { chargeText, deliveryProgressText, formatDuration, formatInZone, todayText } from "../../ui/transfer-format";
+import { ConsentSummaryCell } from "./ConsentRecord";
 import { ResumeWithNumber } from "./ResumeWithNumber";
 
 export const TRACKER_ORDERS_URL = "/api/tracker/orders";
@@ -281,7 +282,7 @@ export function LeadTrackerView() {
           </p>
           <Table
             label="Delivered transfers"
-            headers={["Time", "Prospect", "Phone", "State", "Duration", "Charge", "Recording", "Return"]}
+            headers={["Time", "Prospect", "Phone", "State", "Duration", "Charge", "Recording", "Return", "Consent"]}
           >
             {data.items.map((t) => (
               <tr key={t.id} className="border-t border-line">
@@ -335,6 +336,12 @@ export function LeadTrackerView() {
                   ) : (
                     "—"
                   )}
+                </td>
+                <td className="min-w-56 px-4 py-3">
+                  <ConsentSummaryCell
+                    consent={t.consent}
+                    subject={{ kind: "transfer", id: t.id, label: `${t.firstName} ${t.lastName}` }}
+                  />
                 </td>
               </tr>
             ))}

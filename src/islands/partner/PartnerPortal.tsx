@@ -308,6 +308,12 @@ function Portal() {
         </a>
       </div>
       {profile.data?.suspendedAt && <SuspendedNotice since={profile.data.suspendedAt} />}
+      {profile.data?.requireTrustedForm && (
+        <p className="rounded-xl border border-line bg-white p-4 text-sm" data-testid="trusted-form-required">
+          Every ping must carry a TrustedForm certificate (<code>consent.trustedFormUrl</code>): the shop answers 400 to
+          a ping without one.
+        </p>
+      )}
       <Figures />
       <ApiKeys />
       <Transfers />

@@ -20,7 +20,10 @@ export function AgedLeadsTab() {
         </h3>
         <QueryView query={recent} loading="Loading..." failed="Could not load the leads." empty="No aged leads yet.">
           {(rows) => (
-            <Table label="Latest aged leads" headers={["Name", "Phone", "State", "Band", "Price", "Status"]}>
+            <Table
+              label="Latest aged leads"
+              headers={["Name", "Phone", "State", "Band", "Price", "Certificate", "Status"]}
+            >
               {rows.map((row) => (
                 <tr key={row.id} className="border-t border-line">
                   <td className="px-4 py-2 font-medium">{row.name}</td>
@@ -28,6 +31,7 @@ export function AgedLeadsTab() {
                   <td className="px-4 py-2">{row.state}</td>
                   <td className="px-4 py-2">{row.ageRange}</td>
                   <td className="px-4 py-2">{formatUsd(row.priceCents)}</td>
+                  <td className="px-4 py-2">{row.certified ? "Yes" : "No"}</td>
                   <td className="px-4 py-2 capitalize">{row.status}</td>
                 </tr>
               ))}

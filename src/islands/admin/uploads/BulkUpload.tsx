@@ -3,6 +3,8 @@
  * auto-mapping or the review dialog, batches of 1,000 to the server, live progress and a final report.
  * The work is in `useCsvImport`; this file lays out its views.
  */
+
+import { useState } from "react";
 import { TEMPLATE_FILE_NAME } from "../../../domain/csv-mapping";
 import { AGED_LEAD_PRICING_RULE } from "../../../domain/pricing";
 import { Button } from "../../../ui/button";
@@ -21,7 +23,8 @@ async function downloadTemplate() {
 }
 
 export function BulkUpload() {
-  const csv = useCsvImport();
+  const [certificateRequired, setCertificateRequired] = useState(false);
+  const csv = useCsvImport({ certificateRequired });
   const { stage, review, report, interrupted } = csv;
   return (
     <Card className="space-y-5">
@@ -48,6 +51,19 @@ export function BulkUpload() {
               onDiscard={csv.discardInterrupted}
             />
           )}
+          <label className="flex items-start gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="mt-0.5 h-4 w-4 accent-brand-600"
+              checked={certificateRequired}
+              disabled={stage.name === "reading"}
+              onChange={(e) => setCertificateRequired(e.target.checked)}
+            />
+            <span>
+              Sell only leads with a consent certificate (a TrustedForm URL or a Jornaya LeadiD). Leads of this upload
+              without one are stored, but never listed or sold.
+            </span>
+          </label>
           <DropArea reading={stage.name === "reading"} onFile={(file) => void csv.inspect(file)} />
         </>
       )}

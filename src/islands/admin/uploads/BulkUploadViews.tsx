@@ -28,7 +28,8 @@ export function DropArea({ reading, onFile }: { reading: boolean; onFile: (file:
         {reading ? "Reading your file…" : "Drop a CSV file here"}
       </p>
       <p className="mt-1 text-sm text-ink-soft">
-        Columns: Name, Phone, State, Form fill time (optional), Email (optional)
+        Columns: Name, Phone, State, Form fill time (optional), Email (optional), consent evidence (optional: see the
+        template)
       </p>
       <input
         ref={picker}
@@ -146,12 +147,14 @@ export function ImportReport({ report }: { report: ImportStatus }) {
       <h4 id="import-report" className="font-semibold">
         Import report: {report.fileName}
       </h4>
-      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-3">
         {[
           ["Rows received", report.rowsReceived],
           ["Inserted", report.rowsInserted],
           ["Duplicates skipped", report.rowsDuplicate],
           ["Rejected", report.rowsRejected],
+          ["With certificate", report.rowsCertified],
+          ["Without certificate", report.rowsUncertified],
         ].map(([label, value]) => (
           <div key={label}>
             <dt className="text-muted">{label}</dt>
@@ -164,6 +167,12 @@ export function ImportReport({ report }: { report: ImportStatus }) {
           </div>
         ))}
       </dl>
+      {report.certificateRequired && report.rowsUncertified > 0 && (
+        <p className="text-sm" data-testid="report-withheld">
+          This upload sells only leads with a certificate: the {report.rowsUncertified} without one are stored but not
+          for sale.
+        </p>
+      )}
       {shown.length > 0 && (
         <>
           {report.rowsRejected > shown.length && (

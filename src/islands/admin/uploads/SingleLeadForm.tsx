@@ -10,9 +10,7 @@ import { Card } from "../../../ui/card";
 import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
 import { Field, SelectField } from "../../../ui/input";
 import { toast } from "../../../ui/toast";
-
-/** The datetime-local input's value, read in the admin's time zone, as an ISO instant. */
-const toIso = (local: string) => (local ? new Date(local).toISOString() : "");
+import { ConsentFields, toIso } from "./ConsentFields";
 
 export function SingleLeadForm() {
   const queryClient = useQueryClient();
@@ -75,6 +73,7 @@ export function SingleLeadForm() {
             {...fieldProps(form, "formFillTime", { setValueAs: toIso })}
           />
         </div>
+        <ConsentFields form={form} />
         <p className="rounded-lg bg-surface px-4 py-3 text-sm" data-testid="price-hint">
           {hint.ageDays !== null ? `Age ${hint.ageDays} days · ` : ""}Band {hint.ageRange} ·{" "}
           <strong>{formatUsd(hint.priceCents)}</strong>

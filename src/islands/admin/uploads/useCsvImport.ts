@@ -65,7 +65,8 @@ export function isCsvFile(file: File): boolean {
   return /\.csv$/i.test(file.name) || file.type === "text/csv";
 }
 
-export function useCsvImport() {
+/** `certificateRequired`: the new import's leads without a consent certificate are stored, never sold (decision 0041). */
+export function useCsvImport(settings: { certificateRequired?: boolean } = {}) {
   const queryClient = useQueryClient();
   const [stage, setStage] = useState<Stage>({ name: "idle" });
   const [review, setReview] = useState<Review | null>(null);
@@ -269,7 +270,7 @@ export function useCsvImport() {
           inFlight += 1;
           try {
             const answer = await uploadBatch({
-              ...(importId ? { importId } : { fileName }),
+              ...(importId ? { importId } : { fileName, certificateRequired: settings.certificateRequired ?? false }),
               batchNumber: batch.batchNumber,
               leads: batch.leads,
               fieldMapping: mapping,

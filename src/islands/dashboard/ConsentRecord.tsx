@@ -1,0 +1,212 @@
+/**
+ * Consent evidence for buyers (issue 24 item 2, D22): the short summary a My Leads or Lead Tracker row
+ * shows, and the "Consent record" of one lead or transfer, opened from the row, with everything stored
+ * and the suppression lists it was checked against before the sale.
+ */
+import { type ReactNode, useRef, useState } from "react";
+import { CONSENT_FIELD_LABELS } from "../../domain/consent";
+import {
+  type ConsentRecord,
+  type ConsentSummary,
+  EVIDENCE_MASKED,
+  NO_SUPPRESSION_CHECK,
+} from "../../domain/consent-record";
+import { SUPPRESSION_LIST_KIND_LABELS, type SuppressionListKind } from "../../domain/suppression";
+import { api, call, errorMessage } from "../../lib/api";
+import { useQuery } from "../../lib/query";
+import { Button } from "../../ui/button";
+import { Dialog } from "../../ui/dialog";
+import { Spinner } from "../../ui/spinner";
+
+/** Evidence times to the second, in UTC: the same instant the certificate and the CSV name. */
+const exact = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
+const formatUtc = (time: number | string) => `${exact.format(new Date(time))} UTC`;
+
+const linkClass = "text-brand-700 underline";
+
+export type ConsentSubject = { kind: "aged_lead" | "transfer"; id: string; label: string };
+
+/** A list row's consent: opt-in time and page, the certificates (or whether one exists), and the record. */
+export function ConsentSummaryCell({ consent, subject }: { consent: ConsentSummary; subject: ConsentSubject }) {
+  const nothing = !consent.optInAt && !consent.optInUrl && !consent.certified;
+  return (
+    // `relative`: the sr-only labels are positioned inside the table's scroll box, not past the page's edge.
+    <div className="relative space-y-1 text-xs whitespace-normal" data-testid="consent-summary">
+      {nothing ? (
+        <p className="text-ink-soft">No consent evidence</p>
+      ) : (
+        <>
+          {consent.optInAt && <p>Opted in {formatUtc(consent.optInAt)}</p>}
+          <p className="flex flex-wrap gap-x-3">
+            {consent.optInUrl && (
+              <a className={linkClass} href={consent.optInUrl} target="_blank" rel="noopener noreferrer nofollow">
+                Opt-in page<span className="sr-only"> of {subject.label}</span>
+              </a>
+            )}
+            {consent.trustedFormUrl ? (
+              <a className={linkClass} href={consent.trustedFormUrl} target="_blank" rel="noopener noreferrer">
+                TrustedForm certificate<span className="sr-only"> of {subject.label}</span>
+              </a>
+            ) : consent.jornayaLeadId ? (
+              <span>Jornaya LeadiD</span>
+            ) : (
+              <span className="text-ink-soft">Certificate: {consent.certified ? "yes" : "no"}</span>
+            )}
+          </p>
+        </>
+      )}
+      <ConsentRecordButton subject={subject} />
+    </div>
+  );
+}
+
+/** "Consent record": opens the whole record of the lead or transfer in a dialog. */
+function ConsentRecordButton({ subject }: { subject: ConsentSubject }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const change = (next: boolean) => {
+    setOpen(next);
+    // Radix returns focus to a Dialog.Trigger only; this dialog opens from a row, so focus goes back to it.
+    if (!next) setTimeout(() => button.current?.focus(), 0);
+  };
+  return (
+    <>
+      <button ref={button} type="button" className={`${linkClass} font-medium`} onClick={() => setOpen(true)}>
+        Consent record<span className="sr-only"> of {subject.label}</span>
+      </button>
+      <Dialog open={open} onOpenChange={change} title={`Consent record: ${subject.label}`} size="xl">
+        {open && <ConsentRecordView subject={subject} />}
+        <div className="mt-6 flex justify-end">
+          <Button variant="secondary" onClick={() => change(false)}>
+            Close
+          </Button>
+        </div>
+      </Dialog>
+    </>
+  );
+}
+
+const fetchRecord = ({ kind, id }: ConsentSubject): Promise<ConsentRecord> =>
+  kind === "aged_lead"
+    ? call(api["my-leads"][":id"].consent.$get({ param: { id: encodeURIComponent(id) } }))
+    : call(api.tracker.transfers[":id"].consent.$get({ param: { id: encodeURIComponent(id) } }));
+
+function ConsentRecordView({ subject }: { subject: ConsentSubject }) {
+  const record = useQuery({
+    queryKey: ["consent-record", subject.kind, subject.id],
+    queryFn: () => fetchRecord(subject),
+  });
+  if (record.isPending) return <Spinner label="Loading the consent record..." />;
+  if (record.isError) {
+    return (
+      <p role="alert">{errorMessage(record.error, "The consent record could not be loaded. Please try again.")}</p>
+    );
+  }
+  return <RecordBody record={record.data} />;
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 border-t border-line py-2 sm:grid-cols-[14rem_1fr] sm:gap-4">
+      <dt className="font-medium text-ink-soft">{label}</dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </div>
+  );
+}
+
+const notGiven = <span className="text-ink-soft">Not given</span>;
+
+function RecordBody({ record }: { record: ConsentRecord }) {
+  const { evidence } = record;
+  const masked = <span className="text-ink-soft">Shown once the call connects</span>;
+  return (
+    <div className="space-y-6 text-sm" data-testid="consent-record">
+      <section aria-labelledby="consent-what">
+        <h3 id="consent-what" className="font-semibold">
+          {record.kind === "aged_lead" ? "Aged lead" : "Live transfer"}
+        </h3>
+        <dl className="mt-2">
+          <Row label="Prospect">
+            {record.name} · {record.phone} · {record.state}
+          </Row>
+          <Row label={record.kind === "aged_lead" ? "Bought" : "Routed to you"}>{formatUtc(record.deliveredAt)}</Row>
+          <Row label="Order">{record.orderId}</Row>
+        </dl>
+      </section>
+
+      <section aria-labelledby="consent-evidence">
+        <h3 id="consent-evidence" className="font-semibold">
+          Consent evidence
+        </h3>
+        {!record.evidenceShown && <p className="mt-1 text-ink-soft">{EVIDENCE_MASKED}</p>}
+        <dl className="mt-2">
+          <Row label={CONSENT_FIELD_LABELS.optInAt}>{evidence.optInAt ? formatUtc(evidence.optInAt) : notGiven}</Row>
+          <Row label={CONSENT_FIELD_LABELS.optInUrl}>
+            {evidence.optInUrl ? (
+              <a className={linkClass} href={evidence.optInUrl} target="_blank" rel="noopener noreferrer nofollow">
+                {evidence.optInUrl}
+              </a>
+            ) : (
+              notGiven
+            )}
+          </Row>
+          <Row label={CONSENT_FIELD_LABELS.consentText}>
+            {evidence.consentText ? <q className="whitespace-pre-wrap">{evidence.consentText}</q> : notGiven}
+          </Row>
+          <Row label={CONSENT_FIELD_LABELS.ipAddress}>
+            {evidence.ipAddress ? <code>{evidence.ipAddress}</code> : record.evidenceShown ? notGiven : masked}
+          </Row>
+          <Row label="Certificate">
+            {record.certified ? "Yes" : "No"}
+            {record.certificates.length === 0 && record.certified && !record.evidenceShown && <> · {masked}</>}
+          </Row>
+          {record.certificates.map((certificate) => (
+            <Row
+              key={certificate.provider}
+              label={CONSENT_FIELD_LABELS[certificate.provider === "trustedform" ? "trustedFormUrl" : "jornayaLeadId"]}
+            >
+              {certificate.provider === "trustedform" ? (
+                <a className={linkClass} href={certificate.value} target="_blank" rel="noopener noreferrer">
+                  {certificate.value}
+                </a>
+              ) : (
+                <code>{certificate.value}</code>
+              )}
+              {certificate.claimNote && (
+                <span className="mt-1 block text-xs text-ink-soft">{certificate.claimNote}</span>
+              )}
+            </Row>
+          ))}
+        </dl>
+      </section>
+
+      <section aria-labelledby="consent-checks">
+        <h3 id="consent-checks" className="font-semibold">
+          Suppression lists checked before the {record.kind === "aged_lead" ? "sale" : "transfer"}
+        </h3>
+        {record.suppressionChecks === null ? (
+          <p className="mt-2 text-ink-soft" data-testid="no-suppression-check">
+            {NO_SUPPRESSION_CHECK}.
+          </p>
+        ) : (
+          <ul className="mt-2 divide-y divide-line rounded-lg border border-line">
+            {record.suppressionChecks.map((check) => (
+              <li key={`${check.listName}-${check.kind}`} className="px-3 py-2">
+                <span className="font-medium">{check.listName}</span>
+                {check.kind && (
+                  <span className="text-ink-soft">
+                    {" "}
+                    · {SUPPRESSION_LIST_KIND_LABELS[check.kind as SuppressionListKind] ?? check.kind}
+                  </span>
+                )}
+                <span className="block text-xs text-ink-soft">
+                  Refreshed on {check.refreshedOn ?? "an unknown day"} · checked {formatUtc(check.checkedAt)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * Issue 24 items 1 and 3 in the admin area: the single-lead form's consent fields (checked by the lead
+ * schema), and a CSV upload that sells only leads with a certificate, whose report counts both kinds.
+ */
+import type { Page } from "@playwright/test";
+import { CONSENT_MESSAGES } from "../../src/domain/schemas/consent";
+import { query } from "./database";
+import { expect, test } from "./fixtures";
+import { toast } from "./pay";
+
+let seq = 0;
+const phone = () => `5${String(Date.now()).slice(-6)}${String(++seq).padStart(3, "0")}`;
+const CERT_URL = `https://cert.trustedform.com/${"7e6d5c4b3a".repeat(4)}`;
+const csvFile = (name: string, text: string) => ({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
+
+async function agedLeadsTab(page: Page) {
+  await page.goto("/admin?tab=aged-leads");
+  await expect(page.getByRole("heading", { name: "Admin Panel" })).toBeVisible();
+}
+
+test.describe("consent evidence in the admin area", () => {
+  test("the single-lead form takes the consent fields, with the lead schema's messages", async ({
+    adminPage: page,
+  }) => {
+    await agedLeadsTab(page);
+    const tel = phone();
+    await page.getByLabel("Name", { exact: true }).fill("Consent Single");
+    await page.getByLabel("Phone", { exact: true }).fill(tel);
+    await page.getByLabel("State", { exact: true }).fill("KS");
+    await page.getByLabel("TrustedForm certificate URL (optional)").fill("https://cert.trustedform.com/short");
+    await page.getByLabel("Jornaya LeadiD (optional)").fill("not-a-token");
+    await page.getByRole("button", { name: "Upload Lead" }).click();
+    await expect(page.getByText(CONSENT_MESSAGES.trustedFormUrl)).toBeVisible();
+    await expect(page.getByText(CONSENT_MESSAGES.jornayaLeadId)).toBeVisible();
+
+    await page.getByLabel("TrustedForm certificate URL (optional)").fill(CERT_URL);
+    await page.getByLabel("Jornaya LeadiD (optional)").fill("");
+    await page.getByLabel("Opt-in page URL (optional)").fill("https://quotes.example.com/ks");
+    await page.getByLabel("IP address (optional)").fill("203.0.113.50");
+    await page.getByLabel("Opt-in time (optional)").fill("2026-03-04T09:55");
+    await page.getByRole("button", { name: "Upload Lead" }).click();
+    await expect(toast(page, "Aged lead uploaded successfully")).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: tel }).getByRole("cell", { name: "Yes" })).toBeVisible();
+    const [row] = query<{ trusted_form_url: string; ip_address: string; opt_in_url: string; certified: number }>(
+      `SELECT trusted_form_url, ip_address, opt_in_url, certified FROM aged_leads WHERE phone = '${tel}'`,
+    );
+    expect(row).toEqual({
+      trusted_form_url: CERT_URL,
+      ip_address: "203.0.113.50",
+      opt_in_url: "https://quotes.example.com/ks",
+      certified: 1,
+    });
+  });
+
+  test("an upload that sells only certified leads reports both kinds and keeps the rest off sale", async ({
+    adminPage: page,
+  }) => {
+    await agedLeadsTab(page);
+    const [certified, bare] = [phone(), phone()];
+    await page.getByLabel(/Sell only leads with a consent certificate/).check();
+    await page
+      .locator("#bulk-csv")
+      .setInputFiles(
+        csvFile(
+          "consent.csv",
+          [
+            "Name,Phone,State,Form fill time,Email,TrustedForm certificate URL,Opt-in page URL",
+            `Cert Lead,${certified},KS,2026-08-01 10:00:00,,${CERT_URL},https://quotes.example.com/ks`,
+            `Bare Lead,${bare},KS,2026-08-01 10:00:00,,,`,
+          ].join("\n"),
+        ),
+      );
+    await expect(page.getByText("Upload Complete!")).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("report-with-certificate")).toHaveText("1");
+    await expect(page.getByTestId("report-without-certificate")).toHaveText("1");
+    await expect(page.getByTestId("report-withheld")).toContainText("the 1 without one are stored but not for sale");
+    await expect(
+      page
+        .getByRole("row")
+        .filter({ hasText: bare })
+        .getByRole("cell", { name: /not for sale/i }),
+    ).toBeVisible();
+  });
+});

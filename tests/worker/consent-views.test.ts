@@ -1,0 +1,287 @@
+/**
+ * Buyers see what they bought it with (issue 24 item 2, decision 0041): My Leads, the Lead Tracker and
+ * both CSV exports show each lead's and transfer's consent; the consent record of one lead or transfer
+ * shows everything stored and the suppression lists it was checked against (when a check was recorded).
+ */
+import { env } from "cloudflare:workers";
+import Papa from "papaparse";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ConsentRecord } from "../../src/domain/consent-record";
+import type { TrackerPage } from "../../src/domain/returns";
+import type { OwnedLeadPage } from "../../src/domain/schemas/dashboard";
+import { pingSchema } from "../../src/domain/schemas/partner-api";
+import { createDeps } from "../../worker/deps";
+import { NOT_CONFIGURED_MESSAGES } from "../../worker/services/consent-certificates";
+import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
+import { callApi, signedIn } from "./helpers";
+import { buyerWithOrder } from "./returns-fixtures";
+import { clearTransfers, createPartner, newPhone } from "./transfer-fixtures";
+
+const CERT_URL = `https://cert.trustedform.com/${"0f1e2d3c4b".repeat(4)}`;
+const LEAD_ID = "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40";
+const OPT_IN_AT = Date.UTC(2026, 2, 4, 14, 55);
+
+/** A lead sold to `userId` in order `orderId`, with the given evidence (none by default). */
+async function ownedLead(userId: string, orderId: string, evidence: Record<string, string | number | null> = {}) {
+  const id = crypto.randomUUID();
+  const phone = `707${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
+  const certified = evidence.trustedFormUrl || evidence.jornayaLeadId ? 1 : 0;
+  await env.DB.prepare(
+    `INSERT INTO aged_leads (id, name, email, phone, state, dedupe_key, sold_to_user_id, sold_order_id, sold_at,
+       opt_in_at, opt_in_url, consent_text, ip_address, trusted_form_url, jornaya_lead_id, certified)
+     VALUES (?, 'Ruth Owner', 'ruth@example.com', ?, 'TX', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+    .bind(
+      id,
+      phone,
+      id,
+      userId,
+      orderId,
+      Date.now(),
+      evidence.optInAt ?? null,
+      evidence.optInUrl ?? null,
+      evidence.consentText ?? null,
+      evidence.ipAddress ?? null,
+      evidence.trustedFormUrl ?? null,
+      evidence.jornayaLeadId ?? null,
+      certified,
+    )
+    .run();
+  return { id, phone };
+}
+
+const FULL = {
+  optInAt: OPT_IN_AT,
+  optInUrl: "https://quotes.example.com/final-expense",
+  consentText: "tcpa-consent-v3",
+  ipAddress: "203.0.113.7",
+  trustedFormUrl: CERT_URL,
+  jornayaLeadId: LEAD_ID,
+};
+
+describe("My Leads (item 2)", () => {
+  it("shows each lead's opt-in time, page and certificates, and exports everything stored in the CSV", async () => {
+    const buyer = await signedIn();
+    const orderId = crypto.randomUUID();
+    const certified = await ownedLead(buyer.user.id, orderId, FULL);
+    const bare = await ownedLead(buyer.user.id, orderId);
+    const page = await (await callApi("/api/my-leads", { cookie: buyer.cookie })).json<OwnedLeadPage>();
+    const byId = new Map(page.items.map((lead) => [lead.id, lead.consent]));
+    expect(byId.get(certified.id)).toEqual({
+      optInAt: "2026-03-04T14:55:00.000Z",
+      optInUrl: FULL.optInUrl,
+      trustedFormUrl: CERT_URL,
+      jornayaLeadId: LEAD_ID,
+      certified: true,
+    });
+    expect(byId.get(bare.id)).toEqual({
+      optInAt: null,
+      optInUrl: null,
+      trustedFormUrl: null,
+      jornayaLeadId: null,
+      certified: false,
+    });
+
+    const rows = Papa.parse<string[]>(await (await callApi("/api/my-leads.csv", { cookie: buyer.cookie })).text()).data;
+    const header = rows[0] ?? [];
+    const row = rows.find((cells) => cells[1] === certified.phone) ?? [];
+    const cell = (name: string) => row[header.indexOf(name)];
+    expect(cell("Opt-in time (UTC)")).toBe("2026-03-04T14:55:00.000Z");
+    expect(cell("Opt-in page URL")).toBe(FULL.optInUrl);
+    expect(cell("Consent text or version")).toBe(FULL.consentText);
+    expect(cell("IP address")).toBe(FULL.ipAddress);
+    expect(cell("TrustedForm certificate URL")).toBe(CERT_URL);
+    expect(cell("Jornaya LeadiD")).toBe(LEAD_ID);
+    expect(cell("Certificate")).toBe("yes");
+    expect(rows.find((cells) => cells[1] === bare.phone)?.slice(-7)).toEqual(["", "", "", "", "", "", "no"]);
+  });
+});
+
+describe("the consent record of a purchased lead (item 2)", () => {
+  it("shows everything stored, the certificates with what claiming can do, and no suppression check", async () => {
+    const buyer = await signedIn();
+    const orderId = crypto.randomUUID();
+    const lead = await ownedLead(buyer.user.id, orderId, FULL);
+    const response = await callApi(`/api/my-leads/${lead.id}/consent`, { cookie: buyer.cookie });
+    expect(response.status).toBe(200);
+    expect(await response.json<ConsentRecord>()).toMatchObject({
+      kind: "aged_lead",
+      id: lead.id,
+      orderId,
+      name: "Ruth Owner",
+      phone: lead.phone,
+      evidence: FULL,
+      certified: true,
+      evidenceShown: true,
+      certificates: [
+        { provider: "trustedform", value: CERT_URL, claimNote: NOT_CONFIGURED_MESSAGES.trustedform },
+        { provider: "jornaya", value: LEAD_ID, claimNote: NOT_CONFIGURED_MESSAGES.jornaya },
+      ],
+      suppressionChecks: null,
+    });
+  });
+
+  it("is the buyer's own: another buyer's lead, an unsold lead and an unknown id are 404", async () => {
+    const owner = await signedIn();
+    const other = await signedIn();
+    const lead = await ownedLead(owner.user.id, crypto.randomUUID(), FULL);
+    for (const id of [lead.id, crypto.randomUUID()]) {
+      const response = await callApi(`/api/my-leads/${id}/consent`, { cookie: other.cookie });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ message: "No such lead among yours." });
+    }
+    expect((await callApi(`/api/my-leads/${lead.id}/consent`)).status).toBe(401);
+  });
+
+  describe("when the sale's suppression check was recorded (decision 0038's tables)", () => {
+    beforeEach(async () => {
+      await env.DB.batch([
+        env.DB.prepare(
+          `CREATE TABLE IF NOT EXISTS suppression_lists (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL,
+             owner_user_id TEXT, refreshed_on TEXT, status TEXT NOT NULL, numbers INTEGER NOT NULL DEFAULT 0,
+             created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+        ),
+        env.DB.prepare(
+          `CREATE TABLE IF NOT EXISTS suppression_checks (subject_type TEXT NOT NULL, subject_id TEXT NOT NULL,
+             list_id INTEGER NOT NULL, refreshed_on TEXT, checked_at INTEGER NOT NULL,
+             PRIMARY KEY (subject_type, subject_id, list_id))`,
+        ),
+      ]);
+    });
+    afterEach(async () => {
+      await env.DB.batch([
+        env.DB.prepare("DROP TABLE suppression_checks"),
+        env.DB.prepare("DROP TABLE suppression_lists"),
+      ]);
+    });
+
+    it("lists each list with its kind, its refreshed-on day at the check and when it was checked", async () => {
+      const buyer = await signedIn();
+      const orderId = crypto.randomUUID();
+      const lead = await ownedLead(buyer.user.id, orderId, FULL);
+      const checkedAt = Date.UTC(2026, 5, 1, 12);
+      await env.DB.batch([
+        env.DB.prepare(
+          `INSERT INTO suppression_lists (id, kind, name, refreshed_on, status, created_at, updated_at) VALUES
+           (1, 'national_dnc', 'National DNC, area codes 201-989', '2026-05-28', 'active', 0, 0),
+           (2, 'litigator', 'Litigators', '2026-05-30', 'active', 0, 0)`,
+        ),
+        env.DB.prepare(
+          `INSERT INTO suppression_checks (subject_type, subject_id, list_id, refreshed_on, checked_at) VALUES
+           ('order', ?1, 1, '2026-05-28', ?2), ('order', ?1, 2, '2026-05-30', ?2), ('order', 'another', 1, '2026-05-01', ?2)`,
+        ).bind(orderId, checkedAt),
+      ]);
+      const record = await (
+        await callApi(`/api/my-leads/${lead.id}/consent`, { cookie: buyer.cookie })
+      ).json<ConsentRecord>();
+      expect(record.suppressionChecks).toEqual([
+        { listName: "Litigators", kind: "litigator", refreshedOn: "2026-05-30", checkedAt },
+        { listName: "National DNC, area codes 201-989", kind: "national_dnc", refreshedOn: "2026-05-28", checkedAt },
+      ]);
+    });
+
+    it("says no check was recorded for a sale the table holds nothing of", async () => {
+      const buyer = await signedIn();
+      const lead = await ownedLead(buyer.user.id, crypto.randomUUID(), FULL);
+      const record = await (
+        await callApi(`/api/my-leads/${lead.id}/consent`, { cookie: buyer.cookie })
+      ).json<ConsentRecord>();
+      expect(record.suppressionChecks).toBeNull();
+    });
+  });
+});
+
+describe("a delivered transfer's consent (item 2)", () => {
+  beforeEach(clearTransfers);
+
+  it("shows opt-in time and page at once, the IP and certificates only once the call connects", async () => {
+    const partner = await createPartner();
+    const buyer = await buyerWithOrder();
+    const at = Date.now() - 60_000;
+    const { transferId } = await routeTransfer(
+      createDeps(env, at),
+      partner.owner,
+      pingSchema.parse({
+        prospect: { firstName: "Mary", lastName: "Johnson", phone: newPhone(), state: "TX" },
+        consent: {
+          optInAt: new Date(OPT_IN_AT).toISOString(),
+          optInUrl: FULL.optInUrl,
+          trustedFormUrl: `http://cert.trustedform.com/${CERT_URL.slice(-40)}/`,
+          jornayaLeadId: LEAD_ID.toLowerCase(),
+          consentText: FULL.consentText,
+          ipAddress: FULL.ipAddress,
+        },
+      }),
+    );
+    const tracked = async () =>
+      (await (await callApi("/api/tracker/transfers", { cookie: buyer.cookie })).json<TrackerPage>()).items[0];
+    const record = async () =>
+      (await callApi(`/api/tracker/transfers/${transferId}/consent`, { cookie: buyer.cookie })).json<ConsentRecord>();
+
+    expect((await tracked())?.consent).toEqual({
+      optInAt: "2026-03-04T14:55:00.000Z",
+      optInUrl: FULL.optInUrl,
+      trustedFormUrl: null,
+      jornayaLeadId: null,
+      certified: true,
+    });
+    expect(await record()).toMatchObject({
+      kind: "transfer",
+      name: "Mary J.",
+      evidence: { ...FULL, ipAddress: null, trustedFormUrl: null, jornayaLeadId: null },
+      certified: true,
+      evidenceShown: false,
+      certificates: [],
+      suppressionChecks: null,
+    });
+
+    await recordTransferEvent(
+      createDeps(env, at + 5000),
+      partner.id,
+      transferId,
+      { type: "connected" },
+      {
+        siteOrigin: "http://localhost",
+      },
+    );
+    expect((await tracked())?.consent).toMatchObject({ trustedFormUrl: CERT_URL, jornayaLeadId: LEAD_ID });
+    expect(await record()).toMatchObject({
+      name: "Mary Johnson",
+      evidence: FULL,
+      evidenceShown: true,
+      certificates: [
+        { provider: "trustedform", value: CERT_URL },
+        { provider: "jornaya", value: LEAD_ID },
+      ],
+    });
+    const rows = Papa.parse<string[]>(
+      await (await callApi("/api/tracker/transfers.csv", { cookie: buyer.cookie })).text(),
+    ).data;
+    expect(rows[1]?.slice(-7)).toEqual([
+      "2026-03-04T14:55:00.000Z",
+      FULL.optInUrl,
+      FULL.consentText,
+      FULL.ipAddress,
+      CERT_URL,
+      LEAD_ID,
+      "yes",
+    ]);
+  });
+
+  it("is the buyer's own: another buyer's transfer is 404", async () => {
+    const partner = await createPartner();
+    await buyerWithOrder();
+    const other = await signedIn();
+    const { transferId } = await routeTransfer(
+      createDeps(env),
+      partner.owner,
+      pingSchema.parse({
+        prospect: { firstName: "Mary", lastName: "Johnson", phone: newPhone(), state: "TX" },
+        consent: { optInAt: new Date(OPT_IN_AT).toISOString(), optInUrl: FULL.optInUrl },
+      }),
+    );
+    const response = await callApi(`/api/tracker/transfers/${transferId}/consent`, { cookie: other.cookie });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: "No such transfer among yours." });
+  });
+});

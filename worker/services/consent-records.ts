@@ -1,0 +1,171 @@
+/**
+ * The "Consent record" of a lead or transfer a buyer bought (docs/product-rules.md D22, decision 0041):
+ * every piece of consent evidence stored with it, its certificates and whether they can be claimed here,
+ * and the suppression lists it was checked against before the sale or the routing. Only the buyer's own
+ * leads and transfers: anything else is 404.
+ */
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { consentCertificates, hasConsentCertificate } from "../../src/domain/consent";
+import type { ConsentRecord, StoredConsent, SuppressionCheckView } from "../../src/domain/consent-record";
+import { maskLastName, maskPhone } from "../../src/domain/masking";
+import { CONTACT_SHOWN_STATUSES, type TrackerTransferStatus } from "../../src/domain/returns";
+import { agedLeads, transfers } from "../db/schema";
+import type { Deps } from "../deps";
+import { NotFoundError } from "../errors";
+import { type ConsentCertificateClaimer, NOT_CONFIGURED_MESSAGES, notConfiguredClaimer } from "./consent-certificates";
+
+/** What a suppression check is about (decision 0038's proposed `suppression_checks.subject_type`). */
+type CheckSubject = { type: "order" | "transfer"; id: string };
+
+interface CheckRow {
+  list_id: number | string;
+  name: string | null;
+  kind: string | null;
+  refreshed_on: string | null;
+  checked_at: number;
+}
+
+const isMissingTable = (error: unknown): boolean => {
+  for (let at: unknown = error; at instanceof Error; at = at.cause) {
+    if (/no such table/i.test(at.message)) return true;
+  }
+  return false;
+};
+
+/**
+ * The lists a sale (its order) or a routed transfer was checked against, read from the table decision 0038
+ * proposes (`suppression_checks`, list names from `suppression_lists`). Null when nothing was recorded, or
+ * while this database has no such table yet: the view then says "No suppression check recorded".
+ */
+export async function suppressionChecksOf(deps: Deps, subject: CheckSubject): Promise<SuppressionCheckView[] | null> {
+  let rows: CheckRow[];
+  try {
+    // Raw SQL: the tables belong to the suppression work, not to this branch's schema.ts.
+    rows = await deps.db.all<CheckRow>(sql`
+      SELECT c.list_id, l.name, l.kind, c.refreshed_on, c.checked_at
+      FROM suppression_checks c LEFT JOIN suppression_lists l ON l.id = c.list_id
+      WHERE c.subject_type = ${subject.type} AND c.subject_id = ${subject.id}
+      ORDER BY l.kind, l.name, c.list_id`);
+  } catch (error) {
+    if (isMissingTable(error)) return null;
+    throw error;
+  }
+  if (rows.length === 0) return null;
+  return rows.map((row) => ({
+    listName: row.name ?? `List ${row.list_id}`,
+    kind: row.kind,
+    refreshedOn: row.refreshed_on,
+    checkedAt: Number(row.checked_at),
+  }));
+}
+
+/** The certificates a record shows, each with what claiming it can do here (nothing, for now). */
+function certificatesOf(evidence: StoredConsent, claimer: ConsentCertificateClaimer) {
+  return consentCertificates(evidence).map((certificate) => ({
+    provider: certificate.provider,
+    value: certificate.provider === "trustedform" ? certificate.url : certificate.token,
+    claimNote: claimer.configured(certificate.provider) ? null : NOT_CONFIGURED_MESSAGES[certificate.provider],
+  }));
+}
+
+const evidenceColumns = <T extends typeof agedLeads | typeof transfers>(table: T) => ({
+  optInAt: table.optInAt,
+  optInUrl: table.optInUrl,
+  consentText: table.consentText,
+  ipAddress: table.ipAddress,
+  trustedFormUrl: table.trustedFormUrl,
+  jornayaLeadId: table.jornayaLeadId,
+});
+
+const stored = (row: { optInAt: Date | null } & Omit<StoredConsent, "optInAt">): StoredConsent => ({
+  optInAt: row.optInAt?.getTime() ?? null,
+  optInUrl: row.optInUrl,
+  consentText: row.consentText,
+  ipAddress: row.ipAddress,
+  trustedFormUrl: row.trustedFormUrl,
+  jornayaLeadId: row.jornayaLeadId,
+});
+
+/** The consent record of an aged lead sold to `userId` (returned or refunded ones too: a dispute may need it). */
+export async function leadConsentRecord(
+  deps: Deps,
+  userId: string,
+  leadId: string,
+  claimer: ConsentCertificateClaimer = notConfiguredClaimer,
+): Promise<ConsentRecord> {
+  const [row] = await deps.db
+    .select({
+      id: agedLeads.id,
+      name: agedLeads.name,
+      phone: agedLeads.phone,
+      state: agedLeads.state,
+      orderId: agedLeads.soldOrderId,
+      soldAt: agedLeads.soldAt,
+      certified: agedLeads.certified,
+      ...evidenceColumns(agedLeads),
+    })
+    .from(agedLeads)
+    .where(and(eq(agedLeads.id, leadId), eq(agedLeads.soldToUserId, userId), isNotNull(agedLeads.soldAt)));
+  if (!row) throw new NotFoundError("No such lead among yours.");
+  const evidence = stored(row);
+  const orderId = row.orderId ?? "";
+  return {
+    kind: "aged_lead",
+    id: row.id,
+    orderId,
+    name: row.name,
+    phone: row.phone,
+    state: row.state,
+    deliveredAt: row.soldAt?.getTime() ?? 0,
+    evidence,
+    certified: row.certified,
+    evidenceShown: true,
+    certificates: certificatesOf(evidence, claimer),
+    suppressionChecks: await suppressionChecksOf(deps, { type: "order", id: orderId }),
+  };
+}
+
+/**
+ * The consent record of a transfer routed to `userId`. Until the call connects (a paid-for prospect) the
+ * name and phone are masked as in the Lead Tracker, and so are the IP address and the certificates: the
+ * record then says only whether a certificate exists.
+ */
+export async function transferConsentRecord(
+  deps: Deps,
+  userId: string,
+  transferId: string,
+  claimer: ConsentCertificateClaimer = notConfiguredClaimer,
+): Promise<ConsentRecord> {
+  const [row] = await deps.db
+    .select({
+      id: transfers.id,
+      orderId: transfers.orderId,
+      firstName: transfers.firstName,
+      lastName: transfers.lastName,
+      phone: transfers.phone,
+      state: transfers.state,
+      status: transfers.status,
+      routedAt: transfers.routedAt,
+      ...evidenceColumns(transfers),
+    })
+    .from(transfers)
+    .where(and(eq(transfers.id, transferId), eq(transfers.buyerUserId, userId)));
+  if (!row) throw new NotFoundError("No such transfer among yours.");
+  const shown = CONTACT_SHOWN_STATUSES.includes(row.status as TrackerTransferStatus);
+  const all = stored(row);
+  const evidence = shown ? all : { ...all, ipAddress: null, trustedFormUrl: null, jornayaLeadId: null };
+  return {
+    kind: "transfer",
+    id: row.id,
+    orderId: row.orderId,
+    name: `${row.firstName} ${shown ? row.lastName : maskLastName(row.lastName)}`,
+    phone: shown ? row.phone : maskPhone(row.phone),
+    state: row.state,
+    deliveredAt: row.routedAt.getTime(),
+    evidence,
+    certified: hasConsentCertificate(all),
+    evidenceShown: shown,
+    certificates: certificatesOf(evidence, claimer),
+    suppressionChecks: await suppressionChecksOf(deps, { type: "transfer", id: row.id }),
+  };
+}
