@@ -1,10 +1,8 @@
-import { useStore } from "@nanostores/react";
 import { useForm } from "react-hook-form";
 import type { NewPasswordForm } from "../../domain/schemas/auth";
 import { displayName, type PublicUser } from "../../domain/user";
 import { api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
-import { $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Dialog } from "../../ui/dialog";
 import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
@@ -12,13 +10,18 @@ import { Field } from "../../ui/input";
 import { toast } from "../../ui/toast";
 import { NewPasswordFields } from "../auth/NewPasswordFields";
 
-export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | null; onClose: () => void }) {
+interface ChangePasswordProps {
+  user: PublicUser | null;
+  /** The signed-in admin's own account: they confirm with their current password (the server insists too). */
+  ownAccount: boolean;
+  onClose: () => void;
+}
+
+export function ChangePasswordDialog({ user, ownAccount, onClose }: ChangePasswordProps) {
   const form = useForm<NewPasswordForm>({
     resolver: lazyZodResolver(() => import("../../domain/schemas/auth").then((m) => m.newPasswordFormSchema)),
     defaultValues: { password: "", confirmPassword: "", currentPassword: "" },
   });
-  // Admins changing their own password confirm it with the current one (the server insists too).
-  const ownAccount = useStore($user)?.id === user?.id;
   const change = useMutation({
     mutationFn: ({ password, currentPassword }: NewPasswordForm) =>
       call(

@@ -9,6 +9,7 @@ import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Checkbox } from "../../ui/checkbox";
 import { Dialog } from "../../ui/dialog";
+import { useHydrated } from "../../ui/hydrated";
 import { Pager } from "../../ui/pager";
 import { Spinner } from "../../ui/spinner";
 import { inputClass } from "../../ui/styles";
@@ -33,6 +34,7 @@ export function AgedLeadsView() {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [filterInput, setFilterInput] = useState("");
+  const hydrated = useHydrated();
   const location = useDebounced(filterInput.trim(), 300);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [purchase, setPurchase] = useState<Answer<(typeof api)["bulk-purchase-leads"]["$post"]> | null>(null);
@@ -132,6 +134,8 @@ export function AgedLeadsView() {
             placeholder="States or area codes, e.g. TX, 305"
             value={filterInput}
             onChange={(e) => setFilterInput(e.target.value)}
+            // What is typed before React hydrates would be lost (decision 0009).
+            disabled={!hydrated}
           />
         </div>
       </div>
@@ -222,7 +226,7 @@ export function AgedLeadsView() {
             payment={purchase}
             submitLabel={`Complete Payment - ${formatUsd(purchase.amount)}`}
             outcome={{
-              returnUrl: `${window.location.origin}/dashboard?view=my-leads`,
+              returnUrl: `/dashboard?view=my-leads`,
               successDescription: `Successfully purchased ${purchase.count} leads`,
               onPaid: () => purchased(purchase.count),
             }}

@@ -183,10 +183,10 @@ function ReturnsList({ returns }: { returns: BuyerReturn[] }) {
   );
 }
 
-export function ReturnLeadView() {
+/** `preselect`: the transfer the page's `?transfer=` names (the Lead Tracker's Return action). */
+export function ReturnLeadView({ preselect = null }: { preselect?: string | null }) {
   const overview = useQuery({ queryKey: [RETURNS_URL], queryFn: () => call(api.returns.$get()) });
   const eligible = useQuery({ queryKey: [ELIGIBLE_URL], queryFn: () => call(api.returns.eligible.$get()) });
-  const [preselect] = useState(() => new URLSearchParams(window.location.search).get("transfer"));
   const remaining = eligible.data?.remaining ?? overview.data?.remaining;
   return (
     <section aria-labelledby="return-title" className="space-y-5">

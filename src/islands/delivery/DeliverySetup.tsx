@@ -38,8 +38,12 @@ function InvalidLink() {
   );
 }
 
-function Setup() {
-  const [token] = useState(() => new URLSearchParams(window.location.search).get("token") ?? "");
+/** The link's token (`?token=`), read from the URL by the server that renders the page. */
+interface LinkProps {
+  token: string;
+}
+
+function Setup({ token }: LinkProps) {
   const [account, setAccount] = useState({ username: "", password: "" });
   const [accountErrors, setAccountErrors] = useState<AccountErrors>({});
   const check = useQuery({
@@ -136,10 +140,10 @@ function Setup() {
   );
 }
 
-export default function DeliverySetup() {
+export default function DeliverySetup(props: LinkProps) {
   return (
     <AppProviders>
-      <Setup />
+      <Setup {...props} />
     </AppProviders>
   );
 }

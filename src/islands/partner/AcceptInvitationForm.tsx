@@ -1,6 +1,5 @@
 /** /partner-invitation: an approved partner opens the e-mailed link, chooses a password and lands in /partner. */
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
 import { INVITATION_INVALID, INVITATION_TTL_HOURS } from "../../domain/schemas/partner-account";
@@ -26,8 +25,12 @@ function InvalidInvitation() {
   );
 }
 
-function AcceptInvitation() {
-  const [token] = useState(() => new URLSearchParams(window.location.search).get("token") ?? "");
+/** The link's token (`?token=`), read from the URL by the server that renders the page. */
+interface LinkProps {
+  token: string;
+}
+
+function AcceptInvitation({ token }: LinkProps) {
   const check = useQuery({
     queryKey: ["/api/partner-invitation/check", token],
     queryFn: () => call(api["partner-invitation"].check.$post({ json: { token } })),
@@ -72,10 +75,10 @@ function AcceptInvitation() {
   );
 }
 
-export default function AcceptInvitationForm() {
+export default function AcceptInvitationForm(props: LinkProps) {
   return (
     <AppProviders>
-      <AcceptInvitation />
+      <AcceptInvitation {...props} />
     </AppProviders>
   );
 }
