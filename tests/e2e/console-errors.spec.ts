@@ -5,7 +5,7 @@
  * recoverable error (an uncaught error in production), so it fails here too.
  */
 import { ROUTES, VISITOR_VIEWPORT, type Visitor } from "../../scripts/page-weights.ts";
-import { expect, test, url } from "./fixtures";
+import { expect, hydrated, test, url } from "./fixtures";
 
 const visitors: Visitor[] = ["anonymous", "buyer", "admin", "partner"];
 
@@ -26,8 +26,7 @@ for (const visitor of visitors) {
         });
         page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
         await page.goto(path, { waitUntil: "networkidle" });
-        // Astro drops an island's `ssr` mark once its component has hydrated the server's HTML.
-        await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+        await hydrated(page);
         // Islands finish their first requests and effects after the network goes quiet.
         await page.waitForTimeout(300);
         expect(problems).toEqual([]);

@@ -109,6 +109,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   adminPage: async ({ newPage }, use) => use(await newPage({ as: "admin" })),
 });
 
+/**
+ * Waits until every island of the page has started hydrating (Astro drops an island's `ssr` mark then): the
+ * server's HTML shows controls at once, and they act once React runs them. A view whose code loads lazily
+ * hydrates a moment later: wait for its own control to be enabled.
+ */
+export async function hydrated(page: Page) {
+  await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+}
+
 /** Signs `page` in through the login form (`/login?next=…`) and waits until it arrives at `next`. */
 export async function signIn(page: Page, username: string, password: string, next: string) {
   await page.goto(`/login?next=${encodeURIComponent(next)}`);

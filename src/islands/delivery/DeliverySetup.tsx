@@ -4,12 +4,7 @@
  */
 
 import { useState } from "react";
-import {
-  type DeliverySettingsValues,
-  deliverySetupSchema,
-  SETUP_LINK_INVALID,
-  SETUP_LINK_TTL_DAYS,
-} from "../../domain/delivery-setup";
+import { type DeliverySettingsValues, SETUP_LINK_INVALID, SETUP_LINK_TTL_DAYS } from "../../domain/delivery-setup";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery } from "../../lib/query";
 import { $user } from "../../lib/stores";
@@ -21,7 +16,9 @@ import { AppProviders } from "../AppProviders";
 import { DeliverySettingsForm } from "./DeliverySettingsForm";
 
 type AccountErrors = { username?: string | undefined; password?: string | undefined };
-const accountSchema = deliverySetupSchema.shape.account.unwrap();
+/** The new account's rules, loaded with the first save (zod stays out of the page's first load, decision 0016). */
+const accountSchema = () =>
+  import("../../domain/schemas/delivery-setup").then((m) => m.deliverySetupSchema.shape.account.unwrap());
 
 function InvalidLink() {
   return (
@@ -84,9 +81,9 @@ function Setup({ token }: LinkProps) {
     );
   }
 
-  const submit = (settings: DeliverySettingsValues) => {
+  const submit = async (settings: DeliverySettingsValues) => {
     if (link.username) return save.mutate({ settings });
-    const parsed = accountSchema.safeParse(account);
+    const parsed = (await accountSchema()).safeParse(account);
     if (!parsed.success) {
       const errors: AccountErrors = {};
       for (const issue of parsed.error.issues) {

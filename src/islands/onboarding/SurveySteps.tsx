@@ -37,9 +37,15 @@ const LEAD_TYPE_TEXT: Record<SurveyStep2["leadType"], string> = {
 
 type HeadingRef = RefObject<HTMLHeadingElement | null>;
 
-/** A step arrives after its code has loaded: its heading takes focus then (the wizard's own focus ran too early). */
+/**
+ * A step arrives after its code has loaded: its heading takes focus then (the wizard's own focus ran too
+ * early), unless something arriving with it has taken focus already (the payment card's heading).
+ */
 function useFocusOnArrival(heading: HeadingRef) {
-  useEffect(() => heading.current?.focus(), [heading]);
+  useEffect(() => {
+    const step = heading.current?.parentElement;
+    if (step && !step.contains(document.activeElement)) heading.current?.focus();
+  }, [heading]);
 }
 
 export function LeadStep({
