@@ -11,7 +11,7 @@ import type { Browser } from "playwright-core";
 import { chromiumArgs } from "./chromium.ts";
 import { toolEnv } from "./lib/env.ts";
 import { bin, root } from "./lib/paths.ts";
-import { KB, ROUTES, type Visitor, visitorContext, weighPage } from "./page-weights.ts";
+import { KB, ROUTES, type RouteSpec, type Visitor, visitorContext, weighPage } from "./page-weights.ts";
 
 /** Lighthouse targets (decision 0016): every route, island pages included. */
 export const LIGHTHOUSE_TARGETS = {
@@ -40,11 +40,11 @@ const routeSlug = (path: string) =>
     .slice(1)
     .replace(/[^\w-]+/g, "_");
 
-async function benchBytes(browser: Browser, baseURL: string): Promise<boolean> {
+async function benchBytes(browser: Browser, baseURL: string, routes: RouteSpec[]): Promise<boolean> {
   let ok = true;
   const rows: Record<string, string | number>[] = [];
   const contexts = new Map<Visitor, Awaited<ReturnType<typeof visitorContext>>>();
-  for (const route of ROUTES) {
+  for (const route of routes) {
     if (!contexts.has(route.visitor))
       contexts.set(route.visitor, await visitorContext(browser, baseURL, route.visitor));
     const page = await (contexts.get(route.visitor) as NonNullable<ReturnType<typeof contexts.get>>).newPage();
@@ -125,7 +125,7 @@ function runLighthouse(url: string, cookie: string, outputBase: string): Lightho
   };
 }
 
-async function benchLighthouse(browser: Browser, baseURL: string, runs: number): Promise<boolean> {
+async function benchLighthouse(browser: Browser, baseURL: string, runs: number, routes: RouteSpec[]): Promise<boolean> {
   const folder = resolve(root, "bench-results/lighthouse");
   mkdirSync(folder, { recursive: true });
   const cookies = new Map<Visitor, string>();
@@ -136,7 +136,7 @@ async function benchLighthouse(browser: Browser, baseURL: string, runs: number):
   }
   let ok = true;
   const rows: Record<string, string | number>[] = [];
-  for (const route of ROUTES) {
+  for (const route of routes) {
     const slug = routeSlug(route.path);
     const results: LighthouseResult[] = [];
     for (let run = 1; run <= runs; run++) {
@@ -187,10 +187,14 @@ async function benchLighthouse(browser: Browser, baseURL: string, runs: number):
 export async function benchPages(
   browser: Browser,
   baseURL: string,
-  options: { lighthouseRuns: number },
+  options: { lighthouseRuns: number /** Only the routes whose label contains one of these. */; routes?: string[] },
 ): Promise<boolean> {
-  const bytesOk = await benchBytes(browser, baseURL);
+  const wanted = options.routes;
+  const routes = wanted
+    ? ROUTES.filter((route) => wanted.some((part) => routeLabel(route.path).includes(part)))
+    : ROUTES;
+  const bytesOk = await benchBytes(browser, baseURL, routes);
   const lighthouseOk =
-    options.lighthouseRuns > 0 ? await benchLighthouse(browser, baseURL, options.lighthouseRuns) : true;
+    options.lighthouseRuns > 0 ? await benchLighthouse(browser, baseURL, options.lighthouseRuns, routes) : true;
   return bytesOk && lighthouseOk;
 }

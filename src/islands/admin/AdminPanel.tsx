@@ -117,7 +117,11 @@ function Panel({ user, search }: AdminPanelProps) {
           ))}
         </ul>
       </nav>
-      <section aria-label={current?.label} className="pt-6">
+      <section aria-labelledby="admin-tab-title" className="pt-6">
+        {/* The tab's name heads its sections (h3) for assistive technology; the tab row shows it. */}
+        <h2 id="admin-tab-title" className="sr-only">
+          {current?.label}
+        </h2>
         <Suspense fallback={<Spinner label="Loading..." />}>{TABS[tab](user)}</Suspense>
       </section>
     </div>
