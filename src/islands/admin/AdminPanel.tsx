@@ -1,8 +1,9 @@
 /** /admin (spec §2 "Admin Panel"): uploads, users, partner applications and fulfilment, one tab per URL. */
-import { type MouseEvent, type ReactNode, Suspense, useEffect, useState } from "react";
+import { type ReactNode, Suspense, useEffect } from "react";
 import type { PublicUser } from "../../domain/user";
 import { LOGOUT_URL, mirrorUser } from "../../lib/session";
 import { lazyView } from "../../ui/lazy-view";
+import { useViewUrl } from "../../ui/links";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
@@ -18,7 +19,7 @@ const FulfilmentTab = lazyView(() => import("./FulfilmentTab").then((m) => m.def
 const isAdminTab = (value: string | null): value is AdminTab => ADMIN_TABS.some((tab) => tab.value === value);
 
 /** The tab an /admin URL's query string opens (`?tab=`; Aged Leads by default). */
-export const tabOf = (search: string): AdminTab => {
+const tabOf = (search: string): AdminTab => {
   const value = new URLSearchParams(search).get("tab");
   return isAdminTab(value) ? value : "aged-leads";
 };
@@ -33,10 +34,6 @@ const TABS: Record<AdminTab, (user: PublicUser) => ReactNode> = {
 
 const tabHref = (tab: AdminTab) => `/admin?tab=${tab}`;
 
-/** A click the browser should handle itself (a new tab or window). */
-const opensElsewhere = (event: MouseEvent) =>
-  event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
-
 const cardLink =
   "flex h-full w-full flex-col items-start gap-1 rounded-2xl border border-line bg-white p-5 text-left shadow-sm transition hover:border-brand-600 hover:shadow-md";
 
@@ -49,22 +46,10 @@ interface AdminPanelProps {
 
 function Panel({ user, search }: AdminPanelProps) {
   // Each tab has its own URL (/admin?tab=…): the links push it, Back and Forward return.
-  const [tab, setTab] = useState(() => tabOf(search));
+  const url = useViewUrl(search);
+  const tab = tabOf(url.search);
   // The `user` mirror in localStorage is a display cache (D5); the server's answer is the truth.
   useEffect(() => mirrorUser(user), [user]);
-  useEffect(() => {
-    const followHistory = () => setTab(tabOf(window.location.search));
-    window.addEventListener("popstate", followHistory);
-    return () => window.removeEventListener("popstate", followHistory);
-  }, []);
-
-  function open(event: MouseEvent<HTMLAnchorElement>, value: AdminTab) {
-    if (opensElsewhere(event)) return;
-    event.preventDefault();
-    if (value === tab) return;
-    window.history.pushState(null, "", tabHref(value));
-    setTab(value);
-  }
 
   const current = ADMIN_TABS.find((item) => item.value === tab);
   return (
@@ -91,7 +76,7 @@ function Panel({ user, search }: AdminPanelProps) {
             <a
               href={tabHref(item.value)}
               className={`${cardLink} ${tab === item.value ? "border-brand-600 ring-2 ring-brand-600/20" : ""}`}
-              onClick={(event) => open(event, item.value)}
+              onClick={url.follow}
               aria-current={tab === item.value ? "page" : undefined}
             >
               <span className="font-semibold text-ink">{item.card}</span>
@@ -107,7 +92,7 @@ function Panel({ user, search }: AdminPanelProps) {
             <li key={item.value}>
               <a
                 href={tabHref(item.value)}
-                onClick={(event) => open(event, item.value)}
+                onClick={url.follow}
                 aria-current={tab === item.value ? "page" : undefined}
                 className={`-mb-px block border-b-2 px-4 py-2.5 text-sm font-medium ${tab === item.value ? "border-brand-600 text-ink" : "border-transparent text-ink-soft hover:text-ink"}`}
               >

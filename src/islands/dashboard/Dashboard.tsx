@@ -1,11 +1,12 @@
 /** /dashboard (spec §2 "Dashboard"): a sidebar of purchase, account and support views; collapses on phones. */
 
-import { type MouseEvent, type ReactNode, Suspense, useEffect, useState } from "react";
+import { type ReactNode, Suspense, useEffect, useState } from "react";
 import { displayName, type PublicUser } from "../../domain/user";
 import { LOGOUT_URL, mirrorUser } from "../../lib/session";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { lazyView } from "../../ui/lazy-view";
+import { useViewUrl } from "../../ui/links";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
@@ -35,7 +36,7 @@ function ComingSoon({ title }: { title: string }) {
 const isView = (id: string | null): id is ViewId => DASHBOARD_VIEWS.some((view) => view === id);
 
 /** The view a dashboard URL's query string opens (`?view=`; the aged-lead list by default). */
-export const viewOf = (search: string): ViewId => {
+const viewOf = (search: string): ViewId => {
   const id = new URLSearchParams(search).get("view");
   return isView(id) ? id : "aged-leads";
 };
@@ -51,11 +52,7 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
     title: "Purchase",
     views: [
       { id: "aged-leads", label: "Buy Aged Leads", render: () => <AgedLeadsView /> },
-      {
-        id: "call-transfers",
-        label: "Buy Call Transfers",
-        render: () => <CallTransfersView />,
-      },
+      { id: "call-transfers", label: "Buy Call Transfers", render: () => <CallTransfersView /> },
       { id: "appointments", label: "Buy Appointments", render: () => <ComingSoon title="Buy Appointments" /> },
       { id: "call-backs", label: "Buy Call Backs", render: () => <ComingSoon title="Buy Call Backs" /> },
     ],
@@ -65,11 +62,7 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
     views: [
       { id: "my-leads", label: "My Leads", render: () => <MyLeadsView /> },
       { id: "my-orders", label: "My Orders", render: () => <MyOrdersView /> },
-      {
-        id: "lead-tracker",
-        label: "Lead Tracker",
-        render: () => <LeadTrackerView />,
-      },
+      { id: "lead-tracker", label: "Lead Tracker", render: () => <LeadTrackerView /> },
     ],
   },
   {
@@ -88,10 +81,6 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
 
 const VIEWS = SECTIONS.flatMap((section) => section.views);
 
-/** A click the browser should handle itself (a new tab or window). */
-const opensElsewhere = (event: MouseEvent) =>
-  event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
-
 interface DashboardProps {
   /** Who is signed in, as the server read it from the session. */
   user: PublicUser;
@@ -99,28 +88,13 @@ interface DashboardProps {
   search: string;
 }
 
-function DashboardShell({ user, search: initialSearch }: DashboardProps) {
+function DashboardShell({ user, search }: DashboardProps) {
   // Each view has its own URL (/dashboard?view=…): the sidebar's links push it, Back and Forward return.
-  const [search, setSearch] = useState(initialSearch);
-  const view = viewOf(search);
+  const url = useViewUrl(search);
+  const view = viewOf(url.search);
   const [menuOpen, setMenuOpen] = useState(false);
   // The `user` mirror in localStorage is a display cache (D5); the server's answer is the truth.
   useEffect(() => mirrorUser(user), [user]);
-  useEffect(() => {
-    const followHistory = () => setSearch(window.location.search);
-    window.addEventListener("popstate", followHistory);
-    return () => window.removeEventListener("popstate", followHistory);
-  }, []);
-
-  function open(event: MouseEvent<HTMLAnchorElement>, id: ViewId) {
-    if (opensElsewhere(event)) return;
-    event.preventDefault();
-    setMenuOpen(false);
-    if (id === view) return;
-    const next = `?view=${id}`;
-    window.history.pushState(null, "", `/dashboard${next}`);
-    setSearch(next);
-  }
 
   const current = VIEWS.find((v) => v.id === view);
   return (
@@ -157,7 +131,10 @@ function DashboardShell({ user, search: initialSearch }: DashboardProps) {
                     <a
                       href={`/dashboard?view=${item.id}`}
                       aria-current={item.id === view ? "page" : undefined}
-                      onClick={(event) => open(event, item.id)}
+                      onClick={(event) => {
+                        setMenuOpen(false);
+                        url.follow(event);
+                      }}
                       className={`block w-full rounded-lg px-3 py-2 text-left text-sm font-medium ${item.id === view ? "bg-brand-50 text-brand-700" : "text-ink-soft hover:bg-white hover:text-ink"}`}
                     >
                       {item.label}
@@ -173,7 +150,9 @@ function DashboardShell({ user, search: initialSearch }: DashboardProps) {
         </nav>
       </aside>
       <div className="min-w-0 flex-1">
-        <Suspense fallback={<Spinner label="Loading..." />}>{current?.render(new URLSearchParams(search))}</Suspense>
+        <Suspense fallback={<Spinner label="Loading..." />}>
+          {current?.render(new URLSearchParams(url.search))}
+        </Suspense>
       </div>
     </div>
   );
