@@ -1,6 +1,6 @@
 // @ts-check
 import cloudflare from "@astrojs/cloudflare";
-import preact from "@astrojs/preact";
+import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 
@@ -9,11 +9,38 @@ export default defineConfig({
   // Pages render in the Worker unless they opt in with `export const prerender = true` (the marketing site does).
   output: "server",
   adapter: cloudflare({ prerenderEnvironment: "node", imageService: "passthrough" }),
-  // Islands are written against React's API and run on Preact (`compat`: react and react-dom resolve to
-  // preact/compat): ~4 KB gzip instead of react-dom's ~66 KB on every island page (decision 0024).
-  integrations: [preact({ compat: true })],
+  // Islands are React 19, rendered on the server and hydrated (decision 0032).
+  integrations: [react()],
   build: { inlineStylesheets: "never" },
   server: { port: Number(process.env.PORT ?? 4321) },
   devToolbar: { enabled: false },
-  vite: { plugins: [tailwindcss()] },
+  vite: {
+    build: {
+      rolldownOptions: {
+        treeshake: {
+          moduleSideEffects: (id) => !/[\\/]src[\\/](domain|ui|lib|config)[\\/](?!schemas[\\/])/.test(id),
+        },
+      },
+    },
+    plugins: [tailwindcss()],
+    environments: {
+      client: {
+        build: {
+          rolldownOptions: {
+            output: {
+              codeSplitting: {
+                groups: [
+                  {
+                    name: "react",
+                    test: /node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react)[\\/]/,
+                    priority: 2,
+                  },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
+  },
 });

@@ -3,7 +3,7 @@
  * named. Exits 1 when a part reports a failure (a page over its budget, rows not accounted for, a speed
  * target missed).
  *  - pages (scripts/bench-pages.ts): bytes per route against the JavaScript budgets, and Lighthouse
- *    (`--runs N` runs per route, median; `--runs 0` skips it).
+ *    (`--runs N` runs per route, median; `--runs 0` skips it; `--routes /admin,/survey` only those routes).
  *  - import (scripts/bench-import.ts): a CSV import end to end in Chromium (`--rows N`, default 100,000).
  *  - leads (scripts/bench-leads.ts): the aged-lead marketplace at 100,000 and 1,000,000 leads
  *    (`--lead-sizes 20000,100000` picks sizes).
@@ -27,7 +27,13 @@ type BrowserPart = (browser: Browser, baseURL: string, flags: Flags) => Promise<
 type StandalonePart = (flags: Flags) => Promise<boolean>;
 
 const browserParts: Record<string, BrowserPart> = {
-  pages: (browser, baseURL, flags) => benchPages(browser, baseURL, { lighthouseRuns: Number(flags.get("runs") ?? 3) }),
+  pages: (browser, baseURL, flags) => {
+    const routes = flags.get("routes");
+    return benchPages(browser, baseURL, {
+      lighthouseRuns: Number(flags.get("runs") ?? 3),
+      ...(typeof routes === "string" ? { routes: routes.split(",") } : {}),
+    });
+  },
   import: async (browser, baseURL, flags) =>
     (await benchImport(browser, baseURL, Number(flags.get("rows") ?? 100_000))).accounted,
 };

@@ -1,15 +1,21 @@
 /**
  * Delivery settings of live-transfer orders (issue 15 item 3): which orders need them, what their forms
- * already said, and the one form (setup page, /admin-orders dialog, their APIs) that completes them.
+ * already said, and the one form (setup page, /admin-orders dialog, their APIs) that completes them. The
+ * form's and APIs' zod schemas are in ./schemas/delivery-setup.ts, so a page that needs only these rules
+ * does not load zod (decision 0032).
  */
-import { z } from "zod";
+import { parseStates } from "./dashboard";
 import { formatMinute, parseTransferHours } from "./hours";
-import { changePasswordSchema, loginSchema } from "./schemas/auth";
-import { parseStates } from "./schemas/dashboard";
-import { surveyStep1Schema } from "./schemas/survey";
+import type { DeliverySettingsValues } from "./schemas/delivery-setup";
 import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "./time-zones";
 import { type DeliverySettings, normalizeUsPhone } from "./transfers";
-import { US_STATE_CODES, US_STATES } from "./us-states";
+import { US_STATES } from "./us-states";
+
+export type {
+  DeliverySettingsInput,
+  DeliverySettingsValues,
+  DeliverySetupRequest,
+} from "./schemas/delivery-setup";
 
 /** A delivery-setup link works once, for this long. */
 export const SETUP_LINK_TTL_DAYS = 7;
@@ -67,38 +73,11 @@ export function deliverySettingsFromDetails(details: Details): DeliverySettings 
   };
 }
 
-const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
+/** "HH:MM", 24-hour. */
+export const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
 const toMinute = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 const toClock = (minute: number) =>
   `${String(Math.floor(minute / 60) % 24).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
-
-const clock = (message: string) => z.string({ error: message }).regex(CLOCK, message);
-
-/** The delivery-settings form and API body; `states` may be typed ('TX, FL') or sent as a list; none = all. */
-export const deliverySettingsInputSchema = z.object({
-  transferPhone: z
-    .string({ error: "Enter the 10-digit US number transfers should ring" })
-    .max(30)
-    .refine((value) => normalizeUsPhone(value) !== null, "Enter the 10-digit US number transfers should ring"),
-  states: z.preprocess(
-    (value) => (typeof value === "string" ? statesFromText(value) : value),
-    z
-      .array(z.enum(US_STATE_CODES, { error: "Use two-letter state codes, e.g. TX, FL" }), {
-        error: "Use two-letter state codes, e.g. TX, FL",
-      })
-      .max(US_STATE_CODES.length),
-  ),
-  hoursStart: clock("Choose when transfers may start"),
-  hoursEnd: clock("Choose when transfers must stop"),
-  timeZone: z.enum(US_TIME_ZONES, { error: "Choose the time zone of your transfer hours" }),
-  perDayCap: z.coerce
-    .number({ error: "Transfers per day must be a whole number" })
-    .int("Transfers per day must be a whole number")
-    .min(1, "Transfers per day must be at least 1")
-    .max(MAX_TRANSFERS_PER_DAY, `At most ${MAX_TRANSFERS_PER_DAY} transfers per day`),
-});
-export type DeliverySettingsInput = z.input<typeof deliverySettingsInputSchema>;
-export type DeliverySettingsValues = z.output<typeof deliverySettingsInputSchema>;
 
 export function settingsFromInput(input: DeliverySettingsValues): DeliverySettings {
   return {
@@ -154,29 +133,6 @@ export interface OrderDeliveryView {
   settings: ReturnType<typeof inputFromSettings>;
   hours: string | null;
 }
-
-const setupToken = z.string({ error: SETUP_LINK_INVALID }).min(1, SETUP_LINK_INVALID).max(200, SETUP_LINK_INVALID);
-
-export const setupTokenSchema = z.object({ token: setupToken });
-
-/**
- * The setup page's save (docs/decisions/0028): the settings, and who the order belongs to. A link never
- * signs anyone in by itself: an order bought without an account gets a new one (`account`) or goes to an
- * existing buyer account whose password is given (`signIn`); an order with an account needs that
- * account's password, or its session.
- */
-export const deliverySetupSchema = z.object({
-  token: setupToken,
-  settings: deliverySettingsInputSchema,
-  account: z
-    .object({
-      username: surveyStep1Schema.shape.username,
-      password: changePasswordSchema.shape.newPassword,
-    })
-    .optional(),
-  signIn: loginSchema.optional(),
-});
-export type DeliverySetupRequest = z.input<typeof deliverySetupSchema>;
 
 export const SETUP_PASSWORD_NEEDED = "Enter the password of the account this order belongs to";
 export const SETUP_ACCOUNT_NEEDED = "Create an account for this order, or sign in to the one you have";

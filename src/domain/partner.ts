@@ -4,6 +4,10 @@
  */
 import { megabytes } from "./units.ts";
 
+/** An approval's invitation link (issue 15 item 1) works once, for this long. */
+export const INVITATION_TTL_HOURS = 72;
+export const INVITATION_INVALID = "This invitation link is invalid or has expired";
+
 export const PAYMENT_TERMS = ["Net 7", "Net 15", "Net 30"] as const;
 export type PaymentTerms = (typeof PAYMENT_TERMS)[number];
 /** The application's zone names (APPLICATION_TIME_ZONES in time-zones.ts maps them to IANA zones). */

@@ -74,8 +74,11 @@ class Query<T> {
 
 const cache = new Map<string, Query<unknown>>();
 const hashKey = (key: QueryKey) => JSON.stringify(key);
+/** While the Worker renders a page, nothing is fetched (effects do not run) and nothing is kept between requests. */
+const onServer = typeof window === "undefined";
 
 function queryFor<T>(key: QueryKey, fetcher: () => Promise<T>): Query<T> {
+  if (onServer) return new Query(fetcher);
   const hash = hashKey(key);
   let query = cache.get(hash) as Query<T> | undefined;
   if (!query) {

@@ -5,6 +5,9 @@
 import { persistentAtom } from "@nanostores/persistent";
 import type { PaymentStart } from "../domain/schemas/payments";
 import type { PublicUser } from "../domain/user";
+import { LOGOUT_URL, USER_KEY } from "./session";
+
+export { LOGOUT_URL };
 
 function jsonKey<T>(key: string) {
   return persistentAtom<T | undefined>(key, undefined, {
@@ -20,7 +23,7 @@ function jsonKey<T>(key: string) {
 }
 
 /** `user`: mirrors the session for display only (D5). */
-export const $user = jsonKey<PublicUser | null>("user");
+export const $user = jsonKey<PublicUser | null>(USER_KEY);
 
 /** `projectedTransfers`: a count suggested before a checkout opens (removed once a checkout has read it). */
 export const $projectedTransfers = jsonKey<number | string>("projectedTransfers");
@@ -43,9 +46,6 @@ export interface PendingTransferOrder {
   payment: PaymentStart;
 }
 export const $pendingTransferOrder = jsonKey<PendingTransferOrder>("pendingTransferOrder");
-
-/** Logout links go to the server, which ends the session and sends the browser to /login. */
-export const LOGOUT_URL = "/api/logout";
 
 /** On the way out, forget what this browser kept about the user. */
 export function clearUserStores(): void {

@@ -1,12 +1,5 @@
 import { type FormHTMLAttributes, useEffect, useRef, useState } from "react";
-import {
-  type FieldValues,
-  get,
-  type Path,
-  type RegisterOptions,
-  type Resolver,
-  type UseFormReturn,
-} from "react-hook-form";
+import type { FieldValues, Path, RegisterOptions, Resolver, UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 
 /**
@@ -31,13 +24,17 @@ export function Form({ children, className, ...rest }: FormHTMLAttributes<HTMLFo
   );
 }
 
-/** A field's react-hook-form wiring and its error message, for spreading on a Field or SelectField. */
+/**
+ * A field's react-hook-form wiring and its error message, for spreading on a Field or SelectField. It uses
+ * only the form's own methods: this module imports react-hook-form for types, so a page whose forms have no
+ * `useForm` (the partner portal) does not load the library (decision 0032).
+ */
 export function fieldProps<Values extends FieldValues, Context, Output>(
   form: UseFormReturn<Values, Context, Output>,
   name: Path<Values>,
   options?: RegisterOptions<Values, Path<Values>>,
 ) {
-  const message = (get(form.formState.errors, name) as { message?: unknown } | undefined)?.message;
+  const message = form.getFieldState(name, form.formState).error?.message;
   return { error: typeof message === "string" ? message : undefined, ...form.register(name, options) };
 }
 

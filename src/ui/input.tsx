@@ -1,4 +1,5 @@
 import { forwardRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId } from "react";
+import { useAwaitingHydration } from "./hydrated";
 import { fieldErrorClass, inputClass, labelClass } from "./styles";
 
 export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -9,11 +10,15 @@ export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   trailing?: ReactNode;
 }
 
-/** A labelled input with its hint and error wired up for assistive technology. */
+/**
+ * A labelled input with its hint and error wired up for assistive technology. In an island it is disabled in
+ * the server's HTML until React has hydrated it, so nothing typed before then is lost (decision 0009).
+ */
 export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
-  { label, error, hint, trailing, id, className = "", ...rest },
+  { label, error, hint, trailing, id, className = "", disabled, ...rest },
   ref,
 ) {
+  const waiting = useAwaitingHydration();
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const hintId = hint ? `${inputId}-hint` : undefined;
@@ -30,6 +35,7 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
           className={`${inputClass} ${trailing ? "pr-16" : ""} ${className}`}
           aria-invalid={error ? true : undefined}
           aria-describedby={[hintId, errorId].filter(Boolean).join(" ") || undefined}
+          disabled={disabled || waiting}
           {...rest}
         />
         {trailing && <div className="absolute inset-y-0 right-2 flex items-center">{trailing}</div>}
@@ -56,9 +62,10 @@ export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement
 }
 
 export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(function SelectField(
-  { label, error, options, placeholder, id, ...rest },
+  { label, error, options, placeholder, id, disabled, ...rest },
   ref,
 ) {
+  const waiting = useAwaitingHydration();
   const generatedId = useId();
   const selectId = id ?? generatedId;
   return (
@@ -72,6 +79,7 @@ export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(funct
         className={inputClass}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${selectId}-error` : undefined}
+        disabled={disabled || waiting}
         {...rest}
       >
         {placeholder !== undefined && <option value="">{placeholder}</option>}

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
+import { ADMIN_TAB_IDS } from "../../src/islands/admin/tabs";
 import { DASHBOARD_VIEWS } from "../../src/islands/dashboard/views";
 import { expect, test } from "./fixtures";
 
@@ -202,7 +203,7 @@ for (const viewport of VIEWPORTS) {
     test("every admin tab and /admin-orders", async ({ adminPage: page }) => {
       test.setTimeout(300_000);
       const problems: string[] = [];
-      for (const tab of ["aged-leads", "callbacks", "users", "aff-network", "fulfilment"]) {
+      for (const tab of ADMIN_TAB_IDS) {
         await page.goto(`/admin?tab=${tab}`);
         await audit(page, `admin-${tab}`, viewport, problems);
       }

@@ -40,20 +40,16 @@ test.describe("login", () => {
     ]) {
       await expect(page.getByText(card, { exact: true }).first()).toBeAttached();
     }
-    await page.getByRole("button", { name: /Manage Users/ }).click();
+    await page.getByRole("link", { name: /Manage Users/ }).click();
     await expect(page.getByText(`@${DEMO_BUYER.username}`, { exact: true })).toBeVisible();
     await expect(page.getByText("Admin", { exact: true }).first()).toBeAttached();
     await expect(page).toHaveURL(/tab=users/);
     // Tabs read as words; the URL keeps the ids.
-    await expect(page.getByRole("tab")).toHaveText([
-      "Aged Leads",
-      "Callbacks",
-      "Users",
-      "Partner Applications",
-      "Fulfilment",
-    ]);
-    await page.getByRole("tab", { name: "Partner Applications" }).click();
+    const tabs = page.getByRole("navigation", { name: "Admin sections" }).getByRole("link");
+    await expect(tabs).toHaveText(["Aged Leads", "Callbacks", "Users", "Partner Applications", "Fulfilment"]);
+    await tabs.filter({ hasText: "Partner Applications" }).click();
     await expect(page).toHaveURL(/tab=aff-network/);
+    await expect(tabs.filter({ hasText: "Partner Applications" })).toHaveAttribute("aria-current", "page");
   });
 
   test("focuses the username field once the form is ready", async ({ page }) => {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, hydrated, test } from "./fixtures";
 import { toast } from "./pay";
 
 let seq = 0;
@@ -9,6 +9,9 @@ const phone = () => `4${String(Date.now()).slice(-6)}${String(++seq).padStart(3,
 async function openAdminTab(page: Page, tab: string): Promise<Page> {
   await page.goto(`/admin?tab=${tab}`);
   await expect(page.getByRole("heading", { name: "Admin Panel" })).toBeVisible();
+  await hydrated(page);
+  // The file picker waits for the tab's own code (a file chosen before it runs would be dropped).
+  if (tab === "aged-leads") await expect(page.locator("#bulk-csv")).toBeEnabled();
   return page;
 }
 

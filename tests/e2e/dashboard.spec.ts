@@ -34,18 +34,18 @@ test.describe("dashboard", () => {
       "Return a Lead",
       "Support",
     ]) {
-      await expect(nav.getByRole("button", { name: item, exact: true })).toHaveCount(1);
+      await expect(nav.getByRole("link", { name: item, exact: true })).toHaveCount(1);
     }
     await expect(nav.getByRole("link", { name: "Logout" })).toHaveAttribute("href", "/api/logout");
     for (const item of ["Buy Appointments", "Buy Call Backs"]) {
-      await nav.getByRole("button", { name: item, exact: true }).click();
+      await nav.getByRole("link", { name: item, exact: true }).click();
       await expect(page.getByText(`${item} is coming soon.`)).toBeVisible();
     }
     // Return a Lead is real now (issue 16): the form, not a coming-soon line.
-    await nav.getByRole("button", { name: "Return a Lead", exact: true }).click();
+    await nav.getByRole("link", { name: "Return a Lead", exact: true }).click();
     await expect(page.getByRole("heading", { name: "Return a Lead" })).toBeVisible();
     await expect(page.getByText("Return a Lead is coming soon.")).toHaveCount(0);
-    await nav.getByRole("button", { name: "Support", exact: true }).click();
+    await nav.getByRole("link", { name: "Support", exact: true }).click();
     await expect(page.getByText("support@example.com")).toBeVisible();
   });
 
@@ -55,7 +55,7 @@ test.describe("dashboard", () => {
     const nav = page.getByRole("navigation", { name: "Dashboard" });
     await expect(nav).toBeHidden();
     await page.getByRole("button", { name: "Menu" }).click();
-    await nav.getByRole("button", { name: "My Orders" }).click();
+    await nav.getByRole("link", { name: "My Orders" }).click();
     await expect(page.getByRole("heading", { name: "My Orders" })).toBeVisible();
     await expect(nav).toBeHidden();
   });
@@ -106,7 +106,7 @@ test.describe("Buy Aged Leads", () => {
     await expect(toast(page, "Bulk Purchase Successful")).toContainText("Successfully purchased 2 leads");
     await expect(page.getByText("0 selected")).toBeVisible();
 
-    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "My Leads" }).click();
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Leads" }).click();
     await expect(page.getByRole("heading", { name: "My Leads" })).toBeVisible();
     await expect(rows(page)).toHaveCount(2);
     await expect(rows(page).first()).toContainText(/\d{10}/);
@@ -114,7 +114,7 @@ test.describe("Buy Aged Leads", () => {
     await page.getByRole("link", { name: "Export CSV" }).click();
     expect((await download).suggestedFilename()).toBe("my-leads.csv");
 
-    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "My Orders" }).click();
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Orders" }).click();
     await expect(page.getByText("Paid", { exact: true })).toBeVisible();
   });
 });

@@ -4,7 +4,8 @@
  * - every context is its own client, as Cloudflare's CF-Connecting-IP would tell them apart, so per-address
  *   limits (10 anonymous payment intents a minute) count one test's requests, not the whole run's;
  * - `newPage()`: one more page in a fresh context (its own cookies, storage and address), optionally signed
- *   in, with its own viewport or `bypassCSP` (which lets an audit inject axe-core; the app keeps its CSP);
+ *   in, with its own viewport, `bypassCSP` (which lets an audit inject axe-core; the app keeps its CSP) or
+ *   scripts switched off;
  *   by default it takes the test's `viewport` and `bypassCSP` options (`test.use`);
  * - `buyerPage` / `adminPage`: a page signed in as the demo buyer / admin through storage state, saved once
  *   per run under the test output folder.
@@ -40,8 +41,10 @@ export type SignedIn = Exclude<Visitor, "anonymous">;
 export interface PageOptions {
   viewport?: ViewportSize;
   bypassCSP?: boolean;
-  /** Opens the page signed in as the demo buyer or admin. */
+  /** Opens the page signed in as a demo account. */
   as?: SignedIn;
+  /** False: the page's scripts never run (what the server's HTML shows by itself). */
+  javaScriptEnabled?: boolean;
 }
 
 interface TestFixtures {
@@ -95,6 +98,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         extraHTTPHeaders: clientAddress(),
         bypassCSP: options.bypassCSP ?? bypassCSP,
         storageState: options.as ? await storageStateOf(options.as) : undefined,
+        javaScriptEnabled: options.javaScriptEnabled ?? true,
       });
       contexts.push(context);
       return context.newPage();
@@ -104,6 +108,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   buyerPage: async ({ newPage }, use) => use(await newPage({ as: "buyer" })),
   adminPage: async ({ newPage }, use) => use(await newPage({ as: "admin" })),
 });
+
+/**
+ * Waits until every island of the page has started hydrating (Astro drops an island's `ssr` mark then): the
+ * server's HTML shows controls at once, and they act once React runs them. A view whose code loads lazily
+ * hydrates a moment later: wait for its own control to be enabled.
+ */
+export async function hydrated(page: Page) {
+  await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+}
 
 /** Signs `page` in through the login form (`/login?next=…`) and waits until it arrives at `next`. */
 export async function signIn(page: Page, username: string, password: string, next: string) {

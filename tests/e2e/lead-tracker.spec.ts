@@ -115,7 +115,7 @@ test.describe("lead tracker and returns", () => {
     expect(resumed?.paused).toBe(0);
 
     // Return one billable transfer.
-    await buyer.getByRole("button", { name: "Return a Lead" }).click();
+    await buyer.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Return a Lead" }).click();
     await buyer.getByRole("heading", { name: "Return a Lead" }).waitFor();
     await expect(buyer.getByTestId("returns-remaining")).toHaveText(/You can return \d+ more this period/);
     const item = buyer.getByLabel("What do you want to return?");

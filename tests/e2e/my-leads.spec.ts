@@ -21,7 +21,7 @@ test.describe("My Leads", () => {
     await page.getByLabel("Password", { exact: true }).fill(user.password);
     await page.getByRole("button", { name: "Login" }).click();
     await expect(page).toHaveURL((u) => u.pathname === "/dashboard");
-    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "My Leads" }).click();
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Leads" }).click();
     await expect(page.getByText("120 leads · page 1 of 3")).toBeVisible();
     const rows = page.locator("tbody tr");
     await expect(rows).toHaveCount(50);

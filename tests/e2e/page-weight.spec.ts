@@ -1,4 +1,7 @@
-/** Issue 14: every route's JavaScript stays within its gzip budget (the bench prints the figures). */
+/**
+ * Decisions 0016 and 0032: every route's JavaScript stays within its gzip budget, every island page (each
+ * dashboard view and admin tab included) within 100 KB with React. The bench prints the figures.
+ */
 import { KB, ROUTES, VISITOR_VIEWPORT, weighPage } from "../../scripts/page-weights.ts";
 import { expect, setupValue, test } from "./fixtures";
 
@@ -16,8 +19,8 @@ test.describe("JavaScript per page load (gzip)", () => {
   test("counts what a page really loads (an island page is not empty)", async ({ newPage }) => {
     const page = await newPage({ viewport: VISITOR_VIEWPORT });
     const weight = await weighPage(page, setupValue("E2E_BASE_URL"), "/checkout");
-    // Preact, its React compat layer and the checkout island are ~25 KB gzip: far less means scripts were missed.
-    expect(weight.js.gzip).toBeGreaterThan(15 * KB);
+    // React and react-dom are ~70 KB gzip of the checkout's first load: far less means scripts were missed.
+    expect(weight.js.gzip).toBeGreaterThan(60 * KB);
     expect(weight.scripts.length).toBeGreaterThan(1);
   });
 });

@@ -32,7 +32,7 @@ test.describe("refunded and disputed orders", () => {
        WHERE id = ${sqlLiteral(orderId)}`,
     );
 
-    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "My Orders" }).click();
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Orders" }).click();
     await expect(page.getByText("Refunded", { exact: true })).toBeVisible();
 
     await admin.goto("/admin-orders");

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
   deliverySettingsFromDetails,
-  deliverySettingsInputSchema,
   inputFromSettings,
   isLiveTransferOrder,
   settingsFromInput,
   statesFromText,
 } from "../../src/domain/delivery-setup";
+import { deliverySettingsInputSchema } from "../../src/domain/schemas/delivery-setup";
 import { payPerTransferCents } from "../../src/domain/schemas/partner-account";
 import { isDeliveryComplete } from "../../src/domain/transfers";
 import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";

@@ -67,6 +67,9 @@ const SRC_MAY_IMPORT: Record<string, readonly string[]> = {
   "src/islands": ["src/domain", "src/config", "src/lib", "src/ui", "src/scripts"],
   "src/components": ["src/domain", "src/config", "src/lib", "src/ui", "src/scripts", "src/islands", "src/layouts"],
   "src/layouts": ["src/domain", "src/config", "src/lib", "src/ui", "src/scripts", "src/components", "src/styles"],
+  // Astro's request middleware and the types of what it sets (decision 0032).
+  "src/middleware.ts": ["src/domain"],
+  "src/env.d.ts": ["src/domain"],
   "src/pages": [
     "src/domain",
     "src/config",
@@ -85,10 +88,12 @@ const DOMAIN_PACKAGES = ["zod", "papaparse"];
 
 /**
  * Named exceptions, each one file importing one module. The server-rendered forms (login, forgot and reset
- * password; decision 0016) post to the API in-process through worker/form-posts.
+ * password; decision 0016) post to the API in-process through worker/form-posts; Astro's middleware reads
+ * the session through worker/page-user (decision 0032).
  */
 const ALLOWED: readonly { from: RegExp; to: string; why: string }[] = [
   { from: /^src\/pages\/[\w-]+\.astro$/, to: "worker/form-posts", why: "server-rendered form posts (0016)" },
+  { from: /^src\/middleware\.ts$/, to: "worker/page-user", why: "the pages' signed-in user (0032)" },
 ];
 
 /** Why the edge is forbidden, or null when the picture allows it. */

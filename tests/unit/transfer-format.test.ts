@@ -53,4 +53,8 @@ describe("returns form", () => {
     );
     expect(remainingText(0)).toContain("You cannot return more this period");
   });
+
+  it("keeps the sentence's length while the count loads", () => {
+    expect(remainingText(undefined)).toBe(remainingText(3).replace("3", "…"));
+  });
 });

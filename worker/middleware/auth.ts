@@ -3,6 +3,7 @@ import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import type { AppBindings } from "../env";
 import { errorJson } from "../http";
+import { rememberSessionUser } from "../page-user";
 import { SESSION_COOKIE, sessions } from "../services/sessions";
 
 export const loadSession = createMiddleware<AppBindings>(async (c, next) => {
@@ -15,6 +16,8 @@ export const loadSession = createMiddleware<AppBindings>(async (c, next) => {
     c.set("sessionId", user ? sessionId : null);
     if (cookie) c.header("Set-Cookie", cookie, { append: true });
   }
+  // A page this request goes on to render reads the same answer (worker/page-user.ts).
+  rememberSessionUser(c.req.raw, c.get("user"));
   await next();
 });
 

@@ -1,7 +1,7 @@
 /** /admin-orders' API (spec §7 `GET /api/transfer-orders`; PRODUCT.md D2): every live-transfer order, admins only. */
 import { Hono } from "hono";
-import { deliverySettingsInputSchema } from "../../src/domain/delivery-setup";
 import { orderStatusChangeSchema } from "../../src/domain/schemas/dashboard";
+import { deliverySettingsInputSchema } from "../../src/domain/schemas/delivery-setup";
 import type { SignedInBindings } from "../env";
 import { adminSaveDelivery } from "../services/delivery-setup";
 import { siteOrigin } from "../services/mail";

@@ -1,5 +1,5 @@
 /** Resuming a paused live-transfer order (decision 0027): the transfer number confirms or changes it. */
-import { deliverySettingsInputSchema } from "../delivery-setup";
+import { deliverySettingsInputSchema } from "./delivery-setup";
 import { z } from "./zod";
 
 export * from "../delivery-pauses";

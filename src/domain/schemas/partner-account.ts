@@ -1,12 +1,11 @@
 /** Partner accounts (issue 15 item 1): the invitation an approval sends, and the password it sets. */
+import { INVITATION_INVALID, INVITATION_TTL_HOURS } from "../partner";
 import { dollarsToCents } from "../pricing";
 import { changePasswordSchema } from "./auth";
 import { requiredString } from "./common";
 import { z } from "./zod";
 
-/** An invitation link works once, for this long. */
-export const INVITATION_TTL_HOURS = 72;
-export const INVITATION_INVALID = "This invitation link is invalid or has expired";
+export { INVITATION_INVALID, INVITATION_TTL_HOURS };
 
 const invitationToken = requiredString("The invitation link is invalid or missing", 1, 200);
 

@@ -1,11 +1,9 @@
-import { useStore } from "@nanostores/react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { NewPasswordForm } from "../../domain/schemas/auth";
 import { displayName, type PublicUser } from "../../domain/user";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
-import { $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Dialog } from "../../ui/dialog";
 import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
@@ -16,13 +14,18 @@ import { PartnerKeyList } from "./PartnerAccounts";
 
 type PartnerKeys = Answer<(typeof api.users)[":userId"]["change-password"]["$post"]>["partnerKeys"];
 
-export function ChangePasswordDialog({ user, onClose }: { user: PublicUser | null; onClose: () => void }) {
+interface ChangePasswordProps {
+  user: PublicUser | null;
+  /** The signed-in admin's own account: they confirm with their current password (the server insists too). */
+  ownAccount: boolean;
+  onClose: () => void;
+}
+
+export function ChangePasswordDialog({ user, ownAccount, onClose }: ChangePasswordProps) {
   const form = useForm<NewPasswordForm>({
     resolver: lazyZodResolver(() => import("../../domain/schemas/auth").then((m) => m.newPasswordFormSchema)),
     defaultValues: { password: "", confirmPassword: "", currentPassword: "" },
   });
-  // Admins changing their own password confirm it with the current one (the server insists too).
-  const ownAccount = useStore($user)?.id === user?.id;
   // A partner's API keys outlive its password: after the reset, the admin sees the active ones to revoke.
   const [partnerKeys, setPartnerKeys] = useState<PartnerKeys>();
   const change = useMutation({

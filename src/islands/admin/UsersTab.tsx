@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { displayName, type PublicUser } from "../../domain/user";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
@@ -6,13 +6,20 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import { toast } from "../../ui/toast";
-import { ChangePasswordDialog } from "./ChangePasswordDialog";
+
+/** The dialog and its form load when an admin first opens it (decision 0032). */
+const ChangePasswordDialog = lazy(() =>
+  import("./ChangePasswordDialog").then((m) => ({ default: m.ChangePasswordDialog })),
+);
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
-export function UsersTab() {
+/** `currentUserId`: the signed-in admin (changing their own password asks for the current one). */
+export function UsersTab({ currentUserId }: { currentUserId: string }) {
   const users = useQuery({ queryKey: ["/api/users"], queryFn: () => call(api.users.$get()) });
   const [editing, setEditing] = useState<PublicUser | null>(null);
+  const [dialogUsed, setDialogUsed] = useState(false);
+  if (editing && !dialogUsed) setDialogUsed(true);
 
   useEffect(() => {
     if (users.isError) toast({ title: "Error", description: "Failed to fetch users", variant: "destructive" });
@@ -60,7 +67,15 @@ export function UsersTab() {
           </li>
         ))}
       </ul>
-      <ChangePasswordDialog user={editing} onClose={() => setEditing(null)} />
+      {dialogUsed && (
+        <Suspense>
+          <ChangePasswordDialog
+            user={editing}
+            ownAccount={editing?.id === currentUserId}
+            onClose={() => setEditing(null)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -23,8 +23,13 @@ const HEADLINES: Record<OrderStatus, string> = {
 const POLL_MS = 2000;
 const POLL_LIMIT = 15;
 
-function Success() {
-  const [statusQuery] = useState(() => orderStatusQuery(new URLSearchParams(window.location.search)));
+interface SuccessProps {
+  /** The page's query string (`?order=…&payment_intent_client_secret=…`), as the server received it. */
+  search: string;
+}
+
+function Success({ search }: SuccessProps) {
+  const [statusQuery] = useState(() => orderStatusQuery(new URLSearchParams(search)));
   const order = useQuery({
     ...statusQuery,
     // The provider's confirmation may land a moment after the redirect: ask again while it is pending.
@@ -71,10 +76,10 @@ function Success() {
   );
 }
 
-export default function OnboardingSuccess() {
+export default function OnboardingSuccess(props: SuccessProps) {
   return (
     <AppProviders>
-      <Success />
+      <Success {...props} />
     </AppProviders>
   );
 }

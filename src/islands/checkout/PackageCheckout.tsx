@@ -16,18 +16,21 @@ import {
   quotePackage,
 } from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
+import type { PublicUser } from "../../domain/user";
 import { api, call, errorMessage } from "../../lib/api";
-import { useMe } from "../../lib/me";
 import { useMutation } from "../../lib/query";
-import { $highVolumeData, $projectedTransfers, $user } from "../../lib/stores";
+import { $highVolumeData, $projectedTransfers } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
+import { useHydrated } from "../../ui/hydrated";
 import { Field } from "../../ui/input";
 import { Summary } from "../../ui/summary";
 import { AppProviders } from "../AppProviders";
 import { PaymentCard } from "../payment/PaymentCard";
 
 interface CheckoutCopy {
+  /** The checkout's own page (a login from it comes back here). */
+  path: string;
   title: string;
   intro: string;
   successDescription: string;
@@ -35,26 +38,31 @@ interface CheckoutCopy {
 
 const COPY: Record<PackageContext, CheckoutCopy> = {
   special: {
+    path: "/checkout",
     title: "Customize Your Package",
     intro: "Choose how many qualified transfers you want at your special rate.",
     successDescription: "Thank you for your purchase! We'll be in touch soon.",
   },
   "high-volume": {
+    path: "/checkout-high-volume",
     title: "High-Volume Package Checkout",
     intro: "The more transfers you buy, the lower the rate per transfer.",
     successDescription: "Thank you for your purchase!",
   },
   premium: {
+    path: "/checkout-premium",
     title: "Premium Volume Package",
     intro: "Premium volume pricing for agencies taking 151-199 calls a day.",
     successDescription: "Thank you for your purchase! We'll be in touch soon.",
   },
   enterprise: {
+    path: "/checkout-enterprise",
     title: "Enterprise Volume Package",
     intro: "Enterprise pricing with a dedicated account manager.",
     successDescription: "Thank you for your purchase! We'll be in touch soon.",
   },
   ultimate: {
+    path: "/checkout-ultimate",
     title: "Ultimate Volume Package",
     intro: "Our best rate for agencies taking 300 or more calls a day.",
     successDescription: "Thank you for your purchase! We'll be in touch soon.",
@@ -80,7 +88,13 @@ function rangeHint(context: PackageContext): string {
   return `Minimum: ${rule.min} transfer, Maximum: ${rule.max} transfers`;
 }
 
-function Checkout({ context }: { context: PackageContext }) {
+interface CheckoutProps {
+  context: PackageContext;
+  /** Who is signed in, as the server read it from the session: a signed-in buyer's receipt goes to their e-mail. */
+  user: PublicUser | null;
+}
+
+function Checkout({ context, user }: CheckoutProps) {
   const rule = PACKAGE_RULES[context];
   const copy = COPY[context];
   const [countInput, setCountInput] = useState(String(rule.defaultCount));
@@ -96,16 +110,12 @@ function Checkout({ context }: { context: PackageContext }) {
     return () => clearTimeout(timer);
   }, [context]);
 
-  // Ask the server who is signed in only when this browser says someone is: an anonymous visitor's
-  // page makes no call that must fail (a 401 is a console error).
-  const [maybeSignedIn] = useState(() => Boolean($user.get()));
-  const me = useMe({ enabled: maybeSignedIn });
-  const meKnown = !maybeSignedIn || !me.isPending;
+  const hydrated = useHydrated();
   const count = parseCount(countInput, rule.nonNumericCount);
   const unitCents = packageUnitCents(context, Math.max(count, 0));
   const totalCents = Math.max(count, 0) * unitCents;
   const priced = quotePackage(context, count);
-  const needsEmail = !me.data;
+  const needsEmail = !user;
   const emailValid = isEmailAddress(email);
 
   const prepare = useMutation({
@@ -132,7 +142,7 @@ function Checkout({ context }: { context: PackageContext }) {
     prepare.reset();
   }
 
-  const canProceed = priced.ok && (!needsEmail || emailValid) && !prepare.isPending && !payment;
+  const canProceed = hydrated && priced.ok && (!needsEmail || emailValid) && !prepare.isPending && !payment;
   const total = formatUsd(totalCents);
 
   return (
@@ -143,66 +153,66 @@ function Checkout({ context }: { context: PackageContext }) {
           <p className="mt-2 text-ink-soft">{copy.intro}</p>
         </div>
 
-        <Card className="space-y-5">
-          <Field
-            label="Number of transfers"
-            type="number"
-            inputMode="numeric"
-            min={rule.min}
-            {...(context === "high-volume" ? {} : { max: rule.max })}
-            value={countInput}
-            onChange={(e) => changeCount(e.target.value)}
-            hint={rangeHint(context)}
-            error={priced.ok ? undefined : priced.message}
-          />
-
-          {context === "high-volume" && (
-            <div>
-              <p className="text-sm font-medium text-ink">Volume tiers</p>
-              <ul className="mt-2 grid gap-2 sm:grid-cols-2">
-                {HIGH_VOLUME_TIERS.map((tier) => {
-                  const label = highVolumeTierLabel(tier.from);
-                  const active = count >= tier.from && (tier.to === null || count <= tier.to);
-                  return (
-                    <li
-                      key={tier.from}
-                      aria-current={active || undefined}
-                      className={`rounded-lg border px-3 py-2 text-sm ${active ? "border-brand-600 bg-brand-50 font-semibold text-ink" : "border-line text-ink-soft"}`}
-                    >
-                      {label}
-                    </li>
-                  );
-                })}
-              </ul>
-              <p className="mt-3 text-sm text-ink-soft">
-                Your tier: <strong className="text-ink">{highVolumeTierLabel(Math.max(count, rule.min))}</strong>
-              </p>
-            </div>
-          )}
-
-          {needsEmail && meKnown && (
+        {/* Until React has hydrated, typing would be lost: the fields wait for it (decision 0009). */}
+        <fieldset disabled={!hydrated} className="min-w-0">
+          <Card className="space-y-5">
             <Field
-              label="Email for your receipt"
-              type="email"
-              autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              error={email !== "" && !emailValid ? EMAIL_MESSAGE : undefined}
-              hint={
-                <>
-                  Already a customer?{" "}
-                  <a
-                    className="text-brand-700 underline"
-                    href={`/login?next=${encodeURIComponent(window.location.pathname)}`}
-                  >
-                    Log in
-                  </a>{" "}
-                  to add this order to your account.
-                </>
-              }
+              label="Number of transfers"
+              type="number"
+              inputMode="numeric"
+              min={rule.min}
+              {...(context === "high-volume" ? {} : { max: rule.max })}
+              value={countInput}
+              onChange={(e) => changeCount(e.target.value)}
+              hint={rangeHint(context)}
+              error={priced.ok ? undefined : priced.message}
             />
-          )}
-        </Card>
+
+            {context === "high-volume" && (
+              <div>
+                <p className="text-sm font-medium text-ink">Volume tiers</p>
+                <ul className="mt-2 grid gap-2 sm:grid-cols-2">
+                  {HIGH_VOLUME_TIERS.map((tier) => {
+                    const label = highVolumeTierLabel(tier.from);
+                    const active = count >= tier.from && (tier.to === null || count <= tier.to);
+                    return (
+                      <li
+                        key={tier.from}
+                        aria-current={active || undefined}
+                        className={`rounded-lg border px-3 py-2 text-sm ${active ? "border-brand-600 bg-brand-50 font-semibold text-ink" : "border-line text-ink-soft"}`}
+                      >
+                        {label}
+                      </li>
+                    );
+                  })}
+                </ul>
+                <p className="mt-3 text-sm text-ink-soft">
+                  Your tier: <strong className="text-ink">{highVolumeTierLabel(Math.max(count, rule.min))}</strong>
+                </p>
+              </div>
+            )}
+
+            {needsEmail && (
+              <Field
+                label="Email for your receipt"
+                type="email"
+                autoComplete="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                error={email !== "" && !emailValid ? EMAIL_MESSAGE : undefined}
+                hint={
+                  <>
+                    Already a customer?{" "}
+                    <a className="text-brand-700 underline" href={`/login?next=${encodeURIComponent(copy.path)}`}>
+                      Log in
+                    </a>{" "}
+                    to add this order to your account.
+                  </>
+                }
+              />
+            )}
+          </Card>
+        </fieldset>
 
         <Card aria-labelledby="order-summary-title">
           <h2 id="order-summary-title" className="text-lg font-bold">
@@ -227,7 +237,7 @@ function Checkout({ context }: { context: PackageContext }) {
           >
             {prepare.isPending ? "Preparing Payment..." : "Proceed to Payment"}
           </Button>
-          {priced.ok && needsEmail && !emailValid && meKnown && (
+          {priced.ok && needsEmail && !emailValid && (
             <p className="mt-2 text-center text-sm text-muted">Enter the e-mail for your receipt to continue.</p>
           )}
         </Card>
@@ -238,7 +248,7 @@ function Checkout({ context }: { context: PackageContext }) {
           payment={payment}
           submitLabel={`Complete Payment - ${total}`}
           outcome={{
-            returnUrl: `${window.location.origin}/onboarding-success?order=${payment?.orderId ?? ""}`,
+            returnUrl: `/onboarding-success?order=${payment?.orderId ?? ""}`,
             successDescription: copy.successDescription,
           }}
           placeholder={
@@ -254,10 +264,10 @@ function Checkout({ context }: { context: PackageContext }) {
   );
 }
 
-export default function PackageCheckout({ context }: { context: PackageContext }) {
+export default function PackageCheckout(props: CheckoutProps) {
   return (
     <AppProviders>
-      <Checkout context={context} />
+      <Checkout {...props} />
     </AppProviders>
   );
 }

@@ -9,6 +9,7 @@ import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Checkbox } from "../../ui/checkbox";
 import { Dialog } from "../../ui/dialog";
+import { useHydrated } from "../../ui/hydrated";
 import { Pager } from "../../ui/pager";
 import { Spinner } from "../../ui/spinner";
 import { inputClass } from "../../ui/styles";
@@ -33,6 +34,7 @@ export function AgedLeadsView() {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [filterInput, setFilterInput] = useState("");
+  const hydrated = useHydrated();
   const location = useDebounced(filterInput.trim(), 300);
   const [certifiedOnly, setCertifiedOnly] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -142,6 +144,8 @@ export function AgedLeadsView() {
             placeholder="States or area codes, e.g. TX, 305"
             value={filterInput}
             onChange={(e) => setFilterInput(e.target.value)}
+            // What is typed before React hydrates would be lost (decision 0009).
+            disabled={!hydrated}
           />
           <label className="mt-2 flex items-center gap-2 text-sm">
             <input
@@ -245,7 +249,7 @@ export function AgedLeadsView() {
             payment={purchase}
             submitLabel={`Complete Payment - ${formatUsd(purchase.amountCents)}`}
             outcome={{
-              returnUrl: `${window.location.origin}/dashboard?view=my-leads`,
+              returnUrl: `/dashboard?view=my-leads`,
               successDescription: `Successfully purchased ${purchase.count} leads`,
               onPaid: () => purchased(purchase.count),
             }}

@@ -1,24 +1,25 @@
 /** /dashboard (spec §2 "Dashboard"): a sidebar of purchase, account and support views; collapses on phones. */
 
-import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
-import { site } from "../../config/site";
-import { displayName } from "../../domain/user";
-import { useMe } from "../../lib/me";
-import { $user, clearUserStores, LOGOUT_URL } from "../../lib/stores";
+import { type ReactNode, Suspense, useEffect, useState } from "react";
+import { displayName, type PublicUser } from "../../domain/user";
+import { LOGOUT_URL, mirrorUser } from "../../lib/session";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
+import { lazyView } from "../../ui/lazy-view";
+import { useViewUrl } from "../../ui/links";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
-import { AgedLeadsView } from "./AgedLeadsView";
 import { DASHBOARD_VIEWS, type DashboardView as ViewId } from "./views";
 
-// The other views load when first opened (decision 0016): the page opens on the aged-lead list.
-const CallTransfersView = lazy(() => import("./CallTransfersView").then((m) => ({ default: m.CallTransfersView })));
-const MyLeadsView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyLeadsView })));
-const MyOrdersView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyOrdersView })));
-const LeadTrackerView = lazy(() => import("./LeadTrackerView").then((m) => ({ default: m.LeadTrackerView })));
-const ReturnLeadView = lazy(() => import("./ReturnLeadView").then((m) => ({ default: m.ReturnLeadView })));
+// Each view is its own chunk: a page load fetches the open view's code only (decision 0032).
+const AgedLeadsView = lazyView(() => import("./AgedLeadsView").then((m) => m.AgedLeadsView));
+const CallTransfersView = lazyView(() => import("./CallTransfersView").then((m) => m.CallTransfersView));
+const MyLeadsView = lazyView(() => import("./AccountViews").then((m) => m.MyLeadsView));
+const MyOrdersView = lazyView(() => import("./AccountViews").then((m) => m.MyOrdersView));
+const LeadTrackerView = lazyView(() => import("./LeadTrackerView").then((m) => m.LeadTrackerView));
+const ReturnLeadView = lazyView(() => import("./ReturnLeadView").then((m) => m.ReturnLeadView));
+const SupportView = lazyView(() => import("./SupportView").then((m) => m.SupportView));
 
 function ComingSoon({ title }: { title: string }) {
   return (
@@ -32,29 +33,18 @@ function ComingSoon({ title }: { title: string }) {
   );
 }
 
-function SupportView() {
-  return (
-    <section className="space-y-4">
-      <h2 className="text-2xl font-bold">Support</h2>
-      <Card>
-        <p>
-          Write to{" "}
-          <a className="font-semibold text-brand-700 underline" href={`mailto:${site.supportEmail}`}>
-            {site.supportEmail}
-          </a>{" "}
-          and we will answer {site.supportWindow}.
-        </p>
-      </Card>
-    </section>
-  );
-}
-
 const isView = (id: string | null): id is ViewId => DASHBOARD_VIEWS.some((view) => view === id);
+
+/** The view a dashboard URL's query string opens (`?view=`; the aged-lead list by default). */
+const viewOf = (search: string): ViewId => {
+  const id = new URLSearchParams(search).get("view");
+  return isView(id) ? id : "aged-leads";
+};
 
 interface DashboardView {
   id: ViewId;
   label: string;
-  render: () => ReactNode;
+  render: (search: URLSearchParams) => ReactNode;
 }
 
 const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = [
@@ -78,7 +68,12 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
   {
     title: "Support",
     views: [
-      { id: "return-lead", label: "Return a Lead", render: () => <ReturnLeadView /> },
+      {
+        id: "return-lead",
+        label: "Return a Lead",
+        // `?transfer=` (from the Lead Tracker's Return action) preselects that transfer.
+        render: (search) => <ReturnLeadView preselect={search.get("transfer")} />,
+      },
       { id: "support", label: "Support", render: () => <SupportView /> },
     ],
   },
@@ -86,27 +81,20 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
 
 const VIEWS = SECTIONS.flatMap((section) => section.views);
 
-function DashboardShell() {
-  const [view, setView] = useState<ViewId>("aged-leads");
+interface DashboardProps {
+  /** Who is signed in, as the server read it from the session. */
+  user: PublicUser;
+  /** The page's query string as the server received it (`?view=`, `?transfer=`). */
+  search: string;
+}
+
+function DashboardShell({ user, search }: DashboardProps) {
+  // Each view has its own URL (/dashboard?view=…): the sidebar's links push it, Back and Forward return.
+  const url = useViewUrl(search);
+  const view = viewOf(url.search);
   const [menuOpen, setMenuOpen] = useState(false);
-  const me = useMe();
-  // The `user` mirror (display only, D5) follows what the server says about the session.
-  useEffect(() => {
-    if (me.data) $user.set(me.data);
-  }, [me.data]);
-
-  useEffect(() => {
-    const fromUrl = new URLSearchParams(window.location.search).get("view");
-    if (isView(fromUrl)) setView(fromUrl);
-  }, []);
-
-  function open(id: ViewId) {
-    setView(id);
-    setMenuOpen(false);
-    const url = new URL(window.location.href);
-    url.searchParams.set("view", id);
-    window.history.replaceState(null, "", url);
-  }
+  // The `user` mirror in localStorage is a display cache (D5); the server's answer is the truth.
+  useEffect(() => mirrorUser(user), [user]);
 
   const current = VIEWS.find((v) => v.id === view);
   return (
@@ -116,7 +104,7 @@ function DashboardShell() {
           <div>
             <h1 className="text-xl font-bold tracking-tight">Dashboard</h1>
             <p className="text-sm text-ink-soft">
-              Signed in as <strong className="text-ink">{me.data ? displayName(me.data) : "…"}</strong>
+              Signed in as <strong className="text-ink">{displayName(user)}</strong>
             </p>
           </div>
           <Button
@@ -140,35 +128,40 @@ function DashboardShell() {
               <ul className="mt-2 space-y-1">
                 {section.views.map((item) => (
                   <li key={item.id}>
-                    <button
-                      type="button"
+                    <a
+                      href={`/dashboard?view=${item.id}`}
                       aria-current={item.id === view ? "page" : undefined}
-                      onClick={() => open(item.id)}
-                      className={`w-full rounded-lg px-3 py-2 text-left text-sm font-medium ${item.id === view ? "bg-brand-50 text-brand-700" : "text-ink-soft hover:bg-white hover:text-ink"}`}
+                      onClick={(event) => {
+                        setMenuOpen(false);
+                        url.follow(event);
+                      }}
+                      className={`block w-full rounded-lg px-3 py-2 text-left text-sm font-medium ${item.id === view ? "bg-brand-50 text-brand-700" : "text-ink-soft hover:bg-white hover:text-ink"}`}
                     >
                       {item.label}
-                    </button>
+                    </a>
                   </li>
                 ))}
               </ul>
             </div>
           ))}
-          <a href={LOGOUT_URL} className={buttonClass("secondary", "md", "w-full")} onClick={clearUserStores}>
+          <a href={LOGOUT_URL} className={buttonClass("secondary", "md", "w-full")}>
             Logout
           </a>
         </nav>
       </aside>
       <div className="min-w-0 flex-1">
-        <Suspense fallback={<Spinner label="Loading..." />}>{current?.render()}</Suspense>
+        <Suspense fallback={<Spinner label="Loading..." />}>
+          {current?.render(new URLSearchParams(url.search))}
+        </Suspense>
       </div>
     </div>
   );
 }
 
-export default function Dashboard() {
+export default function Dashboard(props: DashboardProps) {
   return (
     <AppProviders>
-      <DashboardShell />
+      <DashboardShell {...props} />
     </AppProviders>
   );
 }

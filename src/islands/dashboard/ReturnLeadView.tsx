@@ -36,12 +36,19 @@ const ELIGIBLE_URL = "/api/returns/eligible";
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 const KIND_LABELS: Record<ReturnKind, string> = { transfer: "Live transfer", aged_lead: "Aged lead" };
 
-function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns; preselect: string | null }) {
+/**
+ * The return form. Until what may be returned has loaded (`eligible` undefined) it shows, disabled, at its
+ * final size: the page's HTML holds the form, and nothing below it moves when the list arrives.
+ */
+function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns | undefined; preselect: string | null }) {
   const queryClient = useQueryClient();
   const id = useId();
+  const loading = eligible === undefined;
+  const transfers = eligible?.transfers ?? [];
+  const agedLeads = eligible?.agedLeads ?? [];
   const kindOf = (itemId: string): ReturnKind =>
-    eligible.agedLeads.some((lead) => lead.id === itemId) ? "aged_lead" : "transfer";
-  const initial = preselect && eligible.transfers.some((t) => t.id === preselect) ? preselect : "";
+    agedLeads.some((lead) => lead.id === itemId) ? "aged_lead" : "transfer";
+  const initial = preselect && transfers.some((t) => t.id === preselect) ? preselect : "";
   const form = useForm({
     resolver: lazyZodResolver(() => import("../../domain/schemas/returns").then((m) => m.createReturnSchema)),
     defaultValues: { kind: kindOf(initial), itemId: initial, reasonText: "" },
@@ -66,7 +73,7 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns; presel
   const reason = form.watch("reason");
   const itemError = fieldProps(form, "itemId").error;
   const textError = fieldProps(form, "reasonText").error;
-  const none = eligible.transfers.length === 0 && eligible.agedLeads.length === 0;
+  const none = !loading && transfers.length === 0 && agedLeads.length === 0;
 
   if (none) {
     return (
@@ -87,12 +94,13 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns; presel
           className={inputClass}
           aria-invalid={itemError ? true : undefined}
           aria-describedby={`${id}-item-hint${itemError ? ` ${id}-item-error` : ""}`}
+          disabled={loading}
           {...form.register("itemId", { onChange: (e) => form.setValue("kind", kindOf(e.target.value)) })}
         >
-          <option value="">Choose a transfer or lead</option>
+          <option value="">{loading ? "Loading what you can return..." : "Choose a transfer or lead"}</option>
           {[
-            { label: `Live transfers (within ${TRANSFER_RETURN_WINDOW_HOURS} hours)`, items: eligible.transfers },
-            { label: `Aged leads (within ${AGED_LEAD_RETURN_WINDOW_DAYS} days)`, items: eligible.agedLeads },
+            { label: `Live transfers (within ${TRANSFER_RETURN_WINDOW_HOURS} hours)`, items: transfers },
+            { label: `Aged leads (within ${AGED_LEAD_RETURN_WINDOW_DAYS} days)`, items: agedLeads },
           ].map(
             (group) =>
               group.items.length > 0 && (
@@ -142,7 +150,7 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns; presel
           {serverError}
         </p>
       )}
-      <Button type="submit" size="lg" busy={send.isPending} disabled={eligible.remaining <= 0}>
+      <Button type="submit" size="lg" busy={send.isPending} disabled={loading || eligible.remaining <= 0}>
         {send.isPending ? "Sending..." : "Send return"}
       </Button>
     </Form>
@@ -183,10 +191,10 @@ function ReturnsList({ returns }: { returns: BuyerReturn[] }) {
   );
 }
 
-export function ReturnLeadView() {
+/** `preselect`: the transfer the page's `?transfer=` names (the Lead Tracker's Return action). */
+export function ReturnLeadView({ preselect = null }: { preselect?: string | null }) {
   const overview = useQuery({ queryKey: [RETURNS_URL], queryFn: () => call(api.returns.$get()) });
   const eligible = useQuery({ queryKey: [ELIGIBLE_URL], queryFn: () => call(api.returns.eligible.$get()) });
-  const [preselect] = useState(() => new URLSearchParams(window.location.search).get("transfer"));
   const remaining = eligible.data?.remaining ?? overview.data?.remaining;
   return (
     <section aria-labelledby="return-title" className="space-y-5">
@@ -194,23 +202,21 @@ export function ReturnLeadView() {
         <h2 id="return-title" className="text-2xl font-bold">
           Return a Lead
         </h2>
-        {remaining !== undefined && (
-          <p className="text-ink-soft" data-testid="returns-remaining">
-            {remainingText(remaining)}
-          </p>
-        )}
+        {/* The line is there while the count loads, so the form below it does not move. */}
+        <p className="text-ink-soft" data-testid="returns-remaining" aria-busy={remaining === undefined || undefined}>
+          {remainingText(remaining)}
+        </p>
       </div>
       <Card>
-        {eligible.isPending ? (
-          <Spinner label="Loading what you can return..." />
-        ) : eligible.isError ? (
+        {eligible.isError ? (
           <RetryNotice
             message={errorMessage(eligible.error, "What you can return could not be loaded.")}
             onRetry={() => void eligible.refetch()}
             busy={eligible.isFetching}
           />
         ) : (
-          <ReturnForm eligible={eligible.data} preselect={preselect} />
+          // A new form once the list is there, so it starts from the list (a preselected transfer).
+          <ReturnForm key={eligible.data ? "loaded" : "loading"} eligible={eligible.data} preselect={preselect} />
         )}
       </Card>
       <section aria-labelledby="your-returns-title" className="space-y-3">

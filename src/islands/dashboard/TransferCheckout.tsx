@@ -50,7 +50,7 @@ function Checkout() {
           payment={order.payment}
           submitLabel={`Complete Payment - ${total}`}
           outcome={{
-            returnUrl: `${window.location.origin}/thank-you?order=${order.payment.orderId}`,
+            returnUrl: `/thank-you?order=${order.payment.orderId}`,
             successDescription: "Thank you! A confirmation e-mail is on its way.",
           }}
         />

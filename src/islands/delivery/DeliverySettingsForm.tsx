@@ -1,17 +1,15 @@
 /** The delivery-settings form (issue 15 item 3): the setup page and the /admin-orders dialog both use it. */
-import { zodResolver } from "@hookform/resolvers/zod";
 import type { ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import {
   type DeliverySettingsInput,
   type DeliverySettingsValues,
-  deliverySettingsInputSchema,
   MAX_TRANSFERS_PER_DAY,
   TIME_ZONE_LABELS,
 } from "../../domain/delivery-setup";
 import { US_TIME_ZONES } from "../../domain/time-zones";
 import { Button } from "../../ui/button";
-import { Form, fieldProps } from "../../ui/form";
+import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";
 
 const ZONE_OPTIONS = US_TIME_ZONES.map((zone) => ({ value: zone, label: TIME_ZONE_LABELS[zone] }));
@@ -27,7 +25,10 @@ interface Props {
 
 export function DeliverySettingsForm({ defaultValues, submitLabel, busy, onSubmit, children }: Props) {
   const form = useForm<DeliverySettingsInput, unknown, DeliverySettingsValues>({
-    resolver: zodResolver(deliverySettingsInputSchema),
+    // The schema (and zod) load with the first validation (decision 0016).
+    resolver: lazyZodResolver(() =>
+      import("../../domain/schemas/delivery-setup").then((m) => m.deliverySettingsInputSchema),
+    ),
     defaultValues,
   });
   return (

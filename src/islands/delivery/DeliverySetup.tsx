@@ -7,7 +7,6 @@
 import { useState } from "react";
 import {
   type DeliverySettingsValues,
-  deliverySetupSchema,
   SETUP_LINK_INVALID,
   SETUP_LINK_TTL_DAYS,
   SETUP_SIGN_IN_FIRST,
@@ -23,9 +22,13 @@ import { AppProviders } from "../AppProviders";
 import { DeliverySettingsForm } from "./DeliverySettingsForm";
 
 type AccountErrors = { username?: string | undefined; password?: string | undefined };
-const accountSchema = deliverySetupSchema.shape.account.unwrap();
-const signInSchema = deliverySetupSchema.shape.signIn.unwrap();
 type Credentials = { username: string; password: string };
+/** The account rules, loaded with the first save (zod stays out of the page's first load, decision 0016). */
+const credentialSchemas = () =>
+  import("../../domain/schemas/delivery-setup").then((m) => ({
+    account: m.deliverySetupSchema.shape.account.unwrap(),
+    signIn: m.deliverySetupSchema.shape.signIn.unwrap(),
+  }));
 
 function InvalidLink() {
   return (
@@ -42,8 +45,12 @@ function InvalidLink() {
   );
 }
 
-function Setup() {
-  const [token] = useState(() => new URLSearchParams(window.location.search).get("token") ?? "");
+/** The link's token (`?token=`), read from the URL by the server that renders the page. */
+interface LinkProps {
+  token: string;
+}
+
+function Setup({ token }: LinkProps) {
   const [account, setAccount] = useState<Credentials>({ username: "", password: "" });
   const [existing, setExisting] = useState(false);
   const [accountErrors, setAccountErrors] = useState<AccountErrors>({});
@@ -88,7 +95,7 @@ function Setup() {
   }
 
   if (who.kind === "sign-in-first") {
-    const next = encodeURIComponent(`${window.location.pathname}${window.location.search}`);
+    const next = encodeURIComponent(`/delivery-setup?token=${token}`);
     return (
       <div className="text-center" role="alert">
         <p className="text-ink-soft">{SETUP_SIGN_IN_FIRST}</p>
@@ -99,10 +106,11 @@ function Setup() {
     );
   }
 
-  const submit = (settings: DeliverySettingsValues) => {
+  const submit = async (settings: DeliverySettingsValues) => {
     if (who.kind === "signed-in") return save.mutate({ settings });
     const credentials = who.kind === "password" ? { ...account, username: who.username } : account;
-    const parsed = (who.kind === "new" && !existing ? accountSchema : signInSchema).safeParse(credentials);
+    const schemas = await credentialSchemas();
+    const parsed = (who.kind === "new" && !existing ? schemas.account : schemas.signIn).safeParse(credentials);
     if (!parsed.success) {
       const errors: AccountErrors = {};
       for (const issue of parsed.error.issues) {
@@ -182,10 +190,10 @@ function Setup() {
   );
 }
 
-export default function DeliverySetup() {
+export default function DeliverySetup(props: LinkProps) {
   return (
     <AppProviders>
-      <Setup />
+      <Setup {...props} />
     </AppProviders>
   );
 }

@@ -60,8 +60,13 @@ function readPackage(search: string): PackageDetails | null {
 /** The query carries dollars; display goes through the one money formatter. */
 const money = (dollars: number) => formatUsd(dollarsToCents(dollars) ?? 0);
 
-function Checkout() {
-  const [details] = useState(() => readPackage(window.location.search));
+interface CheckoutProps {
+  /** The page's query string (the package chosen in the wizard), as the server received it. */
+  search: string;
+}
+
+function Checkout({ search }: CheckoutProps) {
+  const [details] = useState(() => readPackage(search));
   const [payment, setPayment] = useState<PaymentStart | null>(null);
   const purchase = useMutation({
     mutationFn: (pkg: PackageDetails) =>
@@ -150,7 +155,7 @@ function Checkout() {
           payment={payment}
           submitLabel={`Complete Payment - ${formatUsd(payment.amountCents)}`}
           outcome={{
-            returnUrl: `${window.location.origin}/thank-you?order=${payment.orderId}`,
+            returnUrl: `/thank-you?order=${payment.orderId}`,
             successDescription: "Thank you for your purchase! A confirmation e-mail is on its way.",
           }}
         />
@@ -159,10 +164,10 @@ function Checkout() {
   );
 }
 
-export default function RingcloudCheckout() {
+export default function RingcloudCheckout(props: CheckoutProps) {
   return (
     <AppProviders>
-      <Checkout />
+      <Checkout {...props} />
     </AppProviders>
   );
 }

@@ -30,10 +30,13 @@ const STEP_LABELS = ["Agency Info", "Lead Preferences", "Payment"] as const;
 
 type Saved = Pick<Answer<(typeof api.surveys)[":id"]["$get"]>, "surveyId" | "username" | "email">;
 
-/** `/ringcloud?survey=ID` ('Back to Survey' on the checkout) resumes that saved survey. */
-const resumeId = () => new URLSearchParams(window.location.search).get("survey");
+interface WizardProps {
+  /** The page's query string as the server received it: `?survey=ID` ('Back to Survey' on the checkout) resumes that saved survey. */
+  search: string;
+}
 
-function Wizard() {
+function Wizard({ search }: WizardProps) {
+  const [resumeId] = useState(() => new URLSearchParams(search).get("survey"));
   const [step, setStep] = useState<1 | 2>(1);
   const [saved, setSaved] = useState<Saved | null>(null);
   const savedRef = useRef<Saved | null>(null);
@@ -49,16 +52,15 @@ function Wizard() {
   const [agency, setAgency] = useState<RingcloudStep1 | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
-  const [resuming, setResuming] = useState(() => resumeId() !== null);
+  const [resuming, setResuming] = useState(resumeId !== null);
   const [resumeError, setResumeError] = useState<string | null>(null);
   const heading = useFocusOnChange<HTMLHeadingElement>(step);
   const leadType = leadForm.watch("leadType");
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on arrival
   useEffect(() => {
-    const surveyId = resumeId();
-    if (!surveyId) return;
-    call(api.surveys[":id"].$get({ param: { id: encodeURIComponent(surveyId) } }))
+    if (!resumeId) return;
+    call(api.surveys[":id"].$get({ param: { id: encodeURIComponent(resumeId) } }))
       .then((survey) => {
         const answers = survey.answers as Partial<RingcloudStep1 & RingcloudStep2>;
         agencyForm.reset(answers as RingcloudStep1);
@@ -127,10 +129,7 @@ function Wizard() {
       {resumeError && (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-red-900">
           {resumeError}{" "}
-          <a
-            className="font-semibold underline"
-            href={`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`}
-          >
+          <a className="font-semibold underline" href={`/login?next=${encodeURIComponent(`/ringcloud${search}`)}`}>
             Log in
           </a>
         </p>
@@ -296,10 +295,10 @@ function Wizard() {
   );
 }
 
-export default function RingcloudWizard() {
+export default function RingcloudWizard(props: WizardProps) {
   return (
     <AppProviders>
-      <Wizard />
+      <Wizard {...props} />
     </AppProviders>
   );
 }

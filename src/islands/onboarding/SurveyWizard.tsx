@@ -2,45 +2,31 @@
  * /survey (spec §2 "Survey", §4, §5): agency info → lead type and details → order summary and payment.
  * Leaving step 2 saves the survey (creating the buyer's account), then prepares the payment.
  */
-import { type RefObject, useRef, useState } from "react";
+import { lazy, type RefObject, Suspense, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import {
-  AGE_RANGES,
-  formatUsd,
-  highVolumeUnitCents,
-  PACKAGE_RULES,
-  quoteSurvey,
-  SURVEY_LEAD_TYPES,
-  surveyUnitCents,
-} from "../../domain/pricing";
+import { quoteSurvey } from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import type { SurveyStep1, SurveyStep2 } from "../../domain/schemas/survey";
 import { SURVEY_ROLES, surveyQuantity } from "../../domain/survey";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
-import { $highVolumeData } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
 import { useFocusOnChange } from "../../ui/focus";
 import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field } from "../../ui/input";
-import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";
-import { Summary } from "../../ui/summary";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
-import { PaymentCard } from "../payment/PaymentCard";
 import { accountResolver, SavedAccount } from "./saved-account";
 import { WizardProgress } from "./WizardProgress";
 
 /** The step schemas load with the first validation (decision 0016). */
 const surveySchemas = () => import("../../domain/schemas/survey");
 
-const LEAD_TYPE_TEXT: Record<SurveyStep2["leadType"], string> = {
-  "Live Transfers": "Prospects handed live to your agents",
-  "Call-Backs": "Scheduled calls with interested prospects",
-  "Aged Leads": "Partial applications, priced by age",
-};
+// Steps 2 and 3 load when the buyer leaves step 1: the first screen is step 1 (decision 0032).
+const LeadStep = lazy(() => import("./SurveySteps").then((m) => ({ default: m.LeadStep })));
+const OrderStep = lazy(() => import("./SurveySteps").then((m) => ({ default: m.OrderStep })));
 
 /** The account the first save created: its username and e-mail stay, the wizard only updates answers. */
 interface Saved {
@@ -119,128 +105,6 @@ function useStep1Form(saved: RefObject<Saved | null>) {
       lazyZodResolver(() => surveySchemas().then((m) => m.surveyProfileSchema)) as never,
     ),
   });
-}
-
-function LeadStep({
-  initial,
-  busy,
-  saveError,
-  onBack,
-  onNext,
-  heading,
-}: {
-  initial: SurveyStep2 | null;
-  busy: boolean;
-  saveError: string | null;
-  onBack: () => void;
-  onNext: (v: SurveyStep2) => void;
-  heading: HeadingRef;
-}) {
-  const form = useForm({
-    resolver: lazyZodResolver(() => surveySchemas().then((m) => m.surveyStep2Schema)),
-    ...(initial ? { defaultValues: initial } : {}),
-  });
-  const leadType = form.watch("leadType");
-  const values = form.watch();
-  const ageRange = values.ageRange;
-  const quantity = leadType === "Live Transfers" ? values.totalTransfers : values.totalCallbacks;
-  const quote = leadType && quantity ? quoteSurvey(leadType, Number(quantity), ageRange) : null;
-
-  return (
-    <Form onSubmit={form.handleSubmit(onNext)} className="space-y-5" aria-label="Lead type and details">
-      <h2 ref={heading} tabIndex={-1} className="text-xl font-bold">
-        Lead type and details
-      </h2>
-      <ChoiceGroup
-        legend="Lead type"
-        options={SURVEY_LEAD_TYPES.map((type) => ({
-          value: type,
-          label: type,
-          description: `${LEAD_TYPE_TEXT[type]} · ${type === "Aged Leads" ? `from ${formatUsd(Math.min(...AGE_RANGES.map((range) => surveyUnitCents(type, range))))}` : formatUsd(surveyUnitCents(type))} each`,
-        }))}
-        {...fieldProps(form, "leadType")}
-      />
-      {leadType === "Live Transfers" && (
-        <div className="grid gap-5 sm:grid-cols-3">
-          <Field
-            label="Total transfers"
-            type="number"
-            min={1}
-            {...fieldProps(form, "totalTransfers", { valueAsNumber: true })}
-          />
-          <Field
-            label="Calls per day"
-            type="number"
-            min={1}
-            {...fieldProps(form, "callsPerDay", { valueAsNumber: true })}
-          />
-          <Field label="Transfer hours" placeholder="e.g. 9am-5pm EST" {...fieldProps(form, "transferHours")} />
-        </div>
-      )}
-      {(leadType === "Call-Backs" || leadType === "Aged Leads") && (
-        <Field
-          label={leadType === "Call-Backs" ? "Number of callbacks" : "Number of leads"}
-          type="number"
-          min={1}
-          {...fieldProps(form, "totalCallbacks", { valueAsNumber: true })}
-        />
-      )}
-      {leadType === "Aged Leads" && (
-        <ChoiceGroup
-          legend="Lead age (days)"
-          options={AGE_RANGES.map((range) => ({
-            value: range,
-            label: `${range} days`,
-            description: `${formatUsd(surveyUnitCents("Aged Leads", range))} each`,
-          }))}
-          {...fieldProps(form, "ageRange")}
-        />
-      )}
-      {quote?.ok && (
-        <p className="rounded-lg bg-brand-50 px-4 py-3 text-ink">
-          {quote.quantity} × {formatUsd(quote.unitCents)} = <strong>{formatUsd(quote.totalCents)}</strong>
-        </p>
-      )}
-      {leadType === "Live Transfers" && quote?.ok && <HighVolumeOffer transfers={quote.quantity} />}
-      {saveError && <RetryNotice message={saveError} busy={busy} onRetry={form.handleSubmit(onNext)} />}
-      <div className="flex justify-between">
-        <Button variant="secondary" onClick={onBack}>
-          Back
-        </Button>
-        <Button type="submit" size="lg" busy={busy}>
-          {busy ? "Saving..." : "Continue to Payment"}
-        </Button>
-      </div>
-    </Form>
-  );
-}
-
-/**
- * Where the high-volume flow starts (spec §3 `highVolumeData`): a survey for enough live transfers is offered
- * the tiered package, preloaded with its count.
- */
-function HighVolumeOffer({ transfers }: { transfers: number }) {
-  if (transfers < PACKAGE_RULES["high-volume"].min) return null;
-  const pricePerCall = highVolumeUnitCents(transfers);
-  return (
-    <p className="rounded-lg border border-brand-600 px-4 py-3 text-sm text-ink">
-      {transfers} transfers qualify for our High-Volume Package at {formatUsd(pricePerCall)} each.{" "}
-      <a
-        href="/checkout-high-volume"
-        className="font-semibold text-brand-700 underline"
-        onClick={() =>
-          $highVolumeData.set({
-            volume: transfers,
-            pricePerCall: pricePerCall / 100,
-            total: (transfers * pricePerCall) / 100,
-            tier: "high-volume",
-          })
-        }
-      >
-        Buy them as a high-volume package
-      </a>
-    </p>
-  );
 }
 
 function Wizard() {
@@ -350,51 +214,29 @@ function Wizard() {
           />
         )}
         {step === 2 && (
-          <LeadStep
-            initial={lead}
-            busy={saving}
-            saveError={saveError}
-            heading={heading}
-            onBack={() => setStep(1)}
-            onNext={saveAndContinue}
-          />
+          <Suspense fallback={<Spinner label="Loading..." />}>
+            <LeadStep
+              initial={lead}
+              busy={saving}
+              saveError={saveError}
+              heading={heading}
+              onBack={() => setStep(1)}
+              onNext={saveAndContinue}
+            />
+          </Suspense>
         )}
         {step === 3 && quote?.ok && lead && agency && saved && (
-          <div className="space-y-6">
-            <h2 ref={heading} tabIndex={-1} className="text-xl font-bold">
-              Order summary
-            </h2>
-            <Summary
-              rows={[
-                {
-                  label: "Lead type",
-                  value: `${lead.leadType}${lead.leadType === "Aged Leads" && lead.ageRange ? ` (${lead.ageRange} days)` : ""}`,
-                },
-                { label: "Quantity", value: quote.quantity },
-                { label: "Price each", value: formatUsd(quote.unitCents) },
-              ]}
-              total={formatUsd(quote.totalCents)}
+          <Suspense fallback={<Spinner label="Loading..." />}>
+            <OrderStep
+              lead={lead}
+              quote={quote}
+              payment={payment}
+              paymentError={paymentError}
+              onRetry={() => preparePayment(agency, lead, saved.surveyId)}
+              onBack={() => setStep(2)}
+              heading={heading}
             />
-            {payment ? (
-              <PaymentCard
-                payment={payment}
-                submitLabel={`Complete Payment - ${formatUsd(quote.totalCents)}`}
-                outcome={{
-                  returnUrl: `${window.location.origin}/login`,
-                  successDescription: "Thank you! A confirmation e-mail is on its way. Log in with your new account.",
-                }}
-              />
-            ) : paymentError ? (
-              <RetryNotice message={paymentError} onRetry={() => preparePayment(agency, lead, saved.surveyId)} />
-            ) : (
-              <div className="py-8 text-center">
-                <Spinner label="Setting up payment..." />
-              </div>
-            )}
-            <Button variant="secondary" onClick={() => setStep(2)}>
-              Back
-            </Button>
-          </div>
+          </Suspense>
         )}
       </Card>
     </div>

@@ -54,8 +54,13 @@ function Processing() {
   );
 }
 
-function ThankYouCard() {
-  const [params] = useState(() => new URLSearchParams(window.location.search));
+interface ThankYouProps {
+  /** The page's query string (`?order=…`, or Stripe's `redirect_status`), as the server received it. */
+  search: string;
+}
+
+function ThankYouCard({ search }: ThankYouProps) {
+  const [params] = useState(() => new URLSearchParams(search));
   const statusQuery = orderStatusQuery(params);
   const order = useQuery({
     ...statusQuery,
@@ -75,10 +80,10 @@ function ThankYouCard() {
   );
 }
 
-export default function ThankYou() {
+export default function ThankYou(props: ThankYouProps) {
   return (
     <AppProviders>
-      <ThankYouCard />
+      <ThankYouCard {...props} />
     </AppProviders>
   );
 }

@@ -1,14 +1,12 @@
 /** /partner-invitation: an approved partner opens the e-mailed link, chooses a password and lands in /partner. */
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { type NewPasswordForm, newPasswordFormSchema } from "../../domain/schemas/auth";
-import { INVITATION_INVALID, INVITATION_TTL_HOURS } from "../../domain/schemas/partner-account";
+import { INVITATION_INVALID, INVITATION_TTL_HOURS } from "../../domain/partner";
+import type { NewPasswordForm } from "../../domain/schemas/auth";
 import { api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery } from "../../lib/query";
 import { $user } from "../../lib/stores";
 import { Button } from "../../ui/button";
-import { Form } from "../../ui/form";
+import { Form, lazyZodResolver } from "../../ui/form";
 import { Spinner } from "../../ui/spinner";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
@@ -26,15 +24,20 @@ function InvalidInvitation() {
   );
 }
 
-function AcceptInvitation() {
-  const [token] = useState(() => new URLSearchParams(window.location.search).get("token") ?? "");
+/** The link's token (`?token=`), read from the URL by the server that renders the page. */
+interface LinkProps {
+  token: string;
+}
+
+function AcceptInvitation({ token }: LinkProps) {
   const check = useQuery({
     queryKey: ["/api/partner-invitation/check", token],
     queryFn: () => call(api["partner-invitation"].check.$post({ json: { token } })),
     enabled: token !== "",
   });
   const form = useForm<NewPasswordForm>({
-    resolver: zodResolver(newPasswordFormSchema),
+    // The schema (and zod) load with the first validation (decision 0016).
+    resolver: lazyZodResolver(() => import("../../domain/schemas/auth").then((m) => m.newPasswordFormSchema)),
     defaultValues: { password: "", confirmPassword: "" },
   });
   const accept = useMutation({
@@ -72,10 +75,10 @@ function AcceptInvitation() {
   );
 }
 
-export default function AcceptInvitationForm() {
+export default function AcceptInvitationForm(props: LinkProps) {
   return (
     <AppProviders>
-      <AcceptInvitation />
+      <AcceptInvitation {...props} />
     </AppProviders>
   );
 }

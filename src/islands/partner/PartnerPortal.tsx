@@ -40,21 +40,21 @@ function Figures() {
     queryFn: () => call(api.partner.stats.$get()),
     refetchInterval: () => 30_000,
   });
-  if (stats.isPending || profile.isPending) return <Spinner label="Loading your figures..." />;
   if (stats.isError || profile.isError) return <p className="text-ink-soft">Figures could not be loaded.</p>;
-  const { today } = stats.data;
+  // While they load, the cards are there with a placeholder: the page's HTML has them, and nothing below moves.
+  const loaded = profile.data ? stats.data : undefined;
   const figures = [
-    ["Calls today", `${today.calls} / ${today.dailyCallCap}`, "calls-today"],
+    ["Calls today", loaded ? `${loaded.today.calls} / ${loaded.today.dailyCallCap}` : "…", "calls-today"],
     [
       "Billable rate",
-      stats.data.billableRate === null ? "—" : `${Math.round(stats.data.billableRate * 100)}%`,
+      !loaded ? "…" : loaded.billableRate === null ? "—" : `${Math.round(loaded.billableRate * 100)}%`,
       "billable-rate",
     ],
-    ["Average duration", duration(stats.data.averageDurationSeconds), "average-duration"],
-    ["Pay per billable transfer", formatUsd(profile.data.payPerTransferCents), "pay-per-transfer"],
+    ["Average duration", loaded ? duration(loaded.averageDurationSeconds) : "…", "average-duration"],
+    ["Pay per billable transfer", profile.data ? formatUsd(profile.data.payPerTransferCents) : "…", "pay-per-transfer"],
   ];
   return (
-    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-busy={!loaded || undefined}>
       {figures.map(([label, value, id]) => (
         <Card key={id}>
           <dt className="text-sm text-ink-soft">{label}</dt>

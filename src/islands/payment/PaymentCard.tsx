@@ -4,9 +4,10 @@ import type { PaymentStart } from "../../domain/schemas/payments";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import type { PaymentOutcome } from "./complete-payment";
-import { SimulatedCardForm } from "./SimulatedCardForm";
 
+// The card forms load when a payment exists, not with the page (decision 0032): a checkout's first screen is its summary.
 const StripeCardForm = lazy(() => import("./StripeCardForm"));
+const SimulatedCardForm = lazy(() => import("./SimulatedCardForm"));
 
 export const PREPARE_HINT = 'Configure your package and click "Proceed to Payment" to continue.';
 
@@ -42,12 +43,14 @@ export function PaymentCard({
           <p className="rounded-lg border border-dashed border-line px-4 py-8 text-center text-ink-soft">
             {placeholder}
           </p>
-        ) : payment.provider === "stripe" ? (
-          <Suspense fallback={<Spinner label="Loading payment form..." />}>
-            <StripeCardForm payment={payment} outcome={outcome} submitLabel={submitLabel} />
-          </Suspense>
         ) : (
-          <SimulatedCardForm payment={payment} outcome={outcome} submitLabel={submitLabel} />
+          <Suspense fallback={<Spinner label="Loading payment form..." />}>
+            {payment.provider === "stripe" ? (
+              <StripeCardForm payment={payment} outcome={outcome} submitLabel={submitLabel} />
+            ) : (
+              <SimulatedCardForm payment={payment} outcome={outcome} submitLabel={submitLabel} />
+            )}
+          </Suspense>
         )}
       </div>
       {payment && (

@@ -18,7 +18,7 @@ function formatExpiry(value: string): string {
   return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
 }
 
-export function SimulatedCardForm({ payment, outcome, submitLabel }: PaymentFormProps) {
+export default function SimulatedCardForm({ payment, outcome, submitLabel }: PaymentFormProps) {
   const [ready, setReady] = useState(false);
   const [card, setCard] = useState({ cardNumber: "", expiry: "", cvc: "" });
   useEffect(() => setReady(true), []);

@@ -3,7 +3,7 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { useState } from "react";
 import { Button } from "../../ui/button";
-import { type PaymentFormProps, paymentError, paymentFailed, paymentSucceeded } from "./complete-payment";
+import { type PaymentFormProps, paymentError, paymentFailed, paymentSucceeded, returnUrlOf } from "./complete-payment";
 
 const stripeByKey = new Map<string, Promise<Stripe | null>>();
 
@@ -19,7 +19,7 @@ function StripeForm({ payment, outcome, submitLabel }: PaymentFormProps) {
     try {
       const { error, paymentIntent } = await stripe.confirmPayment({
         elements,
-        confirmParams: { return_url: outcome.returnUrl },
+        confirmParams: { return_url: returnUrlOf(outcome).href },
         redirect: "if_required",
       });
       if (error) paymentFailed(error.message);

@@ -4,7 +4,7 @@ import { api, call } from "../../lib/api";
 import { toast } from "../../ui/toast";
 
 export interface PaymentOutcome {
-  /** Absolute return URL (may carry our own parameters, such as the order id). */
+  /** Where the buyer returns, a path of this site (may carry our own parameters, such as the order id). */
   returnUrl: string;
   successDescription: string;
   /** Given when the page itself goes on after paying (no redirect, no default toast). */
@@ -24,13 +24,16 @@ export function paymentSucceeded(outcome: PaymentOutcome, paymentIntentId: strin
     return;
   }
   toast({ title: "Payment Successful", description: outcome.successDescription, variant: "success" });
-  const url = new URL(outcome.returnUrl);
+  const url = returnUrlOf(outcome);
   url.searchParams.set("payment_intent", paymentIntentId);
   url.searchParams.set("payment_intent_client_secret", clientSecret);
   url.searchParams.set("redirect_status", "succeeded");
   // Leave the toast on screen for a moment before the provider-style redirect.
   setTimeout(() => window.location.assign(url), 800);
 }
+
+/** The return URL made absolute in the browser (pages render on the server, where there is no location). */
+export const returnUrlOf = (outcome: PaymentOutcome) => new URL(outcome.returnUrl, window.location.origin);
 
 export function paymentFailed(message: string | undefined): void {
   toast({ title: "Payment Failed", description: message || "Payment failed", variant: "destructive" });

@@ -3,10 +3,15 @@
 import { formatUsd } from "../../../domain/pricing";
 import { api, call } from "../../../lib/api";
 import { useQuery } from "../../../lib/query";
+import { lazyView } from "../../../ui/lazy-view";
 import { QueryView } from "../../../ui/query-view";
 import { Table } from "../../../ui/table";
 import { BulkUpload } from "./BulkUpload";
-import { SingleLeadForm } from "./SingleLeadForm";
+
+/** Below the bulk upload: its code (and its form library) loads as it nears the screen (decision 0032). */
+const SingleLeadForm = lazyView(() => import("./SingleLeadForm").then((m) => m.SingleLeadForm), {
+  hydrate: "visible",
+});
 
 export function AgedLeadsTab() {
   const recent = useQuery({ queryKey: ["/api/admin/aged-leads"], queryFn: () => call(api.admin["aged-leads"].$get()) });

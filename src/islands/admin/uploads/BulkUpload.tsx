@@ -3,15 +3,16 @@
  * auto-mapping or the review dialog, batches of 1,000 to the server, live progress and a final report.
  * The work is in `useCsvImport`; this file lays out its views.
  */
-
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { TEMPLATE_FILE_NAME } from "../../../domain/csv-mapping";
 import { AGED_LEAD_PRICING_RULE } from "../../../domain/pricing";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { DropArea, ImportReport, InterruptedUpload, SuccessBanner, UploadProgress } from "./BulkUploadViews";
-import { ReviewDialog } from "./ReviewDialog";
 import { useCsvImport } from "./useCsvImport";
+
+/** The column review loads when a file needs it, not with the admin panel (decision 0032). */
+const ReviewDialog = lazy(() => import("./ReviewDialog").then((m) => ({ default: m.ReviewDialog })));
 
 /** The writer (papaparse) loads on the first click, not with the page. */
 async function downloadTemplate() {
@@ -71,12 +72,14 @@ export function BulkUpload() {
       {report && <ImportReport report={report} />}
 
       {review && (
-        <ReviewDialog
-          review={review}
-          onPage={(page) => void csv.showPage(page)}
-          onClose={csv.closeReview}
-          onConfirm={(mapping) => void csv.confirmMapping(mapping)}
-        />
+        <Suspense>
+          <ReviewDialog
+            review={review}
+            onPage={(page) => void csv.showPage(page)}
+            onClose={csv.closeReview}
+            onConfirm={(mapping) => void csv.confirmMapping(mapping)}
+          />
+        </Suspense>
       )}
     </Card>
   );

@@ -1,6 +1,7 @@
 /** The bulk upload's views (spec §5): the drop area, the progress of an import, and its final report. */
 import { useRef, useState } from "react";
 import { BULK_BATCH_SIZE, STATUS_REJECTIONS } from "../../../domain/csv-mapping";
+import { useHydrated } from "../../../ui/hydrated";
 import { buttonClass } from "../../../ui/styles";
 import type { UnfinishedUpload } from "./resume";
 import type { ImportStatus, Stage } from "./useCsvImport";
@@ -8,6 +9,8 @@ import type { ImportStatus, Stage } from "./useCsvImport";
 export function DropArea({ reading, onFile }: { reading: boolean; onFile: (file: File) => void }) {
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
+  // A file chosen before React hydrates would be dropped (decision 0009): the picker waits for it.
+  const hydrated = useHydrated();
   return (
     <section
       aria-label="CSV drop area"
@@ -37,7 +40,7 @@ export function DropArea({ reading, onFile }: { reading: boolean; onFile: (file:
         type="file"
         accept=".csv,text/csv"
         className="sr-only"
-        disabled={reading}
+        disabled={reading || !hydrated}
         onChange={(e) => {
           const file = e.target.files?.[0];
           if (file) onFile(file);

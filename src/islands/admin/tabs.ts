@@ -1,0 +1,34 @@
+/**
+ * The admin panel's tabs, in order; each opens at /admin?tab=<value>, its own URL with its own code.
+ * `label` is what the tab reads; `card` and `text` are its card above the tabs.
+ */
+export const ADMIN_TABS = [
+  {
+    value: "aged-leads",
+    label: "Aged Leads",
+    card: "Upload Aged Leads",
+    text: "Single leads and bulk CSV files, priced by age.",
+  },
+  {
+    value: "callbacks",
+    label: "Callbacks",
+    card: "Upload Callback Opportunities",
+    text: "Add call-back prospects for buyers.",
+  },
+  { value: "users", label: "Users", card: "Manage Users", text: "See every account and change passwords." },
+  {
+    value: "aff-network",
+    label: "Partner Applications",
+    card: "Partner Applications",
+    text: "Review, approve or reject partners.",
+  },
+  {
+    value: "fulfilment",
+    label: "Fulfilment",
+    card: "Fulfilment",
+    text: "Open orders, partners today and the returns queue.",
+  },
+] as const;
+export type AdminTab = (typeof ADMIN_TABS)[number]["value"];
+/** The tabs' ids, in order (each opens at /admin?tab=<id>). */
+export const ADMIN_TAB_IDS = ADMIN_TABS.map((tab) => tab.value);

@@ -1,0 +1,22 @@
+/**
+ * Astro's middleware: the pages rendered in the Worker know who is signed in (`Astro.locals.user`, from the
+ * session cookie through the Worker's one session module) and hand it to their islands as a prop
+ * (decision 0032). Who may open a page is still decided before Astro runs, by the Worker's page guards
+ * (worker/middleware/page-guards.ts). Pre-rendered pages are built once for everyone and have no user.
+ */
+import { defineMiddleware } from "astro:middleware";
+import { pageUser } from "../worker/page-user";
+
+export const onRequest = defineMiddleware(async (context, next) => {
+  context.locals.user = null;
+  if (context.isPrerendered) return next();
+  // Loaded here, not at the top: pre-rendering runs in Node, where the Worker's modules do not exist.
+  const { env } = await import("cloudflare:workers");
+  const { user, cookie } = await pageUser(context.request, env);
+  context.locals.user = user;
+  const response = await next();
+  if (cookie) response.headers.append("Set-Cookie", cookie);
+  // A page that carries someone's data is theirs alone.
+  if (user) response.headers.set("Cache-Control", "private, no-store");
+  return response;
+});
