@@ -148,6 +148,8 @@ export const imports = sqliteTable(
     rowsInserted: integer("rows_inserted").notNull().default(0),
     rowsDuplicate: integer("rows_duplicate").notNull().default(0),
     rowsRejected: integer("rows_rejected").notNull().default(0),
+    /** Inserted rows whose number a shared suppression list held: stored, not for sale (migration 0018). */
+    rowsSuppressed: integer("rows_suppressed").notNull().default(0),
     batchesReceived: integer("batches_received").notNull().default(0),
     batchesDone: integer("batches_done").notNull().default(0),
     batchesFailed: integer("batches_failed").notNull().default(0),
@@ -171,6 +173,8 @@ export const importBatches = sqliteTable(
     status: text("status", { enum: IMPORT_BATCH_STATUSES }).notNull().default("queued"),
     inserted: integer("inserted").notNull().default(0),
     duplicates: integer("duplicates").notNull().default(0),
+    /** Of the inserted rows, those suppressed on insert (migration 0018). */
+    suppressed: integer("suppressed").notNull().default(0),
     error: text("error"),
     processedAt: integer("processed_at", { mode: "timestamp_ms" }),
     /** When the batch was last handed to the Queue; a batch queued long after it is re-sent (migration 0016). */
@@ -194,6 +198,10 @@ export const importRejections = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
 );
+
+/** The marketplace lists a lead while it is unsold and not suppressed (the listing indexes' predicate). */
+const listed = (t: { soldAt: AnySQLiteColumn; suppressedAt: AnySQLiteColumn }) =>
+  sql`${t.soldAt} IS NULL AND ${t.suppressedAt} IS NULL`;
 
 export const agedLeads = sqliteTable(
   "aged_leads",
@@ -226,20 +234,29 @@ export const agedLeads = sqliteTable(
     returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
     /** Set when the lead's order was fully refunded (migration 0016): it leaves My Leads and cannot be returned. */
     refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
+    /** The phone as `phoneKey` (src/domain/suppression.ts), filled on insert; what suppression lists are matched by. */
+    phoneKey: integer("phone_key"),
+    /**
+     * Set while an active shared suppression list holds the number (or the phone is no US number): the lead
+     * is stored but not listed, reserved or sold; cleared when the number leaves the lists (migration 0018).
+     */
+    suppressedAt: integer("suppressed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("aged_leads_dedupe_unique").on(t.dedupeKey),
-    // Migrations 0006 and 0012 (docs/decisions/0012): the marketplace's indexes over unsold leads, newest
-    // first. They leave `reserved_until` out, so reserving or releasing a lead never rewrites them.
-    index("aged_leads_listing_idx")
-      .on(sql`${t.createdAt} DESC`, t.id, t.state, t.areaCode)
-      .where(sql`${t.soldAt} IS NULL`),
-    index("aged_leads_state_listing_idx").on(t.state, sql`${t.createdAt} DESC`, t.id).where(sql`${t.soldAt} IS NULL`),
-    index("aged_leads_area_listing_idx").on(t.areaCode, sql`${t.createdAt} DESC`, t.id).where(sql`${t.soldAt} IS NULL`),
+    // Migrations 0006, 0012 and 0018 (docs/decisions/0012, 0042): the marketplace's indexes over listed leads
+    // (unsold, not suppressed), newest first. They leave `reserved_until` out, so reserving or releasing a
+    // lead never rewrites them; the area index carries the state, so "area code but not these states" is
+    // answered inside it.
+    index("aged_leads_listing_idx").on(sql`${t.createdAt} DESC`, t.id, t.state, t.areaCode).where(listed(t)),
+    index("aged_leads_state_listing_idx").on(t.state, sql`${t.createdAt} DESC`, t.id).where(listed(t)),
+    index("aged_leads_area_listing_idx").on(t.areaCode, sql`${t.createdAt} DESC`, t.id, t.state).where(listed(t)),
     index("aged_leads_reservations_idx")
       .on(t.reservedUntil, t.state, t.areaCode)
-      .where(sql`${t.soldAt} IS NULL AND ${t.reservedUntil} IS NOT NULL`),
+      .where(sql`${t.soldAt} IS NULL AND ${t.suppressedAt} IS NULL AND ${t.reservedUntil} IS NOT NULL`),
+    // Unsold leads by number: a list change finds the leads it suppresses or frees (migration 0018).
+    index("aged_leads_phone_key_idx").on(t.phoneKey).where(sql`${t.soldAt} IS NULL`),
     // Partial (migration 0013): My Leads always asks for one buyer, so unsold rows need no entry.
     index("aged_leads_sold_to_idx")
       .on(t.soldToUserId, sql`${t.soldAt} DESC`, t.id)
@@ -252,7 +269,7 @@ export const agedLeads = sqliteTable(
 );
 
 /**
- * Unsold leads per state and area code (migration 0006). Kept by triggers on aged_leads in the same
+ * Listed leads (unsold and not suppressed, migrations 0006 and 0018) per state and area code. Kept by triggers on aged_leads in the same
  * transaction as every insert, sale and delete; running reservations are subtracted when read.
  */
 export const agedLeadCounts = sqliteTable(
@@ -710,3 +727,5 @@ export const deliverySummaries = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
+
+export * from "./schema-suppression";
