@@ -33,6 +33,7 @@ import { partnerInvitations, partnerPortal } from "./routes/partner-portal";
 import { partnerApplicationReview, partnerApplications } from "./routes/partners";
 import { payments } from "./routes/payments";
 import { buyerReturnRoutes } from "./routes/returns";
+import { adminSuppression, buyerSuppression, doNotCall } from "./routes/suppression";
 import { savedSurveys, surveys } from "./routes/surveys";
 import { tracker } from "./routes/tracker";
 import { transferOrders } from "./routes/transfer-orders";
@@ -53,7 +54,8 @@ export const publicApp = new Hono<AppBindings>()
   .route("/", surveys)
   .route("/", partnerApplications)
   .route("/", partnerInvitations)
-  .route("/", deliverySetup);
+  .route("/", deliverySetup)
+  .route("/", doNotCall);
 
 export const accountApp = new Hono<SignedInBindings>().use("*", requireUser).route("/", me).route("/", savedSurveys);
 
@@ -61,7 +63,8 @@ export const buyerApp = new Hono<SignedInBindings>()
   .use("*", requireBuyer)
   .route("/", buyer)
   .route("/", tracker)
-  .route("/", buyerReturnRoutes);
+  .route("/", buyerReturnRoutes)
+  .route("/", buyerSuppression);
 
 export const adminApp = new Hono<SignedInBindings>()
   .use("*", requireAdmin)
@@ -70,7 +73,8 @@ export const adminApp = new Hono<SignedInBindings>()
   .route("/", partnerAdmin)
   .route("/", transferOrders)
   .route("/", adminLeads)
-  .route("/", adminFulfilment);
+  .route("/", adminFulfilment)
+  .route("/", adminSuppression);
 
 export const partnerApp = new Hono<SignedInBindings>().use("*", requirePartner).route("/", partnerPortal);
 

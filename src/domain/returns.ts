@@ -128,6 +128,8 @@ export interface TrackerTransfer {
   returnable: boolean;
   returnStatus: ReturnStatus | null;
   returnNote: string | null;
+  /** The day ('YYYY-MM-DD') the caller's number was added to a Do Not Call list after the transfer, or null. */
+  suppressedOn: string | null;
 }
 
 export interface TrackerPage {

@@ -3,7 +3,7 @@
  * partner API's refusal, and the number key every list, lead and ping is compared by. Pure: no I/O. The
  * file formats are suppression-file.ts; the /do-not-call form and the list upload are schemas/suppression.ts.
  */
-import { normalizeUsPhone } from "./leads.ts";
+import { usPhoneKey } from "./leads.ts";
 
 /**
  * Where a list comes from. `internal_dnc` is the shop's own list (the /do-not-call page and the admin);
@@ -111,10 +111,7 @@ export const PHONE_KEY_MAX = 9_999_999_999;
  * same rule as `normalizeUsPhone` (a leading country code 1 dropped, the area code starting 2-9), so a
  * number a partner can ping for is a number a list can hold.
  */
-export function phoneKey(text: string): number | null {
-  const national = normalizeUsPhone(text);
-  return national === null ? null : Number(national);
-}
+export const phoneKey = (text: string): number | null => usPhoneKey(text);
 
 /** A key back to its 10 digits. */
 export const phoneFromKey = (key: number) => String(key);

@@ -3,6 +3,7 @@
  * Enums named here are the values stored in D1 (worker/db/schema.ts).
  */
 import { type ApplicationTimeZone, PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
+import { SUPPRESSED_NO_ROUTE } from "./suppression.ts";
 
 /** Who an account belongs to; admins are buyers with `is_admin` (a partner is never an admin). */
 export const ACCOUNT_TYPES = ["buyer", "partner"] as const;
@@ -117,6 +118,8 @@ export const NO_ROUTE_REASONS = {
   duplicate: `This caller was already delivered to every buyer open for this state in the last ${DUPLICATE_WINDOW_DAYS} days.`,
   caps_reached: "Every order open for this state has reached its transfers for now.",
   outside_hours: "Every order open for this state is outside its transfer hours.",
+  // The caller's number is on a Do Not Call list (docs/product-rules.md D22).
+  ...SUPPRESSED_NO_ROUTE,
 } as const;
 export type NoRouteReason = keyof typeof NO_ROUTE_REASONS;
 

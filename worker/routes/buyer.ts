@@ -18,7 +18,7 @@ import { validate, validateJson } from "../validation";
 export const buyer = new Hono<SignedInBindings>()
   .get("/aged-leads", validate("query", agedLeadsQuerySchema), async (c) => {
     const { page, location } = c.req.valid("query");
-    return c.json(await listAvailableLeads(c.env.DB, page, location));
+    return c.json(await listAvailableLeads(c.env.DB, page, location, c.get("user").id));
   })
   .post(
     "/bulk-purchase-leads",

@@ -78,9 +78,12 @@ export const RouteAnswerSchema = z
 export const NoRouteSchema = z
   .object({
     message: z.string().openapi({ example: NO_ROUTE_REASONS.caps_reached }),
-    reason: z
-      .enum(Object.keys(NO_ROUTE_REASONS) as [keyof typeof NO_ROUTE_REASONS])
-      .openapi({ example: "caps_reached" }),
+    reason: z.enum(Object.keys(NO_ROUTE_REASONS) as [keyof typeof NO_ROUTE_REASONS]).openapi({
+      description: Object.entries(NO_ROUTE_REASONS)
+        .map(([reason, message]) => `\`${reason}\`: ${message}`)
+        .join(" "),
+      example: "caps_reached",
+    }),
   })
   .openapi("NoRoute");
 

@@ -53,14 +53,16 @@ function refreshTotals(db: D1Database, importId: string): D1PreparedStatement {
       `UPDATE imports SET
          rows_received = b.received, batches_received = b.batches, rows_inserted = b.inserted,
          rows_duplicate = b.duplicates, batches_done = b.done, batches_failed = b.failed,
-         rows_rejected = (SELECT count(*) FROM import_rejections WHERE import_id = ?1)
+         rows_rejected = (SELECT count(*) FROM import_rejections WHERE import_id = ?1), rows_suppressed = b.suppressed
        FROM (SELECT coalesce(sum(rows_received), 0) AS received, count(*) AS batches,
                     coalesce(sum(CASE WHEN status = 'done' THEN inserted END), 0) AS inserted,
                     coalesce(sum(CASE WHEN status = 'done' THEN duplicates END), 0) AS duplicates,
+                    coalesce(sum(CASE WHEN status = 'done' THEN suppressed END), 0) AS suppressed,
                     count(CASE WHEN status = 'done' THEN 1 END) AS done,
                     count(CASE WHEN status = 'failed' THEN 1 END) AS failed
              FROM import_batches WHERE import_id = ?1) AS b
-       WHERE imports.id = ?1`,
+       WHERE imports.id = ?1
+       RETURNING batches_done + batches_failed = batches_received AS settled`,
     )
     .bind(importId);
 }
@@ -154,7 +156,10 @@ export async function acceptBatch(env: Env, adminId: string | null, upload: Bulk
   };
 }
 
-/** Inserts a queued batch. Answers false when the batch was already processed (a redelivered message). */
+/**
+ * Inserts a queued batch. Answers whether it did and left every batch received so far settled (the import
+ * may be complete: a bulk change worth `PRAGMA optimize`); false for a redelivered message.
+ */
 export async function processImportBatch(env: Env, message: ImportBatchMessage): Promise<boolean> {
   const { importId, batchNumber } = message;
   const db = env.DB;
@@ -170,16 +175,19 @@ export async function processImportBatch(env: Env, message: ImportBatchMessage):
     "EXISTS (SELECT 1 FROM import_batches WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued')";
   // Ids start with the insert's millisecond (then 80 random bits), so a big import appends to the primary
   // key's index instead of dirtying a random page of it per row (docs/decisions/0013).
-  await db.batch([
+  // The insert trigger of migration 0018 suppresses a row whose number an active shared list holds (one
+  // seek per row); the batch counts them, and they stay stored until the number leaves the lists.
+  const results = await db.batch<{ settled: number }>([
     db
       .prepare(
         `INSERT OR IGNORE INTO aged_leads
-           (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, import_id, import_batch, area_code)
+           (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, import_id, import_batch, area_code,
+            phone_key)
          SELECT printf('%012x', CAST(unixepoch('subsec') * 1000 AS INTEGER)) || lower(hex(randomblob(10))),
                 json_extract(value, '$.name'), json_extract(value, '$.email'),
                 json_extract(value, '$.phone'), json_extract(value, '$.state'), json_extract(value, '$.ageRange'),
                 json_extract(value, '$.priceCents'), json_extract(value, '$.formFillTime'), json_extract(value, '$.dedupeKey'),
-                ?1, ?2, json_extract(value, '$.areaCode')
+                ?1, ?2, json_extract(value, '$.areaCode'), json_extract(value, '$.phoneKey')
          FROM json_each(?3) WHERE ${queued}`,
       )
       .bind(importId, batchNumber, rows),
@@ -188,6 +196,7 @@ export async function processImportBatch(env: Env, message: ImportBatchMessage):
         `UPDATE import_batches SET
            inserted = (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2),
            duplicates = row_count - (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2),
+           suppressed = (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2 AND suppressed_at IS NOT NULL),
            status = 'done', processed_at = ?3
          WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued'`,
       )
@@ -195,7 +204,7 @@ export async function processImportBatch(env: Env, message: ImportBatchMessage):
     refreshTotals(db, importId),
   ]);
   await env.DOCUMENTS.delete(batchKey(importId, batchNumber));
-  return true;
+  return Boolean(results.at(-1)?.results[0]?.settled);
 }
 
 /** A batch that kept failing: its rows are reported rejected, so none is silently lost. */
@@ -234,6 +243,7 @@ export async function importStatus(db: D1Database, importId: string, now = Date.
     rowsInserted: Number(row.rows_inserted),
     rowsDuplicate: Number(row.rows_duplicate),
     rowsRejected: Number(row.rows_rejected),
+    rowsSuppressed: Number(row.rows_suppressed),
     batchesReceived: Number(row.batches_received),
     batchesDone: Number(row.batches_done),
     batchesFailed: Number(row.batches_failed),
@@ -300,6 +310,7 @@ export function importReportCsv(d1: D1Database, status: ImportStatus): ReadableS
       const totals = csvLines([
         ["Rows received", status.rowsReceived],
         ["Inserted", status.rowsInserted],
+        ["Of which suppressed (on a Do Not Call list: stored, not for sale)", status.rowsSuppressed],
         ["Duplicates skipped", status.rowsDuplicate],
         ["Rejected", status.rowsRejected],
       ]);

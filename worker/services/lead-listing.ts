@@ -25,14 +25,19 @@ import {
 import { database } from "../db/client";
 import { agedLeads } from "../db/schema";
 import { priceLead } from "./leads";
+import { suppressedAfterPurchase } from "./suppression-checks";
 
 /**
- * Unsold, and not held by a reservation that is still running (?1 = now). The running reservations are
- * read once per query from their own small index into a set the listing index is checked against, so the
- * listing indexes need no `reserved_until` and reserving 200 leads does not rewrite 600 of their entries.
+ * Listed (unsold, not suppressed: the listing indexes' predicate), not held by a reservation that is still
+ * running (?1 = now), and not on the buyer's private Do Not Call list (?3 = the buyer). The running
+ * reservations and the buyer's scrubbed leads are read once per query into a set the listing index is
+ * checked against, so the listing indexes need no `reserved_until` and reserving 200 leads does not
+ * rewrite 600 of their entries; the buyer's set is as large as their list's matches (decision 0042).
  */
-const AVAILABLE = `sold_at IS NULL AND rowid NOT IN (SELECT rowid FROM aged_leads INDEXED BY aged_leads_reservations_idx
-  WHERE sold_at IS NULL AND reserved_until >= ?1)`;
+const AVAILABLE = `sold_at IS NULL AND suppressed_at IS NULL AND rowid NOT IN (
+  SELECT rowid FROM aged_leads INDEXED BY aged_leads_reservations_idx
+    WHERE sold_at IS NULL AND suppressed_at IS NULL AND reserved_until >= ?1
+  UNION ALL SELECT a.rowid FROM buyer_scrubbed_leads b JOIN aged_leads a ON a.id = b.lead_id WHERE b.user_id = ?3)`;
 const ORDER = "ORDER BY created_at DESC, id";
 
 interface PreviewRow {
@@ -51,13 +56,20 @@ interface KeyCount {
   n: number;
 }
 
-/** Unsold leads per key (the triggers' table) and running reservations (aged_leads_reservations_idx). */
+/**
+ * Listed leads per key (the triggers' table), running reservations (aged_leads_reservations_idx) and the
+ * buyer's privately scrubbed leads that are listed and not reserved (?2 = the buyer; the two never overlap).
+ */
 const UNSOLD_SQL = "SELECT state, area_code AS areaCode, unsold AS n FROM aged_lead_counts WHERE unsold > 0";
+const SCRUBBED = `FROM buyer_scrubbed_leads b JOIN aged_leads a ON a.id = b.lead_id
+  WHERE b.user_id = ?2 AND a.sold_at IS NULL AND a.suppressed_at IS NULL AND NOT coalesce(a.reserved_until >= ?1, 0)`;
 const HELD_BY_KEY_SQL = `SELECT state, coalesce(area_code, '') AS areaCode, count(*) AS n
-  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE sold_at IS NULL AND reserved_until >= ?1
-  GROUP BY state, area_code`;
+  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE sold_at IS NULL AND suppressed_at IS NULL AND reserved_until >= ?1
+  GROUP BY state, area_code
+  UNION ALL SELECT a.state, coalesce(a.area_code, ''), count(*) ${SCRUBBED} GROUP BY a.state, a.area_code`;
 const HELD_SQL = `SELECT '' AS state, '' AS areaCode, count(*) AS n
-  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE sold_at IS NULL AND reserved_until >= ?1`;
+  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE sold_at IS NULL AND suppressed_at IS NULL AND reserved_until >= ?1
+  UNION ALL SELECT '', '', count(*) ${SCRUBBED}`;
 
 /**
  * The counts read last in this isolate: a hint to plan the page query before this request's counts
@@ -75,9 +87,21 @@ function tally(terms: readonly LocationTerm[], unsold: readonly KeyCount[], held
   const sum = (rows: readonly KeyCount[]) => rows.reduce((total, row) => total + row.n, 0);
   if (keys.all) {
     const available = sum(unsold) - sum(held);
-    return { keys, available, matched: available };
+    return { keys, available, matched: available, areaOutside: [] as string[] };
   }
-  const heldBy = new Map(held.map((row) => [`${row.state}\n${row.areaCode}`, row.n]));
+  // The selected area codes that have listed leads outside the selected states.
+  const areaOutside = [
+    ...new Set(
+      unsold
+        .filter((row) => keys.areaCodes.includes(row.areaCode) && !keys.states.includes(row.state))
+        .map((row) => row.areaCode),
+    ),
+  ].sort();
+  const heldBy = new Map<string, number>();
+  for (const row of held) {
+    const key = `${row.state}\n${row.areaCode}`;
+    heldBy.set(key, (heldBy.get(key) ?? 0) + row.n);
+  }
   let available = 0;
   let matched = 0;
   for (const row of unsold) {
@@ -85,19 +109,31 @@ function tally(terms: readonly LocationTerm[], unsold: readonly KeyCount[], held
     available += n;
     if (keysMatch(keys, row)) matched += n;
   }
-  return { keys, available, matched };
+  return { keys, available, matched, areaOutside };
 }
 
-const sameKeys = (a: LocationKeys, b: LocationKeys) =>
-  a.all || b.all ? a.all === b.all : [...a.states].sort().join("\n") === [...b.states].sort().join("\n");
+type Plan = ReturnType<typeof tally>;
+
+const samePlan = (a: Plan, b: Plan) =>
+  a.keys.all || b.keys.all
+    ? a.keys.all === b.keys.all
+    : [...a.keys.states].sort().join("\n") === [...b.keys.states].sort().join("\n") &&
+      a.areaOutside.join("\n") === b.areaOutside.join("\n");
 
 /**
- * The rowids of one page, newest first, and their parameters (?1 now, ?2 offset, then the key lists: at
- * most 4). Raw SQL: drizzle cannot say INDEXED BY, which pins each shape to the index it was measured
- * with (decision 0012 shows the plans).
+ * The rowids of one page, newest first, and their parameters (?1 now, ?2 offset, ?3 the buyer, then the
+ * key lists: at most 5). Raw SQL: drizzle cannot say INDEXED BY, which pins each shape to the index it was
+ * measured with (decision 0012 shows the plans).
  */
-function pageRowids(keys: LocationKeys, matched: number, available: number, now: number, offset: number) {
-  const params: (string | number)[] = [now, offset];
+function pageRowids(
+  keys: LocationKeys,
+  plan: { matched: number; available: number; areaOutside: readonly string[] },
+  now: number,
+  offset: number,
+  userId: string,
+) {
+  const { matched, available } = plan;
+  const params: (string | number)[] = [now, offset, userId];
   // One key list: `= ?n` for a single value (one ordered index range), else a JSON list.
   const oneOf = (column: string, values: readonly string[]) => {
     params.push(values.length === 1 ? (values[0] ?? "") : JSON.stringify(values));
@@ -108,7 +144,11 @@ function pageRowids(keys: LocationKeys, matched: number, available: number, now:
   if (keys.all) {
     return { sql: `SELECT rowid FROM aged_leads INDEXED BY aged_leads_listing_idx WHERE ${AVAILABLE} ${page}`, params };
   }
-  const { states, areaCodes } = keys;
+  const { states } = keys;
+  // Area codes whose listed leads all lie in the selected states add nothing (a buyer typing "FL, 305"):
+  // the counts say so, and leaving them out spares walking their whole range (decision 0043).
+  const areaCodes =
+    states.length > 0 ? keys.areaCodes.filter((code) => plan.areaOutside.includes(code)) : keys.areaCodes;
   const stateIn = states.length > 0 ? oneOf("state", states) : null;
   const areaIn = areaCodes.length > 0 ? oneOf("area_code", areaCodes) : null;
   // Each key costs about (offset + page) index entries and a merge; walking the newest-first index costs
@@ -140,12 +180,14 @@ export async function listAvailableLeads(
   d1: D1Database,
   page: number,
   location: string | undefined,
+  /** The buyer asking: their private Do Not Call list leaves its leads out of their list only. */
+  userId: string,
 ): Promise<AgedLeadPage> {
   const now = Date.now();
   const offset = (page - 1) * AGED_LEADS_PAGE_SIZE;
   const terms = parseLocationFilter(location);
-  const pageQuery = (plan: ReturnType<typeof tally>) => {
-    const rowids = pageRowids(plan.keys, plan.matched, plan.available, now, offset);
+  const pageQuery = (plan: Plan) => {
+    const rowids = pageRowids(plan.keys, plan, now, offset, userId);
     return d1
       .prepare(
         `SELECT id, name, phone, state, age_range, price_cents, form_fill_time FROM aged_leads
@@ -158,14 +200,14 @@ export async function listAvailableLeads(
   const withPage = planned.matched > offset;
   const [unsold, held, listed] = await d1.batch<KeyCount | PreviewRow>([
     d1.prepare(UNSOLD_SQL),
-    d1.prepare(planned.keys.all ? HELD_SQL : HELD_BY_KEY_SQL).bind(now),
+    d1.prepare(planned.keys.all ? HELD_SQL : HELD_BY_KEY_SQL).bind(now, userId),
     ...(withPage ? [pageQuery(planned)] : []),
   ]);
   lastUnsold = (unsold?.results ?? []) as KeyCount[];
   const fresh = tally(terms, lastUnsold, (held?.results ?? []) as KeyCount[]);
   const { matched } = fresh;
   let rows = (listed?.results ?? []) as PreviewRow[];
-  if (matched > offset && !(withPage && sameKeys(planned.keys, fresh.keys))) {
+  if (matched > offset && !(withPage && samePlan(planned, fresh))) {
     rows = (await pageQuery(fresh).all<PreviewRow>()).results;
   }
   return {
@@ -213,6 +255,7 @@ const toOwnedLead = (row: OwnedRow): OwnedLead => ({
   formFillTime: row.formFillTime?.toISOString() ?? null,
   purchasedAt: (row.soldAt ?? new Date(0)).toISOString(),
   orderId: row.orderId ?? "",
+  suppressedOn: null,
 });
 
 /** Leads the buyer bought and kept: an approved return (issue 16) or a full refund takes a lead out of My Leads. */
@@ -238,8 +281,15 @@ export async function listOwnedLeads(d1: D1Database, userId: string, page: numbe
       .offset((page - 1) * MY_LEADS_PAGE_SIZE),
   ]);
   const total = counted?.total ?? 0;
+  const items = rows.map(toOwnedLead);
+  // Numbers added to a Do Not Call list since they were bought: flagged, so the buyer stops calling.
+  const flags = await suppressedAfterPurchase(
+    { db },
+    userId,
+    items.map((lead) => ({ phone: lead.phone, purchasedAt: Date.parse(lead.purchasedAt) })),
+  );
   return {
-    items: rows.map(toOwnedLead),
+    items: items.map((lead) => ({ ...lead, suppressedOn: flags.get(lead.phone) ?? null })),
     total,
     page,
     pageSize: MY_LEADS_PAGE_SIZE,

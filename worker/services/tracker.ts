@@ -24,6 +24,7 @@ import { type Database, database } from "../db/client";
 import { orderDelivery, orders, returns, transfers, users } from "../db/schema";
 import type { Env } from "../env";
 import { NotFoundError } from "../errors";
+import { suppressedAfterPurchase } from "./suppression-checks";
 
 export const DEFAULT_TRACKER_TIME_ZONE = "America/New_York";
 /** The CSV export reads this many transfers per database query. */
@@ -75,6 +76,7 @@ function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
     returnable: row.billable && row.returnStatus === null && withinReturnWindow("transfer", routedAt, now),
     returnStatus: row.returnStatus ?? null,
     returnNote: row.returnNote ?? null,
+    suppressedOn: null,
   };
 }
 
@@ -125,8 +127,20 @@ export async function listTrackerTransfers(
       .limit(TRACKER_PAGE_SIZE)
       .offset((query.page - 1) * TRACKER_PAGE_SIZE),
   ]);
+  const items = rows.map((row) => toTrackerTransfer(row, now));
+  // A delivered caller whose number reached a Do Not Call list after the call is flagged (issue 24 item 6).
+  const flags = await suppressedAfterPurchase(
+    { db },
+    userId,
+    rows.flatMap((row, i) =>
+      items[i]?.contactShown ? [{ phone: row.phone, purchasedAt: row.routedAt.getTime() }] : [],
+    ),
+  );
   return {
-    items: rows.map((row) => toTrackerTransfer(row, now)),
+    items: items.map((item, i) => ({
+      ...item,
+      suppressedOn: item.contactShown ? (flags.get(rows[i]?.phone ?? "") ?? null) : null,
+    })),
     page: query.page,
     pageSize: TRACKER_PAGE_SIZE,
     total: counted?.total ?? 0,

@@ -69,6 +69,8 @@ export interface OwnedLead {
   formFillTime: string | null;
   purchasedAt: string;
   orderId: string;
+  /** The day ('YYYY-MM-DD') its number was added to a Do Not Call list after the purchase, or null: stop calling it. */
+  suppressedOn: string | null;
 }
 
 export type OwnedLeadPage = Page<OwnedLead>;

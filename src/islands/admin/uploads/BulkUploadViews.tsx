@@ -146,12 +146,13 @@ export function ImportReport({ report }: { report: ImportStatus }) {
       <h4 id="import-report" className="font-semibold">
         Import report: {report.fileName}
       </h4>
-      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-5">
         {[
           ["Rows received", report.rowsReceived],
           ["Inserted", report.rowsInserted],
           ["Duplicates skipped", report.rowsDuplicate],
           ["Rejected", report.rowsRejected],
+          ["Suppressed", report.rowsSuppressed],
         ].map(([label, value]) => (
           <div key={label}>
             <dt className="text-muted">{label}</dt>
@@ -164,6 +165,12 @@ export function ImportReport({ report }: { report: ImportStatus }) {
           </div>
         ))}
       </dl>
+      {report.rowsSuppressed > 0 && (
+        <p className="text-sm text-ink-soft">
+          {report.rowsSuppressed} inserted {report.rowsSuppressed === 1 ? "lead is" : "leads are"} on a Do Not Call
+          list: stored, and not for sale until the number leaves the list.
+        </p>
+      )}
       {shown.length > 0 && (
         <>
           {report.rowsRejected > shown.length && (
