@@ -164,8 +164,11 @@ DROP TRIGGER `aged_lead_counts_update`;
 --> statement-breakpoint
 CREATE TRIGGER `aged_lead_counts_update` AFTER UPDATE OF `sold_at`, `suppressed_at`, `state`, `area_code` ON `aged_leads`
 WHEN (OLD.`sold_at` IS NULL AND OLD.`suppressed_at` IS NULL) <> (NEW.`sold_at` IS NULL AND NEW.`suppressed_at` IS NULL) OR OLD.`state` IS NOT NEW.`state` OR OLD.`area_code` IS NOT NEW.`area_code` BEGIN
-  UPDATE `aged_lead_counts` SET `unsold` = `unsold` - 1
-  WHERE OLD.`sold_at` IS NULL AND OLD.`suppressed_at` IS NULL AND `state` = OLD.`state` AND `area_code` = coalesce(OLD.`area_code`, '');
+  -- An upsert, not an UPDATE: when another AFTER INSERT trigger changes the new row before
+  -- aged_lead_counts_insert has counted it, the -1 lands first and the +1 still meets it.
+  INSERT INTO `aged_lead_counts` (`state`, `area_code`, `unsold`)
+  SELECT OLD.`state`, coalesce(OLD.`area_code`, ''), -1 WHERE OLD.`sold_at` IS NULL AND OLD.`suppressed_at` IS NULL
+  ON CONFLICT (`state`, `area_code`) DO UPDATE SET `unsold` = `unsold` - 1;
   INSERT INTO `aged_lead_counts` (`state`, `area_code`, `unsold`)
   SELECT NEW.`state`, coalesce(NEW.`area_code`, ''), 1 WHERE NEW.`sold_at` IS NULL AND NEW.`suppressed_at` IS NULL
   ON CONFLICT (`state`, `area_code`) DO UPDATE SET `unsold` = `unsold` + 1;
