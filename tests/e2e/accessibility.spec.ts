@@ -50,6 +50,7 @@ const PUBLIC_ROUTES: readonly [name: string, path: string][] = [
   ["thank-you", "/thank-you"],
   ["onboarding-success", "/onboarding-success"],
   ["survey-success", "/survey-success"],
+  ["do-not-call", "/do-not-call"],
   ["not-found", "/no-such-page"],
 ];
 
@@ -202,7 +203,7 @@ for (const viewport of VIEWPORTS) {
     test("every admin tab and /admin-orders", async ({ adminPage: page }) => {
       test.setTimeout(300_000);
       const problems: string[] = [];
-      for (const tab of ["aged-leads", "callbacks", "users", "aff-network", "fulfilment"]) {
+      for (const tab of ["aged-leads", "callbacks", "users", "aff-network", "fulfilment", "do-not-call"]) {
         await page.goto(`/admin?tab=${tab}`);
         await audit(page, `admin-${tab}`, viewport, problems);
       }

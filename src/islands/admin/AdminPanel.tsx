@@ -12,6 +12,7 @@ import { CallbacksTab } from "./uploads/CallbacksTab";
 
 /** Loads when the tab is first opened, not with the page (decision 0016). */
 const FulfilmentTab = lazy(() => import("./FulfilmentTab"));
+const SuppressionTab = lazy(() => import("./SuppressionTab"));
 
 /** `value` stays in the URL (?tab=); `label` is what the tab reads. */
 export const ADMIN_TABS = [
@@ -40,6 +41,12 @@ export const ADMIN_TABS = [
     card: "Fulfilment",
     text: "Open orders, partners today and the returns queue.",
   },
+  {
+    value: "do-not-call",
+    label: "Do Not Call",
+    card: "Do Not Call Lists",
+    text: "Suppression lists: upload, refresh every 31 days.",
+  },
 ] as const;
 type AdminTab = (typeof ADMIN_TABS)[number]["value"];
 
@@ -53,6 +60,11 @@ const TAB_CONTENT: Record<AdminTab, ReactNode> = {
   fulfilment: (
     <Suspense fallback={<Spinner label="Loading fulfilment..." />}>
       <FulfilmentTab />
+    </Suspense>
+  ),
+  "do-not-call": (
+    <Suspense fallback={<Spinner label="Loading the Do Not Call lists..." />}>
+      <SuppressionTab />
     </Suspense>
   ),
 };

@@ -18,6 +18,7 @@ const CallTransfersView = lazy(() => import("./CallTransfersView").then((m) => (
 const MyLeadsView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyLeadsView })));
 const MyOrdersView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyOrdersView })));
 const LeadTrackerView = lazy(() => import("./LeadTrackerView").then((m) => ({ default: m.LeadTrackerView })));
+const DoNotCallListView = lazy(() => import("./DoNotCallListView").then((m) => ({ default: m.DoNotCallListView })));
 const ReturnLeadView = lazy(() => import("./ReturnLeadView").then((m) => ({ default: m.ReturnLeadView })));
 
 function ComingSoon({ title }: { title: string }) {
@@ -73,6 +74,7 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
       { id: "my-leads", label: "My Leads", render: () => <MyLeadsView /> },
       { id: "my-orders", label: "My Orders", render: () => <MyOrdersView /> },
       { id: "lead-tracker", label: "Lead Tracker", render: () => <LeadTrackerView /> },
+      { id: "do-not-call-list", label: "My Do Not Call List", render: () => <DoNotCallListView /> },
     ],
   },
   {
