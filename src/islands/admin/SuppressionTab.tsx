@@ -5,7 +5,7 @@
  */
 import type { SuppressionListView } from "../../domain/schemas/suppression";
 import { SUPPRESSION_LIST_KIND_LABELS, staleListMessage } from "../../domain/suppression";
-import { SUPPRESSION_FILE_KIND_LABELS } from "../../domain/suppression-file";
+import type { SuppressionFileKind } from "../../domain/suppression-file";
 import { api, call } from "../../lib/api";
 import { useQuery, useQueryClient } from "../../lib/query";
 import { Card } from "../../ui/card";
@@ -16,6 +16,12 @@ import { SuppressionUploader } from "../suppression/SuppressionUploader";
 
 const LISTS_URL = "/api/admin/suppression-lists";
 const n = (value: number) => value.toLocaleString("en-US");
+const CONTENTS: Record<SuppressionFileKind, string> = {
+  full: "full list",
+  additions: "additions",
+  deletions: "deletions",
+  changes: "change list",
+};
 
 function Freshness({ list }: { list: SuppressionListView }) {
   if (list.kind === "internal_dnc") return <span className="text-ink-soft">Live: requests apply at once</span>;
@@ -33,7 +39,7 @@ function Freshness({ list }: { list: SuppressionListView }) {
 function LastUpload({ list }: { list: SuppressionListView }) {
   const upload = list.lastUpload;
   if (!upload) return <span className="text-ink-soft">—</span>;
-  const what = `${upload.fileName} (${SUPPRESSION_FILE_KIND_LABELS[upload.contents].toLowerCase()})`;
+  const what = `${upload.fileName} (${CONTENTS[upload.contents]})`;
   if (upload.status === "failed")
     return (
       <span className="text-red-800">

@@ -5,7 +5,7 @@
  * the server's answer in place: the field messages of the one schema (schemas/suppression.ts), or the
  * confirmation, moved into view and announced.
  */
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type SubmitEvent, useEffect, useRef, useState } from "react";
 import { DO_NOT_CALL_LIMITS } from "../../domain/suppression";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
@@ -36,7 +36,7 @@ export default function DoNotCallForm(props: DoNotCallFormProps) {
     if (confirmation) done.current?.focus();
   }, [confirmation]);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setBusy(true);
     setFailure(null);

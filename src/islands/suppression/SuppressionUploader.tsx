@@ -3,7 +3,7 @@
  * Account (the buyer's own list): the list's details checked by the server's own schemas, the file read
  * in a Web Worker, then progress, a refused file, the review of rejected lines, or the report.
  */
-import { type FormEvent, useId, useState } from "react";
+import { type SubmitEvent, useId, useState } from "react";
 import type { z } from "zod";
 import {
   buyerSuppressionListSchema,
@@ -63,7 +63,7 @@ export function SuppressionUploader({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const uploadable = lists.filter((list) => (ADMIN_UPLOAD_LIST_KINDS as readonly string[]).includes(list.kind));
 
-  function submit(event: FormEvent) {
+  function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const common = { contents, refreshedOn };
     let target: UploadTarget;
@@ -144,7 +144,11 @@ export function SuppressionUploader({
         max={localToday()}
         onChange={(event) => setRefreshedOn(event.target.value)}
         error={errors.refreshedOn}
-        hint="The day the source list was downloaded. Lists older than 31 days are flagged."
+        hint={
+          scope === "admin"
+            ? "The day the source list was downloaded. Lists older than 31 days are flagged."
+            : "The day your list was last brought up to date."
+        }
       />
       <div className="sm:col-span-2">
         <label htmlFor={fileId} className={labelClass}>
@@ -160,8 +164,9 @@ export function SuppressionUploader({
           className="block w-full text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-medium file:text-brand-700"
         />
         <p id={`${fileId}-hint`} className="mt-1.5 text-sm text-muted">
-          One 10-digit number a line, or area code,number (the National Do Not Call Registry's files); a change list
-          flags each line A or D.
+          {scope === "admin"
+            ? "One 10-digit number a line, or area code,number (the National Do Not Call Registry's files); a change list flags each line A or D."
+            : "A text or CSV file with one phone number a line, written any way: 3055550100, (305) 555-0100, +1 305 555 0100."}
         </p>
         {errors.file && (
           <p id={`${fileId}-error`} className={fieldErrorClass} role="alert">
