@@ -57,6 +57,7 @@ export const ROUTES: RouteSpec[] = [
   island("/get-started"),
   island("/ringcloud"),
   island("/affnetwork"),
+  island("/do-not-call"),
   island("/admin", "admin"),
 ];
 
