@@ -25,9 +25,13 @@ export interface SuppressionFinishMessage {
 }
 export type SuppressionMessage = SuppressionBatchMessage | SuppressionFinishMessage;
 
+/** A message of ours: its numbers go into SQL text, so they must be whole numbers. */
 export const isSuppressionMessage = (body: unknown): body is SuppressionMessage => {
-  const kind = typeof body === "object" && body !== null ? (body as { kind?: unknown }).kind : null;
-  return kind === "suppression-batch" || kind === "suppression-finish";
+  if (typeof body !== "object" || body === null) return false;
+  const { kind, uploadId, batchNumber } = body as Record<string, unknown>;
+  if (!Number.isSafeInteger(uploadId)) return false;
+  if (kind === "suppression-finish") return true;
+  return kind === "suppression-batch" && Number.isSafeInteger(batchNumber);
 };
 
 /**
