@@ -3,11 +3,16 @@
  * kind and refreshed-on day; a full file replaces the list, additions and deletions change it; a list
  * older than 31 days is flagged; a buyer's private list is theirs alone; bad batches change nothing.
  */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SUPPRESSION_BATCH_MESSAGES } from "../../src/domain/schemas/suppression";
 import { dayNumber } from "../../src/domain/suppression";
-import { callApi, deliverToQueue, expectAdminOnly, expectSignedInOnly, signedIn } from "./helpers";
+import worker from "../../worker/app";
+import { createDeps } from "../../worker/deps";
+import { resendStalledSuppression } from "../../worker/services/suppression-resend";
+import { type D1Usage, watchD1 } from "./d1-usage";
+import { bulkRow, callApi, deliverToQueue, expectAdminOnly, expectSignedInOnly, signedIn } from "./helpers";
 import {
   daysAgo,
   emptyReport,
@@ -255,5 +260,99 @@ describe("a buyer's own list (My Account)", () => {
       numbers: 4,
       lastUpload: { status: "done" },
     });
+  });
+});
+
+describe("nothing of an upload is lost on a crash", () => {
+  it("a batch whose Queue message was lost is sent again by the cron, and the upload finishes", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const sent: unknown[] = [];
+    const losing = {
+      send: async (body: unknown) => void sent.push(body),
+      sendBatch: async (messages: { body: unknown }[]) => void sent.push(...messages.map((m) => m.body)),
+    };
+    const add = numbers(3);
+    const start = await callApi("/api/admin/suppression-uploads", {
+      cookie,
+      json: {
+        kind: "litigator",
+        name: "Crash",
+        contents: "full",
+        refreshedOn: today(),
+        fileName: "c.txt",
+        report: emptyReport(3),
+      },
+    });
+    const { uploadId, listId } = await start.json<{ uploadId: number; listId: number }>();
+    const batch = await callApi(`/api/admin/suppression-uploads/${uploadId}/batches`, {
+      cookie,
+      json: { batchNumber: 1, add, remove: [] },
+      env: { IMPORT_QUEUE: losing },
+    });
+    expect(batch.status).toBe(200);
+    sent.length = 0; // the crash: the message never arrives
+
+    // Too early: a batch queued a moment ago may still be on its way.
+    const early = createDeps({ ...env, IMPORT_QUEUE: losing as unknown as Queue });
+    expect(await resendStalledSuppression(early)).toBe(0);
+    const later = createDeps({ ...env, IMPORT_QUEUE: losing as unknown as Queue }, Date.now() + 4 * 60_000);
+    expect(await resendStalledSuppression(later)).toBe(1);
+    expect(sent).toEqual([{ kind: "suppression-batch", uploadId, batchNumber: 1 }]);
+    await deliverToQueue(sent);
+    await callApi(`/api/admin/suppression-uploads/${uploadId}/finish`, { cookie, json: { batches: 1 } });
+    await deliverToQueue([{ kind: "suppression-finish", uploadId }]);
+    expect(await uploadStatus(cookie, uploadId)).toMatchObject({ status: "done", numbersAdded: 3 });
+    expect((await listNumbers(listId)).length).toBe(3);
+  });
+
+  it("the cron, an upload's end and an import's last batch run PRAGMA optimize (bulk changes)", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const optimized = (usage: D1Usage) =>
+      usage.statements.filter((statement) => statement.sql === "PRAGMA optimize").length;
+
+    const cron = watchD1(env.DB);
+    const ctx = createExecutionContext();
+    await worker.scheduled?.(
+      createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }),
+      { ...env, DB: cron.db },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(optimized(cron.usage)).toBe(1);
+
+    const start = await callApi("/api/admin/suppression-uploads", {
+      cookie,
+      json: {
+        kind: "litigator",
+        name: "Optimized",
+        contents: "full",
+        refreshedOn: today(),
+        fileName: "o.txt",
+        report: emptyReport(2),
+      },
+    });
+    const { uploadId } = await start.json<{ uploadId: number }>();
+    await callApi(`/api/admin/suppression-uploads/${uploadId}/batches`, {
+      cookie,
+      json: { batchNumber: 1, add: numbers(2), remove: [] },
+    });
+    await deliverToQueue([{ kind: "suppression-batch", uploadId, batchNumber: 1 }]);
+    await callApi(`/api/admin/suppression-uploads/${uploadId}/finish`, { cookie, json: { batches: 1 } });
+    const finish = watchD1(env.DB);
+    await deliverToQueue([{ kind: "suppression-finish", uploadId }], {
+      env: { ...env, DB: finish.db } as Cloudflare.Env,
+    });
+    expect(optimized(finish.usage)).toBe(1);
+
+    const upload = await callApi("/api/bulk-upload-aged-leads", {
+      cookie,
+      json: { batchNumber: 1, leads: [bulkRow(freshPhone())] },
+    });
+    const { importId } = await upload.json<{ importId: string }>();
+    const consumer = watchD1(env.DB);
+    await deliverToQueue([{ kind: "import-batch", importId, batchNumber: 1 }], {
+      env: { ...env, DB: consumer.db } as Cloudflare.Env,
+    });
+    expect(optimized(consumer.usage)).toBe(1);
   });
 });
