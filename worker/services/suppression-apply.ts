@@ -53,6 +53,7 @@ export const SWEEP_QUERIES = 1 + 4 * RANGES_PER_MESSAGE + 2 + 1;
 
 interface BatchTarget {
   status: string;
+  replaces: number;
   list_id: number;
   owner_user_id: string | null;
   upload_status: string;
@@ -88,7 +89,7 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
   const { uploadId, batchNumber } = message;
   const target = await db
     .prepare(
-      `SELECT b.status, u.list_id, u.status AS upload_status, l.owner_user_id
+      `SELECT b.status, u.replaces, u.list_id, u.status AS upload_status, l.owner_user_id
        FROM suppression_upload_batches b JOIN suppression_uploads u ON u.id = b.upload_id
        JOIN suppression_lists l ON l.id = u.list_id WHERE b.upload_id = ? AND b.batch_number = ?`,
     )
@@ -123,13 +124,18 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
         )
         .bind(list, dayNumber(deps.now), uploadId, adds),
       setBatch("added"),
-      // Numbers the list already held are marked as listed by this upload (a full list removes the rest).
-      db
-        .prepare(
-          `UPDATE suppression_numbers SET last_upload_id = ?1
-           WHERE list_id = ?2 AND number IN (SELECT value FROM json_each(?3)) AND last_upload_id IS NOT ?1 AND ${queued}`,
-        )
-        .bind(uploadId, list, adds),
+      // A full file that replaces the list marks the numbers the list already held as listed by it (the
+      // rest leave at the end); any other upload has no use for the mark and spares the seeks.
+      ...(target.replaces
+        ? [
+            db
+              .prepare(
+                `UPDATE suppression_numbers SET last_upload_id = ?1
+                 WHERE list_id = ?2 AND number IN (SELECT value FROM json_each(?3)) AND last_upload_id IS NOT ?1 AND ${queued}`,
+              )
+              .bind(uploadId, list, adds),
+          ]
+        : []),
       owner === null
         ? db
             .prepare(
