@@ -255,8 +255,9 @@ export const agedLeads = sqliteTable(
     index("aged_leads_reservations_idx")
       .on(t.reservedUntil, t.state, t.areaCode)
       .where(sql`${t.soldAt} IS NULL AND ${t.suppressedAt} IS NULL AND ${t.reservedUntil} IS NOT NULL`),
-    // Unsold leads by number: a list change finds the leads it suppresses or frees (migration 0018).
-    index("aged_leads_phone_key_idx").on(t.phoneKey).where(sql`${t.soldAt} IS NULL`),
+    // Leads by number: a list change finds the leads it suppresses or frees (migration 0018). Not partial,
+    // so that selling a lead leaves it alone.
+    index("aged_leads_phone_key_idx").on(t.phoneKey),
     // Partial (migration 0013): My Leads always asks for one buyer, so unsold rows need no entry.
     index("aged_leads_sold_to_idx")
       .on(t.soldToUserId, sql`${t.soldAt} DESC`, t.id)
