@@ -89,6 +89,15 @@ describe("a number on a shared list (national, state, litigator, the shop's own)
     expect(routed?.n).toBe(0);
   });
 
+  it("the partner API's OpenAPI document names `suppressed` among the 409 reasons", async () => {
+    const document = await (await callApi("/api/v1/openapi.json")).json<{
+      components: { schemas: { NoRoute: { properties: { reason: { enum: string[]; description: string } } } } };
+    }>();
+    const reason = document.components.schemas.NoRoute.properties.reason;
+    expect(reason.enum).toContain("suppressed");
+    expect(reason.description).toContain(`\`suppressed\`: ${SUPPRESSED_MESSAGE}`);
+  });
+
   it("is sellable again once its number leaves the list (a deletions file)", async () => {
     const { cookie: admin } = await signedIn({ isAdmin: true });
     const { cookie } = await signedIn();
