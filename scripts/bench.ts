@@ -6,14 +6,19 @@
  *    (`--runs N` runs per route, median; `--runs 0` skips it; `--routes /admin,/survey` only those routes).
  *  - import (scripts/bench-import.ts): a CSV import end to end in Chromium (`--rows N`, default 100,000).
  *  - leads (scripts/bench-leads.ts): the aged-lead marketplace at 100,000 and 1,000,000 leads
- *    (`--lead-sizes 20000,100000` picks sizes).
+ *    (`--lead-sizes 20000,100000` picks sizes; the overlapping filter `TX,FL,<an FL area code>` among them).
  *  - transfers (scripts/bench-transfers.ts): the partner API's routing and events over 10,000 open orders
  *    and 1,000,000 transfers (`--orders`, `--transfers`, `--pings`, `--concurrency`).
+ *  - suppression (scripts/bench-suppression.ts): 5,000,000 Do Not Call numbers loaded in Chromium, then the
+ *    marketplace at 100,000 and 1,000,000 leads, pings and a 1,000,000-row import beside them (`--numbers`,
+ *    `--import-rows`, `--pings`, `--runs`).
+ * `--runs N` repeats leads and suppression N times on fresh databases (the README gets the median).
  */
 import type { Browser } from "playwright-core";
 import { benchImport } from "./bench-import.ts";
 import { benchLeads } from "./bench-leads.ts";
 import { benchPages } from "./bench-pages.ts";
+import { benchSuppression } from "./bench-suppression.ts";
 import { benchTransfers } from "./bench-transfers.ts";
 import { launchChromium } from "./chromium.ts";
 import { parseFlags } from "./lib/flags.ts";
@@ -40,7 +45,10 @@ const browserParts: Record<string, BrowserPart> = {
 const standaloneParts: Record<string, StandalonePart> = {
   leads: async (flags) => {
     const sizes = flags.get("lead-sizes");
-    await benchLeads(typeof sizes === "string" ? sizes.split(",").map(Number) : undefined);
+    await benchLeads(
+      typeof sizes === "string" ? sizes.split(",").map(Number) : undefined,
+      Number(flags.get("runs") ?? 1),
+    );
     return true;
   },
   transfers: async (flags) =>
@@ -52,6 +60,16 @@ const standaloneParts: Record<string, StandalonePart> = {
         concurrency: Number(flags.get("concurrency") ?? 8),
       })
     ).met,
+  suppression: (flags) =>
+    benchSuppression({
+      numbers: Number(flags.get("numbers") ?? 5_000_000),
+      leadSizes: (typeof flags.get("lead-sizes") === "string"
+        ? String(flags.get("lead-sizes")).split(",").map(Number)
+        : [100_000, 1_000_000]) as [number, number],
+      importRows: Number(flags.get("import-rows") ?? 1_000_000),
+      pings: Number(flags.get("pings") ?? 500),
+      runs: Number(flags.get("runs") ?? 1),
+    }),
 };
 const known = [...Object.keys(browserParts), ...Object.keys(standaloneParts)];
 

@@ -65,6 +65,7 @@ export const ROUTES: RouteSpec[] = [
   island("/delivery-setup?token=not-a-real-token"),
   island("/partner-invitation?token=not-a-real-token"),
   island("/partner", "partner"),
+  island("/do-not-call"),
   island("/admin", "admin"),
   ...ADMIN_TAB_IDS.filter((tab) => tab !== "aged-leads").map((tab) => island(`/admin?tab=${tab}`, "admin")),
 ];

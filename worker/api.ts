@@ -34,6 +34,7 @@ import { partnerInvitations, partnerPortal } from "./routes/partner-portal";
 import { partnerApplicationReview, partnerApplications } from "./routes/partners";
 import { payments } from "./routes/payments";
 import { buyerReturnRoutes } from "./routes/returns";
+import { adminSuppression, buyerSuppression, doNotCall } from "./routes/suppression";
 import { savedSurveys, surveys } from "./routes/surveys";
 import { tracker } from "./routes/tracker";
 import { transferOrders } from "./routes/transfer-orders";
@@ -54,7 +55,8 @@ export const publicApp = new Hono<AppBindings>()
   .route("/", surveys)
   .route("/", partnerApplications)
   .route("/", partnerInvitations)
-  .route("/", deliverySetup);
+  .route("/", deliverySetup)
+  .route("/", doNotCall);
 
 export const accountApp = new Hono<SignedInBindings>().use("*", requireUser).route("/", me).route("/", savedSurveys);
 
@@ -63,7 +65,8 @@ export const buyerApp = new Hono<SignedInBindings>()
   .route("/", buyer)
   .route("/", tracker)
   .route("/", consent)
-  .route("/", buyerReturnRoutes);
+  .route("/", buyerReturnRoutes)
+  .route("/", buyerSuppression);
 
 export const adminApp = new Hono<SignedInBindings>()
   .use("*", requireAdmin)
@@ -72,7 +75,8 @@ export const adminApp = new Hono<SignedInBindings>()
   .route("/", partnerAdmin)
   .route("/", transferOrders)
   .route("/", adminLeads)
-  .route("/", adminFulfilment);
+  .route("/", adminFulfilment)
+  .route("/", adminSuppression);
 
 export const partnerApp = new Hono<SignedInBindings>().use("*", requirePartner).route("/", partnerPortal);
 

@@ -1,6 +1,7 @@
 import { D1_LIMITS } from "./db/limits";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { optimizeDatabase } from "./services/db-maintenance";
 import {
   failImportBatch,
   isImportBatchMessage,
@@ -8,6 +9,14 @@ import {
   MAX_QUERIES_PER_IMPORT_MESSAGE,
   processImportBatch,
 } from "./services/imports";
+import {
+  applySuppressionBatch,
+  failSuppressionBatch,
+  finishSuppressionUpload,
+  isSuppressionMessage,
+  MAX_QUERIES_PER_SUPPRESSION_MESSAGE,
+  SWEEP_QUERIES,
+} from "./services/suppression-apply";
 
 /**
  * Import messages one invocation handles, so that it stays within D1's queries per invocation whatever
@@ -17,37 +26,59 @@ export const IMPORT_MESSAGES_PER_INVOCATION = Math.floor(
   D1_LIMITS.queriesPerInvocation / MAX_QUERIES_PER_IMPORT_MESSAGE,
 );
 
+/** The most D1 queries a message of this body can cost (null: not a message this consumer knows). */
+function queriesOf(body: unknown): number | null {
+  if (isImportBatchMessage(body)) return MAX_QUERIES_PER_IMPORT_MESSAGE;
+  if (isSuppressionMessage(body)) {
+    return body.kind === "suppression-batch" ? MAX_QUERIES_PER_SUPPRESSION_MESSAGE : SWEEP_QUERIES;
+  }
+  return null;
+}
+
 /**
- * Queue consumer for CSV import batches (D8). A failing batch is retried by the Queue; on its last
- * delivery it is reported failed (its rows rejected with the reason) rather than silently dropped.
- * A message this consumer cannot understand is logged and acknowledged: retrying it could never succeed.
+ * Queue consumer for CSV import batches (D8) and suppression list uploads (D22). A failing batch is
+ * retried by the Queue; on its last delivery it is reported failed (an import's rows rejected with the
+ * reason, a suppression upload failed) rather than silently dropped. A message this consumer cannot
+ * understand is logged and acknowledged: retrying it could never succeed. After a delivery that finished
+ * an import, the database is optimized (a bulk change, docs/decisions/0043).
  */
 export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const deps = createDeps(env);
-  let handled = 0;
+  let budget: number = D1_LIMITS.queriesPerInvocation;
+  let importDone = false;
   for (const message of batch.messages) {
-    if (!isImportBatchMessage(message.body)) {
+    const body = message.body;
+    const cost = queriesOf(body);
+    if (cost === null) {
       console.warn("Dropping unknown queue message", message.id);
       message.ack();
       continue;
     }
-    if (handled >= IMPORT_MESSAGES_PER_INVOCATION) {
+    if (cost > budget) {
       message.retry();
       continue;
     }
-    handled += 1;
+    budget -= cost;
     try {
-      await processImportBatch(deps, message.body);
+      if (isImportBatchMessage(body)) importDone = (await processImportBatch(deps, body)) || importDone;
+      else if (isSuppressionMessage(body)) {
+        if (body.kind === "suppression-batch") await applySuppressionBatch(deps, body);
+        else await finishSuppressionUpload(deps, body);
+      }
       message.ack();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (message.attempts >= MAX_BATCH_ATTEMPTS) {
-        console.error(`Import batch failed for good after ${message.attempts} attempts`, reason);
-        await failImportBatch(deps, message.body, reason);
+        console.error(`Queue message failed for good after ${message.attempts} attempts`, reason);
+        if (isImportBatchMessage(body)) await failImportBatch(deps, body, reason);
+        else if (isSuppressionMessage(body) && body.kind === "suppression-batch") {
+          await failSuppressionBatch(deps, body, reason);
+        }
         message.ack();
       } else {
         message.retry({ delaySeconds: Math.min(30, 2 ** message.attempts) });
       }
     }
   }
+  if (importDone && budget > 0) await optimizeDatabase(deps);
 }

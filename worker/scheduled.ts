@@ -1,8 +1,10 @@
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { optimizeDatabase } from "./services/db-maintenance";
 import { sendDeliverySummaries } from "./services/delivery-summaries";
 import { resendStalledBatches } from "./services/import-sweep";
 import { expireReservations } from "./services/orders";
+import { resendStalledSuppression } from "./services/suppression-resend";
 import { STARTUP_CRON } from "./startup";
 
 /**
@@ -10,7 +12,8 @@ import { STARTUP_CRON } from "./startup";
  * payment cancelled, so a late card payment cannot be taken for leads that went back on sale; buyers get
  * their daily delivery summary once their day has ended (issue 16); import batches whose Queue message was
  * lost are sent again (issue 21 item 15). The local server also runs it once as it starts (STARTUP_CRON),
- * when every batch still queued has lost its message.
+ * when every batch still queued has lost its message. Suppression uploads get the same care (issue 24), and
+ * the database is optimized last (`PRAGMA optimize`, docs/decisions/0043).
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
   const deps = createDeps(env);
@@ -20,4 +23,7 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   if (cancelled > 0) console.log(`Cancelled the payments of ${cancelled} expired reservations`);
   const summaries = await sendDeliverySummaries(deps);
   if (summaries > 0) console.log(`Sent ${summaries} daily delivery summaries`);
+  const suppression = await resendStalledSuppression(deps, controller.cron === STARTUP_CRON ? 0 : undefined);
+  if (suppression > 0) console.log(`Sent ${suppression} stalled suppression upload messages again`);
+  await optimizeDatabase(deps);
 };

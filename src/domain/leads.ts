@@ -42,6 +42,12 @@ export function normalizeUsPhone(text: string): string | null {
   return /^[2-9]\d{9}$/.test(national) ? national : null;
 }
 
+/** The 10-digit US number as an integer, or null (suppression.ts's `phoneKey`, which lists and pings use). */
+export function usPhoneKey(text: string): number | null {
+  const national = normalizeUsPhone(text);
+  return national === null ? null : Number(national);
+}
+
 /** '(214) 555-1000' → '214'; '' when the phone has fewer than three digits. Stored as aged_leads.area_code. */
 export function leadAreaCode(phone: string): string {
   const national = nationalDigits(phone);
@@ -49,6 +55,8 @@ export function leadAreaCode(phone: string): string {
 }
 
 export const hasPhoneDigits = (phone: string) => phoneDigits(phone).length >= LEAD_LIMITS.phoneDigits;
+/** A phone with enough digits that is still no US number (a lead must be one: it is checked against Do Not Call lists). */
+export const isForeignPhone = (phone: string) => hasPhoneDigits(phone) && normalizeUsPhone(phone) === null;
 
 /** A checked lead (from the single form or a CSV row) as aged_leads stores it, consent evidence included (D22). */
 export function storedLead(lead: {
@@ -85,6 +93,8 @@ export function storedLead(lead: {
     trustedFormUrl: lead.trustedFormUrl ?? null,
     jornayaLeadId: lead.jornayaLeadId ?? null,
     certified: hasConsentCertificate(lead),
+    /** What suppression lists are matched by (`phoneKey` in suppression.ts: the same rule). */
+    phoneKey: usPhoneKey(lead.phone),
   };
 }
 export type StoredLead = ReturnType<typeof storedLead>;

@@ -131,6 +131,8 @@ export interface TrackerTransfer {
   returnNote: string | null;
   /** Opt-in time and page; the certificate only with `contactShown` (D22). The whole record: GET …/consent. */
   consent: ConsentSummary;
+  /** The day ('YYYY-MM-DD') the caller's number was added to a Do Not Call list after the transfer, or null. */
+  suppressedOn: string | null;
 }
 
 export interface TrackerPage {

@@ -3,7 +3,7 @@
  * partner API's refusal, and the number key every list, lead and ping is compared by. Pure: no I/O. The
  * file formats are suppression-file.ts; the /do-not-call form and the list upload are schemas/suppression.ts.
  */
-import { normalizeUsPhone } from "./leads.ts";
+import { usPhoneKey } from "./leads.ts";
 
 /**
  * Where a list comes from. `internal_dnc` is the shop's own list (the /do-not-call page and the admin);
@@ -111,10 +111,7 @@ export const PHONE_KEY_MAX = 9_999_999_999;
  * same rule as `normalizeUsPhone` (a leading country code 1 dropped, the area code starting 2-9), so a
  * number a partner can ping for is a number a list can hold.
  */
-export function phoneKey(text: string): number | null {
-  const national = normalizeUsPhone(text);
-  return national === null ? null : Number(national);
-}
+export const phoneKey = (text: string): number | null => usPhoneKey(text);
 
 /** A key back to its 10 digits. */
 export const phoneFromKey = (key: number) => String(key);
@@ -135,3 +132,29 @@ export const DO_NOT_CALL_MESSAGES = {
 /** What the page says once the number is suppressed (it is, everywhere, at once). */
 export const doNotCallConfirmation = (phone: string) =>
   `Done: ${phone} is on our Do Not Call list. We no longer sell it or route calls to it, and buyers who already have it see it flagged.`;
+
+// ——— Storage: lists, uploads, the record of each sale's checks ———
+
+/** A list is never deleted outright: `deleting` while its numbers are removed, then `deleted` (a sale's record keeps its name). */
+export const SUPPRESSION_LIST_STATUSES = ["active", "deleting", "deleted"] as const;
+export type SuppressionListStatus = (typeof SUPPRESSION_LIST_STATUSES)[number];
+
+/**
+ * An upload: `receiving` while the browser sends batches, `applying` once it said the file ended (the last
+ * batches and, for a full list that replaces one, the removal of the numbers it no longer holds), then
+ * `done`, or `failed` when a batch kept failing.
+ */
+export const SUPPRESSION_UPLOAD_STATUSES = ["receiving", "applying", "done", "failed"] as const;
+export type SuppressionUploadStatus = (typeof SUPPRESSION_UPLOAD_STATUSES)[number];
+
+/** What a suppression check record belongs to: an aged-lead order (its leads) or a routed transfer. */
+export const SUPPRESSION_CHECK_SUBJECTS = ["order", "transfer"] as const;
+export type SuppressionCheckSubject = (typeof SUPPRESSION_CHECK_SUBJECTS)[number];
+
+/** Numbers per uploaded batch: about 110 KB of JSON, one R2 object and one Queue message each. */
+export const SUPPRESSION_BATCH_NUMBERS = 10_000;
+
+/** A number's `added_on` is stored as whole days since 1970-01-01 (UTC): two bytes, not six. */
+export const dayNumber = (time: number) => Math.floor(time / DAY_MS);
+/** A stored day number as 'YYYY-MM-DD'. */
+export const dayOfNumber = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);

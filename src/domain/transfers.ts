@@ -4,6 +4,7 @@
  */
 import { withinHours } from "./hours.ts";
 import { PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
+import { SUPPRESSED_NO_ROUTE } from "./suppression.ts";
 import { localTime, type UsTimeZone } from "./time-zones.ts";
 
 /** A live-transfer order's delivery settings are either still missing or complete. */
@@ -103,6 +104,8 @@ export const NO_ROUTE_REASONS = {
   duplicate: `This caller was already delivered to every buyer open for this state in the last ${DUPLICATE_WINDOW_DAYS} days.`,
   caps_reached: "Every order open for this state has reached its transfers for now.",
   outside_hours: "Every order open for this state is outside its transfer hours.",
+  // The caller's number is on a Do Not Call list (docs/product-rules.md D22).
+  ...SUPPRESSED_NO_ROUTE,
 } as const;
 export type NoRouteReason = keyof typeof NO_ROUTE_REASONS;
 

@@ -51,6 +51,7 @@ const PUBLIC_ROUTES: readonly [name: string, path: string][] = [
   ["thank-you", "/thank-you"],
   ["onboarding-success", "/onboarding-success"],
   ["survey-success", "/survey-success"],
+  ["do-not-call", "/do-not-call"],
   ["not-found", "/no-such-page"],
 ];
 

@@ -37,6 +37,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
     price: "spec §3 aged lead (list item): dollars",
     total: "a page's row count",
   },
+  "worker/services/owned-leads.ts": { total: "a page's row count" },
   "worker/services/transfer-orders.ts": { totalPrice: "spec §3 transfer order (admin view): dollars" },
   "src/domain/schemas/admin-leads.ts": { price: "spec §3 aged lead (admin single form) and bulk lead row: dollars" },
   "src/domain/csv-mapping.ts": { price: "spec §3 bulk lead row: dollars" },

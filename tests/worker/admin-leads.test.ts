@@ -291,6 +291,7 @@ describe("GET /api/imports/:id/report.csv", () => {
       "",
       "Rows received,1",
       "Inserted,0",
+      '"Of which suppressed (on a Do Not Call list: stored, not for sale)",0',
       "Duplicates skipped,0",
       "Rejected,1",
       "With certificate,0",

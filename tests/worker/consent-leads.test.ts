@@ -14,7 +14,7 @@ import { createLeads, payWithCard, type Started } from "./payment-fixtures";
 const CERT_ID = "a1b2c3d4e5".repeat(4);
 const CERT_URL = `https://cert.trustedform.com/${CERT_ID}`;
 const LEAD_ID = "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40";
-const phone = uniquePhones("21");
+const phone = uniquePhones("8");
 
 interface LeadRow {
   opt_in_at: number | null;

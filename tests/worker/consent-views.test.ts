@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import Papa from "papaparse";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { ConsentRecord } from "../../src/domain/consent-record";
 import type { TrackerPage } from "../../src/domain/returns";
 import type { OwnedLeadPage } from "../../src/domain/schemas/dashboard";
@@ -133,44 +133,21 @@ describe("the consent record of a purchased lead (item 2)", () => {
     expect((await callApi(`/api/my-leads/${lead.id}/consent`)).status).toBe(401);
   });
 
-  describe("when the sale's suppression check was recorded (decision 0038's tables)", () => {
-    beforeEach(async () => {
-      await env.DB.batch([
-        env.DB.prepare(
-          `CREATE TABLE IF NOT EXISTS suppression_lists (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL,
-             owner_user_id TEXT, refreshed_on TEXT, status TEXT NOT NULL, numbers INTEGER NOT NULL DEFAULT 0,
-             created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
-        ),
-        env.DB.prepare(
-          `CREATE TABLE IF NOT EXISTS suppression_checks (subject_type TEXT NOT NULL, subject_id TEXT NOT NULL,
-             list_id INTEGER NOT NULL, refreshed_on TEXT, checked_at INTEGER NOT NULL,
-             PRIMARY KEY (subject_type, subject_id, list_id))`,
-        ),
-      ]);
-    });
-    afterEach(async () => {
-      await env.DB.batch([
-        env.DB.prepare("DROP TABLE suppression_checks"),
-        env.DB.prepare("DROP TABLE suppression_lists"),
-      ]);
-    });
-
+  describe("when the sale's suppression check was recorded (suppression_checks, decision 0042)", () => {
     it("lists each list with its kind, its refreshed-on day at the check and when it was checked", async () => {
       const buyer = await signedIn();
       const orderId = crypto.randomUUID();
       const lead = await ownedLead(buyer.user.id, orderId, FULL);
       const checkedAt = Date.UTC(2026, 5, 1, 12);
-      await env.DB.batch([
-        env.DB.prepare(
-          `INSERT INTO suppression_lists (id, kind, name, refreshed_on, status, created_at, updated_at) VALUES
-           (1, 'national_dnc', 'National DNC, area codes 201-989', '2026-05-28', 'active', 0, 0),
-           (2, 'litigator', 'Litigators', '2026-05-30', 'active', 0, 0)`,
-        ),
-        env.DB.prepare(
-          `INSERT INTO suppression_checks (subject_type, subject_id, list_id, refreshed_on, checked_at) VALUES
-           ('order', ?1, 1, '2026-05-28', ?2), ('order', ?1, 2, '2026-05-30', ?2), ('order', 'another', 1, '2026-05-01', ?2)`,
-        ).bind(orderId, checkedAt),
-      ]);
+      // Name, kind and day are copied into the check: a later rename or refresh of a list does not rewrite it.
+      await env.DB.prepare(
+        `INSERT INTO suppression_checks (subject_type, subject_id, list_id, list_kind, list_name, refreshed_on, list_numbers, checked_at)
+         VALUES ('order', ?1, 9001, 'national_dnc', 'National DNC, area codes 201-989', '2026-05-28', 5000000, ?2),
+                ('order', ?1, 9002, 'litigator', 'Litigators', '2026-05-30', 12000, ?2),
+                ('order', 'another', 9001, 'national_dnc', 'National DNC', '2026-05-01', 1, ?2)`,
+      )
+        .bind(orderId, checkedAt)
+        .run();
       const record = await (
         await callApi(`/api/my-leads/${lead.id}/consent`, { cookie: buyer.cookie })
       ).json<ConsentRecord>();
@@ -232,7 +209,8 @@ describe("a delivered transfer's consent (item 2)", () => {
       certified: true,
       evidenceShown: false,
       certificates: [],
-      suppressionChecks: null,
+      // The claim recorded what it was checked against: here the shop's own list, the one list there is.
+      suppressionChecks: [{ kind: "internal_dnc", listName: "Do Not Call requests to us", checkedAt: at }],
     });
 
     await recordTransferEvent(

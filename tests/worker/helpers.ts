@@ -166,10 +166,13 @@ export async function deliverToQueue(messages: unknown[], options: { attempts?: 
   return getQueueResult(batch, ctx);
 }
 
-/** Makes phone numbers no other lead of the run has; `prefix` keeps each test file's numbers apart. */
+/**
+ * Makes phone numbers no other lead of the run has; `prefix` (one digit, 2-9) keeps each test file's
+ * numbers apart. Always 10 digits: a lead's phone must be a US number (it is checked against Do Not Call lists).
+ */
 export function uniquePhones(prefix: string): () => string {
-  let seq = 0;
-  return () => `${prefix}${String(Date.now()).slice(-6)}${String(++seq).padStart(3, "0")}`;
+  let seq = Number(String(Date.now()).slice(-6)) * 1000;
+  return () => `${prefix}${String(++seq % 1e9).padStart(9, "0")}`;
 }
 
 /** One CSV row as the import page sends it: a valid lead with `phone`, `overrides` aside. */

@@ -23,7 +23,7 @@ function leads(count: number, firstRow: number, refuseEvery = 0): BulkLeadRow[] 
       rowNumber: firstRow + i,
       name: refuseEvery && i % refuseEvery === 0 ? "" : `Scale Lead ${seq}`,
       email: `scale${seq}@example.com`,
-      phone: `7${run}${String(seq).padStart(6, "0")}`.slice(0, 12),
+      phone: `7${run.slice(-3)}${String(seq).padStart(6, "0")}`,
       state: "TX",
       ageRange: "",
       price: 0,

@@ -125,6 +125,29 @@ describe("location filter (issue 11 item 2, D15)", () => {
     }
   }, 30_000);
 
+  it("overlapping terms (issue 24 item 7): an area code inside a selected state adds nothing; one reaching other states still finds them", async () => {
+    const { cookie } = await signedIn();
+    const base = Date.now() + 20 * DAY;
+    await insertLeads(
+      Array.from({ length: 120 }, (_, i) => ({
+        // 611 only in OA; 612 in OB and OC.
+        state: ["OA", "OB", "OC"][i % 3] ?? "OA",
+        phone: `${i % 3 === 0 ? "611" : "612"}555${String(i).padStart(4, "0")}`,
+        createdAt: base + Math.floor(i / 3),
+      })),
+    );
+    for (const location of ["OA,611", "OA, OB, 611", "OA,612", "OA,OB,612", "OB,611,612"]) {
+      const expected = await expectedIds(location);
+      const first = await list(cookie, location);
+      expect(first.total, location).toBe(expected.length);
+      const second = await list(cookie, location, 2);
+      expect(
+        [...first.items, ...second.items].map((lead) => lead.id),
+        location,
+      ).toEqual(expected.slice(0, 100));
+    }
+  }, 30_000);
+
   it("counts only available leads: sold and running reservations out, expired reservations back in", async () => {
     const buyer = await signedIn();
     const ids = await insertLeads(Array.from({ length: 4 }, (_, i) => ({ state: "QC", phone: `505555000${i}` })));

@@ -34,6 +34,7 @@ const PUBLIC_ROUTES: Route[] = [
   "POST /api/partner-invitation/accept",
   "POST /api/delivery-setup/check",
   "POST /api/delivery-setup",
+  "POST /api/do-not-call",
 ];
 
 /** Any signed-in user, whatever their kind. */
@@ -58,6 +59,11 @@ const BUYER_ROUTES: Route[] = [
   "GET /api/returns/eligible",
   "POST /api/returns",
   "GET /api/balance",
+  "GET /api/my-suppression-list",
+  "POST /api/my-suppression-uploads",
+  "GET /api/my-suppression-uploads/:id",
+  "POST /api/my-suppression-uploads/:id/batches",
+  "POST /api/my-suppression-uploads/:id/finish",
 ];
 
 /** The /partner portal's APIs, for partner accounts only. */

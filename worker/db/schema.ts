@@ -148,6 +148,8 @@ export const imports = sqliteTable(
     rowsInserted: integer("rows_inserted").notNull().default(0),
     rowsDuplicate: integer("rows_duplicate").notNull().default(0),
     rowsRejected: integer("rows_rejected").notNull().default(0),
+    /** Inserted rows whose number a shared suppression list held: stored, not for sale (migration 0018). */
+    rowsSuppressed: integer("rows_suppressed").notNull().default(0),
     batchesReceived: integer("batches_received").notNull().default(0),
     batchesDone: integer("batches_done").notNull().default(0),
     batchesFailed: integer("batches_failed").notNull().default(0),
@@ -177,6 +179,8 @@ export const importBatches = sqliteTable(
     duplicates: integer("duplicates").notNull().default(0),
     /** Of `inserted`, the leads with a consent certificate (migration 0017). */
     certified: integer("certified").notNull().default(0),
+    /** Of the inserted rows, those suppressed on insert (migration 0018). */
+    suppressed: integer("suppressed").notNull().default(0),
     error: text("error"),
     processedAt: integer("processed_at", { mode: "timestamp_ms" }),
     /** When the batch was last handed to the Queue; a batch queued long after it is re-sent (migration 0016). */
@@ -200,6 +204,10 @@ export const importRejections = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
 );
+
+/** The marketplace lists a lead while it is unsold, not withheld and not suppressed (the listing indexes' predicate). */
+const listed = (t: { soldAt: AnySQLiteColumn; withheld: AnySQLiteColumn; suppressedAt: AnySQLiteColumn }) =>
+  sql`${t.soldAt} IS NULL AND ${t.withheld} = 0 AND ${t.suppressedAt} IS NULL`;
 
 export const agedLeads = sqliteTable(
   "aged_leads",
@@ -243,29 +251,37 @@ export const agedLeads = sqliteTable(
     certified: integer("certified", { mode: "boolean" }).notNull().default(false),
     /** No certificate, and its upload sells only leads with one (imports.certificate_required): never listed nor sold. */
     withheld: integer("withheld", { mode: "boolean" }).notNull().default(false),
+    /** The phone as `phoneKey` (src/domain/suppression.ts), filled on insert; what suppression lists are matched by. */
+    phoneKey: integer("phone_key"),
+    /**
+     * Set while an active shared suppression list holds the number (or the phone is no US number): the lead
+     * is stored but not listed, reserved or sold; cleared when the number leaves the lists (migration 0018).
+     */
+    suppressedAt: integer("suppressed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("aged_leads_dedupe_unique").on(t.dedupeKey),
-    // Migrations 0006, 0012 and 0017 (docs/decisions/0012, 0041): the marketplace's indexes over leads for
-    // sale (unsold, not withheld), newest first. They leave `reserved_until` out, so reserving or releasing a
-    // lead never rewrites them; `certified` rides along so the certificate filter is tested inside them.
-    index("aged_leads_listing_idx")
-      .on(sql`${t.createdAt} DESC`, t.id, t.state, t.areaCode)
-      .where(sql`${t.soldAt} IS NULL AND ${t.withheld} = 0`),
-    index("aged_leads_state_listing_idx")
-      .on(t.state, sql`${t.createdAt} DESC`, t.id, t.certified)
-      .where(sql`${t.soldAt} IS NULL AND ${t.withheld} = 0`),
+    // Migrations 0006, 0012, 0017 and 0018 (docs/decisions/0012, 0041, 0042): the marketplace's indexes over
+    // listed leads (unsold, not withheld, not suppressed), newest first. They leave `reserved_until` out, so
+    // reserving or releasing a lead never rewrites them; `certified` rides along so the certificate filter is
+    // tested inside them, and the area index carries the state, so "area code but not these states" is
+    // answered inside it.
+    index("aged_leads_listing_idx").on(sql`${t.createdAt} DESC`, t.id, t.state, t.areaCode).where(listed(t)),
+    index("aged_leads_state_listing_idx").on(t.state, sql`${t.createdAt} DESC`, t.id, t.certified).where(listed(t)),
     index("aged_leads_area_listing_idx")
-      .on(t.areaCode, sql`${t.createdAt} DESC`, t.id, t.certified)
-      .where(sql`${t.soldAt} IS NULL AND ${t.withheld} = 0`),
+      .on(t.areaCode, sql`${t.createdAt} DESC`, t.id, t.state, t.certified)
+      .where(listed(t)),
     // "With certificate" without a location (or a broad one) walks only the certified leads.
     index("aged_leads_certified_listing_idx")
       .on(sql`${t.createdAt} DESC`, t.id, t.state, t.areaCode)
-      .where(sql`${t.soldAt} IS NULL AND ${t.withheld} = 0 AND ${t.certified} = 1`),
+      .where(sql`${listed(t)} AND ${t.certified} = 1`),
     index("aged_leads_reservations_idx")
       .on(t.reservedUntil, t.state, t.areaCode, t.certified)
-      .where(sql`${t.soldAt} IS NULL AND ${t.withheld} = 0 AND ${t.reservedUntil} IS NOT NULL`),
+      .where(sql`${listed(t)} AND ${t.reservedUntil} IS NOT NULL`),
+    // Leads by number: a list change finds the leads it suppresses or frees (migration 0018). Not partial,
+    // so that selling a lead leaves it alone.
+    index("aged_leads_phone_key_idx").on(t.phoneKey),
     // Partial (migration 0013): My Leads always asks for one buyer, so unsold rows need no entry.
     index("aged_leads_sold_to_idx")
       .on(t.soldToUserId, sql`${t.soldAt} DESC`, t.id)
@@ -279,9 +295,9 @@ export const agedLeads = sqliteTable(
 );
 
 /**
- * Leads for sale (unsold, not withheld) per state and area code (migrations 0006, 0017). Kept by triggers on
- * aged_leads in the same transaction as every insert, sale and delete; running reservations are subtracted
- * when read.
+ * Listed leads (unsold, not withheld, not suppressed; migrations 0006, 0017 and 0018) per state and area code.
+ * Kept by triggers on aged_leads in the same transaction as every insert, sale and delete; running
+ * reservations are subtracted when read.
  */
 export const agedLeadCounts = sqliteTable(
   "aged_lead_counts",
@@ -746,3 +762,5 @@ export const deliverySummaries = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
+
+export * from "./schema-suppression";

@@ -9,8 +9,9 @@ import {
 import type { SignedInBindings } from "../env";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { listBuyerOrders, startCallTransferOrder } from "../services/buyer-orders";
-import { listAvailableLeads, listOwnedLeads, myLeadsCsv } from "../services/lead-listing";
+import { listAvailableLeads } from "../services/lead-listing";
 import { purchaseAgedLeads } from "../services/lead-purchases";
+import { listOwnedLeads, myLeadsCsv } from "../services/owned-leads";
 import { paymentProvider } from "../services/payments/provider";
 import { validate, validateJson } from "../validation";
 
@@ -18,7 +19,7 @@ import { validate, validateJson } from "../validation";
 export const buyer = new Hono<SignedInBindings>()
   .get("/aged-leads", validate("query", agedLeadsQuerySchema), async (c) => {
     const { page, location, certified } = c.req.valid("query");
-    return c.json(await listAvailableLeads(c.var.deps, page, location, certified));
+    return c.json(await listAvailableLeads(c.var.deps, page, location, c.get("user").id, certified));
   })
   .post(
     "/bulk-purchase-leads",

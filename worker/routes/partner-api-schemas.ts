@@ -67,14 +67,14 @@ export const ping = createRoute({
   method: "post",
   path: "/transfers",
   summary: "Ping: where should this caller go?",
-  description: `Picks one eligible buyer order for the prospect and answers the number to transfer the caller to. The answer holds a slot on the order for ${ROUTE_ANSWER_TTL_SECONDS} seconds: connect within that time (and report \`connected\`) or ping again. Among eligible orders the oldest paid goes first. A buyer gets one prospect phone at most once in ${DUPLICATE_WINDOW_DAYS} days: every answer counts, including one left to expire, until you report \`no-answer\` or \`failed\` for it. The consent evidence is stored for the buyer: every field given must be well-formed (400 names the field), and if the shop requires your account to send a TrustedForm certificate, a ping without \`consent.trustedFormUrl\` answers 400.`,
+  description: `Picks one eligible buyer order for the prospect and answers the number to transfer the caller to. The answer holds a slot on the order for ${ROUTE_ANSWER_TTL_SECONDS} seconds: connect within that time (and report \`connected\`) or ping again. Among eligible orders the oldest paid goes first. A buyer gets one prospect phone at most once in ${DUPLICATE_WINDOW_DAYS} days: every answer counts, including one left to expire, until you report \`no-answer\` or \`failed\` for it. The consent evidence is stored for the buyer: every field given must be well-formed (400 names the field), and if the shop requires your account to send a TrustedForm certificate, a ping without \`consent.trustedFormUrl\` answers 400. A caller whose number is on a Do Not Call list (the National Registry, state and litigator lists, the shop's own list, or the buyer's private list) is never routed: 409 with \`reason\` \`suppressed\`.`,
   security,
   request: { body: { required: true, ...json(PingSchema, "The prospect and their consent.") } },
   responses: {
     201: json(RouteAnswerSchema, "Routed: transfer the caller to `phoneNumber`."),
     409: json(
       NoRouteSchema,
-      "No eligible order: none open for the state, caps reached, outside hours, a duplicate, or your daily call cap.",
+      "No route. `reason` says why: `suppressed` (the caller's number is on a Do Not Call list: never routed, do not transfer the call), no order open for the state, caps reached, outside hours, a duplicate, or your daily call cap.",
     ),
     ...errors,
   },

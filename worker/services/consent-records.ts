@@ -4,59 +4,39 @@
  * and the suppression lists it was checked against before the sale or the routing. Only the buyer's own
  * leads and transfers: anything else is 404.
  */
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { consentCertificates, hasConsentCertificate } from "../../src/domain/consent";
 import type { ConsentRecord, StoredConsent, SuppressionCheckView } from "../../src/domain/consent-record";
 import { maskLastName, maskPhone } from "../../src/domain/masking";
 import { CONTACT_SHOWN_STATUSES, type TrackerTransferStatus } from "../../src/domain/returns";
+import type { SuppressionCheckSubject } from "../../src/domain/suppression";
 import { agedLeads, transfers } from "../db/schema";
+import { suppressionChecks } from "../db/schema-suppression";
 import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
 import { type ConsentCertificateClaimer, NOT_CONFIGURED_MESSAGES, notConfiguredClaimer } from "./consent-certificates";
 
-/** What a suppression check is about (decision 0038's proposed `suppression_checks.subject_type`). */
-type CheckSubject = { type: "order" | "transfer"; id: string };
-
-interface CheckRow {
-  list_id: number | string;
-  name: string | null;
-  kind: string | null;
-  refreshed_on: string | null;
-  checked_at: number;
-}
-
-const isMissingTable = (error: unknown): boolean => {
-  for (let at: unknown = error; at instanceof Error; at = at.cause) {
-    if (/no such table/i.test(at.message)) return true;
-  }
-  return false;
-};
+/** What a suppression check is about: an order's aged leads, or a routed transfer (decision 0042). */
+type CheckSubject = { type: SuppressionCheckSubject; id: string };
 
 /**
- * The lists a sale (its order) or a routed transfer was checked against, read from the table decision 0038
- * proposes (`suppression_checks`, list names from `suppression_lists`). Null when nothing was recorded, or
- * while this database has no such table yet: the view then says "No suppression check recorded".
+ * The lists a sale (its order) or a routed transfer was checked against, as recorded with it
+ * (`suppression_checks`: each list's kind, name and refreshed-on day at the time). Null when nothing was
+ * recorded: the view then says "No suppression check recorded".
  */
 export async function suppressionChecksOf(deps: Deps, subject: CheckSubject): Promise<SuppressionCheckView[] | null> {
-  let rows: CheckRow[];
-  try {
-    // Raw SQL: the tables belong to the suppression work, not to this branch's schema.ts.
-    rows = await deps.db.all<CheckRow>(sql`
-      SELECT c.list_id, l.name, l.kind, c.refreshed_on, c.checked_at
-      FROM suppression_checks c LEFT JOIN suppression_lists l ON l.id = c.list_id
-      WHERE c.subject_type = ${subject.type} AND c.subject_id = ${subject.id}
-      ORDER BY l.kind, l.name, c.list_id`);
-  } catch (error) {
-    if (isMissingTable(error)) return null;
-    throw error;
-  }
+  const rows = await deps.db
+    .select({
+      listName: suppressionChecks.listName,
+      kind: suppressionChecks.listKind,
+      refreshedOn: suppressionChecks.refreshedOn,
+      checkedAt: suppressionChecks.checkedAt,
+    })
+    .from(suppressionChecks)
+    .where(and(eq(suppressionChecks.subjectType, subject.type), eq(suppressionChecks.subjectId, subject.id)))
+    .orderBy(suppressionChecks.listKind, suppressionChecks.listName, suppressionChecks.listId);
   if (rows.length === 0) return null;
-  return rows.map((row) => ({
-    listName: row.name ?? `List ${row.list_id}`,
-    kind: row.kind,
-    refreshedOn: row.refreshed_on,
-    checkedAt: Number(row.checked_at),
-  }));
+  return rows.map((row) => ({ ...row, checkedAt: row.checkedAt.getTime() }));
 }
 
 /** The certificates a record shows, each with what claiming it can do here (nothing, for now). */

@@ -53,15 +53,17 @@ function refreshTotals(db: D1Database, importId: string): D1PreparedStatement {
       `UPDATE imports SET
          rows_received = b.received, batches_received = b.batches, rows_inserted = b.inserted,
          rows_duplicate = b.duplicates, batches_done = b.done, batches_failed = b.failed, rows_certified = b.certified,
-         rows_rejected = (SELECT count(*) FROM import_rejections WHERE import_id = ?1)
+         rows_rejected = (SELECT count(*) FROM import_rejections WHERE import_id = ?1), rows_suppressed = b.suppressed
        FROM (SELECT coalesce(sum(rows_received), 0) AS received, count(*) AS batches,
                     coalesce(sum(CASE WHEN status = 'done' THEN inserted END), 0) AS inserted,
                     coalesce(sum(CASE WHEN status = 'done' THEN duplicates END), 0) AS duplicates,
                     coalesce(sum(CASE WHEN status = 'done' THEN certified END), 0) AS certified,
+                    coalesce(sum(CASE WHEN status = 'done' THEN suppressed END), 0) AS suppressed,
                     count(CASE WHEN status = 'done' THEN 1 END) AS done,
                     count(CASE WHEN status = 'failed' THEN 1 END) AS failed
              FROM import_batches WHERE import_id = ?1) AS b
-       WHERE imports.id = ?1`,
+       WHERE imports.id = ?1
+       RETURNING batches_done + batches_failed = batches_received AS settled`,
     )
     .bind(importId);
 }
@@ -161,7 +163,10 @@ export async function acceptBatch(deps: Deps, adminId: string | null, upload: Bu
   };
 }
 
-/** Inserts a queued batch. Answers false when the batch was already processed (a redelivered message). */
+/**
+ * Inserts a queued batch. Answers whether it did and left every batch received so far settled (the import
+ * may be complete: a bulk change worth `PRAGMA optimize`); false for a redelivered message.
+ */
 export async function processImportBatch(deps: Deps, message: ImportBatchMessage): Promise<boolean> {
   const { importId, batchNumber } = message;
   const { env } = deps;
@@ -178,19 +183,21 @@ export async function processImportBatch(deps: Deps, message: ImportBatchMessage
     "EXISTS (SELECT 1 FROM import_batches WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued')";
   // Ids start with the insert's millisecond (then 80 random bits), so a big import appends to the primary
   // key's index instead of dirtying a random page of it per row (docs/decisions/0013). The consent columns
-  // and the certificate rule: import-evidence.ts (decision 0041).
+  // and the certificate rule: import-evidence.ts (decision 0041). The insert trigger of migration 0018
+  // suppresses a row whose number an active shared list holds (one seek per row); the batch counts them,
+  // and they stay stored until the number leaves the lists.
   const evidence = evidenceInsert(rows, "?1", "?3");
-  await db.batch([
+  const results = await db.batch<{ settled: number }>([
     db
       .prepare(
         `INSERT OR IGNORE INTO aged_leads
            (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, import_id, import_batch, area_code,
-            ${evidence.columns})
+            phone_key, ${evidence.columns})
          SELECT printf('%012x', CAST(unixepoch('subsec') * 1000 AS INTEGER)) || lower(hex(randomblob(10))),
                 json_extract(value, '$.name'), json_extract(value, '$.email'),
                 json_extract(value, '$.phone'), json_extract(value, '$.state'), json_extract(value, '$.ageRange'),
                 json_extract(value, '$.priceCents'), json_extract(value, '$.formFillTime'), json_extract(value, '$.dedupeKey'),
-                ?1, ?2, json_extract(value, '$.areaCode'), ${evidence.values}
+                ?1, ?2, json_extract(value, '$.areaCode'), json_extract(value, '$.phoneKey'), ${evidence.values}
          FROM ${evidence.from}
          WHERE ${queued}`,
       )
@@ -201,6 +208,7 @@ export async function processImportBatch(deps: Deps, message: ImportBatchMessage
            inserted = (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2),
            certified = (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2 AND certified = 1),
            duplicates = row_count - (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2),
+           suppressed = (SELECT count(*) FROM aged_leads WHERE import_id = ?1 AND import_batch = ?2 AND suppressed_at IS NOT NULL),
            status = 'done', processed_at = ?3
          WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued'`,
       )
@@ -208,7 +216,7 @@ export async function processImportBatch(deps: Deps, message: ImportBatchMessage
     refreshTotals(db, importId),
   ]);
   await env.DOCUMENTS.delete(batchKey(importId, batchNumber));
-  return true;
+  return Boolean(results.at(-1)?.results[0]?.settled);
 }
 
 /** A batch that kept failing: its rows are reported rejected, so none is silently lost. */
@@ -259,6 +267,7 @@ export async function importStatus(deps: Deps, importId: string): Promise<Import
     rowsInserted: row.rowsInserted,
     rowsDuplicate: row.rowsDuplicate,
     rowsRejected: row.rowsRejected,
+    rowsSuppressed: row.rowsSuppressed,
     batchesReceived: row.batchesReceived,
     batchesDone: row.batchesDone,
     batchesFailed: row.batchesFailed,
@@ -329,6 +338,7 @@ export function importReportCsv(deps: Deps, status: ImportStatus): ReadableStrea
       const totals = csvLines([
         ["Rows received", status.rowsReceived],
         ["Inserted", status.rowsInserted],
+        ["Of which suppressed (on a Do Not Call list: stored, not for sale)", status.rowsSuppressed],
         ["Duplicates skipped", status.rowsDuplicate],
         ["Rejected", status.rowsRejected],
         ["With certificate", status.rowsCertified],

@@ -1,41 +1,28 @@
 /**
- * The aged-lead marketplace list (PRODUCT.md D6, D15) and My Leads, built to stay fast at a million leads
+ * The aged-lead marketplace list (PRODUCT.md D6, D15), built to stay fast at a million leads
  * (docs/decisions/0012): totals come from the per-state counts table, pages from partial indexes over
- * unsold leads, newest first, with the location filter turned into exact index keys.
+ * listed leads, newest first, with the location filter turned into exact index keys. My Leads is in
+ * owned-leads.ts.
  */
-import { and, count, desc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
-import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/domain/consent-record";
-import { csvLines } from "../../src/domain/csv-writer";
-import {
-  keysMatch,
-  type LocationKeys,
-  type LocationTerm,
-  locationKeys,
-  parseLocationFilter,
-} from "../../src/domain/location-filter";
+import { keysMatch, type LocationTerm, locationKeys, parseLocationFilter } from "../../src/domain/location-filter";
 import { maskName, maskPhone } from "../../src/domain/masking";
 import type { AgeRange } from "../../src/domain/pricing";
-import {
-  AGED_LEADS_PAGE_SIZE,
-  type AgedLeadPage,
-  MY_LEADS_EXPORT_CHUNK,
-  MY_LEADS_PAGE_SIZE,
-  type OwnedLead,
-  type OwnedLeadPage,
-} from "../../src/domain/schemas/dashboard";
-import { agedLeads } from "../db/schema";
+import { AGED_LEADS_PAGE_SIZE, type AgedLeadPage } from "../../src/domain/schemas/dashboard";
 import type { Deps } from "../deps";
 import { priceLead } from "./leads";
 
 /**
- * For sale (unsold, not withheld: docs/decisions/0041), and not held by a reservation that is still running
- * (?1 = now). The running reservations are read once per query from their own small index into a set the
- * listing index is checked against, so the listing indexes need no `reserved_until` and reserving 200 leads
- * does not rewrite 600 of their entries. The predicates repeat the partial indexes' own.
+ * Listed (unsold, not withheld: docs/decisions/0041, not suppressed: decision 0042: the listing indexes'
+ * predicate), not held by a reservation that is still running (?1 = now), and not on the buyer's private
+ * Do Not Call list (?3 = the buyer). The running reservations and the buyer's scrubbed leads are read once
+ * per query into a set the listing index is checked against, so the listing indexes need no
+ * `reserved_until` and reserving 200 leads does not rewrite 600 of their entries; the buyer's set is as
+ * large as their list's matches. The predicates repeat the partial indexes' own.
  */
-const FOR_SALE = "sold_at IS NULL AND withheld = 0";
-const AVAILABLE = `${FOR_SALE} AND rowid NOT IN (SELECT rowid FROM aged_leads INDEXED BY aged_leads_reservations_idx
-  WHERE ${FOR_SALE} AND reserved_until >= ?1)`;
+const LISTED = "sold_at IS NULL AND withheld = 0 AND suppressed_at IS NULL";
+const AVAILABLE = `${LISTED} AND rowid NOT IN (
+  SELECT rowid FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${LISTED} AND reserved_until >= ?1
+  UNION ALL SELECT a.rowid FROM buyer_scrubbed_leads b JOIN aged_leads a ON a.id = b.lead_id WHERE b.user_id = ?3)`;
 /** "With certificate" (`hasConsentCertificate`, stored as `certified`), literal so the partial index applies. */
 const CERTIFIED = "certified = 1";
 const ORDER = "ORDER BY created_at DESC, id";
@@ -59,14 +46,23 @@ interface KeyCount {
   c: number;
 }
 
-/** Leads for sale per key (the triggers' table) and running reservations (aged_leads_reservations_idx). */
+/**
+ * Listed leads per key (the triggers' table), running reservations (aged_leads_reservations_idx) and the
+ * buyer's privately scrubbed leads that are listed and not reserved (?2 = the buyer; the two never overlap).
+ */
 const UNSOLD_SQL =
   "SELECT state, area_code AS areaCode, unsold AS n, certified AS c FROM aged_lead_counts WHERE unsold > 0";
+const SCRUBBED = `FROM buyer_scrubbed_leads b JOIN aged_leads a ON a.id = b.lead_id
+  WHERE b.user_id = ?2 AND a.sold_at IS NULL AND a.withheld = 0 AND a.suppressed_at IS NULL
+    AND NOT coalesce(a.reserved_until >= ?1, 0)`;
 const HELD_BY_KEY_SQL = `SELECT state, coalesce(area_code, '') AS areaCode, count(*) AS n, sum(certified) AS c
-  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${FOR_SALE} AND reserved_until >= ?1
-  GROUP BY state, area_code`;
+  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${LISTED} AND reserved_until >= ?1
+  GROUP BY state, area_code
+  UNION ALL SELECT a.state, coalesce(a.area_code, ''), count(*), sum(a.certified) ${SCRUBBED}
+  GROUP BY a.state, a.area_code`;
 const HELD_SQL = `SELECT '' AS state, '' AS areaCode, count(*) AS n, coalesce(sum(certified), 0) AS c
-  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${FOR_SALE} AND reserved_until >= ?1`;
+  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${LISTED} AND reserved_until >= ?1
+  UNION ALL SELECT '', '', count(*), coalesce(sum(a.certified), 0) ${SCRUBBED}`;
 
 /**
  * The counts read last in this isolate: a hint to plan the page query before this request's counts
@@ -90,7 +86,13 @@ function tally(
     terms,
     unsold.map((row) => row.state),
   );
-  const heldBy = new Map(held.map((row) => [`${row.state}\n${row.areaCode}`, row]));
+  // A key may be held twice: by running reservations and by the buyer's scrubbed leads.
+  const heldBy = new Map<string, { n: number; c: number }>();
+  for (const row of held) {
+    const key = `${row.state}\n${row.areaCode}`;
+    const sum = heldBy.get(key) ?? { n: 0, c: 0 };
+    heldBy.set(key, { n: sum.n + row.n, c: sum.c + row.c });
+  }
   let available = 0;
   let matched = 0;
   let matchedAll = 0;
@@ -108,27 +110,44 @@ function tally(
     // Without a filter the running reservations are one total (HELD_SQL), not per key.
     const heldTotal = held.reduce((total, row) => total + (certifiedOnly ? row.c : row.n), 0);
     const heldAll = held.reduce((total, row) => total + row.n, 0);
-    return { keys, available: available - heldTotal, matched: matched - heldTotal, matchedAll: matchedAll - heldAll };
+    return {
+      keys,
+      available: available - heldTotal,
+      matched: matched - heldTotal,
+      matchedAll: matchedAll - heldAll,
+      areaOutside: [] as string[],
+    };
   }
-  return { keys, available, matched, matchedAll };
+  // The selected area codes that have listed leads outside the selected states.
+  const areaOutside = [
+    ...new Set(
+      unsold
+        .filter((row) => keys.areaCodes.includes(row.areaCode) && !keys.states.includes(row.state))
+        .map((row) => row.areaCode),
+    ),
+  ].sort();
+  return { keys, available, matched, matchedAll, areaOutside };
 }
 
 type Plan = ReturnType<typeof tally>;
 
-const sameKeys = (a: LocationKeys, b: LocationKeys) =>
-  a.all || b.all ? a.all === b.all : [...a.states].sort().join("\n") === [...b.states].sort().join("\n");
+const samePlan = (a: Plan, b: Plan) =>
+  a.keys.all || b.keys.all
+    ? a.keys.all === b.keys.all
+    : [...a.keys.states].sort().join("\n") === [...b.keys.states].sort().join("\n") &&
+      a.areaOutside.join("\n") === b.areaOutside.join("\n");
 
 /**
- * The rowids of one page, newest first, and their parameters (?1 now, ?2 offset, then the key lists: at
- * most 4). Raw SQL: drizzle cannot say INDEXED BY, which pins each shape to the index it was measured
- * with (decision 0012 shows the plans). "With certificate" walks its own partial index, or tests
+ * The rowids of one page, newest first, and their parameters (?1 now, ?2 offset, ?3 the buyer, then the
+ * key lists: at most 5). Raw SQL: drizzle cannot say INDEXED BY, which pins each shape to the index it was
+ * measured with (decision 0012 shows the plans). "With certificate" walks its own partial index, or tests
  * `certified` inside the key indexes (decision 0041).
  */
-function pageRowids(plan: Plan, certifiedOnly: boolean, now: number, offset: number) {
+function pageRowids(plan: Plan, certifiedOnly: boolean, now: number, offset: number, userId: string) {
   const { keys, available, matchedAll } = plan;
   const walkIndex = certifiedOnly ? "aged_leads_certified_listing_idx" : "aged_leads_listing_idx";
   const certified = certifiedOnly ? ` AND ${CERTIFIED}` : "";
-  const params: (string | number)[] = [now, offset];
+  const params: (string | number)[] = [now, offset, userId];
   // One key list: `= ?n` for a single value (one ordered index range), else a JSON list.
   const oneOf = (column: string, values: readonly string[]) => {
     params.push(values.length === 1 ? (values[0] ?? "") : JSON.stringify(values));
@@ -142,7 +161,11 @@ function pageRowids(plan: Plan, certifiedOnly: boolean, now: number, offset: num
       params,
     };
   }
-  const { states, areaCodes } = keys;
+  const { states } = keys;
+  // Area codes whose listed leads all lie in the selected states add nothing (a buyer typing "FL, 305"):
+  // the counts say so, and leaving them out spares walking their whole range (decision 0043).
+  const areaCodes =
+    states.length > 0 ? keys.areaCodes.filter((code) => plan.areaOutside.includes(code)) : keys.areaCodes;
   const stateIn = states.length > 0 ? oneOf("state", states) : null;
   const areaIn = areaCodes.length > 0 ? oneOf("area_code", areaCodes) : null;
   // Walking the keys' indexes costs about (offset + page) × matchedAll / matched entries per key, plus a
@@ -177,6 +200,8 @@ export async function listAvailableLeads(
   deps: Deps,
   page: number,
   location: string | undefined,
+  /** The buyer asking: their private Do Not Call list leaves its leads out of their list only. */
+  userId: string,
   certifiedOnly = false,
 ): Promise<AgedLeadPage> {
   const { now } = deps;
@@ -184,7 +209,7 @@ export async function listAvailableLeads(
   const offset = (page - 1) * AGED_LEADS_PAGE_SIZE;
   const terms = parseLocationFilter(location);
   const pageQuery = (plan: Plan) => {
-    const rowids = pageRowids(plan, certifiedOnly, now, offset);
+    const rowids = pageRowids(plan, certifiedOnly, now, offset, userId);
     return d1
       .prepare(
         `SELECT id, name, phone, state, age_range, price_cents, form_fill_time, certified FROM aged_leads
@@ -197,14 +222,14 @@ export async function listAvailableLeads(
   const withPage = planned.matched > offset;
   const [unsold, held, listed] = await d1.batch<KeyCount | PreviewRow>([
     d1.prepare(UNSOLD_SQL),
-    d1.prepare(planned.keys.all ? HELD_SQL : HELD_BY_KEY_SQL).bind(now),
+    d1.prepare(planned.keys.all ? HELD_SQL : HELD_BY_KEY_SQL).bind(now, userId),
     ...(withPage ? [pageQuery(planned)] : []),
   ]);
   lastUnsold = (unsold?.results ?? []) as KeyCount[];
   const fresh = tally(terms, lastUnsold, (held?.results ?? []) as KeyCount[], certifiedOnly);
   const { matched } = fresh;
   let rows = (listed?.results ?? []) as PreviewRow[];
-  if (matched > offset && !(withPage && sameKeys(planned.keys, fresh.keys))) {
+  if (matched > offset && !(withPage && samePlan(planned, fresh))) {
     rows = (await pageQuery(fresh).all<PreviewRow>()).results;
   }
   return {
@@ -232,142 +257,4 @@ export async function listAvailableLeads(
     pageSize: AGED_LEADS_PAGE_SIZE,
     pageCount: Math.max(1, Math.ceil(matched / AGED_LEADS_PAGE_SIZE)),
   };
-}
-
-const owned = {
-  id: agedLeads.id,
-  name: agedLeads.name,
-  email: agedLeads.email,
-  phone: agedLeads.phone,
-  state: agedLeads.state,
-  formFillTime: agedLeads.formFillTime,
-  soldAt: agedLeads.soldAt,
-  orderId: agedLeads.soldOrderId,
-  optInAt: agedLeads.optInAt,
-  optInUrl: agedLeads.optInUrl,
-  consentText: agedLeads.consentText,
-  ipAddress: agedLeads.ipAddress,
-  trustedFormUrl: agedLeads.trustedFormUrl,
-  jornayaLeadId: agedLeads.jornayaLeadId,
-  certified: agedLeads.certified,
-};
-type OwnedRow = { [K in keyof typeof owned]: (typeof owned)[K]["_"]["data"] | null };
-
-const toOwnedLead = (row: OwnedRow): OwnedLead => ({
-  id: row.id ?? "",
-  name: row.name ?? "",
-  email: row.email,
-  phone: row.phone ?? "",
-  state: row.state ?? "",
-  formFillTime: row.formFillTime?.toISOString() ?? null,
-  purchasedAt: (row.soldAt ?? new Date(0)).toISOString(),
-  orderId: row.orderId ?? "",
-  consent: consentSummary(row, row.certified === true),
-});
-
-/** The consent cells of an owned lead's CSV row: everything stored, certificates included (D22). */
-const consentCells = (row: OwnedRow) =>
-  consentCsvCells({ ...row, optInAt: row.optInAt?.getTime() ?? null }, row.certified === true);
-
-/** Leads the buyer bought and kept: an approved return (issue 16) or a full refund takes a lead out of My Leads. */
-const boughtBy = (userId: string) =>
-  and(
-    eq(agedLeads.soldToUserId, userId),
-    isNotNull(agedLeads.soldAt),
-    isNull(agedLeads.returnedAt),
-    isNull(agedLeads.refundedAt),
-  );
-
-/** My Leads, newest purchase first, one page at a time (aged_leads_sold_to_idx). */
-export async function listOwnedLeads(deps: Deps, userId: string, page: number): Promise<OwnedLeadPage> {
-  const { db } = deps;
-  const [[counted], rows] = await db.batch([
-    db.select({ total: count() }).from(agedLeads).where(boughtBy(userId)),
-    db
-      .select(owned)
-      .from(agedLeads)
-      .where(boughtBy(userId))
-      .orderBy(desc(agedLeads.soldAt), agedLeads.id)
-      .limit(MY_LEADS_PAGE_SIZE)
-      .offset((page - 1) * MY_LEADS_PAGE_SIZE),
-  ]);
-  const total = counted?.total ?? 0;
-  return {
-    items: rows.map(toOwnedLead),
-    total,
-    page,
-    pageSize: MY_LEADS_PAGE_SIZE,
-    pageCount: Math.max(1, Math.ceil(total / MY_LEADS_PAGE_SIZE)),
-  };
-}
-
-/** Every lead the buyer owns, read in chunks after the last (soldAt, id) seen: one query per chunk. */
-export async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerator<OwnedRow[]> {
-  const { db } = deps;
-  let after: { soldAt: Date; id: string } | null = null;
-  while (true) {
-    const rows: OwnedRow[] = await db
-      .select(owned)
-      .from(agedLeads)
-      .where(
-        and(
-          boughtBy(userId),
-          after
-            ? or(
-                lt(agedLeads.soldAt, after.soldAt),
-                and(eq(agedLeads.soldAt, after.soldAt), gt(agedLeads.id, after.id)),
-              )
-            : undefined,
-        ),
-      )
-      .orderBy(desc(agedLeads.soldAt), agedLeads.id)
-      .limit(MY_LEADS_EXPORT_CHUNK);
-    if (rows.length > 0) yield rows;
-    const last = rows.at(-1);
-    if (rows.length < MY_LEADS_EXPORT_CHUNK || !last?.soldAt || !last.id) return;
-    after = { soldAt: last.soldAt, id: last.id };
-  }
-}
-
-export const MY_LEADS_CSV_HEADER = [
-  "Name",
-  "Phone",
-  "Email",
-  "State",
-  "Form fill time",
-  "Purchased at",
-  "Order",
-  ...CONSENT_CSV_HEADER,
-];
-
-/** The My Leads CSV as a stream: each chunk is read from D1 only when the client is ready for it. */
-export function myLeadsCsv(deps: Deps, userId: string): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const chunks = ownedLeadChunks(deps, userId);
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(csvLines([MY_LEADS_CSV_HEADER])));
-    },
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) {
-        controller.close();
-        return;
-      }
-      const rows = next.value.map((row) => {
-        const lead = toOwnedLead(row);
-        return [
-          ...[lead.name, lead.phone, lead.email, lead.state, lead.formFillTime, lead.purchasedAt, lead.orderId].map(
-            (value) => value ?? "",
-          ),
-          ...consentCells(row),
-        ];
-      });
-      // Every cell quoted (the writer escapes formulae).
-      controller.enqueue(encoder.encode(`\r\n${csvLines(rows, true)}`));
-    },
-    async cancel() {
-      await chunks.return(undefined);
-    },
-  });
 }

@@ -3,9 +3,12 @@ import { and, count, eq, exists, isNull, sql } from "drizzle-orm";
 import { maskName } from "../../src/domain/masking";
 import { type AgeRange, agedLeadPrice } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
+import { SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/suppression";
 import { agedLeads, orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
+import { recordChecksStatement, suppressedLeadIds } from "./suppression-checks";
+import { scrubbedForSql } from "./suppression-rules";
 
 interface LeadRow {
   id: string;
@@ -22,12 +25,17 @@ export function priceLead(row: Pick<LeadRow, "form_fill_time" | "age_range" | "p
   return agedLeadPrice({ formFillTime: row.form_fill_time, ageRange: row.age_range, priceCents: row.price_cents }, now);
 }
 
-/** Unsold and not withheld by its upload's certificate rule (decision 0041): the one "for sale" test. */
-const forSale = sql`${agedLeads.soldAt} IS NULL AND ${agedLeads.withheld} = 0`;
+/**
+ * For sale to this buyer: unsold, not withheld by its upload's certificate rule (decision 0041), not
+ * suppressed (an active shared Do Not Call list holds its number) and not on the buyer's own private list
+ * (decision 0042). The one "for sale" test.
+ */
+const forSaleTo = (userId: string | null) =>
+  sql`${agedLeads.soldAt} IS NULL AND ${agedLeads.withheld} = 0 AND ${agedLeads.suppressedAt} IS NULL AND NOT ${scrubbedForSql(sql`${agedLeads.id}`, userId)}`;
 
-/** A lead another order may not take: not for sale, or held by another order's running reservation. */
-const sellableTo = (orderId: string, now: number) =>
-  sql`${forSale} AND (${agedLeads.reservedByOrderId} = ${orderId} OR ${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`;
+/** A lead this order may take: for sale to its buyer, and not held by another order's running reservation. */
+const sellableTo = (order: { id: string; userId: string | null }, now: number) =>
+  sql`${forSaleTo(order.userId)} AND (${agedLeads.reservedByOrderId} = ${order.id} OR ${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`;
 
 /** `id IN (…)` for any number of ids as one bound JSON parameter (D1 allows 100 parameters a statement). */
 const leadIdIn = (ids: readonly string[]) =>
@@ -47,7 +55,7 @@ export async function reserveLeads(
   const { db, now } = deps;
   const { orderId, userId } = reservation;
   const ids = [...new Set(reservation.leadIds)];
-  const obtainable = sql`${forSale} AND (${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now} OR ${agedLeads.reservedByUserId} = ${userId})`;
+  const obtainable = sql`${forSaleTo(userId)} AND (${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now} OR ${agedLeads.reservedByUserId} = ${userId})`;
   const [known, , reserved] = await db.batch([
     // A withheld lead is never listed: to a buyer it is unknown.
     db
@@ -72,7 +80,11 @@ export async function reserveLeads(
         reservedByUserId: userId,
       })
       .where(
-        and(leadIdIn(ids), forSale, sql`(${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`),
+        and(
+          leadIdIn(ids),
+          forSaleTo(userId),
+          sql`(${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`,
+        ),
       )
       .returning({
         id: agedLeads.id,
@@ -90,6 +102,11 @@ export async function reserveLeads(
   if (unknown.length > 0) throw new InvalidError(`Unknown leads: ${unknown.join(", ")}`, { unavailable: unknown });
   const reservedIds = new Set(reserved.map((row) => row.id));
   const taken = ids.filter((id) => !reservedIds.has(id));
+  // A lead whose number reached a Do Not Call list since it was shown: said so, and never named by its list.
+  const suppressed = await suppressedLeadIds(deps, userId, taken);
+  if (suppressed.size > 0) {
+    throw new ConflictError(SUPPRESSED_LEAD_MESSAGE, { unavailable: taken });
+  }
   // Named as the buyer saw them in the list (masked), never by id.
   throw new ConflictError(`${CONFLICT_PREFIX}${taken.map((id) => maskName(knownNames.get(id) ?? "")).join(", ")}`, {
     unavailable: taken,
@@ -162,7 +179,7 @@ export function leadSaleStatements(
   order: { id: string; userId: string | null; leadIds: readonly string[] },
 ) {
   const { db, now } = deps;
-  const allSellable = sql`(SELECT count(*) FROM ${agedLeads} WHERE ${leadIdIn(order.leadIds)} AND ${sellableTo(order.id, now)}) = ${order.leadIds.length}`;
+  const allSellable = sql`(SELECT count(*) FROM ${agedLeads} WHERE ${leadIdIn(order.leadIds)} AND ${sellableTo(order, now)}) = ${order.leadIds.length}`;
   const paidNow = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} = 'paid' AND ${orders.paidAt} = ${now})`;
   return {
     /** Added to the order's `pending → paid` update. */
@@ -176,6 +193,8 @@ export function leadSaleStatements(
         reservedUntil: null,
         reservedByUserId: null,
       })
-      .where(and(leadIdIn(order.leadIds), sellableTo(order.id, now), paidNow)),
+      .where(and(leadIdIn(order.leadIds), sellableTo(order, now), paidNow)),
+    /** What the sale was checked against (every list that applied), recorded only if the order became paid. */
+    checks: recordChecksStatement(deps, { type: "order", id: order.id, userId: order.userId }, now, paidNow),
   };
 }

@@ -7,6 +7,7 @@ import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
+import { SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/suppression";
 import type { Database } from "../db/client";
 import { type OrderKind, orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";
@@ -18,6 +19,7 @@ import { leadSaleStatements, refundLeadsStatement, releaseLeadsStatement } from 
 import { sendMail } from "./mail";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
 import { denyReturnsOfRefundedOrderStatement } from "./return-rules";
+import { suppressedLeadIds } from "./suppression-checks";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
 
@@ -196,7 +198,7 @@ async function paymentSucceeded(
       .from(orders)
       .where(and(eq(orders.id, order.id), eq(orders.status, "paid"), eq(orders.paidAt, new Date(now)))),
   );
-  if (sale) await db.batch([markPaid, sale.sell, recordIfPaid]);
+  if (sale) await db.batch([markPaid, sale.sell, sale.checks, recordIfPaid]);
   else await db.batch([markPaid, recordIfPaid]);
 
   const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
@@ -212,7 +214,12 @@ async function paymentSucceeded(
     return;
   }
   if (after?.status === "pending") {
-    return refundOrder(deps, order, event, "The leads were sold to another buyer before the payment arrived; refunded");
+    // A lead whose number reached a Do Not Call list after it was reserved is never sold (D22).
+    const suppressed = leadIds && (await suppressedLeadIds(deps, order.userId ?? "", leadIds)).size > 0;
+    const reason = suppressed
+      ? `${SUPPRESSED_LEAD_MESSAGE} Refunded.`
+      : "The leads were sold to another buyer before the payment arrived; refunded";
+    return refundOrder(deps, order, event, reason);
   }
   if (after?.status === "cancelled") {
     return refundOrder(deps, order, event, PAID_AFTER_CANCEL);

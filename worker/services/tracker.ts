@@ -27,6 +27,7 @@ import type { Database } from "../db/client";
 import { orderDelivery, orders, returns, transfers, users } from "../db/schema";
 import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
+import { suppressedAfterPurchase } from "./suppression-checks";
 
 export const DEFAULT_TRACKER_TIME_ZONE = "America/New_York";
 /** The CSV export reads this many transfers per database query. */
@@ -85,6 +86,7 @@ function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
     returnStatus: row.returnStatus ?? null,
     returnNote: row.returnNote ?? null,
     consent: consentSummary(row, hasConsentCertificate(row), contactShown),
+    suppressedOn: null,
   };
 }
 
@@ -136,8 +138,20 @@ export async function listTrackerTransfers(deps: Deps, userId: string, query: Tr
       .limit(TRACKER_PAGE_SIZE)
       .offset((query.page - 1) * TRACKER_PAGE_SIZE),
   ]);
+  const items = rows.map((row) => toTrackerTransfer(row, now));
+  // A delivered caller whose number reached a Do Not Call list after the call is flagged (issue 24 item 6).
+  const flags = await suppressedAfterPurchase(
+    deps,
+    userId,
+    rows.flatMap((row, i) =>
+      items[i]?.contactShown ? [{ phone: row.phone, purchasedAt: row.routedAt.getTime() }] : [],
+    ),
+  );
   return {
-    items: rows.map((row) => toTrackerTransfer(row, now)),
+    items: items.map((item, i) => ({
+      ...item,
+      suppressedOn: item.contactShown ? (flags.get(rows[i]?.phone ?? "") ?? null) : null,
+    })),
     page: query.page,
     pageSize: TRACKER_PAGE_SIZE,
     total: counted?.total ?? 0,

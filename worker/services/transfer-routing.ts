@@ -26,6 +26,8 @@ import {
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
+import { recordChecksStatement } from "./suppression-checks";
+import { privateListHoldsSql, sharedListHoldsSql } from "./suppression-rules";
 
 export type { PingInput, RouteAnswer };
 
@@ -94,17 +96,22 @@ interface CandidateRow {
  * The open orders for a state, without their counts (0 until `withCounts`): cheap even with thousands
  * of open orders, so routing ranks everything by the rules that need no counting first.
  */
-async function openOrdersFor(deps: Deps, state: string): Promise<RoutingCandidate[]> {
+async function openOrdersFor(deps: Deps, state: string, phone: string): Promise<RoutingCandidate[]> {
   // Raw SQL: the routing read (measured hot path), joined over the routing index's per-state rows.
-  const rows = await deps.db.all<CandidateRow>(sql`
+  const rows = await deps.db.all<CandidateRow & { private_dnc: number }>(sql`
     SELECT d.order_id, ${buyerKeyOf} AS buyer_key, o.paid_at, d.time_zone, d.hours_start_minute, d.hours_end_minute,
-      d.days, d.per_day_cap, d.transfers_total, d.transfers_billable, 0 AS held, 0 AS delivered_today
+      d.days, d.per_day_cap, d.transfers_total, d.transfers_billable, 0 AS held, 0 AS delivered_today,
+      ${privateListHoldsSql(Number(phone), sql`o.user_id`)} AS private_dnc
     FROM order_delivery_states s
     JOIN order_delivery d ON d.order_id = s.order_id
     JOIN orders o ON o.id = d.order_id
     WHERE s.state IN (${state}, 'ALL') AND d.setup_status = 'ready' AND d.paused = 0
       AND d.transfers_billable < d.transfers_total AND o.status = 'paid'`);
-  return rows.map(toCandidate);
+  // Orders whose buyer keeps this number on a private Do Not Call list do not take the call; when that is
+  // every open order, the answer is `suppressed` (naming no buyer and no list).
+  const open = rows.filter((row) => !row.private_dnc);
+  if (rows.length > 0 && open.length === 0) noRoute("suppressed");
+  return open.map(toCandidate);
 }
 
 /** The live holds and today's deliveries (on each buyer's own day) of a few orders. */
@@ -157,6 +164,7 @@ function candidatesFor(state: string, phone: string, now: number, limit: number)
           OR (d.hours_start_minute > d.hours_end_minute
               AND (${local("minute")} >= d.hours_start_minute OR ${local("minute")} < d.hours_end_minute)))
         AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(phone, now)} AND t.buyer_key = ${buyerKeyOf})
+        AND NOT ${privateListHoldsSql(Number(phone), sql`o.user_id`)}
       ORDER BY s.paid_at, s.order_id LIMIT ${limit}
     ) c`;
 }
@@ -214,12 +222,15 @@ export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInpu
   const { db, now } = deps;
   const prospect = readPing(input, now, owner);
   const partnerDay = localTime(now, owner.timeZone).day;
-  // One statement (raw SQL, the measured routing path): the partner's calls today beside the first few
-  // candidates, already in paid order.
-  const rows = await db.all<CandidateRow & { partner_calls: number }>(sql`
-    SELECT pc.partner_calls, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls) pc
+  // One statement (raw SQL, the measured routing path): whether a shared Do Not Call list holds the
+  // caller's number (one seek) and the partner's calls today, beside the first few candidates, already in
+  // paid order.
+  const rows = await db.all<CandidateRow & { partner_calls: number; suppressed: number }>(sql`
+    SELECT pc.partner_calls, pc.suppressed, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls,
+      ${sharedListHoldsSql(Number(prospect.phone))} AS suppressed) pc
     LEFT JOIN (${candidatesFor(prospect.state, prospect.phone, now, COUNT_PAGE)}) c ON 1
     ORDER BY c.paid_at, c.order_id`);
+  if (rows[0]?.suppressed) noRoute("suppressed");
   if ((rows[0]?.partner_calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
   // The SQL left out this phone's recent buyers, so no candidate here is a duplicate.
   const candidates = rows.filter((row) => row.order_id !== null).map(toCandidate);
@@ -248,7 +259,7 @@ async function routeByFullRead(
 ): Promise<RouteAnswer> {
   const { now } = deps;
   const [open, recentBuyerKeys] = await Promise.all([
-    openOrdersFor(deps, prospect.state),
+    openOrdersFor(deps, prospect.state, prospect.phone),
     recentBuyers(deps, prospect.phone),
   ]);
   // First the rules that need no counting (state, duplicates, hours) over every open order, oldest paid
@@ -289,8 +300,11 @@ async function claim(
   const id = crypto.randomUUID();
   const buyerDay = localTime(now, order.timeZone).day;
   const evidence = storedConsent(consent);
-  // Raw SQL: the routing claim (measured hot path), one conditional INSERT … SELECT.
-  const [claimed] = await db.all<{ id: string; transfer_phone: string }>(sql`
+  // Raw SQL: the routing claim (measured hot path), one conditional INSERT … SELECT, and its record of the
+  // lists it was checked against, in one transaction: the lists are checked again in the statement that
+  // takes the slot, so a number suppressed a moment ago is not routed.
+  const claimSql = db
+    .all<{ id: string; transfer_phone: string }>(sql`
     INSERT INTO transfers (id, partner_id, api_key_id, order_id, buyer_user_id, buyer_key, first_name, last_name,
       phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, jornaya_lead_id, consent_text, ip_address,
       transfer_phone, status, routed_at, expires_at, buyer_local_day, partner_local_day)
@@ -305,7 +319,23 @@ async function claim(
       AND ${deliveredOnDay(sql`d.order_id`, buyerDay, now)} < d.per_day_cap
       AND ${partnerCallsOn(owner.partnerId, partnerDay)} < ${owner.dailyCallCap}
       AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(prospect.phone, now)} AND t.buyer_key = ${buyerKeyOf})
-    RETURNING id, transfer_phone`);
+      AND NOT ${sharedListHoldsSql(Number(prospect.phone))} AND NOT ${privateListHoldsSql(Number(prospect.phone), sql`o.user_id`)}
+    RETURNING id, transfer_phone`)
+    .getQuery();
+  const checks = recordChecksStatement(
+    deps,
+    // The buyer key is the buyer's user id, or 'email:…' for an order without an account (no private list).
+    { type: "transfer", id, userId: order.buyerKey.startsWith("email:") ? null : order.buyerKey },
+    now,
+    sql`EXISTS (SELECT 1 FROM transfers WHERE id = ${id})`,
+  ).toSQL();
+  // Raw D1 batch: drizzle's batch cannot bind a raw statement's parameters.
+  const d1 = deps.env.DB;
+  const [inserted] = await d1.batch<{ id: string; transfer_phone: string }>([
+    d1.prepare(claimSql.sql).bind(...claimSql.params),
+    d1.prepare(checks.sql).bind(...checks.params),
+  ]);
+  const claimed = inserted?.results[0];
   return claimed
     ? { transferId: claimed.id, phoneNumber: claimed.transfer_phone, expiresInSeconds: ROUTE_ANSWER_TTL_SECONDS }
     : null;

@@ -5,7 +5,7 @@ import { BULK_BATCH_SIZE, IMPORT_FIELDS, NOT_IN_FILE, parseFormFillTime, parsePr
 export { STATUS_REJECTIONS } from "../csv-mapping";
 
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";
-import { hasPhoneDigits, LEAD_LIMITS } from "../leads";
+import { hasPhoneDigits, isForeignPhone, LEAD_LIMITS } from "../leads";
 import { AGE_RANGES, dollarsToCents, formatUsd } from "../pricing";
 import { emailAddress, requiredString } from "./common";
 import { consentEvidenceShape } from "./consent";
@@ -17,6 +17,7 @@ export const LEAD_MESSAGES = {
   nameLength: `Name must be at most ${LEAD_LIMITS.nameLength} characters`,
   email: "Valid email required",
   phone: "Phone number required",
+  phoneUs: "Phone number must be a 10-digit US number (area code 2-9): it is checked against Do Not Call lists",
   phoneLength: `Phone number must be at most ${LEAD_LIMITS.phoneLength} characters`,
   state: "State is required",
   stateLength: `State must be at most ${LEAD_LIMITS.stateLength} characters`,
@@ -56,7 +57,8 @@ export const adminAgedLeadSchema = z.object({
       .string({ error: LEAD_MESSAGES.phone })
       .trim()
       .max(LEAD_LIMITS.phoneLength, LEAD_MESSAGES.phoneLength)
-      .refine(hasPhoneDigits, LEAD_MESSAGES.phone),
+      .refine(hasPhoneDigits, LEAD_MESSAGES.phone)
+      .refine((phone) => !isForeignPhone(phone), LEAD_MESSAGES.phoneUs),
   ),
   state: requiredString(
     LEAD_MESSAGES.state,
@@ -161,6 +163,8 @@ export interface ImportStatus {
   rowsInserted: number;
   rowsDuplicate: number;
   rowsRejected: number;
+  /** Of the inserted rows, those whose number is on a Do Not Call list: stored, not for sale until it leaves. */
+  rowsSuppressed: number;
   batchesReceived: number;
   batchesDone: number;
   batchesFailed: number;

@@ -79,6 +79,8 @@ export interface OwnedLead {
   orderId: string;
   /** Opt-in time and page and the certificates; the whole record is GET /api/my-leads/:id/consent. */
   consent: ConsentSummary;
+  /** The day ('YYYY-MM-DD') its number was added to a Do Not Call list after the purchase, or null: stop calling it. */
+  suppressedOn: string | null;
 }
 
 export type OwnedLeadPage = Page<OwnedLead>;

@@ -132,7 +132,12 @@ export type RouteAnswer = z.infer<typeof routeAnswerSchema>;
 
 export const noRouteSchema = z.object({
   message: z.string().meta({ example: NO_ROUTE_REASONS.caps_reached }),
-  reason: z.enum(Object.keys(NO_ROUTE_REASONS) as [keyof typeof NO_ROUTE_REASONS]).meta({ example: "caps_reached" }),
+  reason: z.enum(Object.keys(NO_ROUTE_REASONS) as [keyof typeof NO_ROUTE_REASONS]).meta({
+    description: Object.entries(NO_ROUTE_REASONS)
+      .map(([reason, message]) => `\`${reason}\`: ${message}`)
+      .join(" "),
+    example: "caps_reached",
+  }),
 });
 
 export const eventRefusedSchema = z

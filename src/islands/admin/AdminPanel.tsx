@@ -15,6 +15,7 @@ const CallbacksTab = lazyView(() => import("./uploads/CallbacksTab").then((m) =>
 const UsersTab = lazyView(() => import("./UsersTab").then((m) => m.UsersTab));
 const PartnersTab = lazyView(() => import("./PartnersTab").then((m) => m.PartnersTab));
 const FulfilmentTab = lazyView(() => import("./FulfilmentTab").then((m) => m.default));
+const SuppressionTab = lazyView(() => import("./SuppressionTab").then((m) => m.default));
 
 const isAdminTab = (value: string | null): value is AdminTab => ADMIN_TABS.some((tab) => tab.value === value);
 
@@ -30,6 +31,7 @@ const TABS: Record<AdminTab, (user: PublicUser) => ReactNode> = {
   users: (user) => <UsersTab currentUserId={user.id} />,
   "aff-network": () => <PartnersTab />,
   fulfilment: () => <FulfilmentTab />,
+  "do-not-call": () => <SuppressionTab />,
 };
 
 const tabHref = (tab: AdminTab) => `/admin?tab=${tab}`;

@@ -28,6 +28,12 @@ export const ADMIN_TABS = [
     card: "Fulfilment",
     text: "Open orders, partners today and the returns queue.",
   },
+  {
+    value: "do-not-call",
+    label: "Do Not Call",
+    card: "Do Not Call Lists",
+    text: "Suppression lists: upload, refresh every 31 days.",
+  },
 ] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number]["value"];
 /** The tabs' ids, in order (each opens at /admin?tab=<id>). */

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { formatUsd } from "../../domain/pricing";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
+import { PhoneWithDncFlag } from "../../ui/dnc-flag";
 import { Pager } from "../../ui/pager";
 import { QueryView } from "../../ui/query-view";
 import { Spinner } from "../../ui/spinner";
@@ -58,9 +59,7 @@ export function MyLeadsView() {
               <tr key={lead.id} className="border-t border-line">
                 <td className="px-4 py-3 font-medium">{lead.name}</td>
                 <td className="px-4 py-3">
-                  <a className="text-brand-700 underline" href={`tel:${lead.phone}`}>
-                    {lead.phone}
-                  </a>
+                  <PhoneWithDncFlag phone={lead.phone} suppressedOn={lead.suppressedOn} />
                 </td>
                 <td className="px-4 py-3">{lead.email ?? "—"}</td>
                 <td className="px-4 py-3">{lead.state}</td>

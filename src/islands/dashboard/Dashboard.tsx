@@ -18,6 +18,7 @@ const CallTransfersView = lazyView(() => import("./CallTransfersView").then((m) 
 const MyLeadsView = lazyView(() => import("./AccountViews").then((m) => m.MyLeadsView));
 const MyOrdersView = lazyView(() => import("./AccountViews").then((m) => m.MyOrdersView));
 const LeadTrackerView = lazyView(() => import("./LeadTrackerView").then((m) => m.LeadTrackerView));
+const DoNotCallListView = lazyView(() => import("./DoNotCallListView").then((m) => m.DoNotCallListView));
 const ReturnLeadView = lazyView(() => import("./ReturnLeadView").then((m) => m.ReturnLeadView));
 const SupportView = lazyView(() => import("./SupportView").then((m) => m.SupportView));
 
@@ -63,6 +64,7 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
       { id: "my-leads", label: "My Leads", render: () => <MyLeadsView /> },
       { id: "my-orders", label: "My Orders", render: () => <MyOrdersView /> },
       { id: "lead-tracker", label: "Lead Tracker", render: () => <LeadTrackerView /> },
+      { id: "do-not-call-list", label: "My Do Not Call List", render: () => <DoNotCallListView /> },
     ],
   },
   {

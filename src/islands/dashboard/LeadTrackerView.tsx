@@ -7,6 +7,7 @@ import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
+import { PhoneWithDncFlag } from "../../ui/dnc-flag";
 import { Pager } from "../../ui/pager";
 import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";
@@ -292,9 +293,7 @@ export function LeadTrackerView() {
                 </td>
                 <td className="px-4 py-3">
                   {t.contactShown ? (
-                    <a className="text-brand-700 underline" href={`tel:${t.phone}`}>
-                      {t.phone}
-                    </a>
+                    <PhoneWithDncFlag phone={t.phone} suppressedOn={t.suppressedOn} />
                   ) : (
                     <span className="text-ink-soft">{t.phone}</span>
                   )}

@@ -150,7 +150,7 @@ export function ImportReport({ report }: { report: ImportStatus }) {
       <h4 id="import-report" className="font-semibold">
         Import report: {report.fileName}
       </h4>
-      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-3">
+      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
         {[
           ["Rows received", report.rowsReceived],
           ["Inserted", report.rowsInserted],
@@ -158,6 +158,7 @@ export function ImportReport({ report }: { report: ImportStatus }) {
           ["Rejected", report.rowsRejected],
           ["With certificate", report.rowsCertified],
           ["Without certificate", report.rowsUncertified],
+          ["Suppressed", report.rowsSuppressed],
         ].map(([label, value]) => (
           <div key={label}>
             <dt className="text-muted">{label}</dt>
@@ -174,6 +175,12 @@ export function ImportReport({ report }: { report: ImportStatus }) {
         <p className="text-sm" data-testid="report-withheld">
           This upload sells only leads with a certificate: the {report.rowsUncertified} without one are stored but not
           for sale.
+        </p>
+      )}
+      {report.rowsSuppressed > 0 && (
+        <p className="text-sm text-ink-soft">
+          {report.rowsSuppressed} inserted {report.rowsSuppressed === 1 ? "lead is" : "leads are"} on a Do Not Call
+          list: stored, and not for sale until the number leaves the list.
         </p>
       )}
       {shown.length > 0 && (

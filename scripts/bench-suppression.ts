@@ -1,0 +1,384 @@
+/**
+ * `npm run bench -- suppression` (issue 24 item 7): the shop with 5,000,000 suppressed numbers.
+ * - At 1,000,000 leads (plus 10,000 open transfer orders): an admin loads a National Do Not Call file of
+ *   `--numbers` numbers in Chromium, through the Do Not Call tab (parse worker, batches, R2, the Queue,
+ *   D1), timed with the tab's JS heap sampled; then the marketplace queries of `npm run bench -- leads`
+ *   (as a signed-in buyer over HTTP), pings for suppressed and clean callers, and a `--import-rows`
+ *   lead import in Chromium.
+ * - At 100,000 leads: the same numbers loaded in SQL before the server starts, then the marketplace.
+ * The numbers are area codes 201-350 (the bench leads' own) with every 30th line number below 1,000,000,
+ * so about 3 % of the generated leads are suppressed. `--runs N` repeats everything N times on fresh
+ * databases; the README gets the median of the runs. Targets: list p95 ≤ 40 ms at 100,000 and ≤ 60 ms at
+ * 1,000,000, ping p95 ≤ 50 ms, the import < 120 s, the load < 5 minutes with the heap < 150 MB.
+ */
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import type { Browser } from "playwright-core";
+import { API_KEY_PREFIX } from "../worker/services/api-key-format.ts";
+import { benchImport } from "./bench-import.ts";
+import { medianOfRuns, QUERIES, REQUESTS, signIn, summarize, type Timing, timed, WARM_UP } from "./bench-leads.ts";
+import { insertBenchLeads } from "./bench-leads-data.ts";
+import { benchDataSql } from "./bench-transfers.ts";
+import { launchChromium } from "./chromium.ts";
+import { DEMO_ADMIN } from "./demo-data.ts";
+import { d1ExecuteFile } from "./lib/d1.ts";
+import { withLocalD1 } from "./lib/local-d1.ts";
+import { bin, root } from "./lib/paths.ts";
+import { run } from "./lib/run.ts";
+import { startLocalServer } from "./local-server.ts";
+
+const FIRST_AREA = 201;
+const AREAS = 150;
+/** Line numbers j·30 below 1,000,000 in each area code. */
+const STRIDE = 30;
+const TARGETS = { list100k: 40, list1m: 60, ping: 50, importSeconds: 120, loadSeconds: 300, heapMb: 150 };
+const BENCH_ORDERS = 10_000;
+const BENCH_TRANSFERS = 200_000;
+const KEYS = 40;
+
+export interface SuppressionBenchOptions {
+  numbers: number;
+  /** The two marketplace sizes: [100,000, 1,000,000] unless `--lead-sizes` says otherwise. */
+  leadSizes: [small: number, big: number];
+  importRows: number;
+  pings: number;
+  runs: number;
+}
+
+/** The i-th suppressed number (sorted ascending, as the registry's files are). */
+function suppressedNumber(i: number, perArea: number): number {
+  const area = FIRST_AREA + Math.floor(i / perArea);
+  return area * 10_000_000 + (i % perArea) * STRIDE;
+}
+
+const perAreaOf = (count: number) => Math.ceil(count / AREAS);
+
+/** Writes the file a registry download would be: one 10-digit number a line. */
+async function writeNumbersFile(count: number): Promise<string> {
+  const dir = resolve(root, ".wrangler/bench");
+  mkdirSync(dir, { recursive: true });
+  const path = resolve(dir, `dnc-${count}.txt`);
+  const out = createWriteStream(path);
+  const perArea = perAreaOf(count);
+  let chunk: string[] = [];
+  for (let i = 0; i < count; i++) {
+    chunk.push(String(suppressedNumber(i, perArea)));
+    if (chunk.length === 100_000 || i === count - 1) {
+      if (!out.write(`${chunk.join("\n")}\n`))
+        await new Promise<void>((resolveDrain) => out.once("drain", () => resolveDrain()));
+      chunk = [];
+    }
+  }
+  await new Promise<void>((resolveEnd) => out.end(resolveEnd));
+  return path;
+}
+
+/** The same numbers written straight into D1 (for the size whose load is not the thing measured). */
+async function loadNumbersInSql(d1: D1Database, count: number, now: number): Promise<void> {
+  const perArea = perAreaOf(count);
+  const today = new Date(now).toISOString().slice(0, 10);
+  const list = await d1
+    .prepare(
+      "INSERT INTO suppression_lists (kind, name, refreshed_on, numbers) VALUES ('national_dnc', 'Bench registry', ?, ?) RETURNING id",
+    )
+    .bind(today, count)
+    .first<{ id: number }>();
+  await d1
+    .prepare(
+      `INSERT INTO suppression_numbers (number, list_id, added_on)
+       WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n < ?1 - 1)
+       SELECT (${FIRST_AREA} + n / ?2) * 10000000 + (n % ?2) * ${STRIDE}, ?3, ?4 FROM i`,
+    )
+    .bind(count, perArea, list?.id ?? 0, Math.floor(now / 86_400_000))
+    .run();
+  await d1.batch([
+    d1
+      .prepare(
+        `UPDATE aged_leads SET suppressed_at = ? WHERE sold_at IS NULL AND suppressed_at IS NULL
+         AND EXISTS (SELECT 1 FROM suppression_numbers WHERE number = aged_leads.phone_key)`,
+      )
+      .bind(now),
+  ]);
+}
+
+/** The tab's JS heap, sampled through the DevTools protocol while `until` runs. */
+async function loadInChromium(browser: Browser, baseURL: string, file: string, count: number) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(new URL("/login?next=%2Fadmin%3Ftab%3Ddo-not-call", baseURL).toString());
+  await page.getByLabel("Username").fill(DEMO_ADMIN.username);
+  await page.getByLabel("Password", { exact: true }).fill(DEMO_ADMIN.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL("**/admin?tab=do-not-call");
+  await page.getByLabel("List name").waitFor();
+  await page.getByLabel("List name").fill("National Do Not Call Registry (bench)");
+  await page.getByLabel("Kind").selectOption("national_dnc");
+  await page.getByLabel("The file holds").selectOption("full");
+  await page.getByLabel("File", { exact: true }).setInputFiles(file);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const heap = async () =>
+    ((await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "JSHeapUsedSize")?.value ?? 0) / 1e6;
+  let peak = await heap();
+  const started = performance.now();
+  await page.getByRole("button", { name: "Upload list" }).click();
+  const done = page.getByRole("heading", { name: /^Upload complete/ });
+  let lastLog = started;
+  for (;;) {
+    peak = Math.max(peak, await heap());
+    if (await done.isVisible()) break;
+    const failed = await page
+      .getByRole("alert")
+      .filter({ hasText: /was not loaded|failed/ })
+      .count();
+    if (failed > 0) throw new Error(`The load failed: ${await page.getByRole("alert").first().textContent()}`);
+    if (performance.now() - started > 30 * 60_000) throw new Error("The load did not finish within 30 minutes");
+    if (performance.now() - lastLog > 15_000) {
+      lastLog = performance.now();
+      const progress = await page
+        .getByTestId("suppression-progress")
+        .textContent()
+        .catch(() => "");
+      console.log(`  ${((lastLog - started) / 1000).toFixed(0)} s: ${progress}; heap ${peak.toFixed(1)} MB at peak`);
+    }
+    await page.waitForTimeout(500);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const added = Number((await page.getByTestId("suppression-new-on-the-list").textContent())?.replaceAll(",", ""));
+  await page.close();
+  if (added !== count) throw new Error(`The load reports ${added} new numbers, not ${count}`);
+  return { seconds, peakHeapMb: peak };
+}
+
+async function listQueries(baseURL: string): Promise<Timing[]> {
+  const cookie = await signIn(baseURL);
+  const headers = { Cookie: cookie, Origin: baseURL };
+  const results: Timing[] = [];
+  for (const [label, path] of QUERIES) {
+    const get = () => fetch(`${baseURL}${path}`, { headers });
+    for (let i = 0; i < WARM_UP; i++) await timed(get);
+    const samples: number[] = [];
+    for (let i = 0; i < REQUESTS; i++) samples.push((await timed(get))[0]);
+    results.push(summarize(label, samples));
+  }
+  return results;
+}
+
+/** Pings one at a time: every other caller's number is on the list (409 `suppressed`), the rest are routed. */
+async function pings(baseURL: string, keys: string[], count: number, numbers: number) {
+  const perArea = perAreaOf(numbers);
+  const samples: number[] = [];
+  const statuses = new Map<string, number>();
+  for (let i = 0; i < count + 20; i++) {
+    const suppressed = i % 2 === 0;
+    const phone = suppressed
+      ? String(suppressedNumber(Math.floor(Math.random() * numbers), perArea))
+      : `9${String(Date.now() % 1e5).padStart(5, "0")}${String(i % 10_000).padStart(4, "0")}`;
+    const body = {
+      prospect: { firstName: "Bench", lastName: "Caller", phone, state: "TX" },
+      consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
+    };
+    const started = performance.now();
+    const response = await fetch(`${baseURL}/api/v1/transfers`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${keys[i % keys.length]}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json()) as { reason?: string };
+    const ms = performance.now() - started;
+    if (suppressed && answer.reason !== "suppressed")
+      throw new Error(`A suppressed caller was answered ${response.status}`);
+    if (i < 20) continue;
+    samples.push(ms);
+    const key = `${response.status}${answer.reason ? ` ${answer.reason}` : ""}`;
+    statuses.set(key, (statuses.get(key) ?? 0) + 1);
+  }
+  const timing = summarize("ping (POST /api/v1/transfers), half the callers suppressed", samples);
+  return { timing, statuses: [...statuses].map(([status, n]) => `${status} ×${n}`).join(", ") };
+}
+
+interface RunResult {
+  loadSeconds: number;
+  peakHeapMb: number;
+  list1m: Timing[];
+  list100k: Timing[];
+  ping: Timing;
+  pingStatuses: string;
+  importSeconds: number;
+}
+
+async function oneRun(options: SuppressionBenchOptions, file: string): Promise<RunResult> {
+  const keys = Array.from(
+    { length: KEYS },
+    (_, i) => `${API_KEY_PREFIX}bench_${i}_${crypto.randomUUID().replaceAll("-", "")}`,
+  );
+  const [smallSize, bigSize] = options.leadSizes;
+  console.log(
+    `\n${bigSize.toLocaleString("en-US")} leads, ${BENCH_ORDERS.toLocaleString("en-US")} open orders; loading ${options.numbers.toLocaleString("en-US")} numbers in Chromium:`,
+  );
+  const big = await startLocalServer(
+    "bench-suppression",
+    {},
+    {
+      beforeStart: async (persistTo) => {
+        await withLocalD1(persistTo, (d1) => insertBenchLeads(d1, 0, bigSize, Date.now()));
+        const sql = (await benchDataSql(BENCH_ORDERS, BENCH_TRANSFERS, Date.now(), keys)).filter(
+          (line) => line !== "ANALYZE;",
+        );
+        const path = join(mkdtempSync(join(tmpdir(), "bench-suppression-")), "orders.sql");
+        writeFileSync(path, sql.join("\n"));
+        d1ExecuteFile(path, { persistTo });
+      },
+    },
+  );
+  const browser = await launchChromium();
+  try {
+    const load = await loadInChromium(browser, big.baseURL, file, options.numbers);
+    console.log(`  loaded in ${load.seconds.toFixed(1)} s, tab JS heap ${load.peakHeapMb.toFixed(1)} MB at peak`);
+    const list1m = await listQueries(big.baseURL);
+    console.table(
+      list1m.map((t) => ({ query: t.label, "median ms": t.median.toFixed(1), "p95 ms": t.p95.toFixed(1) })),
+    );
+    const ping = await pings(big.baseURL, keys, options.pings, options.numbers);
+    console.log(`  ping p95 ${ping.timing.p95.toFixed(1)} ms (${ping.statuses})`);
+    const imported = await benchImport(browser, big.baseURL, options.importRows);
+    if (!imported.accounted) throw new Error("The import lost rows");
+    big.stop();
+
+    console.log(
+      `\n${smallSize.toLocaleString("en-US")} leads with the ${options.numbers.toLocaleString("en-US")} numbers loaded in SQL:`,
+    );
+    const small = await startLocalServer(
+      "bench-suppression-small",
+      {},
+      {
+        beforeStart: async (persistTo) => {
+          await withLocalD1(persistTo, async (d1) => {
+            await insertBenchLeads(d1, 0, smallSize, Date.now());
+            await loadNumbersInSql(d1, options.numbers, Date.now());
+            await d1.batch([
+              d1.prepare("DELETE FROM aged_lead_counts"),
+              d1.prepare(`INSERT INTO aged_lead_counts (state, area_code, unsold) SELECT state, coalesce(area_code, ''), count(*)
+                FROM aged_leads WHERE sold_at IS NULL AND suppressed_at IS NULL GROUP BY 1, 2`),
+            ]);
+          });
+        },
+      },
+    );
+    try {
+      const list100k = await listQueries(small.baseURL);
+      console.table(
+        list100k.map((t) => ({ query: t.label, "median ms": t.median.toFixed(1), "p95 ms": t.p95.toFixed(1) })),
+      );
+      return {
+        loadSeconds: load.seconds,
+        peakHeapMb: load.peakHeapMb,
+        list1m,
+        list100k,
+        ping: ping.timing,
+        pingStatuses: ping.statuses,
+        importSeconds: imported.seconds,
+      };
+    } finally {
+      small.stop();
+    }
+  } finally {
+    await browser.close();
+    big.stop();
+  }
+}
+
+const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? 0;
+const worst = (timings: Timing[]) => Math.max(...timings.map((t) => t.p95));
+
+const START = "<!-- bench:suppression:start -->";
+const END = "<!-- bench:suppression:end -->";
+
+function writeReadme(runs: RunResult[], options: SuppressionBenchOptions, met: boolean): void {
+  const file = resolve(root, "README.md");
+  const readme = readFileSync(file, "utf8");
+  const list1m = medianOfRuns(runs.map((r) => r.list1m));
+  const list100k = medianOfRuns(runs.map((r) => r.list100k));
+  const ping = medianOfRuns(runs.map((r) => [r.ping]))[0];
+  const cpu = cpus();
+  const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GB RAM`;
+  const n = options.numbers.toLocaleString("en-US");
+  const sizes = options.leadSizes.map((size) => size.toLocaleString("en-US"));
+  const line = (what: string, target: string, value: string) => `| ${what} | ${target} | ${value} |`;
+  const block = [
+    START,
+    `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        " / ",
+      )} (1 / 5 / 15 min) at the end, by \`npm run bench -- suppression${options.runs > 1 ? ` --runs ${options.runs}` : ""}\`: ${options.runs > 1 ? `the median of ${options.runs} runs, each on fresh databases` : "one run"}. Targets ${met ? "met" : "NOT all met"}.`,
+    "",
+    "| with " + n + " suppressed numbers | target | result |",
+    "| --- | --- | --- |",
+    line(
+      `loading the ${n} numbers (Chromium: parse worker, batches of 10,000, R2, Queue, D1)`,
+      `< ${TARGETS.loadSeconds} s`,
+      `${middle(runs.map((r) => r.loadSeconds)).toFixed(1)} s`,
+    ),
+    line(
+      "the tab's JS heap during the load (peak)",
+      `< ${TARGETS.heapMb} MB`,
+      `${middle(runs.map((r) => r.peakHeapMb)).toFixed(1)} MB`,
+    ),
+    line(
+      `marketplace list p95 at ${sizes[0]} leads (slowest query)`,
+      `≤ ${TARGETS.list100k} ms`,
+      `${worst(list100k).toFixed(1)} ms`,
+    ),
+    line(
+      `marketplace list p95 at ${sizes[1]} leads (slowest query)`,
+      `≤ ${TARGETS.list1m} ms`,
+      `${worst(list1m).toFixed(1)} ms`,
+    ),
+    line(
+      `ping p95 (${runs[0]?.pingStatuses ?? ""})`,
+      `≤ ${TARGETS.ping} ms`,
+      `${ping?.p95.toFixed(1)} ms (median ${ping?.median.toFixed(1)})`,
+    ),
+    line(
+      `a ${options.importRows.toLocaleString("en-US")}-row lead import (Chromium, end to end)`,
+      `< ${TARGETS.importSeconds} s`,
+      `${middle(runs.map((r) => r.importSeconds)).toFixed(1)} s`,
+    ),
+    "",
+    `| marketplace query | ${sizes[0]} leads: median / p95 ms | ${sizes[1]} leads: median / p95 ms |`,
+    "| --- | --- | --- |",
+    ...list1m.map((t, i) => {
+      const small = list100k[i];
+      return `| ${t.label} | ${small ? `${small.median.toFixed(1)} / ${small.p95.toFixed(1)}` : "—"} | ${t.median.toFixed(1)} / ${t.p95.toFixed(1)} |`;
+    }),
+    END,
+  ].join("\n");
+  const at = readme.indexOf(START);
+  const next =
+    at >= 0
+      ? `${readme.slice(0, at)}${block}${readme.slice(readme.indexOf(END) + END.length)}`
+      : readme.replace("<!-- bench:leads:end -->", `<!-- bench:leads:end -->\n\n${block}`);
+  writeFileSync(file, next);
+  run(bin("biome"), ["format", "--write", "README.md"], {}, true);
+  console.log("README.md Performance section updated.");
+}
+
+export async function benchSuppression(options: SuppressionBenchOptions): Promise<boolean> {
+  const file = await writeNumbersFile(options.numbers);
+  const runs: RunResult[] = [];
+  for (let i = 0; i < options.runs; i++) runs.push(await oneRun(options, file));
+  const list1m = medianOfRuns(runs.map((r) => r.list1m));
+  const list100k = medianOfRuns(runs.map((r) => r.list100k));
+  const ping = medianOfRuns(runs.map((r) => [r.ping]))[0]?.p95 ?? Number.POSITIVE_INFINITY;
+  const met =
+    middle(runs.map((r) => r.loadSeconds)) < TARGETS.loadSeconds &&
+    middle(runs.map((r) => r.peakHeapMb)) < TARGETS.heapMb &&
+    worst(list100k) <= TARGETS.list100k &&
+    worst(list1m) <= TARGETS.list1m &&
+    ping <= TARGETS.ping &&
+    middle(runs.map((r) => r.importSeconds)) < TARGETS.importSeconds;
+  writeReadme(runs, options, met);
+  console.log(`Targets ${met ? "met" : "NOT all met"}.`);
+  return met;
+}

@@ -1,0 +1,201 @@
+/**
+ * Issue 24 items 4-6 in the browser: an admin uploads a Do Not Call list and follows its progress to the
+ * report; bad files get a clear message and change nothing; a stale list is flagged; /do-not-call
+ * suppresses a number at once (with and without JavaScript); a buyer uploads a private list; a number
+ * suppressed after purchase is flagged in My Leads.
+ */
+import type { Page } from "@playwright/test";
+import { sqlLiteral } from "../../scripts/lib/sql.ts";
+import { createUser, query } from "./database";
+import { expect, test } from "./fixtures";
+
+const file = (name: string, text: string) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) });
+
+let area = 600;
+/**
+ * `count` fresh 10-digit numbers, one a line, sorted as the registry's files are: each call takes an area
+ * code of its own (6xx), the run's time picking the exchange, so lists of different tests never overlap.
+ */
+function numbers(count: number): number[] {
+  area += 1;
+  const base = area * 10_000_000 + (Date.now() % 50) * 100_000;
+  return Array.from({ length: count }, (_, i) => base + i * 2);
+}
+
+async function openTab(page: Page) {
+  await page.goto("/admin?tab=do-not-call");
+  await expect(page.getByRole("heading", { name: "Do Not Call lists" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Do Not Call lists" })).toBeVisible();
+}
+
+/** How many lists and numbers the shop holds (one look at the database). */
+const stored = () =>
+  query<{ lists: number; numbers: number }>(
+    "SELECT (SELECT count(*) FROM suppression_lists) AS lists, (SELECT count(*) FROM suppression_numbers) AS numbers",
+  )[0];
+
+async function fillNewList(page: Page, name: string, refreshedOn?: string) {
+  await page.getByLabel("List", { exact: true }).selectOption("new");
+  await page.getByLabel("List name").fill(name);
+  await page.getByLabel("Kind").selectOption("national_dnc");
+  await page.getByLabel("The file holds").selectOption("full");
+  if (refreshedOn) await page.getByLabel("Refreshed on").fill(refreshedOn);
+}
+
+test.describe("admin: Do Not Call lists", () => {
+  test("uploads a registry file through the Queue with a progress bar, then reports it and lists it", async ({
+    adminPage: page,
+  }) => {
+    test.setTimeout(120_000);
+    await openTab(page);
+    const sent = numbers(45_000);
+    const name = `Registry e2e ${Date.now()}`;
+    await fillNewList(page, name);
+    await page.getByLabel("File", { exact: true }).setInputFiles(file("305.txt", `${sent.join("\n")}\n`));
+    const progress = page.waitForSelector('[role="progressbar"]', { state: "attached" });
+    await page.getByRole("button", { name: "Upload list" }).click();
+    await progress;
+    await expect(page.getByTestId("suppression-progress")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Upload complete: 305.txt" })).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByTestId("suppression-new-on-the-list")).toHaveText("45,000");
+    await expect(page.getByTestId("suppression-numbers-in-the-file")).toHaveText("45,000");
+    const row = page.getByRole("row", { name: new RegExp(name) });
+    await expect(row).toContainText("45,000");
+    await expect(row).toContainText("Fresh until");
+    const held = query<{ n: number }>(
+      `SELECT count(*) AS n FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id WHERE l.name = ${sqlLiteral(name)}`,
+    );
+    expect(held[0]?.n).toBe(45_000);
+  });
+
+  const badFiles: [what: string, name: string, text: string, message: RegExp][] = [
+    ["a lead file (wrong format)", "leads.csv", "Name,Phone,State\nAnn,3055550100,FL\n", /looks like a lead file/],
+    ["an empty file", "empty.txt", "", /The file is empty/],
+    ["huge lines", "huge.txt", `${"9".repeat(5000)}\n`.repeat(60), /None of the first 50 lines is a phone number/],
+    [
+      "formulas",
+      "formulas.csv",
+      '=HYPERLINK("http://evil.example")\n'.repeat(60),
+      /None of the first 50 lines is a phone number/,
+    ],
+    ["a ZIP archive", "registry.zip", "PK\u0003\u0004rest-of-zip", /ZIP archive/],
+  ];
+  for (const [what, name, text, message] of badFiles) {
+    test(`refuses ${what} with a clear message, changing nothing`, async ({ adminPage: page }) => {
+      await openTab(page);
+      const before = stored();
+      await fillNewList(page, `Bad ${name}`);
+      await page.getByLabel("File", { exact: true }).setInputFiles(file(name, text));
+      await page.getByRole("button", { name: "Upload list" }).click();
+      const alert = page.getByRole("alert").filter({ hasText: "was not loaded" });
+      await expect(alert).toBeVisible();
+      await expect(alert).toContainText(message);
+      await expect(alert).toContainText("Nothing was changed");
+      expect(stored()).toEqual(before);
+      await page.getByRole("button", { name: "Choose another file" }).click();
+      await expect(page.getByRole("button", { name: "Upload list" })).toBeVisible();
+    });
+  }
+
+  test("shows the rejected lines of a mostly good file and loads nothing until asked", async ({ adminPage: page }) => {
+    await openTab(page);
+    const before = stored();
+    const good = numbers(3);
+    await fillNewList(page, `Mixed ${Date.now()}`);
+    const text = `${good[0]}\n=SUM(A1:A9)\n${good[1]}\n+44 20 7946 0958\n${good[2]}\n`;
+    await page.getByLabel("File", { exact: true }).setInputFiles(file("mixed.txt", text));
+    await page.getByRole("button", { name: "Upload list" }).click();
+    await expect(page.getByRole("heading", { name: "2 lines of mixed.txt cannot be loaded" })).toBeVisible();
+    const rejected = page.getByRole("region", { name: "Rejected lines" });
+    await expect(rejected).toContainText("spreadsheet formula");
+    await expect(rejected).toContainText("Not a US number");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    expect(stored()).toEqual(before);
+  });
+
+  test("flags a list refreshed more than 31 days ago", async ({ adminPage: page }) => {
+    test.setTimeout(90_000);
+    await openTab(page);
+    const old = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+    const name = `Old copy ${Date.now()}`;
+    await fillNewList(page, name, old);
+    await page.getByLabel("File", { exact: true }).setInputFiles(file("old.txt", `${numbers(2).join("\n")}\n`));
+    await page.getByRole("button", { name: "Upload list" }).click();
+    await expect(page.getByRole("heading", { name: "Upload complete: old.txt" })).toBeVisible({ timeout: 60_000 });
+    const row = page.getByRole("row", { name: new RegExp(name) });
+    await expect(row.getByTestId("stale-list")).toContainText(`Refreshed on ${old}: more than 31 days ago`);
+    await expect(page.getByRole("alert").filter({ hasText: "older than 31 days" })).toBeVisible();
+  });
+});
+
+test.describe("/do-not-call", () => {
+  test("suppresses the number at once and confirms it; the footer links to it", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("navigation", { name: "Footer" }).getByRole("link", { name: "Do Not Call request" }).click();
+    await expect(page).toHaveURL(/\/do-not-call$/);
+    await page.getByRole("button", { name: "Stop calling this number" }).click();
+    await expect(page.getByText("Enter the 10-digit US phone number that should not be called")).toBeVisible();
+    const [number] = numbers(1);
+    const digits = String(number);
+    await page.getByLabel("Phone number").fill(`(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`);
+    await page.getByLabel("Reason (optional)").fill("Please stop");
+    await page.getByRole("button", { name: "Stop calling this number" }).click();
+    await expect(page.getByTestId("do-not-call-confirmation")).toContainText("is on our Do Not Call list");
+    const held = query<{ kind: string }>(
+      `SELECT l.kind FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id WHERE n.number = ${number}`,
+    );
+    expect(held).toEqual([{ kind: "internal_dnc" }]);
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the page posts the form itself and renders the answer", async ({ page }) => {
+      await page.goto("/do-not-call");
+      await page.getByLabel("Phone number").fill("123");
+      await page.getByRole("button", { name: "Stop calling this number" }).click();
+      await expect(page.getByText("Enter the 10-digit US phone number that should not be called")).toBeVisible();
+      const [number] = numbers(1);
+      await page.getByLabel("Phone number").fill(String(number));
+      await page.getByRole("button", { name: "Stop calling this number" }).click();
+      await expect(page.getByTestId("do-not-call-confirmation")).toContainText("is on our Do Not Call list");
+      expect(query<{ n: number }>(`SELECT count(*) AS n FROM suppression_numbers WHERE number = ${number}`)[0]?.n).toBe(
+        1,
+      );
+    });
+  });
+});
+
+test.describe("buyer: My Do Not Call list and flags after purchase", () => {
+  test("uploads a private list; a lead suppressed after purchase is flagged in My Leads", async ({ page }) => {
+    test.setTimeout(90_000);
+    const user = await createUser();
+    const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
+    const [bought] = numbers(1);
+    query(
+      `INSERT INTO aged_leads (id, name, email, phone, state, area_code, form_fill_time, dedupe_key, sold_to_user_id, sold_order_id, sold_at)
+       VALUES (${sqlLiteral(`${user.username}-1`)}, 'Flagged Lead', 'f@example.com', '${bought}', 'QM', '${String(bought).slice(0, 3)}',
+               1700000000000, ${sqlLiteral(`${user.username}|1`)}, ${sqlLiteral(owner?.id ?? "")}, 'e2e', ${Date.now() - 86_400_000})`,
+    );
+    await page.goto("/login?next=%2Fdashboard%3Fview%3Ddo-not-call-list");
+    await page.getByLabel("Username").fill(user.username);
+    await page.getByLabel("Password", { exact: true }).fill(user.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByRole("heading", { name: "My Do Not Call list" })).toBeVisible();
+    await expect(page.getByText("You have no list yet")).toBeVisible();
+    await page.getByLabel("List name").fill("My customers");
+    await page.getByLabel("File", { exact: true }).setInputFiles(file("customers.csv", `${numbers(5).join("\n")}\n`));
+    await page.getByRole("button", { name: "Upload list" }).click();
+    await expect(page.getByRole("heading", { name: "Upload complete: customers.csv" })).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(page.getByTestId("my-dnc-summary")).toContainText("My customers");
+    await expect(page.getByTestId("my-dnc-summary")).toContainText("5");
+
+    const request = await page.request.post("/api/do-not-call", { data: { phone: String(bought) } });
+    expect(request.status()).toBe(200);
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "My Leads" }).click();
+    const flag = page.getByRole("row", { name: /Flagged Lead/ }).getByTestId("dnc-flag");
+    await expect(flag).toHaveText(`Added to Do Not Call on ${new Date().toISOString().slice(0, 10)}`);
+  });
+});

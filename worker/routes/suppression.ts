@@ -1,0 +1,92 @@
+/**
+ * Suppression lists (issue 24 items 4-5; docs/product-rules.md D22): admins upload shared lists, a buyer
+ * uploads their own private list (My Account), and anyone may ask not to be called (/do-not-call).
+ * Thin: parse, the sub-app's guard, a service, respond.
+ */
+import { Hono } from "hono";
+import {
+  adminSuppressionUploadSchema,
+  buyerSuppressionUploadSchema,
+  doNotCallSchema,
+  suppressionBatchSchema,
+  suppressionFinishSchema,
+} from "../../src/domain/schemas/suppression";
+import { z } from "../../src/domain/schemas/zod";
+import type { AppBindings, SignedInBindings } from "../env";
+import { rateLimit } from "../middleware/rate-limit";
+import { requestDoNotCall } from "../services/do-not-call";
+import {
+  acceptSuppressionBatch,
+  finishSuppressionUploadSending,
+  privateSuppressionList,
+  type SuppressionActor,
+  sharedSuppressionLists,
+  startSuppressionUpload,
+  suppressionUploadStatus,
+} from "../services/suppression-uploads";
+import { validate, validateJson } from "../validation";
+
+const uploadParam = validate("param", z.object({ id: z.coerce.number().int().positive() }));
+
+const admin = (userId: string): SuppressionActor => ({ kind: "admin", userId });
+const buyer = (userId: string): SuppressionActor => ({ kind: "buyer", userId });
+
+/** Mounted in the admin sub-app (worker/api.ts). */
+export const adminSuppression = new Hono<SignedInBindings>()
+  .get("/admin/suppression-lists", async (c) => c.json({ lists: await sharedSuppressionLists(c.var.deps) }))
+  .post("/admin/suppression-uploads", validateJson(adminSuppressionUploadSchema), async (c) =>
+    c.json(await startSuppressionUpload(c.var.deps, admin(c.get("user").id), c.req.valid("json")), 201),
+  )
+  .get("/admin/suppression-uploads/:id", uploadParam, async (c) =>
+    c.json(await suppressionUploadStatus(c.var.deps, admin(c.get("user").id), c.req.valid("param").id)),
+  )
+  .post("/admin/suppression-uploads/:id/batches", uploadParam, validateJson(suppressionBatchSchema), async (c) =>
+    c.json(
+      await acceptSuppressionBatch(c.var.deps, admin(c.get("user").id), c.req.valid("param").id, c.req.valid("json")),
+    ),
+  )
+  .post("/admin/suppression-uploads/:id/finish", uploadParam, validateJson(suppressionFinishSchema), async (c) =>
+    c.json(
+      await finishSuppressionUploadSending(
+        c.var.deps,
+        admin(c.get("user").id),
+        c.req.valid("param").id,
+        c.req.valid("json").batches,
+      ),
+    ),
+  );
+
+/** Mounted in the buyer sub-app: a buyer's own private list only. */
+export const buyerSuppression = new Hono<SignedInBindings>()
+  .get("/my-suppression-list", async (c) =>
+    c.json({ list: await privateSuppressionList(c.var.deps, c.get("user").id) }),
+  )
+  .post("/my-suppression-uploads", validateJson(buyerSuppressionUploadSchema), async (c) =>
+    c.json(await startSuppressionUpload(c.var.deps, buyer(c.get("user").id), c.req.valid("json")), 201),
+  )
+  .get("/my-suppression-uploads/:id", uploadParam, async (c) =>
+    c.json(await suppressionUploadStatus(c.var.deps, buyer(c.get("user").id), c.req.valid("param").id)),
+  )
+  .post("/my-suppression-uploads/:id/batches", uploadParam, validateJson(suppressionBatchSchema), async (c) =>
+    c.json(
+      await acceptSuppressionBatch(c.var.deps, buyer(c.get("user").id), c.req.valid("param").id, c.req.valid("json")),
+    ),
+  )
+  .post("/my-suppression-uploads/:id/finish", uploadParam, validateJson(suppressionFinishSchema), async (c) =>
+    c.json(
+      await finishSuppressionUploadSending(
+        c.var.deps,
+        buyer(c.get("user").id),
+        c.req.valid("param").id,
+        c.req.valid("json").batches,
+      ),
+    ),
+  );
+
+/** Mounted in the public sub-app: anyone, 10 requests a minute per address (the one limiter). */
+export const doNotCall = new Hono<AppBindings>().post(
+  "/do-not-call",
+  rateLimit("do-not-call"),
+  validateJson(doNotCallSchema),
+  async (c) => c.json(await requestDoNotCall(c.var.deps, c.req.valid("json"))),
+);

@@ -1,0 +1,41 @@
+/**
+ * The suppression rule as SQL, in one place (docs/product-rules.md D22, docs/decisions/0042): which lists
+ * count, for whom. A number is suppressed for everyone while an *active shared* list holds it (every kind
+ * but `buyer_private`); a buyer's private list counts for that buyer only. Leads carry the shared verdict
+ * (`aged_leads.suppressed_at`, kept by the list changes and by the insert trigger of migration 0018) and
+ * the private one in `buyer_scrubbed_leads`; pings and imports ask `suppression_numbers` directly, one
+ * seek by number.
+ *
+ * Raw SQL fragments (strings for D1 statements that bind by position, drizzle `sql` for the services that
+ * build with it): the statements that use them bulk-apply JSON lists or must stay one statement.
+ */
+import { type SQL, sql } from "drizzle-orm";
+
+/** A list that scrubs every buyer, as the alias `l` of suppression_lists. */
+export const SHARED_ACTIVE = "l.owner_user_id IS NULL AND l.status = 'active'";
+
+/** SQL text: an active shared list holds the number `number` (an SQL expression). */
+export const sharedListHolds = (number: string) =>
+  `EXISTS (SELECT 1 FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id
+    WHERE n.number = ${number} AND ${SHARED_ACTIVE})`;
+
+/** drizzle: an active shared list holds `number`. */
+export const sharedListHoldsSql = (number: SQL | number) =>
+  sql`EXISTS (SELECT 1 FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id
+    WHERE n.number = ${number} AND l.owner_user_id IS NULL AND l.status = 'active')`;
+
+/** drizzle: the active private list of the buyer `userId` (an expression, e.g. `o.user_id`) holds `number`. */
+export const privateListHoldsSql = (number: SQL | number, userId: SQL | string) =>
+  sql`EXISTS (SELECT 1 FROM suppression_numbers pn JOIN suppression_lists pl ON pl.id = pn.list_id
+    WHERE pn.number = ${number} AND pl.owner_user_id = ${userId} AND pl.status = 'active')`;
+
+/** drizzle: the lead (`leadId`, an expression) is on the private list of `userId`. */
+export const scrubbedForSql = (leadId: SQL, userId: string | null) =>
+  sql`${leadId} IN (SELECT lead_id FROM buyer_scrubbed_leads WHERE user_id = ${userId ?? ""})`;
+
+/** The lists that apply to a buyer's purchase: every active shared list, and the buyer's own. */
+export const listsForBuyer = (userId: SQL | string | null) =>
+  sql`status = 'active' AND (owner_user_id IS NULL OR owner_user_id = ${userId ?? ""})`;
+
+/** Now as D1 stores times (epoch milliseconds). */
+export const NOW_MS = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
