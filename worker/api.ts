@@ -37,6 +37,7 @@ import { savedSurveys, surveys } from "./routes/surveys";
 import { tracker } from "./routes/tracker";
 import { transferOrders } from "./routes/transfer-orders";
 import { users } from "./routes/users";
+import { webhooks } from "./routes/webhooks";
 
 /** JSON bodies beyond this are refused before they are read (the largest is a 1,000-row lead batch). */
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
@@ -61,7 +62,8 @@ export const buyerApp = new Hono<SignedInBindings>()
   .use("*", requireBuyer)
   .route("/", buyer)
   .route("/", tracker)
-  .route("/", buyerReturnRoutes);
+  .route("/", buyerReturnRoutes)
+  .route("/", webhooks);
 
 export const adminApp = new Hono<SignedInBindings>()
   .use("*", requireAdmin)

@@ -7,6 +7,7 @@ import {
   MAX_QUERIES_PER_IMPORT_MESSAGE,
   processImportBatch,
 } from "./services/imports";
+import { deliverWebhookMessages } from "./services/webhooks/queue";
 
 /**
  * Import messages one invocation handles, so that it stays within D1's queries per invocation whatever
@@ -17,13 +18,15 @@ export const IMPORT_MESSAGES_PER_INVOCATION = Math.floor(
 );
 
 /**
- * Queue consumer for CSV import batches (D8). A failing batch is retried by the Queue; on its last
+ * Queue consumer for CSV import batches (D8) and buyer webhook deliveries (worker/services/webhooks). A failing batch is retried by the Queue; on its last
  * delivery it is reported failed (its rows rejected with the reason) rather than silently dropped.
  * A message this consumer cannot understand is logged and acknowledged: retrying it could never succeed.
  */
 export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  // Buyer webhooks (their own queue) are settled together; the rest are import batches.
+  const rest = await deliverWebhookMessages(env, batch.messages);
   let handled = 0;
-  for (const message of batch.messages) {
+  for (const message of rest) {
     if (!isImportBatchMessage(message.body)) {
       console.warn("Dropping unknown queue message", message.id);
       message.ack();

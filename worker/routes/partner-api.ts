@@ -5,6 +5,7 @@
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { webhooksOpenApi } from "../../src/domain/schemas/webhooks-openapi";
 import {
   CONNECTED_HOLD_SECONDS,
   DUPLICATE_WINDOW_DAYS,
@@ -135,7 +136,7 @@ partnerApi.openapi(show, async (c) => {
 });
 
 const documentConfig = {
-  openapi: "3.0.3",
+  openapi: "3.1.0",
   info: {
     title: "Final-expense live transfers: partner API",
     version: PARTNER_API_VERSION,
@@ -144,8 +145,19 @@ const documentConfig = {
   servers: [{ url: "/api/v1" }],
 };
 
-/** The OpenAPI document of the partner API (generated from the zod schemas above). */
-export const partnerApiDocument = () => partnerApi.getOpenAPIDocument(documentConfig);
+/**
+ * The shop's OpenAPI 3.1 document: the partner API (generated from the zod schemas above) and, in its
+ * `webhooks` section, the events buyers receive at their endpoints (src/domain/schemas/webhooks.ts).
+ */
+export function partnerApiDocument() {
+  const document = partnerApi.getOpenAPI31Document(documentConfig);
+  const { webhooks, components } = webhooksOpenApi();
+  return {
+    ...document,
+    webhooks,
+    components: { ...document.components, schemas: { ...document.components?.schemas, ...components.schemas } },
+  };
+}
 
 partnerApi.get("/openapi.json", (c) => c.json(partnerApiDocument()));
 // The reference page reads the same document through its own narrower view of OpenAPI.

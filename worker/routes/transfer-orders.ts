@@ -14,7 +14,7 @@ export const transferOrders = new Hono<SignedInBindings>()
   .get("/transfer-orders", async (c) => c.json(await listTransferOrders(c.env)))
   .patch("/transfer-orders/:id/status", validateJson(orderStatusChangeSchema), async (c) => {
     const { status } = c.req.valid("json");
-    await changeTransferOrderStatus(c.env.DB, c.req.param("id"), status);
+    await changeTransferOrderStatus(c.var.deps, c.req.param("id"), status);
     return c.json({ message: "Order status updated", status });
   })
   .put("/transfer-orders/:id/delivery", validateJson(deliverySettingsInputSchema), async (c) => {

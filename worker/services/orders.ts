@@ -18,6 +18,8 @@ import { leadSaleStatements, refundLeadsStatement, releaseLeadsStatement } from 
 import { sendMail } from "./mail";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
 import { denyReturnsOfRefundedOrderStatement } from "./return-rules";
+import { orderPaidFacts } from "./webhooks/facts";
+import { webhookRecording } from "./webhooks/record";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
 
@@ -192,8 +194,12 @@ async function paymentSucceeded(
       .from(orders)
       .where(and(eq(orders.id, order.id), eq(orders.status, "paid"), eq(orders.paidAt, new Date(now)))),
   );
-  if (sale) await db.batch([markPaid, sale.sell, recordIfPaid]);
-  else await db.batch([markPaid, recordIfPaid]);
+  // Buyer webhooks (order.paid, lead.purchased) are recorded by the same batch, only if it sold.
+  const hooks = await webhookRecording(db, orderPaidFacts({ id: order.id, userId: order.userId, leadIds }, now));
+  const results = sale
+    ? await db.batch([markPaid, sale.sell, recordIfPaid, ...hooks.statements])
+    : await db.batch([markPaid, recordIfPaid, ...hooks.statements]);
+  await hooks.enqueue({ env }, results);
 
   const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
   if (after?.status === "paid" && after.paidAt?.getTime() === now) {

@@ -27,6 +27,8 @@ import { database } from "../db/client";
 import type { Env } from "../env";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
+import { transferRoutedFact } from "./webhooks/facts";
+import { webhookRecording } from "./webhooks/record";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A claim lost to a concurrent ping moves on to the next order, this many times at most. */
@@ -289,7 +291,9 @@ async function claim(
   const db = database(env.DB);
   const id = crypto.randomUUID();
   const buyerDay = localTime(now, order.timeZone).day;
-  const [claimed] = await db.all<{ id: string; transfer_phone: string }>(sql`
+  // The buyer's `transfer.routed` webhook is recorded by the same batch, only if the claim inserted the row.
+  const hooks = await webhookRecording(db, transferRoutedFact(id, now));
+  const claim = db.all<{ id: string; transfer_phone: string }>(sql`
     INSERT INTO transfers (id, partner_id, api_key_id, order_id, buyer_user_id, buyer_key, first_name, last_name,
       phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, transfer_phone, status, routed_at,
       expires_at, buyer_local_day, partner_local_day)
@@ -304,6 +308,9 @@ async function claim(
       AND ${partnerCallsOn(owner.partnerId, partnerDay)} < ${owner.dailyCallCap}
       AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(prospect.phone, now)} AND t.buyer_key = ${buyerKeyOf})
     RETURNING id, transfer_phone`);
+  const results = await db.batch([claim, ...hooks.statements]);
+  await hooks.enqueue({ env }, results);
+  const [claimed] = results[0];
   return claimed
     ? { transferId: claimed.id, phoneNumber: claimed.transfer_phone, expiresInSeconds: ROUTE_ANSWER_TTL_SECONDS }
     : null;
