@@ -46,6 +46,7 @@ export interface Received {
   url: string;
   headers: Headers;
   body: string;
+  redirect: RequestRedirect | undefined;
   /** The test clock when it was sent. */
   at: number;
 }
@@ -62,7 +63,13 @@ export function fakeNetwork(answer: (request: Received) => Response | Promise<Re
     answer,
     runtime: (): WebhookRuntime => ({
       fetch: async (input, init) => {
-        const request = { url: input, headers: new Headers(init.headers), body: String(init.body), at: clock.now };
+        const request = {
+          url: input,
+          headers: new Headers(init.headers),
+          body: String(init.body),
+          redirect: init.redirect,
+          at: clock.now,
+        };
         received.push(request);
         return network.answer(request);
       },
@@ -123,12 +130,20 @@ export interface EndpointInput {
   enabled?: boolean;
 }
 
+/** Keys like a deployment's (not the development key), for tests that run as in production. */
+export const PRODUCTION = { APP_ENV: "production", WEBHOOK_SECRETS_KEY: "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=" };
+
 /** Adds an endpoint through the API (DNS stubbed to a public address) and answers it with its secret. */
-export async function addEndpoint(cookie: string, input: EndpointInput = {}): Promise<WebhookEndpointWithSecret> {
+export async function addEndpoint(
+  cookie: string,
+  input: EndpointInput = {},
+  config: Partial<Record<keyof typeof env, unknown>> = {},
+): Promise<WebhookEndpointWithSecret> {
   const dns = stubDns();
   try {
     const response = await callApi("/api/webhook-endpoints", {
       cookie,
+      env: config,
       json: {
         name: input.name ?? "My CRM",
         url: input.url ?? "https://crm.buyer-test.com/hooks",

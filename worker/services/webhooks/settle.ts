@@ -6,6 +6,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { RetryDecision } from "../../../src/domain/webhooks/delivery";
+import { batchable } from "../../db/raw-batch";
 import { users, type webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { emails } from "../email-templates";
@@ -74,26 +75,26 @@ function claimedValues(deps: Deps, item: Exclude<Settlement, { park: number }>) 
  */
 function settleClaimed(deps: Deps, values: ReturnType<typeof claimedValues>[]) {
   const field = (name: string) => sql.raw(`json_extract(j.value, '$.${name}')`);
-  return deps.db.run(sql`
+  return batchable(deps.db, deps.db.run(sql`
     UPDATE webhook_deliveries SET status = ${field("status")}, attempts = ${field("attempts")},
       round_attempts = ${field("round")}, first_attempt_at = ${field("first")}, last_attempt_at = ${field("last")},
       next_attempt_at = ${field("next")}, last_status_code = ${field("code")}, last_error = ${field("error")},
       latency_ms = ${field("latency")}, answer = ${field("answer")}, leased_until = NULL
     FROM json_each(${JSON.stringify(values)}) j
     WHERE webhook_deliveries.event_id = ${field("e")} AND webhook_deliveries.endpoint_id = ${field("p")}
-      AND webhook_deliveries.leased_until = ${field("lease")}`);
+      AND webhook_deliveries.leased_until = ${field("lease")}`));
 }
 
 /** Raw SQL: parked deliveries move their next attempt in one statement (unless another consumer holds them). */
 function settleParked(deps: Deps, parked: { row: DeliveryRow; park: number }[]) {
   const list = JSON.stringify(parked.map(({ row, park }) => [row.eventId, row.endpointId, park]));
-  return deps.db.run(sql`
+  return batchable(deps.db, deps.db.run(sql`
     UPDATE webhook_deliveries SET next_attempt_at = json_extract(j.value, '$[2]')
     FROM json_each(${list}) j
     WHERE webhook_deliveries.event_id = json_extract(j.value, '$[0]')
       AND webhook_deliveries.endpoint_id = json_extract(j.value, '$[1]')
       AND webhook_deliveries.status IN ('pending', 'retrying')
-      AND (webhook_deliveries.leased_until IS NULL OR webhook_deliveries.leased_until <= ${deps.now})`);
+      AND (webhook_deliveries.leased_until IS NULL OR webhook_deliveries.leased_until <= ${deps.now})`));
 }
 
 /** Raw SQL: each event's body, kept the first time it is built (UPDATE … FROM a JSON list). */
@@ -104,10 +105,13 @@ function keepPayloads(deps: Deps, built: Map<string, string | null>) {
   const flush = () => {
     if (chunk.length === 0) return;
     statements.push(
-      deps.db.run(sql`
-        UPDATE webhook_events SET payload = json_extract(j.value, '$[1]')
-        FROM json_each(${JSON.stringify(chunk)}) j
-        WHERE webhook_events.id = json_extract(j.value, '$[0]') AND webhook_events.payload IS NULL`),
+      batchable(
+        deps.db,
+        deps.db.run(sql`
+          UPDATE webhook_events SET payload = json_extract(j.value, '$[1]')
+          FROM json_each(${JSON.stringify(chunk)}) j
+          WHERE webhook_events.id = json_extract(j.value, '$[0]') AND webhook_events.payload IS NULL`),
+      ),
     );
     chunk = [];
     size = 0;
