@@ -84,8 +84,26 @@ describe("sending", () => {
     const later = network.received[1];
     expect(later?.headers.get("Webhook-Signature")?.match(/v1=/g)).toHaveLength(1);
     const atThen = unixSeconds(Date.now() + 24 * 3600_000 + 60_000);
-    expect((await verifyWebhookSignature(later?.headers.get("Webhook-Signature"), later?.body ?? "", [endpoint.secret], atThen)).ok).toBe(false);
-    expect((await verifyWebhookSignature(later?.headers.get("Webhook-Signature"), later?.body ?? "", [rotated.secret], atThen)).ok).toBe(true);
+    expect(
+      (
+        await verifyWebhookSignature(
+          later?.headers.get("Webhook-Signature"),
+          later?.body ?? "",
+          [endpoint.secret],
+          atThen,
+        )
+      ).ok,
+    ).toBe(false);
+    expect(
+      (
+        await verifyWebhookSignature(
+          later?.headers.get("Webhook-Signature"),
+          later?.body ?? "",
+          [rotated.secret],
+          atThen,
+        )
+      ).ok,
+    ).toBe(true);
   });
 
   it("follows no redirect: a 3xx fails the attempt", async () => {
@@ -219,12 +237,23 @@ describe("retries, the dead letter and switching off (fake clock)", () => {
     expect(off.status).toBe(200);
     // The open test event was a test: it stays open and is still sent.
     expect((await deliveriesOf(endpoint.id))[0]?.status).toBe("retrying");
-    await env.DB.prepare(
-      "UPDATE webhook_deliveries SET type = 'transfer.routed' WHERE endpoint_id = ?",
-    ).bind(endpoint.id).run();
-    await callApi(`/api/webhook-endpoints/${endpoint.id}`, { cookie: buyer.cookie, method: "PATCH", json: { enabled: true } });
-    await callApi(`/api/webhook-endpoints/${endpoint.id}`, { cookie: buyer.cookie, method: "PATCH", json: { enabled: false } });
+    await env.DB.prepare("UPDATE webhook_deliveries SET type = 'transfer.routed' WHERE endpoint_id = ?")
+      .bind(endpoint.id)
+      .run();
+    await callApi(`/api/webhook-endpoints/${endpoint.id}`, {
+      cookie: buyer.cookie,
+      method: "PATCH",
+      json: { enabled: true },
+    });
+    await callApi(`/api/webhook-endpoints/${endpoint.id}`, {
+      cookie: buyer.cookie,
+      method: "PATCH",
+      json: { enabled: false },
+    });
     const [row] = await deliveriesOf(endpoint.id);
-    expect(row).toMatchObject({ status: "dead_letter", last_error: "The endpoint was switched off before this event could be sent." });
+    expect(row).toMatchObject({
+      status: "dead_letter",
+      last_error: "The endpoint was switched off before this event could be sent.",
+    });
   });
 });

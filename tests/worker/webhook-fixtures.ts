@@ -117,7 +117,13 @@ export async function runQueue(
     const due = pending.filter((item) => item.due <= now).slice(0, options.batchSize ?? 100);
     for (const item of due) pending.splice(pending.indexOf(item), 1);
     network.clock.now = now;
-    reports.push(await deliverWebhooks(createDeps(queue.env, now), due.map((item) => item.key), network.runtime()));
+    reports.push(
+      await deliverWebhooks(
+        createDeps(queue.env, now),
+        due.map((item) => item.key),
+        network.runtime(),
+      ),
+    );
     collect();
   }
   return reports;
@@ -131,7 +137,10 @@ export interface EndpointInput {
 }
 
 /** Keys like a deployment's (not the development key), for tests that run as in production. */
-export const PRODUCTION = { APP_ENV: "production", WEBHOOK_SECRETS_KEY: "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=" };
+export const PRODUCTION = {
+  APP_ENV: "production",
+  WEBHOOK_SECRETS_KEY: "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+};
 
 /** Adds an endpoint through the API (DNS stubbed to a public address) and answers it with its secret. */
 export async function addEndpoint(
@@ -179,7 +188,9 @@ export async function deliveriesOf(endpointId: string): Promise<DeliveryRow[]> {
   return results;
 }
 
-export async function eventsOf(userId: string): Promise<{ id: string; type: string; subject_id: string; payload: string | null }[]> {
+export async function eventsOf(
+  userId: string,
+): Promise<{ id: string; type: string; subject_id: string; payload: string | null }[]> {
   const { results } = await env.DB.prepare("SELECT * FROM webhook_events WHERE user_id = ? ORDER BY created_at, id")
     .bind(userId)
     .all<{ id: string; type: string; subject_id: string; payload: string | null }>();

@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { WebhookEndpointView } from "../../src/domain/schemas/webhook-settings";
-import { WEBHOOK_ENDPOINT_NAME_MAX, WEBHOOK_MAX_ENDPOINTS } from "../../src/domain/webhooks/events";
 import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/domain/webhooks/dev-key";
+import { WEBHOOK_ENDPOINT_NAME_MAX, WEBHOOK_MAX_ENDPOINTS } from "../../src/domain/webhooks/events";
 import { generateSecretsKey } from "../../src/domain/webhooks/secret-box";
 import { WEBHOOK_SECRET_PATTERN } from "../../src/domain/webhooks/signature";
 import { TOO_MANY_ENDPOINTS } from "../../worker/services/webhooks/endpoints";

@@ -24,6 +24,7 @@ import {
   US_TIME_ZONES,
 } from "../../src/domain/transfers";
 import { database } from "../db/client";
+import { batchable } from "../db/raw-batch";
 import type { Env } from "../env";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
@@ -293,7 +294,9 @@ async function claim(
   const buyerDay = localTime(now, order.timeZone).day;
   // The buyer's `transfer.routed` webhook is recorded by the same batch, only if the claim inserted the row.
   const hooks = await webhookRecording(db, transferRoutedFact(id, now));
-  const claim = db.all<{ id: string; transfer_phone: string }>(sql`
+  const claim = batchable(
+    db,
+    db.all<{ id: string; transfer_phone: string }>(sql`
     INSERT INTO transfers (id, partner_id, api_key_id, order_id, buyer_user_id, buyer_key, first_name, last_name,
       phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, transfer_phone, status, routed_at,
       expires_at, buyer_local_day, partner_local_day)
@@ -307,7 +310,8 @@ async function claim(
       AND ${deliveredOnDay(sql`d.order_id`, buyerDay, now)} < d.per_day_cap
       AND ${partnerCallsOn(owner.partnerId, partnerDay)} < ${owner.dailyCallCap}
       AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(prospect.phone, now)} AND t.buyer_key = ${buyerKeyOf})
-    RETURNING id, transfer_phone`);
+    RETURNING id, transfer_phone`),
+  );
   const results = await db.batch([claim, ...hooks.statements]);
   await hooks.enqueue({ env }, results);
   const [claimed] = results[0];

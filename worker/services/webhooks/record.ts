@@ -75,16 +75,21 @@ export interface WebhookRecording {
 function statementsFor(db: Database, fact: WebhookFact, events: [string, string, string][]) {
   const list = JSON.stringify(events);
   const subjectId = sql`json_extract(j.value, '$[1]')`;
-  const record = batchable(db, db.run(sql`
+  const record = batchable(
+    db,
+    db.run(sql`
     INSERT INTO webhook_events (id, user_id, type, subject_id, created_at)
     SELECT json_extract(j.value, '$[0]'), b.user_id, ${fact.type}, ${subjectId}, ${fact.at}
     FROM (SELECT ${fact.userId} AS user_id) b, json_each(${list}) j
     WHERE b.user_id IS NOT NULL
       AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE ${subscribedEndpoint("e", sql`b.user_id`, fact.type)})
       AND ${fact.when(subjectId)}
-    ON CONFLICT (id) DO NOTHING`));
+    ON CONFLICT (id) DO NOTHING`),
+  );
   // Only events this batch recorded (`created_at` = its time): a replayed fact adds no delivery.
-  const deliver = batchable(db, db.all<{ event_id: string; endpoint_id: string }>(sql`
+  const deliver = batchable(
+    db,
+    db.all<{ event_id: string; endpoint_id: string }>(sql`
     INSERT INTO webhook_deliveries (event_id, endpoint_id, type, subject, rank, event_created_at, next_attempt_at)
     SELECT ev.id, e.id, ev.type, json_extract(j.value, '$[2]'), ${WEBHOOK_EVENT_RANK[fact.type]}, ev.created_at, ev.created_at
     FROM json_each(${list}) j
@@ -92,7 +97,8 @@ function statementsFor(db: Database, fact: WebhookFact, events: [string, string,
     JOIN webhook_endpoints e ON ${subscribedEndpoint("e", sql`ev.user_id`, fact.type)}
     WHERE true
     ON CONFLICT DO NOTHING
-    RETURNING event_id, endpoint_id`));
+    RETURNING event_id, endpoint_id`),
+  );
   return [record, deliver] as const;
 }
 

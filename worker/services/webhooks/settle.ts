@@ -75,26 +75,32 @@ function claimedValues(deps: Deps, item: Exclude<Settlement, { park: number }>) 
  */
 function settleClaimed(deps: Deps, values: ReturnType<typeof claimedValues>[]) {
   const field = (name: string) => sql.raw(`json_extract(j.value, '$.${name}')`);
-  return batchable(deps.db, deps.db.run(sql`
+  return batchable(
+    deps.db,
+    deps.db.run(sql`
     UPDATE webhook_deliveries SET status = ${field("status")}, attempts = ${field("attempts")},
       round_attempts = ${field("round")}, first_attempt_at = ${field("first")}, last_attempt_at = ${field("last")},
       next_attempt_at = ${field("next")}, last_status_code = ${field("code")}, last_error = ${field("error")},
       latency_ms = ${field("latency")}, answer = ${field("answer")}, leased_until = NULL
     FROM json_each(${JSON.stringify(values)}) j
     WHERE webhook_deliveries.event_id = ${field("e")} AND webhook_deliveries.endpoint_id = ${field("p")}
-      AND webhook_deliveries.leased_until = ${field("lease")}`));
+      AND webhook_deliveries.leased_until = ${field("lease")}`),
+  );
 }
 
 /** Raw SQL: parked deliveries move their next attempt in one statement (unless another consumer holds them). */
 function settleParked(deps: Deps, parked: { row: DeliveryRow; park: number }[]) {
   const list = JSON.stringify(parked.map(({ row, park }) => [row.eventId, row.endpointId, park]));
-  return batchable(deps.db, deps.db.run(sql`
+  return batchable(
+    deps.db,
+    deps.db.run(sql`
     UPDATE webhook_deliveries SET next_attempt_at = json_extract(j.value, '$[2]')
     FROM json_each(${list}) j
     WHERE webhook_deliveries.event_id = json_extract(j.value, '$[0]')
       AND webhook_deliveries.endpoint_id = json_extract(j.value, '$[1]')
       AND webhook_deliveries.status IN ('pending', 'retrying')
-      AND (webhook_deliveries.leased_until IS NULL OR webhook_deliveries.leased_until <= ${deps.now})`));
+      AND (webhook_deliveries.leased_until IS NULL OR webhook_deliveries.leased_until <= ${deps.now})`),
+  );
 }
 
 /** Raw SQL: each event's body, kept the first time it is built (UPDATE … FROM a JSON list). */
