@@ -4,12 +4,14 @@
  * switching a failing endpoint off and e-mailing its buyer, no redirects, 1 KB of answer, the address
  * guard again at send time, and one send for repeated messages.
  */
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { webhookEventSchema } from "../../src/domain/schemas/webhooks";
 import { nominalRetrySchedule } from "../../src/domain/webhooks/delivery";
 import { WEBHOOK_RETRY_WINDOW_MS } from "../../src/domain/webhooks/events";
 import { unixSeconds, verifyWebhookSignature } from "../../src/domain/webhooks/signature";
+import worker from "../../worker/app";
 import { createDeps } from "../../worker/deps";
 import { deliverWebhooks } from "../../worker/services/webhooks/deliver";
 import { callApi, latestMailTo, signedIn } from "./helpers";
@@ -21,6 +23,7 @@ import {
   fakeQueue,
   PRODUCTION,
   runQueue,
+  stubDns,
 } from "./webhook-fixtures";
 
 afterEach(() => vi.restoreAllMocks());
@@ -168,6 +171,31 @@ describe("sending", () => {
     // And once it is delivered, a late copy of the message sends nothing.
     await deliverWebhooks(createDeps(queue.env, now + 1000), [key], network.runtime());
     expect(network.received).toHaveLength(1);
+  });
+});
+
+describe("the Queue consumer", () => {
+  it("delivers the batch's webhook messages through the real network path and acknowledges them", async () => {
+    const { endpoint, queue, eventId } = await testEventQueued();
+    const dns = stubDns();
+    const real = dns.getMockImplementation();
+    const posted: string[] = [];
+    dns.mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.startsWith("https://crm.buyer-test.com/")) return (real as typeof fetch)(input, init);
+      posted.push(String(init?.body));
+      return new Response("ok");
+    });
+    const batch = createMessageBatch("leads-shop-webhooks", [
+      { id: "w1", timestamp: new Date(), attempts: 1, body: { kind: "webhook", eventId, endpointId: endpoint.id } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, queue.env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual(["w1"]);
+    expect(posted).toHaveLength(1);
+    expect(JSON.parse(posted[0] ?? "{}")).toMatchObject({ id: eventId, type: "test" });
+    expect((await deliveriesOf(endpoint.id))[0]?.status).toBe("delivered");
   });
 });
 
