@@ -138,7 +138,7 @@ curl -X POST "$SHOP/api/v1/transfers/$TRANSFER_ID/events" \\
       ${operations}
       ${
         document.webhooks
-          ? html`<h2>Webhooks (buyers)</h2>
+          ? html`<h2 id="webhooks">Webhooks (buyers)</h2>
               <p>Buyers add HTTPS endpoints under Dashboard → My Account → Integrations and receive these events as signed POSTs: <code>Webhook-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of "t.body"&gt;</code>, keyed by the endpoint's signing secret. Check it on the raw body and refuse a timestamp more than 5 minutes from your clock. Any 2xx within 10 seconds counts as delivered; anything else is retried with back-off for 3 days. Events carry an <code>id</code>: skip ids you have handled.</p>
               ${Object.entries(document.webhooks).flatMap(([type, methods]) =>
                 Object.values(methods).map((operation) => webhookSection(type, operation)),

@@ -19,6 +19,9 @@ const MyLeadsView = lazy(() => import("./AccountViews").then((m) => ({ default: 
 const MyOrdersView = lazy(() => import("./AccountViews").then((m) => ({ default: m.MyOrdersView })));
 const LeadTrackerView = lazy(() => import("./LeadTrackerView").then((m) => ({ default: m.LeadTrackerView })));
 const ReturnLeadView = lazy(() => import("./ReturnLeadView").then((m) => ({ default: m.ReturnLeadView })));
+const IntegrationsView = lazy(() =>
+  import("./integrations/IntegrationsView").then((m) => ({ default: m.IntegrationsView })),
+);
 
 function ComingSoon({ title }: { title: string }) {
   return (
@@ -73,6 +76,7 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
       { id: "my-leads", label: "My Leads", render: () => <MyLeadsView /> },
       { id: "my-orders", label: "My Orders", render: () => <MyOrdersView /> },
       { id: "lead-tracker", label: "Lead Tracker", render: () => <LeadTrackerView /> },
+      { id: "integrations", label: "Integrations", render: () => <IntegrationsView /> },
     ],
   },
   {

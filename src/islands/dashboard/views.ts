@@ -7,6 +7,7 @@ export const DASHBOARD_VIEWS = [
   "my-leads",
   "my-orders",
   "lead-tracker",
+  "integrations",
   "return-lead",
   "support",
 ] as const;
