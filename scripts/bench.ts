@@ -9,12 +9,15 @@
  *    (`--lead-sizes 20000,100000` picks sizes).
  *  - transfers (scripts/bench-transfers.ts): the partner API's routing and events over 10,000 open orders
  *    and 1,000,000 transfers (`--orders`, `--transfers`, `--pings`, `--concurrency`).
+ *  - webhooks (scripts/bench-webhooks.ts): 10,000 purchased leads delivered to a local receiver as buyer
+ *    webhooks, under 60 s, each once (`--webhook-runs N`, default 3, median).
  */
 import type { Browser } from "playwright-core";
 import { benchImport } from "./bench-import.ts";
 import { benchLeads } from "./bench-leads.ts";
 import { benchPages } from "./bench-pages.ts";
 import { benchTransfers } from "./bench-transfers.ts";
+import { benchWebhooks } from "./bench-webhooks.ts";
 import { launchChromium } from "./chromium.ts";
 import { parseFlags } from "./lib/flags.ts";
 import { build } from "./lib/run.ts";
@@ -46,6 +49,7 @@ const standaloneParts: Record<string, StandalonePart> = {
         concurrency: Number(flags.get("concurrency") ?? 8),
       })
     ).met,
+  webhooks: (flags) => benchWebhooks(Number(flags.get("webhook-runs") ?? 3)),
 };
 const known = [...Object.keys(browserParts), ...Object.keys(standaloneParts)];
 

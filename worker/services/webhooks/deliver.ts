@@ -82,58 +82,45 @@ export async function deliverWebhooks(
     return report;
   }
   const { now } = deps;
-  const rows = await deps.db.select().from(webhookDeliveries).where(pairIn(unique));
-  const due = rows.filter(
-    (row) =>
-      !isFinalDeliveryStatus(row.status) &&
-      row.nextAttemptAt.getTime() <= now + DUE_SLACK_MS &&
-      !(row.leasedUntil && row.leasedUntil.getTime() > now),
-  );
-  report.skipped = unique.length - due.length;
+  const lease = now + DELIVERY_LEASE_MS;
+  // Claimed in one statement: what is open, due and held by no other consumer is this one's now.
+  const taken = await deps.db
+    .update(webhookDeliveries)
+    .set({ leasedUntil: new Date(lease) })
+    .where(
+      and(
+        pairIn(unique),
+        OPEN,
+        sql`${webhookDeliveries.nextAttemptAt} <= ${now + DUE_SLACK_MS}`,
+        sql`(${webhookDeliveries.leasedUntil} IS NULL OR ${webhookDeliveries.leasedUntil} <= ${now})`,
+      ),
+    )
+    .returning();
+  report.skipped = unique.length - taken.length;
 
-  // Order per subject: those behind an open earlier event wait (no message: its settling frees them).
-  const lanes = await openLanes(deps, due);
+  // Order per subject: those behind an open earlier event wait, without a message (its settling frees them).
+  const lanes = await openLanes(deps, taken);
   const parked: Settlement[] = [];
-  const free: DeliveryRow[] = [];
-  for (const row of due) {
+  const claimed: DeliveryRow[] = [];
+  for (const row of taken) {
     const blocker = subjectIsOrdered(row.subject) ? blockerOf(row as OpenDelivery, lanes) : null;
-    if (blocker) {
-      parked.push({ row, park: Math.max(now, blocker.nextAttemptAt.getTime()) });
-    } else free.push(row);
+    if (blocker) parked.push({ row, lease, park: Math.max(now, blocker.nextAttemptAt.getTime()) });
+    else claimed.push(row);
   }
   report.waiting = parked.length;
 
-  const lease = now + DELIVERY_LEASE_MS;
-  const claimed =
-    free.length === 0
-      ? []
-      : await deps.db
-          .update(webhookDeliveries)
-          .set({ leasedUntil: new Date(lease) })
-          .where(
-            and(
-              pairIn(free),
-              OPEN,
-              sql`(${webhookDeliveries.leasedUntil} IS NULL OR ${webhookDeliveries.leasedUntil} <= ${now})`,
-            ),
-          )
-          .returning();
-  report.skipped += free.length - claimed.length;
-
-  const [endpoints, events] = await Promise.all([
-    claimed.length
-      ? deps.db
+  const [endpoints, events] = claimed.length
+    ? await deps.db.batch([
+        deps.db
           .select()
           .from(webhookEndpoints)
-          .where(inJson(webhookEndpoints.id, [...new Set(claimed.map((row) => row.endpointId))]))
-      : [],
-    claimed.length
-      ? deps.db
+          .where(inJson(webhookEndpoints.id, [...new Set(claimed.map((row) => row.endpointId))])),
+        deps.db
           .select()
           .from(webhookEvents)
-          .where(inJson(webhookEvents.id, [...new Set(claimed.map((row) => row.eventId))]))
-      : [],
-  ]);
+          .where(inJson(webhookEvents.id, [...new Set(claimed.map((row) => row.eventId))])),
+      ])
+    : [[], []];
   const endpointOf = new Map(endpoints.map((row) => [row.id, row]));
   const eventOf = new Map(events.map((row) => [row.id, row]));
   const built = await buildPayloads(
@@ -203,7 +190,15 @@ export async function deliverWebhooks(
     else report.failed++;
   }
 
-  const switchedOff = await settle(deps, settlements, built, healthOf(attempts, now));
+  // A body is kept once an attempt with it failed, so its retries send the same bytes; one delivered at
+  // once is not written again (half the writes of a consumer batch in the usual case).
+  const retried = new Set(
+    settlements
+      .filter((item) => !("park" in item) && statusAfter(item) !== "delivered")
+      .map((item) => item.row.eventId),
+  );
+  const keep = new Map([...built].filter(([eventId]) => retried.has(eventId)));
+  const switchedOff = await settle(deps, settlements, keep, healthOf(attempts, now));
   await switchOffEndpoints(deps, switchedOff);
   const off = new Set(switchedOff.map((endpoint) => endpoint.id));
 

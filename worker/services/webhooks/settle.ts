@@ -17,8 +17,8 @@ import type { AttemptResult } from "./send";
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 export type Settlement =
-  /** Waits behind an earlier event of its subject until `park` (epoch ms); not claimed. */
-  | { row: DeliveryRow; park: number }
+  /** Waits behind an earlier event of its subject until `park` (epoch ms); its claim is let go. */
+  | { row: DeliveryRow; lease: number; park: number }
   /** Given up without an attempt (its endpoint switched off or gone, its fact gone). */
   | { row: DeliveryRow; lease: number; deadLetter: string }
   /** Attempted: `decision` is null when delivered. */
@@ -88,18 +88,17 @@ function settleClaimed(deps: Deps, values: ReturnType<typeof claimedValues>[]) {
   );
 }
 
-/** Raw SQL: parked deliveries move their next attempt in one statement (unless another consumer holds them). */
-function settleParked(deps: Deps, parked: { row: DeliveryRow; park: number }[]) {
-  const list = JSON.stringify(parked.map(({ row, park }) => [row.eventId, row.endpointId, park]));
+/** Raw SQL: parked deliveries move their next attempt and let go of their claim, in one statement. */
+function settleParked(deps: Deps, parked: { row: DeliveryRow; lease: number; park: number }[]) {
+  const list = JSON.stringify(parked.map(({ row, lease, park }) => [row.eventId, row.endpointId, park, lease]));
   return batchable(
     deps.db,
     deps.db.run(sql`
-    UPDATE webhook_deliveries SET next_attempt_at = json_extract(j.value, '$[2]')
-    FROM json_each(${list}) j
-    WHERE webhook_deliveries.event_id = json_extract(j.value, '$[0]')
-      AND webhook_deliveries.endpoint_id = json_extract(j.value, '$[1]')
-      AND webhook_deliveries.status IN ('pending', 'retrying')
-      AND (webhook_deliveries.leased_until IS NULL OR webhook_deliveries.leased_until <= ${deps.now})`),
+      UPDATE webhook_deliveries SET next_attempt_at = json_extract(j.value, '$[2]'), leased_until = NULL
+      FROM json_each(${list}) j
+      WHERE webhook_deliveries.event_id = json_extract(j.value, '$[0]')
+        AND webhook_deliveries.endpoint_id = json_extract(j.value, '$[1]')
+        AND webhook_deliveries.leased_until = json_extract(j.value, '$[3]')`),
   );
 }
 
