@@ -9,7 +9,7 @@ import type { WebhookDeliveryPage } from "../../src/domain/schemas/webhook-setti
 import { WEBHOOK_LOG_PAGE_SIZE } from "../../src/domain/schemas/webhook-settings";
 import { createDeps } from "../../worker/deps";
 import { sendTestEvent } from "../../worker/services/webhooks/log";
-import { OVERDUE_MS, sweepWebhooks } from "../../worker/services/webhooks/sweep";
+import { OVERDUE_MS, sweepWebhooks, WEBHOOK_RETENTION_DAYS } from "../../worker/services/webhooks/sweep";
 import { callApi, signedIn } from "./helpers";
 import { addEndpoint, deliveriesOf, fakeNetwork, fakeQueue, runQueue } from "./webhook-fixtures";
 
@@ -162,6 +162,15 @@ describe("sending again", () => {
 });
 
 describe("the sweep", () => {
+  it(`forgets events older than ${WEBHOOK_RETENTION_DAYS} days, with their log lines`, async () => {
+    const { endpoint, ids, now } = await endpointWithEvents(2);
+    await env.DB.prepare("UPDATE webhook_events SET created_at = ? WHERE id = ?")
+      .bind(now - WEBHOOK_RETENTION_DAYS * 86_400_000 - 1, ids[0])
+      .run();
+    await sweepWebhooks(createDeps(fakeQueue().env, now));
+    expect((await deliveriesOf(endpoint.id)).map((row) => row.event_id)).toEqual([ids[1]]);
+  });
+
   it("hands the Queue again a delivery whose message was lost, once it is overdue", async () => {
     const { endpoint, now } = await endpointWithEvents(1);
     const queue = fakeQueue();
