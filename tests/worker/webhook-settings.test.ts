@@ -133,6 +133,20 @@ describe("adding endpoints", () => {
   });
 });
 
+describe("limits", () => {
+  it("lets a buyer save endpoints 10 times a minute (each save looks a host up), then answers 429", async () => {
+    const { cookie } = await signedIn();
+    const dns = stubDns();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await callApi(ENDPOINTS, { cookie, json: { ...valid, url: `https://10.0.0.${i}/` } })).status);
+    }
+    dns.mockRestore();
+    expect(statuses.slice(0, 10).every((status) => status === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+});
+
 describe("without their key, webhooks do not start", () => {
   it.each([
     ["no WEBHOOK_SECRETS_KEY", { APP_ENV: "production", WEBHOOK_SECRETS_KEY: undefined }],

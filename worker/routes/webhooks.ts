@@ -22,15 +22,18 @@ import {
 import { deliveryLog, resendDelivery, resendFailed, sendTestEvent } from "../services/webhooks/log";
 import { validate, validateJson } from "../validation";
 
-/** Sending (a test, a resend) is counted per buyer: 10 a minute each. */
+/**
+ * Counted per buyer, 10 a minute each: saving an endpoint (each save looks its host up in DNS, refused
+ * ones included) and sending (a test, a resend).
+ */
 const perBuyer = (action: string) => rateLimit(action, (c) => c.get("user")?.id ?? clientAddress(c));
 
 export const webhooks = new Hono<SignedInBindings>()
   .get("/webhook-endpoints", async (c) => c.json(await listWebhookEndpoints(c.var.deps, c.get("user").id)))
-  .post("/webhook-endpoints", validateJson(webhookEndpointSchema), async (c) =>
+  .post("/webhook-endpoints", perBuyer("webhook-save"), validateJson(webhookEndpointSchema), async (c) =>
     c.json(await createWebhookEndpoint(c.var.deps, c.get("user").id, c.req.valid("json")), 201),
   )
-  .patch("/webhook-endpoints/:id", validateJson(webhookEndpointPatchSchema), async (c) =>
+  .patch("/webhook-endpoints/:id", perBuyer("webhook-save"), validateJson(webhookEndpointPatchSchema), async (c) =>
     c.json(await updateWebhookEndpoint(c.var.deps, c.get("user").id, c.req.param("id"), c.req.valid("json"))),
   )
   .delete("/webhook-endpoints/:id", async (c) => {
