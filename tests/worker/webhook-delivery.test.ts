@@ -14,6 +14,7 @@ import { unixSeconds, verifyWebhookSignature } from "../../src/domain/webhooks/s
 import worker from "../../worker/app";
 import { createDeps } from "../../worker/deps";
 import { deliverWebhooks } from "../../worker/services/webhooks/deliver";
+import { attemptDelivery, type Fetcher } from "../../worker/services/webhooks/send";
 import { callApi, latestMailTo, signedIn } from "./helpers";
 import {
   addEndpoint,
@@ -130,6 +131,35 @@ describe("sending", () => {
     expect(row?.last_status_code).toBe(500);
     expect(row?.answer).toBe("é".repeat(512));
     expect(new TextEncoder().encode(row?.answer ?? "").length).toBeLessThanOrEqual(1024);
+  });
+
+  it("gives up on an endpoint that has not answered within 10 seconds", async () => {
+    vi.useFakeTimers();
+    try {
+      const hanging: Fetcher = (_url, init) =>
+        new Promise((_, reject) =>
+          init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+        );
+      const attempt = attemptDelivery(
+        { url: "https://crm.buyer-test.com/", body: "{}", signature: "t=1,v1=00" },
+        hanging,
+      );
+      await vi.advanceTimersByTimeAsync(9_999);
+      let settled = false;
+      void attempt.then(() => {
+        settled = true;
+      });
+      await Promise.resolve();
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await attempt).toMatchObject({
+        delivered: false,
+        statusCode: null,
+        error: "No answer within 10 seconds.",
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("records a connection failure as a failed attempt with its reason", async () => {
