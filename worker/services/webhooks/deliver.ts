@@ -1,6 +1,6 @@
 /**
- * The Queue consumer's work (issue 25 item 3, decision 0044): a batch of deliveries is read, ordered per
- * subject, claimed (a lease, so a repeated message never sends twice at once), sent six at a time with
+ * The Queue consumer's work (issue 25 item 3, decision 0044): a batch of deliveries is claimed (a lease,
+ * so a repeated message never sends twice at once), ordered per subject, sent six at a time with
  * the endpoint's secrets after the address guard looked at it again, and settled in one D1 batch:
  * delivered, retried with back-off and jitter (the message goes back to the Queue with its delay), or
  * dead-lettered after 3 days. An endpoint whose every attempt failed for 3 days is switched off and its

@@ -76,7 +76,8 @@ export async function deliveryLog(
       .select()
       .from(webhookDeliveries)
       .where(where)
-      .orderBy(desc(webhookDeliveries.eventCreatedAt), desc(webhookDeliveries.eventId))
+      // The index's own order (time newest first, then id), so no sort is needed.
+      .orderBy(desc(webhookDeliveries.eventCreatedAt), webhookDeliveries.eventId)
       .limit(WEBHOOK_LOG_PAGE_SIZE)
       .offset((query.page - 1) * WEBHOOK_LOG_PAGE_SIZE),
   ]);

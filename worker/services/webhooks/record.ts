@@ -86,14 +86,15 @@ function statementsFor(db: Database, fact: WebhookFact, events: [string, string,
       AND ${fact.when(subjectId)}
     ON CONFLICT (id) DO NOTHING`),
   );
-  // Only events this batch recorded (`created_at` = its time): a replayed fact adds no delivery.
+  // Only events this batch recorded (`created_at` = its time): a replayed fact adds no delivery. CROSS JOIN
+  // keeps the list outside, so each event is one primary-key lookup.
   const deliver = batchable(
     db,
     db.all<{ event_id: string; endpoint_id: string }>(sql`
     INSERT INTO webhook_deliveries (event_id, endpoint_id, type, subject, rank, event_created_at, next_attempt_at)
     SELECT ev.id, e.id, ev.type, json_extract(j.value, '$[2]'), ${WEBHOOK_EVENT_RANK[fact.type]}, ev.created_at, ev.created_at
     FROM json_each(${list}) j
-    JOIN webhook_events ev ON ev.id = json_extract(j.value, '$[0]') AND ev.created_at = ${fact.at}
+    CROSS JOIN webhook_events ev ON ev.id = json_extract(j.value, '$[0]') AND ev.created_at = ${fact.at}
     JOIN webhook_endpoints e ON ${subscribedEndpoint("e", sql`ev.user_id`, fact.type)}
     WHERE true
     ON CONFLICT DO NOTHING

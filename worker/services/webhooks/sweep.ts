@@ -48,9 +48,11 @@ export async function sweepWebhooks(deps: Deps, options: { startup?: boolean } =
  */
 async function recordExpiredTransfers(deps: Deps): Promise<number> {
   const type = "transfer.not_charged";
+  // Raw SQL: from the few subscribed endpoints into each buyer's recent transfers (CROSS JOIN keeps that
+  // order: transfers_buyer_routed_idx), never a walk over every transfer.
   const rows = await deps.db.all<{ id: string; buyer_user_id: string }>(sql`
     SELECT DISTINCT t.id, t.buyer_user_id FROM webhook_endpoints e
-    JOIN transfers t ON t.buyer_user_id = e.user_id
+    CROSS JOIN transfers t ON t.buyer_user_id = e.user_id
     WHERE ${subscribedEndpoint("e", sql`e.user_id`, type)}
       AND t.routed_at > ${deps.now - DAY_MS} AND t.status IN ('routed', 'connected') AND t.expires_at <= ${deps.now}
       AND NOT EXISTS (SELECT 1 FROM webhook_events ev WHERE ev.subject_id = t.id AND ev.type = ${type})
