@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "./src/domain/webhooks/dev-key.ts";
 
 const migrations = await readD1Migrations("./migrations");
 
@@ -16,7 +17,12 @@ export default defineConfig({
             wrangler: { configPath: "./wrangler.toml" },
             // wrangler.toml describes production; the tests opt in to simulated payments as `npm start` does.
             miniflare: {
-              bindings: { TEST_MIGRATIONS: migrations, APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true" },
+              bindings: {
+                TEST_MIGRATIONS: migrations,
+                APP_ENV: "development",
+                ALLOW_SIMULATED_PAYMENTS: "true",
+                WEBHOOK_SECRETS_KEY: DEVELOPMENT_WEBHOOK_SECRETS_KEY,
+              },
             },
           }),
         ],

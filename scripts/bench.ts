@@ -12,6 +12,8 @@
  *  - suppression (scripts/bench-suppression.ts): 5,000,000 Do Not Call numbers loaded in Chromium, then the
  *    marketplace at 100,000 and 1,000,000 leads, pings and a 1,000,000-row import beside them (`--numbers`,
  *    `--import-rows`, `--pings`, `--runs`).
+ *  - webhooks (scripts/bench-webhooks.ts): 10,000 purchased leads delivered to a local receiver as buyer
+ *    webhooks, under 60 s, each once (`--webhook-runs N`, default 3, median).
  * `--runs N` repeats leads and suppression N times on fresh databases (the README gets the median).
  */
 import type { Browser } from "playwright-core";
@@ -20,6 +22,7 @@ import { benchLeads } from "./bench-leads.ts";
 import { benchPages } from "./bench-pages.ts";
 import { benchSuppression } from "./bench-suppression.ts";
 import { benchTransfers } from "./bench-transfers.ts";
+import { benchWebhooks } from "./bench-webhooks.ts";
 import { launchChromium } from "./chromium.ts";
 import { parseFlags } from "./lib/flags.ts";
 import { build } from "./lib/run.ts";
@@ -70,6 +73,7 @@ const standaloneParts: Record<string, StandalonePart> = {
       pings: Number(flags.get("pings") ?? 500),
       runs: Number(flags.get("runs") ?? 1),
     }),
+  webhooks: (flags) => benchWebhooks(Number(flags.get("webhook-runs") ?? 3)),
 };
 const known = [...Object.keys(browserParts), ...Object.keys(standaloneParts)];
 

@@ -39,6 +39,7 @@ import { savedSurveys, surveys } from "./routes/surveys";
 import { tracker } from "./routes/tracker";
 import { transferOrders } from "./routes/transfer-orders";
 import { users } from "./routes/users";
+import { webhooks } from "./routes/webhooks";
 
 /** JSON bodies beyond this are refused before they are read (the largest is a 1,000-row lead batch). */
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
@@ -66,7 +67,8 @@ export const buyerApp = new Hono<SignedInBindings>()
   .route("/", tracker)
   .route("/", consent)
   .route("/", buyerReturnRoutes)
-  .route("/", buyerSuppression);
+  .route("/", buyerSuppression)
+  .route("/", webhooks);
 
 export const adminApp = new Hono<SignedInBindings>()
   .use("*", requireAdmin)

@@ -6,6 +6,8 @@ export interface Env {
   DB: D1Database;
   DOCUMENTS: R2Bucket;
   IMPORT_QUEUE: Queue<unknown>;
+  /** Buyer webhook deliveries (worker/services/webhooks/queue.ts). */
+  WEBHOOK_QUEUE: Queue<unknown>;
   ASSETS: Fetcher;
   RATE_LIMITER?: RateLimit;
   /** Per-key limit of the partner API (/api/v1). */
@@ -22,6 +24,12 @@ export interface Env {
   MAIL_API_URL?: string;
   MAIL_API_KEY?: string;
   MAIL_FROM?: string;
+  /**
+   * The key ring webhook signing secrets are encrypted with (`k1:<base64 of 32 bytes>`, current first;
+   * docs/webhooks.md). Without it, or with the public development key outside development, endpoints
+   * cannot be added and nothing is sent.
+   */
+  WEBHOOK_SECRETS_KEY?: string;
 }
 
 export interface AppVariables {

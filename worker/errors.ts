@@ -28,6 +28,8 @@ export class ConflictError extends DomainError {}
 export class RateLimitedError extends DomainError {}
 /** 503: payments cannot be taken (the provider is not configured). */
 export class PaymentsUnavailableError extends DomainError {}
+/** 503: a feature cannot run with this deployment's configuration (e.g. webhooks without their key). */
+export class UnavailableError extends DomainError {}
 
 export const DOMAIN_ERROR_STATUS = [
   [InvalidError, 400],
@@ -38,6 +40,7 @@ export const DOMAIN_ERROR_STATUS = [
   [ConflictError, 409],
   [RateLimitedError, 429],
   [PaymentsUnavailableError, 503],
+  [UnavailableError, 503],
 ] as const;
 
 export function domainErrorStatus(error: DomainError): 400 | 401 | 402 | 403 | 404 | 409 | 429 | 503 {

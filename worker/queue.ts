@@ -17,6 +17,7 @@ import {
   MAX_QUERIES_PER_SUPPRESSION_MESSAGE,
   SWEEP_QUERIES,
 } from "./services/suppression-apply";
+import { deliverWebhookMessages } from "./services/webhooks/queue";
 
 /**
  * Import messages one invocation handles, so that it stays within D1's queries per invocation whatever
@@ -36,17 +37,20 @@ function queriesOf(body: unknown): number | null {
 }
 
 /**
- * Queue consumer for CSV import batches (D8) and suppression list uploads (D22). A failing batch is
- * retried by the Queue; on its last delivery it is reported failed (an import's rows rejected with the
- * reason, a suppression upload failed) rather than silently dropped. A message this consumer cannot
- * understand is logged and acknowledged: retrying it could never succeed. After a delivery that finished
- * an import, the database is optimized (a bulk change, docs/decisions/0043).
+ * Queue consumer for CSV import batches (D8), suppression list uploads (D22) and buyer webhook deliveries
+ * (worker/services/webhooks, their own queue). A failing batch is retried by the Queue; on its last
+ * delivery it is reported failed (an import's rows rejected with the reason, a suppression upload failed)
+ * rather than silently dropped. A message this consumer cannot understand is logged and acknowledged:
+ * retrying it could never succeed. After a delivery that finished an import, the database is optimized (a
+ * bulk change, docs/decisions/0043).
  */
 export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const deps = createDeps(env);
+  // Buyer webhooks are settled together; the rest are import batches and suppression uploads.
+  const rest = await deliverWebhookMessages(deps, batch.messages);
   let budget: number = D1_LIMITS.queriesPerInvocation;
   let importDone = false;
-  for (const message of batch.messages) {
+  for (const message of rest) {
     const body = message.body;
     const cost = queriesOf(body);
     if (cost === null) {

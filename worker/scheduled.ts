@@ -5,15 +5,17 @@ import { sendDeliverySummaries } from "./services/delivery-summaries";
 import { resendStalledBatches } from "./services/import-sweep";
 import { expireReservations } from "./services/orders";
 import { resendStalledSuppression } from "./services/suppression-resend";
+import { sweepWebhooks } from "./services/webhooks/sweep";
 import { STARTUP_CRON } from "./startup";
 
 /**
  * The cron trigger (wrangler.toml `[triggers]`): aged-lead reservations that ran out unpaid get their
  * payment cancelled, so a late card payment cannot be taken for leads that went back on sale; buyers get
  * their daily delivery summary once their day has ended (issue 16); import batches whose Queue message was
- * lost are sent again (issue 21 item 15). The local server also runs it once as it starts (STARTUP_CRON),
- * when every batch still queued has lost its message. Suppression uploads get the same care (issue 24), and
- * the database is optimized last (`PRAGMA optimize`, docs/decisions/0043).
+ * lost are sent again (issue 21 item 15); webhook deliveries whose message was lost are queued again and
+ * expired transfers told to subscribed buyers (issue 25). The local server also runs it once as it starts
+ * (STARTUP_CRON), when every batch still queued has lost its message. Suppression uploads get the same
+ * care (issue 24), and the database is optimized last (`PRAGMA optimize`, docs/decisions/0043).
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
   const deps = createDeps(env);
@@ -25,5 +27,7 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   if (summaries > 0) console.log(`Sent ${summaries} daily delivery summaries`);
   const suppression = await resendStalledSuppression(deps, controller.cron === STARTUP_CRON ? 0 : undefined);
   if (suppression > 0) console.log(`Sent ${suppression} stalled suppression upload messages again`);
+  const webhooks = await sweepWebhooks(deps, { startup: controller.cron === STARTUP_CRON });
+  if (webhooks.requeued > 0) console.log(`Queued ${webhooks.requeued} overdue webhook deliveries again`);
   await optimizeDatabase(deps);
 };

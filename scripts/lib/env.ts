@@ -1,5 +1,6 @@
 /** The environment the npm scripts give the tools they run: quiet, and local for the local server. */
 import { resolve } from "node:path";
+import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/domain/webhooks/dev-key.ts";
 import { root } from "./paths.ts";
 
 /** No telemetry, no update checks, tool state inside the project (NOTES.md). */
@@ -18,6 +19,10 @@ export function toolEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /**
  * What the local server (scripts/lib/serve.ts) runs with: wrangler.toml describes production, so local
  * serving opts in to the development environment and the simulated payment provider (which answers only
- * on localhost).
+ * on localhost), with the public development key for webhook signing secrets (refused outside development).
  */
-export const LOCAL_DEV_VARS: Record<string, string> = { APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true" };
+export const LOCAL_DEV_VARS: Record<string, string> = {
+  APP_ENV: "development",
+  ALLOW_SIMULATED_PAYMENTS: "true",
+  WEBHOOK_SECRETS_KEY: DEVELOPMENT_WEBHOOK_SECRETS_KEY,
+};

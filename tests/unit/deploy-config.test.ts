@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { localBindings } from "../../scripts/lib/serve.ts";
+import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/domain/webhooks/dev-key.ts";
 
 const wranglerToml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
 
@@ -15,8 +16,14 @@ describe("the committed configuration describes production (issue 11 item 1)", (
     expect(localBindings(configured, { EXTRA: "1" })).toEqual({
       APP_ENV: "development",
       ALLOW_SIMULATED_PAYMENTS: "true",
+      WEBHOOK_SECRETS_KEY: DEVELOPMENT_WEBHOOK_SECRETS_KEY,
       PUBLIC_SITE_URL: "",
       EXTRA: "1",
     });
+  });
+
+  it("never commits a key for webhook secrets: a deployment puts its own (the local one is refused there)", () => {
+    expect(wranglerToml).not.toMatch(/WEBHOOK_SECRETS_KEY\s*=/);
+    expect(wranglerToml).not.toContain(DEVELOPMENT_WEBHOOK_SECRETS_KEY.slice(4));
   });
 });

@@ -125,8 +125,14 @@ describe("wrangler's Miniflare options, the one undocumented dependency (decisio
       compatibilityDate: "2026-08-22",
       compatibilityFlags: ["nodejs_compat"],
       r2Buckets: { DOCUMENTS: expect.anything() },
-      queueProducers: { IMPORT_QUEUE: expect.objectContaining({ queueName: "leads-shop-imports" }) },
-      queueConsumers: { "leads-shop-imports": expect.objectContaining({ maxBatchSize: 10, maxRetries: 5 }) },
+      queueProducers: {
+        IMPORT_QUEUE: expect.objectContaining({ queueName: "leads-shop-imports" }),
+        WEBHOOK_QUEUE: expect.objectContaining({ queueName: "leads-shop-webhooks" }),
+      },
+      queueConsumers: {
+        "leads-shop-imports": expect.objectContaining({ maxBatchSize: 10, maxRetries: 5 }),
+        "leads-shop-webhooks": expect.objectContaining({ maxBatchSize: 100 }),
+      },
       ratelimits: { RATE_LIMITER: expect.anything(), PARTNER_API_RATE_LIMITER: expect.anything() },
       bindings: { APP_ENV: "production", PUBLIC_SITE_URL: "" },
       assets: expect.objectContaining({ binding: "ASSETS" }),

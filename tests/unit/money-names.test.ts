@@ -38,6 +38,8 @@ const ALLOWED: Record<string, Record<string, string>> = {
     total: "a page's row count",
   },
   "worker/services/owned-leads.ts": { total: "a page's row count" },
+  "src/domain/schemas/webhook-settings.ts": { total: "a page's row count" },
+  "worker/services/webhooks/log.ts": { total: "a count of deliveries" },
   "worker/services/transfer-orders.ts": { totalPrice: "spec §3 transfer order (admin view): dollars" },
   "src/domain/schemas/admin-leads.ts": { price: "spec §3 aged lead (admin single form) and bulk lead row: dollars" },
   "src/domain/csv-mapping.ts": { price: "spec §3 bulk lead row: dollars" },

@@ -13,6 +13,7 @@ describe("GET /api/health", () => {
       database: "ready",
       payments: "simulated",
       siteUrl: "development",
+      webhooks: "ready",
     });
   });
 

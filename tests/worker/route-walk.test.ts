@@ -64,6 +64,15 @@ const BUYER_ROUTES: Route[] = [
   "GET /api/my-suppression-uploads/:id",
   "POST /api/my-suppression-uploads/:id/batches",
   "POST /api/my-suppression-uploads/:id/finish",
+  "GET /api/webhook-endpoints",
+  "POST /api/webhook-endpoints",
+  "PATCH /api/webhook-endpoints/:id",
+  "DELETE /api/webhook-endpoints/:id",
+  "POST /api/webhook-endpoints/:id/rotate-secret",
+  "POST /api/webhook-endpoints/:id/test",
+  "GET /api/webhook-endpoints/:id/deliveries",
+  "POST /api/webhook-endpoints/:id/deliveries/:eventId/resend",
+  "POST /api/webhook-endpoints/:id/resend-failed",
 ];
 
 /** The /partner portal's APIs, for partner accounts only. */

@@ -1,9 +1,10 @@
-/** A readable reference page for partners, rendered by the Worker from the partner API's OpenAPI document. */
+/** A readable reference page for partners (and buyers' webhooks), rendered by the Worker from the shop's OpenAPI document. */
 import { html, raw } from "hono/html";
 
 type Schema = {
   $ref?: string;
-  type?: string;
+  /** OpenAPI 3.1 (JSON Schema) may list several, e.g. ["string", "null"]. */
+  type?: string | string[];
   properties?: Record<string, Schema>;
   required?: string[];
   items?: Schema;
@@ -25,6 +26,8 @@ type Operation = {
 interface Document {
   info: { title: string; version: string; description?: string };
   paths?: Record<string, Record<string, Operation>>;
+  /** OpenAPI 3.1: requests the shop sends (buyer webhooks), by event type. */
+  webhooks?: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, Schema> };
 }
 
@@ -36,7 +39,8 @@ function typeOf(schema: Schema): string {
   if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(" | ");
   if (schema.oneOf ?? schema.anyOf) return (schema.oneOf ?? schema.anyOf ?? []).map(typeOf).join(" | ");
   if (schema.type === "array" && schema.items) return `${typeOf(schema.items)}[]`;
-  return `${schema.type ?? "object"}${schema.format ? ` (${schema.format})` : ""}${schema.nullable ? " | null" : ""}`;
+  const type = Array.isArray(schema.type) ? schema.type.join(" | ") : (schema.type ?? "object");
+  return `${type}${schema.format ? ` (${schema.format})` : ""}${schema.nullable ? " | null" : ""}`;
 }
 
 /** Field rows of an object schema, nested objects flattened as a.b. */
@@ -95,6 +99,15 @@ const STYLE = `body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border:1px solid #ccc;padding:.35rem .5rem;text-align:left;vertical-align:top}
 pre{background:#f4f4f5;padding:1rem;overflow-x:auto}code{font-size:.95em}h3{margin-top:2rem}`;
 
+function webhookSection(type: string, operation: Operation) {
+  const body = operation.requestBody?.content["application/json"]?.schema;
+  return html`<section>
+    <h3><code>${type}</code></h3>
+    ${operation.description ? html`<p>${operation.description}</p>` : ""}
+    ${body ? html`<p>Body: <a href="#schema-${refName(body)}">${refName(body)}</a> (JSON)</p>` : ""}
+  </section>`;
+}
+
 export function partnerApiReference(document: Document) {
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => operationSection(method, path, operation)),
@@ -123,6 +136,15 @@ curl -X POST "$SHOP/api/v1/transfers/$TRANSFER_ID/events" \\
   -d '{"type":"completed","durationSeconds":185}'</code></pre>
       <h2>Endpoints</h2>
       ${operations}
+      ${
+        document.webhooks
+          ? html`<h2 id="webhooks">Webhooks (buyers)</h2>
+              <p>Buyers add HTTPS endpoints under Dashboard → My Account → Integrations and receive these events as signed POSTs: <code>Webhook-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of "t.body"&gt;</code>, keyed by the endpoint's signing secret. Check it on the raw body and refuse a timestamp more than 5 minutes from your clock. Any 2xx within 10 seconds counts as delivered; anything else is retried with back-off for 3 days. Events carry an <code>id</code>: skip ids you have handled.</p>
+              ${Object.entries(document.webhooks).flatMap(([type, methods]) =>
+                Object.values(methods).map((operation) => webhookSection(type, operation)),
+              )}`
+          : ""
+      }
       <h2>Schemas</h2>
       ${Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => schemaSection(name, schema))}
     </main>

@@ -6,6 +6,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { webhooksOpenApi } from "../../src/domain/schemas/webhooks-openapi";
 import { TRANSFER_BUFFER_SECONDS } from "../../src/domain/transfers";
 import { InvalidError, NotFoundError } from "../errors";
 import { errorJson } from "../http";
@@ -56,7 +57,7 @@ partnerApi.openapi(show, async (c) => {
 });
 
 const documentConfig = {
-  openapi: "3.0.3",
+  openapi: "3.1.0",
   info: {
     title: "Final-expense live transfers: partner API",
     version: PARTNER_API_VERSION,
@@ -65,8 +66,19 @@ const documentConfig = {
   servers: [{ url: "/api/v1" }],
 };
 
-/** The OpenAPI document of the partner API (generated from the zod schemas above). */
-export const partnerApiDocument = () => partnerApi.getOpenAPIDocument(documentConfig);
+/**
+ * The shop's OpenAPI 3.1 document: the partner API (generated from the zod schemas above) and, in its
+ * `webhooks` section, the events buyers receive at their endpoints (src/domain/schemas/webhooks.ts).
+ */
+export function partnerApiDocument() {
+  const document = partnerApi.getOpenAPI31Document(documentConfig);
+  const { webhooks, components } = webhooksOpenApi();
+  return {
+    ...document,
+    webhooks,
+    components: { ...document.components, schemas: { ...document.components?.schemas, ...components.schemas } },
+  };
+}
 
 partnerApi.get("/openapi.json", (c) => c.json(partnerApiDocument()));
 // The reference page reads the same document through its own narrower view of OpenAPI.

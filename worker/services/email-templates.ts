@@ -12,6 +12,9 @@ import { formatUsd } from "../../src/domain/pricing";
 import { returnReasonLabel } from "../../src/domain/returns";
 import { INVITATION_TTL_HOURS } from "../../src/domain/schemas/partner-account";
 import { NO_ANSWER_PAUSE_REASON, NOT_CHARGED_LABEL } from "../../src/domain/transfers";
+import { WEBHOOK_DISABLE_AFTER_MS } from "../../src/domain/webhooks/events";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A rendered e-mail. `links` are every URL it carries; `secrets` those only its recipient may see. */
 export interface Email {
@@ -167,6 +170,18 @@ export const emails = {
         : `Note from our team: ${decision.adminNote ?? ""}`,
       "",
       ["Your returns: ", page(origin, "/dashboard")],
+    ]),
+
+  webhookEndpointSwitchedOff: (
+    origin: string,
+    endpoint: { firstName: string | null; endpointName: string; url: string },
+  ) =>
+    compose("Your webhook endpoint was switched off", [
+      hello(endpoint.firstName),
+      "",
+      `Every delivery to your webhook endpoint "${endpoint.endpointName}" (${endpoint.url}) failed for ${WEBHOOK_DISABLE_AFTER_MS / DAY_MS} days in a row, so we switched it off. The events we could not deliver are kept as dead letters in its delivery log.`,
+      "Once your endpoint answers again, switch it back on and resend the failed events of that time range:",
+      page(origin, "/dashboard?view=integrations"),
     ]),
 
   transferReturnedToPartner: (origin: string, returned: { itemLabel: string; reason: string }) =>

@@ -20,6 +20,8 @@ import { sendMail } from "./mail";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
 import { denyReturnsOfRefundedOrderStatement } from "./return-rules";
 import { suppressedLeadIds } from "./suppression-checks";
+import { orderPaidFacts } from "./webhooks/facts";
+import { webhookRecording } from "./webhooks/record";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
 
@@ -198,8 +200,13 @@ async function paymentSucceeded(
       .from(orders)
       .where(and(eq(orders.id, order.id), eq(orders.status, "paid"), eq(orders.paidAt, new Date(now)))),
   );
-  if (sale) await db.batch([markPaid, sale.sell, sale.checks, recordIfPaid]);
-  else await db.batch([markPaid, recordIfPaid]);
+  // Buyer webhooks (order.paid, lead.purchased) are recorded by the same batch, only if it sold; they go
+  // last, as `hooks.enqueue` reads their results from the end.
+  const hooks = await webhookRecording(deps, orderPaidFacts({ id: order.id, userId: order.userId, leadIds }, now));
+  const results = sale
+    ? await db.batch([markPaid, sale.sell, sale.checks, recordIfPaid, ...hooks.statements])
+    : await db.batch([markPaid, recordIfPaid, ...hooks.statements]);
+  await hooks.enqueue(deps, results);
 
   const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
   if (after?.status === "paid" && after.paidAt?.getTime() === now) {

@@ -30,6 +30,8 @@ import { creditReturnStatement } from "./balance";
 import { emails } from "./email-templates";
 import { sendMail } from "./mail";
 import { assertOrderOpen, capState, deliveriesSince, orderOpen, returnsSince } from "./return-rules";
+import { returnDecidedFact } from "./webhooks/facts";
+import { webhookRecording } from "./webhooks/record";
 
 // ——— Reading returns ———
 
@@ -284,9 +286,14 @@ export async function decideReturn(
   const decidedHere = sql`EXISTS (SELECT 1 FROM ${returns} WHERE ${returns.id} = ${returnId}
     AND ${returns.status} = 'approved' AND ${returns.decidedBy} = ${adminId} AND ${returns.decidedAt} = ${now})`;
 
-  let decided: { id: string }[];
+  // The buyer's `return.decided` webhook joins whichever batch records the decision.
+  const hooks = await webhookRecording(
+    deps,
+    returnDecidedFact({ returnId, buyerUserId: current.buyerUserId, adminId, status: input.decision }, now),
+  );
+  let results: readonly unknown[];
   if (input.decision === "approved" && current.kind === "transfer" && current.transferId) {
-    [decided] = await db.batch([
+    results = await db.batch([
       decide,
       db
         .update(transfers)
@@ -302,10 +309,11 @@ export async function decideReturn(
         .update(orders)
         .set({ status: "paid", updatedAt: decidedAt })
         .where(and(eq(orders.id, current.orderId), eq(orders.status, "completed"), decidedHere)),
+      ...hooks.statements,
     ]);
   } else if (input.decision === "approved" && current.kind === "aged_lead" && current.agedLeadId) {
     const priceCents = await leadPriceCents(db, current.orderId, current.agedLeadId);
-    [decided] = await db.batch([
+    results = await db.batch([
       decide,
       db
         .update(agedLeads)
@@ -317,10 +325,13 @@ export async function decideReturn(
         returnId,
         createdBy: adminId,
       }),
+      ...hooks.statements,
     ]);
   } else {
-    decided = await decide;
+    results = await db.batch([decide, ...hooks.statements]);
   }
+  const [decided] = results as [{ id: string }[]];
+  await hooks.enqueue(deps, results);
   if (decided.length === 0) {
     if (input.decision === "approved") await assertOrderOpen(deps, current.orderId);
     throw new ConflictError(RETURN_MESSAGES.alreadyDecided);

@@ -24,6 +24,8 @@ import { orderDelivery, orders, transferEvents, transfers } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { pauseIfUnanswered } from "./delivery-pauses";
+import { transferEventFacts } from "./webhooks/facts";
+import { webhookRecording } from "./webhooks/record";
 
 export type { TransferEventInput, TransferView };
 
@@ -115,11 +117,13 @@ export async function recordTransferEvent(
   const from = (statuses: TransferStatus[]) => inArray(transfers.status, statuses);
   const ended = { endedAt: new Date(now), expiresAt: new Date(now) };
 
+  // The buyer's webhooks (transfer.connected, .billable, .not_charged, order.completed) join the batch.
+  const hooks = await webhookRecording(deps, transferEventFacts(transfer, type, now));
   const late = NEEDS_SLOT.has(type) && (transfer.status === "expired" || FROM[type].includes(transfer.status));
   const refused = late ? refusal(transfer, now) : null;
   if (refused) {
     if (event.type === "completed") {
-      await db.batch([
+      const results = await db.batch([
         record,
         db
           .update(transfers)
@@ -137,7 +141,9 @@ export async function recordTransferEvent(
               recordedNow,
             ),
           ),
+        ...hooks.statements,
       ]);
+      await hooks.enqueue(deps, results);
     } else {
       await record;
     }
@@ -151,9 +157,9 @@ export async function recordTransferEvent(
 
   const mine = and(eq(transfers.id, transferId), from(FROM[type]), recordedNow);
   const slotHeld = gt(transfers.expiresAt, new Date(now));
-  let updated: typeof transfers.$inferSelect | undefined;
+  let results: readonly unknown[] = [];
   if (type === "connected") {
-    [, [updated]] = await db.batch([
+    results = await db.batch([
       record,
       db
         .update(transfers)
@@ -164,20 +170,24 @@ export async function recordTransferEvent(
         })
         .where(and(mine, slotHeld))
         .returning(),
+      ...hooks.statements,
     ]);
   } else if (event.type === "completed") {
-    [, [updated]] = await db.batch([record, ...completion(db, transfer, event, now)]);
+    results = await db.batch([record, ...completion(db, transfer, event, now), ...hooks.statements]);
   } else {
-    [, [updated]] = await db.batch([
+    results = await db.batch([
       record,
       db
         .update(transfers)
         .set({ status: type === "no-answer" ? "no_answer" : "failed", ...ended })
         .where(mine)
         .returning(),
+      ...hooks.statements,
     ]);
-    if (updated && type === "no-answer") await pauseIfUnanswered(deps, transfer.orderId, options.siteOrigin);
   }
+  const [, [updated]] = results as [unknown, (typeof transfers.$inferSelect)[]];
+  await hooks.enqueue(deps, results);
+  if (updated && type === "no-answer") await pauseIfUnanswered(deps, transfer.orderId, options.siteOrigin);
   if (updated) return transferView(updated, now);
   // A repeat, or a concurrent event ended the call first: the transfer as it is now.
   return transferView(await partnersTransfer(deps, partnerId, transferId), now);

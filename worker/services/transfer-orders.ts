@@ -5,6 +5,8 @@ import { orders, users } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { deliveryViews } from "./delivery-setup";
+import { orderBuyer, orderCompletedFact } from "./webhooks/facts";
+import { webhookRecording } from "./webhooks/record";
 
 /**
  * Live transfers, whichever screen sold them: dashboard orders, pricing packages, and both surveys'
@@ -83,15 +85,26 @@ export async function listTransferOrders(deps: Deps): Promise<TransferOrderView[
   return rows.map((row) => ({ ...toView(row), delivery: deliveries.get(row.id) ?? null }));
 }
 
-/** Moves a live-transfer order to `status` when its current status allows it (ORDER_TRANSITIONS), atomically. */
+/**
+ * Moves a live-transfer order to `status` when its current status allows it (ORDER_TRANSITIONS), atomically
+ * (a completion with its buyer's `order.completed` webhook).
+ */
 export async function changeTransferOrderStatus(deps: Deps, orderId: string, status: keyof typeof ORDER_TRANSITIONS) {
-  const { db } = deps;
-  const updated = await db
-    .update(orders)
-    .set({ status, updatedAt: new Date() })
-    .where(and(eq(orders.id, orderId), inArray(orders.status, [...ORDER_TRANSITIONS[status]]), LIVE_TRANSFER_ORDERS))
-    .returning({ id: orders.id });
-  if (updated.length > 0) return;
+  const { db, now } = deps;
+  const hooks = await webhookRecording(
+    deps,
+    status === "completed" ? orderCompletedFact({ id: orderId, userId: orderBuyer(orderId) }, now) : [],
+  );
+  const results = await db.batch([
+    db
+      .update(orders)
+      .set({ status, updatedAt: new Date(now) })
+      .where(and(eq(orders.id, orderId), inArray(orders.status, [...ORDER_TRANSITIONS[status]]), LIVE_TRANSFER_ORDERS))
+      .returning({ id: orders.id }),
+    ...hooks.statements,
+  ]);
+  await hooks.enqueue(deps, results);
+  if (results[0].length > 0) return;
   const [order] = await db
     .select({ status: orders.status })
     .from(orders)

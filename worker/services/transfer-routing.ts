@@ -23,11 +23,14 @@ import {
   type RoutingCandidate,
   rankEligible,
 } from "../../src/domain/transfers";
+import { batchable } from "../db/raw-batch";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
 import { recordChecksStatement } from "./suppression-checks";
 import { privateListHoldsSql, sharedListHoldsSql } from "./suppression-rules";
+import { transferRoutedFact } from "./webhooks/facts";
+import { webhookRecording } from "./webhooks/record";
 
 export type { PingInput, RouteAnswer };
 
@@ -300,11 +303,14 @@ async function claim(
   const id = crypto.randomUUID();
   const buyerDay = localTime(now, order.timeZone).day;
   const evidence = storedConsent(consent);
-  // Raw SQL: the routing claim (measured hot path), one conditional INSERT … SELECT, and its record of the
-  // lists it was checked against, in one transaction: the lists are checked again in the statement that
-  // takes the slot, so a number suppressed a moment ago is not routed.
-  const claimSql = db
-    .all<{ id: string; transfer_phone: string }>(sql`
+  // Raw SQL: the routing claim (measured hot path), one conditional INSERT … SELECT. In the same batch: its
+  // record of the lists it was checked against (the lists are checked again in the statement that takes
+  // the slot, so a number suppressed a moment ago is not routed) and the buyer's `transfer.routed`
+  // webhook, each written only if the claim inserted the row.
+  const hooks = await webhookRecording(deps, transferRoutedFact(id, now));
+  const claim = batchable(
+    db,
+    db.all<{ id: string; transfer_phone: string }>(sql`
     INSERT INTO transfers (id, partner_id, api_key_id, order_id, buyer_user_id, buyer_key, first_name, last_name,
       phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, jornaya_lead_id, consent_text, ip_address,
       transfer_phone, status, routed_at, expires_at, buyer_local_day, partner_local_day)
@@ -320,22 +326,19 @@ async function claim(
       AND ${partnerCallsOn(owner.partnerId, partnerDay)} < ${owner.dailyCallCap}
       AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(prospect.phone, now)} AND t.buyer_key = ${buyerKeyOf})
       AND NOT ${sharedListHoldsSql(Number(prospect.phone))} AND NOT ${privateListHoldsSql(Number(prospect.phone), sql`o.user_id`)}
-    RETURNING id, transfer_phone`)
-    .getQuery();
+    RETURNING id, transfer_phone`),
+  );
   const checks = recordChecksStatement(
     deps,
     // The buyer key is the buyer's user id, or 'email:…' for an order without an account (no private list).
     { type: "transfer", id, userId: order.buyerKey.startsWith("email:") ? null : order.buyerKey },
     now,
     sql`EXISTS (SELECT 1 FROM transfers WHERE id = ${id})`,
-  ).toSQL();
-  // Raw D1 batch: drizzle's batch cannot bind a raw statement's parameters.
-  const d1 = deps.env.DB;
-  const [inserted] = await d1.batch<{ id: string; transfer_phone: string }>([
-    d1.prepare(claimSql.sql).bind(...claimSql.params),
-    d1.prepare(checks.sql).bind(...checks.params),
-  ]);
-  const claimed = inserted?.results[0];
+  );
+  // The webhook statements go last: `hooks.enqueue` reads their results from the end.
+  const results = await db.batch([claim, checks, ...hooks.statements]);
+  await hooks.enqueue(deps, results);
+  const [claimed] = results[0];
   return claimed
     ? { transferId: claimed.id, phoneNumber: claimed.transfer_phone, expiresInSeconds: ROUTE_ANSWER_TTL_SECONDS }
     : null;

@@ -21,6 +21,7 @@ const LeadTrackerView = lazyView(() => import("./LeadTrackerView").then((m) => m
 const DoNotCallListView = lazyView(() => import("./DoNotCallListView").then((m) => m.DoNotCallListView));
 const ReturnLeadView = lazyView(() => import("./ReturnLeadView").then((m) => m.ReturnLeadView));
 const SupportView = lazyView(() => import("./SupportView").then((m) => m.SupportView));
+const IntegrationsView = lazyView(() => import("./integrations/IntegrationsView").then((m) => m.IntegrationsView));
 
 function ComingSoon({ title }: { title: string }) {
   return (
@@ -65,6 +66,7 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
       { id: "my-orders", label: "My Orders", render: () => <MyOrdersView /> },
       { id: "lead-tracker", label: "Lead Tracker", render: () => <LeadTrackerView /> },
       { id: "do-not-call-list", label: "My Do Not Call List", render: () => <DoNotCallListView /> },
+      { id: "integrations", label: "Integrations", render: () => <IntegrationsView /> },
     ],
   },
   {

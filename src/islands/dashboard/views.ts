@@ -8,6 +8,7 @@ export const DASHBOARD_VIEWS = [
   "my-orders",
   "lead-tracker",
   "do-not-call-list",
+  "integrations",
   "return-lead",
   "support",
 ] as const;

@@ -1,0 +1,246 @@
+/**
+ * The Queue consumer's work (issue 25 item 3, decision 0044): a batch of deliveries is claimed (a lease,
+ * so a repeated message never sends twice at once), ordered per subject, sent six at a time with
+ * the endpoint's secrets after the address guard looked at it again, and settled in one D1 batch:
+ * delivered, retried with back-off and jitter (the message goes back to the Queue with its delay), or
+ * dead-lettered after 3 days. An endpoint whose every attempt failed for 3 days is switched off and its
+ * buyer e-mailed. Every decision reads `deps.now`, so tests drive days of retries with a fake clock.
+ */
+import { and, sql } from "drizzle-orm";
+import {
+  afterFailedAttempt,
+  type DeliveryStatus,
+  endpointHealthAfter,
+  isFinalDeliveryStatus,
+} from "../../../src/domain/webhooks/delivery";
+import { bodyTooLarge, WEBHOOK_MAX_BODY_BYTES } from "../../../src/domain/webhooks/events";
+import type { SecretKeyRing } from "../../../src/domain/webhooks/secret-box";
+import { unixSeconds, webhookSignatureHeader } from "../../../src/domain/webhooks/signature";
+import { checkWebhookTarget, type UrlCheck, webhookEnvironment } from "../../../src/domain/webhooks/ssrf";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { type EndpointRow, SWITCHED_OFF_ERROR, signingSecrets } from "./endpoints";
+import { webhookKeyRing } from "./keys";
+import { blockerOf, freedFollowers, type OpenDelivery, openLanes, subjectIsOrdered } from "./ordering";
+import { buildPayloads, inJson } from "./payloads";
+import { type DeliveryKey, enqueueWebhookDeliveries } from "./record";
+import { type WebhookRuntime, workerRuntime } from "./runtime";
+import { type AttemptResult, attemptDelivery } from "./send";
+import { type Settlement, settle, switchOffEndpoints } from "./settle";
+
+/** How long a consumer holds a claimed delivery: longer than a batch can take (100 × 10 s, 6 at once). */
+export const DELIVERY_LEASE_MS = 5 * 60 * 1000;
+/** A message a little early for its delivery (the Queue's delays are whole seconds) still sends it. */
+const DUE_SLACK_MS = 2000;
+/** Requests in flight at once (a Worker opens at most six connections at a time). */
+const CONCURRENCY = 6;
+
+export interface DeliveryReport {
+  delivered: number;
+  failed: number;
+  deadLettered: number;
+  /** Held back behind an earlier event of their subject. */
+  waiting: number;
+  /** Not due, already settled, or being sent by another consumer. */
+  skipped: number;
+}
+
+const pairList = (keys: readonly DeliveryKey[]) => JSON.stringify(keys.map((key) => [key.eventId, key.endpointId]));
+const pairIn = (keys: readonly DeliveryKey[]) =>
+  sql`(${webhookDeliveries.eventId}, ${webhookDeliveries.endpointId}) IN
+    (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${pairList(keys)}))`;
+const OPEN = sql`${webhookDeliveries.status} IN ('pending', 'retrying')`;
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+async function runPool<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+}
+
+/** Sends the deliveries named by a batch of Queue messages. Throws only when D1 fails (the Queue retries). */
+export async function deliverWebhooks(
+  deps: Deps,
+  keys: readonly DeliveryKey[],
+  runtime: WebhookRuntime = workerRuntime(),
+): Promise<DeliveryReport> {
+  const report: DeliveryReport = { delivered: 0, failed: 0, deadLettered: 0, waiting: 0, skipped: 0 };
+  const unique = [...new Map(keys.map((key) => [`${key.eventId} ${key.endpointId}`, key])).values()];
+  if (unique.length === 0) return report;
+  let ring: SecretKeyRing;
+  try {
+    ring = await webhookKeyRing(deps.env);
+  } catch {
+    // Not configured: nothing is sent; the deliveries stay in D1 for when the key is set.
+    report.skipped = unique.length;
+    return report;
+  }
+  const { now } = deps;
+  const lease = now + DELIVERY_LEASE_MS;
+  // Claimed in one statement: what is open, due and held by no other consumer is this one's now.
+  const taken = await deps.db
+    .update(webhookDeliveries)
+    .set({ leasedUntil: new Date(lease) })
+    .where(
+      and(
+        pairIn(unique),
+        OPEN,
+        sql`${webhookDeliveries.nextAttemptAt} <= ${now + DUE_SLACK_MS}`,
+        sql`(${webhookDeliveries.leasedUntil} IS NULL OR ${webhookDeliveries.leasedUntil} <= ${now})`,
+      ),
+    )
+    .returning();
+  report.skipped = unique.length - taken.length;
+
+  // Order per subject: those behind an open earlier event wait, without a message (its settling frees them).
+  const lanes = await openLanes(deps, taken);
+  const parked: Settlement[] = [];
+  const claimed: DeliveryRow[] = [];
+  for (const row of taken) {
+    const blocker = subjectIsOrdered(row.subject) ? blockerOf(row as OpenDelivery, lanes) : null;
+    if (blocker) parked.push({ row, lease, park: Math.max(now, blocker.nextAttemptAt.getTime()) });
+    else claimed.push(row);
+  }
+  report.waiting = parked.length;
+
+  const [endpoints, events] = claimed.length
+    ? await deps.db.batch([
+        deps.db
+          .select()
+          .from(webhookEndpoints)
+          .where(inJson(webhookEndpoints.id, [...new Set(claimed.map((row) => row.endpointId))])),
+        deps.db
+          .select()
+          .from(webhookEvents)
+          .where(inJson(webhookEvents.id, [...new Set(claimed.map((row) => row.eventId))])),
+      ])
+    : [[], []];
+  const endpointOf = new Map(endpoints.map((row) => [row.id, row]));
+  const eventOf = new Map(events.map((row) => [row.id, row]));
+  const built = await buildPayloads(
+    deps,
+    events.filter((event) => event.payload === null),
+  );
+  const bodyOf = (eventId: string) => eventOf.get(eventId)?.payload ?? built.get(eventId) ?? null;
+
+  const environment = webhookEnvironment(deps.env.APP_ENV);
+  const checks = new Map<string, Promise<UrlCheck>>();
+  const secretsOf = new Map<string, Promise<string[]>>();
+  const started = Date.now();
+  const settlements: Settlement[] = [...parked];
+  const attempts: { endpoint: EndpointRow; delivered: boolean }[] = [];
+
+  await runPool(claimed, async (row) => {
+    const endpoint = endpointOf.get(row.endpointId);
+    const body = bodyOf(row.eventId);
+    const unsendable = !endpoint
+      ? "The endpoint no longer exists."
+      : !endpoint.enabled && row.type !== "test"
+        ? SWITCHED_OFF_ERROR
+        : body === null
+          ? "What this event tells of no longer exists, so it cannot be sent."
+          : bodyTooLarge(body)
+            ? `The event is larger than ${WEBHOOK_MAX_BODY_BYTES / 1024} KB.`
+            : null;
+    if (unsendable || !endpoint || body === null) {
+      settlements.push({ row, lease, deadLetter: unsendable ?? "" });
+      return;
+    }
+
+    let check = checks.get(endpoint.url);
+    if (!check) {
+      check = checkWebhookTarget(endpoint.url, environment, runtime.resolveHost);
+      checks.set(endpoint.url, check);
+    }
+    const target = await check;
+    let result: AttemptResult;
+    if (!target.ok) {
+      result = {
+        delivered: false,
+        statusCode: null,
+        latencyMs: null,
+        answer: null,
+        error: `Not sent: ${target.message}`,
+      };
+    } else {
+      let secrets = secretsOf.get(endpoint.id);
+      if (!secrets) {
+        secrets = signingSecrets(ring, endpoint, now);
+        secretsOf.set(endpoint.id, secrets);
+      }
+      // Signed as it leaves: the batch's clock moved on by the time spent sending so far.
+      const signature = await webhookSignatureHeader(await secrets, body, unixSeconds(now + Date.now() - started));
+      result = await attemptDelivery({ url: target.url, body, signature }, runtime.fetch);
+    }
+    attempts.push({ endpoint, delivered: result.delivered });
+    settlements.push({ row, lease, result, decision: result.delivered ? null : retryDecision(row, now, runtime) });
+  });
+
+  for (const item of settlements) {
+    if ("park" in item) continue;
+    const status = statusAfter(item);
+    if (status === "delivered") report.delivered++;
+    else if (status === "dead_letter") report.deadLettered++;
+    else report.failed++;
+  }
+
+  // A body is kept once an attempt with it failed, so its retries send the same bytes; one delivered at
+  // once is not written again (half the writes of a consumer batch in the usual case).
+  const retried = new Set(
+    settlements
+      .filter((item) => !("park" in item) && statusAfter(item) !== "delivered")
+      .map((item) => item.row.eventId),
+  );
+  const keep = new Map([...built].filter(([eventId]) => retried.has(eventId)));
+  const switchedOff = await settle(deps, settlements, keep, healthOf(attempts, now));
+  await switchOffEndpoints(deps, switchedOff);
+  const off = new Set(switchedOff.map((endpoint) => endpoint.id));
+
+  // Retries go back to the Queue with their delay; settled deliveries free what waited behind them.
+  const retries = settlements.flatMap((item) =>
+    "result" in item && item.decision?.action === "retry" && !off.has(item.row.endpointId)
+      ? [{ eventId: item.row.eventId, endpointId: item.row.endpointId, delaySeconds: item.decision.delaySeconds }]
+      : [],
+  );
+  const settledLanes = settlements
+    .filter((item) => !("park" in item) && isFinalDeliveryStatus(statusAfter(item)))
+    .map((item) => item.row);
+  await enqueueWebhookDeliveries(deps, [...retries, ...(await freedFollowers(deps, settledLanes))]);
+  return report;
+}
+
+function retryDecision(row: DeliveryRow, now: number, runtime: WebhookRuntime) {
+  return afterFailedAttempt(
+    { failedAttempts: row.roundAttempts + 1, firstAttemptAt: row.firstAttemptAt?.getTime() ?? now, now },
+    runtime.random,
+  );
+}
+
+export function statusAfter(item: Settlement): DeliveryStatus {
+  if ("park" in item) return item.row.status;
+  if ("deadLetter" in item) return "dead_letter";
+  if (item.result.delivered) return "delivered";
+  return item.decision?.action === "retry" ? "retrying" : "dead_letter";
+}
+
+/** Each endpoint's health after this batch's attempts: one 2xx clears its failing streak. */
+function healthOf(attempts: readonly { endpoint: EndpointRow; delivered: boolean }[], now: number) {
+  const byEndpoint = new Map<string, { endpoint: EndpointRow; delivered: boolean }>();
+  for (const attempt of attempts) {
+    const seen = byEndpoint.get(attempt.endpoint.id);
+    byEndpoint.set(attempt.endpoint.id, {
+      endpoint: attempt.endpoint,
+      delivered: Boolean(seen?.delivered) || attempt.delivered,
+    });
+  }
+  return [...byEndpoint.values()].map(({ endpoint, delivered }) => ({
+    endpoint,
+    ...endpointHealthAfter({ failingSince: endpoint.failingSince?.getTime() ?? null }, { delivered, at: now }),
+  }));
+}
