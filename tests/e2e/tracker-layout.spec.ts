@@ -29,11 +29,11 @@ async function typicalRows(page: Page) {
 /** Puts a "Do Not Call"-sized badge beside every prospect's name, as a per-row flag will. */
 const addBadges = (page: Page) =>
   page.evaluate(() => {
-    for (const name of document.querySelectorAll('[data-testid="prospect-name"]')) {
+    for (const name of document.querySelectorAll<HTMLElement>('[data-testid="prospect-name"]')) {
       const badge = document.createElement("span");
       badge.className = "rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold whitespace-nowrap";
       badge.textContent = "Do Not Call";
-      name.append(badge);
+      name.appendChild(badge);
     }
   });
 
