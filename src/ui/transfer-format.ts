@@ -9,7 +9,7 @@ import {
   TRANSFER_RETURN_WINDOW_HOURS,
 } from "../domain/returns";
 import { formatterPerZone } from "../domain/time-zones";
-import { NOT_CHARGED_LABEL } from "../domain/transfers";
+import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../domain/transfers";
 
 /** 185 → "3:05"; null (the call has not ended) → "—". */
 export function formatDuration(seconds: number | null): string {
@@ -27,6 +27,13 @@ export function deliveryProgressText(delivered: number, total: number, notCharge
 export function todayText(todayCount: number, perDayCap: number | null): string {
   return perDayCap === null ? `${todayCount} today` : `${todayCount} today of ${perDayCap} a day`;
 }
+
+/**
+ * What "today" and the daily cap count, as routing counts it (worker/services/transfer-routing.ts,
+ * `deliveredOnDay`): the order's transfers of its local day that connected, charged or not, and one ringing
+ * now; unanswered, failed and expired ones are not counted.
+ */
+export const DAILY_CAP_RULE_TEXT = `"Today" counts the calls put through to an order since midnight in its delivery time zone, charged or not (calls under ${TRANSFER_BUFFER_SECONDS / 60} minutes included), plus a call ringing now. Unanswered and failed calls are not counted. An order that reaches its daily cap gets no more calls until the next day.`;
 
 /** Whether a transfer is charged: "Billable", the buffer's "under 2 minutes — not charged", or not ended yet. */
 export function chargeText(transfer: { billable: boolean; durationSeconds: number | null }): string {

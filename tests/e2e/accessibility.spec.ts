@@ -1,7 +1,8 @@
 /**
  * The whole route list through axe-core (WCAG 2.0/2.1 A and AA, plus best practice) at desktop and phone
  * width: no critical or serious violation, no sideways page scroll, exactly one h1. Both wizards are
- * audited at every step, the checkouts at their payment stage, the dashboard at every view and the admin
+ * audited at every step, each lead type's step 2 and each step's refusal included, the checkouts at their
+ * payment stage, the partner portal, the dashboard at every view and the admin
  * at every tab. `SCREENSHOTS=1` also saves each screen to docs/screenshots/ (`npm run screenshots`). Every
  * page here opens with `bypassCSP`, which lets axe-core be injected (the app keeps its CSP).
  */
@@ -47,6 +48,8 @@ const PUBLIC_ROUTES: readonly [name: string, path: string][] = [
   ["login", "/login"],
   ["forgot-password", "/forgot-password"],
   ["reset-password", "/reset-password?token=not-a-real-token"],
+  ["delivery-setup", "/delivery-setup?token=not-a-real-token"],
+  ["partner-invitation", "/partner-invitation?token=not-a-real-token"],
   ["affnetwork", "/affnetwork"],
   ["thank-you", "/thank-you"],
   ["onboarding-success", "/onboarding-success"],
@@ -145,11 +148,24 @@ for (const viewport of VIEWPORTS) {
       await page.getByLabel("Password").fill("ada-audit-1");
       await page.getByRole("button", { name: "Next" }).click();
       await expect(page.getByText("Step 2 of 3")).toBeVisible();
+      // Step 2 refused (nothing chosen), then each lead type's own fields. Aged Leads comes last and is the
+      // one paid for: its age-range choice, once shown, stays empty in the form when another type is
+      // chosen after it, and the step is then refused with no message (reported on issue 22).
+      await page.getByRole("button", { name: "Continue to Payment" }).click();
+      await expect(page.getByText("Please select a lead type")).toBeVisible();
+      await audit(page, "survey-step-2-errors", viewport, problems);
+      await page.getByLabel("Call-Backs").check();
+      await expect(page.getByLabel("Number of callbacks")).toBeVisible();
+      await audit(page, "survey-step-2-call-backs", viewport, problems);
       await page.getByLabel("Live Transfers").check();
       await page.getByLabel("Total transfers").fill("60");
       await page.getByLabel("Calls per day").fill("6");
       await page.getByLabel("Transfer hours").fill("9-5 EST");
       await audit(page, "survey-step-2", viewport, problems);
+      await page.getByLabel("Aged Leads").check();
+      await page.getByLabel("Number of leads").fill("20");
+      await page.getByLabel("30-60 days").check();
+      await audit(page, "survey-step-2-aged-leads", viewport, problems);
       await page.getByRole("button", { name: "Continue to Payment" }).click();
       await expect(page.getByLabel("Card number")).toBeVisible();
       await audit(page, "survey-step-3", viewport, problems);
@@ -161,6 +177,9 @@ for (const viewport of VIEWPORTS) {
       const problems: string[] = [];
       await page.goto("/ringcloud");
       await audit(page, "ringcloud-step-1", viewport, problems);
+      await page.getByRole("button", { name: "Next" }).click();
+      await expect(page.getByText("Agency name is required")).toBeVisible();
+      await audit(page, "ringcloud-step-1-errors", viewport, problems);
       const tag = unique();
       await page.getByLabel("Agency name").fill("Ring Audit");
       await page.getByLabel("First name").fill("Rae");
@@ -173,11 +192,22 @@ for (const viewport of VIEWPORTS) {
       await page.getByLabel("Confirm password").fill("rae-audit-1");
       await page.getByRole("button", { name: "Next" }).click();
       await expect(page.getByRole("heading", { name: "Lead Preferences" })).toBeVisible();
+      // Step 2 refused (nothing chosen), then each lead type's own fields, Aged Leads last (as in the survey).
+      await page.getByRole("button", { name: "Continue to Payment" }).click();
+      await expect(page.getByText("Please select a lead type")).toBeVisible();
+      await audit(page, "ringcloud-step-2-errors", viewport, problems);
+      await page.getByLabel("Live Transfers").check();
+      await expect(page.getByLabel("Transfer phone")).toBeVisible();
+      await audit(page, "ringcloud-step-2-live-transfers", viewport, problems);
       await page.getByLabel("Call-Backs").check();
       await page.getByLabel("Number of call-backs").fill("8");
       await page.getByLabel("Morning").check();
       await page.getByLabel("States you work in").fill("TX");
       await audit(page, "ringcloud-step-2", viewport, problems);
+      await page.getByLabel("Aged Leads (partial applications)").check();
+      await page.getByLabel("Number of leads").fill("8");
+      await page.getByLabel("30-60 days").check();
+      await audit(page, "ringcloud-step-2-aged-leads", viewport, problems);
       await page.getByRole("button", { name: "Continue to Payment" }).click();
       await expect(page).toHaveURL(/\/ringcloud-checkout\?/);
       await audit(page, "ringcloud-checkout", viewport, problems);
@@ -198,6 +228,15 @@ for (const viewport of VIEWPORTS) {
       await audit(page, "transfer-checkout", viewport, problems);
       await page.goto("/admin");
       await audit(page, "forbidden", viewport, problems);
+      expect(problems).toEqual([]);
+    });
+
+    test("the partner portal (partner)", async ({ newPage }) => {
+      test.setTimeout(120_000);
+      const problems: string[] = [];
+      const page = await newPage({ as: "partner" });
+      await page.goto("/partner");
+      await audit(page, "partner", viewport, problems);
       expect(problems).toEqual([]);
     });
 

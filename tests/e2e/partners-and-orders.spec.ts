@@ -206,6 +206,22 @@ test.describe("/admin-orders", () => {
       .toBe(true);
   });
 
+  test('a status filter with no match says "No orders match this filter"', async ({ adminPage: admin }) => {
+    // The real list without its refunded orders, so that the Refunded filter has no match.
+    await admin.route(/\/api\/transfer-orders$/, async (route) => {
+      const response = await route.fetch();
+      const orders = (await response.json()) as { status: string }[];
+      await route.fulfill({ response, json: orders.filter((order) => order.status !== "refunded") });
+    });
+    await admin.goto("/admin-orders");
+    await expect(admin.getByRole("region", { name: "Transfer orders" })).toBeVisible();
+    await admin.getByRole("button", { name: "Refunded", exact: true }).click();
+    await expect(admin.getByText("No orders match this filter", { exact: true })).toBeVisible();
+    await expect(admin.getByText("No transfer orders yet.")).toHaveCount(0);
+    await admin.getByRole("button", { name: "All", exact: true }).click();
+    await expect(admin.getByRole("region", { name: "Transfer orders" })).toBeVisible();
+  });
+
   test("on a phone the orders table scrolls sideways from the keyboard", async ({ newPage }) => {
     const admin = await newPage({ as: "admin", viewport: { width: 390, height: 844 } });
     await admin.goto("/admin-orders");

@@ -25,6 +25,8 @@ const ORDERS_QUERY = { queryKey: ["/api/transfer-orders"], queryFn: () => call(a
 
 const STATUS_FILTERS = ["all", ...ORDER_STATUSES] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
+/** What the list says when orders exist but none has the chosen status. */
+const NO_MATCH_TEXT = "No orders match this filter";
 type Change = { order: TransferOrder; status: keyof typeof ORDER_TRANSITIONS };
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
@@ -123,7 +125,7 @@ function Orders() {
         query={visible}
         loading="Loading orders..."
         failed="Orders could not be loaded. Please reload the page."
-        empty="No transfer orders yet."
+        empty={filter === "all" ? "No transfer orders yet." : NO_MATCH_TEXT}
       >
         {(list) => (
           <Table

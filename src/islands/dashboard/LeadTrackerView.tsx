@@ -7,20 +7,16 @@ import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
-import { PhoneWithDncFlag } from "../../ui/dnc-flag";
 import { Pager } from "../../ui/pager";
 import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass, inputClass, labelClass } from "../../ui/styles";
-import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
-import { chargeText, deliveryProgressText, formatDuration, formatInZone, todayText } from "../../ui/transfer-format";
-import { ConsentSummaryCell } from "./ConsentRecord";
+import { DAILY_CAP_RULE_TEXT, deliveryProgressText, todayText } from "../../ui/transfer-format";
 import { ResumeWithNumber } from "./ResumeWithNumber";
+import { TrackerTransfers } from "./TrackerTransfers";
 
 export const TRACKER_ORDERS_URL = "/api/tracker/orders";
-
-const RETURN_STATUS_TEXT = { pending: "Return pending", approved: "Returned", denied: "Return denied" } as const;
 
 interface Filters {
   orderId: string;
@@ -127,6 +123,9 @@ function TrackerOrders({ orders }: { orders: TrackerOrder[] }) {
       <h3 id="tracker-orders-title" className="text-lg font-bold">
         Your live-transfer orders
       </h3>
+      <p className="text-sm text-ink-soft" data-testid="daily-cap-rule">
+        {DAILY_CAP_RULE_TEXT}
+      </p>
       <ul className="space-y-3">
         {orders.map((order) => (
           <OrderProgress key={order.orderId} order={order} />
@@ -281,70 +280,7 @@ export function LeadTrackerView() {
           <p className="text-sm text-ink-soft" aria-live="polite">
             {data.total.toLocaleString("en-US")} transfers · page {data.page} of {pageCount}
           </p>
-          <Table
-            label="Delivered transfers"
-            headers={["Time", "Prospect", "Phone", "State", "Duration", "Charge", "Recording", "Return", "Consent"]}
-          >
-            {data.items.map((t) => (
-              <tr key={t.id} className="border-t border-line">
-                <td className="px-4 py-3">{formatInZone(t.routedAt, t.timeZone)}</td>
-                <td className="px-4 py-3 font-medium">
-                  {t.firstName} {t.lastName}
-                </td>
-                <td className="px-4 py-3">
-                  {t.contactShown ? (
-                    <PhoneWithDncFlag phone={t.phone} suppressedOn={t.suppressedOn} />
-                  ) : (
-                    <span className="text-ink-soft">{t.phone}</span>
-                  )}
-                </td>
-                <td className="px-4 py-3">{t.state}</td>
-                <td className="px-4 py-3 tabular-nums">{formatDuration(t.durationSeconds)}</td>
-                <td className={`px-4 py-3 ${t.billable ? "font-semibold" : "text-ink-soft"}`}>{chargeText(t)}</td>
-                <td className="px-4 py-3">
-                  {t.recordingUrl ? (
-                    <a
-                      className="text-brand-700 underline"
-                      href={t.recordingUrl}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      aria-label={`Listen to the call with ${t.firstName} ${t.lastName}`}
-                    >
-                      Listen
-                    </a>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-                <td className="px-4 py-3">
-                  {t.returnStatus ? (
-                    <>
-                      {RETURN_STATUS_TEXT[t.returnStatus]}
-                      {t.returnNote && (
-                        <span className="block max-w-64 text-xs whitespace-normal text-ink-soft">{t.returnNote}</span>
-                      )}
-                    </>
-                  ) : t.returnable ? (
-                    <a
-                      className="text-brand-700 underline"
-                      href={`/dashboard?view=return-lead&transfer=${t.id}`}
-                      aria-label={`Return the transfer of ${t.firstName} ${t.lastName}`}
-                    >
-                      Return
-                    </a>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-                <td className="min-w-56 px-4 py-3">
-                  <ConsentSummaryCell
-                    consent={t.consent}
-                    subject={{ kind: "transfer", id: t.id, label: `${t.firstName} ${t.lastName}` }}
-                  />
-                </td>
-              </tr>
-            ))}
-          </Table>
+          <TrackerTransfers items={data.items} />
           <Pager label="Transfer pages" page={page} pageCount={pageCount} onPage={setPage} />
         </>
       )}
