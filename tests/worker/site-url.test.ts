@@ -11,7 +11,7 @@ import { sendDeliverySummaries } from "../../worker/services/delivery-summaries"
 import { emails } from "../../worker/services/email-templates";
 import { DEVELOPMENT_SITE_URL, RelativeLinkError, sendMail, siteOrigin } from "../../worker/services/mail";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
-import { callApi, createUser, latestMailTo } from "./helpers";
+import { callApi, createUser, latestMailTo, login } from "./helpers";
 import { createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
 
 afterEach(() => vi.restoreAllMocks());
@@ -47,6 +47,27 @@ describe("the mailer refuses relative links outside development", () => {
     expect(email.links).toEqual(["/dashboard?view=lead-tracker"]);
     await expect(sendMail(bindings, to, email)).rejects.toBeInstanceOf(RelativeLinkError);
     expect(await latestMailTo(to)).toBeNull();
+  });
+
+  it("an admin re-sending a setup link without PUBLIC_SITE_URL gets a 503 that names the setting, and nothing is mailed", async () => {
+    const admin = await createUser({ isAdmin: true });
+    const cookie = await login(admin);
+    const orderId = crypto.randomUUID();
+    const buyerEmail = `setup-${orderId}@example.com`;
+    await env.DB.prepare(
+      `INSERT INTO orders (id, kind, tier, quantity, unit_price_cents, total_cents, email, details, payment_intent_id, status, paid_at)
+       VALUES (?, 'transfer', 'standard', 5, 3500, 17500, ?, '{}', ?, 'paid', ?)`,
+    )
+      .bind(orderId, buyerEmail, `pi_site_${orderId}`, Date.now())
+      .run();
+    const answer = await callApi(`/api/transfer-orders/${orderId}/setup-link`, {
+      method: "POST",
+      cookie,
+      env: production({ PUBLIC_SITE_URL: "" }),
+    });
+    expect(answer.status).toBe(503);
+    expect((await answer.json<{ message: string }>()).message).toMatch(/PUBLIC_SITE_URL/);
+    expect(await latestMailTo(buyerEmail)).toBeNull();
   });
 
   it("forgot-password in production without PUBLIC_SITE_URL mails nothing; with it the link is absolute", async () => {

@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { outbox } from "../db/schema";
 import type { Deps } from "../deps";
 import type { Env } from "../env";
+import { UnavailableError } from "../errors";
 import type { Email } from "./email-templates";
 
 export const REDACTED = "[link removed from the stored copy]";
@@ -21,8 +22,12 @@ function redactedText(email: Pick<Email, "text" | "secrets">): string {
 const isDevelopment = (env: Env) => env.APP_ENV === "development";
 const ABSOLUTE_HTTP_URL = /^https?:\/\/[^/\s]+/;
 
-/** Thrown instead of sending an e-mail whose links would not open from a mailbox. */
-export class RelativeLinkError extends Error {
+/**
+ * Thrown instead of sending an e-mail whose links would not open from a mailbox: a 503 to whoever asked
+ * for the e-mail (an admin re-sending a link learns what to configure), logged where mail goes out in
+ * the background.
+ */
+export class RelativeLinkError extends UnavailableError {
   constructor(subject: string) {
     super(`Not sent: "${subject}" carries a relative link. Set PUBLIC_SITE_URL to the site's https origin.`);
     this.name = "RelativeLinkError";
