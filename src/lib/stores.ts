@@ -47,6 +47,11 @@ export interface PendingTransferOrder {
 }
 export const $pendingTransferOrder = jsonKey<PendingTransferOrder>("pendingTransferOrder");
 
+/** The kept order is settled (paid: the thank-you page says so): its copy goes, whatever page shows next. */
+export function forgetSettledTransferOrder(orderId: string): void {
+  if ($pendingTransferOrder.get()?.payment.orderId === orderId) $pendingTransferOrder.set(undefined);
+}
+
 /** On the way out, forget what this browser kept about the user. */
 export function clearUserStores(): void {
   $user.set(undefined);
