@@ -57,9 +57,3 @@ export function clearUserStores(): void {
   $user.set(undefined);
   $pendingTransferOrder.set(undefined);
 }
-
-/** Where a user lands after signing in: admins on /admin, partners on /partner, buyers on /dashboard. */
-export function homePath(user: Pick<PublicUser, "isAdmin" | "accountType">): string {
-  if (user.isAdmin) return "/admin";
-  return user.accountType === "partner" ? "/partner" : "/dashboard";
-}

@@ -6,8 +6,8 @@
  */
 import { useEffect } from "react";
 import { ApiError } from "../../lib/api";
-import { $pendingTransferOrder, type PendingTransferOrder } from "../../lib/stores";
 import { useQuery } from "../../lib/query";
+import { $pendingTransferOrder, type PendingTransferOrder } from "../../lib/stores";
 import { useStoredValue } from "../../ui/hydrated";
 import { orderStatusQuery } from "../payment/complete-payment";
 
