@@ -1,6 +1,6 @@
-/** Issue 22 item 9: the login's message for the next page, carried by a one-time cookie (src/lib/flash.ts). */
+/** Issue 22 item 9: the login's message for the next page, carried by a one-time cookie (src/domain/flash.ts). */
 import { describe, expect, it } from "vitest";
-import { clearFlashCookie, flashCookie, flashNamed } from "../../src/lib/flash";
+import { clearFlashCookie, flashCookie, flashNamed } from "../../src/domain/flash";
 
 describe("flash messages", () => {
   it("the login's message is the spec's text", () => {

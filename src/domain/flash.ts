@@ -1,23 +1,21 @@
 /**
  * A message for the next page (issue 22 item 9): the login form redirects, and the page it lands on says
  * 'Login Successful' / 'Welcome back!' (spec). The login page sets a short-lived cookie naming the message;
- * the next page rendered in the Worker shows it once and removes the cookie (src/middleware.ts). Server
+ * the next page rendered in the Worker shows it once and removes the cookie (src/middleware.ts) and src/components/FlashNotice.astro. Server
  * side only: it works without JavaScript, as the login form does.
  */
-import type { NoticeVariant } from "../ui/styles";
-
 export const FLASH_COOKIE = "flash";
 /** Long enough for the redirect, short enough that a missed message does not show up much later. */
 const FLASH_SECONDS = 60;
 
+/** A good-news message, shown as a success toast would be. */
 export interface Flash {
   title: string;
   description: string;
-  variant: NoticeVariant;
 }
 
 export const FLASHES = {
-  login: { title: "Login Successful", description: "Welcome back!", variant: "success" },
+  login: { title: "Login Successful", description: "Welcome back!" },
 } as const satisfies Record<string, Flash>;
 
 export type FlashKind = keyof typeof FLASHES;
