@@ -1,4 +1,6 @@
 /// <reference types="astro/client" />
+
+import type { Flash } from "./domain/flash";
 import type { PublicUser } from "./domain/user";
 
 declare global {
@@ -6,6 +8,8 @@ declare global {
     interface Locals {
       /** Who is signed in, set by src/middleware.ts for pages rendered in the Worker (null when pre-rendered). */
       user: PublicUser | null;
+      /** A message left for this page by the previous response (src/domain/flash.ts), shown once. */
+      flash: Flash | null;
     }
   }
 }

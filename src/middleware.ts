@@ -6,16 +6,22 @@
  */
 import { defineMiddleware } from "astro:middleware";
 import { pageUser } from "../worker/page-user";
+import { clearFlashCookie, FLASH_COOKIE, flashNamed } from "./domain/flash";
 
 export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.user = null;
+  context.locals.flash = null;
   if (context.isPrerendered) return next();
   // Loaded here, not at the top: pre-rendering runs in Node, where the Worker's modules do not exist.
   const { env } = await import("cloudflare:workers");
   const { user, cookie } = await pageUser(context.request, env);
   context.locals.user = user;
+  // A message the previous response left for this page ('Login Successful'): shown once, to the signed-in user.
+  const flash = flashNamed(context.cookies.get(FLASH_COOKIE)?.value);
+  if (flash && user) context.locals.flash = flash;
   const response = await next();
   if (cookie) response.headers.append("Set-Cookie", cookie);
+  if (flash) response.headers.append("Set-Cookie", clearFlashCookie(context.url));
   // A page that carries someone's data is theirs alone.
   if (user) response.headers.set("Cache-Control", "private, no-store");
   return response;

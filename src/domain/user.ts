@@ -23,3 +23,9 @@ export interface PublicUser {
 
 export const displayName = (user: Pick<PublicUser, "firstName" | "lastName" | "username">) =>
   `${user.firstName} ${user.lastName}`.trim() || user.username;
+
+/** Where a user lands after signing in: admins on /admin, partners on /partner, buyers on /dashboard. */
+export function homePath(user: Pick<PublicUser, "isAdmin" | "accountType">): "/admin" | "/partner" | "/dashboard" {
+  if (user.isAdmin) return "/admin";
+  return user.accountType === "partner" ? "/partner" : "/dashboard";
+}

@@ -47,14 +47,13 @@ export interface PendingTransferOrder {
 }
 export const $pendingTransferOrder = jsonKey<PendingTransferOrder>("pendingTransferOrder");
 
+/** The kept order is settled (paid: the thank-you page says so): its copy goes, whatever page shows next. */
+export function forgetSettledTransferOrder(orderId: string): void {
+  if ($pendingTransferOrder.get()?.payment.orderId === orderId) $pendingTransferOrder.set(undefined);
+}
+
 /** On the way out, forget what this browser kept about the user. */
 export function clearUserStores(): void {
   $user.set(undefined);
   $pendingTransferOrder.set(undefined);
-}
-
-/** Where a user lands after signing in: admins on /admin, partners on /partner, buyers on /dashboard. */
-export function homePath(user: Pick<PublicUser, "isAdmin" | "accountType">): string {
-  if (user.isAdmin) return "/admin";
-  return user.accountType === "partner" ? "/partner" : "/dashboard";
 }

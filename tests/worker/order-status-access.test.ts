@@ -5,7 +5,8 @@
  * order that does not exist, so order ids cannot be probed.
  */
 import { describe, expect, it } from "vitest";
-import { callApi, signedIn } from "./helpers";
+import { callApi, latestMailTo, signedIn } from "./helpers";
+import { payWithCard } from "./payment-fixtures";
 
 interface Started {
   orderId: string;
@@ -41,6 +42,7 @@ describe("GET /api/orders/:orderId/status: who may read an order", () => {
       status: "pending",
       quantity: 1,
       totalCents: 3900,
+      deliverySetupEmailedTo: null,
     });
   });
 
@@ -69,5 +71,18 @@ describe("GET /api/orders/:orderId/status: who may read an order", () => {
     const other = await startOrder(undefined, "status-b@example.com");
     await expectNotFound(await callApi(statusPath(order.orderId, other.clientSecret)));
     await expectNotFound(await callApi(statusPath(crypto.randomUUID(), order.clientSecret)));
+  });
+});
+
+describe("GET /api/orders/:orderId/status: the delivery-setup link (issue 22 item 8)", () => {
+  it("names the address the setup link went to, once the anonymous package order is paid", async () => {
+    const email = `setup-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const order = await startOrder(undefined, email);
+    const before = await callApi(statusPath(order.orderId, order.clientSecret));
+    expect(await before.json()).toMatchObject({ status: "pending", deliverySetupEmailedTo: null });
+    expect((await payWithCard(order.clientSecret)).status).toBe(200);
+    const after = await callApi(statusPath(order.orderId, order.clientSecret));
+    expect(await after.json()).toMatchObject({ status: "paid", deliverySetupEmailedTo: email });
+    expect(await latestMailTo(email)).not.toBeNull();
   });
 });

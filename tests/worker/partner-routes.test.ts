@@ -23,6 +23,7 @@ const BUYER_ROUTES: Route[] = [
   ["GET", "/api/my-leads"],
   ["GET", "/api/my-leads.csv"],
   ["GET", "/api/my-orders"],
+  ["POST", "/api/my-orders/x/payment"],
   ["POST", "/api/call-transfer-order", { json: {} }],
   ["POST", "/api/create-payment-intent", { json: { amount: 39, callCount: 1 } }],
   ["GET", "/api/tracker/transfers"],

@@ -1,7 +1,7 @@
 /**
  * D5 for pages, by path prefix: everything under /dashboard and /transfer-checkout needs a buyer's session
  * (else to /login and back after it); under /admin and /admin-orders an admin; under /partner a partner.
- * A signed-in user of another kind gets the 403 page. A prefix covers the page and everything below it
+ * A signed-in user of another kind gets the 403 page, told whom the page is for and linked to their own home. A prefix covers the page and everything below it
  * (`/admin`, `/admin/…`), never a sibling that merely starts alike (`/partner-invitation` stays public),
  * and every alias of a guarded page (`/admin.html`, `/admin/index.html`, case, escapes: `pagePath`).
  * Only these paths pay for a session lookup; every other page and asset passes straight through.
@@ -11,11 +11,16 @@ import type { PublicUser } from "../../src/domain/user";
 import { createDeps } from "../deps";
 import type { AppBindings } from "../env";
 import { loadSession } from "./auth";
+import { forbiddenPage, type PageAudience } from "./forbidden-page";
 
-type PageRule = (user: PublicUser) => boolean;
-const isBuyer: PageRule = (user) => user.accountType !== "partner";
-const isAdmin: PageRule = (user) => user.isAdmin;
-const isPartner: PageRule = (user) => user.accountType === "partner";
+interface PageRule {
+  /** Whom the pages are for, as the 403 page tells a reader of another kind. */
+  audience: PageAudience;
+  mayOpen: (user: PublicUser) => boolean;
+}
+const isBuyer: PageRule = { audience: "buyer", mayOpen: (user) => user.accountType !== "partner" };
+const isAdmin: PageRule = { audience: "admin", mayOpen: (user) => user.isAdmin };
+const isPartner: PageRule = { audience: "partner", mayOpen: (user) => user.accountType === "partner" };
 
 /** Who may open the pages under each guarded prefix. */
 export const GUARDED_PREFIXES = new Map<string, PageRule>([
@@ -81,8 +86,8 @@ export function pagePath(path: string): string {
 
 export const pageGuards = createMiddleware<AppBindings>(async (c, next) => {
   const path = pagePath(c.req.path);
-  const mayOpen = pageRuleFor(path);
-  if (!mayOpen) return next();
+  const rule = pageRuleFor(path);
+  if (!rule) return next();
 
   // Pages are outside /api, whose first middleware sets the request's deps: the guard sets them here.
   c.set("deps", createDeps(c.env));
@@ -91,9 +96,8 @@ export const pageGuards = createMiddleware<AppBindings>(async (c, next) => {
     if (!user) {
       const url = new URL(c.req.url);
       c.res = c.redirect(`/login?next=${encodeURIComponent(path + url.search)}`, 302);
-    } else if (!mayOpen(user)) {
-      const page = await c.env.ASSETS.fetch(new URL("/403", c.req.url));
-      c.res = new Response(page.body, { status: 403, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    } else if (!rule.mayOpen(user)) {
+      c.res = forbiddenPage(await c.env.ASSETS.fetch(new URL("/403", c.req.url)), rule.audience, user);
     } else {
       await next();
     }

@@ -8,7 +8,7 @@ import {
 } from "../../src/domain/schemas/dashboard";
 import type { SignedInBindings } from "../env";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
-import { listBuyerOrders, startCallTransferOrder } from "../services/buyer-orders";
+import { listBuyerOrders, resumeOrderPayment, startCallTransferOrder } from "../services/buyer-orders";
 import { listAvailableLeads } from "../services/lead-listing";
 import { purchaseAgedLeads } from "../services/lead-purchases";
 import { listOwnedLeads, myLeadsCsv } from "../services/owned-leads";
@@ -39,6 +39,10 @@ export const buyer = new Hono<SignedInBindings>()
     return c.body(myLeadsCsv(c.var.deps, c.get("user").id));
   })
   .get("/my-orders", async (c) => c.json(await listBuyerOrders(c.var.deps, c.get("user").id)))
+  // 'Pay now': the buyer's own pending order, on the payment intent it already has.
+  .post("/my-orders/:orderId/payment", async (c) =>
+    c.json(await resumeOrderPayment(c.var.deps, c.get("user").id, c.req.param("orderId"))),
+  )
   .post("/call-transfer-order", validateJson(callTransferOrderSchema), async (c) => {
     const provider = paymentProvider(c.var.deps, c.req.url);
     return c.json(await startCallTransferOrder(c.var.deps, provider, c.get("user"), c.req.valid("json")));

@@ -1,14 +1,15 @@
 /** A buyer's own orders (spec §7 `/api/my-orders`, `/api/call-transfer-order`; PRODUCT.md D2). */
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { CALL_TRANSFER_UNIT_CENTS, dollarsToCents, formatUsd, quoteCallTransfer } from "../../src/domain/pricing";
 import { type callTransferOrderSchema, parseStates } from "../../src/domain/schemas/dashboard";
+import type { PaymentStart } from "../../src/domain/schemas/payments";
 import type { PublicUser } from "../../src/domain/user";
 import { orders } from "../db/schema";
 import type { Deps } from "../deps";
-import { InvalidError } from "../errors";
-import { startPayment } from "./orders";
-import type { PaymentProvider } from "./payments/provider";
+import { ConflictError, InvalidError, NotFoundError } from "../errors";
+import { BALANCE_INTENT_PREFIX, cardAmountCents, startPayment } from "./orders";
+import { type PaymentProvider, providerOfIntent } from "./payments/provider";
 
 /** The most orders My Orders lists. */
 const MY_ORDERS_LIMIT = 200;
@@ -68,4 +69,31 @@ export async function startCallTransferOrder(
       phone: user.phone,
     },
   });
+}
+
+/**
+ * 'Pay now' in My Orders: the payment of the buyer's own pending order, resumed on the intent it already
+ * has (no second order, no second charge). Someone else's order is NotFound; an order that is no longer
+ * pending, or whose intent can no longer be paid, is a Conflict.
+ */
+export async function resumeOrderPayment(deps: Deps, userId: string, orderId: string): Promise<PaymentStart> {
+  const [order] = await deps.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+  if (!order) throw new NotFoundError("Order not found");
+  if (order.status !== "pending") throw new ConflictError("This order is not waiting for payment.");
+  const provider = providerOfIntent(deps, order.paymentIntentId);
+  const clientSecret = order.paymentIntentId.startsWith(BALANCE_INTENT_PREFIX)
+    ? null
+    : await provider.openIntentSecret(order.paymentIntentId);
+  if (!clientSecret) throw new ConflictError("This payment can no longer be made. Please place a new order.");
+  return {
+    clientSecret,
+    orderId: order.id,
+    amountCents: cardAmountCents(order),
+    currency: order.currency,
+    provider: provider.name,
+    ...(provider.publishableKey ? { publishableKey: provider.publishableKey } : {}),
+  };
 }

@@ -9,7 +9,7 @@ import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
 import { SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/suppression";
 import type { Database } from "../db/client";
-import { type OrderKind, orders, paymentEvents } from "../db/schema";
+import { type OrderKind, orderDelivery, orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";
 import { refundBalanceStatement } from "./balance";
 import { prepareDelivery } from "./delivery-setup";
@@ -106,12 +106,18 @@ export async function orderStatusFor(
     reader.clientSecret !== null &&
     (await sha256Hex(reader.clientSecret)) === order.clientSecretHash;
   if (!order || !(owner || holdsSecret)) return null;
+  const [delivery] = await deps.db
+    .select({ setupStatus: orderDelivery.setupStatus })
+    .from(orderDelivery)
+    .where(eq(orderDelivery.orderId, order.id));
   return {
     id: order.id,
     kind: order.kind,
     status: order.status,
     quantity: order.quantity,
     totalCents: order.totalCents,
+    /** Where the delivery-setup link went, while the paid order waits for its setup (the return page says so). */
+    deliverySetupEmailedTo: delivery?.setupStatus === "awaiting_setup" ? order.email : null,
   };
 }
 

@@ -26,9 +26,40 @@ const POLL_LIMIT = 15;
 interface SuccessProps {
   /** The page's query string (`?order=…&payment_intent_client_secret=…`), as the server received it. */
   search: string;
+  /** Whether the reader is signed in (the page reads the session on the server). */
+  signedIn: boolean;
 }
 
-function Success({ search }: SuccessProps) {
+/**
+ * What happens next for a paid package: the delivery-setup link went by e-mail (to the address shown) while
+ * the order waits for its setup; an anonymous buyer has no login yet, the link is their way in.
+ */
+function PaidPackage({
+  quantity,
+  totalCents,
+  emailedTo,
+}: {
+  quantity: number;
+  totalCents: number;
+  emailedTo: string | null;
+}) {
+  return (
+    <div className="mt-4 space-y-2 text-ink-soft" data-order-status="paid">
+      <p className="text-lg font-semibold text-brand-700">{HEADLINES.paid}</p>
+      <p>
+        Your package of {quantity} transfers ({formatUsd(totalCents)}) is confirmed.
+      </p>
+      {emailedTo && (
+        <p>
+          We e-mailed the link to set up delivery to <strong className="text-ink">{emailedTo}</strong>. Open it to
+          choose when and where your transfers ring.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Success({ search, signedIn }: SuccessProps) {
   const [statusQuery] = useState(() => orderStatusQuery(new URLSearchParams(search)));
   const order = useQuery({
     ...statusQuery,
@@ -56,13 +87,11 @@ function Success({ search }: SuccessProps) {
           <Spinner label="Checking your payment..." />
         </div>
       ) : paid ? (
-        <div className="mt-4 space-y-2 text-ink-soft" data-order-status="paid">
-          <p className="text-lg font-semibold text-brand-700">{HEADLINES.paid}</p>
-          <p>
-            Your package of {order.data.quantity} transfers ({formatUsd(order.data.totalCents)}) is confirmed. We will
-            call you {site.supportWindow} to set up delivery to your agents.
-          </p>
-        </div>
+        <PaidPackage
+          quantity={order.data.quantity}
+          totalCents={order.data.totalCents}
+          emailedTo={order.data.deliverySetupEmailedTo}
+        />
       ) : (
         <div className="mt-4 space-y-2 text-ink-soft" data-order-status={order.data.status}>
           <p className="text-lg font-semibold text-ink">{HEADLINES[order.data.status]}</p>
@@ -71,7 +100,7 @@ function Success({ search }: SuccessProps) {
           )}
         </div>
       )}
-      <AfterPurchaseLinks />
+      <AfterPurchaseLinks reader={signedIn ? "signed-in" : "no-account"} />
     </Card>
   );
 }

@@ -1,4 +1,4 @@
-/** My Leads (full contact details of purchased leads, CSV export) and My Orders. */
+/** My Leads (full contact details of purchased leads, CSV export) and My Orders (with 'Pay now' on a pending order). */
 import { useState } from "react";
 import { formatUsd } from "../../domain/pricing";
 import { api, call } from "../../lib/api";
@@ -11,6 +11,7 @@ import { StatusBadge } from "../../ui/status-badge";
 import { buttonClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { ConsentSummaryCell } from "./ConsentRecord";
+import { PayNow } from "./PayNow";
 
 const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
@@ -112,6 +113,7 @@ export function MyOrdersView() {
                   <span className="font-semibold">{formatUsd(order.totalCents)}</span>
                   <StatusBadge status={order.status} />
                 </div>
+                {order.status === "pending" && <PayNow orderId={order.id} />}
               </li>
             ))}
           </ul>

@@ -12,6 +12,7 @@ import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { buttonClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
+import { LiveTransferFields } from "../field-blocks";
 
 interface OrderFormProps {
   defaultValues: CallTransferForm | undefined;
@@ -71,26 +72,11 @@ export default function CallTransferOrderForm({ defaultValues, onOrdered, onBack
       </h2>
       <Card>
         <Form className="space-y-5" onSubmit={form.handleSubmit((values) => order.mutate(values))}>
-          <div className="grid gap-5 sm:grid-cols-2">
-            <Field
-              label="Total transfers"
-              type="number"
-              min={1}
-              {...fieldProps(form, "totalTransfers", { valueAsNumber: true })}
-            />
-            <Field
-              label="Calls per day"
-              type="number"
-              min={1}
-              {...fieldProps(form, "callsPerDay", { valueAsNumber: true })}
-            />
-            <Field
-              label="Transfer hours"
-              placeholder="e.g. Mon-Fri 9am-5pm EST"
-              {...fieldProps(form, "transferHours")}
-            />
-            <Field label="Transfer phone" type="tel" {...fieldProps(form, "transferPhone")} />
-          </div>
+          <LiveTransferFields
+            form={form}
+            names={{ total: "totalTransfers", perDay: "callsPerDay", hours: "transferHours", phone: "transferPhone" }}
+            perDayLabel="Calls per day"
+          />
           <Field label="Working states" placeholder="e.g. TX, FL, GA" {...fieldProps(form, "workingStates")} />
           <p className="rounded-lg bg-brand-50 px-4 py-3">
             Lead type: Live Transfers · {Math.max(totalTransfers, 0)} × {formatUsd(CALL_TRANSFER_UNIT_CENTS)} ={" "}

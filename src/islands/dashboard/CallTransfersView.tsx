@@ -7,9 +7,9 @@ import { $pendingTransferOrder } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CheckList } from "../../ui/check-list";
-import { useStoredValue } from "../../ui/hydrated";
 import { Spinner } from "../../ui/spinner";
 import { PaymentCard } from "../payment/PaymentCard";
+import { usePendingTransferOrder } from "./pending-transfer-order";
 
 // The order form (and its form library) loads when the buyer starts an order (decision 0032).
 const CallTransferOrderForm = lazy(() => import("./CallTransferOrderForm"));
@@ -22,14 +22,17 @@ const BENEFITS = [
 ];
 
 export function CallTransfersView() {
-  const pending = useStoredValue($pendingTransferOrder);
+  const { pending, checking } = usePendingTransferOrder();
   const [stage, setStage] = useState<"info" | "form">("info");
   // What the buyer last ordered: 'Back to Form' shows it again.
   const [ordered, setOrdered] = useState<CallTransferForm | undefined>();
-  // The pending order lives in this browser's storage, read once the page has hydrated: it opens the form stage.
+  // The pending order lives in this browser's storage, read once the page has hydrated and checked with the
+  // server: while it still waits for payment, it opens the payment stage.
   useEffect(() => {
     if (pending) setStage("form");
   }, [pending]);
+
+  if (checking) return <Spinner label="Loading your order..." />;
 
   if (stage === "info") {
     return (

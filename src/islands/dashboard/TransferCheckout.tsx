@@ -1,21 +1,19 @@
-/** /transfer-checkout (spec §2): resumes the pending call-transfer order kept in the browser. */
-import { useStore } from "@nanostores/react";
-import { useEffect, useState } from "react";
+/** /transfer-checkout (spec §2): resumes the pending call-transfer order kept in the browser, while the server says it is pending. */
 import { formatUsd } from "../../domain/pricing";
-import { $pendingTransferOrder } from "../../lib/stores";
 import { Card } from "../../ui/card";
+import { useHydrated } from "../../ui/hydrated";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { Summary } from "../../ui/summary";
 import { AppProviders } from "../AppProviders";
 import { PaymentCard } from "../payment/PaymentCard";
+import { usePendingTransferOrder } from "./pending-transfer-order";
 
 function Checkout() {
-  const order = useStore($pendingTransferOrder);
-  // The store is read from localStorage after mount; until then, say nothing.
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  if (!mounted) return <Spinner label="Loading your order..." />;
+  // The store is read from localStorage after hydration and checked with the server; until then, say nothing.
+  const hydrated = useHydrated();
+  const { pending: order, checking } = usePendingTransferOrder();
+  if (!hydrated || checking) return <Spinner label="Loading your order..." />;
 
   if (!order) {
     return (

@@ -7,28 +7,27 @@ import { useForm } from "react-hook-form";
 import { AGE_RANGES, formatUsd, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../domain/pricing";
 import type { RingcloudStep1, RingcloudStep2 } from "../../domain/schemas/survey";
 import { CALLBACK_PREFERENCES } from "../../domain/survey";
-import { US_STATES } from "../../domain/us-states";
-import { type Answer, ApiError, api, call, errorMessage } from "../../lib/api";
+import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { ChoiceGroup } from "../../ui/choice";
 import { useFocusOnChange } from "../../ui/focus";
 import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
-import { Field, SelectField } from "../../ui/input";
+import { Field } from "../../ui/input";
 import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
+import { LiveTransferFields, PhoneField, StateField } from "../field-blocks";
 import { RINGCLOUD_PACKAGES } from "./ringcloud-packages";
-import { accountResolver, SavedAccount } from "./saved-account";
+import { accountResolver, ResumeError, SavedAccountNote } from "./saved-account";
 import { WizardProgress } from "./WizardProgress";
+import { loadSavedSurvey, refusedAccountField, type SavedAccount, useWizard } from "./wizard-state";
 
 /** The step schemas load with the first validation (decision 0016). */
 const surveySchemas = () => import("../../domain/schemas/survey");
 
 const STEP_LABELS = ["Agency Info", "Lead Preferences", "Payment"] as const;
-
-type Saved = Pick<Answer<(typeof api.surveys)[":id"]["$get"]>, "surveyId" | "username" | "email">;
 
 interface WizardProps {
   /** The page's query string as the server received it: `?survey=ID` ('Back to Survey' on the checkout) resumes that saved survey. */
@@ -37,9 +36,9 @@ interface WizardProps {
 
 function Wizard({ search }: WizardProps) {
   const [resumeId] = useState(() => new URLSearchParams(search).get("survey"));
-  const [step, setStep] = useState<1 | 2>(1);
-  const [saved, setSaved] = useState<Saved | null>(null);
-  const savedRef = useRef<Saved | null>(null);
+  const [state, dispatch] = useWizard<RingcloudStep1, RingcloudStep2>(resumeId !== null);
+  const { step, agency, saved } = state;
+  const savedRef = useRef<SavedAccount | null>(null);
   savedRef.current = saved;
   const agencyForm = useForm<RingcloudStep1>({
     resolver: accountResolver(
@@ -49,40 +48,26 @@ function Wizard({ search }: WizardProps) {
     ),
   });
   const leadForm = useForm({ resolver: lazyZodResolver(() => surveySchemas().then((m) => m.ringcloudStep2Schema)) });
-  const [agency, setAgency] = useState<RingcloudStep1 | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [submitError, setSubmitError] = useState<string | null>(null);
-  const [resuming, setResuming] = useState(resumeId !== null);
-  const [resumeError, setResumeError] = useState<string | null>(null);
   const heading = useFocusOnChange<HTMLHeadingElement>(step);
   const leadType = leadForm.watch("leadType");
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on arrival
   useEffect(() => {
     if (!resumeId) return;
-    call(api.surveys[":id"].$get({ param: { id: encodeURIComponent(resumeId) } }))
+    loadSavedSurvey(resumeId)
       .then((survey) => {
-        const answers = survey.answers as Partial<RingcloudStep1 & RingcloudStep2>;
-        agencyForm.reset(answers as RingcloudStep1);
-        leadForm.reset(answers as RingcloudStep2);
-        setAgency(answers as RingcloudStep1);
-        setSaved({ surveyId: survey.surveyId, username: survey.username, email: survey.email });
-        setStep(2);
+        const answers = survey.answers as RingcloudStep1 & RingcloudStep2;
+        agencyForm.reset(answers);
+        leadForm.reset(answers);
+        const account = { surveyId: survey.surveyId, username: survey.username, email: survey.email };
+        dispatch({ type: "resumed", agency: answers, lead: answers, saved: account, step: 2 });
       })
-      .catch((error) =>
-        setResumeError(
-          error instanceof ApiError && error.status === 401
-            ? "Log in to continue with your saved survey."
-            : errorMessage(error, "We could not load your saved survey."),
-        ),
-      )
-      .finally(() => setResuming(false));
+      .catch((error: Error) => dispatch({ type: "resume-failed", error: error.message }));
   }, []);
 
   async function submit(preferences: RingcloudStep2) {
     if (!agency) return;
-    setSubmitting(true);
-    setSubmitError(null);
+    dispatch({ type: "saving", lead: preferences });
     try {
       const { checkout } = await call(
         api["ringcloud-survey"].$post({
@@ -94,24 +79,23 @@ function Wizard({ search }: WizardProps) {
           },
         }),
       );
-      setSaved(saved ?? { surveyId: checkout.survey, username: agency.username, email: agency.email });
+      const account = saved ?? { surveyId: checkout.survey, username: agency.username, email: agency.email };
+      dispatch({ type: "saved", saved: account, step: 2 });
       toast({ title: "Survey Submitted Successfully", description: "Redirecting to payment...", variant: "success" });
       const params = new URLSearchParams(Object.entries(checkout).map(([key, value]) => [key, String(value)]));
       window.location.assign(`/ringcloud-checkout?${params}`);
     } catch (error) {
-      setSubmitting(false);
-      if (error instanceof ApiError && (error.status === 409 || error.fieldErrors.password)) {
-        setStep(1);
-        // A taken username or e-mail (409), or a password the server refuses as too common (400).
-        const field = error.fieldErrors.password ? "password" : error.fieldErrors.email ? "email" : "username";
+      const field = refusedAccountField(error);
+      if (field && error instanceof ApiError) {
+        dispatch({ type: "account-refused" });
         setTimeout(() => agencyForm.setError(field, { message: error.serverMessage }, { shouldFocus: true }));
         return;
       }
-      setSubmitError(errorMessage(error, "Failed to submit survey."));
+      dispatch({ type: "save-failed", error: errorMessage(error, "Failed to submit survey.") });
     }
   }
 
-  if (resuming) {
+  if (state.resuming) {
     return (
       <div className="py-24 text-center">
         <Spinner label="Loading your saved survey..." />
@@ -126,24 +110,14 @@ function Wizard({ search }: WizardProps) {
         <p className="mt-2 text-ink-soft">Tell us about your agency and how you want your leads delivered.</p>
       </div>
       <WizardProgress step={step} total={3} labels={STEP_LABELS} />
-      {resumeError && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-red-900">
-          {resumeError}{" "}
-          <a className="font-semibold underline" href={`/login?next=${encodeURIComponent(`/ringcloud${search}`)}`}>
-            Log in
-          </a>
-        </p>
-      )}
+      {state.resumeError && <ResumeError message={state.resumeError} next={`/ringcloud${search}`} />}
       <Card>
         {step === 1 ? (
           <Form
             key="agency-info"
             aria-label="Agency Info"
             className="space-y-5"
-            onSubmit={agencyForm.handleSubmit((values) => {
-              setAgency(values);
-              setStep(2);
-            })}
+            onSubmit={agencyForm.handleSubmit((values) => dispatch({ type: "agency", values }))}
           >
             <h2 ref={heading} tabIndex={-1} className="text-xl font-bold">
               Agency Info
@@ -155,16 +129,11 @@ function Wizard({ search }: WizardProps) {
             </div>
             <div className="grid gap-5 sm:grid-cols-2">
               {!saved && <Field label="Email" type="email" autoComplete="email" {...fieldProps(agencyForm, "email")} />}
-              <Field label="Phone" type="tel" autoComplete="tel" {...fieldProps(agencyForm, "phone")} />
+              <PhoneField form={agencyForm} name="phone" />
             </div>
-            <SelectField
-              label="State"
-              placeholder="Select your state"
-              options={US_STATES.map(([value, label]) => ({ value, label }))}
-              {...fieldProps(agencyForm, "state")}
-            />
+            <StateField form={agencyForm} name="state" />
             {saved ? (
-              <SavedAccount username={saved.username} email={saved.email} />
+              <SavedAccountNote username={saved.username} email={saved.email} />
             ) : (
               <>
                 <Field label="Username" autoComplete="username" {...fieldProps(agencyForm, "username")} />
@@ -213,26 +182,16 @@ function Wizard({ search }: WizardProps) {
               {...fieldProps(leadForm, "leadType")}
             />
             {leadType === "live_transfers" && (
-              <div className="grid gap-5 sm:grid-cols-2">
-                <Field
-                  label="Transfers per day"
-                  type="number"
-                  min={1}
-                  {...fieldProps(leadForm, "transfersPerDay", { valueAsNumber: true })}
-                />
-                <Field
-                  label="Total transfers"
-                  type="number"
-                  min={1}
-                  {...fieldProps(leadForm, "totalTransfers", { valueAsNumber: true })}
-                />
-                <Field
-                  label="Transfer hours"
-                  placeholder="e.g. 9am-5pm EST"
-                  {...fieldProps(leadForm, "transferHours")}
-                />
-                <Field label="Transfer phone" type="tel" {...fieldProps(leadForm, "transferPhone")} />
-              </div>
+              <LiveTransferFields
+                form={leadForm}
+                names={{
+                  total: "totalTransfers",
+                  perDay: "transfersPerDay",
+                  hours: "transferHours",
+                  phone: "transferPhone",
+                }}
+                perDayLabel="Transfers per day"
+              />
             )}
             {leadType === "call_backs" && (
               <>
@@ -277,15 +236,15 @@ function Wizard({ search }: WizardProps) {
               placeholder="e.g. TX, FL, GA"
               {...fieldProps(leadForm, "workingStates")}
             />
-            {submitError && (
-              <RetryNotice message={submitError} busy={submitting} onRetry={leadForm.handleSubmit(submit)} />
+            {state.saveError && (
+              <RetryNotice message={state.saveError} busy={state.saving} onRetry={leadForm.handleSubmit(submit)} />
             )}
             <div className="flex justify-between">
-              <Button variant="secondary" onClick={() => setStep(1)}>
+              <Button variant="secondary" onClick={() => dispatch({ type: "go", step: 1 })}>
                 Back
               </Button>
-              <Button type="submit" size="lg" busy={submitting}>
-                {submitting ? "Submitting..." : "Continue to Payment"}
+              <Button type="submit" size="lg" busy={state.saving}>
+                {state.saving ? "Submitting..." : "Continue to Payment"}
               </Button>
             </div>
           </Form>

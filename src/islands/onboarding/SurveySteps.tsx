@@ -24,6 +24,7 @@ import { Field } from "../../ui/input";
 import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";
 import { Summary } from "../../ui/summary";
+import { LiveTransferFields } from "../field-blocks";
 import { PaymentCard } from "../payment/PaymentCard";
 
 /** The step schemas load with the first validation (decision 0016). */
@@ -89,21 +90,11 @@ export function LeadStep({
         {...fieldProps(form, "leadType")}
       />
       {leadType === "Live Transfers" && (
-        <div className="grid gap-5 sm:grid-cols-3">
-          <Field
-            label="Total transfers"
-            type="number"
-            min={1}
-            {...fieldProps(form, "totalTransfers", { valueAsNumber: true })}
-          />
-          <Field
-            label="Calls per day"
-            type="number"
-            min={1}
-            {...fieldProps(form, "callsPerDay", { valueAsNumber: true })}
-          />
-          <Field label="Transfer hours" placeholder="e.g. 9am-5pm EST" {...fieldProps(form, "transferHours")} />
-        </div>
+        <LiveTransferFields
+          form={form}
+          names={{ total: "totalTransfers", perDay: "callsPerDay", hours: "transferHours" }}
+          perDayLabel="Calls per day"
+        />
       )}
       {(leadType === "Call-Backs" || leadType === "Aged Leads") && (
         <Field

@@ -1,11 +1,11 @@
 /**
  * /survey (spec §2 "Survey", §4, §5): agency info → lead type and details → order summary and payment.
- * Leaving step 2 saves the survey (creating the buyer's account), then prepares the payment.
+ * Leaving step 2 saves the survey (creating the buyer's account), then prepares the payment. The steps
+ * move through the wizards' reducer (wizard-state.ts); a saved survey resumes after a refresh.
  */
-import { lazy, type RefObject, Suspense, useRef, useState } from "react";
+import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { quoteSurvey } from "../../domain/pricing";
-import type { PaymentStart } from "../../domain/schemas/payments";
 import type { SurveyStep1, SurveyStep2 } from "../../domain/schemas/survey";
 import { SURVEY_ROLES, surveyQuantity } from "../../domain/survey";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
@@ -18,8 +18,10 @@ import { Field } from "../../ui/input";
 import { Spinner } from "../../ui/spinner";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
-import { accountResolver, SavedAccount } from "./saved-account";
+import { PhoneField } from "../field-blocks";
+import { accountResolver, ResumeError, SavedAccountNote } from "./saved-account";
 import { WizardProgress } from "./WizardProgress";
+import { loadSavedSurvey, refusedAccountField, type SavedAccount, useWizard } from "./wizard-state";
 
 /** The step schemas load with the first validation (decision 0016). */
 const surveySchemas = () => import("../../domain/schemas/survey");
@@ -27,13 +29,6 @@ const surveySchemas = () => import("../../domain/schemas/survey");
 // Steps 2 and 3 load when the buyer leaves step 1: the first screen is step 1 (decision 0032).
 const LeadStep = lazy(() => import("./SurveySteps").then((m) => ({ default: m.LeadStep })));
 const OrderStep = lazy(() => import("./SurveySteps").then((m) => ({ default: m.OrderStep })));
-
-/** The account the first save created: its username and e-mail stay, the wizard only updates answers. */
-interface Saved {
-  surveyId: string;
-  username: string;
-  email: string;
-}
 
 type HeadingRef = RefObject<HTMLHeadingElement | null>;
 
@@ -45,7 +40,7 @@ function AgencyStep({
   heading,
 }: {
   values: SurveyStep1 | null;
-  saved: Saved | null;
+  saved: SavedAccount | null;
   onNext: (v: SurveyStep1) => void;
   form: ReturnType<typeof useStep1Form>;
   heading: HeadingRef;
@@ -68,13 +63,13 @@ function AgencyStep({
       />
       {saved ? (
         <>
-          <Field label="Phone" type="tel" autoComplete="tel" {...fieldProps(form, "phone")} />
-          <SavedAccount username={saved.username} email={saved.email} />
+          <PhoneField form={form} name="phone" />
+          <SavedAccountNote username={saved.username} email={saved.email} />
         </>
       ) : (
         <>
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="Phone" type="tel" autoComplete="tel" {...fieldProps(form, "phone")} />
+            <PhoneField form={form} name="phone" />
             <Field label="Email" type="email" autoComplete="email" {...fieldProps(form, "email")} />
           </div>
           <div className="grid gap-5 sm:grid-cols-2">
@@ -97,7 +92,7 @@ function AgencyStep({
   );
 }
 
-function useStep1Form(saved: RefObject<Saved | null>) {
+function useStep1Form(saved: RefObject<SavedAccount | null>) {
   return useForm<SurveyStep1>({
     resolver: accountResolver(
       saved,
@@ -107,52 +102,86 @@ function useStep1Form(saved: RefObject<Saved | null>) {
   });
 }
 
-function Wizard() {
-  const [step, setStep] = useState<1 | 2 | 3>(1);
-  const [agency, setAgency] = useState<SurveyStep1 | null>(null);
-  const [lead, setLead] = useState<SurveyStep2 | null>(null);
-  const [payment, setPayment] = useState<PaymentStart | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const [paymentError, setPaymentError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<Saved | null>(null);
-  const savedRef = useRef<Saved | null>(null);
+interface WizardProps {
+  /**
+   * The page's query string as the server received it. Once step 2 has saved the survey (and created the
+   * account), the address reads `?survey=ID&step=N`: a refresh resumes that saved survey on that step.
+   */
+  search: string;
+}
+
+type SurveyStep = 1 | 2 | 3;
+
+/** Which step the address names (`step=`), for a saved survey; the payment step when it names none. */
+function resumeStep(params: URLSearchParams): SurveyStep {
+  const step = Number(params.get("step"));
+  return step === 1 || step === 2 ? step : 3;
+}
+
+function Wizard({ search }: WizardProps) {
+  const [params] = useState(() => new URLSearchParams(search));
+  const resumeId = params.get("survey");
+  const [state, dispatch] = useWizard<SurveyStep1, SurveyStep2>(resumeId !== null);
+  const { step, agency, lead, saved } = state;
+  const savedRef = useRef<SavedAccount | null>(null);
   savedRef.current = saved;
   const agencyForm = useStep1Form(savedRef);
   const heading = useFocusOnChange<HTMLHeadingElement>(step);
 
-  async function preparePayment(agencyValues: SurveyStep1, leadValues: SurveyStep2, surveyId: string) {
+  async function preparePayment(leadValues: SurveyStep2, account: SavedAccount) {
     const quote = quoteSurvey(leadValues.leadType, surveyQuantity(leadValues), leadValues.ageRange);
     if (!quote.ok) return;
-    setPaymentError(null);
+    dispatch({ type: "preparing-payment" });
     try {
-      setPayment(
-        await call(
-          api["create-payment-intent"].$post({
-            json: {
-              amount: quote.totalCents / 100,
-              leadType: leadValues.leadType,
-              quantity: quote.quantity,
-              ...(leadValues.ageRange && leadValues.leadType === "Aged Leads" ? { ageRange: leadValues.ageRange } : {}),
-              email: agencyValues.email,
-              surveyId,
-            },
-          }),
-        ),
+      const payment = await call(
+        api["create-payment-intent"].$post({
+          json: {
+            amount: quote.totalCents / 100,
+            leadType: leadValues.leadType,
+            quantity: quote.quantity,
+            ...(leadValues.ageRange && leadValues.leadType === "Aged Leads" ? { ageRange: leadValues.ageRange } : {}),
+            email: account.email,
+            surveyId: account.surveyId,
+          },
+        }),
       );
+      dispatch({ type: "payment", payment });
     } catch (error) {
-      setPaymentError(errorMessage(error, "Failed to initialize payment. Please try again."));
+      dispatch({
+        type: "payment-failed",
+        error: errorMessage(error, "Failed to initialize payment. Please try again."),
+      });
     }
   }
+
+  // A saved survey's address names it and the step shown: a refresh comes back to the same place.
+  useEffect(() => {
+    if (saved)
+      window.history.replaceState(null, "", `/survey?survey=${encodeURIComponent(saved.surveyId)}&step=${step}`);
+  }, [saved, step]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on arrival
+  useEffect(() => {
+    if (!resumeId) return;
+    loadSavedSurvey(resumeId)
+      .then((survey) => {
+        if (survey.kind !== "survey") throw new Error("We could not load your saved survey.");
+        const answers = survey.answers as SurveyStep1 & SurveyStep2;
+        const account = { surveyId: survey.surveyId, username: survey.username, email: survey.email };
+        const at = resumeStep(params);
+        agencyForm.reset(answers);
+        dispatch({ type: "resumed", agency: answers, lead: answers, saved: account, step: at });
+        return at === 3 ? preparePayment(answers, account) : undefined;
+      })
+      .catch((error: Error) => dispatch({ type: "resume-failed", error: error.message }));
+  }, []);
 
   /** Saves (first time: creates the account; later: updates the same survey), then prepares the payment. */
   async function saveAndContinue(leadValues: SurveyStep2) {
     if (!agency) return;
-    setLead(leadValues);
-    setSaveError(null);
+    dispatch({ type: "saving", lead: leadValues });
     const quote = quoteSurvey(leadValues.leadType, surveyQuantity(leadValues), leadValues.ageRange);
-    setSaving(true);
-    let surveyId: string;
+    let account: SavedAccount;
     try {
       const answer = await call(
         api.survey.$post({
@@ -164,31 +193,29 @@ function Wizard() {
           },
         }),
       );
-      surveyId = answer.surveyId;
-      setSaved(saved ?? { surveyId, username: agency.username, email: agency.email });
+      account = saved ?? { surveyId: answer.surveyId, username: agency.username, email: agency.email };
       toast({
         title: "Information Saved",
         description: "Your information has been recorded. Please proceed to payment.",
         variant: "success",
       });
     } catch (error) {
-      setSaving(false);
-      if (error instanceof ApiError && (error.status === 409 || error.fieldErrors.password)) {
+      const field = refusedAccountField(error);
+      if (field && error instanceof ApiError) {
         // D4: back to step 1 with the message under the field that is taken.
-        setStep(1);
-        // A taken username or e-mail (409), or a password the server refuses as too common (400).
-        const field = error.fieldErrors.password ? "password" : error.fieldErrors.email ? "email" : "username";
+        dispatch({ type: "account-refused" });
         setTimeout(() => agencyForm.setError(field, { message: error.serverMessage }, { shouldFocus: true }));
         return;
       }
       // No account or stale answers: payment waits until the save succeeds.
-      setSaveError(errorMessage(error, "We could not save your information. Please try again."));
+      dispatch({
+        type: "save-failed",
+        error: errorMessage(error, "We could not save your information. Please try again."),
+      });
       return;
     }
-    setSaving(false);
-    setPayment(null);
-    setStep(3);
-    await preparePayment(agency, leadValues, surveyId);
+    dispatch({ type: "saved", saved: account, step: 3 });
+    await preparePayment(leadValues, account);
   }
 
   const quote = lead ? quoteSurvey(lead.leadType, surveyQuantity(lead), lead.ageRange) : null;
@@ -200,53 +227,55 @@ function Wizard() {
         <p className="mt-2 text-ink-soft">Tell us about your agency and the leads you need. It takes two minutes.</p>
       </div>
       <WizardProgress step={step} total={3} />
+      {state.resumeError && <ResumeError message={state.resumeError} next={`/survey${search}`} />}
       <Card>
-        {step === 1 && (
+        {state.resuming ? (
+          <Spinner label="Loading your saved survey..." />
+        ) : step === 1 ? (
           <AgencyStep
             values={agency}
             saved={saved}
             form={agencyForm}
             heading={heading}
-            onNext={(values) => {
-              setAgency(values);
-              setStep(2);
-            }}
+            onNext={(values) => dispatch({ type: "agency", values })}
           />
-        )}
-        {step === 2 && (
+        ) : step === 2 ? (
           <Suspense fallback={<Spinner label="Loading..." />}>
             <LeadStep
               initial={lead}
-              busy={saving}
-              saveError={saveError}
+              busy={state.saving}
+              saveError={state.saveError}
               heading={heading}
-              onBack={() => setStep(1)}
+              onBack={() => dispatch({ type: "go", step: 1 })}
               onNext={saveAndContinue}
             />
           </Suspense>
-        )}
-        {step === 3 && quote?.ok && lead && agency && saved && (
-          <Suspense fallback={<Spinner label="Loading..." />}>
-            <OrderStep
-              lead={lead}
-              quote={quote}
-              payment={payment}
-              paymentError={paymentError}
-              onRetry={() => preparePayment(agency, lead, saved.surveyId)}
-              onBack={() => setStep(2)}
-              heading={heading}
-            />
-          </Suspense>
+        ) : (
+          quote?.ok &&
+          lead &&
+          saved && (
+            <Suspense fallback={<Spinner label="Loading..." />}>
+              <OrderStep
+                lead={lead}
+                quote={quote}
+                payment={state.payment}
+                paymentError={state.paymentError}
+                onRetry={() => preparePayment(lead, saved)}
+                onBack={() => dispatch({ type: "go", step: 2 })}
+                heading={heading}
+              />
+            </Suspense>
+          )
         )}
       </Card>
     </div>
   );
 }
 
-export default function SurveyWizard() {
+export default function SurveyWizard(props: WizardProps) {
   return (
     <AppProviders>
-      <Wizard />
+      <Wizard {...props} />
     </AppProviders>
   );
 }

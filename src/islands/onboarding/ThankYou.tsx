@@ -6,6 +6,7 @@
 import { useEffect, useState } from "react";
 import { site } from "../../config/site";
 import { useQuery } from "../../lib/query";
+import { forgetSettledTransferOrder } from "../../lib/stores";
 import { celebrateFor } from "../../scripts/confetti";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
@@ -26,30 +27,48 @@ function Support() {
   );
 }
 
-function Paid() {
+/**
+ * A signed-in buyer's order came from the dashboard (or a wizard) with its delivery already set up: they
+ * are sent to their dashboard, not told to wait for a call or to log in.
+ */
+function Paid({ signedIn }: { signedIn: boolean }) {
   useEffect(() => celebrateFor(3000), []);
   return (
     <>
       <h1 className="text-3xl font-bold tracking-tight text-brand-700">Payment Successful</h1>
-      <p className="mt-4 text-ink-soft">
-        Thank you for your order. A confirmation e-mail is on its way, and we will call you {site.supportWindow} to set
-        up your transfers.
-      </p>
-      <a href="/login" className={buttonClass("primary", "md", "mt-8")}>
-        Login to Your Account
-      </a>
+      {signedIn ? (
+        <>
+          <p className="mt-4 text-ink-soft">
+            Thank you for your order. A confirmation e-mail is on its way; your dashboard shows the order and its
+            transfers.
+          </p>
+          <a href="/dashboard" className={buttonClass("primary", "md", "mt-8")}>
+            Go to your dashboard
+          </a>
+        </>
+      ) : (
+        <>
+          <p className="mt-4 text-ink-soft">
+            Thank you for your order. A confirmation e-mail is on its way, and we will call you {site.supportWindow} to
+            set up your transfers.
+          </p>
+          <a href="/login" className={buttonClass("primary", "md", "mt-8")}>
+            Login to Your Account
+          </a>
+        </>
+      )}
     </>
   );
 }
 
-function Processing() {
+function Processing({ signedIn }: { signedIn: boolean }) {
   return (
     <>
       <h1 className="text-3xl font-bold tracking-tight">Thank You - Your order is being processed</h1>
       <p className="mt-4 text-ink-soft">
         We will e-mail you as soon as your payment is confirmed. You can follow your order from your account.
       </p>
-      <AfterPurchaseLinks />
+      <AfterPurchaseLinks reader={signedIn ? "signed-in" : "has-account"} />
     </>
   );
 }
@@ -57,9 +76,11 @@ function Processing() {
 interface ThankYouProps {
   /** The page's query string (`?order=…`, or Stripe's `redirect_status`), as the server received it. */
   search: string;
+  /** Whether the reader is signed in (the page reads the session on the server). */
+  signedIn: boolean;
 }
 
-function ThankYouCard({ search }: ThankYouProps) {
+function ThankYouCard({ search, signedIn }: ThankYouProps) {
   const [params] = useState(() => new URLSearchParams(search));
   const statusQuery = orderStatusQuery(params);
   const order = useQuery({
@@ -71,10 +92,21 @@ function ThankYouCard({ search }: ThankYouProps) {
   const paid = statusQuery.enabled
     ? order.data?.status === "paid" || order.data?.status === "completed"
     : params.get("redirect_status") === "succeeded";
+  const paidOrderId = paid ? order.data?.id : undefined;
+  // The order is settled: this browser's copy of it as a pending transfer order goes (issue 22 item 6).
+  useEffect(() => {
+    if (paidOrderId) forgetSettledTransferOrder(paidOrderId);
+  }, [paidOrderId]);
 
   return (
     <Card className="mx-auto max-w-xl text-center sm:p-10">
-      {waiting ? <Spinner label="Checking your payment..." /> : paid ? <Paid /> : <Processing />}
+      {waiting ? (
+        <Spinner label="Checking your payment..." />
+      ) : paid ? (
+        <Paid signedIn={signedIn} />
+      ) : (
+        <Processing signedIn={signedIn} />
+      )}
       <Support />
     </Card>
   );

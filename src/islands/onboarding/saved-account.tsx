@@ -15,11 +15,23 @@ export function accountResolver<Values extends FieldValues>(
 }
 
 /** Step 1 after the first save: the account is made, so its username and e-mail are shown, not asked. */
-export function SavedAccount({ username, email }: { username: string; email: string }) {
+export function SavedAccountNote({ username, email }: { username: string; email: string }) {
   return (
     <p className="rounded-lg bg-brand-50 px-4 py-3 text-sm text-ink" data-testid="saved-account">
       Your account <strong>{username}</strong> ({email}) is created and you are signed in. Changes you make here update
       your saved survey.
+    </p>
+  );
+}
+
+/** A saved survey could not be resumed: why, and the way to log in and come back to it. */
+export function ResumeError({ message, next }: { message: string; next: string }) {
+  return (
+    <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-red-900">
+      {message}{" "}
+      <a className="font-semibold underline" href={`/login?next=${encodeURIComponent(next)}`}>
+        Log in
+      </a>
     </p>
   );
 }

@@ -28,6 +28,8 @@ export interface PaymentProvider {
   }): Promise<CreatedIntent>;
   /** Cancels an unpaid intent; false when it can no longer be cancelled (paid or cancelled already). */
   cancelIntent(intentId: string): Promise<boolean>;
+  /** The client secret of an intent still waiting to be paid ('Pay now' in My Orders); null once paid or cancelled. */
+  openIntentSecret(intentId: string): Promise<string | null>;
   /** Gives `amountCents` of a paid intent back to the card. */
   refund(intentId: string, amountCents: number): Promise<void>;
 }
@@ -79,6 +81,9 @@ async function stripeClient(env: Env) {
   return new Stripe(env.STRIPE_SECRET_KEY ?? "", { httpClient: Stripe.createFetchHttpClient() });
 }
 
+/** Stripe's intent statuses in which the buyer can still pay. */
+const STRIPE_OPEN_STATUSES = new Set(["requires_payment_method", "requires_confirmation", "requires_action"]);
+
 function stripeProvider(env: Env): PaymentProvider {
   return {
     name: "stripe",
@@ -108,6 +113,11 @@ function stripeProvider(env: Env): PaymentProvider {
         if ((error as { code?: string }).code === "payment_intent_unexpected_state") return false;
         throw error;
       }
+    },
+    async openIntentSecret(intentId) {
+      const stripe = await stripeClient(env);
+      const intent = await stripe.paymentIntents.retrieve(intentId);
+      return STRIPE_OPEN_STATUSES.has(intent.status) ? intent.client_secret : null;
     },
     async refund(intentId, amountCents) {
       const stripe = await stripeClient(env);

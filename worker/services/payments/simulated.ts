@@ -28,6 +28,15 @@ export function simulatedProvider(deps: Deps): PaymentProvider {
         .returning({ id: simulatedPaymentIntents.id });
       return cancelled.length > 0;
     },
+    async openIntentSecret(intentId) {
+      const [intent] = await db
+        .select({ clientSecret: simulatedPaymentIntents.clientSecret })
+        .from(simulatedPaymentIntents)
+        .where(
+          and(eq(simulatedPaymentIntents.id, intentId), eq(simulatedPaymentIntents.status, "requires_payment_method")),
+        );
+      return intent?.clientSecret ?? null;
+    },
     async refund(intentId, amountCents) {
       await db
         .update(simulatedPaymentIntents)
