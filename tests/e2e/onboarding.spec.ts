@@ -140,6 +140,23 @@ test.describe("/survey", () => {
     expect(orders).toEqual([{ status: "paid", total_cents: 6000 }]);
   });
 
+  test("a lead type chosen after Aged Leads still continues to payment: the age choice it hid is not asked", async ({
+    page,
+  }) => {
+    await page.goto("/survey");
+    const tag = unique();
+    await fillSurveyAgency(page, `dana${tag}`, `dana${tag}@example.com`);
+    await expect(page.getByText("Step 2 of 3")).toBeVisible();
+    await page.getByLabel("Aged Leads").check();
+    await expect(page.getByLabel("60-90 days")).toBeVisible();
+    await page.getByLabel("Live Transfers").check();
+    await page.getByLabel("Total transfers").fill("10");
+    await page.getByLabel("Calls per day").fill("2");
+    await page.getByLabel("Transfer hours").fill("9-5 EST");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await expect(page.getByText("Step 3 of 3")).toBeVisible();
+  });
+
   test("a survey for 50 or more live transfers is offered the high-volume package, preloaded", async ({ page }) => {
     await page.goto("/survey");
     const tag = unique();
@@ -250,6 +267,23 @@ test.describe("/ringcloud", () => {
     await expect(page).toHaveURL(/\/thank-you\?order=/);
     await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
     await expect(page.getByText("support@example.com")).toBeVisible();
+  });
+
+  test("a lead type chosen after Aged Leads still continues to payment in the ringcloud wizard too", async ({
+    page,
+  }) => {
+    await page.goto("/ringcloud");
+    await fillRingcloudAgency(page, unique(), "TX");
+    await expect(page.getByRole("heading", { name: "Lead Preferences" })).toBeVisible();
+    await page.getByLabel("Aged Leads (partial applications)").check();
+    await page.getByLabel("Live Transfers").check();
+    await page.getByLabel("Transfers per day").fill("4");
+    await page.getByLabel("Total transfers").fill("12");
+    await page.getByLabel("Transfer hours").fill("9-5 EST");
+    await page.getByLabel("Transfer phone").fill("5554443333");
+    await page.getByLabel("States you work in").fill("TX");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await expect(page).toHaveURL(/\/ringcloud-checkout\?/);
   });
 
   test("'Back to Survey' resumes the saved survey: same account, new answers, payment follows them", async ({

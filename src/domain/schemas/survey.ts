@@ -43,13 +43,24 @@ export const surveyStep1Schema = surveyProfileSchema.extend({
 });
 export type SurveyStep1 = z.infer<typeof surveyStep1Schema>;
 
+/**
+ * A choice (radio group) that may be left unanswered. A group shown and then hidden again (the buyer
+ * picked Aged Leads, then another lead type) leaves the form holding null: that means "not given", so it
+ * never blocks a step whose lead type does not ask for it.
+ */
+const choiceOrNone = <const T extends readonly [string, ...string[]]>(values: T, message: string) =>
+  z
+    .enum(values, { error: message })
+    .nullish()
+    .transform((value) => value ?? undefined);
+
 const surveyStep2Shape = z.object({
   leadType: z.enum(SURVEY_LEAD_TYPES, { error: "Please select a lead type" }),
   totalTransfers: optionalCount,
   callsPerDay: optionalCount,
   transferHours: optionalText,
   totalCallbacks: optionalCount,
-  ageRange: z.enum(AGE_RANGES, { error: "Please select an age range" }).optional(),
+  ageRange: choiceOrNone(AGE_RANGES, "Please select an age range"),
 });
 
 function checkSurveyStep2(v: z.infer<typeof surveyStep2Shape>, ctx: z.core.$RefinementCtx) {
@@ -118,8 +129,8 @@ const ringcloudStep2Shape = z.object({
   totalTransfers: optionalCount,
   transferHours: optionalText,
   transferPhone: optionalText,
-  callbackPreference: z.enum(CALLBACK_PREFERENCES, { error: "Please choose a callback time" }).optional(),
-  ageRange: z.enum(AGE_RANGES, { error: "Please select an age range" }).optional(),
+  callbackPreference: choiceOrNone(CALLBACK_PREFERENCES, "Please choose a callback time"),
+  ageRange: choiceOrNone(AGE_RANGES, "Please select an age range"),
   workingStates: requiredString("Please list the states you work in", 1, 500),
 });
 
