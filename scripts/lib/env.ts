@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/domain/webhooks/dev-key.ts";
 import { root } from "./paths.ts";
 
-/** No telemetry, no update checks, tool state inside the project (NOTES.md). */
+/** No telemetry, no update checks, tool state inside the project. */
 export const quietToolEnv: Record<string, string> = {
   ASTRO_TELEMETRY_DISABLED: "1",
   ASTRO_DISABLE_UPDATE_CHECK: "true",

@@ -24,8 +24,8 @@ export function csvLines(rows: readonly (readonly CsvCell[])[], quotes: boolean 
 }
 
 /**
- * The downloadable template: the spec's columns, the optional consent evidence (D22), two examples (one
- * with a TrustedForm certificate and a Jornaya LeadiD, one without any evidence), and D7's rule in a
+ * The downloadable template: the spec's columns, the optional consent evidence (product rule 39), two examples (one
+ * with a TrustedForm certificate and a Jornaya LeadiD, one without any evidence), and the price rule (product rule 5) in a
  * column the upload ignores. Its headers are the ones auto-mapping reads (csv-mapping.ts).
  */
 export function templateCsv(): string {

@@ -129,7 +129,7 @@ export interface TrackerTransfer {
   returnable: boolean;
   returnStatus: ReturnStatus | null;
   returnNote: string | null;
-  /** Opt-in time and page; the certificate only with `contactShown` (D22). The whole record: GET …/consent. */
+  /** Opt-in time and page; the certificate only with `contactShown` (product rule 39). The whole record: GET …/consent. */
   consent: ConsentSummary;
   /** The day ('YYYY-MM-DD') the caller's number was added to a Do Not Call list after the transfer, or null. */
   suppressedOn: string | null;

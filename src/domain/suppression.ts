@@ -1,5 +1,5 @@
 /**
- * Suppression (Do Not Call) lists (docs/product-rules.md D22): their kinds, the 31-day freshness rule, the
+ * Suppression (Do Not Call) lists (product rule 40): their kinds, the 31-day freshness rule, the
  * partner API's refusal, and the number key every list, lead and ping is compared by. Pure: no I/O. The
  * file formats are suppression-file.ts; the /do-not-call form and the list upload are schemas/suppression.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * D5 for pages, by path prefix: everything under /dashboard and /transfer-checkout needs a buyer's session
+ * Product rule 28 for pages, by path prefix: everything under /dashboard and /transfer-checkout needs a buyer's session
  * (else to /login and back after it); under /admin and /admin-orders an admin; under /partner a partner.
  * A signed-in user of another kind gets the 403 page. A prefix covers the page and everything below it
  * (`/admin`, `/admin/…`), never a sibling that merely starts alike (`/partner-invitation` stays public),

@@ -13,7 +13,7 @@ export const STRIPE_CSP = {
 } as const;
 
 /**
- * D11: a CSP that allows only the site, Stripe and the booking host; no framing of the site.
+ * Product rule 43: a CSP that allows only the site, Stripe and the booking host; no framing of the site.
  * Astro hydrates islands with small inline scripts, so every HTML response gets a fresh nonce,
  * stamped onto each of its <script> elements on the way out.
  */

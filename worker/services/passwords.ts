@@ -1,5 +1,5 @@
 /**
- * Password hashing (PRODUCT.md D4): PBKDF2-SHA256 with a random 16-byte salt at the Workers
+ * Password hashing (product rule 29): PBKDF2-SHA256 with a random 16-byte salt at the Workers
  * maximum of 100,000 iterations. Stored as `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`.
  * Runs unchanged in the Worker and in Node (scripts), both of which provide WebCrypto.
  */

@@ -1,5 +1,5 @@
 /**
- * The one session module (PRODUCT.md D4, D14, NOTES.md "Sessions"): lucia 3 with sessions in D1, so it can
+ * The one session module (product rules 30, 32): lucia 3 with sessions in D1, so it can
  * be swapped for the guide's own implementation without touching routes.
  *
  * Cookie `__Host-session`: Secure, Path=/, HttpOnly, SameSite=Lax, no Domain (the prefix makes browsers

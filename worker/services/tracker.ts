@@ -90,7 +90,7 @@ function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
   };
 }
 
-/** A transfer's consent cells for the CSV: the IP and the certificates only once its contact is shown (D22). */
+/** A transfer's consent cells for the CSV: the IP and the certificates only once its contact is shown (product rule 39). */
 function consentCells(row: TrackerRow, shown: boolean): string[] {
   const evidence = shown ? row : { ...row, ipAddress: null, trustedFormUrl: null, jornayaLeadId: null };
   return consentCsvCells({ ...evidence, optInAt: row.optInAt.getTime() }, hasConsentCertificate(row));

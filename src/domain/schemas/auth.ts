@@ -1,4 +1,4 @@
-/** Account forms (spec §5 "Login", "Passwords and recovery"); the same schemas validate the API bodies. */
+/** Account forms (product rules 29, 32); the same schemas validate the API bodies. */
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_TOO_LONG, PASSWORD_TOO_SHORT } from "../password-rule";
 import { emailAddress, requiredString } from "./common";
 import { z } from "./zod";

@@ -1,4 +1,4 @@
-/** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
+/** Buyer dashboard requests (product rules 12-14, 22): aged-lead list and bulk purchase, call-transfer orders. */
 import type { ConsentSummary } from "../consent-record";
 import { ADMIN_ORDER_STATUSES } from "../dashboard";
 import type { OrderDeliveryView } from "../delivery-setup";
@@ -31,7 +31,7 @@ export const pageQuerySchema = z.object({
 
 export const agedLeadsQuerySchema = pageQuerySchema.extend({
   location: z.string().max(500).optional(),
-  /** `true`: only leads with a consent certificate (a TrustedForm URL or a Jornaya LeadiD; D22). */
+  /** `true`: only leads with a consent certificate (a TrustedForm URL or a Jornaya LeadiD; product rule 39). */
   certified: z
     .enum(["true", "false"], { error: "certified must be true or false" })
     .optional()
@@ -46,13 +46,13 @@ export interface AgedLeadPreview {
   state: string;
   currentAgeRange: AgeRange;
   actualAge: number | null;
-  /** The form fill date (YYYY-MM-DD): before purchase the day only, not the time (D15). */
+  /** The form fill date (YYYY-MM-DD): before purchase the day only, not the time (product rule 13). */
   formFillTime: string | null;
   /** Dollars, as the spec names them; `priceCents` is the same price in cents. */
   currentPrice: number;
   price: number;
   priceCents: number;
-  /** Whether the lead carries a consent certificate; its URL is shown only after purchase (D22). */
+  /** Whether the lead carries a consent certificate; its URL is shown only after purchase (product rule 39). */
   certified: boolean;
 }
 
@@ -110,7 +110,7 @@ export const callTransferOrderSchema = callTransferFormSchema.extend({
   price: z.number({ error: "Price must be a number in dollars" }).nonnegative(),
 });
 
-/** A live-transfer order as /admin-orders shows it (spec §3 "Transfer order (admin view)"). */
+/** A live-transfer order as /admin-orders shows it (product rules 45, 49). */
 export interface TransferOrderView {
   id: string;
   kind: string;

@@ -1,5 +1,5 @@
 /**
- * The partner (affiliate network) application (spec §3, §5; PRODUCT.md D9): the same schema checks the
+ * The partner (affiliate network) application (product rules 16, 34): the same schema checks the
  * form and the multipart fields of `POST /api/affnetwork-signup`.
  */
 

@@ -1,5 +1,5 @@
 /**
- * `POST /api/create-payment-intent` bodies (spec §7), one shape per context. The browser sends `amount`
+ * `POST /api/create-payment-intent` bodies (product rules 3, 49), one shape per context. The browser sends `amount`
  * in dollars; the server prices the order itself and refuses an amount that differs (D1).
  */
 
@@ -81,7 +81,7 @@ export interface PaymentStart {
   publishableKey?: string;
 }
 
-/** The simulated card form (D3): the fields Stripe's card form has. */
+/** The simulated card form (product rule 9): the fields Stripe's card form has. */
 export const simulatedCardSchema = z.object({
   clientSecret: z.string({ error: "Missing payment" }).min(1, "Missing payment").max(200),
   cardNumber: z.string({ error: "Your card number is incomplete." }).max(40),

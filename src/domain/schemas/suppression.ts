@@ -1,5 +1,5 @@
 /**
- * Suppression forms (docs/product-rules.md D22): the public /do-not-call request, and the details of a list
+ * Suppression forms (product rule 40): the public /do-not-call request, and the details of a list
  * an admin or a buyer uploads (its file is read by suppression-file.ts).
  */
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";

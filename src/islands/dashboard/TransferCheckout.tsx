@@ -1,4 +1,4 @@
-/** /transfer-checkout (spec §2): resumes the pending call-transfer order kept in the browser. */
+/** /transfer-checkout (product rules 45, 46): resumes the pending call-transfer order kept in the browser. */
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { formatUsd } from "../../domain/pricing";

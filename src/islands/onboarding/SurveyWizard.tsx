@@ -1,5 +1,5 @@
 /**
- * /survey (spec §2 "Survey", §4, §5): agency info → lead type and details → order summary and payment.
+ * /survey (product rules 42, 44): agency info → lead type and details → order summary and payment.
  * Leaving step 2 saves the survey (creating the buyer's account), then prepares the payment.
  */
 import { lazy, type RefObject, Suspense, useRef, useState } from "react";
@@ -174,7 +174,7 @@ function Wizard() {
     } catch (error) {
       setSaving(false);
       if (error instanceof ApiError && (error.status === 409 || error.fieldErrors.password)) {
-        // D4: back to step 1 with the message under the field that is taken.
+        // Product rule 42: back to step 1 with the message under the field that is taken.
         setStep(1);
         // A taken username or e-mail (409), or a password the server refuses as too common (400).
         const field = error.fieldErrors.password ? "password" : error.fieldErrors.email ? "email" : "username";

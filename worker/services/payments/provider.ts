@@ -1,5 +1,5 @@
 /**
- * The card payment provider (PRODUCT.md D3): Stripe when its three settings are configured; the
+ * The card payment provider (product rule 9): Stripe when its three settings are configured; the
  * built-in simulated provider only when the server opts in (ALLOW_SIMULATED_PAYMENTS=true, not
  * APP_ENV=production) and the request is addressed to this machine (localhost). Anything else,
  * including a partly configured Stripe, refuses payments with 503. Both providers answer the same shapes.
