@@ -4,7 +4,7 @@ import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/domain/webhooks/dev-k
 import { root } from "./paths.ts";
 
 /** No telemetry, no update checks, tool state inside the project. */
-export const quietToolEnv: Record<string, string> = {
+const quietToolEnv: Record<string, string> = {
   ASTRO_TELEMETRY_DISABLED: "1",
   ASTRO_DISABLE_UPDATE_CHECK: "true",
   WRANGLER_SEND_METRICS: "false",

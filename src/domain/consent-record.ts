@@ -39,7 +39,7 @@ export interface SuppressionCheckView {
 }
 
 /** A certificate and what claiming it can do here (consent-certificates.ts: not set up for now). */
-export interface CertificateView {
+interface CertificateView {
   provider: "trustedform" | "jornaya";
   /** The TrustedForm URL or the LeadiD token. */
   value: string;

@@ -11,7 +11,7 @@ import { AGED_LEAD_PRICING_RULE } from "./pricing";
  * (OWASP "CSV injection"); the writer prefixes it with ' and quotes it. Papa's own `escapeFormulae: true`
  * pattern (/^[=+\-@\t\r].*$/) misses such a cell when it holds a line break, so the shop passes its own.
  */
-export const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 export type CsvCell = string | number | null | undefined;
 

@@ -18,7 +18,7 @@ export interface LocationTerm {
   matchesAll: boolean;
 }
 
-export const MAX_LOCATION_TERMS = 20;
+const MAX_LOCATION_TERMS = 20;
 
 const AREA_CODE = /^\d{3}$/;
 const ZIP = /^\d{5}$/;

@@ -10,7 +10,6 @@ export const MAX_CHARGE_CENTS = 99_999_999;
 export const CURRENCY = "usd";
 
 export type PackageContext = "special" | "high-volume" | "premium" | "enterprise" | "ultimate";
-export type TierContext = "premium" | "enterprise" | "ultimate";
 
 export interface PackageRule {
   /** Price per transfer before any volume tier applies. */
@@ -81,7 +80,7 @@ export type Quote =
   | { ok: false; message: string };
 
 /** Checks a count against a range and the provider maximum, then prices it. */
-export function quote(quantity: number, unitCents: number, range: { min: number; max?: number }): Quote {
+function quote(quantity: number, unitCents: number, range: { min: number; max?: number }): Quote {
   if (!Number.isInteger(quantity)) return { ok: false, message: "Quantity must be a whole number" };
   if (quantity < range.min) return { ok: false, message: `Quantity must be at least ${range.min}` };
   if (range.max !== undefined && quantity > range.max)
@@ -162,7 +161,7 @@ interface AgeBand {
 const YOUNGEST_BAND: AgeBand = { range: "30-60", minAgeDays: 1, maxAgeDays: 60, unitCents: 500 };
 const OLDEST_BAND: AgeBand = { range: "90-180", minAgeDays: 91, maxAgeDays: null, unitCents: 300 };
 
-export const AGED_LEAD_BANDS: readonly AgeBand[] = [
+const AGED_LEAD_BANDS: readonly AgeBand[] = [
   YOUNGEST_BAND,
   { range: "60-90", minAgeDays: 61, maxAgeDays: 90, unitCents: 400 },
   OLDEST_BAND,
@@ -175,11 +174,11 @@ export function leadAgeDays(formFillTime: Date | number, now: Date | number = Da
   return Math.ceil(Math.abs(Number(now) - Number(formFillTime)) / DAY_MS);
 }
 
-export function ageRangeForDays(days: number): AgeRange {
+function ageRangeForDays(days: number): AgeRange {
   return (AGED_LEAD_BANDS.find((b) => b.maxAgeDays === null || days <= b.maxAgeDays) ?? OLDEST_BAND).range;
 }
 
-export function ageRangeUnitCents(range: AgeRange): number {
+function ageRangeUnitCents(range: AgeRange): number {
   return (AGED_LEAD_BANDS.find((b) => b.range === range) ?? YOUNGEST_BAND).unitCents;
 }
 

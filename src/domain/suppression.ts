@@ -44,7 +44,7 @@ export const LIST_FRESHNESS_DAYS = 31;
  * Lists copied from an outside source go stale; the shop's own requests are written the moment they are
  * made, and a buyer's private list is the buyer's to keep.
  */
-export const FRESHNESS_RULE_KINDS: readonly SuppressionListKind[] = ["national_dnc", "state_dnc", "litigator"];
+const FRESHNESS_RULE_KINDS: readonly SuppressionListKind[] = ["national_dnc", "state_dnc", "litigator"];
 
 const DAY_MS = 86_400_000;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;

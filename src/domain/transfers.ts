@@ -172,7 +172,7 @@ export function rankEligible(
 
 // ——— Partner payouts ———
 
-export const PAYMENT_TERM_DAYS: Record<PartnerPaymentTerms, number> = { "Net 7": 7, "Net 15": 15, "Net 30": 30 };
+const PAYMENT_TERM_DAYS: Record<PartnerPaymentTerms, number> = { "Net 7": 7, "Net 15": 15, "Net 30": 30 };
 
 function addDays(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`);

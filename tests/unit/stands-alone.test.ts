@@ -56,7 +56,7 @@ describe("the repository stands alone", () => {
   it("cites only product rules that exist", () => {
     const cited = tracked.flatMap((file) =>
       [...read(file).matchAll(/product rules? ((?:\d+(?:-\d+)?(?:, | and )?)+)/gi)].flatMap((m) =>
-        m[1]
+        (m[1] ?? "")
           .split(/, | and /)
           .flatMap((part) => part.split("-"))
           .filter(Boolean)

@@ -27,7 +27,7 @@ export const GUARDED_PREFIXES = new Map<string, PageRule>([
 ]);
 
 /** The rule for a page path: its own prefix or the nearest guarded folder above it; undefined when public. */
-export function pageRuleFor(path: string): PageRule | undefined {
+function pageRuleFor(path: string): PageRule | undefined {
   for (let prefix = path; prefix.length > 1; prefix = prefix.slice(0, prefix.lastIndexOf("/")) || "/") {
     const rule = GUARDED_PREFIXES.get(prefix);
     if (rule) return rule;
@@ -66,7 +66,7 @@ function withoutDotSegments(path: string): string {
  * '/admin/index.html', '/ADMIN', '/%61dmin', '//admin' and '/x/..%2Fadmin' are all '/admin'. Aliases the
  * asset server does not serve are guarded all the same: a guard too many costs nothing.
  */
-export function pagePath(path: string): string {
+function pagePath(path: string): string {
   let page = withoutDotSegments(decoded(path).replaceAll("\\", "/").toLowerCase());
   for (let before = ""; before !== page; ) {
     before = page;

@@ -6,7 +6,7 @@ import { bookingOrigin } from "../../src/config/site";
  * Exactly what Stripe's security guide lists for Stripe.js and the Payment Element (docs.stripe.com/security/guide,
  * "Content Security Policy"); its Google Maps entries serve the Address Element, which the shop does not use.
  */
-export const STRIPE_CSP = {
+const STRIPE_CSP = {
   scriptSrc: ["https://js.stripe.com", "https://*.js.stripe.com"],
   frameSrc: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
   connectSrc: ["https://api.stripe.com"],

@@ -24,7 +24,7 @@ type CheckSubject = { type: SuppressionCheckSubject; id: string };
  * (`suppression_checks`: each list's kind, name and refreshed-on day at the time). Null when nothing was
  * recorded: the view then says "No suppression check recorded".
  */
-export async function suppressionChecksOf(deps: Deps, subject: CheckSubject): Promise<SuppressionCheckView[] | null> {
+async function suppressionChecksOf(deps: Deps, subject: CheckSubject): Promise<SuppressionCheckView[] | null> {
   const rows = await deps.db
     .select({
       listName: suppressionChecks.listName,

@@ -240,7 +240,7 @@ export async function failImportBatch(deps: Deps, message: ImportBatchMessage, e
   ]);
 }
 
-export async function importStatus(deps: Deps, importId: string): Promise<ImportStatus | null> {
+async function importStatus(deps: Deps, importId: string): Promise<ImportStatus | null> {
   const { db, now } = deps;
   const [[row], rejections, [stalled]] = await db.batch([
     db.select().from(imports).where(eq(imports.id, importId)),

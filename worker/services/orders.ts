@@ -41,7 +41,7 @@ export interface NewOrder {
 type Order = typeof orders.$inferSelect;
 
 /** The amount the card pays for an order: its total less what the balance paid. */
-export const cardAmountCents = (order: Pick<Order, "totalCents" | "balanceAppliedCents">) =>
+const cardAmountCents = (order: Pick<Order, "totalCents" | "balanceAppliedCents">) =>
   order.totalCents - order.balanceAppliedCents;
 
 /** The payment "intent" of an order the balance paid in full: no provider is involved. */

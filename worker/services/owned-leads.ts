@@ -92,7 +92,7 @@ export async function listOwnedLeads(deps: Deps, userId: string, page: number): 
 }
 
 /** Every lead the buyer owns, read in chunks after the last (soldAt, id) seen: one query per chunk. */
-export async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerator<OwnedRow[]> {
+async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerator<OwnedRow[]> {
   const { db } = deps;
   let after: { soldAt: Date; id: string } | null = null;
   while (true) {
@@ -119,7 +119,7 @@ export async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerat
   }
 }
 
-export const MY_LEADS_CSV_HEADER = [
+const MY_LEADS_CSV_HEADER = [
   "Name",
   "Phone",
   "Email",

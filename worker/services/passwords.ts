@@ -5,7 +5,8 @@
  */
 
 /** Cloudflare Workers refuse PBKDF2 above this count in production. */
-export const PBKDF2_MAX_ITERATIONS = 100_000;
+const PBKDF2_MAX_ITERATIONS = 100_000;
+/** New hashes use the most the Workers allow. */
 export const PBKDF2_ITERATIONS = PBKDF2_MAX_ITERATIONS;
 const SCHEME = "pbkdf2-sha256";
 const HASH_BYTES = 32;

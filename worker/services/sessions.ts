@@ -47,8 +47,7 @@ function createLucia(db: D1Database) {
 }
 
 /** How long this user's session may sit unused. */
-export const idleTimeoutMs = (user: Pick<PublicUser, "isAdmin">) =>
-  user.isAdmin ? ADMIN_SESSION_IDLE_MS : SESSION_IDLE_MS;
+const idleTimeoutMs = (user: Pick<PublicUser, "isAdmin">) => (user.isAdmin ? ADMIN_SESSION_IDLE_MS : SESSION_IDLE_MS);
 
 export interface SessionService {
   /** The session's user, and a cookie to set (refreshed, or blank when the session has ended). */

@@ -12,7 +12,7 @@
 import { type SQL, sql } from "drizzle-orm";
 
 /** A list that scrubs every buyer, as the alias `l` of suppression_lists. */
-export const SHARED_ACTIVE = "l.owner_user_id IS NULL AND l.status = 'active'";
+const SHARED_ACTIVE = "l.owner_user_id IS NULL AND l.status = 'active'";
 
 /** SQL text: an active shared list holds the number `number` (an SQL expression). */
 export const sharedListHolds = (number: string) =>

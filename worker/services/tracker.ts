@@ -29,7 +29,7 @@ import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
 import { suppressedAfterPurchase } from "./suppression-checks";
 
-export const DEFAULT_TRACKER_TIME_ZONE = "America/New_York";
+const DEFAULT_TRACKER_TIME_ZONE = "America/New_York";
 /** The CSV export reads this many transfers per database query. */
 const EXPORT_CHUNK = 500;
 
@@ -158,7 +158,7 @@ export async function listTrackerTransfers(deps: Deps, userId: string, query: Tr
   };
 }
 
-export const TRACKER_CSV_HEADER = [
+const TRACKER_CSV_HEADER = [
   "Time",
   "Time zone",
   "First name",

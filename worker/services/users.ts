@@ -65,7 +65,7 @@ export async function setPassword(deps: Deps, userId: string, password: string):
 }
 
 /** An admin changing their own password proves they know the current one (product rule 29). */
-export async function assertCurrentPassword(deps: Deps, userId: string, currentPassword: string | undefined) {
+async function assertCurrentPassword(deps: Deps, userId: string, currentPassword: string | undefined) {
   if (!currentPassword) {
     throw new InvalidError(CURRENT_PASSWORD_REQUIRED, { errors: { currentPassword: CURRENT_PASSWORD_REQUIRED } });
   }

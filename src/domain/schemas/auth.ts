@@ -15,10 +15,8 @@ export const loginSchema = z.object({
   username: requiredString("Username is required", 1, 100),
   password: z.string({ error: "Password is required" }).min(1, "Password is required").max(200),
 });
-export type LoginInput = z.infer<typeof loginSchema>;
 
 export const forgotPasswordSchema = z.object({ email: emailAddress("Please enter a valid email address") });
-export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 
 export const RESET_LINK_INVALID = "This password reset link is invalid or has expired";
 

@@ -89,5 +89,3 @@ export const consentEvidenceShape = {
 
 /** The consent evidence on its own (a transfer's consent view, a later edit form). */
 export const consentEvidenceSchema = z.object(consentEvidenceShape);
-export type ConsentEvidenceInput = z.input<typeof consentEvidenceSchema>;
-export type ConsentEvidence = z.output<typeof consentEvidenceSchema>;

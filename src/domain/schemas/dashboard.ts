@@ -9,11 +9,12 @@ import { numberFromInput, requiredString } from "./common";
 import { z } from "./zod";
 
 // The rules the dashboard needs without zod live in ../dashboard (decision 0016).
-export { MAX_PAGE_BUTTONS, ORDER_TRANSITIONS, parseStates, REVENUE_LABEL, REVENUE_STATUSES } from "../dashboard";
+export { ORDER_TRANSITIONS, parseStates } from "../dashboard";
 
 export const AGED_LEADS_PAGE_SIZE = 50;
 /** A bulk purchase reserves at most this many leads: a buyer's one open reservation (a page is 50). */
-export const MAX_BULK_PURCHASE = MAX_RESERVED_LEADS;
+const MAX_BULK_PURCHASE = MAX_RESERVED_LEADS;
+
 export { RESERVATION_MINUTES } from "../orders";
 /** My Leads pages on the server, like the marketplace. */
 export const MY_LEADS_PAGE_SIZE = 50;
@@ -39,7 +40,7 @@ export const agedLeadsQuerySchema = pageQuerySchema.extend({
 });
 
 /** A masked preview, as the marketplace shows it. */
-export interface AgedLeadPreview {
+interface AgedLeadPreview {
   id: string;
   name: string;
   phone: string;
@@ -59,7 +60,7 @@ export interface AgedLeadPreview {
 export type AgedLeadPage = Page<AgedLeadPreview>;
 
 /** One server page of a list. */
-export interface Page<T> {
+interface Page<T> {
   items: T[];
   total: number;
   page: number;

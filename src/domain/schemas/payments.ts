@@ -17,7 +17,7 @@ const ownerEmail = emailAddress("Please enter a valid email address").optional()
 /** The saved wizard this payment completes (`POST /api/survey` answers it). */
 const surveyId = z.string().max(100);
 
-export const PACKAGE_TIERS = ["high-volume", "premium", "enterprise", "ultimate"] as const;
+const PACKAGE_TIERS = ["high-volume", "premium", "enterprise", "ultimate"] as const;
 
 const special = z.object({
   context: z.literal("special"),

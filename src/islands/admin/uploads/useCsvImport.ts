@@ -60,7 +60,7 @@ const noValidData = () =>
   toast({ title: "No Valid Data", description: "No row has a name, phone and state.", variant: "destructive" });
 const fieldList = (fields: readonly LeadField[]) => fields.map((f) => FIELD_LABELS[f]).join(", ");
 
-export function isCsvFile(file: File): boolean {
+function isCsvFile(file: File): boolean {
   return /\.csv$/i.test(file.name) || file.type === "text/csv";
 }
 
