@@ -1,5 +1,5 @@
 /**
- * Browser tests (tests/e2e/*.spec.ts) on Playwright's runner against Debian's Chromium (NOTES.md):
+ * Browser tests (tests/e2e/*.spec.ts) on Playwright's runner against Debian's Chromium (scripts/chromium.ts):
  * global-setup.ts builds the app and serves it from a freshly seeded local D1; one worker runs the files one
  * after another (one browser and one server on a 2-core machine). A failed test keeps its trace in
  * test-results/ (`npx playwright show-trace <file>`); `npx playwright show-report` opens the HTML report.

@@ -1,4 +1,4 @@
--- Issue 24 (docs/product-rules.md D22, docs/decisions/0042): suppression lists. A number on an active shared
+-- Issue 24 (docs/product-rules.md rule 40, docs/decisions/0042): suppression lists. A number on an active shared
 -- list (the National Do Not Call Registry's files, state lists, litigators, the shop's own /do-not-call
 -- requests) is never listed, reserved, sold or routed; a buyer's private list scrubs only that buyer.
 CREATE TABLE `suppression_lists` (

@@ -1,5 +1,5 @@
 /**
- * The CSV import, end to end in Chromium against the local stack (PRODUCT.md D8): a generated file of
+ * The CSV import, end to end in Chromium against the local stack (product rule 15): a generated file of
  * `rows` leads goes through the worker parse, the batched upload, the Queue and the D1 inserts. Prints
  * rows per second per stage, checks that every row is accounted for, and samples the tab's JS heap.
  */

@@ -313,7 +313,7 @@ function writeReadme(runs: RunResult[], options: SuppressionBenchOptions, met: b
         " / ",
       )} (1 / 5 / 15 min) at the end, by \`npm run bench -- suppression${options.runs > 1 ? ` --runs ${options.runs}` : ""}\`: ${options.runs > 1 ? `the median of ${options.runs} runs, each on fresh databases` : "one run"}. Targets ${met ? "met" : "NOT all met"}.`,
     "",
-    "| with " + n + " suppressed numbers | target | result |",
+    `| with ${n} suppressed numbers | target | result |`,
     "| --- | --- | --- |",
     line(
       `loading the ${n} numbers (Chromium: parse worker, batches of 10,000, R2, Queue, D1)`,

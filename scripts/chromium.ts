@@ -1,4 +1,4 @@
-/** Debian's Chromium, headless, with no outside network (NOTES.md); CHROMIUM_PATH overrides the binary. */
+/** Debian's Chromium, headless, with no outside network; CHROMIUM_PATH overrides the binary. */
 import { type Browser, chromium } from "playwright-core";
 
 export const chromiumArgs = [

@@ -106,7 +106,7 @@ export function demoLeads(now = Date.now()): (typeof agedLeads.$inferInsert)[] {
     const first = FIRST_NAMES[i % FIRST_NAMES.length] ?? "Pat";
     const last = LAST_NAMES[(i * 3) % LAST_NAMES.length] ?? "Smith";
     // Stored as an upload stores a checked lead (priced by age: no explicit price). Two in three carry
-    // consent evidence; every other lead a TrustedForm certificate, every fifth a Jornaya LeadiD (D22).
+    // consent evidence; every other lead a TrustedForm certificate, every fifth a Jornaya LeadiD (product rule 39).
     const lead = storedLead({
       name: `${first} ${last}`,
       email: i % 4 === 0 ? undefined : `${first}.${last}${i}@example.com`.toLowerCase(),

@@ -1,5 +1,5 @@
 /**
- * Creates a user from the command line, the only way to make the first admin (D4):
+ * Creates a user from the command line, the only way to make the first admin (product rule 28):
  *   npm run user:create -- --username U --password P --email E [--admin] [--remote]
  */
 

@@ -42,14 +42,14 @@ import { users } from "./routes/users";
 import { webhooks } from "./routes/webhooks";
 
 /** JSON bodies beyond this are refused before they are read (the largest is a 1,000-row lead batch). */
-export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
+const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 
 const jsonBodyLimit = bodyLimit({
   maxSize: MAX_JSON_BODY_BYTES,
   onError: (c) => errorJson(c, 413, "The request is too large."),
 });
 
-export const publicApp = new Hono<AppBindings>()
+const publicApp = new Hono<AppBindings>()
   .route("/", health)
   .route("/", auth)
   .route("/", payments)
@@ -59,9 +59,9 @@ export const publicApp = new Hono<AppBindings>()
   .route("/", deliverySetup)
   .route("/", doNotCall);
 
-export const accountApp = new Hono<SignedInBindings>().use("*", requireUser).route("/", me).route("/", savedSurveys);
+const accountApp = new Hono<SignedInBindings>().use("*", requireUser).route("/", me).route("/", savedSurveys);
 
-export const buyerApp = new Hono<SignedInBindings>()
+const buyerApp = new Hono<SignedInBindings>()
   .use("*", requireBuyer)
   .route("/", buyer)
   .route("/", tracker)
@@ -70,7 +70,7 @@ export const buyerApp = new Hono<SignedInBindings>()
   .route("/", buyerSuppression)
   .route("/", webhooks);
 
-export const adminApp = new Hono<SignedInBindings>()
+const adminApp = new Hono<SignedInBindings>()
   .use("*", requireAdmin)
   .route("/", users)
   .route("/", partnerApplicationReview)
@@ -80,7 +80,7 @@ export const adminApp = new Hono<SignedInBindings>()
   .route("/", adminFulfilment)
   .route("/", adminSuppression);
 
-export const partnerApp = new Hono<SignedInBindings>().use("*", requirePartner).route("/", partnerPortal);
+const partnerApp = new Hono<SignedInBindings>().use("*", requirePartner).route("/", partnerPortal);
 
 const site = new Hono<AppBindings>()
   .basePath("/api")

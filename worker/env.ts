@@ -32,7 +32,7 @@ export interface Env {
   WEBHOOK_SECRETS_KEY?: string;
 }
 
-export interface AppVariables {
+interface AppVariables {
   /** The request's database handle, bindings and clock (worker/deps.ts), set first for every request. */
   deps: Deps;
   /** The signed-in user, or null (set by the session middleware for every request). */

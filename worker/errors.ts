@@ -31,7 +31,7 @@ export class PaymentsUnavailableError extends DomainError {}
 /** 503: a feature cannot run with this deployment's configuration (e.g. webhooks without their key). */
 export class UnavailableError extends DomainError {}
 
-export const DOMAIN_ERROR_STATUS = [
+const DOMAIN_ERROR_STATUS = [
   [InvalidError, 400],
   [UnauthenticatedError, 401],
   [PaymentDeclinedError, 402],

@@ -37,7 +37,7 @@ function queriesOf(body: unknown): number | null {
 }
 
 /**
- * Queue consumer for CSV import batches (D8), suppression list uploads (D22) and buyer webhook deliveries
+ * Queue consumer for CSV import batches (product rule 15), suppression list uploads (product rule 40) and buyer webhook deliveries
  * (worker/services/webhooks, their own queue). A failing batch is retried by the Queue; on its last
  * delivery it is reported failed (an import's rows rejected with the reason, a suppression upload failed)
  * rather than silently dropped. A message this consumer cannot understand is logged and acknowledged:

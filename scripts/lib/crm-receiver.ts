@@ -24,7 +24,7 @@ export interface CrmReceiverOptions {
   log?: (line: string) => void;
 }
 
-export interface CrmReceiverStats {
+interface CrmReceiverStats {
   /** Requests answered 2xx. */
   delivered: number;
   /** Events answered 500 on purpose (`failRate`). */
@@ -57,7 +57,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | nul
   });
 }
 
-export function createCrmReceiver(options: CrmReceiverOptions): CrmReceiver {
+function createCrmReceiver(options: CrmReceiverOptions): CrmReceiver {
   const failRate = options.failRate ?? 0;
   const slowMs = options.slowMs ?? 0;
   const random = options.random ?? Math.random;

@@ -3,8 +3,8 @@ import { resolve } from "node:path";
 import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/domain/webhooks/dev-key.ts";
 import { root } from "./paths.ts";
 
-/** No telemetry, no update checks, tool state inside the project (NOTES.md). */
-export const quietToolEnv: Record<string, string> = {
+/** No telemetry, no update checks, tool state inside the project. */
+const quietToolEnv: Record<string, string> = {
   ASTRO_TELEMETRY_DISABLED: "1",
   ASTRO_DISABLE_UPDATE_CHECK: "true",
   WRANGLER_SEND_METRICS: "false",

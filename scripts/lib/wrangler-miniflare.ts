@@ -6,7 +6,7 @@
  */
 import { createRequire } from "node:module";
 
-export type WorkerOptions = Record<string, unknown> & {
+type WorkerOptions = Record<string, unknown> & {
   bindings?: Record<string, unknown>;
   d1Databases?: Record<string, unknown>;
   cronTriggers?: string[];
@@ -18,7 +18,7 @@ interface ScheduledResult {
 }
 
 /** Miniflare's documented instance API (its README), as far as the scripts use it. */
-export interface MiniflareInstance {
+interface MiniflareInstance {
   ready: Promise<URL>;
   getWorker(): Promise<{ scheduled(options: { cron?: string; scheduledTime?: Date }): Promise<ScheduledResult> }>;
   getD1Database(bindingName: string): Promise<D1Database>;

@@ -1,5 +1,5 @@
 /**
- * Brand, contact details, booking widget and landing-page stats (PRODUCT.md D12).
+ * Brand, contact details, booking widget and landing-page stats (product rule 38).
  * Placeholders are deliberately fake (example.com, 555 numbers) until the business supplies real ones.
  */
 /** An https address, or null when unset or not a valid https URL. */

@@ -1,4 +1,4 @@
-/** Session lifetimes and login throttling (PRODUCT.md D11, D14): the one place these durations live. */
+/** Session lifetimes and login throttling (product rules 30, 31): the one place these durations live. */
 import { countOf } from "./units.ts";
 
 const MINUTE_MS = 60_000;
@@ -17,7 +17,7 @@ export const LOGIN_ATTEMPTS_PER_WINDOW = 10;
 export const LOGIN_WINDOW_MS = MINUTE_MS;
 /** Each lockout in a row doubles the lock (1, 2, 4 … minutes), up to this many doublings (32 minutes). */
 export const LOGIN_LOCK_MAX_DOUBLINGS = 5;
-/** A password-reset link works once, for this long (D10). */
+/** A password-reset link works once, for this long (product rule 32). */
 export const RESET_LINK_TTL_MS = HOUR_MS;
 /** '1 hour': what the forgot/reset pages and the e-mail say. */
 export const RESET_LINK_LIFETIME = countOf(RESET_LINK_TTL_MS / HOUR_MS, "hour");

@@ -1,5 +1,5 @@
 /**
- * What a buyer sees of the consent evidence of a lead or transfer they bought (docs/product-rules.md D22):
+ * What a buyer sees of the consent evidence of a lead or transfer they bought (product rule 39):
  * the summary a list row and a CSV export show, and the whole "Consent record" of one lead or transfer.
  * Pure and zod-free: the Worker builds these, the dashboard reads them.
  */
@@ -39,7 +39,7 @@ export interface SuppressionCheckView {
 }
 
 /** A certificate and what claiming it can do here (consent-certificates.ts: not set up for now). */
-export interface CertificateView {
+interface CertificateView {
   provider: "trustedform" | "jornaya";
   /** The TrustedForm URL or the LeadiD token. */
   value: string;

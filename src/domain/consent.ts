@@ -1,5 +1,5 @@
 /**
- * Consent evidence carried by every lead and transfer (docs/product-rules.md D22): the formats of a
+ * Consent evidence carried by every lead and transfer (product rule 39): the formats of a
  * TrustedForm certificate URL and a Jornaya LeadiD token, and what counts as "with certificate". Pure and
  * zod-free, so a list or a consent view can use it without loading zod; the schema is schemas/consent.ts.
  */

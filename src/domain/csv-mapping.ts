@@ -1,5 +1,5 @@
 /**
- * Bulk CSV mapping (spec §5 "Bulk CSV"; PRODUCT.md D7, D8): auto-mapping by header text, manual mapping
+ * Bulk CSV mapping (product rules 5, 15, 48): auto-mapping by header text, manual mapping
  * rules, and turning a parsed row into the lead the upload sends. Shared by the browser and the bench.
  */
 import { CONSENT_FIELD_LABELS, CONSENT_FIELDS, type ConsentField } from "./consent";
@@ -15,13 +15,13 @@ export const IMPORT_BATCH_STATUSES = ["queued", "done", "failed"] as const;
 export const STALLED_BATCH_MINUTES = 3;
 export const LEAD_FIELDS = ["name", "email", "phone", "state", "ageRange", "price", "formFillTime"] as const;
 export type LeadField = (typeof LEAD_FIELDS)[number];
-/** Every column an import maps: the lead's own, then its consent evidence (D22; all optional). */
+/** Every column an import maps: the lead's own, then its consent evidence (product rule 39; all optional). */
 export const IMPORT_FIELDS = [...LEAD_FIELDS, ...CONSENT_FIELDS] as const;
 export type ImportField = LeadField | ConsentField;
 /** Column index per field; a field without a column is absent. */
 export type FieldMapping = Partial<Record<ImportField, number>>;
 
-/** Auto-mapping must find these (spec §5); otherwise 'Auto-Mapping Failed' and the review dialog opens. */
+/** Auto-mapping must find these (product rule 48); otherwise 'Auto-Mapping Failed' and the review dialog opens. */
 export const AUTO_MAP_REQUIRED: readonly LeadField[] = ["name", "email", "phone", "state"];
 /** Manual mapping (Confirm Upload) needs these ('Missing Field Mappings'). */
 export const MANUAL_MAP_REQUIRED: readonly LeadField[] = ["name", "email", "phone", "state", "ageRange", "price"];
@@ -30,7 +30,7 @@ export const MANUAL_MAP_REQUIRED: readonly LeadField[] = ["name", "email", "phon
  * so a file without the optional columns (e-mail, age range, price) can still be uploaded.
  */
 export const NOT_IN_FILE = -1;
-/** Fields a lead can do without (D7 prices by age; e-mail and the consent evidence are optional). */
+/** Fields a lead can do without (product rule 5 prices by age; e-mail and the consent evidence are optional). */
 export const OPTIONAL_FIELDS: readonly ImportField[] = [
   "email",
   "ageRange",
@@ -113,8 +113,8 @@ export function isEmptyRow(row: readonly string[]): boolean {
 }
 
 /**
- * A price as typed in a file or a form ('$1,250.00'): one that does not parse becomes 0 (spec §5), which
- * means "priced by age" (D7). A negative one stays negative, for the lead schema to refuse.
+ * A price as typed in a file or a form ('$1,250.00'): one that does not parse becomes 0 (product rule 48), which
+ * means "priced by age" (product rule 5). A negative one stays negative, for the lead schema to refuse.
  */
 export function parsePrice(text: string): number {
   const price = Number.parseFloat(text.replace(/[$,\s]/g, ""));
@@ -140,7 +140,7 @@ export function mapRow(row: readonly string[], mapping: FieldMapping, rowNumber:
   };
 }
 
-/** Rows without name, phone or state are discarded (spec §5). */
+/** Rows without name, phone or state are discarded (product rule 48). */
 export const hasRequiredValues = (lead: Pick<BulkLeadRow, "name" | "phone" | "state">) =>
   lead.name !== "" && lead.phone !== "" && lead.state !== "";
 

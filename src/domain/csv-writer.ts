@@ -11,7 +11,7 @@ import { AGED_LEAD_PRICING_RULE } from "./pricing";
  * (OWASP "CSV injection"); the writer prefixes it with ' and quotes it. Papa's own `escapeFormulae: true`
  * pattern (/^[=+\-@\t\r].*$/) misses such a cell when it holds a line break, so the shop passes its own.
  */
-export const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 export type CsvCell = string | number | null | undefined;
 
@@ -24,8 +24,8 @@ export function csvLines(rows: readonly (readonly CsvCell[])[], quotes: boolean 
 }
 
 /**
- * The downloadable template: the spec's columns, the optional consent evidence (D22), two examples (one
- * with a TrustedForm certificate and a Jornaya LeadiD, one without any evidence), and D7's rule in a
+ * The downloadable template: the spec's columns, the optional consent evidence (product rule 39), two examples (one
+ * with a TrustedForm certificate and a Jornaya LeadiD, one without any evidence), and the price rule (product rule 5) in a
  * column the upload ignores. Its headers are the ones auto-mapping reads (csv-mapping.ts).
  */
 export function templateCsv(): string {

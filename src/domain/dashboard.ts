@@ -10,7 +10,7 @@ export const parseStates = (workingStates: string) =>
     .map((state) => state.trim().toUpperCase())
     .filter(Boolean);
 
-/** D2: admins complete paid orders and cancel pending or paid ones. */
+/** Product rule 8: admins complete paid orders and cancel pending or paid ones. */
 export const ORDER_TRANSITIONS = {
   completed: ["paid"],
   cancelled: ["pending", "paid"],

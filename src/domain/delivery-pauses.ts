@@ -15,7 +15,7 @@ export type PauseLift = (typeof PAUSE_LIFTS)[number];
 
 /** The third system pause of one order within this window needs an admin to lift it. */
 export const SYSTEM_PAUSES_BEFORE_ADMIN = 3;
-export const SYSTEM_PAUSE_ADMIN_WINDOW_HOURS = 24;
+const SYSTEM_PAUSE_ADMIN_WINDOW_HOURS = 24;
 export const SYSTEM_PAUSE_ADMIN_WINDOW_MS = SYSTEM_PAUSE_ADMIN_WINDOW_HOURS * 60 * 60 * 1000;
 
 /** The reason shown beside a paused order. */

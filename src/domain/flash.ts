@@ -14,7 +14,7 @@ export interface Flash {
   description: string;
 }
 
-export const FLASHES = {
+const FLASHES = {
   login: { title: "Login Successful", description: "Welcome back!" },
 } as const satisfies Record<string, Flash>;
 

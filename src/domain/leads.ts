@@ -22,7 +22,7 @@ export const LEAD_LIMITS = {
 
 export const phoneDigits = (phone: string) => phone.replace(/\D/g, "");
 
-/** D8: a lead with the same phone and formFillTime as an existing one is a duplicate. */
+/** Product rule 15: a lead with the same phone and formFillTime as an existing one is a duplicate. */
 export function leadDedupeKey(phone: string, formFillTime: Date | number | null | undefined): string {
   return `${phoneDigits(phone)}|${formFillTime == null ? "" : Number(formFillTime)}`;
 }
@@ -58,7 +58,7 @@ export const hasPhoneDigits = (phone: string) => phoneDigits(phone).length >= LE
 /** A phone with enough digits that is still no US number (a lead must be one: it is checked against Do Not Call lists). */
 export const isForeignPhone = (phone: string) => hasPhoneDigits(phone) && normalizeUsPhone(phone) === null;
 
-/** A checked lead (from the single form or a CSV row) as aged_leads stores it, consent evidence included (D22). */
+/** A checked lead (from the single form or a CSV row) as aged_leads stores it, consent evidence included (product rule 39). */
 export function storedLead(lead: {
   name: string;
   email?: string | undefined;
@@ -81,7 +81,7 @@ export function storedLead(lead: {
     phone: lead.phone,
     state: lead.state,
     ageRange: lead.ageRange ?? null,
-    // The spec's lead `price` is in dollars; 0 = priced by age (D7); the schema refused any but whole cents.
+    // The spec's lead `price` is in dollars; 0 = priced by age (product rule 5); the schema refused any but whole cents.
     priceCents: lead.price === undefined ? 0 : (dollarsToCents(lead.price) ?? 0),
     formFillTime,
     dedupeKey: leadDedupeKey(lead.phone, formFillTime),

@@ -1,5 +1,5 @@
 /**
- * The aged-lead location filter (spec §5, made exact by PRODUCT.md D15): comma-separated terms,
+ * The aged-lead location filter (product rule 13): comma-separated terms,
  * case-insensitive. A lead matches when its state contains a term, or a term of exactly 3 digits equals
  * its area code, or a term is exactly 5 digits (a ZIP: leads carry no ZIP, so every lead is taken to
  * serve it and the term matches all). A term never matches a part of the phone beyond the area code, so
@@ -18,7 +18,7 @@ export interface LocationTerm {
   matchesAll: boolean;
 }
 
-export const MAX_LOCATION_TERMS = 20;
+const MAX_LOCATION_TERMS = 20;
 
 const AREA_CODE = /^\d{3}$/;
 const ZIP = /^\d{5}$/;

@@ -1,4 +1,4 @@
-/** Masked lead previews (PRODUCT.md D6): enough to choose, nothing to call before paying. */
+/** Masked lead previews (product rules 12, 14): enough to choose, nothing to call before paying. */
 import { nationalDigits } from "./leads";
 
 /** 'Johnson' → 'J.'; nothing stays nothing. */

@@ -1,5 +1,5 @@
 /**
- * Orders and the rules that protect payments (PRODUCT.md D2, D3, D6): the statuses an order can have,
+ * Orders and the rules that protect payments (product rules 7-9, 14): the statuses an order can have,
  * and the size of a buyer's aged-lead reservation. Shared by the Worker and the islands.
  */
 
@@ -7,7 +7,7 @@
  * `pending` until the provider confirms; `paid` on its confirmation; `completed`/`cancelled` by an admin
  * (or `cancelled` when an aged-lead reservation ends unpaid); `refunded` when the money went back.
  */
-/** What an order bought; each kind is sold by its own screen (D2). */
+/** What an order bought; each kind is sold by its own screen (product rule 7). */
 export const ORDER_KINDS = ["package", "survey", "ringcloud", "transfer", "aged-leads"] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
 
@@ -24,12 +24,14 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
 
 /** A buyer holds at most one open aged-lead reservation, of at most this many leads. */
 export const MAX_RESERVED_LEADS = 200;
-/** How long a bulk purchase holds its leads for payment (D6). */
+/** How long a bulk purchase holds its leads for payment (product rule 14). */
 export const RESERVATION_MINUTES = 15;
 
-/** Stripe's test cards, which the simulated provider (D3) also takes: one succeeds, one is declined. */
+/**
+ * Stripe's test card that succeeds, which the simulated provider (product rule 9) also takes; it declines
+ * every other well-formed card, as Stripe declines 4000 0000 0000 0002.
+ */
 export const SUCCEEDING_CARD = "4242424242424242";
-export const DECLINED_CARD = "4000000000000002";
 /** '4242 4242 4242 4242', as a card shows it. */
 export const cardInGroups = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, "$1 ");
 

@@ -1,6 +1,6 @@
 /**
  * The partner application's rules that the form needs without zod (decision 0016): payment terms, time
- * zones and the document limits (spec §5; PRODUCT.md D9). The schema is in schemas/partner.ts.
+ * zones and the document limits (product rules 23, 34). The schema is in schemas/partner.ts.
  */
 import { megabytes } from "./units.ts";
 
@@ -19,14 +19,14 @@ export type ApplicationDecision = (typeof APPLICATION_DECISIONS)[number];
 export const APPLICATION_STATUSES = ["pending", ...APPLICATION_DECISIONS] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 export const DEFAULT_PAYMENT_TERMS = "Net 30";
-/** The partner team's promise (spec §9): an answer to every application within this many hours. */
+/** The partner team's promise (product rule 50): an answer to every application within this many hours. */
 export const APPLICATION_REVIEW_HOURS = 48;
 export const DEFAULT_TIME_ZONE = "EST";
 
-/** Documents (spec §5): optional, at most 5, each at most 10 MB, PDF, Word or any image. */
+/** Documents (product rule 34): optional, at most 5, each at most 10 MB, PDF, Word or any image. */
 export const MAX_DOCUMENTS = 5;
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
-/** The kinds of document accepted (D9), each recognised by its full file signature, not by its name. */
+/** The kinds of document accepted (product rule 34), each recognised by its full file signature, not by its name. */
 export const DOCUMENT_TYPES = {
   pdf: { contentType: "application/pdf", extension: "pdf" },
   doc: { contentType: "application/msword", extension: "doc" },
@@ -87,7 +87,7 @@ function contains(bytes: Uint8Array, needle: string, { wide = false, from = 0 } 
 }
 
 /**
- * What a file really is, from its bytes (D9); null when it is none of the allowed kinds. Each kind is
+ * What a file really is, from its bytes (product rule 34); null when it is none of the allowed kinds. Each kind is
  * checked by its whole signature: a PDF's version header and end marker, a Word 97 file's OLE header and
  * WordDocument stream, a DOCX's ZIP header with its content-types part and word/ folder, an image's
  * complete magic number and first chunk. BMP and TIFF are not accepted.

@@ -1,5 +1,5 @@
 /**
- * The password rule (PRODUCT.md D14), for every form, the API and `npm run user:create`: at least
+ * The password rule (product rule 29), for every form, the API and `npm run user:create`: at least
  * PASSWORD_MIN characters. The server also refuses the 10,000 most common passwords
  * (worker/services/password-policy.ts); the browser checks the length only, so that list never ships
  * to it. No imports: Node scripts load this file as it is.

@@ -1,5 +1,5 @@
 /**
- * Every price, range, default and tier the shop sells at (spec §5, §9; PRODUCT.md D1, D7).
+ * Every price, range, default and tier the shop sells at (product rules 3-5).
  * Pure functions: the islands use them to display, the worker uses them to charge.
  * Money is integer cents everywhere; dollars appear only at the edges (display, spec payloads).
  */
@@ -10,7 +10,6 @@ export const MAX_CHARGE_CENTS = 99_999_999;
 export const CURRENCY = "usd";
 
 export type PackageContext = "special" | "high-volume" | "premium" | "enterprise" | "ultimate";
-export type TierContext = "premium" | "enterprise" | "ultimate";
 
 export interface PackageRule {
   /** Price per transfer before any volume tier applies. */
@@ -19,7 +18,7 @@ export interface PackageRule {
   /** Largest count the input accepts; high volume is bounded only by the provider maximum. */
   max: number;
   defaultCount: number;
-  /** What a non-numeric entry becomes (spec §5). */
+  /** What a non-numeric entry becomes (product rule 47). */
   nonNumericCount: number;
 }
 
@@ -50,7 +49,7 @@ export const PACKAGE_RULES: Record<PackageContext, PackageRule> = {
   ultimate: { unitCents: 3200, min: 1, max: 10000, defaultCount: 200, nonNumericCount: 0 },
 };
 
-/** Reads a count typed into a number input the way spec §5 says: non-numeric → the context's fallback. */
+/** Reads a count typed into a number input the way product rule 47 says: non-numeric → the context's fallback. */
 export function parseCount(input: string | number | null | undefined, nonNumericCount: number): number {
   if (typeof input === "number") return Number.isFinite(input) ? Math.trunc(input) : nonNumericCount;
   const parsed = Number.parseInt(String(input ?? "").trim(), 10);
@@ -81,7 +80,7 @@ export type Quote =
   | { ok: false; message: string };
 
 /** Checks a count against a range and the provider maximum, then prices it. */
-export function quote(quantity: number, unitCents: number, range: { min: number; max?: number }): Quote {
+function quote(quantity: number, unitCents: number, range: { min: number; max?: number }): Quote {
   if (!Number.isInteger(quantity)) return { ok: false, message: "Quantity must be a whole number" };
   if (quantity < range.min) return { ok: false, message: `Quantity must be at least ${range.min}` };
   if (range.max !== undefined && quantity > range.max)
@@ -97,7 +96,7 @@ export function quotePackage(context: PackageContext, count: number): Quote {
   return quote(count, packageUnitCents(context, count), rule);
 }
 
-/** Pricing pages (spec §2): the advertised rate by daily call volume, and where each page's button goes. */
+/** Pricing pages (product rules 4, 44): the advertised rate by daily call volume, and where each page's button goes. */
 export const PRICING_PAGES = [
   {
     slug: "standard-pricing",
@@ -148,7 +147,7 @@ export function pricingPage(slug: PricingPageSlug) {
   return page;
 }
 
-/** Lead age bands (spec §3) and their D7 prices. */
+/** Lead age bands and their prices (product rule 5). */
 export const AGE_RANGES = ["30-60", "60-90", "90-180"] as const;
 export type AgeRange = (typeof AGE_RANGES)[number];
 
@@ -162,7 +161,7 @@ interface AgeBand {
 const YOUNGEST_BAND: AgeBand = { range: "30-60", minAgeDays: 1, maxAgeDays: 60, unitCents: 500 };
 const OLDEST_BAND: AgeBand = { range: "90-180", minAgeDays: 91, maxAgeDays: null, unitCents: 300 };
 
-export const AGED_LEAD_BANDS: readonly AgeBand[] = [
+const AGED_LEAD_BANDS: readonly AgeBand[] = [
   YOUNGEST_BAND,
   { range: "60-90", minAgeDays: 61, maxAgeDays: 90, unitCents: 400 },
   OLDEST_BAND,
@@ -170,21 +169,21 @@ export const AGED_LEAD_BANDS: readonly AgeBand[] = [
 
 const DAY_MS = 86_400_000;
 
-/** actualAge in days: the absolute difference between the form fill time and now, rounded up (spec §5). */
+/** actualAge in days: the absolute difference between the form fill time and now, rounded up (product rule 48). */
 export function leadAgeDays(formFillTime: Date | number, now: Date | number = Date.now()): number {
   return Math.ceil(Math.abs(Number(now) - Number(formFillTime)) / DAY_MS);
 }
 
-export function ageRangeForDays(days: number): AgeRange {
+function ageRangeForDays(days: number): AgeRange {
   return (AGED_LEAD_BANDS.find((b) => b.maxAgeDays === null || days <= b.maxAgeDays) ?? OLDEST_BAND).range;
 }
 
-export function ageRangeUnitCents(range: AgeRange): number {
+function ageRangeUnitCents(range: AgeRange): number {
   return (AGED_LEAD_BANDS.find((b) => b.range === range) ?? YOUNGEST_BAND).unitCents;
 }
 
 /**
- * D7: age from formFillTime at read time decides the band; without it the uploaded band;
+ * Product rule 5: age from formFillTime at read time decides the band; without it the uploaded band;
  * without either, 30-60. An explicit price above 0 overrides the band's price.
  */
 export function agedLeadPrice(
@@ -197,13 +196,13 @@ export function agedLeadPrice(
   return { ageRange, ageDays, priceCents };
 }
 
-/** The D7 rule in words, for the template, the form hint and the pricing docs. */
+/** The aged-lead price rule (product rule 5) in words, for the template, the form hint and the pricing docs. */
 export const AGED_LEAD_PRICING_RULE = AGED_LEAD_BANDS.map((band) => {
   const days = band.maxAgeDays === null ? `${band.minAgeDays}+ days` : `${band.minAgeDays}-${band.maxAgeDays} days`;
   return `${days}: ${formatUsd(band.unitCents)} (range ${band.range})`;
 }).join("; ");
 
-/** Survey lead types (spec §3, §9). Quantities: at least 1, total within the provider maximum. */
+/** Survey lead types (product rules 4, 5). Quantities: at least 1, total within the provider maximum. */
 export const SURVEY_LEAD_TYPES = ["Live Transfers", "Call-Backs", "Aged Leads"] as const;
 export type SurveyLeadType = (typeof SURVEY_LEAD_TYPES)[number];
 
@@ -219,7 +218,7 @@ export function quoteSurvey(leadType: SurveyLeadType, quantity: number, ageRange
   return quote(quantity, surveyUnitCents(leadType, ageRange), { min: 1 });
 }
 
-/** Ringcloud lead types (spec §3, §9); the tier sent with its payment is 'ringcloud'. */
+/** Ringcloud lead types (product rules 4, 5); the tier sent with its payment is 'ringcloud'. */
 export const RINGCLOUD_LEAD_TYPES = ["live_transfers", "call_backs", "partial_apps"] as const;
 export type RingcloudLeadType = (typeof RINGCLOUD_LEAD_TYPES)[number];
 export const RINGCLOUD_TIER = "ringcloud";

@@ -87,12 +87,7 @@ export const RETURN_MESSAGES = {
 
 /** The balance ledger's reasons. */
 export const BALANCE_REASONS = ["return_credit", "checkout_debit", "checkout_refund"] as const;
-export type BalanceReason = (typeof BALANCE_REASONS)[number];
-export const BALANCE_REASON_LABELS: Record<BalanceReason, string> = {
-  return_credit: "Returned lead credited",
-  checkout_debit: "Applied at checkout",
-  checkout_refund: "Checkout not completed — balance given back",
-};
+type BalanceReason = (typeof BALANCE_REASONS)[number];
 
 /** The part of an order total a balance pays: never more than either. */
 export function balanceToApply(balanceCents: number, totalCents: number): number {
@@ -129,7 +124,7 @@ export interface TrackerTransfer {
   returnable: boolean;
   returnStatus: ReturnStatus | null;
   returnNote: string | null;
-  /** Opt-in time and page; the certificate only with `contactShown` (D22). The whole record: GET …/consent. */
+  /** Opt-in time and page; the certificate only with `contactShown` (product rule 39). The whole record: GET …/consent. */
   consent: ConsentSummary;
   /** The day ('YYYY-MM-DD') the caller's number was added to a Do Not Call list after the transfer, or null. */
   suppressedOn: string | null;
@@ -182,7 +177,7 @@ export interface ReturnsOverview {
   returns: BuyerReturn[];
 }
 
-export interface ReturnCandidate {
+interface ReturnCandidate {
   id: string;
   label: string;
   deliveredAt: number;
@@ -195,7 +190,7 @@ export interface EligibleReturns {
   agedLeads: ReturnCandidate[];
 }
 
-export interface BalanceEntry {
+interface BalanceEntry {
   id: string;
   amountCents: number;
   reason: BalanceReason;

@@ -1,5 +1,5 @@
 /**
- * Where to go after login (spec §5 "Login"): `next` is followed only when it resolves, the way the
+ * Where to go after login (product rule 44): `next` is followed only when it resolves, the way the
  * browser will resolve it, to a path on this same origin. Everything else (other hosts, scheme-relative
  * `//host`, `/\host`, control characters that browsers strip, `javascript:`) gives null.
  */

@@ -30,7 +30,7 @@ export const REPORTED_REJECTIONS = 100;
 /** When none of the first this many lines with content holds a number, the file is not a suppression list. */
 export const SNIFF_LINES = 50;
 /** Numbers remembered to count repeats: a bounded window (the database's primary key catches the rest). */
-export const DEDUPE_WINDOW = 100_000;
+const DEDUPE_WINDOW = 100_000;
 
 /** Why a line is rejected (the report lists the first `REPORTED_REJECTIONS` with their line numbers). */
 export const LINE_ERRORS = {
@@ -57,7 +57,7 @@ export const FILE_ERRORS = {
   allRejected: "No line of the file is a phone number: nothing was loaded.",
 } as const;
 
-export type LineAction = "add" | "remove";
+type LineAction = "add" | "remove";
 export type ParsedLine = { action: LineAction; number: number } | { reason: string } | null;
 
 const FLAGS: Record<string, LineAction> = {

@@ -1,5 +1,5 @@
 /**
- * Suppression (Do Not Call) lists (docs/product-rules.md D22): their kinds, the 31-day freshness rule, the
+ * Suppression (Do Not Call) lists (product rule 40): their kinds, the 31-day freshness rule, the
  * partner API's refusal, and the number key every list, lead and ping is compared by. Pure: no I/O. The
  * file formats are suppression-file.ts; the /do-not-call form and the list upload are schemas/suppression.ts.
  */
@@ -44,7 +44,7 @@ export const LIST_FRESHNESS_DAYS = 31;
  * Lists copied from an outside source go stale; the shop's own requests are written the moment they are
  * made, and a buyer's private list is the buyer's to keep.
  */
-export const FRESHNESS_RULE_KINDS: readonly SuppressionListKind[] = ["national_dnc", "state_dnc", "litigator"];
+const FRESHNESS_RULE_KINDS: readonly SuppressionListKind[] = ["national_dnc", "state_dnc", "litigator"];
 
 const DAY_MS = 86_400_000;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -53,7 +53,7 @@ export function isDeliveryComplete(settings: DeliverySettings): boolean {
   );
 }
 
-// ——— Billing by the buffer (spec §1, §9: a transfer is charged when the caller stays longer than 2 minutes) ———
+// ——— Billing by the buffer (product rule 2: a transfer is charged when the caller stays longer than 2 minutes) ———
 
 /** The buffer: a completed transfer is billable only when it lasted longer than this. */
 export const TRANSFER_BUFFER_SECONDS = 120;
@@ -104,7 +104,7 @@ export const NO_ROUTE_REASONS = {
   duplicate: `This caller was already delivered to every buyer open for this state in the last ${DUPLICATE_WINDOW_DAYS} days.`,
   caps_reached: "Every order open for this state has reached its transfers for now.",
   outside_hours: "Every order open for this state is outside its transfer hours.",
-  // The caller's number is on a Do Not Call list (docs/product-rules.md D22).
+  // The caller's number is on a Do Not Call list (product rule 40).
   ...SUPPRESSED_NO_ROUTE,
 } as const;
 export type NoRouteReason = keyof typeof NO_ROUTE_REASONS;
@@ -172,7 +172,7 @@ export function rankEligible(
 
 // ——— Partner payouts ———
 
-export const PAYMENT_TERM_DAYS: Record<PartnerPaymentTerms, number> = { "Net 7": 7, "Net 15": 15, "Net 30": 30 };
+const PAYMENT_TERM_DAYS: Record<PartnerPaymentTerms, number> = { "Net 7": 7, "Net 15": 15, "Net 30": 30 };
 
 function addDays(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`);

@@ -1,11 +1,11 @@
 import type { AccountType } from "./account-types";
 
-/** A username's length (spec §3), for the survey, the delivery setup and `npm run user:create`. */
+/** A username's length (product rule 42), for the survey, the delivery setup and `npm run user:create`. */
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 50;
 export const USERNAME_TOO_SHORT = `Username must be at least ${USERNAME_MIN} characters`;
 
-/** A user as the API shows it: never a password or hash (spec §3 "User"). */
+/** A user as the API shows it: never a password or hash (product rule 29). */
 export interface PublicUser {
   id: string;
   username: string;

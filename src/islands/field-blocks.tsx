@@ -11,7 +11,7 @@ import { Field, SelectField } from "../ui/input";
 // biome-ignore lint/suspicious/noExplicitAny: a block works with any form's context and output types
 type AnyForm<Values extends FieldValues> = UseFormReturn<Values, any, any>;
 
-export const TRANSFER_HOURS_PLACEHOLDER = "e.g. Mon-Fri 9am-5pm EST";
+const TRANSFER_HOURS_PLACEHOLDER = "e.g. Mon-Fri 9am-5pm EST";
 
 export interface LiveTransferNames<Values extends FieldValues> {
   total: Path<Values>;

@@ -1,5 +1,5 @@
 /**
- * The one way the islands call the API (spec §7; decision 0019): typed by Hono's client types over the
+ * The one way the islands call the API (decision 0019): typed by Hono's client types over the
  * Worker's own routes (`hc<Api>`), so a changed response fails `tsc` in the island that reads it.
  * `worker/api.ts` is imported as a type only: no Worker code reaches a browser bundle.
  *

@@ -6,9 +6,9 @@
  */
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 
-export type QueryKey = readonly unknown[];
+type QueryKey = readonly unknown[];
 
-export interface QueryState<T> {
+interface QueryState<T> {
   status: "pending" | "error" | "success";
   data: T | undefined;
   error: unknown;
@@ -142,7 +142,7 @@ export function useQuery<T = unknown, S = T>(options: QueryOptions<T, S>): UseQu
 }
 
 /** Invalidation, as TanStack's client offers it: every query whose key starts with `queryKey`. */
-export const queryClient = {
+const queryClient = {
   invalidateQueries({ queryKey }: { queryKey?: QueryKey } = {}): Promise<void> {
     const prefix = queryKey ? hashKey(queryKey).slice(0, -1) : "[";
     const refetches: Promise<void>[] = [];

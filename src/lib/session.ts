@@ -1,6 +1,6 @@
 /**
  * What the signed-in screens need of the session in the browser, without the stores library: the logout
- * link and the `user` display mirror (spec §3; D5). The server's answer, given to the islands as a prop,
+ * link and the `user` display mirror (product rules 28, 46). The server's answer, given to the islands as a prop,
  * is the truth; the mirror is a cache for display that the server never reads.
  */
 import type { PublicUser } from "../domain/user";

@@ -1,5 +1,5 @@
 /**
- * Browser-storage keys of spec §3, as nanostores. None of them is trusted by the server. Setting a
+ * Browser-storage keys (product rule 46), as nanostores. None of them is trusted by the server. Setting a
  * store to `undefined` removes its key.
  */
 import { persistentAtom } from "@nanostores/persistent";
@@ -22,7 +22,7 @@ function jsonKey<T>(key: string) {
   });
 }
 
-/** `user`: mirrors the session for display only (D5). */
+/** `user`: mirrors the session for display only (product rule 28). */
 export const $user = jsonKey<PublicUser | null>(USER_KEY);
 
 /** `projectedTransfers`: a count suggested before a checkout opens (removed once a checkout has read it). */
@@ -37,7 +37,7 @@ export interface HighVolumeData {
 /** `highVolumeData`: the high-volume checkout's preloaded package (removed once read). */
 export const $highVolumeData = jsonKey<HighVolumeData>("highVolumeData");
 
-/** The pending call-transfer order (spec §3), so /transfer-checkout can resume its payment. */
+/** The pending call-transfer order (product rule 46), so /transfer-checkout can resume its payment. */
 export interface PendingTransferOrder {
   transferDetails: { totalTransfers: number; transfersPerDay: number; states: string[] };
   /** Dollars. */

@@ -1,7 +1,7 @@
 import { forwardRef, type InputHTMLAttributes, type ReactNode, useId } from "react";
 import { fieldErrorClass } from "./styles";
 
-export interface ChoiceOption {
+interface ChoiceOption {
   value: string;
   label: ReactNode;
   description?: ReactNode;

@@ -2,7 +2,7 @@ import { MAX_PAGE_BUTTONS } from "../domain/dashboard";
 import { Button } from "./button";
 
 /** Up to five page numbers around the current page. */
-export function pageWindow(page: number, pageCount: number): number[] {
+function pageWindow(page: number, pageCount: number): number[] {
   const start = Math.max(1, Math.min(page - Math.floor(MAX_PAGE_BUTTONS / 2), pageCount - MAX_PAGE_BUTTONS + 1));
   return Array.from({ length: Math.min(MAX_PAGE_BUTTONS, pageCount) }, (_, i) => start + i);
 }

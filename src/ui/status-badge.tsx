@@ -2,7 +2,7 @@ import { ORDER_STATUS_LABELS, type OrderStatus } from "../domain/orders";
 
 export type { OrderStatus };
 
-/** Order status badges (spec §4): Pending, Paid, Completed in green, Cancelled in red, Refunded in grey. */
+/** Order status badges (product rule 45): Pending, Paid, Completed in green, Cancelled in red, Refunded in grey. */
 const BADGE_CLASSES: Record<OrderStatus, string> = {
   pending: "bg-amber-100 text-amber-900",
   paid: "bg-sky-100 text-sky-900",

@@ -1,5 +1,5 @@
 /**
- * Toasts (spec §9): one visible at a time, 5,000 ms by default; a dismissed toast leaves the store after
+ * Toasts (product rule 50): one visible at a time, 5,000 ms by default; a dismissed toast leaves the store after
  * 1,000,000 ms. Any island may call `toast()`; the Toaster in AppProviders shows it.
  */
 import { useStore } from "@nanostores/react";

@@ -18,7 +18,7 @@ async function openAdminTab(page: Page, tab: string): Promise<Page> {
 const csvFile = (name: string, text: string) => ({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
 
 test.describe("aged-leads tab", () => {
-  test("adds a single lead with the spec's messages and a live D7 price hint", async ({ adminPage }) => {
+  test("adds a single lead with the spec's messages and a live price hint (product rule 5)", async ({ adminPage }) => {
     const page = await openAdminTab(adminPage, "aged-leads");
     await page.getByRole("button", { name: "Upload Lead" }).click();
     await expect(page.getByText("Name is required")).toBeVisible();

@@ -38,7 +38,7 @@ const clientAddress = () => ({ "CF-Connecting-IP": `10.${randomOctet()}.${random
 
 export type SignedIn = Exclude<Visitor, "anonymous">;
 
-export interface PageOptions {
+interface PageOptions {
   viewport?: ViewportSize;
   bypassCSP?: boolean;
   /** Opens the page signed in as a demo account. */

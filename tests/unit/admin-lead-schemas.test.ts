@@ -80,7 +80,7 @@ describe("one lead schema for the single form and CSV rows", () => {
     ["a price in fractions of a cent", { price: "4.505" }, LEAD_MESSAGES.priceCents],
     ["a form fill time that is not a date", { formFillTime: "yesterday-ish" }, LEAD_MESSAGES.formFillTime],
     ["a name that is too long", { name: "A".repeat(LEAD_LIMITS.nameLength + 1) }, LEAD_MESSAGES.nameLength],
-    // The consent evidence (D22).
+    // The consent evidence (product rule 39).
     ["an opt-in time that is not a date", { optInAt: "last tuesday" }, CONSENT_MESSAGES.optInAt],
     ["an opt-in time on a day that does not exist", { optInAt: "2026-02-30 10:00:00" }, CONSENT_MESSAGES.optInAt],
     ["an opt-in time in the future", { optInAt: "2099-01-01 10:00:00" }, CONSENT_MESSAGES.optInAtFuture],

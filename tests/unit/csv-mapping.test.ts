@@ -17,7 +17,7 @@ import { templateCsv } from "../../src/domain/csv-writer";
 import { AGED_LEAD_PRICING_RULE } from "../../src/domain/pricing";
 import { bulkUploadSchema, checkLeadRow } from "../../src/domain/schemas/admin-leads";
 
-describe("auto-mapping by header text (spec §5)", () => {
+describe("auto-mapping by header text (product rule 48)", () => {
   it("finds name, email, phone, state, form fill time, age range and price", () => {
     expect(
       autoMapColumns(["Full Name", "E-mail Address", "Phone Number", "State", "Form Fill Time", "Age Range", "Price"]),
@@ -59,7 +59,7 @@ describe("auto-mapping by header text (spec §5)", () => {
   });
 });
 
-describe("auto-mapping the consent columns (D22)", () => {
+describe("auto-mapping the consent columns (product rule 39)", () => {
   it.each([
     [["Opt-in time", "Opt-in page URL", "Consent text", "IP address", "TrustedForm certificate URL", "Jornaya LeadiD"]],
     [["opt_in_date", "landing_page", "consent_language", "ip_address", "xxTrustedFormCertUrl", "universal_leadid"]],
@@ -145,7 +145,7 @@ describe("row mapping", () => {
 });
 
 describe("the template", () => {
-  it("states the D7 rule and starts with the spec's columns", () => {
+  it("states the price rule (product rule 5) and starts with the spec's columns", () => {
     expect(templateCsv()).toContain(AGED_LEAD_PRICING_RULE);
     expect(templateCsv().split("\r\n")[0]).toMatch(/^"Name","Phone","State","Form fill time/);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { leadDedupeKey, phoneDigits } from "../../src/domain/leads";
 
-describe("lead duplicate key (D8)", () => {
+describe("lead duplicate key (product rule 15)", () => {
   it("ignores phone punctuation", () => {
     expect(phoneDigits("(214) 555-0101")).toBe("2145550101");
     expect(leadDedupeKey("(214) 555-0101", 1_700_000_000_000)).toBe(

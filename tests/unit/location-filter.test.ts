@@ -6,7 +6,7 @@ import { maskName, maskPhone } from "../../src/domain/masking";
 const texas = { state: "TX", areaCode: "214" };
 const florida = { state: "Florida", areaCode: "305" };
 
-describe("aged-lead location filter (spec §5, D15)", () => {
+describe("aged-lead location filter (product rule 13)", () => {
   it("splits on commas, trims, lower-cases and drops empty terms", () => {
     expect(parseLocationFilter(" TX , ,fl ").map((t) => t.text)).toEqual(["tx", "fl"]);
     expect(parseLocationFilter("")).toEqual([]);
@@ -74,7 +74,7 @@ describe("area codes", () => {
   ])("%j → %j", (phone, areaCode) => expect(leadAreaCode(phone)).toBe(areaCode));
 });
 
-describe("masked previews (D6)", () => {
+describe("masked previews (product rules 12, 14)", () => {
   it.each([
     ["Mary Johnson", "Mary J."],
     ["  mary   ann   smith ", "mary S."],

@@ -3,7 +3,7 @@ import { PASSWORD_MIN, PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT } from "../../src
 import { newPassword } from "../../src/domain/schemas/auth";
 import { isCommonPassword, newPasswordProblem } from "../../worker/services/password-policy";
 
-describe("the password rule (D14)", () => {
+describe("the password rule (product rule 29)", () => {
   it("needs PASSWORD_MIN characters, in the browser's schema and on the server", () => {
     const exact = "x7Rq!vLp#2kW9zT4".slice(0, PASSWORD_MIN);
     const short = exact.slice(0, -1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../worker/services/passwords";
 
-/** Cloudflare's documented limit for PBKDF2 in deployed Workers (NOTES.md); wrangler dev does not enforce it. */
+/** Cloudflare's documented limit for PBKDF2 in deployed Workers; wrangler dev does not enforce it. */
 const WORKERS_PBKDF2_CAP = 100_000;
 
 /** A correct stored value (`pbkdf2-sha256$<iterations>$<salt>$<hash>`) at any iteration count, made as Node allows. */
@@ -13,7 +13,7 @@ async function storedHash(password: string, iterations: number): Promise<string>
   return `pbkdf2-sha256$${iterations}$${base64(salt)}$${base64(new Uint8Array(bits))}`;
 }
 
-describe("password hashing (D4)", () => {
+describe("password hashing (product rule 29)", () => {
   it("stays within the Workers PBKDF2 cap and refuses stored hashes above it", async () => {
     expect(PBKDF2_ITERATIONS).toBeLessThanOrEqual(WORKERS_PBKDF2_CAP);
     // Correct hashes of the password: the stored count is honoured up to the cap, refused past it.

@@ -21,7 +21,7 @@ const DAY = 86_400_000;
 const now = Date.UTC(2026, 10, 22, 12);
 
 describe("pricing pages", () => {
-  it("advertise $40 / $38 / $35 / $32 / $28 and send buyers to the D13 checkouts", () => {
+  it("advertise $40 / $38 / $35 / $32 / $28 and send buyers to the product rule 44 checkouts", () => {
     expect(PRICING_PAGES.map((p) => [p.slug, p.rateDollars, p.checkout])).toEqual([
       ["standard-pricing", 40, "/checkout"],
       ["special-pricing", 38, "/checkout"],
@@ -107,7 +107,7 @@ describe("tier checkouts", () => {
   });
 });
 
-describe("non-numeric counts (spec §5)", () => {
+describe("non-numeric counts (product rule 47)", () => {
   it.each([
     ["", 0],
     ["abc", 0],
@@ -154,7 +154,7 @@ describe("survey, ringcloud and dashboard prices", () => {
   });
 });
 
-describe("aged-lead pricing (D7)", () => {
+describe("aged-lead pricing (product rule 5)", () => {
   it.each([
     [1, "30-60", 500],
     [60, "30-60", 500],

@@ -19,7 +19,7 @@ async function status(importId: string, cookie: string) {
 describe("POST /api/admin/aged-leads", () => {
   it("is for admins only", () => expectAdminOnly("/api/admin/aged-leads", { json: { name: "x" } }));
 
-  it("stores a lead priced by the D7 rule, and refuses the same phone and form fill time twice", async () => {
+  it("stores a lead priced by age (product rule 5), and refuses the same phone and form fill time twice", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
     const phone = uniquePhone();
     const formFillTime = new Date(Date.now() - 75 * DAY).toISOString();
@@ -102,7 +102,7 @@ describe("POST /api/admin/callback-opportunities", () => {
   });
 });
 
-describe("bulk import (D8)", () => {
+describe("bulk import (product rule 15)", () => {
   it("is for admins only", async () => {
     await expectAdminOnly("/api/bulk-upload-aged-leads", { json: { batchNumber: 1, leads: [row()] } });
     await expectAdminOnly("/api/imports/anything");

@@ -5,7 +5,7 @@
  */
 import { D1_LIMITS } from "../../worker/db/limits";
 
-export interface Executed {
+interface Executed {
   sql: string;
   params: number;
   largestValueBytes: number;

@@ -74,7 +74,7 @@ async function expectedIds(location: string): Promise<string[]> {
     .map((row) => row.id);
 }
 
-describe("location filter (issue 11 item 2, D15)", () => {
+describe("location filter (issue 11 item 2, product rule 13)", () => {
   it("never selects a lead by a part of its phone: of all 3-digit terms only its area code finds it", async () => {
     const { cookie } = await signedIn();
     const [id] = await insertLeads([{ state: "QZ", phone: "9876543210" }]);

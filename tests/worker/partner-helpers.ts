@@ -4,7 +4,7 @@ import { callApi, printedToken, sessionCookie, signedIn } from "./helpers";
 
 let count = 0;
 
-export function applicationForm(overrides: Record<string, string> = {}): { form: FormData; email: string } {
+function applicationForm(overrides: Record<string, string> = {}): { form: FormData; email: string } {
   count += 1;
   const email = `partner_${Date.now().toString(36)}_${count}_${Math.floor(Math.random() * 1e6)}@example.com`;
   const fields: Record<string, string> = {

@@ -4,7 +4,7 @@ import Stripe from "stripe";
 import { leadDedupeKey } from "../../src/domain/leads";
 import { callApi } from "./helpers";
 
-export const WEBHOOK_SECRET = "whsec_payment_hardening";
+const WEBHOOK_SECRET = "whsec_payment_hardening";
 
 /** `count` unsold leads (ten days old, $5.00 each by the pricing rule); answers their ids. */
 export async function createLeads(count: number): Promise<string[]> {

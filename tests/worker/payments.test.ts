@@ -129,7 +129,7 @@ describe("POST /api/create-payment-intent prices every context on the server", (
   });
 });
 
-describe("simulated card payments (D3)", () => {
+describe("simulated card payments (product rule 9)", () => {
   it("4242… pays the order through the same path as the webhook", async () => {
     const start = await (await createIntent({ amount: 39, callCount: 1 })).json<{
       clientSecret: string;

@@ -8,7 +8,7 @@ import { getTableConfig, type Index, type SQLiteColumn, SQLiteSyncDialect, SQLit
 
 const dialect = new SQLiteSyncDialect();
 
-export interface ColumnShape {
+interface ColumnShape {
   type: string;
   notNull: boolean;
   default: string | null;

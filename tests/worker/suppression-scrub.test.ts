@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 6 (docs/product-rules.md D22): a number on a suppression list never passes the marketplace
+ * Issue 24 item 6 (product rule 40): a number on a suppression list never passes the marketplace
  * list, a reservation, a sale or a ping; a buyer's private list scrubs only that buyer; each sale and
  * routed transfer records the lists it was checked against; a number suppressed after purchase is flagged.
  */

@@ -3,13 +3,13 @@ import { env } from "cloudflare:workers";
 import type { DeliverySettings, PartnerPaymentTerms } from "../../src/domain/transfers";
 import { partners } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
-import { createApiKey, verifyApiKey } from "../../worker/services/api-keys";
+import { createApiKey, hashApiKey, keyOwnerOf, keyOwnerQuery } from "../../worker/services/api-keys";
 import { saveDeliverySettings } from "../../worker/services/order-delivery";
 import { createUser } from "./helpers";
 
 /** The services' first parameter, at `now` (the current time unless given). */
 export const deps = (now?: number) => createDeps(env, now);
-export const db = () => deps().db;
+const db = () => deps().db;
 
 export async function createPartner(
   options: { dailyCallCap?: number; payPerTransferCents?: number; paymentTerms?: PartnerPaymentTerms } = {},
@@ -30,7 +30,8 @@ export async function createPartner(
       timeZone: "America/Chicago",
     });
   const { key, apiKey } = await createApiKey(deps(), id, "Dialer");
-  const owner = await verifyApiKey(deps(), key);
+  // The partner-key middleware's own lookup: unknown or revoked keys are 401.
+  const owner = keyOwnerOf(await keyOwnerQuery(deps(), await hashApiKey(key)));
   const profile = {
     id,
     businessName: "Test Call Center",

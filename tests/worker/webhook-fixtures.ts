@@ -14,9 +14,9 @@ import type { WebhookRuntime } from "../../worker/services/webhooks/runtime";
 import { callApi } from "./helpers";
 
 /** A public address every name resolves to unless a test says otherwise. */
-export const PUBLIC_ADDRESS = "93.184.216.34";
+const PUBLIC_ADDRESS = "93.184.216.34";
 
-export interface QueuedMessage extends DeliveryKey {
+interface QueuedMessage extends DeliveryKey {
   delaySeconds: number;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Suppression (Do Not Call) lists, their uploads, buyers' private scrubs and the record of what each sale
- * and transfer was checked against (docs/product-rules.md D22, docs/decisions/0042; migration 0018).
+ * and transfer was checked against (product rule 40, docs/decisions/0042; migration 0018).
  * Re-exported by schema.ts, the one schema source (decision 0036).
  */
 import { type SQL, sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * The whole data model (spec §3, PRODUCT.md D2, D4, D6, D8, D9, D10). Times are epoch milliseconds,
+ * The whole data model (product rules 7-8, 12-15, 29-30, 34, 42). Times are epoch milliseconds,
  * money is integer cents, ids are random UUIDs unless a natural key exists.
  */
 import { type SQL, sql } from "drizzle-orm";
@@ -49,7 +49,7 @@ export const users = sqliteTable(
     lastName: text("last_name").notNull().default(""),
     phone: text("phone").notNull().default(""),
     agencyName: text("agency_name").notNull().default(""),
-    /** Descriptive only (spec §6): 'Insurance Agent' or 'Agency Owner'. */
+    /** Descriptive only (product rule 42): 'Insurance Agent' or 'Agency Owner'. */
     role: text("role").notNull().default("Insurance Agent"),
     state: text("state"),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
@@ -74,9 +74,9 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: integer("expires_at").notNull(),
-    /** When the session began: it ends SESSION_ABSOLUTE_MS later whatever happens (D14). */
+    /** When the session began: it ends SESSION_ABSOLUTE_MS later whatever happens (product rule 30). */
     createdAt: integer("created_at").notNull().default(0),
-    /** Last request seen, to end sessions idle longer than their idle timeout (D14). */
+    /** Last request seen, to end sessions idle longer than their idle timeout (product rule 30). */
     lastSeenAt: integer("last_seen_at").notNull().default(0),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
@@ -99,7 +99,7 @@ export const surveyResponses = sqliteTable(
 
 export { ORDER_KINDS, ORDER_STATUSES, type OrderKind, type OrderStatus } from "../../src/domain/orders";
 
-/** D2: every purchase, whichever screen sold it. */
+/** Product rule 7: every purchase, whichever screen sold it. */
 export const orders = sqliteTable(
   "orders",
   {
@@ -139,7 +139,7 @@ export const orders = sqliteTable(
   ],
 );
 
-/** D8: one upload of a CSV file, with its running counts. */
+/** Product rule 15: one upload of a CSV file, with its running counts. */
 export const imports = sqliteTable(
   "imports",
   {
@@ -219,14 +219,14 @@ export const agedLeads = sqliteTable(
     email: text("email"),
     phone: text("phone").notNull(),
     state: text("state").notNull(),
-    /** The phone's area code (`leadAreaCode`), filled on insert; the location filter matches it exactly (D15). */
+    /** The phone's area code (`leadAreaCode`), filled on insert; the location filter matches it exactly (product rule 13). */
     areaCode: text("area_code"),
-    /** The band given at upload; used only when formFillTime is absent (D7). */
+    /** The band given at upload; used only when formFillTime is absent (product rule 5). */
     ageRange: text("age_range", { enum: AGE_RANGES }),
-    /** Explicit price from the upload; 0 = priced by age (D7). */
+    /** Explicit price from the upload; 0 = priced by age (product rule 5). */
     priceCents: integer("price_cents").notNull().default(0),
     formFillTime: integer("form_fill_time", { mode: "timestamp_ms" }),
-    /** phone digits + formFillTime: the duplicate rule of D8. */
+    /** phone digits + formFillTime: the duplicate rule (product rule 15). */
     dedupeKey: text("dedupe_key").notNull(),
     importId: text("import_id").references(() => imports.id, { onDelete: "set null" }),
     /** The CSV batch that inserted the lead: an import's counts are read back from the rows themselves. */
@@ -242,7 +242,7 @@ export const agedLeads = sqliteTable(
     returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
     /** Set when the lead's order was fully refunded (migration 0016): it leaves My Leads and cannot be returned. */
     refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
-    // Consent evidence (migration 0017, docs/product-rules.md D22): each optional, checked by schemas/consent.ts.
+    // Consent evidence (migration 0017, product rule 39): each optional, checked by schemas/consent.ts.
     optInAt: integer("opt_in_at", { mode: "timestamp_ms" }),
     optInUrl: text("opt_in_url"),
     consentText: text("consent_text"),
@@ -363,7 +363,7 @@ export const partnerApplications = sqliteTable(
   (t) => [index("partner_applications_status_idx").on(t.status, t.createdAt)],
 );
 
-/** D9: the file lives in R2 under a random key; this row keeps its name, size, type and date. */
+/** Product rule 34: the file lives in R2 under a random key; this row keeps its name, size, type and date. */
 export const partnerDocuments = sqliteTable(
   "partner_documents",
   {
@@ -383,7 +383,7 @@ export const partnerDocuments = sqliteTable(
   ],
 );
 
-/** D10: the local mailer's outbox (and a record of what production sent). */
+/** Product rules 11, 27, 35: the local mailer's outbox (and a record of what production sent). */
 export const outbox = sqliteTable(
   "outbox",
   {
@@ -397,7 +397,7 @@ export const outbox = sqliteTable(
   (t) => [index("outbox_to_idx").on(t.to, t.createdAt)],
 );
 
-/** Each payment-provider event is processed once (D2). */
+/** Each payment-provider event is processed once (product rule 8). */
 export const paymentEvents = sqliteTable("payment_events", {
   id: text("id").primaryKey(),
   type: text("type").notNull(),
@@ -407,7 +407,7 @@ export const paymentEvents = sqliteTable("payment_events", {
 
 export const SIMULATED_INTENT_STATUSES = ["requires_payment_method", "succeeded", "canceled"] as const;
 
-/** The simulated payment provider's own record of its intents (D3); Stripe keeps these itself. */
+/** The simulated payment provider's own record of its intents (product rule 9); Stripe keeps these itself. */
 export const simulatedPaymentIntents = sqliteTable(
   "simulated_payment_intents",
   {
@@ -425,7 +425,7 @@ export const simulatedPaymentIntents = sqliteTable(
 );
 
 /**
- * Login throttling (D11, D14), per client address and per username: attempts in the current window,
+ * Login throttling (product rule 31), per client address and per username: attempts in the current window,
  * and a lock whose length doubles with each lockout.
  */
 export const loginThrottle = sqliteTable("login_throttle", {
@@ -436,7 +436,7 @@ export const loginThrottle = sqliteTable("login_throttle", {
   lockedUntil: integer("locked_until").notNull().default(0),
 });
 
-/** Local fallback for the rate-limiting binding (D11): fixed windows per key. */
+/** Local fallback for the rate-limiting binding (product rule 33): fixed windows per key. */
 export const rateLimitWindows = sqliteTable("rate_limit_windows", {
   key: text("key").primaryKey(),
   windowStart: integer("window_start").notNull(),

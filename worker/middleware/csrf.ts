@@ -1,5 +1,5 @@
 /**
- * D11: state-changing API requests must come from the site's own origin. A browser always sends
+ * Product rule 33: state-changing API requests must come from the site's own origin. A browser always sends
  * Origin (and Sec-Fetch-Site) on such requests, so a foreign value is refused; a request carrying
  * neither comes from no browser and cannot be a cross-site forgery. JSON endpoints also insist on a
  * JSON content type, which a cross-site HTML form cannot send.

@@ -9,14 +9,14 @@ import { homePath, type PublicUser } from "../../src/domain/user";
 export type PageAudience = "buyer" | "admin" | "partner";
 
 /** Whom a guarded page is for, as the 403 page says it. */
-export const AUDIENCE_TEXT: Record<PageAudience, string> = {
+const AUDIENCE_TEXT: Record<PageAudience, string> = {
   buyer: "buyers and administrators",
   admin: "administrators",
   partner: "partner call centers",
 };
 
 /** The way home for each kind of reader. */
-export const HOME_LINK_TEXT: Record<ReturnType<typeof homePath>, string> = {
+const HOME_LINK_TEXT: Record<ReturnType<typeof homePath>, string> = {
   "/dashboard": "Go to your dashboard",
   "/partner": "Go to the partner portal",
   "/admin": "Go to the admin panel",

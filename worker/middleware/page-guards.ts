@@ -1,5 +1,5 @@
 /**
- * D5 for pages, by path prefix: everything under /dashboard and /transfer-checkout needs a buyer's session
+ * Product rule 28 for pages, by path prefix: everything under /dashboard and /transfer-checkout needs a buyer's session
  * (else to /login and back after it); under /admin and /admin-orders an admin; under /partner a partner.
  * A signed-in user of another kind gets the 403 page, told whom the page is for and linked to their own home. A prefix covers the page and everything below it
  * (`/admin`, `/admin/…`), never a sibling that merely starts alike (`/partner-invitation` stays public),
@@ -32,7 +32,7 @@ export const GUARDED_PREFIXES = new Map<string, PageRule>([
 ]);
 
 /** The rule for a page path: its own prefix or the nearest guarded folder above it; undefined when public. */
-export function pageRuleFor(path: string): PageRule | undefined {
+function pageRuleFor(path: string): PageRule | undefined {
   for (let prefix = path; prefix.length > 1; prefix = prefix.slice(0, prefix.lastIndexOf("/")) || "/") {
     const rule = GUARDED_PREFIXES.get(prefix);
     if (rule) return rule;
@@ -71,7 +71,7 @@ function withoutDotSegments(path: string): string {
  * '/admin/index.html', '/ADMIN', '/%61dmin', '//admin' and '/x/..%2Fadmin' are all '/admin'. Aliases the
  * asset server does not serve are guarded all the same: a guard too many costs nothing.
  */
-export function pagePath(path: string): string {
+function pagePath(path: string): string {
   let page = withoutDotSegments(decoded(path).replaceAll("\\", "/").toLowerCase());
   for (let before = ""; before !== page; ) {
     before = page;

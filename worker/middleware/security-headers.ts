@@ -6,14 +6,14 @@ import { bookingOrigin } from "../../src/config/site";
  * Exactly what Stripe's security guide lists for Stripe.js and the Payment Element (docs.stripe.com/security/guide,
  * "Content Security Policy"); its Google Maps entries serve the Address Element, which the shop does not use.
  */
-export const STRIPE_CSP = {
+const STRIPE_CSP = {
   scriptSrc: ["https://js.stripe.com", "https://*.js.stripe.com"],
   frameSrc: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
   connectSrc: ["https://api.stripe.com"],
 } as const;
 
 /**
- * D11: a CSP that allows only the site, Stripe and the booking host; no framing of the site.
+ * Product rule 43: a CSP that allows only the site, Stripe and the booking host; no framing of the site.
  * Astro hydrates islands with small inline scripts, so every HTML response gets a fresh nonce,
  * stamped onto each of its <script> elements on the way out.
  */

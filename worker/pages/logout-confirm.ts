@@ -1,5 +1,5 @@
 /**
- * The page `GET /api/logout` shows when the request did not come from the site itself (D11): signing
+ * The page `GET /api/logout` shows when the request did not come from the site itself (product rule 33): signing
  * out takes a click on its button, which POSTs from this origin.
  */
 import { site } from "../../src/config/site";

@@ -1,4 +1,4 @@
-/** Admin lead uploads (spec §7; PRODUCT.md D7, D8): single aged leads, callback opportunities, CSV imports. */
+/** Admin lead uploads (product rules 5, 15): single aged leads, callback opportunities, CSV imports. */
 import { Hono } from "hono";
 import { adminAgedLeadSchema, bulkUploadSchema, callbackOpportunitySchema } from "../../src/domain/schemas/admin-leads";
 import type { SignedInBindings } from "../env";

@@ -1,4 +1,4 @@
-/** Sign-in, sign-out and password recovery (spec §7; PRODUCT.md D4, D10, D11). */
+/** Sign-in, sign-out and password recovery (product rules 29-33). */
 import { type Context, Hono } from "hono";
 import {
   forgotPasswordSchema,
@@ -34,7 +34,7 @@ export const auth = new Hono<AppBindings>()
   })
   .get("/logout", async (c) => {
     // Only a click on the site itself, or an address typed into the browser, signs out by GET: another
-    // site's link or image gets a page whose button POSTs (D11).
+    // site's link or image gets a page whose button POSTs (product rule 33).
     const fetchSite = c.req.header("Sec-Fetch-Site");
     if (fetchSite !== "same-origin" && fetchSite !== "none") return c.html(LOGOUT_CONFIRM_PAGE);
     return endSession(c, 302);

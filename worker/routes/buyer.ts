@@ -1,4 +1,4 @@
-/** The buyer dashboard's API (spec §7; PRODUCT.md D2, D5, D6): signed-in users only, their own data only. */
+/** The buyer dashboard's API (product rules 8, 12, 14, 28): signed-in users only, their own data only. */
 import { Hono } from "hono";
 import {
   agedLeadsQuerySchema,

@@ -17,7 +17,7 @@ import { routeTransfer } from "../services/transfer-routing";
 import { partnerApiReference } from "./partner-api-docs";
 import { event, ping, show } from "./partner-api-schemas";
 
-export const PARTNER_API_VERSION = "1.0.0";
+const PARTNER_API_VERSION = "1.0.0";
 
 export const partnerApi = new OpenAPIHono<PartnerApiBindings>({
   defaultHook: (result) => {
@@ -70,7 +70,7 @@ const documentConfig = {
  * The shop's OpenAPI 3.1 document: the partner API (generated from the zod schemas above) and, in its
  * `webhooks` section, the events buyers receive at their endpoints (src/domain/schemas/webhooks.ts).
  */
-export function partnerApiDocument() {
+function partnerApiDocument() {
   const document = partnerApi.getOpenAPI31Document(documentConfig);
   const { webhooks, components } = webhooksOpenApi();
   return {

@@ -1,4 +1,4 @@
-/** Partner applications (spec §7; PRODUCT.md D9, D11): anonymous submission with documents, admin review. */
+/** Partner applications (product rules 33, 34): anonymous submission with documents, admin review. */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { applicationStatusSchema, DOCUMENT_ERRORS, partnerApplicationSchema } from "../../src/domain/schemas/partner";

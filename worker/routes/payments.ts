@@ -1,4 +1,4 @@
-/** Starting and confirming payments (spec §7; PRODUCT.md D1, D2, D3). */
+/** Starting and confirming payments (product rules 3, 8, 9). */
 import { Hono } from "hono";
 import {
   orderStatusQuerySchema,

@@ -1,5 +1,5 @@
 /**
- * The two onboarding wizards' saves (spec §7 `/api/survey`, `/api/ringcloud-survey`; PRODUCT.md D4, D11).
+ * The two onboarding wizards' saves (`/api/survey`, `/api/ringcloud-survey`; product rules 33, 42).
  * The first save creates the account and signs the buyer in; a repeat save names its `surveyId` and, from
  * that signed-in account, updates the same survey (decision 0017).
  */

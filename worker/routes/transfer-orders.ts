@@ -1,4 +1,4 @@
-/** /admin-orders' API (spec §7 `GET /api/transfer-orders`; PRODUCT.md D2): every live-transfer order, admins only. */
+/** /admin-orders' API (`GET /api/transfer-orders`; product rules 8, 45): every live-transfer order, admins only. */
 import { Hono } from "hono";
 import { orderStatusChangeSchema } from "../../src/domain/schemas/dashboard";
 import { deliverySettingsInputSchema } from "../../src/domain/schemas/delivery-setup";

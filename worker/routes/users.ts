@@ -1,4 +1,4 @@
-/** User administration (spec §2 users tab, §7): admins only. */
+/** User administration (the users tab; product rules 28, 29): admins only. */
 import { Hono } from "hono";
 import { changePasswordSchema } from "../../src/domain/schemas/auth";
 import type { SignedInBindings } from "../env";

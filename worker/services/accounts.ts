@@ -1,6 +1,6 @@
 /**
- * Accounts (D4): `createUser` is the one way an account is made (the surveys, a partner's approval, a
- * delivery-setup link): unique username and e-mail, the password rule (D14), a hashed password, and
+ * Accounts (product rule 42): `createUser` is the one way an account is made (the surveys, a partner's approval, a
+ * delivery-setup link): unique username and e-mail, the password rule (product rule 29), a hashed password, and
  * whatever belongs with the account written in the same transaction. Also the survey records.
  */
 import { and, eq, sql } from "drizzle-orm";

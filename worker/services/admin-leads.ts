@@ -1,4 +1,4 @@
-/** Admin lead uploads (spec §7; PRODUCT.md D7, D8): single aged leads and callback opportunities, newest first. */
+/** Admin lead uploads (product rules 5, 15): single aged leads and callback opportunities, newest first. */
 import { desc } from "drizzle-orm";
 import { storedLead } from "../../src/domain/leads";
 import { agedLeadPrice, dollarsToCents } from "../../src/domain/pricing";

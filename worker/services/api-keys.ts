@@ -128,16 +128,6 @@ export function partnerApiKeys(deps: Deps, partnerId: string) {
   };
 }
 
-/** The owner of a live key; unknown or revoked keys are 401. */
-export async function verifyApiKey(deps: Deps, key: string): Promise<KeyOwner> {
-  return verifyApiKeyHash(deps, await hashApiKey(key));
-}
-
-/** verifyApiKey for a key already hashed (the middleware hashes once for the lookup and the rate limit). */
-export async function verifyApiKeyHash(deps: Deps, keyHash: string): Promise<KeyOwner> {
-  return keyOwnerOf(await keyOwnerQuery(deps, keyHash));
-}
-
 /** The lookup of a key by its hash, as a query the caller may run in a batch beside others. */
 export function keyOwnerQuery(deps: Deps, keyHash: string) {
   return deps.db

@@ -1,4 +1,4 @@
-/** A buyer's own orders (spec §7 `/api/my-orders`, `/api/call-transfer-order`; PRODUCT.md D2). */
+/** A buyer's own orders (`/api/my-orders`, `/api/call-transfer-order`; product rules 8, 22). */
 import { and, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { CALL_TRANSFER_UNIT_CENTS, dollarsToCents, formatUsd, quoteCallTransfer } from "../../src/domain/pricing";

@@ -1,5 +1,5 @@
 /**
- * The pricing pages' and wizards' checkouts (spec §7 `/api/create-payment-intent`; PRODUCT.md D1, D2, D3)
+ * The pricing pages' and wizards' checkouts (`/api/create-payment-intent`; product rules 3, 8, 9)
  * and the simulated provider's card form: the server prices every purchase, the browser's amount is only
  * compared.
  */

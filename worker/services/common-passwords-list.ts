@@ -1,5 +1,5 @@
 /**
- * The 10,000 most common passwords (PRODUCT.md D14), from the npm package common-password@0.1.2 (ISC,
+ * The 10,000 most common passwords (product rule 29), from the npm package common-password@0.1.2 (ISC,
  * "10k most common.txt", Mark Burnett's list), lower-cased. Entries shorter than 8 characters are
  * left out: the length rule (PASSWORD_MIN) already refuses them. Server-only: never import this from
  * a browser island.

@@ -1,5 +1,5 @@
 /**
- * The "Consent record" of a lead or transfer a buyer bought (docs/product-rules.md D22, decision 0041):
+ * The "Consent record" of a lead or transfer a buyer bought (product rule 39, decision 0041):
  * every piece of consent evidence stored with it, its certificates and whether they can be claimed here,
  * and the suppression lists it was checked against before the sale or the routing. Only the buyer's own
  * leads and transfers: anything else is 404.
@@ -24,7 +24,7 @@ type CheckSubject = { type: SuppressionCheckSubject; id: string };
  * (`suppression_checks`: each list's kind, name and refreshed-on day at the time). Null when nothing was
  * recorded: the view then says "No suppression check recorded".
  */
-export async function suppressionChecksOf(deps: Deps, subject: CheckSubject): Promise<SuppressionCheckView[] | null> {
+async function suppressionChecksOf(deps: Deps, subject: CheckSubject): Promise<SuppressionCheckView[] | null> {
   const rows = await deps.db
     .select({
       listName: suppressionChecks.listName,

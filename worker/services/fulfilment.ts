@@ -12,7 +12,7 @@ import { orderProgressSelect, todayCounts, toTrackerOrder } from "./tracker";
 /** Open orders shown at once, oldest paid first (the order routing serves them in). */
 const ORDER_LIMIT = 200;
 /** Billable rate and average duration are over this many recent days. */
-export const PARTNER_STATS_DAYS = 30;
+const PARTNER_STATS_DAYS = 30;
 
 export async function fulfilmentOverview(deps: Deps): Promise<FulfilmentOverview> {
   const { db } = deps;

@@ -1,5 +1,5 @@
 /**
- * The CSV import pipeline (PRODUCT.md D8). A batch of up to 1,000 rows is validated row by row; refused
+ * The CSV import pipeline (product rule 15). A batch of up to 1,000 rows is validated row by row; refused
  * rows are recorded with their row number and reason; valid rows are stored in R2 and their key queued.
  * The consumer inserts them with one D1 batch, skipping duplicates. Every received row ends up inserted,
  * duplicate or rejected, and a batch is processed once however often its message arrives.
@@ -240,7 +240,7 @@ export async function failImportBatch(deps: Deps, message: ImportBatchMessage, e
   ]);
 }
 
-export async function importStatus(deps: Deps, importId: string): Promise<ImportStatus | null> {
+async function importStatus(deps: Deps, importId: string): Promise<ImportStatus | null> {
   const { db, now } = deps;
   const [[row], rejections, [stalled]] = await db.batch([
     db.select().from(imports).where(eq(imports.id, importId)),

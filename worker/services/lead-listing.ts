@@ -1,5 +1,5 @@
 /**
- * The aged-lead marketplace list (PRODUCT.md D6, D15), built to stay fast at a million leads
+ * The aged-lead marketplace list (product rules 12-14), built to stay fast at a million leads
  * (docs/decisions/0012): totals come from the per-state counts table, pages from partial indexes over
  * listed leads, newest first, with the location filter turned into exact index keys. My Leads is in
  * owned-leads.ts.
@@ -242,13 +242,13 @@ export async function listAvailableLeads(
         state: row.state,
         currentAgeRange: priced.ageRange,
         actualAge: priced.ageDays,
-        // D15: the day only before purchase.
+        // Product rule 13: the day only before purchase.
         formFillTime: row.form_fill_time === null ? null : new Date(row.form_fill_time).toISOString().slice(0, 10),
         // Spec-fixed names (aged-lead list item): dollars; `priceCents` beside them.
         currentPrice: priced.priceCents / 100,
         price: priced.priceCents / 100,
         priceCents: priced.priceCents,
-        // Before purchase only whether a certificate exists, never its URL (D22).
+        // Before purchase only whether a certificate exists, never its URL (product rule 39).
         certified: row.certified === 1,
       };
     }),

@@ -1,5 +1,5 @@
 /**
- * Buying aged leads (PRODUCT.md D6): reserve, then a card payment for exactly those leads. One buyer
+ * Buying aged leads (product rule 14): reserve, then a card payment for exactly those leads. One buyer
  * holds one open reservation: a new purchase replaces the previous unpaid one and cancels its payment.
  */
 import type { BalanceApplied } from "../../src/domain/returns";

@@ -1,4 +1,4 @@
-/** Aged leads for buyers (PRODUCT.md D6, D7): pricing, reservation, sale (the list is in lead-listing.ts). */
+/** Aged leads for buyers (product rules 5, 12, 14): pricing, reservation, sale (the list is in lead-listing.ts). */
 import { and, count, eq, exists, isNull, sql } from "drizzle-orm";
 import { maskName } from "../../src/domain/masking";
 import { type AgeRange, agedLeadPrice } from "../../src/domain/pricing";
@@ -44,7 +44,7 @@ const leadIdIn = (ids: readonly string[]) =>
 const CONFLICT_PREFIX = "Another buyer just bought or reserved these leads, so we took them out of your selection: ";
 
 /**
- * Reserves every lead for the buyer's new order, or none of them (D6), for RESERVATION_MINUTES. A buyer
+ * Reserves every lead for the buyer's new order, or none of them (product rule 14), for RESERVATION_MINUTES. A buyer
  * holds one reservation: the same batch releases the buyer's previous one, but only when every lead asked
  * for can be had, so a refused attempt leaves it as it was. Unknown ids → 400; taken ones → 409 naming them.
  */

@@ -1,5 +1,5 @@
 /**
- * Login throttling (PRODUCT.md D11, D14). Every attempt is counted, atomically and before the password is
+ * Login throttling (product rule 31). Every attempt is counted, atomically and before the password is
  * checked, against the client address and against the username; past LOGIN_ATTEMPTS_PER_WINDOW a key is
  * locked, for twice as long at each lockout in a row. Parallel requests cannot slip past the count: each
  * one is a single UPSERT whose answer decides whether that request may check a password.

@@ -1,5 +1,5 @@
 /**
- * The one mailer (docs/product-rules.md D10). Every message is kept in the outbox table; with
+ * The one mailer (product rules 11, 27, 35). Every message is kept in the outbox table; with
  * MAIL_API_URL set it is also sent through that HTTP e-mail API (text and HTML), otherwise it is printed
  * to the console (local runs, tests). A message's `secrets` (links that sign someone in) never reach the
  * outbox, and reach the console only when APP_ENV is `development`: both keep a copy with each secret

@@ -1,5 +1,5 @@
 /**
- * Orders (PRODUCT.md D2): created `pending` with their payment intent, `paid` only on the provider's own
+ * Orders (product rule 8): created `pending` with their payment intent, `paid` only on the provider's own
  * confirmation of the right amount, each provider event processed once and in one transaction with what
  * it changes; refunds and disputes follow the provider's events.
  */
@@ -227,7 +227,7 @@ async function paymentSucceeded(
     return;
   }
   if (after?.status === "pending") {
-    // A lead whose number reached a Do Not Call list after it was reserved is never sold (D22).
+    // A lead whose number reached a Do Not Call list after it was reserved is never sold (product rule 40).
     const suppressed = leadIds && (await suppressedLeadIds(deps, order.userId ?? "", leadIds)).size > 0;
     const reason = suppressed
       ? `${SUPPRESSED_LEAD_MESSAGE} Refunded.`

@@ -1,5 +1,5 @@
 /**
- * My Leads (spec §2 "My Leads"): the leads a buyer bought and kept, a page at a time, and their CSV streamed
+ * My Leads (product rule 12): the leads a buyer bought and kept, a page at a time, and their CSV streamed
  * in chunks; each with its consent evidence (decision 0041) and a flag when its number reached a Do Not
  * Call list after the purchase (decision 0042).
  */
@@ -48,7 +48,7 @@ const toOwnedLead = (row: OwnedRow): OwnedLead => ({
   suppressedOn: null,
 });
 
-/** The consent cells of an owned lead's CSV row: everything stored, certificates included (D22). */
+/** The consent cells of an owned lead's CSV row: everything stored, certificates included (product rule 39). */
 const consentCells = (row: OwnedRow) =>
   consentCsvCells({ ...row, optInAt: row.optInAt?.getTime() ?? null }, row.certified === true);
 
@@ -92,7 +92,7 @@ export async function listOwnedLeads(deps: Deps, userId: string, page: number): 
 }
 
 /** Every lead the buyer owns, read in chunks after the last (soldAt, id) seen: one query per chunk. */
-export async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerator<OwnedRow[]> {
+async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerator<OwnedRow[]> {
   const { db } = deps;
   let after: { soldAt: Date; id: string } | null = null;
   while (true) {
@@ -119,7 +119,7 @@ export async function* ownedLeadChunks(deps: Deps, userId: string): AsyncGenerat
   }
 }
 
-export const MY_LEADS_CSV_HEADER = [
+const MY_LEADS_CSV_HEADER = [
   "Name",
   "Phone",
   "Email",

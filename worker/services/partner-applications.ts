@@ -1,5 +1,5 @@
 /**
- * Partner applications (spec §7; PRODUCT.md D9, D11): an anonymous application with up to
+ * Partner applications (product rules 16, 33, 34): an anonymous application with up to
  * MAX_DOCUMENTS documents staged in R2, the admin's list of applications, and document downloads.
  */
 import { asc, desc, eq, sql } from "drizzle-orm";

@@ -1,4 +1,4 @@
-/** Partner documents for download (PRODUCT.md D9): named from the application and the detected type. */
+/** Partner documents for download (product rule 34): named from the application and the detected type. */
 import { asc, eq, sql } from "drizzle-orm";
 import { documentFileName } from "../../src/domain/schemas/partner";
 import { partnerApplications, partnerDocuments } from "../db/schema";

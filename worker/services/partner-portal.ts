@@ -75,7 +75,7 @@ export async function partnerStats(deps: Deps, partner: PartnerProfile): Promise
   };
 }
 
-export const TRANSFER_PAGE_SIZE = 50;
+const TRANSFER_PAGE_SIZE = 50;
 
 /** The partner's transfers, newest first, a page at a time (`before`: the routedAt of the last one seen). */
 export async function listPartnerTransfers(

@@ -1,5 +1,5 @@
 /**
- * The server's half of the password rule (PRODUCT.md D14): the length of src/domain/password-rule.ts
+ * The server's half of the password rule (product rule 29): the length of src/domain/password-rule.ts
  * plus the bundled list of the 10,000 most common passwords. Imports carry their `.ts` extension so that
  * `npm run user:create` (plain Node) applies the very same rule.
  */

@@ -1,5 +1,5 @@
 /**
- * Password recovery (docs/product-rules.md D10): a reset link (single use, one hour; decision 0028) is
+ * Password recovery (product rule 32): a reset link (single use, one hour; decision 0028) is
  * e-mailed to a known address; the same answer goes out whether or not the address has an account.
  */
 import { RESET_LINK_INVALID } from "../../src/domain/schemas/auth";

@@ -1,11 +1,12 @@
 /**
- * Password hashing (PRODUCT.md D4): PBKDF2-SHA256 with a random 16-byte salt at the Workers
+ * Password hashing (product rule 29): PBKDF2-SHA256 with a random 16-byte salt at the Workers
  * maximum of 100,000 iterations. Stored as `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`.
  * Runs unchanged in the Worker and in Node (scripts), both of which provide WebCrypto.
  */
 
 /** Cloudflare Workers refuse PBKDF2 above this count in production. */
-export const PBKDF2_MAX_ITERATIONS = 100_000;
+const PBKDF2_MAX_ITERATIONS = 100_000;
+/** New hashes use the most the Workers allow. */
 export const PBKDF2_ITERATIONS = PBKDF2_MAX_ITERATIONS;
 const SCHEME = "pbkdf2-sha256";
 const HASH_BYTES = 32;

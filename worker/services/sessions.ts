@@ -1,5 +1,5 @@
 /**
- * The one session module (PRODUCT.md D4, D14, NOTES.md "Sessions"): lucia 3 with sessions in D1, so it can
+ * The one session module (product rules 30, 32): lucia 3 with sessions in D1, so it can
  * be swapped for the guide's own implementation without touching routes.
  *
  * Cookie `__Host-session`: Secure, Path=/, HttpOnly, SameSite=Lax, no Domain (the prefix makes browsers
@@ -47,8 +47,7 @@ function createLucia(db: D1Database) {
 }
 
 /** How long this user's session may sit unused. */
-export const idleTimeoutMs = (user: Pick<PublicUser, "isAdmin">) =>
-  user.isAdmin ? ADMIN_SESSION_IDLE_MS : SESSION_IDLE_MS;
+const idleTimeoutMs = (user: Pick<PublicUser, "isAdmin">) => (user.isAdmin ? ADMIN_SESSION_IDLE_MS : SESSION_IDLE_MS);
 
 export interface SessionService {
   /** The session's user, and a cookie to set (refreshed, or blank when the session has ended). */

@@ -1,4 +1,4 @@
-/** Password sign-in (PRODUCT.md D4, D11): throttled per address and username, same answer for every failure. */
+/** Password sign-in (product rules 30, 31): throttled per address and username, same answer for every failure. */
 import type { PublicUser } from "../../src/domain/user";
 import type { Deps } from "../deps";
 import { UnauthenticatedError } from "../errors";

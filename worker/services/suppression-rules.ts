@@ -1,5 +1,5 @@
 /**
- * The suppression rule as SQL, in one place (docs/product-rules.md D22, docs/decisions/0042): which lists
+ * The suppression rule as SQL, in one place (product rule 40, docs/decisions/0042): which lists
  * count, for whom. A number is suppressed for everyone while an *active shared* list holds it (every kind
  * but `buyer_private`); a buyer's private list counts for that buyer only. Leads carry the shared verdict
  * (`aged_leads.suppressed_at`, kept by the list changes and by the insert trigger of migration 0018) and
@@ -12,7 +12,7 @@
 import { type SQL, sql } from "drizzle-orm";
 
 /** A list that scrubs every buyer, as the alias `l` of suppression_lists. */
-export const SHARED_ACTIVE = "l.owner_user_id IS NULL AND l.status = 'active'";
+const SHARED_ACTIVE = "l.owner_user_id IS NULL AND l.status = 'active'";
 
 /** SQL text: an active shared list holds the number `number` (an SQL expression). */
 export const sharedListHolds = (number: string) =>

@@ -193,7 +193,7 @@ export async function finishSuppressionUploadSending(
   return suppressionUploadStatus(deps, actor, uploadId);
 }
 
-export function toUploadView(row: UploadRow): SuppressionUploadView {
+function toUploadView(row: UploadRow): SuppressionUploadView {
   return {
     id: row.id,
     listId: row.listId,

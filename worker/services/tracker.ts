@@ -29,7 +29,7 @@ import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
 import { suppressedAfterPurchase } from "./suppression-checks";
 
-export const DEFAULT_TRACKER_TIME_ZONE = "America/New_York";
+const DEFAULT_TRACKER_TIME_ZONE = "America/New_York";
 /** The CSV export reads this many transfers per database query. */
 const EXPORT_CHUNK = 500;
 
@@ -90,7 +90,7 @@ function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
   };
 }
 
-/** A transfer's consent cells for the CSV: the IP and the certificates only once its contact is shown (D22). */
+/** A transfer's consent cells for the CSV: the IP and the certificates only once its contact is shown (product rule 39). */
 function consentCells(row: TrackerRow, shown: boolean): string[] {
   const evidence = shown ? row : { ...row, ipAddress: null, trustedFormUrl: null, jornayaLeadId: null };
   return consentCsvCells({ ...evidence, optInAt: row.optInAt.getTime() }, hasConsentCertificate(row));
@@ -158,7 +158,7 @@ export async function listTrackerTransfers(deps: Deps, userId: string, query: Tr
   };
 }
 
-export const TRACKER_CSV_HEADER = [
+const TRACKER_CSV_HEADER = [
   "Time",
   "Time zone",
   "First name",

@@ -1,4 +1,4 @@
-/** /admin-orders (spec §7 `GET /api/transfer-orders`; PRODUCT.md D2): every live-transfer order and its status changes. */
+/** /admin-orders (`GET /api/transfer-orders`; product rules 8, 45): every live-transfer order and its status changes. */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { ORDER_TRANSITIONS, parseStates, type TransferOrderView } from "../../src/domain/schemas/dashboard";
 import { orders, users } from "../db/schema";

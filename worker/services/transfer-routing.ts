@@ -209,7 +209,7 @@ function readPing(input: PingInput, now: number, owner: KeyOwner) {
   return { ...input.prospect, optInAt };
 }
 
-/** The ping's consent evidence as stored (the schema has checked each format; D22). */
+/** The ping's consent evidence as stored (the schema has checked each format; product rule 39). */
 function storedConsent(consent: PingInput["consent"]) {
   return {
     optInUrl: consent.optInUrl,

@@ -10,10 +10,8 @@ export {
   findPartnerByUser,
   listPartnerTransfers,
   type PartnerProfile,
-  type PartnerStats,
   partnerPayouts,
   partnerStats,
-  TRANSFER_PAGE_SIZE,
 } from "./partner-portal";
-export { getTransfer, recordTransferEvent, type TransferEventInput, type TransferView } from "./transfer-events";
-export { type PingInput, type RouteAnswer, routeTransfer } from "./transfer-routing";
+export { recordTransferEvent, type TransferEventInput } from "./transfer-events";
+export { routeTransfer } from "./transfer-routing";

@@ -64,8 +64,8 @@ export async function setPassword(deps: Deps, userId: string, password: string):
     .where(eq(users.id, userId));
 }
 
-/** An admin changing their own password proves they know the current one (PRODUCT.md D14). */
-export async function assertCurrentPassword(deps: Deps, userId: string, currentPassword: string | undefined) {
+/** An admin changing their own password proves they know the current one (product rule 29). */
+async function assertCurrentPassword(deps: Deps, userId: string, currentPassword: string | undefined) {
   if (!currentPassword) {
     throw new InvalidError(CURRENT_PASSWORD_REQUIRED, { errors: { currentPassword: CURRENT_PASSWORD_REQUIRED } });
   }
@@ -75,7 +75,7 @@ export async function assertCurrentPassword(deps: Deps, userId: string, currentP
   }
 }
 
-/** An admin sets a user's password; their own needs the current one (D14). An unknown user is NotFound. */
+/** An admin sets a user's password; their own needs the current one (product rule 29). An unknown user is NotFound. */
 export async function changeUserPassword(
   deps: Deps,
   adminId: string,

@@ -1,4 +1,4 @@
-/** Admin lead uploads (spec §3, §5, §7): the single aged lead, callback opportunities and CSV batches. */
+/** Admin lead uploads (product rules 15, 48): the single aged lead, callback opportunities and CSV batches. */
 
 import { BULK_BATCH_SIZE, IMPORT_FIELDS, NOT_IN_FILE, parseFormFillTime, parsePrice } from "../csv-mapping";
 
@@ -33,8 +33,8 @@ const blankToUndefined = (value: unknown) => (value === "" || value === null ? u
 const numberAsText = (value: unknown) => (typeof value === "number" ? String(value) : value);
 
 /**
- * One aged lead, whether typed into the admin's single form or read from a CSV row (spec §3, §5;
- * PRODUCT.md D7, D8): the same rules and messages both ways. Blank optional fields are absent; a price
+ * One aged lead, whether typed into the admin's single form or read from a CSV row (product rules 5,
+ * 15, 49): the same rules and messages both ways. Blank optional fields are absent; a price
  * is read as the file gives it ('$4.50'; one that does not parse is 0, priced by age); a form fill time
  * is 'YYYY-MM-DD HH:MM:SS' (UTC), any ISO date, or epoch milliseconds, and comes out as epoch
  * milliseconds, so the schema's output parses to itself (the form sends it on to the API). The consent
@@ -93,9 +93,9 @@ export const adminAgedLeadSchema = z.object({
         : (value ?? undefined),
     z.number({ error: LEAD_MESSAGES.formFillTime }).int(LEAD_MESSAGES.formFillTime).optional(),
   ),
-  /** Days, computed by the form (spec §3); the server computes the age itself. */
+  /** Days, computed by the form (product rule 48); the server computes the age itself. */
   actualAge: z.number().int().nonnegative().optional(),
-  /** Opt-in time and page, consent text, IP, TrustedForm URL, Jornaya LeadiD: optional, checked alike (D22). */
+  /** Opt-in time and page, consent text, IP, TrustedForm URL, Jornaya LeadiD: optional, checked alike (product rule 39). */
   ...consentEvidenceShape,
 });
 export type AdminAgedLeadInput = z.input<typeof adminAgedLeadSchema>;
@@ -136,7 +136,7 @@ export type CallbackOpportunity = z.output<typeof callbackOpportunitySchema>;
  */
 const bulkLead = z.looseObject({ rowNumber: z.number().int().min(2).optional() });
 
-/** One batch of a CSV file (D8). The first batch of a file has no importId; the answer gives it. */
+/** One batch of a CSV file (product rule 15). The first batch of a file has no importId; the answer gives it. */
 export const bulkUploadSchema = z.object({
   importId: z.string().max(100).optional(),
   /** Defaults to the import's next batch. */

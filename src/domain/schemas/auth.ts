@@ -1,4 +1,4 @@
-/** Account forms (spec §5 "Login", "Passwords and recovery"); the same schemas validate the API bodies. */
+/** Account forms (product rules 29, 32); the same schemas validate the API bodies. */
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_TOO_LONG, PASSWORD_TOO_SHORT } from "../password-rule";
 import { emailAddress, requiredString } from "./common";
 import { z } from "./zod";
@@ -15,10 +15,8 @@ export const loginSchema = z.object({
   username: requiredString("Username is required", 1, 100),
   password: z.string({ error: "Password is required" }).min(1, "Password is required").max(200),
 });
-export type LoginInput = z.infer<typeof loginSchema>;
 
 export const forgotPasswordSchema = z.object({ email: emailAddress("Please enter a valid email address") });
-export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 
 export const RESET_LINK_INVALID = "This password reset link is invalid or has expired";
 

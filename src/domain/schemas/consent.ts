@@ -1,5 +1,5 @@
 /**
- * Consent evidence of a lead (docs/product-rules.md D22): six optional fields, the same for the admin's
+ * Consent evidence of a lead (product rule 39): six optional fields, the same for the admin's
  * single-lead form and every CSV row (they are part of `adminAgedLeadSchema`), and ready for the partner
  * API's `consent` object. Blank means "not given"; each field that is given must be well-formed.
  */
@@ -89,5 +89,3 @@ export const consentEvidenceShape = {
 
 /** The consent evidence on its own (a transfer's consent view, a later edit form). */
 export const consentEvidenceSchema = z.object(consentEvidenceShape);
-export type ConsentEvidenceInput = z.input<typeof consentEvidenceSchema>;
-export type ConsentEvidence = z.output<typeof consentEvidenceSchema>;

@@ -1,4 +1,4 @@
-/** Buyer dashboard requests (spec §3, §5, §7): aged-lead list and bulk purchase, call-transfer orders. */
+/** Buyer dashboard requests (product rules 12-14, 22): aged-lead list and bulk purchase, call-transfer orders. */
 import type { ConsentSummary } from "../consent-record";
 import { ADMIN_ORDER_STATUSES } from "../dashboard";
 import type { OrderDeliveryView } from "../delivery-setup";
@@ -9,11 +9,12 @@ import { numberFromInput, requiredString } from "./common";
 import { z } from "./zod";
 
 // The rules the dashboard needs without zod live in ../dashboard (decision 0016).
-export { MAX_PAGE_BUTTONS, ORDER_TRANSITIONS, parseStates, REVENUE_LABEL, REVENUE_STATUSES } from "../dashboard";
+export { ORDER_TRANSITIONS, parseStates } from "../dashboard";
 
 export const AGED_LEADS_PAGE_SIZE = 50;
 /** A bulk purchase reserves at most this many leads: a buyer's one open reservation (a page is 50). */
-export const MAX_BULK_PURCHASE = MAX_RESERVED_LEADS;
+const MAX_BULK_PURCHASE = MAX_RESERVED_LEADS;
+
 export { RESERVATION_MINUTES } from "../orders";
 /** My Leads pages on the server, like the marketplace. */
 export const MY_LEADS_PAGE_SIZE = 50;
@@ -31,7 +32,7 @@ export const pageQuerySchema = z.object({
 
 export const agedLeadsQuerySchema = pageQuerySchema.extend({
   location: z.string().max(500).optional(),
-  /** `true`: only leads with a consent certificate (a TrustedForm URL or a Jornaya LeadiD; D22). */
+  /** `true`: only leads with a consent certificate (a TrustedForm URL or a Jornaya LeadiD; product rule 39). */
   certified: z
     .enum(["true", "false"], { error: "certified must be true or false" })
     .optional()
@@ -39,27 +40,27 @@ export const agedLeadsQuerySchema = pageQuerySchema.extend({
 });
 
 /** A masked preview, as the marketplace shows it. */
-export interface AgedLeadPreview {
+interface AgedLeadPreview {
   id: string;
   name: string;
   phone: string;
   state: string;
   currentAgeRange: AgeRange;
   actualAge: number | null;
-  /** The form fill date (YYYY-MM-DD): before purchase the day only, not the time (D15). */
+  /** The form fill date (YYYY-MM-DD): before purchase the day only, not the time (product rule 13). */
   formFillTime: string | null;
   /** Dollars, as the spec names them; `priceCents` is the same price in cents. */
   currentPrice: number;
   price: number;
   priceCents: number;
-  /** Whether the lead carries a consent certificate; its URL is shown only after purchase (D22). */
+  /** Whether the lead carries a consent certificate; its URL is shown only after purchase (product rule 39). */
   certified: boolean;
 }
 
 export type AgedLeadPage = Page<AgedLeadPreview>;
 
 /** One server page of a list. */
-export interface Page<T> {
+interface Page<T> {
   items: T[];
   total: number;
   page: number;
@@ -110,7 +111,7 @@ export const callTransferOrderSchema = callTransferFormSchema.extend({
   price: z.number({ error: "Price must be a number in dollars" }).nonnegative(),
 });
 
-/** A live-transfer order as /admin-orders shows it (spec §3 "Transfer order (admin view)"). */
+/** A live-transfer order as /admin-orders shows it (product rules 45, 49). */
 export interface TransferOrderView {
   id: string;
   kind: string;

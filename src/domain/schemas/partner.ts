@@ -1,5 +1,5 @@
 /**
- * The partner (affiliate network) application (spec §3, §5; PRODUCT.md D9): the same schema checks the
+ * The partner (affiliate network) application (product rules 16, 34): the same schema checks the
  * form and the multipart fields of `POST /api/affnetwork-signup`.
  */
 
@@ -10,19 +10,12 @@ import { z } from "./zod";
 
 // The rules the form needs without zod live in ../partner (decision 0016).
 export {
-  DEFAULT_PAYMENT_TERMS,
-  DEFAULT_TIME_ZONE,
-  DOCUMENT_ACCEPT,
   DOCUMENT_ERRORS,
   DOCUMENT_TYPES,
-  type DocumentType,
   documentFileName,
-  looksLikeAllowedDocument,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS,
-  PAYMENT_TERMS,
   sniffDocument,
-  TIME_ZONES,
 } from "../partner";
 
 /** A count from a form field ("12") or JSON (12). */

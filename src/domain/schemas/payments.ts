@@ -1,5 +1,5 @@
 /**
- * `POST /api/create-payment-intent` bodies (spec §7), one shape per context. The browser sends `amount`
+ * `POST /api/create-payment-intent` bodies (product rules 3, 49), one shape per context. The browser sends `amount`
  * in dollars; the server prices the order itself and refuses an amount that differs (D1).
  */
 
@@ -17,7 +17,7 @@ const ownerEmail = emailAddress("Please enter a valid email address").optional()
 /** The saved wizard this payment completes (`POST /api/survey` answers it). */
 const surveyId = z.string().max(100);
 
-export const PACKAGE_TIERS = ["high-volume", "premium", "enterprise", "ultimate"] as const;
+const PACKAGE_TIERS = ["high-volume", "premium", "enterprise", "ultimate"] as const;
 
 const special = z.object({
   context: z.literal("special"),
@@ -81,7 +81,7 @@ export interface PaymentStart {
   publishableKey?: string;
 }
 
-/** The simulated card form (D3): the fields Stripe's card form has. */
+/** The simulated card form (product rule 9): the fields Stripe's card form has. */
 export const simulatedCardSchema = z.object({
   clientSecret: z.string({ error: "Missing payment" }).min(1, "Missing payment").max(200),
   cardNumber: z.string({ error: "Your card number is incomplete." }).max(40),

@@ -1,5 +1,5 @@
 /**
- * Suppression forms (docs/product-rules.md D22): the public /do-not-call request, and the details of a list
+ * Suppression forms (product rule 40): the public /do-not-call request, and the details of a list
  * an admin or a buyer uploads (its file is read by suppression-file.ts).
  */
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";
@@ -49,7 +49,6 @@ export const doNotCallSchema = z.object({
       .optional(),
   ),
 });
-export type DoNotCallInput = z.input<typeof doNotCallSchema>;
 export type DoNotCallRequest = z.output<typeof doNotCallSchema>;
 
 export const SUPPRESSION_LIST_MESSAGES = {
@@ -80,21 +79,18 @@ export const buyerSuppressionListSchema = z.object({
   contents: z.enum(SUPPRESSION_FILE_KINDS, { error: SUPPRESSION_LIST_MESSAGES.contents }),
   refreshedOn,
 });
-export type BuyerSuppressionList = z.output<typeof buyerSuppressionListSchema>;
 
 /** An admin's upload: the same, and which kind of shared list it is (national, state or litigator). */
 export const suppressionListSchema = buyerSuppressionListSchema.extend({
   kind: z.enum(ADMIN_UPLOAD_LIST_KINDS, { error: SUPPRESSION_LIST_MESSAGES.kind }),
 });
-export type SuppressionListInput = z.input<typeof suppressionListSchema>;
-export type SuppressionList = z.output<typeof suppressionListSchema>;
 
 // ——— Uploads: the browser reads the file (suppression-file.ts) and sends its numbers in batches ———
 
 const count = z.number().int().min(0);
 
 /** What the browser's reading of the file found: kept with the upload and shown in its report. */
-export const suppressionFileReportSchema = z.object({
+const suppressionFileReportSchema = z.object({
   lines: count,
   header: z.boolean(),
   blank: count,

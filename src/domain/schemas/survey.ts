@@ -1,5 +1,5 @@
 /**
- * The /survey and /ringcloud wizards (spec §3, §5): one schema per step, shared by the forms and by
+ * The /survey and /ringcloud wizards (product rules 42, 44): one schema per step, shared by the forms and by
  * `POST /api/survey` and `POST /api/ringcloud-survey`.
  */
 import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../leads";
@@ -177,7 +177,7 @@ export interface SavedSurvey {
   answers: Record<string, unknown>;
 }
 
-/** Where `POST /api/ringcloud-survey` sends the buyer next (spec §2 "Ringcloud survey"). */
+/** Where `POST /api/ringcloud-survey` sends the buyer next (product rule 44). */
 export interface RingcloudCheckoutParams {
   /** Spec-fixed query parameters: `amount` and `pricePerUnit` in dollars. */
   amount: number;

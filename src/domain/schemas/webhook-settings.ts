@@ -16,7 +16,7 @@ import {
 import { pageQuerySchema } from "./dashboard";
 import { z } from "./zod";
 
-export const WEBHOOK_MESSAGES = {
+const WEBHOOK_MESSAGES = {
   name: "Give the endpoint a name (e.g. My CRM).",
   nameTooLong: `Keep the name under ${WEBHOOK_ENDPOINT_NAME_MAX} characters.`,
   url: "Enter the endpoint's full URL, starting with https://.",

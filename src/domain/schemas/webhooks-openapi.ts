@@ -20,7 +20,7 @@ import { z } from "./zod.ts";
 
 type JsonSchema = Record<string, unknown>;
 
-export interface WebhookOperation {
+interface WebhookOperation {
   summary: string;
   description: string;
   operationId: string;

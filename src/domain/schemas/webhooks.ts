@@ -25,7 +25,7 @@ const orderId = id("The order in your order history.", "ord_8c1f0e6a");
 const recorded = (max: number, description: string, example: string) =>
   z.string().max(max).nullable().default(null).meta({ description, example });
 
-export const webhookConsentSchema = z
+const webhookConsentSchema = z
   .object({
     optInAt: isoTime.nullable().default(null).meta({ description: "When the consumer opted in." }),
     optInUrl: recorded(2000, "The page the consumer opted in on.", "https://example.com/final-expense-quote"),
@@ -36,7 +36,7 @@ export const webhookConsentSchema = z
   })
   .meta({ description: "Consent evidence; a field is null when it was not captured." });
 
-export const webhookProspectSchema = z
+const webhookProspectSchema = z
   .object({
     firstName: z.string().max(100).meta({ example: "Mary" }),
     lastName: z.string().max(100).meta({ example: "Johnson" }),
@@ -119,7 +119,7 @@ const returnDecidedData = z.object({
 const testData = z.object({ message: z.string().max(500).meta({ example: "A test event from your shop." }) });
 
 /** Each event's `data`, by type. */
-export const WEBHOOK_DATA_SCHEMAS = {
+const WEBHOOK_DATA_SCHEMAS = {
   "lead.purchased": leadPurchasedData,
   "transfer.routed": transferRoutedData,
   "transfer.connected": transferConnectedData,

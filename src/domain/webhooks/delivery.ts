@@ -14,13 +14,13 @@ import {
 export type RandomSource = () => number;
 
 /** The first retry waits about this long after the first failure … */
-export const RETRY_BASE_DELAY_MS = 60 * 1000;
+const RETRY_BASE_DELAY_MS = 60 * 1000;
 /** … each further one twice as long … */
-export const RETRY_BACKOFF_FACTOR = 2;
+const RETRY_BACKOFF_FACTOR = 2;
 /** … but never longer than this (well under a Cloudflare Queues message delay's limit). */
 export const RETRY_MAX_DELAY_MS = 6 * 60 * 60 * 1000;
 /** Each delay is moved by up to this share either way, so retries of many events do not arrive at once. */
-export const RETRY_JITTER = 0.25;
+const RETRY_JITTER = 0.25;
 
 /** The delay before retry `failedAttempts` (1 = after the first failure), without jitter. */
 export function nominalRetryDelayMs(failedAttempts: number): number {

@@ -22,9 +22,6 @@ export const TEST_EVENT_TYPE = "test";
 export const ALL_WEBHOOK_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE] as const;
 export type AnyWebhookEventType = (typeof ALL_WEBHOOK_EVENT_TYPES)[number];
 
-export const isWebhookEventType = (value: string): value is WebhookEventType =>
-  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
-
 /** One line per event: the settings' checkboxes, the docs and the OpenAPI `webhooks` section. */
 export const WEBHOOK_EVENT_DESCRIPTIONS: Record<AnyWebhookEventType, string> = {
   "lead.purchased": "An aged lead was bought: one event per lead, with its contact fields and consent.",
@@ -105,7 +102,7 @@ export async function webhookEventIdFor(type: AnyWebhookEventType, ...keys: stri
 }
 
 /** What an event is about; events of one subject reach an endpoint in the order they happened. */
-export const WEBHOOK_SUBJECT_KINDS = ["lead", "transfer", "order", "return", "test"] as const;
+const WEBHOOK_SUBJECT_KINDS = ["lead", "transfer", "order", "return", "test"] as const;
 export type WebhookSubjectKind = (typeof WEBHOOK_SUBJECT_KINDS)[number];
 
 export const WEBHOOK_SUBJECT_OF: Record<AnyWebhookEventType, WebhookSubjectKind> = {

@@ -126,6 +126,3 @@ export function blockedAddressReason(address: string): string | null {
   if (six !== null) return blockedV6(six);
   return "not an IP address";
 }
-
-/** True for an IPv4 dotted-decimal or IPv6 (bracketed or not) literal. */
-export const isIpLiteral = (host: string): boolean => parseIPv4(host) !== null || parseIPv6(host) !== null;

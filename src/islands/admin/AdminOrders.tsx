@@ -1,4 +1,4 @@
-/** /admin-orders (spec §2 "Transfer Orders"; D2): every live-transfer order, with the admin's status changes. */
+/** /admin-orders (product rules 8, 45): every live-transfer order, with the admin's status changes. */
 
 import { lazy, Suspense, useMemo, useState } from "react";
 import { ORDER_TRANSITIONS, REVENUE_LABEL, REVENUE_STATUSES } from "../../domain/dashboard";
@@ -33,7 +33,7 @@ const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeSty
 const canChange = (order: TransferOrder, status: Change["status"]) =>
   (ORDER_TRANSITIONS[status] as readonly OrderStatus[]).includes(order.status);
 
-/** The first two states, then '+N more' (spec §2). */
+/** The first two states, then '+N more' (product rule 45). */
 function statesLabel(states: readonly string[]): string {
   if (states.length === 0) return "—";
   const shown = states.slice(0, 2).join(", ");

@@ -1,4 +1,4 @@
-/** /admin (spec §2 "Admin Panel"): uploads, users, partner applications and fulfilment, one tab per URL. */
+/** /admin (product rule 45): uploads, users, partner applications and fulfilment, one tab per URL. */
 import { type ReactNode, Suspense, useEffect } from "react";
 import type { PublicUser } from "../../domain/user";
 import { LOGOUT_URL, mirrorUser } from "../../lib/session";
@@ -50,7 +50,7 @@ function Panel({ user, search }: AdminPanelProps) {
   // Each tab has its own URL (/admin?tab=…): the links push it, Back and Forward return.
   const url = useViewUrl(search);
   const tab = tabOf(url.search);
-  // The `user` mirror in localStorage is a display cache (D5); the server's answer is the truth.
+  // The `user` mirror in localStorage is a display cache (product rule 28); the server's answer is the truth.
   useEffect(() => mirrorUser(user), [user]);
 
   const current = ADMIN_TABS.find((item) => item.value === tab);

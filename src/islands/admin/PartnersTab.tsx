@@ -1,4 +1,4 @@
-/** The aff-network tab (spec §2): approved partners as summary cards, pending ones in full with review buttons. */
+/** The aff-network tab (product rule 45): approved partners as summary cards, pending ones in full with review buttons. */
 
 import { useEffect } from "react";
 import type { ApplicationDecision } from "../../domain/partner";

@@ -1,4 +1,4 @@
-/** The pricing checkouts' return page (D13): 3 s of confetti and the order's real status from the server. */
+/** The pricing checkouts' return page (product rule 44): 3 s of confetti and the order's real status from the server. */
 
 import { useEffect, useState } from "react";
 import { site } from "../../config/site";

@@ -1,5 +1,5 @@
 /**
- * The five pricing-page checkouts (spec §2 "Checkout screens", §4, §5): configure a transfer package,
+ * The five pricing-page checkouts (product rules 4, 44, 47): configure a transfer package,
  * then pay on the payment card. Prices come from the shared pricing module; the server re-prices.
  */
 

@@ -1,4 +1,4 @@
-/** Buy Aged Leads (spec §2 "Dashboard", §4 selection rules, §9 paging; D6 masked previews, sold once). */
+/** Buy Aged Leads (product rules 12-14, 45: masked previews, 50 a page, sold once). */
 
 import { lazy, useEffect, useMemo, useState } from "react";
 import { RESERVATION_MINUTES } from "../../domain/orders";

@@ -1,4 +1,4 @@
-/** The call-transfer order form (spec §2, §4, §5): it loads when the buyer starts an order, not with the page. */
+/** The call-transfer order form (product rules 4, 22, 45): it loads when the buyer starts an order, not with the page. */
 import { useForm } from "react-hook-form";
 import { parseStates } from "../../domain/dashboard";
 import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../domain/pricing";

@@ -1,4 +1,4 @@
-/** Buy Call Transfers (spec §2, §4, §5): info → form → card payment; the pending order is kept for /transfer-checkout. */
+/** Buy Call Transfers (product rules 45, 46): info → form → card payment; the pending order is kept for /transfer-checkout. */
 import { lazy, Suspense, useEffect, useState } from "react";
 import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../domain/pricing";
 import type { CallTransferForm } from "../../domain/schemas/dashboard";

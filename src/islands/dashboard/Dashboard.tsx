@@ -1,4 +1,4 @@
-/** /dashboard (spec §2 "Dashboard"): a sidebar of purchase, account and support views; collapses on phones. */
+/** /dashboard (product rule 45): a sidebar of purchase, account and support views; collapses on phones. */
 
 import { type ReactNode, Suspense, useEffect, useState } from "react";
 import { displayName, type PublicUser } from "../../domain/user";
@@ -97,7 +97,7 @@ function DashboardShell({ user, search }: DashboardProps) {
   const url = useViewUrl(search);
   const view = viewOf(url.search);
   const [menuOpen, setMenuOpen] = useState(false);
-  // The `user` mirror in localStorage is a display cache (D5); the server's answer is the truth.
+  // The `user` mirror in localStorage is a display cache (product rule 28); the server's answer is the truth.
   useEffect(() => mirrorUser(user), [user]);
 
   const current = VIEWS.find((v) => v.id === view);

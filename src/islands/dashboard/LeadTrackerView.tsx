@@ -16,7 +16,7 @@ import { DAILY_CAP_RULE_TEXT, deliveryProgressText, todayText } from "../../ui/t
 import { ResumeWithNumber } from "./ResumeWithNumber";
 import { TrackerTransfers } from "./TrackerTransfers";
 
-export const TRACKER_ORDERS_URL = "/api/tracker/orders";
+const TRACKER_ORDERS_URL = "/api/tracker/orders";
 
 interface Filters {
   orderId: string;

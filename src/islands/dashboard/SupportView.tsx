@@ -1,4 +1,4 @@
-/** Support (spec §2 "Dashboard"): where to write, and when the shop answers. */
+/** Support (product rule 45): where to write, and when the shop answers. */
 import { site } from "../../config/site";
 import { Card } from "../../ui/card";
 

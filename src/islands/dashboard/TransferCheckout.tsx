@@ -1,4 +1,4 @@
-/** /transfer-checkout (spec §2): resumes the pending call-transfer order kept in the browser, while the server says it is pending. */
+/** /transfer-checkout (product rules 45, 46): resumes the pending call-transfer order kept in the browser, while the server says it is pending. */
 import { formatUsd } from "../../domain/pricing";
 import { Card } from "../../ui/card";
 import { useHydrated } from "../../ui/hydrated";

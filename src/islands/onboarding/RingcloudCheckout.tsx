@@ -1,5 +1,5 @@
 /**
- * /ringcloud-checkout (spec §2): the package chosen in the ringcloud wizard, from the query string. The
+ * /ringcloud-checkout (product rules 44, 49): the package chosen in the ringcloud wizard, from the query string. The
  * query's amount is only shown; 'Complete Purchase' asks the server, which prices the order itself.
  */
 

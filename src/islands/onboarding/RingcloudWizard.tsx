@@ -1,5 +1,5 @@
 /**
- * /ringcloud (spec §2 "Ringcloud survey", §4, §5): Agency Info → Lead Preferences → Payment, where the
+ * /ringcloud (product rules 42, 44): Agency Info → Lead Preferences → Payment, where the
  * last step is /ringcloud-checkout. Submitting step 2 creates the account (role Insurance Agent).
  */
 import { useEffect, useRef, useState } from "react";

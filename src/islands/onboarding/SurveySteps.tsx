@@ -1,5 +1,5 @@
 /**
- * The survey's steps 2 and 3 (spec §2 "Survey"): lead type and details, then the order summary and payment.
+ * The survey's steps 2 and 3 (product rule 44): lead type and details, then the order summary and payment.
  * They load when the buyer leaves step 1, so the page's first load carries step 1 only (decision 0032).
  */
 import { type RefObject, useEffect } from "react";
@@ -135,7 +135,7 @@ export function LeadStep({
 }
 
 /**
- * Where the high-volume flow starts (spec §3 `highVolumeData`): a survey for enough live transfers is offered
+ * Where the high-volume flow starts (product rule 46, `highVolumeData`): a survey for enough live transfers is offered
  * the tiered package, preloaded with its count.
  */
 function HighVolumeOffer({ transfers }: { transfers: number }) {

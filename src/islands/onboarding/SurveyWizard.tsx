@@ -1,5 +1,5 @@
 /**
- * /survey (spec §2 "Survey", §4, §5): agency info → lead type and details → order summary and payment.
+ * /survey (product rules 42, 44): agency info → lead type and details → order summary and payment.
  * Leaving step 2 saves the survey (creating the buyer's account), then prepares the payment. The steps
  * move through the wizards' reducer (wizard-state.ts); a saved survey resumes after a refresh.
  */
@@ -202,7 +202,7 @@ function Wizard({ search }: WizardProps) {
     } catch (error) {
       const field = refusedAccountField(error);
       if (field && error instanceof ApiError) {
-        // D4: back to step 1 with the message under the field that is taken.
+        // Product rule 42: back to step 1 with the message under the field that is taken.
         dispatch({ type: "account-refused" });
         setTimeout(() => agencyForm.setError(field, { message: error.serverMessage }, { shouldFocus: true }));
         return;

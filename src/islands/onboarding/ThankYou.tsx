@@ -1,5 +1,5 @@
 /**
- * /thank-you (spec §2, D13): 'Payment Successful' (3 s of confetti) when the order is paid, otherwise
+ * /thank-you (product rule 44): 'Payment Successful' (3 s of confetti) when the order is paid, otherwise
  * 'Thank You - Your order is being processed'. The order's status comes from the server.
  */
 

@@ -1,4 +1,4 @@
-/** 'Step N of 3', the percentage and a progress bar (spec §2 "Survey"; progress is step over 3). */
+/** 'Step N of 3', the percentage and a progress bar (product rule 44; progress is step over 3). */
 export function WizardProgress({ step, total, labels }: { step: number; total: number; labels?: readonly string[] }) {
   const percent = Math.round((step / total) * 100);
   return (

@@ -10,7 +10,7 @@ import { type Answer, ApiError, api, call, errorMessage } from "../../lib/api";
 /** The account the first save created: its username and e-mail stay, the wizard only updates answers. */
 export type SavedAccount = Pick<Answer<(typeof api.surveys)[":id"]["$get"]>, "surveyId" | "username" | "email">;
 
-export interface WizardState<Agency, Lead> {
+interface WizardState<Agency, Lead> {
   step: number;
   agency: Agency | null;
   lead: Lead | null;
@@ -26,7 +26,7 @@ export interface WizardState<Agency, Lead> {
   resumeError: string | null;
 }
 
-export type WizardAction<Agency, Lead> =
+type WizardAction<Agency, Lead> =
   | { type: "agency"; values: Agency }
   | { type: "go"; step: number }
   | { type: "saving"; lead: Lead }
@@ -40,7 +40,7 @@ export type WizardAction<Agency, Lead> =
   | { type: "resumed"; agency: Agency; lead: Lead; saved: SavedAccount; step: number }
   | { type: "resume-failed"; error: string };
 
-export function wizardReducer<Agency, Lead>(
+function wizardReducer<Agency, Lead>(
   state: WizardState<Agency, Lead>,
   action: WizardAction<Agency, Lead>,
 ): WizardState<Agency, Lead> {
@@ -78,7 +78,7 @@ export function wizardReducer<Agency, Lead>(
   }
 }
 
-export function initialWizardState<Agency, Lead>(resuming: boolean): WizardState<Agency, Lead> {
+function initialWizardState<Agency, Lead>(resuming: boolean): WizardState<Agency, Lead> {
   return {
     step: 1,
     agency: null,

@@ -1,4 +1,4 @@
-/** /affnetwork (spec §2 "Partner Application", §5): the long partner form with optional documents. */
+/** /affnetwork (product rules 34, 44): the long partner form with optional documents. */
 import { type ReactNode, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import {

@@ -9,7 +9,7 @@ import type { PaymentOutcome } from "./complete-payment";
 const StripeCardForm = lazy(() => import("./StripeCardForm"));
 const SimulatedCardForm = lazy(() => import("./SimulatedCardForm"));
 
-export const PREPARE_HINT = 'Configure your package and click "Proceed to Payment" to continue.';
+const PREPARE_HINT = 'Configure your package and click "Proceed to Payment" to continue.';
 
 interface PaymentCardProps {
   payment: PaymentStart | null;

@@ -1,5 +1,5 @@
 /**
- * The simulated provider's card form (D3): the fields of Stripe's card form, Stripe's test numbers,
+ * The simulated provider's card form (product rule 9): the fields of Stripe's card form, Stripe's test numbers,
  * confirmation through the server's provider path.
  */
 

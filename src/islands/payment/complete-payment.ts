@@ -39,7 +39,7 @@ export function paymentFailed(message: string | undefined): void {
   toast({ title: "Payment Failed", description: message || "Payment failed", variant: "destructive" });
 }
 
-/** Something other than the provider refusing the card (network, bug): spec §8 'Payment Error'. */
+/** Something other than the provider refusing the card (network, bug): 'Payment Error' (product rule 50). */
 export function paymentError(): void {
   toast({ title: "Payment Error", description: "Something went wrong. Please try again.", variant: "destructive" });
 }

@@ -1,5 +1,5 @@
 /**
- * The card payment provider (PRODUCT.md D3): Stripe when its three settings are configured; the
+ * The card payment provider (product rule 9): Stripe when its three settings are configured; the
  * built-in simulated provider only when the server opts in (ALLOW_SIMULATED_PAYMENTS=true, not
  * APP_ENV=production) and the request is addressed to this machine (localhost). Anything else,
  * including a partly configured Stripe, refuses payments with 503. Both providers answer the same shapes.
@@ -10,7 +10,7 @@ import type { Env } from "../../env";
 import { NotFoundError, PaymentsUnavailableError } from "../../errors";
 import { simulatedProvider } from "./simulated";
 
-export interface CreatedIntent {
+interface CreatedIntent {
   id: string;
   clientSecret: string;
 }
@@ -42,16 +42,12 @@ export type PaymentEvent = { id: string; paymentIntentId: string } & (
   | { type: "charge.dispute.created"; reason: string }
 );
 
-export { PaymentsUnavailableError };
-
 /** Host names that only reach this machine: the simulated provider answers nowhere else. */
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-export const missingStripeSettings = ({ env }: Deps) => STRIPE_SETTINGS.filter((name) => !env[name]);
+const missingStripeSettings = ({ env }: Deps) => STRIPE_SETTINGS.filter((name) => !env[name]);
 
-export const stripeConfigured = (deps: Deps) => missingStripeSettings(deps).length === 0;
-
-export function simulatedPaymentsAllowed({ env }: Deps, requestUrl: string): boolean {
+function simulatedPaymentsAllowed({ env }: Deps, requestUrl: string): boolean {
   return (
     env.ALLOW_SIMULATED_PAYMENTS === "true" &&
     env.APP_ENV !== "production" &&

@@ -1,11 +1,9 @@
 /**
- * The simulated provider's card check (D3), with Stripe's test numbers and Stripe's own messages:
+ * The simulated provider's card check (product rule 9), with Stripe's test numbers and Stripe's own messages:
  * 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.
  */
-import { DECLINED_CARD, SUCCEEDING_CARD } from "../../../src/domain/orders";
+import { SUCCEEDING_CARD } from "../../../src/domain/orders";
 import type { SimulatedCard } from "../../../src/domain/schemas/payments";
-
-export { DECLINED_CARD, SUCCEEDING_CARD };
 
 export type CardCheck = { ok: true } | { ok: false; message: string; declined: boolean };
 

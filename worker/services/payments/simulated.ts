@@ -1,5 +1,5 @@
 /**
- * The simulated provider (D3): intents live in `simulated_payment_intents`; its card form confirms them
+ * The simulated provider (product rule 9): intents live in `simulated_payment_intents`; its card form confirms them
  * through the same order path as Stripe's webhook (worker/services/orders.ts). It moves no money.
  */
 import { and, eq, sql } from "drizzle-orm";

@@ -29,7 +29,7 @@ import { type AttemptResult, attemptDelivery } from "./send";
 import { type Settlement, settle, switchOffEndpoints } from "./settle";
 
 /** How long a consumer holds a claimed delivery: longer than a batch can take (100 × 10 s, 6 at once). */
-export const DELIVERY_LEASE_MS = 5 * 60 * 1000;
+const DELIVERY_LEASE_MS = 5 * 60 * 1000;
 /** A message a little early for its delivery (the Queue's delays are whole seconds) still sends it. */
 const DUE_SLACK_MS = 2000;
 /** Requests in flight at once (a Worker opens at most six connections at a time). */
@@ -222,7 +222,7 @@ function retryDecision(row: DeliveryRow, now: number, runtime: WebhookRuntime) {
   );
 }
 
-export function statusAfter(item: Settlement): DeliveryStatus {
+function statusAfter(item: Settlement): DeliveryStatus {
   if ("park" in item) return item.row.status;
   if ("deadLetter" in item) return "dead_letter";
   if (item.result.delivered) return "delivered";

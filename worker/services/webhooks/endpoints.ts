@@ -29,7 +29,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export const SWITCHED_OFF_ERROR = "The endpoint was switched off before this event could be sent.";
 
-export function toEndpointView(row: EndpointRow): WebhookEndpointView {
+function toEndpointView(row: EndpointRow): WebhookEndpointView {
   return {
     id: row.id,
     name: row.name,

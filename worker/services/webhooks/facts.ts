@@ -71,7 +71,7 @@ const transferNow = (transferId: string, condition: SQL) =>
   sql`EXISTS (SELECT 1 FROM transfers t WHERE t.id = ${transferId} AND ${condition})`;
 
 /** The call was connected at `at`. */
-export function transferConnectedFact(transfer: { id: string; buyerUserId: string | null }, at: number): WebhookFact[] {
+function transferConnectedFact(transfer: { id: string; buyerUserId: string | null }, at: number): WebhookFact[] {
   if (!transfer.buyerUserId) return [];
   return [
     {
@@ -89,7 +89,7 @@ export function transferConnectedFact(transfer: { id: string; buyerUserId: strin
  * Both facts join the batch; the ended row says which one happened. A transfer is not charged once:
  * a later end (a late `completed` after `no-answer`) keeps the first event's id.
  */
-export function transferEndedFacts(transfer: { id: string; buyerUserId: string | null }, at: number): WebhookFact[] {
+function transferEndedFacts(transfer: { id: string; buyerUserId: string | null }, at: number): WebhookFact[] {
   if (!transfer.buyerUserId) return [];
   const subjects = [{ subjectId: transfer.id, idKeys: [transfer.id] }];
   const ended = sql`t.ended_at = ${at} AND t.status NOT IN ('routed', 'connected')`;

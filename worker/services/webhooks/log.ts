@@ -30,7 +30,7 @@ type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const OPEN = ["pending", "retrying"];
 
-export function toDeliveryView(row: DeliveryRow): WebhookDeliveryView {
+function toDeliveryView(row: DeliveryRow): WebhookDeliveryView {
   return {
     eventId: row.eventId,
     type: row.type,
@@ -165,7 +165,7 @@ export async function resendFailed(
   return { resent: rows.length, more: (left?.total ?? 0) > 0 };
 }
 
-export const TEST_EVENT_MESSAGE = `A test event from ${site.brandName}: your endpoint is set up.`;
+const TEST_EVENT_MESSAGE = `A test event from ${site.brandName}: your endpoint is set up.`;
 
 /** A `test` event for this endpoint only (also while it is switched off, to check it before switching it on). */
 export async function sendTestEvent(deps: Deps, userId: string, endpointId: string): Promise<WebhookDeliveryView> {

@@ -32,7 +32,7 @@ export interface OpenDelivery {
   leasedUntil: Date | null;
 }
 
-export const toOrdered = (row: OpenDelivery): OrderedDelivery => ({
+const toOrdered = (row: OpenDelivery): OrderedDelivery => ({
   eventId: row.eventId,
   type: row.type,
   subject: row.subject,

@@ -54,7 +54,7 @@ export const isWebhookDeliveryMessage = (body: unknown): body is WebhookDelivery
   typeof (body as { endpointId?: unknown }).endpointId === "string";
 
 /** Cloudflare Queues takes at most 100 messages per sendBatch. */
-export const QUEUE_SEND_BATCH = 100;
+const QUEUE_SEND_BATCH = 100;
 
 /** An endpoint of `userId` that is switched on and subscribed to `type`. */
 export const subscribedEndpoint = (alias: string, userId: SQL, type: string) =>

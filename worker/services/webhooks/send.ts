@@ -24,7 +24,7 @@ export interface AttemptResult {
 
 export type Fetcher = (input: string, init: RequestInit) => Promise<Response>;
 
-export const WEBHOOK_USER_AGENT = `${site.brandName.replace(/[^\w.-]+/g, "")}-Webhooks/1.0`;
+const WEBHOOK_USER_AGENT = `${site.brandName.replace(/[^\w.-]+/g, "")}-Webhooks/1.0`;
 
 /** The answer's first bytes (a little more than is kept, so the excerpt can cut at a character), then stop reading. */
 async function readExcerpt(response: Response): Promise<string> {

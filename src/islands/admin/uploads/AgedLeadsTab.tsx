@@ -1,4 +1,4 @@
-/** The aged-leads tab (spec §2): bulk CSV upload, then the single-lead form, then the latest leads. */
+/** The aged-leads tab (product rule 45): bulk CSV upload, then the single-lead form, then the latest leads. */
 
 import { formatUsd } from "../../../domain/pricing";
 import { api, call } from "../../../lib/api";

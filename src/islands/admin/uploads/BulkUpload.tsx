@@ -1,5 +1,5 @@
 /**
- * Bulk CSV upload (spec §2, §4, §5, §8; PRODUCT.md D8): template, drop area, streaming parse in a worker,
+ * Bulk CSV upload (product rules 15, 48): template, drop area, streaming parse in a worker,
  * auto-mapping or the review dialog, batches of 1,000 to the server, live progress and a final report.
  * The work is in `useCsvImport`; this file lays out its views.
  */

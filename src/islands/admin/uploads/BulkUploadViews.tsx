@@ -1,4 +1,4 @@
-/** The bulk upload's views (spec §5): the drop area, the progress of an import, and its final report. */
+/** The bulk upload's views (product rule 15): the drop area, the progress of an import, and its final report. */
 import { useRef, useState } from "react";
 import { BULK_BATCH_SIZE, STATUS_REJECTIONS } from "../../../domain/csv-mapping";
 import { useHydrated } from "../../../ui/hydrated";

@@ -1,4 +1,4 @@
-/** The callbacks tab (spec §2, §5): the callback-opportunity form and the latest opportunities. */
+/** The callbacks tab (product rule 45): the callback-opportunity form and the latest opportunities. */
 import { useForm } from "react-hook-form";
 import { formatUsd } from "../../../domain/pricing";
 import type { CallbackOpportunity, CallbackOpportunityInput } from "../../../domain/schemas/admin-leads";

@@ -1,5 +1,5 @@
 /**
- * The CSV review dialog (spec §2): field mapping, the file's rows with their numbers a page at a time
+ * The CSV review dialog (product rule 48): field mapping, the file's rows with their numbers a page at a time
  * (the worker reads each page back from the file, so every row of any file can be reviewed), the total,
  * and the two buttons.
  */

@@ -1,4 +1,4 @@
-/** The single aged-lead form (spec §3, §5): D7's band and price shown live from the form fill time. */
+/** The single aged-lead form (product rule 5): the band and price shown live from the form fill time. */
 import { useForm } from "react-hook-form";
 import { isAgeRange } from "../../../domain/csv-mapping";
 import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents, formatUsd } from "../../../domain/pricing";

@@ -1,5 +1,5 @@
 /**
- * Parses a CSV file off the main thread (PRODUCT.md D8). `inspect` reads the whole file once: the header,
+ * Parses a CSV file off the main thread (product rule 15). `inspect` reads the whole file once: the header,
  * the row count, and the byte offset of every review page, so the dialog can page through a file of any
  * size while neither thread keeps its rows. `check` looks through the whole file for a row with the
  * required values under a mapping. `stream` maps rows and hands them over in batches, at most a few ahead

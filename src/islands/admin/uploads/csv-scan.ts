@@ -8,7 +8,7 @@ import Papa from "papaparse";
 import { isEmptyRow } from "../../../domain/csv-mapping";
 
 /** Read the file in slices of this size, so that only a couple of batches are ever in memory. */
-export const CHUNK_BYTES = 512 * 1024;
+const CHUNK_BYTES = 512 * 1024;
 
 export interface Dialect {
   delimiter: string;

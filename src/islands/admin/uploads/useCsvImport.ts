@@ -1,5 +1,5 @@
 /**
- * The bulk CSV import's state and work (spec §5; PRODUCT.md D8), apart from its views: the file is read
+ * The bulk CSV import's state and work (product rules 15, 48), apart from its views: the file is read
  * in a Web Worker, auto-mapped or reviewed page by page, checked for a valid row anywhere in the file,
  * then streamed to the server in batches (a few in flight), and the import is followed to its report.
  * The main thread holds one review page and the batches in flight, never the file's rows.
@@ -60,7 +60,7 @@ const noValidData = () =>
   toast({ title: "No Valid Data", description: "No row has a name, phone and state.", variant: "destructive" });
 const fieldList = (fields: readonly LeadField[]) => fields.map((f) => FIELD_LABELS[f]).join(", ");
 
-export function isCsvFile(file: File): boolean {
+function isCsvFile(file: File): boolean {
   return /\.csv$/i.test(file.name) || file.type === "text/csv";
 }
 
