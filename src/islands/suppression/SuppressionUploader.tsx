@@ -5,12 +5,7 @@
  */
 import { type SubmitEvent, useId, useState } from "react";
 import type { z } from "zod";
-import {
-  buyerSuppressionListSchema,
-  type SuppressionListView,
-  type SuppressionUploadView,
-  suppressionListSchema,
-} from "../../domain/schemas/suppression";
+import type { SuppressionListView, SuppressionUploadView } from "../../domain/schemas/suppression";
 import { ADMIN_UPLOAD_LIST_KINDS, SUPPRESSION_LIST_KIND_LABELS } from "../../domain/suppression";
 import {
   SUPPRESSION_FILE_KIND_LABELS,
@@ -63,8 +58,10 @@ export function SuppressionUploader({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const uploadable = lists.filter((list) => (ADMIN_UPLOAD_LIST_KINDS as readonly string[]).includes(list.kind));
 
-  function submit(event: SubmitEvent<HTMLFormElement>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
+    // The rules (and zod) load with the first upload, not with the page (decision 0032's budget).
+    const { buyerSuppressionListSchema, suppressionListSchema } = await import("../../domain/schemas/suppression");
     const common = { contents, refreshedOn };
     let target: UploadTarget;
     const checked =

@@ -2,7 +2,7 @@
  * My Account → Integrations (issue 25): the buyer's webhook endpoints (at most five), each with its
  * events, on/off switch, signing secret (shown once, rotatable), "Send test event" and delivery log.
  */
-import { useId, useState } from "react";
+import { lazy, Suspense, useId, useState } from "react";
 import type { WebhookEndpointValues, WebhookEndpointView } from "../../../domain/schemas/webhook-settings";
 import { WEBHOOK_MAX_ENDPOINTS } from "../../../domain/webhooks/events";
 import { api, call, errorMessage } from "../../../lib/api";
@@ -13,7 +13,16 @@ import { Spinner } from "../../../ui/spinner";
 import { inputClass } from "../../../ui/styles";
 import { toast } from "../../../ui/toast";
 import { DeliveryLog, deliveriesUrl } from "./DeliveryLog";
-import { EndpointForm } from "./EndpointForm";
+
+/** The endpoint form (and its form library) loads when an endpoint is added or edited, not with the view. */
+const LazyEndpointForm = lazy(() => import("./EndpointForm").then((m) => ({ default: m.EndpointForm })));
+function EndpointForm(props: Parameters<typeof LazyEndpointForm>[0]) {
+  return (
+    <Suspense fallback={<Spinner label="Loading the form..." />}>
+      <LazyEndpointForm {...props} />
+    </Suspense>
+  );
+}
 
 const ENDPOINTS_URL = "/api/webhook-endpoints";
 const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
