@@ -37,6 +37,7 @@ test.describe("login", () => {
       "Manage Users",
       "Partner Applications",
       "Fulfilment",
+      "Do Not Call Lists",
     ]) {
       await expect(page.getByText(card, { exact: true }).first()).toBeAttached();
     }
@@ -46,7 +47,14 @@ test.describe("login", () => {
     await expect(page).toHaveURL(/tab=users/);
     // Tabs read as words; the URL keeps the ids.
     const tabs = page.getByRole("navigation", { name: "Admin sections" }).getByRole("link");
-    await expect(tabs).toHaveText(["Aged Leads", "Callbacks", "Users", "Partner Applications", "Fulfilment"]);
+    await expect(tabs).toHaveText([
+      "Aged Leads",
+      "Callbacks",
+      "Users",
+      "Partner Applications",
+      "Fulfilment",
+      "Do Not Call",
+    ]);
     await tabs.filter({ hasText: "Partner Applications" }).click();
     await expect(page).toHaveURL(/tab=aff-network/);
     await expect(tabs.filter({ hasText: "Partner Applications" })).toHaveAttribute("aria-current", "page");

@@ -3,7 +3,8 @@ import { expect, hydrated, test } from "./fixtures";
 import { toast } from "./pay";
 
 let seq = 0;
-const phone = () => `4${String(Date.now()).slice(-6)}${String(++seq).padStart(3, "0")}`;
+// Always 10 digits, a US number (a lead must be one): a file of 1,500 rows needs 4 digits of sequence.
+const phone = () => `4${String(Date.now()).slice(-5)}${String(++seq % 10_000).padStart(4, "0")}`;
 
 /** Opens an admin tab as the signed-in demo admin. */
 async function openAdminTab(page: Page, tab: string): Promise<Page> {

@@ -81,7 +81,10 @@ test.describe("Buy Aged Leads", () => {
     await page.getByLabel("Filter by location").fill("tx");
     await expect(page.getByText("0 selected")).toBeVisible();
     await expect.poll(() => allRowsMention(page, "TX")).toBe(true);
-    await expect(pager).toHaveCount(0);
+    // A new filter starts on its first page (other tests may have added TX leads beyond one page).
+    if ((await pager.count()) > 0) {
+      await expect(pager.getByRole("button", { name: "1", exact: true })).toHaveAttribute("aria-current", "page");
+    }
     await page.getByLabel("Filter by location").fill("");
     await expect(rows(page)).toHaveCount(50);
   });

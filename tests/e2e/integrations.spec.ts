@@ -93,13 +93,13 @@ test("add an endpoint, send a test event to simulate:crm, buy a lead, see it del
     expect(await axeProblems(page)).toEqual([]);
 
     // Buy one lead: its lead.purchased and the order's order.paid reach the CRM.
-    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "Buy Aged Leads" }).click();
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Buy Aged Leads" }).click();
     const rows = page.locator("tbody tr");
     await rows.first().getByRole("checkbox").click();
     await page.getByRole("button", { name: "Purchase Selected Leads" }).click();
     await payWith(page, "4242 4242 4242 4242");
     await expect(toast(page, "Bulk Purchase Successful")).toBeVisible();
-    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "Integrations" }).click();
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Integrations" }).click();
     await page.getByRole("button", { name: "Delivery log" }).click();
     for (const type of ["lead.purchased", "order.paid"]) {
       const row = page.getByRole("row").filter({ hasText: type });

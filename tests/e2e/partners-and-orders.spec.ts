@@ -78,7 +78,7 @@ test.describe("admin: partner applications", () => {
     await pending.getByRole("button", { name: "Approve" }).click();
     await expect(toast(admin, "Application status updated successfully")).toBeVisible();
     const approved = admin.getByRole("region", { name: /Approved partners/ });
-    await expect(approved.getByText(approveName)).toBeVisible();
+    await expect(approved.getByRole("heading", { name: approveName })).toBeVisible();
     await expect(approved.getByText("Approved", { exact: true }).first()).toBeAttached();
 
     const toReject = admin.getByRole("listitem").filter({ has: admin.getByRole("heading", { name: rejectName }) });

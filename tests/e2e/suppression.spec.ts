@@ -194,7 +194,7 @@ test.describe("buyer: My Do Not Call list and flags after purchase", () => {
 
     const request = await page.request.post("/api/do-not-call", { data: { phone: String(bought) } });
     expect(request.status()).toBe(200);
-    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("button", { name: "My Leads" }).click();
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Leads" }).click();
     const flag = page.getByRole("row", { name: /Flagged Lead/ }).getByTestId("dnc-flag");
     await expect(flag).toHaveText(`Added to Do Not Call on ${new Date().toISOString().slice(0, 10)}`);
   });
