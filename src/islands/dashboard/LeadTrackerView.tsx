@@ -240,22 +240,19 @@ export function LeadTrackerView() {
             Every live transfer delivered to you, newest first, in your orders' time zone.
           </p>
         </div>
-        {data && data.total > 0 && (
-          <a href={`/api/tracker/transfers.csv${filterQuery(filters)}`} download className={buttonClass("secondary")}>
+        {/* Its place is kept while the transfers load (hidden, not absent), so nothing below moves when it shows. */}
+        {!(data && data.total === 0) && (
+          <a
+            href={`/api/tracker/transfers.csv${filterQuery(filters)}`}
+            download
+            className={`${buttonClass("secondary")} ${data ? "" : "invisible"}`}
+            aria-hidden={data ? undefined : true}
+            tabIndex={data ? undefined : -1}
+          >
             Export CSV
           </a>
         )}
       </div>
-
-      {orders.isError ? (
-        <RetryNotice
-          message={errorMessage(orders.error, "Your orders could not be loaded.")}
-          onRetry={() => void orders.refetch()}
-          busy={orders.isFetching}
-        />
-      ) : (
-        orders.data && <TrackerOrders orders={orders.data} />
-      )}
 
       <TrackerFilters filters={filters} orders={orders.data ?? []} onChange={changeFilters} />
 
@@ -284,6 +281,18 @@ export function LeadTrackerView() {
           <Pager label="Transfer pages" page={page} pageCount={pageCount} onPage={setPage} />
         </>
       )}
+
+      {/* Below the transfers, and once they are in: arriving orders push nothing on screen down (no layout shift). */}
+      {!transfers.isPending &&
+        (orders.isError ? (
+          <RetryNotice
+            message={errorMessage(orders.error, "Your orders could not be loaded.")}
+            onRetry={() => void orders.refetch()}
+            busy={orders.isFetching}
+          />
+        ) : (
+          orders.data && <TrackerOrders orders={orders.data} />
+        ))}
     </section>
   );
 }
