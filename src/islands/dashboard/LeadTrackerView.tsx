@@ -245,9 +245,8 @@ export function LeadTrackerView() {
           <a
             href={`/api/tracker/transfers.csv${filterQuery(filters)}`}
             download
+            // `invisible` (visibility: hidden) also keeps it from focus and from assistive technology.
             className={`${buttonClass("secondary")} ${data ? "" : "invisible"}`}
-            aria-hidden={data ? undefined : true}
-            tabIndex={data ? undefined : -1}
           >
             Export CSV
           </a>
