@@ -8,6 +8,7 @@ import { TEMPLATE_FILE_NAME } from "../../../domain/csv-mapping";
 import { AGED_LEAD_PRICING_RULE } from "../../../domain/pricing";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
+import { useHydrated } from "../../../ui/hydrated";
 import { DropArea, ImportReport, InterruptedUpload, SuccessBanner, UploadProgress } from "./BulkUploadViews";
 import { useCsvImport } from "./useCsvImport";
 
@@ -25,6 +26,8 @@ async function downloadTemplate() {
 
 export function BulkUpload() {
   const [certificateRequired, setCertificateRequired] = useState(false);
+  // Like the file picker: a click before hydration would be undone by it (decision 0009).
+  const hydrated = useHydrated();
   const csv = useCsvImport({ certificateRequired });
   const { stage, review, report, interrupted } = csv;
   return (
@@ -57,7 +60,7 @@ export function BulkUpload() {
               type="checkbox"
               className="mt-0.5 h-4 w-4 accent-brand-600"
               checked={certificateRequired}
-              disabled={stage.name === "reading"}
+              disabled={stage.name === "reading" || !hydrated}
               onChange={(e) => setCertificateRequired(e.target.checked)}
             />
             <span>
