@@ -3,7 +3,7 @@
  * size a fresh local D1 is filled with generated leads (scripts/bench-leads-data.ts) before the local
  * server (scripts/serve.ts) starts on the built Worker; then, as the signed-in demo buyer over HTTP, each list query runs a warm-up
  * and then REQUESTS times, and REQUESTS purchases of 200 leads are reserved and paid. Prints median, p95
- * and max per query and size, and writes them into README.md's Performance section.
+ * and max per query and size, and writes them into docs/performance.md.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -187,9 +187,9 @@ async function benchSize(size: number): Promise<Timing[]> {
 const START = "<!-- bench:leads:start -->";
 const END = "<!-- bench:leads:end -->";
 
-/** Replaces the marked block of README.md's Performance section with these figures. */
+/** Replaces the marked block of docs/performance.md with these figures. */
 function writeReadme(bySize: Map<number, Timing[]>, runs: number): void {
-  const file = resolve(root, "README.md");
+  const file = resolve(root, "docs/performance.md");
   const readme = readFileSync(file, "utf8");
   const sizes = [...bySize.keys()];
   const header = `| query | ${sizes.map((s) => `${s.toLocaleString("en-US")}: median / p95 / max ms`).join(" | ")} |`;
@@ -220,8 +220,8 @@ function writeReadme(bySize: Map<number, Timing[]>, runs: number): void {
       ? `${readme.slice(0, at)}${block}${readme.slice(readme.indexOf(END) + END.length)}`
       : readme.replace(/\n## What is built so far/, `\n${block}\n\n## What is built so far`);
   writeFileSync(file, next);
-  run(bin("biome"), ["format", "--write", "README.md"], {}, true);
-  console.log("README.md Performance section updated.");
+  run(bin("biome"), ["format", "--write", "docs/performance.md"], {}, true);
+  console.log("docs/performance.md updated.");
 }
 
 /** Several runs of one size as one line per query: the median of the runs' medians and p95s, the largest max. */
@@ -239,7 +239,7 @@ export function medianOfRuns(runs: Timing[][]): Timing[] {
   });
 }
 
-/** Each size `runs` times on a fresh database; the README gets the median of the runs. */
+/** Each size `runs` times on a fresh database; docs/performance.md gets the median of the runs. */
 export async function benchLeads(sizes: readonly number[] = SIZES, runs = 1): Promise<void> {
   const bySize = new Map<number, Timing[]>();
   for (const size of sizes) {

@@ -8,7 +8,7 @@
  * - At 100,000 leads: the same numbers loaded in SQL before the server starts, then the marketplace.
  * The numbers are area codes 201-350 (the bench leads' own) with every 30th line number below 1,000,000,
  * so about 3 % of the generated leads are suppressed. `--runs N` repeats everything N times on fresh
- * databases; the README gets the median of the runs. Targets: list p95 ≤ 40 ms at 100,000 and ≤ 60 ms at
+ * databases; docs/performance.md gets the median of the runs. Targets: list p95 ≤ 40 ms at 100,000 and ≤ 60 ms at
  * 1,000,000, ping p95 ≤ 50 ms, the import < 120 s, the load < 5 minutes with the heap < 150 MB.
  */
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -295,7 +295,7 @@ const START = "<!-- bench:suppression:start -->";
 const END = "<!-- bench:suppression:end -->";
 
 function writeReadme(runs: RunResult[], options: SuppressionBenchOptions, met: boolean): void {
-  const file = resolve(root, "README.md");
+  const file = resolve(root, "docs/performance.md");
   const readme = readFileSync(file, "utf8");
   const list1m = medianOfRuns(runs.map((r) => r.list1m));
   const list100k = medianOfRuns(runs.map((r) => r.list100k));
@@ -360,8 +360,8 @@ function writeReadme(runs: RunResult[], options: SuppressionBenchOptions, met: b
       ? `${readme.slice(0, at)}${block}${readme.slice(readme.indexOf(END) + END.length)}`
       : readme.replace("<!-- bench:leads:end -->", `<!-- bench:leads:end -->\n\n${block}`);
   writeFileSync(file, next);
-  run(bin("biome"), ["format", "--write", "README.md"], {}, true);
-  console.log("README.md Performance section updated.");
+  run(bin("biome"), ["format", "--write", "docs/performance.md"], {}, true);
+  console.log("docs/performance.md updated.");
 }
 
 export async function benchSuppression(options: SuppressionBenchOptions): Promise<boolean> {

@@ -5,7 +5,7 @@
  * and schema). Then 50 purchases of 200 leads (the most one reservation holds) are reserved and paid
  * over HTTP, one after another, and the clock runs until the receiver has every event once. Each request
  * only records its events and hands them to the Queue (sendBatch, 100 a call), so the purchase stays
- * within the issue-13 targets. `--runs N` (default 3) repeats on fresh state; the README gets the medians.
+ * within the issue-13 targets. `--runs N` (default 3) repeats on fresh state; docs/performance.md gets the medians.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -164,7 +164,7 @@ const START = "<!-- bench:webhooks:start -->";
 const END = "<!-- bench:webhooks:end -->";
 
 function writeReadme(runs: Run[]): void {
-  const file = resolve(root, "README.md");
+  const file = resolve(root, "docs/performance.md");
   const readme = readFileSync(file, "utf8");
   const cpu = cpus();
   const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GB RAM`;
@@ -201,8 +201,8 @@ function writeReadme(runs: Run[]): void {
           `\n### Buyer webhooks at 10,000 leads\n\n${block}\n\n## What is built so far`,
         );
   writeFileSync(file, next);
-  run(bin("biome"), ["format", "--write", "README.md"], {}, true);
-  console.log("README.md Performance section updated.");
+  run(bin("biome"), ["format", "--write", "docs/performance.md"], {}, true);
+  console.log("docs/performance.md updated.");
 }
 
 /** Runs the bench `runs` times; true when the medians meet the targets and every event arrived once. */

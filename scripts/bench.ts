@@ -14,7 +14,7 @@
  *    `--import-rows`, `--pings`, `--runs`).
  *  - webhooks (scripts/bench-webhooks.ts): 10,000 purchased leads delivered to a local receiver as buyer
  *    webhooks, under 60 s, each once (`--webhook-runs N`, default 3, median).
- * `--runs N` repeats leads and suppression N times on fresh databases (the README gets the median).
+ * `--runs N` repeats leads and suppression N times on fresh databases (docs/performance.md gets the median).
  */
 import type { Browser } from "playwright-core";
 import { benchImport } from "./bench-import.ts";

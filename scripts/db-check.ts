@@ -38,7 +38,7 @@ if (JSON.stringify(journaled) !== JSON.stringify(tags)) {
   const extra = journaled.filter((tag) => !tags.includes(tag));
   fail(
     `migrations/meta/_journal.json does not list the migrations as they are (missing: ${missing.join(", ") || "none"}; ` +
-      `without a file: ${extra.join(", ") || "none"}). Run \`npm run db:snapshot\` (README, Changing the schema).`,
+      `without a file: ${extra.join(", ") || "none"}). Run \`npm run db:snapshot\` (docs/operations.md, Changing the schema).`,
   );
 }
 
@@ -53,7 +53,7 @@ const unsafe = dropsThatTouchChildren(
 if (unsafe.length > 0) {
   fail(
     `${unsafe.join("\n")}\nOn D1 a migration cannot switch foreign keys off, so DROP TABLE runs those ON DELETE actions. ` +
-      "Keep the rows in the same migration, then mark it `-- keeps-children: <table>` (README, Changing the schema).",
+      "Keep the rows in the same migration, then mark it `-- keeps-children: <table>` (docs/operations.md, Changing the schema).",
   );
 }
 

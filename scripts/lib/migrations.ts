@@ -1,7 +1,7 @@
 /**
  * The migrations folder as drizzle-kit keeps it: the SQL files wrangler applies, and beside them
  * `meta/_journal.json` (one entry per file) and the snapshot of schema.ts that the next
- * `drizzle-kit generate` diffs against (README, Changing the schema; decision 0036).
+ * `drizzle-kit generate` diffs against (docs/operations.md, Changing the schema; decision 0036).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7, the order-status route's access rule (README "Order status"): GET
+ * Issue 12 item 7, the order-status route's access rule (docs/features.md, "Order status"): GET
  * /api/orders/:orderId/status answers the order's signed-in owner, or whoever holds that order's payment
  * client secret (the return pages read it from the return URL); everyone else gets the same 404 as for an
  * order that does not exist, so order ids cannot be probed.

@@ -3,7 +3,7 @@
  * (tests/worker/setup.ts applies every file of migrations/) holds exactly the tables, columns, primary and
  * foreign keys, indexes and CHECK constraints that worker/db/schema.ts declares, and every trigger the
  * migrations create. A schema.ts change without its migration, or a migration without its schema.ts
- * change, fails here (README, Changing the schema).
+ * change, fails here (docs/operations.md, Changing the schema).
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
