@@ -5,6 +5,7 @@ import type { AppBindings } from "../env";
 import { errorJson } from "../http";
 import { rememberSessionUser } from "../page-user";
 import { SESSION_COOKIE, sessions } from "../services/sessions";
+import { type Audience, mayAct, REFUSAL, SIGN_IN_FIRST } from "./policy";
 
 export const loadSession = createMiddleware<AppBindings>(async (c, next) => {
   c.set("user", null);
@@ -21,38 +22,34 @@ export const loadSession = createMiddleware<AppBindings>(async (c, next) => {
   await next();
 });
 
+/** An API guard for an audience: 401 for anonymous callers, 403 with the audience's refusal for the others. */
+function requireAudience(audience: Audience) {
+  return createMiddleware<AppBindings>(async (c, next) => {
+    const user = c.get("user");
+    if (!user) return errorJson(c, 401, SIGN_IN_FIRST);
+    if (!mayAct[audience](user)) return errorJson(c, 403, REFUSAL[audience]);
+    return next();
+  });
+}
+
 /** 401 for anonymous callers. */
 export const requireUser = createMiddleware<AppBindings>(async (c, next) => {
-  if (!c.get("user")) return errorJson(c, 401, "Please log in to continue.");
+  if (!c.get("user")) return errorJson(c, 401, SIGN_IN_FIRST);
   return next();
 });
 
 /** 401 for anonymous callers, 403 for partners: the buyer screens' APIs (admins keep their access). */
-export const requireBuyer = createMiddleware<AppBindings>(async (c, next) => {
-  const user = c.get("user");
-  if (!user) return errorJson(c, 401, "Please log in to continue.");
-  if (user.accountType === "partner") return errorJson(c, 403, "Partner accounts cannot do that.");
-  return next();
-});
+export const requireBuyer = requireAudience("buyer");
 
 /** 403 for partners on routes anyone else may call signed in or not (starting a payment). */
 export const refusePartners = createMiddleware<AppBindings>(async (c, next) => {
-  if (c.get("user")?.accountType === "partner") return errorJson(c, 403, "Partner accounts cannot do that.");
+  const user = c.get("user");
+  if (user && !mayAct.buyer(user)) return errorJson(c, 403, REFUSAL.buyer);
   return next();
 });
 
 /** 401 for anonymous callers, 403 for anyone who is not a partner (buyers and admins alike). */
-export const requirePartner = createMiddleware<AppBindings>(async (c, next) => {
-  const user = c.get("user");
-  if (!user) return errorJson(c, 401, "Please log in to continue.");
-  if (user.accountType !== "partner") return errorJson(c, 403, "Only partner accounts can do that.");
-  return next();
-});
+export const requirePartner = requireAudience("partner");
 
 /** 401 for anonymous callers, 403 for signed-in non-admins. */
-export const requireAdmin = createMiddleware<AppBindings>(async (c, next) => {
-  const user = c.get("user");
-  if (!user) return errorJson(c, 401, "Please log in to continue.");
-  if (!user.isAdmin) return errorJson(c, 403, "You do not have permission to do that.");
-  return next();
-});
+export const requireAdmin = requireAudience("admin");

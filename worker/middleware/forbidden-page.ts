@@ -1,12 +1,12 @@
 /**
- * The 403 page, fitted to who reads it (issue 22 item 7): it says whom the page is for and links the
+ * The 403 page, fitted to who reads it (product rule 28): it says whom the page is for and links the
  * reader to their own home (a partner to /partner, a buyer to /dashboard, an admin to /admin), so nobody
  * is sent from one 403 page to another. The page itself is pre-rendered once (src/pages/403.astro); the
  * guard fills in its two marked places with Workers' HTMLRewriter.
  */
 import { homePath, type PublicUser } from "../../src/domain/user";
 
-export type PageAudience = "buyer" | "admin" | "partner";
+import type { Audience as PageAudience } from "./policy";
 
 /** Whom a guarded page is for, as the 403 page says it. */
 const AUDIENCE_TEXT: Record<PageAudience, string> = {

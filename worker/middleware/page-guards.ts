@@ -7,35 +7,26 @@
  * Only these paths pay for a session lookup; every other page and asset passes straight through.
  */
 import { createMiddleware } from "hono/factory";
-import type { PublicUser } from "../../src/domain/user";
 import { createDeps } from "../deps";
 import type { AppBindings } from "../env";
 import { loadSession } from "./auth";
-import { forbiddenPage, type PageAudience } from "./forbidden-page";
-
-interface PageRule {
-  /** Whom the pages are for, as the 403 page tells a reader of another kind. */
-  audience: PageAudience;
-  mayOpen: (user: PublicUser) => boolean;
-}
-const isBuyer: PageRule = { audience: "buyer", mayOpen: (user) => user.accountType !== "partner" };
-const isAdmin: PageRule = { audience: "admin", mayOpen: (user) => user.isAdmin };
-const isPartner: PageRule = { audience: "partner", mayOpen: (user) => user.accountType === "partner" };
+import { forbiddenPage } from "./forbidden-page";
+import { type Audience, mayAct } from "./policy";
 
 /** Who may open the pages under each guarded prefix. */
-export const GUARDED_PREFIXES = new Map<string, PageRule>([
-  ["/dashboard", isBuyer],
-  ["/transfer-checkout", isBuyer],
-  ["/admin", isAdmin],
-  ["/admin-orders", isAdmin],
-  ["/partner", isPartner],
+export const GUARDED_PREFIXES = new Map<string, Audience>([
+  ["/dashboard", "buyer"],
+  ["/transfer-checkout", "buyer"],
+  ["/admin", "admin"],
+  ["/admin-orders", "admin"],
+  ["/partner", "partner"],
 ]);
 
-/** The rule for a page path: its own prefix or the nearest guarded folder above it; undefined when public. */
-function pageRuleFor(path: string): PageRule | undefined {
+/** Whom a page path is for: its own prefix or the nearest guarded folder above it; undefined when public. */
+function audienceOf(path: string): Audience | undefined {
   for (let prefix = path; prefix.length > 1; prefix = prefix.slice(0, prefix.lastIndexOf("/")) || "/") {
-    const rule = GUARDED_PREFIXES.get(prefix);
-    if (rule) return rule;
+    const audience = GUARDED_PREFIXES.get(prefix);
+    if (audience) return audience;
   }
   return undefined;
 }
@@ -86,8 +77,8 @@ function pagePath(path: string): string {
 
 export const pageGuards = createMiddleware<AppBindings>(async (c, next) => {
   const path = pagePath(c.req.path);
-  const rule = pageRuleFor(path);
-  if (!rule) return next();
+  const audience = audienceOf(path);
+  if (!audience) return next();
 
   // Pages are outside /api, whose first middleware sets the request's deps: the guard sets them here.
   c.set("deps", createDeps(c.env));
@@ -96,8 +87,8 @@ export const pageGuards = createMiddleware<AppBindings>(async (c, next) => {
     if (!user) {
       const url = new URL(c.req.url);
       c.res = c.redirect(`/login?next=${encodeURIComponent(path + url.search)}`, 302);
-    } else if (!rule.mayOpen(user)) {
-      c.res = forbiddenPage(await c.env.ASSETS.fetch(new URL("/403", c.req.url)), rule.audience, user);
+    } else if (!mayAct[audience](user)) {
+      c.res = forbiddenPage(await c.env.ASSETS.fetch(new URL("/403", c.req.url)), audience, user);
     } else {
       await next();
     }

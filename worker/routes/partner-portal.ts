@@ -11,6 +11,7 @@ import {
 } from "../../src/domain/schemas/partner-account";
 import type { AppBindings, SignedInBindings } from "../env";
 import { ForbiddenError } from "../errors";
+import { REFUSAL } from "../middleware/policy";
 import { rateLimit } from "../middleware/rate-limit";
 import { partnerApiKeys } from "../services/api-keys";
 import { acceptInvitation, checkInvitation } from "../services/partner-accounts";
@@ -28,7 +29,7 @@ import { validate, validateJson } from "../validation";
 /** The partner record of the signed-in partner user (the partner sub-app's guard has run). */
 async function signedInPartner(c: Context<SignedInBindings>): Promise<PartnerProfile> {
   const partner = await findPartnerByUser(c.var.deps, c.get("user").id);
-  if (!partner) throw new ForbiddenError("Only partner accounts can do that.");
+  if (!partner) throw new ForbiddenError(REFUSAL.partner);
   return partner;
 }
 
