@@ -3,6 +3,7 @@
  * maximum of 100,000 iterations. Stored as `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`.
  * Runs unchanged in the Worker and in Node (scripts), both of which provide WebCrypto.
  */
+import { decodeBase64, encodeBase64 } from "@oslojs/encoding";
 
 /** Cloudflare Workers refuse PBKDF2 above this count in production. */
 const PBKDF2_MAX_ITERATIONS = 100_000;
@@ -11,8 +12,8 @@ export const PBKDF2_ITERATIONS = PBKDF2_MAX_ITERATIONS;
 const SCHEME = "pbkdf2-sha256";
 const HASH_BYTES = 32;
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+const toBase64 = encodeBase64;
+const fromBase64 = (text: string) => new Uint8Array(decodeBase64(text));
 
 async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);

@@ -1,7 +1,14 @@
 /**
- * Byte helpers for webhook signing and secret storage. Workers and Node both have TextEncoder, btoa and
- * atob but not always Buffer, so these stay on the web platform.
+ * Byte helpers for webhook signing, secret storage and passwords: hex and base64 from @oslojs/encoding
+ * (Workers, Node and browsers alike, no Buffer).
  */
+import {
+  decodeBase64IgnorePadding,
+  decodeHex,
+  encodeBase64,
+  encodeBase64urlNoPadding,
+  encodeHexLowerCase,
+} from "@oslojs/encoding";
 
 const encoder = new TextEncoder();
 
@@ -11,35 +18,26 @@ export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(te
 export const bodyBytes = (body: string | Uint8Array): Uint8Array<ArrayBuffer> =>
   typeof body === "string" ? utf8(body) : new Uint8Array(body);
 
-export function toHex(bytes: Uint8Array): string {
-  let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
-  return hex;
-}
+export const toHex = (bytes: Uint8Array): string => encodeHexLowerCase(bytes);
 
 /** Lower- or upper-case hex of an even length, else null. */
 export function fromHex(hex: string): Uint8Array<ArrayBuffer> | null {
   if (hex.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(hex)) return null;
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
+  return new Uint8Array(decodeHex(hex));
 }
 
 /** URL-safe base64 without padding. */
-export function toBase64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
+export const toBase64Url = (bytes: Uint8Array): string => encodeBase64urlNoPadding(bytes);
+
+/** Standard base64, padded. */
+export const toBase64 = (bytes: Uint8Array): string => encodeBase64(bytes);
 
 /** Standard or URL-safe base64, padded or not; null when the text is not base64. */
 export function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
   const standard = text.trim().replace(/-/g, "+").replace(/_/g, "/");
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(standard) || standard.replace(/=+$/, "").length % 4 === 1) return null;
-  const padded = standard.replace(/=+$/, "").padEnd(Math.ceil(standard.replace(/=+$/, "").length / 4) * 4, "=");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(standard)) return null;
   try {
-    const binary = atob(padded);
-    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return new Uint8Array(decodeBase64IgnorePadding(standard.replace(/=+$/, "")));
   } catch {
     return null;
   }

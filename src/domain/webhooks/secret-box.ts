@@ -8,7 +8,7 @@
  * while older values still decrypt, then be re-encrypted (`needsReencryption`) and the old key dropped.
  * The row's own id is bound in as additional data: a value copied to another row does not decrypt.
  */
-import { fromBase64, randomBytes, toBase64Url, utf8 } from "./bytes.ts";
+import { fromBase64, randomBytes, toBase64, toBase64Url, utf8 } from "./bytes.ts";
 
 export const WEBHOOK_SECRETS_KEY_NAME = "WEBHOOK_SECRETS_KEY";
 const FORMAT = "enc1";
@@ -49,7 +49,7 @@ export async function loadSecretKeyRing(value: string | undefined): Promise<Secr
 /** A new key ring entry for an operator: `<id>:<base64 of 32 random bytes>`. */
 export function generateSecretsKey(id: string, bytes: (length: number) => Uint8Array = randomBytes): string {
   if (!KEY_ID.test(id)) throw new SecretBoxError("A key id is 1-32 letters, digits, - or _.");
-  return `${id}:${btoa(String.fromCharCode(...bytes(32)))}`;
+  return `${id}:${toBase64(bytes(32))}`;
 }
 
 /** Encrypts `plaintext` for the row `context` (e.g. the endpoint's id) with the current key. */
