@@ -199,6 +199,21 @@ describe("the admin's Fulfilment tab: each partner's suppressed share of today's
   });
 });
 
+describe("the OpenAPI document", () => {
+  it("says when the ping's 409 `suppressed` is answered and that it counts against the rate limit", async () => {
+    const document = await (await callApi("/api/v1/openapi.json")).json<{
+      paths: { "/transfers": { post: { description: string; responses: { 409: { description: string } } } } };
+    }>();
+    const ping = document.paths["/transfers"].post;
+    const conflict = ping.responses[409].description;
+    expect(conflict).toContain("`suppressed` is answered only when an order would otherwise have taken the call");
+    expect(conflict).toContain("the answer is the same with or without a Do Not Call list");
+    expect(conflict).toContain("counts against your rate limit");
+    expect(conflict).toContain("uses one of your daily calls");
+    expect(ping.description).toContain("A buyer's private list leaves out only that buyer's orders");
+  });
+});
+
 describe("a ping that breaks a rule", () => {
   it("answers 400 with a message and changes nothing: no transfer, no refusal counted", async () => {
     const partner = await createPartner();
