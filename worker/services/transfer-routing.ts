@@ -256,8 +256,8 @@ async function route(
 ): Promise<RouteAnswer> {
   const { db, now } = deps;
   // One statement (raw SQL, the measured routing path): whether a shared Do Not Call list holds the
-  // caller's number (one seek) and the partner's calls today, beside the first few candidates, already in
-  // paid order.
+  // caller's number (one seek) and what the partner used of its daily call cap, beside the first few
+  // candidates, already in paid order. The shared verdict waits until an order would take the call.
   const rows = await db.all<CandidateRow & { partner_calls: number; suppressed: number }>(sql`
     SELECT pc.partner_calls, pc.suppressed, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls,
       ${sharedListHoldsSql(Number(prospect.phone))} AS suppressed) pc
