@@ -213,6 +213,12 @@ export interface FulfilmentPartner {
   businessName: string;
   todayCalls: number;
   dailyCallCap: number;
+  /** Pings answered today (the partner's local day): routed ones (todayCalls) and refused ones. */
+  todayPings: number;
+  /** Of those, answered `suppressed` (docs/decisions/0050). */
+  todaySuppressed: number;
+  /** todaySuppressed / todayPings (0..1), null without any ping today. */
+  suppressedShare: number | null;
   /** Billable share of completed transfers (0..1), null without any. */
   billableRate: number | null;
   averageDurationSeconds: number | null;

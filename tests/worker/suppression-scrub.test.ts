@@ -148,7 +148,7 @@ describe("a buyer's private list scrubs only that buyer", () => {
     expect((await marketplace((await signedIn()).cookie, state)).total).toBe(1);
   });
 
-  it("a ping skips the owner's order and routes to another buyer's; with only the owner's, it is `suppressed`", async () => {
+  it("a ping skips the owner's order and routes to another buyer's; with only the owner's, no order takes it (never `suppressed`)", async () => {
     const partner = await createPartner();
     const owner = await signedIn();
     const phone = freshPhone();
@@ -156,7 +156,8 @@ describe("a buyer's private list scrubs only that buyer", () => {
     await createOpenOrder({ buyerId: owner.user.id, paidAt: Date.now() - 60_000 });
     const alone = await ping(partner.auth, phone);
     expect(alone.status).toBe(409);
-    expect(await alone.json()).toMatchObject({ reason: "suppressed" });
+    // A private list is nobody else's business: the answer of a state without orders (docs/decisions/0050).
+    expect(await alone.json()).toMatchObject({ reason: "no_open_order" });
 
     const otherOrder = await createOpenOrder();
     const routed = await ping(partner.auth, phone);

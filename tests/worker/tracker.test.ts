@@ -287,6 +287,10 @@ describe("the admin's Fulfilment tab", { timeout: SLOW }, () => {
       businessName: "Test Call Center",
       todayCalls: await callsToday(partner.id),
       dailyCallCap: 40,
+      // Both pings were routed: none refused, none suppressed (docs/decisions/0050).
+      todayPings: await callsToday(partner.id),
+      todaySuppressed: 0,
+      suppressedShare: 0,
       billableRate: 0.5,
       averageDurationSeconds: 200,
     });

@@ -681,6 +681,24 @@ export const partnerDayCalls = sqliteTable(
   (t) => [primaryKey({ columns: [t.partnerId, t.day] })],
 );
 
+/**
+ * A partner's pings answered without a route (409) per its local day, and how many of those were
+ * `suppressed` (docs/decisions/0050): with `partner_day_calls` (the routed ones) they make the day's pings.
+ * Written only when a ping is refused; routing reads `suppressed` for the daily call cap.
+ */
+export const partnerDayRefusals = sqliteTable(
+  "partner_day_refusals",
+  {
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    refused: integer("refused").notNull().default(0),
+    suppressed: integer("suppressed").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.day] })],
+);
+
 export const transferEvents = sqliteTable(
   "transfer_events",
   {

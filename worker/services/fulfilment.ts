@@ -1,12 +1,14 @@
 /**
  * The admin's Fulfilment tab (issue 16 item 3): open live-transfer orders with their progress, and the
- * partners with today's calls against their cap, billable rate and average duration.
+ * partners with today's calls against their cap, suppressed share of today's pings (docs/decisions/0050),
+ * billable rate and average duration.
  */
 import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { FulfilmentOrder, FulfilmentOverview, FulfilmentPartner } from "../../src/domain/returns";
 import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import { orderDelivery, orders, partnerDayCalls, partners, transfers } from "../db/schema";
 import type { Deps } from "../deps";
+import { refusalsOn } from "./ping-refusals";
 import { orderProgressSelect, todayCounts, toTrackerOrder } from "./tracker";
 
 /** Open orders shown at once, oldest paid first (the order routing serves them in). */
@@ -41,7 +43,7 @@ export async function fulfilmentOverview(deps: Deps): Promise<FulfilmentOverview
 async function partnerOverview(deps: Deps): Promise<FulfilmentPartner[]> {
   const { db, now } = deps;
   const days = [...new Set(US_TIME_ZONES.map((zone) => localTime(now, zone).day))];
-  const [rows, calls, stats] = await Promise.all([
+  const [rows, calls, refusals, stats] = await Promise.all([
     db
       .select({
         id: partners.id,
@@ -56,6 +58,7 @@ async function partnerOverview(deps: Deps): Promise<FulfilmentPartner[]> {
       .select({ partnerId: partnerDayCalls.partnerId, day: partnerDayCalls.day, calls: partnerDayCalls.calls })
       .from(partnerDayCalls)
       .where(inArray(partnerDayCalls.day, days)),
+    refusalsOn(deps, days),
     db
       .select({
         partnerId: transfers.partnerId,
@@ -77,11 +80,18 @@ async function partnerOverview(deps: Deps): Promise<FulfilmentPartner[]> {
   return rows.map((partner) => {
     const stat = statsOf.get(partner.id);
     const completed = Number(stat?.completed ?? 0);
+    const today = `${partner.id} ${localTime(now, partner.timeZone).day}`;
+    const todayCalls = callsOn.get(today) ?? 0;
+    const refused = refusals.get(today) ?? { refused: 0, suppressed: 0 };
+    const todayPings = todayCalls + refused.refused;
     return {
       id: partner.id,
       businessName: partner.businessName,
       dailyCallCap: partner.dailyCallCap,
-      todayCalls: callsOn.get(`${partner.id} ${localTime(now, partner.timeZone).day}`) ?? 0,
+      todayCalls,
+      todayPings,
+      todaySuppressed: refused.suppressed,
+      suppressedShare: todayPings > 0 ? refused.suppressed / todayPings : null,
       billableRate: completed > 0 ? Number(stat?.billable ?? 0) / completed : null,
       averageDurationSeconds: stat?.averageDuration == null ? null : Math.round(stat.averageDuration),
     };

@@ -8,6 +8,12 @@
  * has one and its buyer had no contact with this phone within the duplicate window. D1 runs one
  * statement at a time, so two pings can never both take an order's last slot, nor both give one buyer
  * the same prospect; the loser tries the next order.
+ *
+ * Do Not Call (product rule 40, docs/decisions/0050): an order whose buyer keeps the caller's number on a
+ * private list is left out as if it were not open, so the answer never tells a partner that a private
+ * list exists. A shared list answers `suppressed` only once an order could take the call: a ping for a
+ * call no order could take gets the same answer with or without suppression (a ping is no free registry
+ * lookup), and a `suppressed` answer uses one of the partner's daily calls.
  */
 import { sql } from "drizzle-orm";
 import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
@@ -27,6 +33,7 @@ import { batchable } from "../db/raw-batch";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
+import { recordRefusal } from "./ping-refusals";
 import { recordChecksStatement } from "./suppression-checks";
 import { privateListHoldsSql, sharedListHoldsSql } from "./suppression-rules";
 import { transferRoutedFact } from "./webhooks/facts";
@@ -52,9 +59,13 @@ const deliveredOnDay = (orderId: unknown, day: unknown, now: number) =>
   sql`(SELECT count(*) FROM transfers p WHERE p.order_id = ${orderId} AND p.buyer_local_day = ${day}
       AND (p.status IN ('connected', 'completed') OR (p.status = 'routed' AND p.expires_at > ${now})))`;
 
-/** A partner's transfers on its local day `day` (one row of the counter the triggers keep). */
+/**
+ * What a partner used of its daily call cap on its local day `day`: its transfers (the counter the
+ * triggers keep) and its `suppressed` answers (counted by ping-refusals.ts). Two primary-key seeks.
+ */
 const partnerCallsOn = (partnerId: string, day: string) =>
-  sql`coalesce((SELECT calls FROM partner_day_calls WHERE partner_id = ${partnerId} AND day = ${day}), 0)`;
+  sql`(coalesce((SELECT calls FROM partner_day_calls WHERE partner_id = ${partnerId} AND day = ${day}), 0)
+    + coalesce((SELECT suppressed FROM partner_day_refusals WHERE partner_id = ${partnerId} AND day = ${day}), 0))`;
 
 /** The buyer's key for the duplicate rule: the user id, else the order's e-mail. */
 const buyerKeyOf = sql`coalesce(o.user_id, 'email:' || lower(o.email))`;
@@ -101,20 +112,18 @@ interface CandidateRow {
  */
 async function openOrdersFor(deps: Deps, state: string, phone: string): Promise<RoutingCandidate[]> {
   // Raw SQL: the routing read (measured hot path), joined over the routing index's per-state rows.
-  const rows = await deps.db.all<CandidateRow & { private_dnc: number }>(sql`
+  // An order whose buyer keeps this number on a private Do Not Call list is left out as if it were not
+  // open: with no other order, the answer is the one for a state without orders (decision 0050).
+  const rows = await deps.db.all<CandidateRow>(sql`
     SELECT d.order_id, ${buyerKeyOf} AS buyer_key, o.paid_at, d.time_zone, d.hours_start_minute, d.hours_end_minute,
-      d.days, d.per_day_cap, d.transfers_total, d.transfers_billable, 0 AS held, 0 AS delivered_today,
-      ${privateListHoldsSql(Number(phone), sql`o.user_id`)} AS private_dnc
+      d.days, d.per_day_cap, d.transfers_total, d.transfers_billable, 0 AS held, 0 AS delivered_today
     FROM order_delivery_states s
     JOIN order_delivery d ON d.order_id = s.order_id
     JOIN orders o ON o.id = d.order_id
     WHERE s.state IN (${state}, 'ALL') AND d.setup_status = 'ready' AND d.paused = 0
-      AND d.transfers_billable < d.transfers_total AND o.status = 'paid'`);
-  // Orders whose buyer keeps this number on a private Do Not Call list do not take the call; when that is
-  // every open order, the answer is `suppressed` (naming no buyer and no list).
-  const open = rows.filter((row) => !row.private_dnc);
-  if (rows.length > 0 && open.length === 0) noRoute("suppressed");
-  return open.map(toCandidate);
+      AND d.transfers_billable < d.transfers_total AND o.status = 'paid'
+      AND NOT ${privateListHoldsSql(Number(phone), sql`o.user_id`)}`);
+  return rows.map(toCandidate);
 }
 
 /** The live holds and today's deliveries (on each buyer's own day) of a few orders. */
@@ -220,35 +229,58 @@ function storedConsent(consent: PingInput["consent"]) {
   };
 }
 
-/** Routes a partner's ping to the oldest-paid eligible order, or throws a 409 naming why none is. */
+/**
+ * Routes a partner's ping to the oldest-paid eligible order, or throws a 409 naming why none is. A ping
+ * that breaks a rule (400) counts nothing; every 409 is counted for the day (ping-refusals.ts).
+ */
 export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInput): Promise<RouteAnswer> {
+  const prospect = readPing(input, deps.now, owner);
+  const partnerDay = localTime(deps.now, owner.timeZone).day;
+  try {
+    return await route(deps, owner, prospect, input.consent, partnerDay);
+  } catch (error) {
+    const reason = error instanceof ConflictError ? error.details?.reason : undefined;
+    if (typeof reason === "string" && reason in NO_ROUTE_REASONS) {
+      await recordRefusal(deps, owner.partnerId, partnerDay, reason as NoRouteReason);
+    }
+    throw error;
+  }
+}
+
+async function route(
+  deps: Deps,
+  owner: KeyOwner,
+  prospect: ReturnType<typeof readPing>,
+  consent: PingInput["consent"],
+  partnerDay: string,
+): Promise<RouteAnswer> {
   const { db, now } = deps;
-  const prospect = readPing(input, now, owner);
-  const partnerDay = localTime(now, owner.timeZone).day;
   // One statement (raw SQL, the measured routing path): whether a shared Do Not Call list holds the
-  // caller's number (one seek) and the partner's calls today, beside the first few candidates, already in
-  // paid order.
+  // caller's number (one seek) and what the partner used of its daily call cap, beside the first few
+  // candidates, already in paid order. The shared verdict waits until an order would take the call.
   const rows = await db.all<CandidateRow & { partner_calls: number; suppressed: number }>(sql`
     SELECT pc.partner_calls, pc.suppressed, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls,
       ${sharedListHoldsSql(Number(prospect.phone))} AS suppressed) pc
     LEFT JOIN (${candidatesFor(prospect.state, prospect.phone, now, COUNT_PAGE)}) c ON 1
     ORDER BY c.paid_at, c.order_id`);
-  if (rows[0]?.suppressed) noRoute("suppressed");
   if ((rows[0]?.partner_calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
+  const suppressed = Boolean(rows[0]?.suppressed);
   // The SQL left out this phone's recent buyers, so no candidate here is a duplicate.
   const candidates = rows.filter((row) => row.order_id !== null).map(toCandidate);
   const ranked = rankEligible(candidates, { now, recentBuyerKeys: new Set() });
   let claims = 0;
   if (!("reason" in ranked)) {
+    // An order would take the call: only now may a shared list answer (decision 0050).
+    if (suppressed) noRoute("suppressed");
     for (const order of ranked.orders) {
       if (claims++ >= MAX_CLAIM_ATTEMPTS) return noRoute("caps_reached");
-      const answer = await claim(deps, owner, prospect, input.consent, order, partnerDay);
+      const answer = await claim(deps, owner, prospect, consent, order, partnerDay);
       if (answer) return answer;
     }
   }
   // Rarely (none of the first few can take the call, or none passes): every open order, to go further
   // down the list or to name why none is eligible.
-  return routeByFullRead(deps, owner, prospect, input.consent, partnerDay, claims);
+  return routeByFullRead(deps, owner, prospect, consent, { partnerDay, suppressed }, claims);
 }
 
 /** The same rule over every open order of the state, counts read a page at a time. */
@@ -257,7 +289,7 @@ async function routeByFullRead(
   owner: KeyOwner,
   prospect: ReturnType<typeof readPing>,
   consent: PingInput["consent"],
-  partnerDay: string,
+  { partnerDay, suppressed }: { partnerDay: string; suppressed: boolean },
   claimsSoFar: number,
 ): Promise<RouteAnswer> {
   const { now } = deps;
@@ -276,6 +308,7 @@ async function routeByFullRead(
       { now, recentBuyerKeys },
     );
     if ("reason" in counted) continue;
+    if (suppressed) noRoute("suppressed");
     for (const order of counted.orders) {
       if (claims++ >= MAX_CLAIM_ATTEMPTS) return noRoute("caps_reached");
       const answer = await claim(deps, owner, prospect, consent, order, partnerDay);

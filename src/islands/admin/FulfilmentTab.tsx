@@ -1,5 +1,6 @@
 /**
- * The admin's Fulfilment tab (issue 16): open live-transfer orders, partners' calls today and quality,
+ * The admin's Fulfilment tab (issue 16): open live-transfer orders, partners' calls today, suppressed
+ * share of today's pings (docs/decisions/0050) and quality,
  * and the returns queue with Approve / Deny (a note is required to deny), decided rows updated in place.
  */
 import { type ReactNode, useId, useState } from "react";
@@ -250,12 +251,21 @@ export default function FulfilmentTab() {
                   No partners yet.
                 </p>
               ) : (
-                <Table label="Partners" headers={["Partner", "Calls today", "Billable rate", "Average duration"]}>
+                <Table
+                  label="Partners"
+                  headers={["Partner", "Calls today", "Suppressed pings today", "Billable rate", "Average duration"]}
+                >
                   {data.partners.map((partner) => (
                     <tr key={partner.id} className="border-t border-line">
                       <td className="px-4 py-3 font-medium">{partner.businessName}</td>
                       <td className="px-4 py-3">
                         {partner.todayCalls} of {partner.dailyCallCap}
+                      </td>
+                      <td className="px-4 py-3" data-testid={`suppressed-share-${partner.id}`}>
+                        {formatRate(partner.suppressedShare)}
+                        <span className="block text-xs text-ink-soft">
+                          {partner.todaySuppressed} of {partner.todayPings} pings
+                        </span>
                       </td>
                       <td className="px-4 py-3">{formatRate(partner.billableRate)}</td>
                       <td className="px-4 py-3 tabular-nums">{formatDuration(partner.averageDurationSeconds)}</td>
