@@ -25,6 +25,7 @@ import { adminFulfilment } from "./routes/admin-fulfilment";
 import { adminLeads } from "./routes/admin-leads";
 import { auth, me } from "./routes/auth";
 import { buyer } from "./routes/buyer";
+import { buyerCallbacks } from "./routes/callbacks";
 import { consent } from "./routes/consent";
 import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
@@ -68,7 +69,8 @@ const buyerApp = new Hono<SignedInBindings>()
   .route("/", consent)
   .route("/", buyerReturnRoutes)
   .route("/", buyerSuppression)
-  .route("/", webhooks);
+  .route("/", webhooks)
+  .route("/", buyerCallbacks);
 
 const adminApp = new Hono<SignedInBindings>()
   .use("*", requireAdmin)

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { ACCOUNT_TYPES } from "../../src/domain/account-types";
+import { CALLBACK_KINDS, CALLBACK_SOURCES } from "../../src/domain/callbacks";
 import { IMPORT_BATCH_STATUSES } from "../../src/domain/csv-mapping";
 import { PAUSE_KINDS, PAUSE_LIFTS } from "../../src/domain/delivery-pauses";
 import { ORDER_KINDS, ORDER_STATUSES } from "../../src/domain/orders";
@@ -324,8 +325,34 @@ export const callbackOpportunities = sqliteTable(
     priceCents: integer("price_cents").notNull(),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
+    // A call-back or an appointment (migration 0027, src/domain/callbacks.ts): the prospect's window in
+    // their own time zone, where it came from, its consent evidence, and the paid order it went to.
+    kind: text("kind", { enum: CALLBACK_KINDS }).notNull().default("callback"),
+    zip: text("zip"),
+    timeZone: text("time_zone"),
+    windowStart: integer("window_start", { mode: "timestamp_ms" }),
+    windowEnd: integer("window_end", { mode: "timestamp_ms" }),
+    /** The phone as `phoneKey` (src/domain/suppression.ts): what the 30-day rule and the lists compare. */
+    phoneKey: integer("phone_key"),
+    source: text("source", { enum: CALLBACK_SOURCES }).notNull().default("admin"),
+    partnerId: text("partner_id"),
+    optInAt: integer("opt_in_at", { mode: "timestamp_ms" }),
+    optInUrl: text("opt_in_url"),
+    consentText: text("consent_text"),
+    ipAddress: text("ip_address"),
+    trustedFormUrl: text("trusted_form_url"),
+    jornayaLeadId: text("jornaya_lead_id"),
+    /** The paid call-back order it was delivered to, its buyer and when (null while unassigned). */
+    orderId: text("order_id"),
+    buyerUserId: text("buyer_user_id"),
+    deliveredAt: integer("delivered_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("callback_opportunities_created_at_idx").on(t.createdAt)],
+  (t) => [
+    index("callback_opportunities_created_at_idx").on(t.createdAt),
+    index("callback_opportunities_order_idx").on(t.orderId),
+    index("callback_opportunities_buyer_phone_idx").on(t.buyerUserId, t.phoneKey, t.deliveredAt),
+    index("callback_opportunities_unassigned_idx").on(t.windowEnd).where(sql`${t.orderId} IS NULL`),
+  ],
 );
 
 export const partnerApplications = sqliteTable(

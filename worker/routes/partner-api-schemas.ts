@@ -4,6 +4,8 @@
  * answers every keyed route documents. worker/routes/partner-api.ts serves them.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { APPOINTMENT_MINUTES, MAX_DAYS_AHEAD, MAX_WINDOW_MINUTES } from "../../src/domain/callbacks";
+import { callbackAcceptedSchema, callbackSchema } from "../../src/domain/schemas/callbacks";
 import { PARTNER_SUSPENDED } from "../../src/domain/schemas/partner-account";
 import {
   eventRefusedSchema,
@@ -107,6 +109,23 @@ export const show = createRoute({
   responses: {
     200: json(TransferSchema, "The transfer."),
     404: json(ErrorSchema, "No such transfer among yours."),
+    ...errors,
+  },
+});
+
+const CallbackSchema = callbackSchema.openapi("Callback");
+const CallbackAcceptedSchema = callbackAcceptedSchema.openapi("CallbackAccepted");
+
+export const postCallback = createRoute({
+  method: "post",
+  path: "/callbacks",
+  summary: "Hand over a prospect to be called back",
+  description: `For a prospect you could not transfer now who agreed to be called back: \`kind\` \`callback\` within a window (\`window.date\`, \`from\`, \`to\`, in the prospect's local time), or \`appointment\` at a set time (\`window.date\`, \`from\`; it holds ${APPOINTMENT_MINUTES} minutes). The prospect's time zone is \`prospect.timeZone\`, or the state's main zone when left out. A window must not have passed, lasts at most ${MAX_WINDOW_MINUTES / 60} hours and starts at most ${MAX_DAYS_AHEAD} days ahead. The same key, suspension and consent rules as a ping apply; a number on a Do Not Call list is refused with 409 \`reason\` \`suppressed\`. The shop delivers it to a buyer's paid call-back order that fits.`,
+  security,
+  request: { body: { required: true, ...json(CallbackSchema, "The prospect, the window and the consent.") } },
+  responses: {
+    201: json(CallbackAcceptedSchema, "Taken: the window as instants (UTC)."),
+    409: json(NoRouteSchema, "Not taken: `reason` `suppressed` (the number is on a Do Not Call list)."),
     ...errors,
   },
 });

@@ -11,11 +11,12 @@ import { TRANSFER_BUFFER_SECONDS } from "../../src/domain/transfers";
 import { InvalidError, NotFoundError } from "../errors";
 import { errorJson } from "../http";
 import { type PartnerApiBindings, requirePartnerKey } from "../middleware/partner-key";
+import { takeCallback } from "../services/callbacks";
 import { siteOrigin } from "../services/mail";
 import { getTransfer, recordTransferEvent } from "../services/transfer-events";
 import { routeTransfer } from "../services/transfer-routing";
 import { partnerApiReference } from "./partner-api-docs";
-import { event, ping, show } from "./partner-api-schemas";
+import { event, ping, postCallback, show } from "./partner-api-schemas";
 
 const PARTNER_API_VERSION = "1.0.0";
 
@@ -38,6 +39,7 @@ partnerApi.use((c, next) => {
 partnerApi.use(bodyLimit({ maxSize: 16 * 1024, onError: (c) => errorJson(c, 413, "The request is too large.") }));
 // "/transfers/*" also matches "/transfers" itself.
 partnerApi.use("/transfers/*", requirePartnerKey);
+partnerApi.use("/callbacks", requirePartnerKey);
 
 partnerApi.openapi(ping, async (c) => {
   const answer = await routeTransfer(c.var.deps, c.get("partnerKey"), c.req.valid("json"));
@@ -50,6 +52,14 @@ partnerApi.openapi(event, async (c) => {
     siteOrigin: siteOrigin(c.var.deps, c.req.url),
   });
   return c.json(view, 200);
+});
+
+partnerApi.openapi(postCallback, async (c) => {
+  const accepted = await takeCallback(c.var.deps, c.req.valid("json"), {
+    source: "partner",
+    owner: c.get("partnerKey"),
+  });
+  return c.json(accepted, 201);
 });
 
 partnerApi.openapi(show, async (c) => {

@@ -4,6 +4,7 @@
  * it changes; refunds and disputes follow the provider's events.
  */
 import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { callbackOrderTerms } from "../../src/domain/callbacks";
 import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
@@ -12,6 +13,7 @@ import type { Database } from "../db/client";
 import { type OrderKind, orderDelivery, orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";
 import { refundBalanceStatement } from "./balance";
+import { fillCallbackOrders } from "./callbacks";
 import { prepareDelivery } from "./delivery-setup";
 import { sha256Hex } from "./digest";
 import { emails } from "./email-templates";
@@ -224,6 +226,8 @@ async function paymentSucceeded(
       // The payment stands; an admin can still fill the settings in from /admin-orders.
       console.error(`Delivery settings for order ${order.id} could not be prepared`, error);
     }
+    // A call-back order takes the waiting call-backs that fit it (src/domain/callbacks.ts).
+    if (callbackOrderTerms(after.kind, after.details)) await fillCallbackOrders(deps);
     return;
   }
   if (after?.status === "pending") {

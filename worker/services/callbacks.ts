@@ -1,0 +1,206 @@
+/**
+ * Call-backs and appointments: taken in (a partner through the API, an admin), scrubbed, and placed in
+ * the paid call-back order that src/domain/callbacks.ts `chooseOrder` picks (docs/decisions/0058).
+ *
+ * Placing is one conditional UPDATE that re-checks, in the database, what the choice assumed: the
+ * call-back is still unassigned and its window open, the order still paid with room, and the prospect
+ * has not gone to that buyer within 30 days. Two placements racing for an order's last place, or for one
+ * call-back, leave exactly one winner; the loser chooses again from what is left.
+ */
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import {
+  type CallbackToPlace,
+  callbackOrderTerms,
+  chooseOrder,
+  type OpenCallbackOrder,
+  prospectBuyerKey,
+  SAME_PROSPECT_WINDOW_MS,
+  windowOf,
+  windowProblem,
+} from "../../src/domain/callbacks";
+import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
+import { surveyUnitCents } from "../../src/domain/pricing";
+import type { CallbackAccepted, CallbackInput, DeliveredCallback } from "../../src/domain/schemas/callbacks";
+import { phoneKey } from "../../src/domain/suppression";
+import { defaultTimeZone } from "../../src/domain/time-zones";
+import { callbackOpportunities as callbacks, orders } from "../db/schema";
+import type { Deps } from "../deps";
+import { ConflictError, InvalidError } from "../errors";
+import type { KeyOwner } from "./api-keys";
+import { sharedListHoldsSql } from "./suppression-rules";
+
+/** What a partner is told about a number on a shared Do Not Call list (the list is not named). */
+export const CALLBACK_SUPPRESSED = "The prospect's number is on a Do Not Call list; the call-back was not taken.";
+/** How many times a placement chooses again after losing a race. */
+const PLACE_ATTEMPTS = 5;
+
+type Source = { source: "partner"; owner: KeyOwner } | { source: "admin" | "import"; createdBy: string };
+
+/** Takes a call-back in, checked and scrubbed, and places it at once when a paid order fits. */
+export async function takeCallback(deps: Deps, input: CallbackInput, from: Source): Promise<CallbackAccepted> {
+  const { db, now } = deps;
+  const timeZone = input.prospect.timeZone ?? defaultTimeZone(input.prospect.state);
+  const window = windowOf(input.kind, input.window, timeZone);
+  if (!window) throw new InvalidError("window.to must be a time after window.from");
+  const problem = windowProblem(window, now);
+  if (problem) throw new InvalidError(`${problem}.`);
+  const optInAt = Date.parse(input.consent.optInAt);
+  if (optInAt > now + 5 * 60_000) throw new InvalidError("consent.optInAt cannot be in the future.");
+  if (from.source === "partner" && from.owner.requireTrustedForm && !input.consent.trustedFormUrl)
+    throw new InvalidError(TRUSTED_FORM_REQUIRED);
+  const key = phoneKey(input.prospect.phone);
+  if (key === null) throw new InvalidError("prospect.phone must be a 10-digit US phone number.");
+  const [listed] = await db.all<{ held: number }>(sql`SELECT ${sharedListHoldsSql(key)} AS held`);
+  if (listed?.held) throw new ConflictError(CALLBACK_SUPPRESSED, { reason: "suppressed" });
+
+  const id = crypto.randomUUID();
+  await db.insert(callbacks).values({
+    id,
+    kind: input.kind,
+    name: `${input.prospect.firstName} ${input.prospect.lastName}`,
+    email: input.prospect.email ?? "",
+    phone: input.prospect.phone,
+    phoneKey: key,
+    state: input.prospect.state,
+    zip: input.prospect.zip ?? null,
+    timeZone,
+    windowStart: new Date(window.windowStart),
+    windowEnd: new Date(window.windowEnd),
+    priceCents: surveyUnitCents("Call-Backs"),
+    source: from.source,
+    partnerId: from.source === "partner" ? from.owner.partnerId : null,
+    createdBy: from.source === "partner" ? null : from.createdBy,
+    optInAt: new Date(optInAt),
+    optInUrl: input.consent.optInUrl,
+    consentText: input.consent.consentText || null,
+    ipAddress: input.consent.ipAddress ?? null,
+    trustedFormUrl: input.consent.trustedFormUrl ?? null,
+    jornayaLeadId: input.consent.jornayaLeadId ?? null,
+  });
+  await placeCallback(deps, id);
+  return {
+    callbackId: id,
+    windowStart: new Date(window.windowStart).toISOString(),
+    windowEnd: new Date(window.windowEnd).toISOString(),
+  };
+}
+
+/** Every paid call-back order with room left, as the choice sees it. */
+async function openCallbackOrders(deps: Pick<Deps, "db">): Promise<OpenCallbackOrder[]> {
+  const delivered = deps.db
+    .select({ orderId: callbacks.orderId, count: sql<number>`count(*)`.as("count") })
+    .from(callbacks)
+    .groupBy(callbacks.orderId)
+    .as("delivered");
+  const rows = await deps.db
+    .select({
+      id: orders.id,
+      userId: orders.userId,
+      kind: orders.kind,
+      details: orders.details,
+      paidAt: orders.paidAt,
+      quantity: orders.quantity,
+      delivered: sql<number>`coalesce(${delivered.count}, 0)`,
+    })
+    .from(orders)
+    .leftJoin(delivered, eq(delivered.orderId, orders.id))
+    .where(and(eq(orders.status, "paid"), inArray(orders.kind, ["survey", "ringcloud"])));
+  return rows.flatMap((row) => {
+    const terms = callbackOrderTerms(row.kind, row.details);
+    if (!terms || !row.userId || !row.paidAt || row.delivered >= row.quantity) return [];
+    return [
+      {
+        id: row.id,
+        userId: row.userId,
+        paidAt: row.paidAt.getTime(),
+        quantity: row.quantity,
+        delivered: row.delivered,
+        ...terms,
+      },
+    ];
+  });
+}
+
+/**
+ * Places one unassigned call-back in the order `chooseOrder` picks, if any. Returns the order's id, or
+ * null when none fits (the call-back waits for a payment, or its window passes).
+ */
+export async function placeCallback(deps: Deps, callbackId: string): Promise<string | null> {
+  const { db, now } = deps;
+  for (let attempt = 0; attempt < PLACE_ATTEMPTS; attempt++) {
+    const [row] = await db.select().from(callbacks).where(eq(callbacks.id, callbackId));
+    if (!row || row.orderId || !row.windowStart || !row.windowEnd || !row.timeZone || row.phoneKey === null)
+      return row?.orderId ?? null;
+    const callback: CallbackToPlace = {
+      id: row.id,
+      state: row.state,
+      phoneKey: row.phoneKey,
+      timeZone: row.timeZone,
+      windowStart: row.windowStart.getTime(),
+      windowEnd: row.windowEnd.getTime(),
+    };
+    const open = await openCallbackOrders(deps);
+    const recent = await db
+      .selectDistinct({ userId: callbacks.buyerUserId })
+      .from(callbacks)
+      .where(
+        and(eq(callbacks.phoneKey, row.phoneKey), gt(callbacks.deliveredAt, new Date(now - SAME_PROSPECT_WINDOW_MS))),
+      );
+    const seen = new Set(recent.flatMap((r) => (r.userId ? [prospectBuyerKey(r.userId, row.phoneKey ?? 0)] : [])));
+    const order = chooseOrder(callback, open, seen, now);
+    if (!order) return null;
+    const placed = await db
+      .update(callbacks)
+      .set({ orderId: order.id, buyerUserId: order.userId, deliveredAt: new Date(now) })
+      .where(
+        and(
+          eq(callbacks.id, callbackId),
+          isNull(callbacks.orderId),
+          gt(callbacks.windowEnd, new Date(now)),
+          sql`(SELECT count(*) FROM callback_opportunities WHERE order_id = ${order.id}) < ${order.quantity}`,
+          sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'paid')`,
+          sql`NOT EXISTS (SELECT 1 FROM callback_opportunities WHERE buyer_user_id = ${order.userId}
+            AND phone_key = ${row.phoneKey} AND delivered_at > ${now - SAME_PROSPECT_WINDOW_MS})`,
+        ),
+      )
+      .returning({ id: callbacks.id });
+    if (placed.length > 0) return order.id;
+  }
+  return null;
+}
+
+/** After a call-back order is paid: the waiting call-backs that fit go to the open orders, oldest first. */
+export async function fillCallbackOrders(deps: Deps, limit = 100): Promise<number> {
+  const waiting = await deps.db
+    .select({ id: callbacks.id })
+    .from(callbacks)
+    .where(and(isNull(callbacks.orderId), gt(callbacks.windowEnd, new Date(deps.now))))
+    .orderBy(asc(callbacks.windowStart), asc(callbacks.id))
+    .limit(limit);
+  let placed = 0;
+  for (const { id } of waiting) if (await placeCallback(deps, id)) placed++;
+  return placed;
+}
+
+/** A buyer's delivered call-backs and appointments, soonest window first among those still to come. */
+export async function deliveredCallbacks(deps: Pick<Deps, "db">, userId: string): Promise<DeliveredCallback[]> {
+  const rows = await deps.db
+    .select()
+    .from(callbacks)
+    .where(eq(callbacks.buyerUserId, userId))
+    .orderBy(desc(callbacks.windowStart))
+    .limit(500);
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    state: row.state,
+    timeZone: row.timeZone ?? defaultTimeZone(row.state),
+    windowStart: (row.windowStart ?? row.createdAt).toISOString(),
+    windowEnd: (row.windowEnd ?? row.createdAt).toISOString(),
+    deliveredAt: (row.deliveredAt ?? row.createdAt).toISOString(),
+    orderId: row.orderId ?? "",
+  }));
+}
