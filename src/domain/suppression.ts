@@ -97,6 +97,13 @@ export const SUPPRESSED_NO_ROUTE = { [SUPPRESSED_REASON]: SUPPRESSED_MESSAGE } a
 export const SUPPRESSED_LEAD_MESSAGE =
   "A lead you selected is no longer available: its number was added to a Do Not Call list.";
 
+/**
+ * Told to a buyer once an order is paid (never before: product rule 40, docs/decisions/0049): its leads
+ * on the buyer's own private list were left out of the sale and not charged.
+ */
+export const notChargedMessage = (count: number) =>
+  `${count} ${count === 1 ? "lead was" : "leads were"} on your Do Not Call list and ${count === 1 ? "was" : "were"} not charged.`;
+
 /** My Leads and the Lead Tracker flag a number suppressed after purchase so the buyer stops calling. */
 export const suppressedAfterPurchaseLabel = (day: string) => `Added to Do Not Call on ${day}`;
 

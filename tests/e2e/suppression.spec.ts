@@ -167,7 +167,9 @@ test.describe("/do-not-call", () => {
 });
 
 test.describe("buyer: My Do Not Call list and flags after purchase", () => {
-  test("uploads a private list; a lead suppressed after purchase is flagged in My Leads", async ({ page }) => {
+  test("uploads a private list; a lead suppressed after purchase is flagged in My Leads; My Orders tells leads not charged", async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     const user = await createUser();
     const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
@@ -197,5 +199,16 @@ test.describe("buyer: My Do Not Call list and flags after purchase", () => {
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Leads" }).click();
     const flag = page.getByRole("row", { name: /Flagged Lead/ }).getByTestId("dnc-flag");
     await expect(flag).toHaveText(`Added to Do Not Call on ${new Date().toISOString().slice(0, 10)}`);
+
+    // A paid order that left out two leads of the private list says so in My Orders (never before payment).
+    query(
+      `INSERT INTO orders (id, kind, quantity, unit_price_cents, total_cents, user_id, details, payment_intent_id, status, paid_at)
+       VALUES (${sqlLiteral(`${user.username}-order`)}, 'aged-leads', 1, 500, 500, ${sqlLiteral(owner?.id ?? "")},
+               '{"notChargedLeadIds":["a","b"],"notChargedCents":1000}', ${sqlLiteral(`pi_e2e_${user.username}`)}, 'paid', ${Date.now()})`,
+    );
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Orders" }).click();
+    await expect(page.getByTestId("order-not-charged")).toHaveText(
+      "2 leads were on your Do Not Call list and were not charged.",
+    );
   });
 });

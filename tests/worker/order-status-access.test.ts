@@ -42,6 +42,9 @@ describe("GET /api/orders/:orderId/status: who may read an order", () => {
       status: "pending",
       quantity: 1,
       totalCents: 3900,
+      // Leads left out for the buyer's private list (aged-lead orders, after payment only: decision 0049).
+      notCharged: 0,
+      notice: null,
       deliverySetupEmailedTo: null,
     });
   });

@@ -1,6 +1,7 @@
 /**
  * Issue 24 item 6 (product rule 40): a number on a suppression list never passes the marketplace
- * list, a reservation, a sale or a ping; a buyer's private list scrubs only that buyer; each sale and
+ * list, a reservation, a sale or a ping; a buyer's private list applies to that buyer only, at payment
+ * (docs/decisions/0049; its leads are left out of the sale, tests/worker/private-list-at-payment.test.ts); each sale and
  * routed transfer records the lists it was checked against; a number suppressed after purchase is flagged.
  */
 import { env } from "cloudflare:workers";
@@ -112,10 +113,12 @@ describe("a number on a shared list (national, state, litigator, the shop's own)
   });
 });
 
-describe("a buyer's private list scrubs only that buyer", () => {
+describe("a buyer's private list applies to that buyer only, when the order is paid", () => {
   beforeEach(clearTransfers);
 
-  it("hides the lead from its owner's marketplace and purchases, and from no one else's", async () => {
+  // Product rule 40 changed (docs/decisions/0049): the list no longer hides the lead from its owner before
+  // payment (that told a masked number bit by bit); it is left out of the owner's sale when paid.
+  it("changes nothing its owner sees before payment; when paid the lead is left out for its owner only", async () => {
     const owner = await signedIn();
     const other = await signedIn();
     const state = uniqueState();
@@ -124,28 +127,37 @@ describe("a buyer's private list scrubs only that buyer", () => {
     await uploadList({ cookie: owner.cookie, as: "buyer", name: "My customers", add: [Number(phone)] });
 
     const ownerView = await marketplace(owner.cookie, state);
-    expect(ownerView).toEqual({ ids: [kept], total: 1 });
+    expect(ownerView.total).toBe(2);
+    expect(ownerView.ids.sort()).toEqual([scrubbed, kept].sort());
     const otherView = await marketplace(other.cookie, state);
     expect(otherView.total).toBe(2);
     expect(otherView.ids).toContain(scrubbed);
 
-    const refused = await buyLeads(owner.cookie, [scrubbed ?? ""]);
-    expect(refused.status).toBe(409);
-    expect(await refused.json()).toMatchObject({ message: SUPPRESSED_LEAD_MESSAGE });
+    const reserved = await buyLeads(owner.cookie, [scrubbed ?? "", kept ?? ""]);
+    expect(reserved.status).toBe(200);
+    const started = await reserved.json<{ clientSecret: string; orderId: string }>();
+    expect((await payWithCard(started.clientSecret)).status).toBe(200);
+    expect(await leadRow(kept ?? "")).toMatchObject({ sold_to_user_id: owner.user.id });
+    expect(await leadRow(scrubbed ?? "")).toMatchObject({ sold_at: null });
+    expect(await orderRow(started.orderId)).toMatchObject({ status: "paid", quantity: 1 });
     const bought = await buyLeads(other.cookie, [scrubbed ?? ""]);
     expect(bought.status).toBe(200);
     expect((await payWithCard((await bought.json<{ clientSecret: string }>()).clientSecret)).status).toBe(200);
     expect(await leadRow(scrubbed ?? "")).toMatchObject({ sold_to_user_id: other.user.id });
   });
 
-  it("a lead imported later is scrubbed for the owner on insert", async () => {
+  it("a lead imported later is listed to its owner as to everyone, and left out of the owner's sale", async () => {
     const owner = await signedIn();
     const state = uniqueState();
     const phone = freshPhone();
     await uploadList({ cookie: owner.cookie, as: "buyer", name: "Internal DNC", add: [Number(phone)] });
-    await insertLeads(state, [phone]);
-    expect((await marketplace(owner.cookie, state)).total).toBe(0);
+    const [id] = await insertLeads(state, [phone]);
+    expect((await marketplace(owner.cookie, state)).total).toBe(1);
     expect((await marketplace((await signedIn()).cookie, state)).total).toBe(1);
+    const started = await (await buyLeads(owner.cookie, [id ?? ""])).json<{ clientSecret: string; orderId: string }>();
+    await payWithCard(started.clientSecret);
+    expect(await orderRow(started.orderId)).toMatchObject({ status: "refunded" });
+    expect(await leadRow(id ?? "")).toMatchObject({ sold_at: null });
   });
 
   it("a ping skips the owner's order and routes to another buyer's; with only the owner's, no order takes it (never `suppressed`)", async () => {

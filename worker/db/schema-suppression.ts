@@ -147,22 +147,6 @@ export const suppressionUploadBatches = sqliteTable(
 );
 
 /**
- * Unsold leads a buyer's private list holds: that buyer's marketplace leaves them out, and they cannot be
- * reserved or sold to that buyer (kept when the private list changes and when a lead is inserted).
- */
-export const buyerScrubbedLeads = sqliteTable(
-  "buyer_scrubbed_leads",
-  {
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    /** No foreign key: leads are not deleted, and the list query joins the lead anyway. */
-    leadId: text("lead_id").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.leadId] })],
-);
-
-/**
  * What a sale or a routed transfer was checked against: one row per list that applied (every active
  * shared list, and the buyer's private list), written in the same transaction as the sale or the claim.
  * Kind, name and refreshed-on day are copied, so a later refresh or rename does not rewrite history.

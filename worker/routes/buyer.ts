@@ -19,7 +19,7 @@ import { validate, validateJson } from "../validation";
 export const buyer = new Hono<SignedInBindings>()
   .get("/aged-leads", validate("query", agedLeadsQuerySchema), async (c) => {
     const { page, location, certified } = c.req.valid("query");
-    return c.json(await listAvailableLeads(c.var.deps, page, location, c.get("user").id, certified));
+    return c.json(await listAvailableLeads(c.var.deps, page, location, certified));
   })
   .post(
     "/bulk-purchase-leads",

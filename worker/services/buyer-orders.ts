@@ -8,6 +8,7 @@ import type { PublicUser } from "../../src/domain/user";
 import { orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError, NotFoundError } from "../errors";
+import { notChargedCountSql, notChargedNotice } from "./not-charged";
 import { BALANCE_INTENT_PREFIX, cardAmountCents, startPayment } from "./orders";
 import { type PaymentProvider, providerOfIntent } from "./payments/provider";
 
@@ -26,6 +27,7 @@ export async function listBuyerOrders(deps: Deps, userId: string) {
       status: orders.status,
       createdAt: orders.createdAt,
       paidAt: orders.paidAt,
+      notCharged: notChargedCountSql,
     })
     .from(orders)
     .where(eq(orders.userId, userId))
@@ -35,6 +37,9 @@ export async function listBuyerOrders(deps: Deps, userId: string) {
     ...order,
     createdAt: order.createdAt.toISOString(),
     paidAt: order.paidAt === null ? null : order.paidAt.toISOString(),
+    // Said only once the order is paid (or refunded for it): product rule 40, decision 0049.
+    notCharged: order.notCharged ?? 0,
+    notice: notChargedNotice(order.notCharged),
   }));
 }
 

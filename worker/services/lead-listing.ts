@@ -12,17 +12,17 @@ import type { Deps } from "../deps";
 import { priceLead } from "./leads";
 
 /**
- * Listed (unsold, not withheld: docs/decisions/0041, not suppressed: decision 0042: the listing indexes'
- * predicate), not held by a reservation that is still running (?1 = now), and not on the buyer's private
- * Do Not Call list (?3 = the buyer). The running reservations and the buyer's scrubbed leads are read once
- * per query into a set the listing index is checked against, so the listing indexes need no
- * `reserved_until` and reserving 200 leads does not rewrite 600 of their entries; the buyer's set is as
- * large as their list's matches. The predicates repeat the partial indexes' own.
+ * Listed (unsold, not withheld: docs/decisions/0041, not suppressed by a shared list: decision 0042: the
+ * listing indexes' predicate) and not held by a reservation that is still running (?1 = now). The running
+ * reservations are read once per query into a set the listing index is checked against, so the listing
+ * indexes need no `reserved_until` and reserving 200 leads does not rewrite 600 of their entries. The
+ * predicates repeat the partial indexes' own. The same for every buyer: a buyer's private Do Not Call list
+ * changes neither the page nor its counts (it applies when an order is paid, docs/decisions/0049), so it
+ * cannot be used to learn a masked number.
  */
 const LISTED = "sold_at IS NULL AND withheld = 0 AND suppressed_at IS NULL";
 const AVAILABLE = `${LISTED} AND rowid NOT IN (
-  SELECT rowid FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${LISTED} AND reserved_until >= ?1
-  UNION ALL SELECT a.rowid FROM buyer_scrubbed_leads b JOIN aged_leads a ON a.id = b.lead_id WHERE b.user_id = ?3)`;
+  SELECT rowid FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${LISTED} AND reserved_until >= ?1)`;
 /** "With certificate" (`hasConsentCertificate`, stored as `certified`), literal so the partial index applies. */
 const CERTIFIED = "certified = 1";
 const ORDER = "ORDER BY created_at DESC, id";
@@ -46,23 +46,14 @@ interface KeyCount {
   c: number;
 }
 
-/**
- * Listed leads per key (the triggers' table), running reservations (aged_leads_reservations_idx) and the
- * buyer's privately scrubbed leads that are listed and not reserved (?2 = the buyer; the two never overlap).
- */
+/** Listed leads per key (the triggers' table) and running reservations (aged_leads_reservations_idx). */
 const UNSOLD_SQL =
   "SELECT state, area_code AS areaCode, unsold AS n, certified AS c FROM aged_lead_counts WHERE unsold > 0";
-const SCRUBBED = `FROM buyer_scrubbed_leads b JOIN aged_leads a ON a.id = b.lead_id
-  WHERE b.user_id = ?2 AND a.sold_at IS NULL AND a.withheld = 0 AND a.suppressed_at IS NULL
-    AND NOT coalesce(a.reserved_until >= ?1, 0)`;
 const HELD_BY_KEY_SQL = `SELECT state, coalesce(area_code, '') AS areaCode, count(*) AS n, sum(certified) AS c
   FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${LISTED} AND reserved_until >= ?1
-  GROUP BY state, area_code
-  UNION ALL SELECT a.state, coalesce(a.area_code, ''), count(*), sum(a.certified) ${SCRUBBED}
-  GROUP BY a.state, a.area_code`;
+  GROUP BY state, area_code`;
 const HELD_SQL = `SELECT '' AS state, '' AS areaCode, count(*) AS n, coalesce(sum(certified), 0) AS c
-  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${LISTED} AND reserved_until >= ?1
-  UNION ALL SELECT '', '', count(*), coalesce(sum(a.certified), 0) ${SCRUBBED}`;
+  FROM aged_leads INDEXED BY aged_leads_reservations_idx WHERE ${LISTED} AND reserved_until >= ?1`;
 
 /**
  * The counts read last in this isolate: a hint to plan the page query before this request's counts
@@ -86,7 +77,6 @@ function tally(
     terms,
     unsold.map((row) => row.state),
   );
-  // A key may be held twice: by running reservations and by the buyer's scrubbed leads.
   const heldBy = new Map<string, { n: number; c: number }>();
   for (const row of held) {
     const key = `${row.state}\n${row.areaCode}`;
@@ -138,16 +128,16 @@ const samePlan = (a: Plan, b: Plan) =>
       a.areaOutside.join("\n") === b.areaOutside.join("\n");
 
 /**
- * The rowids of one page, newest first, and their parameters (?1 now, ?2 offset, ?3 the buyer, then the
- * key lists: at most 5). Raw SQL: drizzle cannot say INDEXED BY, which pins each shape to the index it was
+ * The rowids of one page, newest first, and their parameters (?1 now, ?2 offset, then the key lists: at
+ * most 5). Raw SQL: drizzle cannot say INDEXED BY, which pins each shape to the index it was
  * measured with (decision 0012 shows the plans). "With certificate" walks its own partial index, or tests
  * `certified` inside the key indexes (decision 0041).
  */
-function pageRowids(plan: Plan, certifiedOnly: boolean, now: number, offset: number, userId: string) {
+function pageRowids(plan: Plan, certifiedOnly: boolean, now: number, offset: number) {
   const { keys, available, matchedAll } = plan;
   const walkIndex = certifiedOnly ? "aged_leads_certified_listing_idx" : "aged_leads_listing_idx";
   const certified = certifiedOnly ? ` AND ${CERTIFIED}` : "";
-  const params: (string | number)[] = [now, offset, userId];
+  const params: (string | number)[] = [now, offset];
   // One key list: `= ?n` for a single value (one ordered index range), else a JSON list.
   const oneOf = (column: string, values: readonly string[]) => {
     params.push(values.length === 1 ? (values[0] ?? "") : JSON.stringify(values));
@@ -200,8 +190,6 @@ export async function listAvailableLeads(
   deps: Deps,
   page: number,
   location: string | undefined,
-  /** The buyer asking: their private Do Not Call list leaves its leads out of their list only. */
-  userId: string,
   certifiedOnly = false,
 ): Promise<AgedLeadPage> {
   const { now } = deps;
@@ -209,7 +197,7 @@ export async function listAvailableLeads(
   const offset = (page - 1) * AGED_LEADS_PAGE_SIZE;
   const terms = parseLocationFilter(location);
   const pageQuery = (plan: Plan) => {
-    const rowids = pageRowids(plan, certifiedOnly, now, offset, userId);
+    const rowids = pageRowids(plan, certifiedOnly, now, offset);
     return d1
       .prepare(
         `SELECT id, name, phone, state, age_range, price_cents, form_fill_time, certified FROM aged_leads
@@ -222,7 +210,7 @@ export async function listAvailableLeads(
   const withPage = planned.matched > offset;
   const [unsold, held, listed] = await d1.batch<KeyCount | PreviewRow>([
     d1.prepare(UNSOLD_SQL),
-    d1.prepare(planned.keys.all ? HELD_SQL : HELD_BY_KEY_SQL).bind(now, userId),
+    d1.prepare(planned.keys.all ? HELD_SQL : HELD_BY_KEY_SQL).bind(now),
     ...(withPage ? [pageQuery(planned)] : []),
   ]);
   lastUnsold = (unsold?.results ?? []) as KeyCount[];

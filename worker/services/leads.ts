@@ -8,7 +8,7 @@ import { agedLeads, orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import { recordChecksStatement, suppressedLeadIds } from "./suppression-checks";
-import { scrubbedForSql } from "./suppression-rules";
+import { privateListHoldsSql } from "./suppression-rules";
 
 interface LeadRow {
   id: string;
@@ -26,16 +26,19 @@ export function priceLead(row: Pick<LeadRow, "form_fill_time" | "age_range" | "p
 }
 
 /**
- * For sale to this buyer: unsold, not withheld by its upload's certificate rule (decision 0041), not
- * suppressed (an active shared Do Not Call list holds its number) and not on the buyer's own private list
- * (decision 0042). The one "for sale" test.
+ * For sale: unsold, not withheld by its upload's certificate rule (decision 0041) and not suppressed (an
+ * active shared Do Not Call list holds its number). The one "for sale" test. The buyer's own private list
+ * is not part of it: it applies only when the order is paid (`onPrivateList`, docs/decisions/0049), so a
+ * reservation answers the same whatever that list holds.
  */
-const forSaleTo = (userId: string | null) =>
-  sql`${agedLeads.soldAt} IS NULL AND ${agedLeads.withheld} = 0 AND ${agedLeads.suppressedAt} IS NULL AND NOT ${scrubbedForSql(sql`${agedLeads.id}`, userId)}`;
+const FOR_SALE = sql`${agedLeads.soldAt} IS NULL AND ${agedLeads.withheld} = 0 AND ${agedLeads.suppressedAt} IS NULL`;
 
-/** A lead this order may take: for sale to its buyer, and not held by another order's running reservation. */
+/** The lead's number is on the active private list of the buyer `userId`: left out of the sale when paid. */
+const onPrivateList = (userId: string | null) => privateListHoldsSql(sql`${agedLeads.phoneKey}`, userId ?? "");
+
+/** A lead this order may take: for sale, and not held by another order's running reservation. */
 const sellableTo = (order: { id: string; userId: string | null }, now: number) =>
-  sql`${forSaleTo(order.userId)} AND (${agedLeads.reservedByOrderId} = ${order.id} OR ${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`;
+  sql`${FOR_SALE} AND (${agedLeads.reservedByOrderId} = ${order.id} OR ${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`;
 
 /** `id IN (…)` for any number of ids as one bound JSON parameter (D1 allows 100 parameters a statement). */
 const leadIdIn = (ids: readonly string[]) =>
@@ -55,7 +58,7 @@ export async function reserveLeads(
   const { db, now } = deps;
   const { orderId, userId } = reservation;
   const ids = [...new Set(reservation.leadIds)];
-  const obtainable = sql`${forSaleTo(userId)} AND (${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now} OR ${agedLeads.reservedByUserId} = ${userId})`;
+  const obtainable = sql`${FOR_SALE} AND (${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now} OR ${agedLeads.reservedByUserId} = ${userId})`;
   const [known, , reserved] = await db.batch([
     // A withheld lead is never listed: to a buyer it is unknown.
     db
@@ -80,11 +83,7 @@ export async function reserveLeads(
         reservedByUserId: userId,
       })
       .where(
-        and(
-          leadIdIn(ids),
-          forSaleTo(userId),
-          sql`(${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`,
-        ),
+        and(leadIdIn(ids), FOR_SALE, sql`(${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`),
       )
       .returning({
         id: agedLeads.id,
@@ -103,7 +102,7 @@ export async function reserveLeads(
   const reservedIds = new Set(reserved.map((row) => row.id));
   const taken = ids.filter((id) => !reservedIds.has(id));
   // A lead whose number reached a Do Not Call list since it was shown: said so, and never named by its list.
-  const suppressed = await suppressedLeadIds(deps, userId, taken);
+  const suppressed = await suppressedLeadIds(deps, taken);
   if (suppressed.size > 0) {
     throw new ConflictError(SUPPRESSED_LEAD_MESSAGE, { unavailable: taken });
   }
@@ -169,21 +168,27 @@ export async function liveReservationSize(deps: Deps, orderId: string): Promise<
 }
 
 /**
- * The paid sale of an order's leads, all or none, as two statements for the payment event's batch:
- * the order becomes paid only if every lead can still go to it (a lead whose reservation ran out is
- * still sold to this buyer unless another buyer has reserved or bought it since), and the leads are
- * assigned only if the order did become paid at `now`.
+ * The paid sale of an order's leads, as statements for the payment event's batch: the order becomes paid
+ * only if every lead can still go to it (a lead whose reservation ran out is still sold to this buyer
+ * unless another buyer has reserved or bought it since) and at least one is not on the buyer's private
+ * list. The leads on that list are left out of the sale and named in the order's `notChargedLeadIds`
+ * (refunded at once by not-charged.ts); the others are assigned only if the order did become paid at `now`.
  */
 export function leadSaleStatements(
   deps: Deps,
   order: { id: string; userId: string | null; leadIds: readonly string[] },
 ) {
   const { db, now } = deps;
-  const allSellable = sql`(SELECT count(*) FROM ${agedLeads} WHERE ${leadIdIn(order.leadIds)} AND ${sellableTo(order, now)}) = ${order.leadIds.length}`;
+  const ids = leadIdIn(order.leadIds);
+  const sellable = sql`(SELECT count(*) FROM ${agedLeads} WHERE ${ids} AND ${sellableTo(order, now)}) = ${order.leadIds.length}`;
+  const someCharged = sql`EXISTS (SELECT 1 FROM ${agedLeads} WHERE ${ids} AND NOT ${onPrivateList(order.userId)})`;
   const paidNow = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} = 'paid' AND ${orders.paidAt} = ${now})`;
   return {
     /** Added to the order's `pending → paid` update. */
-    allSellable,
+    allSellable: sql`${sellable} AND ${someCharged}`,
+    /** The order's `details` with the ids of its leads on the buyer's private list, set by that update. */
+    details: sql`json_set(${orders.details}, '$.notChargedLeadIds', json((SELECT json_group_array(${agedLeads.id})
+      FROM ${agedLeads} WHERE ${ids} AND ${onPrivateList(order.userId)})))`,
     sell: db
       .update(agedLeads)
       .set({
@@ -193,8 +198,22 @@ export function leadSaleStatements(
         reservedUntil: null,
         reservedByUserId: null,
       })
-      .where(and(leadIdIn(order.leadIds), sellableTo(order, now), paidNow)),
+      .where(and(ids, sellableTo(order, now), sql`NOT ${onPrivateList(order.userId)}`, paidNow)),
+    /** The leads left out stay listed for everyone else: the buyer's reservation of them ends. */
+    release: db
+      .update(agedLeads)
+      .set({ reservedByOrderId: null, reservedUntil: null, reservedByUserId: null })
+      .where(and(eq(agedLeads.reservedByOrderId, order.id), isNull(agedLeads.soldAt), paidNow)),
     /** What the sale was checked against (every list that applied), recorded only if the order became paid. */
     checks: recordChecksStatement(deps, { type: "order", id: order.id, userId: order.userId }, now, paidNow),
   };
+}
+
+/** Which of these leads are on the buyer's active private list (read after payment only). */
+export async function privateListLeadIds(deps: Deps, userId: string | null, leadIds: readonly string[]) {
+  const rows = await deps.db
+    .select({ id: agedLeads.id })
+    .from(agedLeads)
+    .where(and(leadIdIn(leadIds), onPrivateList(userId)));
+  return rows.map((row) => row.id);
 }

@@ -3,12 +3,12 @@
  * confirmation of the right amount, each provider event processed once and in one transaction with what
  * it changes; refunds and disputes follow the provider's events.
  */
-import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, lt, ne, sql } from "drizzle-orm";
 import { callbackOrderTerms } from "../../src/domain/callbacks";
 import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
-import { SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/suppression";
+import { notChargedMessage, SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/suppression";
 import type { Database } from "../db/client";
 import { type OrderKind, orderDelivery, orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";
@@ -17,8 +17,9 @@ import { fillCallbackOrders } from "./callbacks";
 import { prepareDelivery } from "./delivery-setup";
 import { sha256Hex } from "./digest";
 import { emails } from "./email-templates";
-import { leadSaleStatements, refundLeadsStatement, releaseLeadsStatement } from "./leads";
+import { leadSaleStatements, privateListLeadIds, refundLeadsStatement, releaseLeadsStatement } from "./leads";
 import { sendMail } from "./mail";
+import { notChargedCountSql, notChargedNotice, recordNotCharged, refundNotCharged } from "./not-charged";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
 import { denyReturnsOfRefundedOrderStatement } from "./return-rules";
 import { suppressedLeadIds } from "./suppression-checks";
@@ -101,7 +102,10 @@ export async function orderStatusFor(
   orderId: string,
   reader: { userId: string | null; clientSecret: string | null },
 ) {
-  const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
+  const [order] = await deps.db
+    .select({ ...getTableColumns(orders), notCharged: notChargedCountSql })
+    .from(orders)
+    .where(eq(orders.id, orderId));
   const owner = order?.userId != null && order.userId === reader.userId;
   const holdsSecret =
     order?.clientSecretHash != null &&
@@ -118,6 +122,9 @@ export async function orderStatusFor(
     status: order.status,
     quantity: order.quantity,
     totalCents: order.totalCents,
+    /** After payment only: leads left out for the buyer's private Do Not Call list (decision 0049). */
+    notCharged: order.notCharged ?? 0,
+    notice: notChargedNotice(order.notCharged),
     /** Where the delivery-setup link went, while the paid order waits for its setup (the return page says so). */
     deliverySetupEmailedTo: delivery?.setupStatus === "awaiting_setup" ? order.email : null,
   };
@@ -194,7 +201,13 @@ async function paymentSucceeded(
   const sale = leadIds ? leadSaleStatements(deps, { id: order.id, userId: order.userId, leadIds }) : null;
   const markPaid = db
     .update(orders)
-    .set({ status: "paid", paidAt: new Date(now), paymentError: null, updatedAt: new Date(now) })
+    .set({
+      status: "paid",
+      paidAt: new Date(now),
+      paymentError: null,
+      updatedAt: new Date(now),
+      ...(sale ? { details: sale.details } : {}),
+    })
     .where(and(eq(orders.id, order.id), eq(orders.status, "pending"), sale?.allSellable));
   // Recorded only if the order did become paid at `now`: otherwise the leads are gone and it is refunded.
   const recordIfPaid = db.insert(paymentEvents).select(
@@ -212,13 +225,15 @@ async function paymentSucceeded(
   // last, as `hooks.enqueue` reads their results from the end.
   const hooks = await webhookRecording(deps, orderPaidFacts({ id: order.id, userId: order.userId, leadIds }, now));
   const results = sale
-    ? await db.batch([markPaid, sale.sell, sale.checks, recordIfPaid, ...hooks.statements])
+    ? await db.batch([markPaid, sale.sell, sale.release, sale.checks, recordIfPaid, ...hooks.statements])
     : await db.batch([markPaid, recordIfPaid, ...hooks.statements]);
   await hooks.enqueue(deps, results);
 
   const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
   if (after?.status === "paid" && after.paidAt?.getTime() === now) {
-    await sendOrderConfirmation(deps, after);
+    // Leads on the buyer's private list were left out: their price goes back at once (decision 0049).
+    const settled = await refundNotCharged(deps, after);
+    await sendOrderConfirmation(deps, settled);
     try {
       // After the confirmation: a live-transfer order gets its delivery settings, or e-mails the setup link.
       await prepareDelivery(deps, after, origin);
@@ -232,10 +247,16 @@ async function paymentSucceeded(
   }
   if (after?.status === "pending") {
     // A lead whose number reached a Do Not Call list after it was reserved is never sold (product rule 40).
-    const suppressed = leadIds && (await suppressedLeadIds(deps, order.userId ?? "", leadIds)).size > 0;
+    const suppressed = leadIds && (await suppressedLeadIds(deps, leadIds)).size > 0;
+    // Every lead on the buyer's private list: nothing is sold and nothing charged (decision 0049).
+    const privateIds = leadIds && !suppressed ? await privateListLeadIds(deps, order.userId, leadIds) : [];
+    const allPrivate = leadIds !== null && leadIds.length > 0 && privateIds.length === leadIds.length;
+    if (allPrivate) await recordNotCharged(deps, order.id, privateIds);
     const reason = suppressed
       ? `${SUPPRESSED_LEAD_MESSAGE} Refunded.`
-      : "The leads were sold to another buyer before the payment arrived; refunded";
+      : allPrivate
+        ? notChargedMessage(privateIds.length)
+        : "The leads were sold to another buyer before the payment arrived; refunded";
     return refundOrder(deps, order, event, reason);
   }
   if (after?.status === "cancelled") {

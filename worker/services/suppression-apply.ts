@@ -3,7 +3,8 @@
  * applied once, in one D1 transaction, whatever how often its message arrives (the batch's `queued`
  * status guards every statement, as the lead import does, decision 0008). Applying a batch also applies
  * it to the leads: a number new on a shared list suppresses its unsold leads, one taken off frees them
- * unless another shared list still holds it; a private list scrubs or unscrubs its owner's leads.
+ * unless another shared list still holds it. A private list changes no lead: its owner's order reads it
+ * when it is paid (docs/decisions/0049).
  *
  * When every batch of a file is in, the upload finishes: a full list that replaces one removes the
  * numbers the file did not list, one range of numbers per statement (the table is ordered by number), and
@@ -136,20 +137,17 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
               .bind(uploadId, list, adds),
           ]
         : []),
-      owner === null
-        ? db
-            .prepare(
-              `UPDATE aged_leads SET suppressed_at = ${NOW_MS}
-               WHERE phone_key IN (SELECT value FROM json_each(?1)) AND sold_at IS NULL AND suppressed_at IS NULL AND ${queued}`,
-            )
-            .bind(adds)
-        : db
-            .prepare(
-              `INSERT OR IGNORE INTO buyer_scrubbed_leads (user_id, lead_id)
-               SELECT ?1, a.id FROM json_each(?2) j JOIN aged_leads a ON a.phone_key = j.value
-               WHERE a.sold_at IS NULL AND ${queued}`,
-            )
-            .bind(owner, adds),
+      // A private list changes no lead: it is read when its owner's order is paid (decision 0049).
+      ...(owner === null
+        ? [
+            db
+              .prepare(
+                `UPDATE aged_leads SET suppressed_at = ${NOW_MS}
+                 WHERE phone_key IN (SELECT value FROM json_each(?1)) AND sold_at IS NULL AND suppressed_at IS NULL AND ${queued}`,
+              )
+              .bind(adds),
+          ]
+        : []),
     );
   }
   if (remove.length > 0) {
@@ -160,7 +158,7 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
         )
         .bind(list, removes),
       setBatch("removed"),
-      freeLeads(db, "SELECT value FROM json_each(?1)", [removes], owner, queued),
+      ...(owner === null ? [freeLeads(db, "SELECT value FROM json_each(?1)", [removes], queued)] : []),
     );
   }
   await db.batch([
@@ -187,26 +185,17 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
 }
 
 /**
- * Leads whose number was just taken off a list (`set`: SQL selecting the numbers, with its `params`): a
- * shared list's are listed again unless another active shared list still holds the number; a private
- * list's owner sees them again.
+ * Leads whose number was just taken off a shared list (`set`: SQL selecting the numbers, with its
+ * `params`) are listed again unless another active shared list still holds the number.
  */
-function freeLeads(db: D1Database, set: string, params: unknown[], owner: string | null, guard: string) {
-  if (owner === null) {
-    return db
-      .prepare(
-        `UPDATE aged_leads SET suppressed_at = NULL
-         WHERE phone_key IN (${set}) AND sold_at IS NULL AND suppressed_at IS NOT NULL
-           AND NOT ${sharedListHolds("aged_leads.phone_key")} AND ${guard}`,
-      )
-      .bind(...params);
-  }
+function freeLeads(db: D1Database, set: string, params: unknown[], guard: string) {
   return db
     .prepare(
-      `DELETE FROM buyer_scrubbed_leads WHERE user_id = ?${params.length + 1}
-         AND lead_id IN (SELECT a.id FROM aged_leads a WHERE a.phone_key IN (${set}) AND a.sold_at IS NULL) AND ${guard}`,
+      `UPDATE aged_leads SET suppressed_at = NULL
+       WHERE phone_key IN (${set}) AND sold_at IS NULL AND suppressed_at IS NOT NULL
+         AND NOT ${sharedListHolds("aged_leads.phone_key")} AND ${guard}`,
     )
-    .bind(...params, owner);
+    .bind(...params);
 }
 
 /** A batch that kept failing: the upload is failed with the reason (what was applied stays applied). */
@@ -267,20 +256,22 @@ export async function finishSuppressionUpload(deps: Deps, message: SuppressionFi
       const to = Math.min(from + SWEEP_RANGE - 1, SWEEP_END);
       const stale = `SELECT number FROM suppression_numbers WHERE number BETWEEN ${from} AND ${to}
         AND list_id = ${upload.list_id} AND last_upload_id IS NOT ${uploadId}`;
-      const shared = upload.owner_user_id === null;
       statements.push(
         // The leads first, while the numbers still say which ones: a shared list's stay suppressed while
-        // another active shared list (or this one, by a number the file did list) holds the number.
-        shared
-          ? db.prepare(
-              `UPDATE aged_leads SET suppressed_at = NULL
+        // another active shared list (or this one, by a number the file did list) holds the number. A
+        // private list changes no lead (decision 0049).
+        ...(upload.owner_user_id === null
+          ? [
+              db.prepare(
+                `UPDATE aged_leads SET suppressed_at = NULL
                WHERE phone_key IN (${stale}) AND sold_at IS NULL AND suppressed_at IS NOT NULL
                  AND NOT EXISTS (SELECT 1 FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id
                    WHERE n.number = aged_leads.phone_key AND l.owner_user_id IS NULL AND l.status = 'active'
                      AND NOT (l.id = ${upload.list_id} AND n.last_upload_id IS NOT ${uploadId}))
                  AND ${applying}`,
-            )
-          : freeLeads(db, stale, [], upload.owner_user_id, applying),
+              ),
+            ]
+          : []),
         db.prepare(
           `UPDATE suppression_lists SET numbers = numbers - (SELECT count(*) FROM (${stale})) WHERE id = ${upload.list_id} AND ${applying}`,
         ),

@@ -69,15 +69,14 @@ export async function suppressedAfterPurchase(
   return flags;
 }
 
-/** Which of these leads this buyer may not have now: suppressed for everyone, or on the buyer's private list. */
-export async function suppressedLeadIds(
-  deps: Pick<Deps, "db">,
-  userId: string,
-  leadIds: readonly string[],
-): Promise<Set<string>> {
+/**
+ * Which of these leads nobody may have now: an active shared list holds their number. Never the buyer's
+ * private list: a reservation's answer must not depend on it (docs/decisions/0049).
+ */
+export async function suppressedLeadIds(deps: Pick<Deps, "db">, leadIds: readonly string[]): Promise<Set<string>> {
   if (leadIds.length === 0) return new Set();
   const rows = await deps.db.all<{ id: string }>(sql`
     SELECT id FROM aged_leads WHERE id IN (SELECT value FROM json_each(${JSON.stringify(leadIds)}))
-      AND (suppressed_at IS NOT NULL OR id IN (SELECT lead_id FROM buyer_scrubbed_leads WHERE user_id = ${userId}))`);
+      AND suppressed_at IS NOT NULL`);
   return new Set(rows.map((row) => row.id));
 }

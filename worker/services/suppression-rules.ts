@@ -1,10 +1,10 @@
 /**
  * The suppression rule as SQL, in one place (product rule 40, docs/decisions/0042): which lists
  * count, for whom. A number is suppressed for everyone while an *active shared* list holds it (every kind
- * but `buyer_private`); a buyer's private list counts for that buyer only. Leads carry the shared verdict
- * (`aged_leads.suppressed_at`, kept by the list changes and by the insert trigger of migration 0018) and
- * the private one in `buyer_scrubbed_leads`; pings and imports ask `suppression_numbers` directly, one
- * seek by number.
+ * but `buyer_private`); a buyer's private list counts for that buyer only, and for aged leads only when
+ * an order is paid (docs/decisions/0049: before payment it changes nothing the buyer can see). Leads carry
+ * the shared verdict (`aged_leads.suppressed_at`, kept by the list changes and by the insert trigger of
+ * migration 0018); a sale, pings and imports ask `suppression_numbers` directly, one seek by number.
  *
  * Raw SQL fragments (strings for D1 statements that bind by position, drizzle `sql` for the services that
  * build with it): the statements that use them bulk-apply JSON lists or must stay one statement.
@@ -28,10 +28,6 @@ export const sharedListHoldsSql = (number: SQL | number) =>
 export const privateListHoldsSql = (number: SQL | number, userId: SQL | string) =>
   sql`EXISTS (SELECT 1 FROM suppression_numbers pn JOIN suppression_lists pl ON pl.id = pn.list_id
     WHERE pn.number = ${number} AND pl.owner_user_id = ${userId} AND pl.status = 'active')`;
-
-/** drizzle: the lead (`leadId`, an expression) is on the private list of `userId`. */
-export const scrubbedForSql = (leadId: SQL, userId: string | null) =>
-  sql`${leadId} IN (SELECT lead_id FROM buyer_scrubbed_leads WHERE user_id = ${userId ?? ""})`;
 
 /** The lists that apply to a buyer's purchase: every active shared list, and the buyer's own. */
 export const listsForBuyer = (userId: SQL | string | null) =>

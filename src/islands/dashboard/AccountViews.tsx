@@ -113,6 +113,11 @@ export function MyOrdersView() {
                   <span className="font-semibold">{formatUsd(order.totalCents)}</span>
                   <StatusBadge status={order.status} />
                 </div>
+                {order.notice && (
+                  <p className="w-full text-sm text-ink-soft" data-testid="order-not-charged">
+                    {order.notice}
+                  </p>
+                )}
                 {order.status === "pending" && <PayNow orderId={order.id} />}
               </li>
             ))}

@@ -70,7 +70,7 @@ export function AgedLeadsView() {
   const buy = useMutation({
     mutationFn: (leadIds: string[]) => call(api["bulk-purchase-leads"].$post({ json: { leadIds } })),
     // A balance that covers the whole order has paid it: no card step.
-    onSuccess: (started) => (started.paidWithBalance ? purchased(started.count) : setPurchase(started)),
+    onSuccess: (started) => (started.paidWithBalance ? purchased(started) : setPurchase(started)),
     onError: (error) => {
       toast({
         title: "Bulk Purchase Failed",
@@ -110,12 +110,21 @@ export function AgedLeadsView() {
     buy.mutate([...selected]);
   }
 
-  function purchased(count: number) {
+  /**
+   * Paid: the order then says how many leads were on the buyer's own Do Not Call list and were left out,
+   * not charged (product rule 40; never before payment).
+   */
+  async function purchased({ count, orderId }: { count: number; orderId: string }) {
     setPurchase(null);
     setSelected(new Set());
+    const order = await call(api.orders[":orderId"].status.$get({ param: { orderId }, query: {} })).catch(() => null);
+    const notCharged = order?.notCharged ?? 0;
     toast({
       title: "Bulk Purchase Successful",
-      description: `Successfully purchased ${count} leads`,
+      description:
+        notCharged > 0
+          ? `Successfully purchased ${count - notCharged} leads. ${order?.notice ?? ""}`
+          : `Successfully purchased ${count} leads`,
       variant: "success",
     });
     void queryClient.invalidateQueries();
@@ -251,7 +260,7 @@ export function AgedLeadsView() {
             outcome={{
               returnUrl: `/dashboard?view=my-leads`,
               successDescription: `Successfully purchased ${purchase.count} leads`,
-              onPaid: () => purchased(purchase.count),
+              onPaid: () => purchased(purchase),
             }}
           />
         )}

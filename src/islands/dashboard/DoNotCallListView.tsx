@@ -1,7 +1,8 @@
 /**
  * My Account → My Do Not Call list (issue 24 item 4): a buyer uploads their own private list (their
- * customers, their internal Do Not Call list). It scrubs only what this buyer is shown, sold and routed;
- * other buyers and the shop's lists are unaffected.
+ * customers, their internal Do Not Call list). It applies to this buyer only: its leads are left out of
+ * the buyer's orders when paid and not charged (never hidden before payment: docs/decisions/0049), its
+ * callers are not routed to the buyer; other buyers and the shop's lists are unaffected.
  */
 import { api, call } from "../../lib/api";
 import { useQuery, useQueryClient } from "../../lib/query";
@@ -24,9 +25,9 @@ export function DoNotCallListView() {
           My Do Not Call list
         </h2>
         <p className="mt-1 text-ink-soft">
-          Numbers you must not be sold or sent: your customers, your own Do Not Call list. Leads and callers with these
-          numbers are left out of what you see and buy, and never routed to you. Nobody else is affected, and nobody
-          else sees your list.
+          Numbers you must not be sold or sent: your customers, your own Do Not Call list. Leads with these numbers are
+          left out of your orders when you pay, and not charged; callers with them are never routed to you. Nobody else
+          is affected, and nobody else sees your list.
         </p>
       </div>
       <Card className="space-y-4">
