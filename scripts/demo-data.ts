@@ -3,9 +3,11 @@
  * the app's own drizzle tables (worker/db/schema.ts); scripts/seed.ts inserts them.
  */
 
+import { windowOf } from "../src/domain/callbacks.ts";
 import { storedLead } from "../src/domain/leads.ts";
 import type { SURVEY_ROLES } from "../src/domain/survey.ts";
-import type { agedLeads, callbackOpportunities, users } from "../worker/db/schema.ts";
+import { defaultTimeZone, localTime } from "../src/domain/time-zones.ts";
+import type { agedLeads, callbackOpportunities, orders, users } from "../worker/db/schema.ts";
 import { hashPassword } from "../worker/services/passwords.ts";
 
 export interface NewUser {
@@ -155,13 +157,55 @@ function demoConsent(i: number, formFillTime: number) {
   };
 }
 
-export function demoCallbacks(): (typeof callbackOpportunities.$inferInsert)[] {
-  return STATES.slice(0, 5).map(([state, areaCode], i) => ({
-    id: crypto.randomUUID(),
-    name: `${FIRST_NAMES[i + 5]} ${LAST_NAMES[i + 2]}`,
-    email: `callback${i + 1}@example.com`,
-    phone: `${areaCode}555${String(2000 + i)}`,
-    state,
-    priceCents: 1500,
-  }));
+/**
+ * The demo buyer's paid call-back order (a survey's "Call-Backs", 10 bought) with three delivered
+ * call-backs and appointments whose windows open tomorrow in each prospect's zone, and two callback
+ * opportunities still waiting (docs/decisions/0058).
+ */
+export function demoCallbacks(buyerId: string, now = Date.now()) {
+  const orderId = crypto.randomUUID();
+  const order: typeof orders.$inferInsert = {
+    id: orderId,
+    kind: "survey",
+    quantity: 10,
+    unitPriceCents: 1500,
+    totalCents: 15_000,
+    userId: buyerId,
+    details: { leadType: "Call-Backs", totalCallbacks: 10 },
+    paymentIntentId: `pi_demo_${orderId}`,
+    status: "paid",
+    paidAt: new Date(now - 86_400_000),
+  };
+  const slots = [
+    { kind: "callback", from: "10:00", to: "12:00" },
+    { kind: "appointment", from: "14:30" },
+    { kind: "callback", from: "17:00", to: "19:00" },
+    { kind: "callback", from: "09:00", to: "11:00" },
+    { kind: "appointment", from: "11:15" },
+  ] as const;
+  const callbacks = STATES.slice(0, 5).map(([state, areaCode], i): typeof callbackOpportunities.$inferInsert => {
+    const slot = slots[i] ?? slots[0];
+    const timeZone = defaultTimeZone(state);
+    const date = localTime(now + 86_400_000, timeZone).day;
+    const window = windowOf(slot.kind, { date, from: slot.from, to: "to" in slot ? slot.to : undefined }, timeZone);
+    const phone = `${areaCode}555${String(2000 + i)}`;
+    const delivered = i < 3;
+    return {
+      id: crypto.randomUUID(),
+      kind: slot.kind,
+      name: `${FIRST_NAMES[i + 5]} ${LAST_NAMES[i + 2]}`,
+      email: `callback${i + 1}@example.com`,
+      phone,
+      phoneKey: Number(phone),
+      state,
+      timeZone,
+      windowStart: window ? new Date(window.windowStart) : null,
+      windowEnd: window ? new Date(window.windowEnd) : null,
+      priceCents: 1500,
+      optInAt: new Date(now - 3_600_000),
+      optInUrl: "https://example.com/final-expense-quote",
+      ...(delivered ? { orderId, buyerUserId: buyerId, deliveredAt: new Date(now - 600_000) } : {}),
+    };
+  });
+  return { orders: [order], callbacks };
 }

@@ -18,6 +18,7 @@ export async function seedDemo(db: Database): Promise<void> {
   const [admin, buyer, partner] = await Promise.all([DEMO_ADMIN, DEMO_BUYER, DEMO_PARTNER].map(userRow));
   if (!admin?.id || !buyer?.id || !partner?.id) throw new Error("demo users have ids");
   const transfers = await demoTransferRows(partner.id, buyer.id);
+  const callbacks = demoCallbacks(buyer.id);
   // One row per statement: every statement stays far below D1's 100 bound parameters.
   const rows = <T extends SQLiteTable>(table: T, values: SQLiteInsertValue<T>[]) =>
     values.map((value) => db.insert(table).values(value));
@@ -26,7 +27,8 @@ export async function seedDemo(db: Database): Promise<void> {
     db.insert(schema.users).values(buyer),
     db.insert(schema.users).values({ ...partner, accountType: "partner" }),
     ...rows(schema.agedLeads, demoLeads()),
-    ...rows(schema.callbackOpportunities, demoCallbacks()),
+    ...rows(schema.orders, callbacks.orders),
+    ...rows(schema.callbackOpportunities, callbacks.callbacks),
     ...rows(schema.partners, transfers.partners),
     ...rows(schema.apiKeys, transfers.apiKeys),
     ...rows(schema.orders, transfers.orders),

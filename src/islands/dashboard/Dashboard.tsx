@@ -16,6 +16,7 @@ import { DASHBOARD_VIEWS, type DashboardView as ViewId } from "./views";
 const AgedLeadsView = lazyView(() => import("./AgedLeadsView").then((m) => m.AgedLeadsView));
 const CallTransfersView = lazyView(() => import("./CallTransfersView").then((m) => m.CallTransfersView));
 const MyLeadsView = lazyView(() => import("./AccountViews").then((m) => m.MyLeadsView));
+const MyCallbacksView = lazyView(() => import("./MyCallbacksView").then((m) => m.MyCallbacksView));
 const MyOrdersView = lazyView(() => import("./AccountViews").then((m) => m.MyOrdersView));
 const LeadTrackerView = lazyView(() => import("./LeadTrackerView").then((m) => m.LeadTrackerView));
 const DoNotCallListView = lazyView(() => import("./DoNotCallListView").then((m) => m.DoNotCallListView));
@@ -63,6 +64,7 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
     title: "My Account",
     views: [
       { id: "my-leads", label: "My Leads", render: () => <MyLeadsView /> },
+      { id: "my-call-backs", label: "My Call-Backs", render: () => <MyCallbacksView /> },
       { id: "my-orders", label: "My Orders", render: () => <MyOrdersView /> },
       { id: "lead-tracker", label: "Lead Tracker", render: () => <LeadTrackerView /> },
       { id: "do-not-call-list", label: "My Do Not Call List", render: () => <DoNotCallListView /> },

@@ -5,6 +5,7 @@ export const DASHBOARD_VIEWS = [
   "appointments",
   "call-backs",
   "my-leads",
+  "my-call-backs",
   "my-orders",
   "lead-tracker",
   "do-not-call-list",

@@ -1,0 +1,87 @@
+/**
+ * My Call-Backs: each call-back and appointment delivered to the buyer's paid call-back orders, with the
+ * full contact and the window in the prospect's time zone and the buyer's own, and how long until it opens
+ * (src/domain/callbacks.ts, docs/decisions/0058).
+ */
+import { api, call } from "../../lib/api";
+import { useQuery } from "../../lib/query";
+import { Spinner } from "../../ui/spinner";
+import { Table } from "../../ui/table";
+
+const zoneTime = (timeZone?: string) =>
+  new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
+const clock = (timeZone?: string) =>
+  new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", minute: "2-digit", timeZoneName: "short" });
+
+/** "opens in 2 h 5 min", "open now", "passed". */
+export function untilOpen(windowStart: number, windowEnd: number, now: number): string {
+  if (now >= windowEnd) return "Passed";
+  if (now >= windowStart) return "Open now";
+  const minutes = Math.ceil((windowStart - now) / 60_000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const rest = minutes % 60;
+  return `Opens in ${[days ? `${days} d` : "", hours ? `${hours} h` : "", rest ? `${rest} min` : ""].filter(Boolean).join(" ")}`;
+}
+
+function windowText(start: number, end: number, timeZone?: string): string {
+  return `${zoneTime(timeZone).format(start)} – ${clock(timeZone).format(end)}`;
+}
+
+export function MyCallbacksView() {
+  const callbacks = useQuery({
+    queryKey: ["/api/my-callbacks"],
+    queryFn: () => call(api["my-callbacks"].$get()),
+  });
+  const items = callbacks.data?.callbacks;
+  const now = Date.now();
+  return (
+    <section aria-labelledby="my-callbacks-title" className="space-y-5">
+      <h2 id="my-callbacks-title" className="text-2xl font-bold">
+        My Call-Backs
+      </h2>
+      {callbacks.isPending ? (
+        <Spinner label="Loading your call-backs..." />
+      ) : callbacks.isError || !items ? (
+        <p className="text-ink-soft">Your call-backs could not be loaded. Please reload the page.</p>
+      ) : items.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-line py-12 text-center text-ink-soft">
+          No call-backs yet. They arrive here as soon as a paid call-back order of yours receives one.
+        </p>
+      ) : (
+        <Table
+          label="My call-backs"
+          headers={["Prospect", "Phone", "Window (prospect's time)", "Window (your time)", "When"]}
+        >
+          {items.map((item) => {
+            const start = Date.parse(item.windowStart);
+            const end = Date.parse(item.windowEnd);
+            return (
+              <tr key={item.id} className="border-t border-line">
+                <td className="px-4 py-3">
+                  <span className="font-medium">{item.name}</span>
+                  <span className="block text-xs text-ink-soft">
+                    {item.kind === "appointment" ? "Appointment" : "Call-back"} · {item.state}
+                    {item.email ? ` · ${item.email}` : ""}
+                  </span>
+                </td>
+                <td className="px-4 py-3">{item.phone}</td>
+                <td className="px-4 py-3">{windowText(start, end, item.timeZone)}</td>
+                <td className="px-4 py-3">{windowText(start, end)}</td>
+                <td className="px-4 py-3">{untilOpen(start, end, now)}</td>
+              </tr>
+            );
+          })}
+        </Table>
+      )}
+    </section>
+  );
+}
