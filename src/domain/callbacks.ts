@@ -19,7 +19,7 @@ export type CallbackPreference = (typeof CALLBACK_PREFERENCES)[number];
 /** An appointment holds this long from its set time: the buyer calls within it. */
 export const APPOINTMENT_MINUTES = 30;
 /** The same prospect never goes to the same buyer twice within this many days. */
-export const SAME_PROSPECT_DAYS = 30;
+const SAME_PROSPECT_DAYS = 30;
 /** The longest call-back window the shop takes, and how far ahead a window may start. */
 export const MAX_WINDOW_MINUTES = 12 * 60;
 export const MAX_DAYS_AHEAD = 30;
@@ -55,7 +55,7 @@ export function localToInstant(day: string, minute: number, timeZone: string): n
 }
 
 /** "HH:MM" → minute of the day, or null. */
-export function minuteOfClock(clock: string): number | null {
+function minuteOfClock(clock: string): number | null {
   const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(clock);
   return match ? Number(match[1]) * 60 + Number(match[2]) : null;
 }

@@ -84,7 +84,7 @@ const SRC_MAY_IMPORT: Record<string, readonly string[]> = {
 };
 
 /** Packages src/domain may use: it stays pure (no I/O, no framework) and runs in the browser and the Worker. */
-const DOMAIN_PACKAGES = ["zod", "papaparse"];
+const DOMAIN_PACKAGES = ["zod", "papaparse", "@oslojs/encoding"];
 
 /**
  * Named exceptions, each one file importing one module. The server-rendered forms (login, forgot and reset

@@ -30,7 +30,7 @@ import type { KeyOwner } from "./api-keys";
 import { sharedListHoldsSql } from "./suppression-rules";
 
 /** What a partner is told about a number on a shared Do Not Call list (the list is not named). */
-export const CALLBACK_SUPPRESSED = "The prospect's number is on a Do Not Call list; the call-back was not taken.";
+const CALLBACK_SUPPRESSED = "The prospect's number is on a Do Not Call list; the call-back was not taken.";
 /** How many times a placement chooses again after losing a race. */
 const PLACE_ATTEMPTS = 5;
 
@@ -125,7 +125,7 @@ async function openCallbackOrders(deps: Pick<Deps, "db">): Promise<OpenCallbackO
  * Places one unassigned call-back in the order `chooseOrder` picks, if any. Returns the order's id, or
  * null when none fits (the call-back waits for a payment, or its window passes).
  */
-export async function placeCallback(deps: Deps, callbackId: string): Promise<string | null> {
+async function placeCallback(deps: Deps, callbackId: string): Promise<string | null> {
   const { db, now } = deps;
   for (let attempt = 0; attempt < PLACE_ATTEMPTS; attempt++) {
     const [row] = await db.select().from(callbacks).where(eq(callbacks.id, callbackId));

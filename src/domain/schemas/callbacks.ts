@@ -9,7 +9,7 @@ import { pingSchema } from "./partner-api.ts";
 import { z } from "./zod.ts";
 
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
-export const CALLBACK_MESSAGES = {
+const CALLBACK_MESSAGES = {
   date: "window.date must be a date YYYY-MM-DD",
   from: "window.from must be a time HH:MM (24-hour)",
   to: "window.to must be a time HH:MM (24-hour) after window.from",

@@ -22,7 +22,7 @@ const clock = (timeZone?: string) =>
   new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", minute: "2-digit", timeZoneName: "short" });
 
 /** "opens in 2 h 5 min", "open now", "passed". */
-export function untilOpen(windowStart: number, windowEnd: number, now: number): string {
+function untilOpen(windowStart: number, windowEnd: number, now: number): string {
   if (now >= windowEnd) return "Passed";
   if (now >= windowStart) return "Open now";
   const minutes = Math.ceil((windowStart - now) / 60_000);
