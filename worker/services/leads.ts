@@ -30,11 +30,11 @@ export function priceLead(row: Pick<LeadRow, "form_fill_time" | "age_range" | "p
  * suppressed (an active shared Do Not Call list holds its number) and not on the buyer's own private list
  * (decision 0042). The one "for sale" test.
  */
-const forSaleTo = (userId: string | null) =>
+export const forSaleTo = (userId: string | null) =>
   sql`${agedLeads.soldAt} IS NULL AND ${agedLeads.withheld} = 0 AND ${agedLeads.suppressedAt} IS NULL AND NOT ${scrubbedForSql(sql`${agedLeads.id}`, userId)}`;
 
 /** A lead this order may take: for sale to its buyer, and not held by another order's running reservation. */
-const sellableTo = (order: { id: string; userId: string | null }, now: number) =>
+export const sellableTo = (order: { id: string; userId: string | null }, now: number) =>
   sql`${forSaleTo(order.userId)} AND (${agedLeads.reservedByOrderId} = ${order.id} OR ${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`;
 
 /** `id IN (…)` for any number of ids as one bound JSON parameter (D1 allows 100 parameters a statement). */

@@ -11,6 +11,7 @@ import { SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/suppression";
 import type { Database } from "../db/client";
 import { type OrderKind, orderDelivery, orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";
+import { bundleLeadsAtPayment, refundBundleShortfall } from "./aged-lead-bundle-sale";
 import { refundBalanceStatement } from "./balance";
 import { prepareDelivery } from "./delivery-setup";
 import { sha256Hex } from "./digest";
@@ -188,7 +189,10 @@ async function paymentSucceeded(
     return;
   }
   const { now } = deps;
-  const leadIds = order.kind === "aged-leads" ? ((order.details.leadIds as string[] | undefined) ?? []) : null;
+  const leadIds =
+    order.kind === "aged-leads"
+      ? ((order.details.leadIds as string[] | undefined) ?? [])
+      : await bundleLeadsAtPayment(deps, order); // an aged-lead bundle of a survey (decision 0057), else null
   const sale = leadIds ? leadSaleStatements(deps, { id: order.id, userId: order.userId, leadIds }) : null;
   const markPaid = db
     .update(orders)
@@ -216,6 +220,7 @@ async function paymentSucceeded(
 
   const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
   if (after?.status === "paid" && after.paidAt?.getTime() === now) {
+    await refundBundleShortfall(deps, after);
     await sendOrderConfirmation(deps, after);
     try {
       // After the confirmation: a live-transfer order gets its delivery settings, or e-mails the setup link.
