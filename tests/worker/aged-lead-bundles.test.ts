@@ -6,38 +6,12 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { BUNDLE_NEEDS_ACCOUNT, bundleStockMessage } from "../../src/domain/aged-lead-bundles";
-import { leadDedupeKey } from "../../src/domain/leads";
+import { insertLeads } from "./bundle-fixtures";
 import { callApi, sessionCookie, signedIn } from "./helpers";
 import { orderRow, payWithCard, simulatedIntentOf } from "./payment-fixtures";
 
-const DAY_MS = 86_400_000;
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
-
-interface LeadOptions {
-  state?: string;
-  ageDays: number;
-  withheld?: boolean;
-  suppressed?: boolean;
-}
-
-/** `count` unsold leads `ageDays` old (which decides their band, product rule 5); answers their ids. */
-async function insertLeads(count: number, options: LeadOptions): Promise<string[]> {
-  const rows = Array.from({ length: count }, (_, i) => {
-    const phone = `7${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-    const formFillTime = Date.now() - options.ageDays * DAY_MS - i * 1000;
-    return { id: crypto.randomUUID(), phone, formFillTime, dedupeKey: leadDedupeKey(phone, formFillTime) };
-  });
-  await env.DB.prepare(
-    `INSERT INTO aged_leads (id, name, email, phone, state, form_fill_time, dedupe_key, withheld, suppressed_at)
-     SELECT value ->> 'id', 'Bea Bundle', 'bea@example.com', value ->> 'phone', ?1, value ->> 'formFillTime',
-            value ->> 'dedupeKey', ?2, ?3
-     FROM json_each(?4)`,
-  )
-    .bind(options.state ?? "TX", options.withheld ? 1 : 0, options.suppressed ? Date.now() : null, JSON.stringify(rows))
-    .run();
-  return rows.map((row) => row.id);
-}
 
 /** Every test starts from an empty stock: the leads other tests left unsold are taken off sale. */
 beforeEach(async () => {
@@ -189,7 +163,7 @@ describe("survey bundles fill at payment", () => {
       const refunded = (await simulatedIntentOf(start.orderId))?.refunded_cents ?? 0;
       expect(Number(order?.total_cents) - refunded).toBe((delivered?.n ?? 0) * 300);
     }
-  });
+  }, 60_000);
 
   it("a reservation that ran out before payment sells what can be sold and refunds the rest at once", async () => {
     const leads = await insertLeads(4, { ageDays: 120 });
