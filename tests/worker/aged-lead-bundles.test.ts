@@ -283,7 +283,7 @@ describe("bad bundle input is refused with a message and changes nothing", () =>
     const { cookie } = await signedIn();
     const response = await callApi("/api/create-payment-intent", {
       json: { amount: 3, leadType: "Aged Leads", quantity: 1, ageRange: "60-90", ...overrides },
-      cookie: overrides.surveyId ? undefined : cookie,
+      cookie: "surveyId" in overrides ? undefined : cookie,
     });
     expect(response.status).toBe(status);
     expect(await response.json()).toMatchObject({ message });
