@@ -107,6 +107,18 @@ describe("survey bundles fill at payment", () => {
     expect(await reservedCount()).toBe(0);
   });
 
+  it("a retried payment step of the same survey gives its earlier reservation back first", async () => {
+    await insertLeads(3, { ageDays: 120 });
+    const buyer = await surveyBuyer(3, "90-180", 200);
+    const first = await (await surveyCheckout(buyer, 3, "90-180", 200)).json<Started>();
+    const again = await surveyCheckout(buyer, 3, "90-180", 200);
+    expect(again.status).toBe(200);
+    const second = await again.json<Started>();
+    expect(await orderRow(first.orderId)).toMatchObject({ status: "cancelled" });
+    expect((await payWithCard(second.clientSecret)).status).toBe(200);
+    expect(await myLeadIds(buyer.cookie)).toHaveLength(3);
+  });
+
   it("never puts a suppressed or withheld lead in a bundle", async () => {
     const clean = await insertLeads(3, { ageDays: 75 });
     const withheld = await insertLeads(2, { ageDays: 75, withheld: true });
