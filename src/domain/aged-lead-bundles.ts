@@ -5,7 +5,7 @@
 import type { AgeRange } from "./pricing";
 
 /** The band as the buyer picked it: "90-180 days". */
-export const bandLabel = (band: AgeRange) => `${band} days`;
+const bandLabel = (band: AgeRange) => `${band} days`;
 
 /**
  * The checkout's refusal when the stock cannot fill the bundle: "Only 37 leads of 90-180 days are

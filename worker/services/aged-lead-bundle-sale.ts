@@ -127,12 +127,8 @@ export async function bundleLeadsAtPayment(deps: Deps, order: BundleOrder): Prom
   if (leadIds.length === 0) return reserved;
   const unchanged = leadIds.length === reserved.length && leadIds.every((id) => reserved.includes(id));
   if (!unchanged) {
-    const details = {
-      ...order.details,
-      leadIds,
-      prices: leadIds.map((id) => ({ id, priceCents: spec.unitCents })),
-      undeliveredCount: spec.quantity - leadIds.length,
-    };
+    const prices = leadIds.map((id) => ({ id, priceCents: spec.unitCents }));
+    const details = { ...order.details, leadIds, prices, undeliveredCount: spec.quantity - leadIds.length };
     await db.update(orders).set({ details }).where(eq(orders.id, order.id));
   }
   return leadIds;

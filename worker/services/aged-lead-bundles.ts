@@ -21,7 +21,7 @@ import type { PaymentProvider } from "./payments/provider";
 const KNOWN_STATES = new Set<string>(US_STATE_CODES);
 
 /** The buyer's working states as state codes ('TX, florida' → TX, FL); words that name no state are left out. */
-export function workingStateCodes(workingStates: unknown): string[] {
+function workingStateCodes(workingStates: unknown): string[] {
   if (typeof workingStates !== "string") return [];
   return [...new Set(statesFromText(workingStates).filter((state) => KNOWN_STATES.has(state)))];
 }
@@ -87,13 +87,9 @@ export async function startBundlePayment(
     const available = await bundleStock(deps, userId, spec);
     throw new ConflictError(bundleStockMessage(Math.min(available, spec.quantity - 1), spec.band, spec.states));
   }
-  const details = {
-    ...order.details,
-    bundle: spec,
-    leadIds,
-    // What each lead cost in this bundle: an approved return credits it (product rule 25).
-    prices: leadIds.map((id) => ({ id, priceCents: spec.unitCents })),
-  };
+  // What each lead cost in this bundle (each entry's `priceCents`): an approved return credits it (product rule 25).
+  const prices = leadIds.map((id) => ({ id, priceCents: spec.unitCents }));
+  const details = { ...order.details, bundle: spec, leadIds, prices };
   try {
     return await startPayment(deps, provider, { ...order, id: orderId, details });
   } catch (error) {
