@@ -196,6 +196,21 @@ export function agedLeadPrice(
   return { ageRange, ageDays, priceCents };
 }
 
+/**
+ * The form-fill ages (ms before now) a band spans when the lead has a form fill time (product rule 5):
+ * older than `aboveMs` (none for the youngest band) and at most `atMostMs` old (none for the oldest).
+ * The same boundaries as `agedLeadPrice`, for queries that select leads by band (aged-lead bundles).
+ */
+export function ageBandSpanMs(range: AgeRange): { aboveMs: number | null; atMostMs: number | null } {
+  const index = AGED_LEAD_BANDS.findIndex((band) => band.range === range);
+  const previous = index > 0 ? AGED_LEAD_BANDS[index - 1] : undefined;
+  const band = AGED_LEAD_BANDS[index] ?? YOUNGEST_BAND;
+  return {
+    aboveMs: previous?.maxAgeDays != null ? previous.maxAgeDays * DAY_MS : null,
+    atMostMs: band.maxAgeDays === null ? null : band.maxAgeDays * DAY_MS,
+  };
+}
+
 /** The aged-lead price rule (product rule 5) in words, for the template, the form hint and the pricing docs. */
 export const AGED_LEAD_PRICING_RULE = AGED_LEAD_BANDS.map((band) => {
   const days = band.maxAgeDays === null ? `${band.minAgeDays}+ days` : `${band.minAgeDays}-${band.maxAgeDays} days`;

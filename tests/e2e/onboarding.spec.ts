@@ -32,6 +32,18 @@ async function fillRingcloudAgency(page: Page, tag: string, state: string, confi
   await page.getByRole("button", { name: "Next" }).click();
 }
 
+/** `count` listed leads 75 days old (band 60-90, product rule 5), for an aged-lead bundle to take. */
+function seedLeadsOf60To90Days(count: number, tag: string) {
+  query(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+     INSERT INTO aged_leads (id, name, email, phone, state, area_code, form_fill_time, dedupe_key)
+     SELECT 'bundle-${tag}-' || i, 'Bundle Lead ' || i, 'bundle' || i || '@example.com',
+            '808' || printf('%07d', abs(random()) % 10000000), 'TX', '808',
+            unixepoch('now') * 1000 - 75 * 86400000 - i * 1000, 'bundle-${tag}|' || i
+     FROM n`,
+  );
+}
+
 test.describe("/survey", () => {
   test("walks three steps, saves the account, pays and returns to /login, where the buyer signs in", async ({
     page,
@@ -68,8 +80,14 @@ test.describe("/survey", () => {
     await expect(page.getByText("Please enter transfer hours")).toBeVisible();
 
     await page.getByLabel("Aged Leads").check();
-    await page.getByLabel("Number of leads").fill("20");
     await page.getByLabel("60-90 days").check();
+    // More aged leads than the stock holds: refused where the buyer continues to payment (decision 0057).
+    await page.getByLabel("Number of leads").fill("99999");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await expect(page.getByText(/^Only \d+ leads? of 60-90 days (is|are) available$/)).toBeVisible();
+    await expect(page.getByText("Step 2 of 3")).toBeVisible();
+    seedLeadsOf60To90Days(20, tag);
+    await page.getByLabel("Number of leads").fill("20");
     await expect(page.getByText("$60.00")).toBeVisible();
     await page.getByRole("button", { name: "Continue to Payment" }).click();
 
@@ -89,6 +107,9 @@ test.describe("/survey", () => {
     );
     expect(order).toMatchObject({ status: "paid", kind: "survey", total_cents: 6000 });
     expect(JSON.parse(order?.details ?? "{}")).toMatchObject({ agencyName: "Writer Insurance", ageRange: "60-90" });
+    // The bundle's 20 leads are in My Leads at once.
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Leads" }).click();
+    await expect(page.getByText("20 leads · page 1 of 1")).toBeVisible();
   });
 
   test("going back and forward keeps the account, updates the same survey, and pays the latest answers", async ({

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
+import { insertLeads } from "./bundle-fixtures";
 import { callApi, signedIn } from "./helpers";
 
 const email = "buyer-pay@example.com";
@@ -32,23 +33,9 @@ describe("POST /api/create-payment-intent prices every context on the server", (
     ["survey live transfers", { amount: 350, leadType: "Live Transfers", quantity: 10 }, 35_000, "survey", null],
     ["survey call-backs", { amount: 150, leadType: "Call-Backs", quantity: 10 }, 15_000, "survey", null],
     [
-      "survey aged 90-180",
-      { amount: 20, leadType: "Aged Leads", quantity: 10, ageRange: "90-180" },
-      2000,
-      "survey",
-      null,
-    ],
-    [
       "ringcloud live",
       { amount: 370, tier: "ringcloud", packageType: "live_transfers", quantity: 10 },
       37_000,
-      "ringcloud",
-      "ringcloud",
-    ],
-    [
-      "ringcloud partial apps 60-90",
-      { amount: 40, tier: "ringcloud", packageType: "partial_apps", quantity: 10, ageRange: "60-90" },
-      4000,
       "ringcloud",
       "ringcloud",
     ],
@@ -66,6 +53,35 @@ describe("POST /api/create-payment-intent prices every context on the server", (
     const order = await orderFor(String(start.orderId));
     expect(order).toMatchObject({ kind, tier, total_cents: cents, status: "pending", email });
     expect(String(start.clientSecret).startsWith(String(order?.payment_intent_id))).toBe(true);
+  });
+
+  // Aged-lead bundles go to an account's My Leads and need leads of their band in stock (decision 0057).
+  it.each([
+    [
+      "survey aged 90-180",
+      { amount: 20, leadType: "Aged Leads", quantity: 10, ageRange: "90-180" },
+      120,
+      2000,
+      "survey",
+      null,
+    ],
+    [
+      "ringcloud partial apps 60-90",
+      { amount: 40, tier: "ringcloud", packageType: "partial_apps", quantity: 10, ageRange: "60-90" },
+      75,
+      4000,
+      "ringcloud",
+      "ringcloud",
+    ],
+  ])("%s", async (_name, body, ageDays, cents, kind, tier) => {
+    await insertLeads(10, { ageDays });
+    const { user, cookie } = await signedIn();
+    const response = await createIntent(body, cookie);
+    expect(response.status).toBe(200);
+    const start = await response.json<Record<string, unknown>>();
+    expect(start).toMatchObject({ amountCents: cents, currency: "usd", provider: "simulated" });
+    const order = await orderFor(String(start.orderId));
+    expect(order).toMatchObject({ kind, tier, total_cents: cents, status: "pending", email: user.email });
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { insertLeads } from "./bundle-fixtures";
 import { callApi, login, sessionCookie, signedIn } from "./helpers";
 
 let counter = 0;
@@ -215,6 +216,8 @@ describe("POST /api/ringcloud-survey", () => {
 describe("survey payments", () => {
   it("the survey's payment order carries every answer and belongs to the new account", async () => {
     const body = ringcloudBody();
+    // Its 20 aged leads of 60-90 days in TX or OK must be in stock (decision 0057).
+    await insertLeads(20, { state: "TX", ageDays: 75 });
     const { checkout } = await (await callApi("/api/ringcloud-survey", { json: body })).json<{
       checkout: Record<string, unknown>;
     }>();

@@ -19,6 +19,7 @@ import type { OrderKind } from "../db/schema";
 import type { Deps } from "../deps";
 import { InvalidError, PaymentDeclinedError } from "../errors";
 import { findSurvey } from "./accounts";
+import { bundleRequest, startBundlePayment } from "./aged-lead-bundles";
 import { processPaymentEvent, startPayment } from "./orders";
 import type { PaymentEvent, PaymentProvider } from "./payments/provider";
 import { openSimulatedIntent, recordSimulatedOutcome } from "./payments/simulated";
@@ -89,7 +90,11 @@ export async function startCheckoutPayment(
   if (!email) throw new InvalidError("Please enter a valid email address");
   const userId = caller?.id ?? survey?.userId ?? null;
   const orderDetails = survey ? { ...survey.answers, ...details } : details;
-  return startPayment(deps, provider, { kind, tier, quote, userId, email, details: orderDetails });
+  const order = { kind, tier, quote, userId, email, details: orderDetails };
+  // Aged leads of a band are reserved before the payment starts, and sold when it succeeds (decision 0057).
+  const bundle = bundleRequest(order);
+  if (bundle) return startBundlePayment(deps, provider, order, bundle);
+  return startPayment(deps, provider, order);
 }
 
 /**

@@ -31,13 +31,13 @@ export function priceLead(row: Pick<LeadRow, "form_fill_time" | "age_range" | "p
  * is not part of it: it applies only when the order is paid (`onPrivateList`, docs/decisions/0049), so a
  * reservation answers the same whatever that list holds.
  */
-const FOR_SALE = sql`${agedLeads.soldAt} IS NULL AND ${agedLeads.withheld} = 0 AND ${agedLeads.suppressedAt} IS NULL`;
+export const FOR_SALE = sql`${agedLeads.soldAt} IS NULL AND ${agedLeads.withheld} = 0 AND ${agedLeads.suppressedAt} IS NULL`;
 
 /** The lead's number is on the active private list of the buyer `userId`: left out of the sale when paid. */
 const onPrivateList = (userId: string | null) => privateListHoldsSql(sql`${agedLeads.phoneKey}`, userId ?? "");
 
 /** A lead this order may take: for sale, and not held by another order's running reservation. */
-const sellableTo = (order: { id: string; userId: string | null }, now: number) =>
+export const sellableTo = (order: { id: string; userId: string | null }, now: number) =>
   sql`${FOR_SALE} AND (${agedLeads.reservedByOrderId} = ${order.id} OR ${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`;
 
 /** `id IN (…)` for any number of ids as one bound JSON parameter (D1 allows 100 parameters a statement). */

@@ -40,8 +40,14 @@ export async function recordNotCharged(deps: Deps, orderId: string, leadIds: rea
 export async function refundNotCharged(deps: Deps, order: Order): Promise<Order> {
   const ids = new Set(idsOf(order.details));
   if (ids.size === 0 || order.details.notChargedCents !== undefined) return order;
-  const prices = (order.details.prices as { id: string; priceCents: number }[] | undefined) ?? [];
-  const amountCents = prices.filter((lead) => ids.has(lead.id)).reduce((sum, lead) => sum + lead.priceCents, 0);
+  // A marketplace order keeps each lead's price; a bundle's leads each cost the order's unit price.
+  const prices = new Map(
+    ((order.details.prices as { id: string; priceCents: number }[] | undefined) ?? []).map((lead) => [
+      lead.id,
+      lead.priceCents,
+    ]),
+  );
+  const amountCents = [...ids].reduce((sum, id) => sum + (prices.get(id) ?? order.unitPriceCents), 0);
   const cardCents = Math.min(amountCents, order.totalCents - order.balanceAppliedCents);
   const balanceCents = amountCents - cardCents;
   if (cardCents > 0) {

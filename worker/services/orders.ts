@@ -12,6 +12,7 @@ import { notChargedMessage, SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/sup
 import type { Database } from "../db/client";
 import { type OrderKind, orderDelivery, orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";
+import { bundleLeadsAtPayment, refundBundleShortfall } from "./aged-lead-bundle-sale";
 import { refundBalanceStatement } from "./balance";
 import { fillCallbackOrders } from "./callbacks";
 import { prepareDelivery } from "./delivery-setup";
@@ -197,7 +198,10 @@ async function paymentSucceeded(
     return;
   }
   const { now } = deps;
-  const leadIds = order.kind === "aged-leads" ? ((order.details.leadIds as string[] | undefined) ?? []) : null;
+  const leadIds =
+    order.kind === "aged-leads"
+      ? ((order.details.leadIds as string[] | undefined) ?? [])
+      : await bundleLeadsAtPayment(deps, order); // an aged-lead bundle of a survey (decision 0057), else null
   const sale = leadIds ? leadSaleStatements(deps, { id: order.id, userId: order.userId, leadIds }) : null;
   const markPaid = db
     .update(orders)
@@ -231,8 +235,10 @@ async function paymentSucceeded(
 
   const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
   if (after?.status === "paid" && after.paidAt?.getTime() === now) {
-    // Leads on the buyer's private list were left out: their price goes back at once (decision 0049).
+    // Leads on the buyer's private list were left out: their price goes back at once (decision 0049); a
+    // bundle whose reservation ran out gives back what it could not deliver (decision 0057).
     const settled = await refundNotCharged(deps, after);
+    await refundBundleShortfall(deps, settled);
     await sendOrderConfirmation(deps, settled);
     try {
       // After the confirmation: a live-transfer order gets its delivery settings, or e-mails the setup link.

@@ -147,6 +147,11 @@ function Wizard({ search }: WizardProps) {
       );
       dispatch({ type: "payment", payment });
     } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        // "Only 37 leads of 90-180 days are available": shown where the buyer continues to payment.
+        dispatch({ type: "payment-refused", error: error.serverMessage });
+        return;
+      }
       dispatch({
         type: "payment-failed",
         error: errorMessage(error, "Failed to initialize payment. Please try again."),

@@ -37,6 +37,8 @@ type WizardAction<Agency, Lead> =
   | { type: "preparing-payment" }
   | { type: "payment"; payment: PaymentStart }
   | { type: "payment-failed"; error: string }
+  /** The checkout refused what the answers ask (aged leads beyond stock): back to the lead step, saying why. */
+  | { type: "payment-refused"; error: string }
   | { type: "resumed"; agency: Agency; lead: Lead; saved: SavedAccount; step: number }
   | { type: "resume-failed"; error: string };
 
@@ -64,6 +66,8 @@ function wizardReducer<Agency, Lead>(
       return { ...state, payment: action.payment, paymentError: null };
     case "payment-failed":
       return { ...state, paymentError: action.error };
+    case "payment-refused":
+      return { ...state, step: 2, saveError: action.error, payment: null, paymentError: null };
     case "resumed":
       return {
         ...state,
