@@ -119,6 +119,7 @@ describe("webhook payloads", () => {
       ipAddress: null,
       trustedFormUrl: "https://cert.trustedform.com/abc",
       jornayaLeadId: null,
+      certificate: "none",
     });
   });
 
