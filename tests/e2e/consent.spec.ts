@@ -12,7 +12,8 @@ import { createUser, query } from "./database";
 import { expect, signIn, test, url } from "./fixtures";
 
 const CERT_URL = `https://cert.trustedform.com/${"5c4b3a2f1e".repeat(4)}`;
-const LEAD_ID = "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40";
+// Not the template's sample token: that is a placeholder, refused and never a certificate (docs/decisions/0054).
+const LEAD_ID = "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C";
 const OPT_IN_AT = Date.UTC(2026, 2, 4, 14, 55);
 
 const seriousViolations = async (page: Page) => {
