@@ -6,7 +6,7 @@
  */
 import { createServer } from "node:http";
 
-export const STAND_IN_OUTCOMES = ["verified", "expired", "not_found"] as const;
+const STAND_IN_OUTCOMES = ["verified", "expired", "not_found"] as const;
 export type StandInOutcome = (typeof STAND_IN_OUTCOMES)[number];
 
 const STATUS: Record<StandInOutcome, number> = { verified: 200, expired: 410, not_found: 404 };

@@ -32,8 +32,8 @@ export const CONSENT_MESSAGES = {
 } as const;
 
 /** Whether a normalized certificate value is a placeholder (docs/decisions/0054). */
-export const placeholderTrustedForm = (url: string) => isPlaceholderCertificate({ provider: "trustedform", url });
-export const placeholderJornaya = (token: string) => isPlaceholderCertificate({ provider: "jornaya", token });
+const placeholderTrustedForm = (url: string) => isPlaceholderCertificate({ provider: "trustedform", url });
+const placeholderJornaya = (token: string) => isPlaceholderCertificate({ provider: "jornaya", token });
 
 /**
  * An optional trimmed text field: one message for a wrong type, the normalized value or a refusal; with
