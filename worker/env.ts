@@ -30,6 +30,11 @@ export interface Env {
    * cannot be added and nothing is sent.
    */
   WEBHOOK_SECRETS_KEY?: string;
+  /**
+   * Where TrustedForm certificates are claimed (worker/services/consent-certificates.ts); unset, certificates
+   * stay "on file, not verified". Locally: `npm run simulate:trustedform` (docs/decisions/0054).
+   */
+  TRUSTEDFORM_CLAIM_URL?: string;
 }
 
 interface AppVariables {

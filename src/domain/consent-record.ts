@@ -3,18 +3,25 @@
  * the summary a list row and a CSV export show, and the whole "Consent record" of one lead or transfer.
  * Pure and zod-free: the Worker builds these, the dashboard reads them.
  */
-import { CONSENT_FIELD_LABELS, CONSENT_FIELDS } from "./consent.ts";
+import { CERTIFICATE_STATUS_LABELS, type CertificateStatus, CONSENT_FIELD_LABELS, CONSENT_FIELDS } from "./consent.ts";
 
-/** What a list row shows of the evidence: opt-in time and page, and the certificates. */
+/**
+ * The consent evidence of a bought lead or transfer as a buyer receives it: the same object in a My Leads
+ * or Lead Tracker row, the cells of both CSV exports (`consentCsvCells`) and the `consent` of the
+ * `lead.purchased` webhook (docs/decisions/0054).
+ */
 export interface ConsentSummary {
   /** ISO 8601 (UTC), or null when none was given. */
   optInAt: string | null;
   optInUrl: string | null;
-  /** Null when none was given, or while a transfer's contact is masked (then only `certified` says). */
+  consentText: string | null;
+  /** Null when none was given, or while a transfer's contact is masked. */
+  ipAddress: string | null;
+  /** Null when none was given, or while a transfer's contact is masked (then only `certificate` says). */
   trustedFormUrl: string | null;
   jornayaLeadId: string | null;
-  /** A TrustedForm certificate or a Jornaya LeadiD was given (`hasConsentCertificate`). */
-  certified: boolean;
+  /** Whether a certificate is on file and what its claim found (CERTIFICATE_STATUS_LABELS words it). */
+  certificate: CertificateStatus;
 }
 
 /** The stored evidence, as the database holds it (opt-in time in epoch ms). */
@@ -58,10 +65,10 @@ export interface ConsentRecord {
   /** Epoch ms the lead was sold to the buyer, or the transfer routed to them. */
   deliveredAt: number;
   evidence: StoredConsent;
-  certified: boolean;
+  certificate: CertificateStatus;
   /**
    * False while a transfer's contact is masked (the call never connected, so it was not paid for): the IP
-   * address, the certificate URL and the LeadiD are then withheld, and only `certified` says whether one exists.
+   * address, the certificate URL and the LeadiD are then withheld, and only `certificate` says whether one exists.
    */
   evidenceShown: boolean;
   certificates: CertificateView[];
@@ -77,38 +84,34 @@ export const EVIDENCE_MASKED =
 const isoOrNull = (time: number | Date | null | undefined) =>
   time === null || time === undefined ? null : new Date(time).toISOString();
 
-/** The list row's summary of stored evidence; `shown` false hides the certificate values (not whether one exists). */
+/**
+ * The one builder of a buyer's consent object from stored evidence; `shown` false withholds the IP address
+ * and the certificate values (not whether one exists).
+ */
 export function consentSummary(
-  evidence: Pick<StoredConsent, "optInUrl" | "trustedFormUrl" | "jornayaLeadId"> & { optInAt: number | Date | null },
-  certified: boolean,
+  evidence: Omit<StoredConsent, "optInAt"> & { optInAt: number | Date | null },
+  certificate: CertificateStatus,
   shown = true,
 ): ConsentSummary {
   return {
     optInAt: isoOrNull(evidence.optInAt),
     optInUrl: evidence.optInUrl,
+    consentText: evidence.consentText,
+    ipAddress: shown ? evidence.ipAddress : null,
     trustedFormUrl: shown ? evidence.trustedFormUrl : null,
     jornayaLeadId: shown ? evidence.jornayaLeadId : null,
-    certified,
+    certificate,
   };
 }
 
 /** The consent columns of both CSV exports (My Leads, the Lead Tracker), in CONSENT_FIELDS order. */
-const EXPORTED = CONSENT_FIELDS.slice(1);
 export const CONSENT_CSV_HEADER = [
   `${CONSENT_FIELD_LABELS.optInAt} (UTC)`,
-  ...EXPORTED.map((field) => CONSENT_FIELD_LABELS[field]),
+  ...CONSENT_FIELDS.slice(1).map((field) => CONSENT_FIELD_LABELS[field]),
   "Certificate",
 ];
 
-/** One row's consent cells for CONSENT_CSV_HEADER; withheld values (a masked transfer) are blank. */
-export function consentCsvCells(
-  evidence: Partial<StoredConsent> & { optInAt?: number | string | null },
-  certified: boolean,
-): string[] {
-  const optInAt = evidence.optInAt;
-  return [
-    typeof optInAt === "number" ? new Date(optInAt).toISOString() : (optInAt ?? ""),
-    ...EXPORTED.map((field) => String(evidence[field] ?? "")),
-    certified ? "yes" : "no",
-  ];
+/** One row's consent cells for CONSENT_CSV_HEADER, from its consent object; withheld values are blank. */
+export function consentCsvCells(consent: ConsentSummary): string[] {
+  return [...CONSENT_FIELDS.map((field) => consent[field] ?? ""), CERTIFICATE_STATUS_LABELS[consent.certificate]];
 }

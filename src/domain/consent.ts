@@ -86,24 +86,81 @@ export interface CertificateEvidence {
 }
 
 /**
+ * The template's sample certificate values (src/domain/csv-writer.ts and the partner API's examples use
+ * these): a file or ping that still carries them was copied, not captured (docs/decisions/0054).
+ */
+export const SAMPLE_CERTIFICATES = {
+  trustedFormId: "0123456789abcdef0123456789abcdef01234567",
+  jornayaLeadId: "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40",
+} as const;
+
+/** One character over and over (all zeros, all 'x'…), dashes and underscores aside: a placeholder. */
+const oneCharacterRepeated = (text: string) => new Set(text.replace(/[-_.]/g, "").toLowerCase()).size <= 1;
+
+/**
+ * Whether a well-formed certificate value is a placeholder, not a real certificate: the template's sample
+ * value, or one character repeated (a Jornaya token of zeros, a TrustedForm id of zeros). Refused at upload,
+ * and never counted as a certificate (docs/decisions/0054).
+ */
+export function isPlaceholderCertificate(certificate: ConsentCertificate): boolean {
+  if (certificate.provider === "jornaya") {
+    return (
+      certificate.token.toUpperCase() === SAMPLE_CERTIFICATES.jornayaLeadId || oneCharacterRepeated(certificate.token)
+    );
+  }
+  const id = certificate.url.slice(TRUSTEDFORM_CERT_HOST.length).replace(/^0\./, "");
+  return id.toLowerCase() === SAMPLE_CERTIFICATES.trustedFormId || oneCharacterRepeated(id);
+}
+
+/**
  * "With certificate" (the marketplace filter, the import report's count, the partner API's requirement):
- * a third party witnessed the opt-in, by a TrustedForm certificate or a Jornaya LeadiD.
+ * a well-formed TrustedForm certificate or Jornaya LeadiD that is no placeholder is on file. On file is not
+ * verified: `certificateStatus` says which.
  */
 export function hasConsentCertificate(evidence: CertificateEvidence): boolean {
-  return Boolean(evidence.trustedFormUrl || evidence.jornayaLeadId);
+  return consentCertificates(evidence).length > 0;
+}
+
+/** What a claim with the issuer found, as stored beside the lead (`aged_leads.certificate_check`). */
+export const CERTIFICATE_CHECKS = ["verified", "expired", "not_found"] as const;
+export type CertificateCheck = (typeof CERTIFICATE_CHECKS)[number];
+
+/**
+ * A lead's certificate as a buyer is told of it: none, on file but not verified (no claim provider is set
+ * up, or its claim has not run), or what the issuer answered.
+ */
+export const CERTIFICATE_STATUSES = ["none", "unverified", ...CERTIFICATE_CHECKS] as const;
+export type CertificateStatus = (typeof CERTIFICATE_STATUSES)[number];
+
+/** The one wording of each status: the marketplace, its filter, the consent record, both CSVs. */
+export const CERTIFICATE_STATUS_LABELS: Record<CertificateStatus, string> = {
+  none: "No certificate",
+  unverified: "Certificate on file, not verified",
+  verified: "Certificate verified",
+  expired: "Certificate expired",
+  not_found: "Certificate not found",
+};
+
+/** The marketplace filter's label, in the same words as a listed lead's status. */
+export const CERTIFICATE_FILTER_LABEL = `Only: ${CERTIFICATE_STATUS_LABELS.unverified} (TrustedForm or Jornaya)`;
+
+/** A lead's status from whether a certificate is on file and what its claim found (null: not checked). */
+export function certificateStatus(onFile: boolean, check: CertificateCheck | null | undefined): CertificateStatus {
+  if (!onFile) return "none";
+  return check ?? "unverified";
 }
 
 /** A certificate a buyer (or the shop) can claim from its issuer. */
 export type ConsentCertificate = { provider: "trustedform"; url: string } | { provider: "jornaya"; token: string };
 
-/** The certificates a lead or transfer carries, each well-formed (a malformed one is left out). */
+/** The certificates a lead or transfer carries, each well-formed (a malformed one or a placeholder is left out). */
 export function consentCertificates(evidence: CertificateEvidence): ConsentCertificate[] {
   const certificates: ConsentCertificate[] = [];
   const url = evidence.trustedFormUrl ? normalizeTrustedFormUrl(evidence.trustedFormUrl) : null;
   if (url) certificates.push({ provider: "trustedform", url });
   const token = evidence.jornayaLeadId ? normalizeJornayaLeadId(evidence.jornayaLeadId) : null;
   if (token) certificates.push({ provider: "jornaya", token });
-  return certificates;
+  return certificates.filter((certificate) => !isPlaceholderCertificate(certificate));
 }
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;

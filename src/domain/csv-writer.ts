@@ -4,6 +4,7 @@
  * It pulls in papaparse: the browser loads this module only when it writes a file.
  */
 import Papa from "papaparse";
+import { SAMPLE_CERTIFICATES, TRUSTEDFORM_CERT_HOST } from "./consent";
 import { AGED_LEAD_PRICING_RULE } from "./pricing";
 
 /**
@@ -54,8 +55,9 @@ export function templateCsv(): string {
       "https://example.com/final-expense-quote",
       "tcpa-consent-v3",
       "203.0.113.7",
-      "https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567",
-      "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40",
+      // The sample values: refused if uploaded as they are (docs/decisions/0054).
+      `${TRUSTEDFORM_CERT_HOST}${SAMPLE_CERTIFICATES.trustedFormId}`,
+      SAMPLE_CERTIFICATES.jornayaLeadId,
       AGED_LEAD_PRICING_RULE,
     ],
     [

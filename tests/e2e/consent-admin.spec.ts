@@ -3,6 +3,7 @@
  * schema), and a CSV upload that sells only leads with a certificate, whose report counts both kinds.
  */
 import type { Page } from "@playwright/test";
+import { CERTIFICATE_STATUS_LABELS } from "../../src/domain/consent";
 import { CONSENT_MESSAGES } from "../../src/domain/schemas/consent";
 import { query } from "./database";
 import { expect, test } from "./fixtures";
@@ -40,7 +41,9 @@ test.describe("consent evidence in the admin area", () => {
     await page.getByLabel("Opt-in time (optional)").fill("2026-03-04T09:55");
     await page.getByRole("button", { name: "Upload Lead" }).click();
     await expect(toast(page, "Aged lead uploaded successfully")).toBeVisible();
-    await expect(page.getByRole("row").filter({ hasText: tel }).getByRole("cell", { name: "Yes" })).toBeVisible();
+    await expect(
+      page.getByRole("row").filter({ hasText: tel }).getByRole("cell", { name: CERTIFICATE_STATUS_LABELS.unverified }),
+    ).toBeVisible();
     const [row] = query<{ trusted_form_url: string; ip_address: string; opt_in_url: string; certified: number }>(
       `SELECT trusted_form_url, ip_address, opt_in_url, certified FROM aged_leads WHERE phone = '${tel}'`,
     );

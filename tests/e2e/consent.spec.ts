@@ -7,12 +7,14 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
+import { CERTIFICATE_FILTER_LABEL, CERTIFICATE_STATUS_LABELS } from "../../src/domain/consent";
 import { NOT_CONFIGURED_MESSAGES } from "../../worker/services/consent-certificates";
 import { createUser, query } from "./database";
 import { expect, signIn, test, url } from "./fixtures";
 
 const CERT_URL = `https://cert.trustedform.com/${"5c4b3a2f1e".repeat(4)}`;
-const LEAD_ID = "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40";
+// Not the template's sample token: that is a placeholder, refused and never a certificate (docs/decisions/0054).
+const LEAD_ID = "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C";
 const OPT_IN_AT = Date.UTC(2026, 2, 4, 14, 55);
 
 const seriousViolations = async (page: Page) => {
@@ -83,6 +85,8 @@ test.describe("the buyer's consent view", () => {
       await expect(record.getByRole("link", { name: CERT_URL })).toHaveAttribute("href", CERT_URL);
       await expect(record.getByText(LEAD_ID)).toBeVisible();
       await expect(record.getByText(NOT_CONFIGURED_MESSAGES.trustedform)).toBeVisible();
+      // No claim provider in this build: on file, not verified (docs/decisions/0054).
+      await expect(record.getByText(CERTIFICATE_STATUS_LABELS.unverified)).toBeVisible();
       await expect(record.getByTestId("no-suppression-check")).toHaveText("No suppression check recorded.");
       expect(await seriousViolations(page)).toEqual([]);
       // The record's box fits the phone: nothing wider than the viewport.
@@ -126,7 +130,7 @@ test.describe("the buyer's consent view", () => {
       .getByRole("row")
       .filter({ hasText: "Tess" })
       .filter({ hasText: `${lastName[0]}.` });
-    await expect(row.getByText("Certificate: yes")).toBeVisible();
+    await expect(row.getByText(CERTIFICATE_STATUS_LABELS.unverified)).toBeVisible();
     await row.getByRole("button", { name: /^Consent record of Tess/ }).click();
     const record = page.getByTestId("consent-record");
     await expect(record.getByText("Shown once the call connects").first()).toBeVisible();
@@ -147,15 +151,16 @@ test.describe("the buyer's consent view", () => {
     await expect(page.getByTestId("consent-record").getByText("203.0.113.9")).toBeVisible();
   });
 
-  test("the marketplace lists only leads with a certificate when asked, showing yes or no before purchase", async ({
+  test("the marketplace lists only leads with a certificate on file when asked, saying it is not verified", async ({
     buyerPage: page,
   }) => {
     await page.goto("/dashboard?view=aged-leads");
     const certificates = page.getByRole("region", { name: "Available aged leads" }).locator("tbody tr td:nth-child(8)");
     await expect(certificates.first()).toBeVisible();
-    expect(new Set(await certificates.allTextContents())).toEqual(new Set(["Yes", "No"]));
-    await page.getByLabel("With consent certificate only").check();
+    const { unverified, none } = CERTIFICATE_STATUS_LABELS;
+    expect(new Set(await certificates.allTextContents())).toEqual(new Set([unverified, none]));
+    await page.getByLabel(CERTIFICATE_FILTER_LABEL).check();
     await expect(page.getByText("cert.trustedform.com")).toHaveCount(0);
-    await expect.poll(async () => new Set(await certificates.allTextContents())).toEqual(new Set(["Yes"]));
+    await expect.poll(async () => new Set(await certificates.allTextContents())).toEqual(new Set([unverified]));
   });
 });

@@ -40,8 +40,8 @@ const csvLead = (overrides: Record<string, string> = {}) => {
   );
 };
 
-const CERT = "https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567";
-const LEAD_ID = "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40";
+const CERT = "https://cert.trustedform.com/4f1c2a9e7b3d5086c1e2f3a4b5c6d7e8f9a0b1c2";
+const LEAD_ID = "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C";
 
 const formMessage = (input: unknown) => {
   const result = adminAgedLeadSchema.safeParse(input);

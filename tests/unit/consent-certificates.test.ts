@@ -9,8 +9,8 @@ import {
 } from "../../worker/services/consent-certificates";
 
 const certificates = consentCertificates({
-  trustedFormUrl: "https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567",
-  jornayaLeadId: "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40",
+  trustedFormUrl: "https://cert.trustedform.com/4f1c2a9e7b3d5086c1e2f3a4b5c6d7e8f9a0b1c2",
+  jornayaLeadId: "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C",
 });
 const context = { leadId: "lead-1", phone: "3055550100" };
 

@@ -1,19 +1,25 @@
 import { describe, expect, it } from "vitest";
 import {
+  CERTIFICATE_FILTER_LABEL,
+  CERTIFICATE_STATUS_LABELS,
+  certificateStatus,
   consentCertificates,
   hasConsentCertificate,
+  isPlaceholderCertificate,
   normalizeJornayaLeadId,
   normalizeTrustedFormUrl,
   parseOptInTime,
+  SAMPLE_CERTIFICATES,
   trustedFormCertId,
 } from "../../src/domain/consent";
 import { CONSENT_MESSAGES, consentEvidenceSchema } from "../../src/domain/schemas/consent";
 
-const HEX40 = "0123456789abcdef0123456789abcdef01234567";
+// Not the template's sample values: those are placeholders, never certificates (docs/decisions/0054).
+const HEX40 = "4f1c2a9e7b3d5086c1e2f3a4b5c6d7e8f9a0b1c2";
 const MOBILE80 = "Ab-_9".repeat(16);
 const FACEBOOK =
   "0.YpUzjEEpW3vIkuEJFst4gSDQ7KiFGLZGYkTwIMzRXt8TxcnRUnx3p1U34EWx6KUZ9hyJUuwVm11qoEodrSfsXYDLS7LDFWOyeuCP2MNCHdnAXYkG.IW3iXaUjponmuoB4HNdsWQ.H6cCZ53mOpSXUtUlpdwlWw";
-const LEAD_ID = "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40";
+const LEAD_ID = "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C";
 
 describe("TrustedForm certificate URLs", () => {
   it.each([
@@ -167,5 +173,61 @@ describe("the consent evidence schema", () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
     const result = consentEvidenceSchema.safeParse({ optInAt: tomorrow });
     expect(result.success ? "" : result.error.issues[0]?.message).toBe(CONSENT_MESSAGES.optInAtFuture);
+  });
+});
+
+describe("placeholder certificates (docs/decisions/0054)", () => {
+  const SAMPLE_URL = `https://cert.trustedform.com/${SAMPLE_CERTIFICATES.trustedFormId}`;
+  const ZERO_URL = `https://cert.trustedform.com/${"0".repeat(40)}`;
+  const ZERO_TOKEN = "00000000-0000-0000-0000-000000000000";
+
+  it("knows the template's sample values and one character repeated, in either case", () => {
+    for (const url of [SAMPLE_URL, ZERO_URL, `https://cert.trustedform.com/${"a".repeat(80)}`]) {
+      expect(isPlaceholderCertificate({ provider: "trustedform", url })).toBe(true);
+    }
+    for (const token of [
+      SAMPLE_CERTIFICATES.jornayaLeadId.toLowerCase(),
+      ZERO_TOKEN,
+      "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF",
+    ]) {
+      expect(isPlaceholderCertificate({ provider: "jornaya", token })).toBe(true);
+    }
+    expect(isPlaceholderCertificate({ provider: "trustedform", url: `https://cert.trustedform.com/${HEX40}` })).toBe(
+      false,
+    );
+    expect(isPlaceholderCertificate({ provider: "jornaya", token: LEAD_ID })).toBe(false);
+  });
+
+  it("never counts a placeholder as a certificate, nor lists it to claim", () => {
+    // Before decision 0054 the template's sample id and a zero token made a lead "certified".
+    expect(hasConsentCertificate({ trustedFormUrl: SAMPLE_URL, jornayaLeadId: ZERO_TOKEN })).toBe(false);
+    expect(consentCertificates({ trustedFormUrl: ZERO_URL, jornayaLeadId: LEAD_ID })).toEqual([
+      { provider: "jornaya", token: LEAD_ID },
+    ]);
+  });
+
+  it("is refused by the lead schema with its own message, not the malformed one", () => {
+    const issues = (input: object) => {
+      const result = consentEvidenceSchema.safeParse(input);
+      return result.success ? [] : result.error.issues.map((issue) => issue.message);
+    };
+    expect(issues({ trustedFormUrl: `http://cert.trustedform.com/${SAMPLE_CERTIFICATES.trustedFormId}/` })).toEqual([
+      CONSENT_MESSAGES.trustedFormPlaceholder,
+    ]);
+    expect(issues({ trustedFormUrl: ZERO_URL })).toEqual([CONSENT_MESSAGES.trustedFormPlaceholder]);
+    expect(issues({ jornayaLeadId: ZERO_TOKEN })).toEqual([CONSENT_MESSAGES.jornayaPlaceholder]);
+    expect(issues({ jornayaLeadId: SAMPLE_CERTIFICATES.jornayaLeadId })).toEqual([CONSENT_MESSAGES.jornayaPlaceholder]);
+    expect(issues({ jornayaLeadId: "0000" })).toEqual([CONSENT_MESSAGES.jornayaLeadId]);
+  });
+});
+
+describe("a certificate's status", () => {
+  it("is on file but not verified until a claim answers, in one wording", () => {
+    expect(certificateStatus(false, null)).toBe("none");
+    expect(certificateStatus(true, null)).toBe("unverified");
+    expect(certificateStatus(true, "verified")).toBe("verified");
+    expect(certificateStatus(false, "verified")).toBe("none");
+    expect(CERTIFICATE_STATUS_LABELS.unverified).toBe("Certificate on file, not verified");
+    expect(CERTIFICATE_FILTER_LABEL).toContain(CERTIFICATE_STATUS_LABELS.unverified);
   });
 });

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { CERTIFICATE_STATUS_LABELS, CERTIFICATE_STATUSES, CONSENT_FIELDS } from "../../src/domain/consent";
 import {
   buildWebhookEvent,
   returnSubjectKind,
@@ -119,6 +120,7 @@ describe("webhook payloads", () => {
       ipAddress: null,
       trustedFormUrl: "https://cert.trustedform.com/abc",
       jornayaLeadId: null,
+      certificate: "none",
     });
   });
 
@@ -191,6 +193,19 @@ describe("the OpenAPI 3.1 webhooks section", () => {
     // Every $ref points at a schema that is there.
     for (const [, name] of text.matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)) {
       expect(components.schemas, name).toHaveProperty(name ?? "");
+    }
+  });
+
+  it("documents lead.purchased's consent object: the evidence and the certificate's status (docs/decisions/0054)", () => {
+    const consent = components.schemas.WebhookConsent as {
+      required: string[];
+      properties: Record<string, { enum?: string[]; description?: string }>;
+    };
+    expect(Object.keys(consent.properties)).toEqual([...CONSENT_FIELDS, "certificate"]);
+    expect(consent.required).toEqual([...CONSENT_FIELDS, "certificate"]);
+    expect(consent.properties.certificate?.enum).toEqual([...CERTIFICATE_STATUSES]);
+    for (const status of CERTIFICATE_STATUSES) {
+      expect(consent.properties.certificate?.description).toContain(CERTIFICATE_STATUS_LABELS[status]);
     }
   });
 

@@ -13,7 +13,8 @@ import { createLeads, payWithCard, type Started } from "./payment-fixtures";
 
 const CERT_ID = "a1b2c3d4e5".repeat(4);
 const CERT_URL = `https://cert.trustedform.com/${CERT_ID}`;
-const LEAD_ID = "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40";
+// Not the template's sample token: that is a placeholder, refused and never a certificate (docs/decisions/0054).
+const LEAD_ID = "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C";
 const phone = uniquePhones("8");
 
 interface LeadRow {

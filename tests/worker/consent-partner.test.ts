@@ -11,7 +11,8 @@ import { clearTransfers, createOpenOrder, createPartner, pingBody } from "./tran
 
 const CERT_ID = "9a8b7c6d5e".repeat(4);
 const CERT_URL = `https://cert.trustedform.com/${CERT_ID}`;
-const LEAD_ID = "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40";
+// Not the template's sample token: that is a placeholder, refused and never a certificate (docs/decisions/0054).
+const LEAD_ID = "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C";
 
 beforeEach(clearTransfers);
 

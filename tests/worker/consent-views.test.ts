@@ -18,7 +18,8 @@ import { buyerWithOrder } from "./returns-fixtures";
 import { clearTransfers, createPartner, newPhone } from "./transfer-fixtures";
 
 const CERT_URL = `https://cert.trustedform.com/${"0f1e2d3c4b".repeat(4)}`;
-const LEAD_ID = "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40";
+// Not the template's sample token: that is a placeholder, refused and never a certificate (docs/decisions/0054).
+const LEAD_ID = "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C";
 const OPT_IN_AT = Date.UTC(2026, 2, 4, 14, 55);
 
 /** A lead sold to `userId` in order `orderId`, with the given evidence (none by default). */
@@ -67,19 +68,24 @@ describe("My Leads (item 2)", () => {
     const bare = await ownedLead(buyer.user.id, orderId);
     const page = await (await callApi("/api/my-leads", { cookie: buyer.cookie })).json<OwnedLeadPage>();
     const byId = new Map(page.items.map((lead) => [lead.id, lead.consent]));
+    // Without a claim provider a certificate is on file, not verified (docs/decisions/0054).
     expect(byId.get(certified.id)).toEqual({
       optInAt: "2026-03-04T14:55:00.000Z",
       optInUrl: FULL.optInUrl,
+      consentText: FULL.consentText,
+      ipAddress: FULL.ipAddress,
       trustedFormUrl: CERT_URL,
       jornayaLeadId: LEAD_ID,
-      certified: true,
+      certificate: "unverified",
     });
     expect(byId.get(bare.id)).toEqual({
       optInAt: null,
       optInUrl: null,
+      consentText: null,
+      ipAddress: null,
       trustedFormUrl: null,
       jornayaLeadId: null,
-      certified: false,
+      certificate: "none",
     });
 
     const rows = Papa.parse<string[]>(await (await callApi("/api/my-leads.csv", { cookie: buyer.cookie })).text()).data;
@@ -92,8 +98,16 @@ describe("My Leads (item 2)", () => {
     expect(cell("IP address")).toBe(FULL.ipAddress);
     expect(cell("TrustedForm certificate URL")).toBe(CERT_URL);
     expect(cell("Jornaya LeadiD")).toBe(LEAD_ID);
-    expect(cell("Certificate")).toBe("yes");
-    expect(rows.find((cells) => cells[1] === bare.phone)?.slice(-7)).toEqual(["", "", "", "", "", "", "no"]);
+    expect(cell("Certificate")).toBe("Certificate on file, not verified");
+    expect(rows.find((cells) => cells[1] === bare.phone)?.slice(-7)).toEqual([
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "No certificate",
+    ]);
   });
 });
 
@@ -111,7 +125,7 @@ describe("the consent record of a purchased lead (item 2)", () => {
       name: "Ruth Owner",
       phone: lead.phone,
       evidence: FULL,
-      certified: true,
+      certificate: "unverified",
       evidenceShown: true,
       certificates: [
         { provider: "trustedform", value: CERT_URL, claimNote: NOT_CONFIGURED_MESSAGES.trustedform },
@@ -198,15 +212,17 @@ describe("a delivered transfer's consent (item 2)", () => {
     expect((await tracked())?.consent).toEqual({
       optInAt: "2026-03-04T14:55:00.000Z",
       optInUrl: FULL.optInUrl,
+      consentText: FULL.consentText,
+      ipAddress: null,
       trustedFormUrl: null,
       jornayaLeadId: null,
-      certified: true,
+      certificate: "unverified",
     });
     expect(await record()).toMatchObject({
       kind: "transfer",
       name: "Mary J.",
       evidence: { ...FULL, ipAddress: null, trustedFormUrl: null, jornayaLeadId: null },
-      certified: true,
+      certificate: "unverified",
       evidenceShown: false,
       certificates: [],
       // The claim recorded what it was checked against: here the shop's own list, the one list there is.
@@ -242,7 +258,7 @@ describe("a delivered transfer's consent (item 2)", () => {
       FULL.ipAddress,
       CERT_URL,
       LEAD_ID,
-      "yes",
+      "Certificate on file, not verified",
     ]);
   });
 

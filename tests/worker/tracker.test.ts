@@ -3,6 +3,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
+import { CERTIFICATE_STATUS_LABELS } from "../../src/domain/consent";
 import {
   type FulfilmentOverview,
   TRACKER_PAGE_SIZE,
@@ -148,7 +149,7 @@ describe("the buyer's transfers", { timeout: SLOW }, () => {
       "",
       "",
       "",
-      "no",
+      CERTIFICATE_STATUS_LABELS.none,
     ]);
 
     const filtered = await callApi("/api/tracker/transfers.csv?billable=true&page=1", { cookie: buyer.cookie });

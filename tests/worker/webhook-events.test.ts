@@ -83,14 +83,8 @@ describe("a lead purchase", () => {
         state: lead.state,
         formFillTime: lead.formFillTime,
         purchasedAt: lead.purchasedAt,
-        consent: {
-          optInAt: null,
-          optInUrl: null,
-          consentText: null,
-          ipAddress: null,
-          trustedFormUrl: null,
-          jornayaLeadId: null,
-        },
+        // The same consent object as My Leads (docs/decisions/0054).
+        consent: lead.consent,
       });
     }
     const paid = received.find((item) => item.type === "order.paid");

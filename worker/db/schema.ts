@@ -15,6 +15,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import { ACCOUNT_TYPES } from "../../src/domain/account-types";
 import { CALLBACK_KINDS, CALLBACK_SOURCES } from "../../src/domain/callbacks";
+import { CERTIFICATE_CHECKS } from "../../src/domain/consent";
 import { IMPORT_BATCH_STATUSES } from "../../src/domain/csv-mapping";
 import { PAUSE_KINDS, PAUSE_LIFTS } from "../../src/domain/delivery-pauses";
 import { ORDER_KINDS, ORDER_STATUSES } from "../../src/domain/orders";
@@ -252,6 +253,12 @@ export const agedLeads = sqliteTable(
     jornayaLeadId: text("jornaya_lead_id"),
     /** A TrustedForm certificate or a Jornaya LeadiD (`hasConsentCertificate`): the marketplace's "with certificate". */
     certified: integer("certified", { mode: "boolean" }).notNull().default(false),
+    /**
+     * What the claim provider answered for the lead's certificate (migration 0024, docs/decisions/0054);
+     * null until a configured claim ran: the lead's certificate is then "on file, not verified".
+     */
+    certificateCheck: text("certificate_check", { enum: CERTIFICATE_CHECKS }),
+    certificateCheckedAt: integer("certificate_checked_at", { mode: "timestamp_ms" }),
     /** No certificate, and its upload sells only leads with one (imports.certificate_required): never listed nor sold. */
     withheld: integer("withheld", { mode: "boolean" }).notNull().default(false),
     /** The phone as `phoneKey` (src/domain/suppression.ts), filled on insert; what suppression lists are matched by. */

@@ -5,8 +5,19 @@
  * leads and transfers: anything else is 404.
  */
 import { and, eq, isNotNull } from "drizzle-orm";
-import { consentCertificates, hasConsentCertificate } from "../../src/domain/consent";
-import type { ConsentRecord, StoredConsent, SuppressionCheckView } from "../../src/domain/consent-record";
+import {
+  type CertificateCheck,
+  certificateStatus,
+  consentCertificates,
+  hasConsentCertificate,
+} from "../../src/domain/consent";
+import {
+  type ConsentRecord,
+  type ConsentSummary,
+  consentSummary,
+  type StoredConsent,
+  type SuppressionCheckView,
+} from "../../src/domain/consent-record";
 import { maskLastName, maskPhone } from "../../src/domain/masking";
 import { CONTACT_SHOWN_STATUSES, type TrackerTransferStatus } from "../../src/domain/returns";
 import type { SuppressionCheckSubject } from "../../src/domain/suppression";
@@ -14,7 +25,13 @@ import { agedLeads, transfers } from "../db/schema";
 import { suppressionChecks } from "../db/schema-suppression";
 import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
-import { type ConsentCertificateClaimer, NOT_CONFIGURED_MESSAGES, notConfiguredClaimer } from "./consent-certificates";
+import { checkLeadCertificates } from "./certificate-checks";
+import {
+  type ConsentCertificateClaimer,
+  claimerFor,
+  NOT_CONFIGURED_MESSAGES,
+  notConfiguredClaimer,
+} from "./consent-certificates";
 
 /** What a suppression check is about: an order's aged leads, or a routed transfer (decision 0042). */
 type CheckSubject = { type: SuppressionCheckSubject; id: string };
@@ -39,7 +56,7 @@ async function suppressionChecksOf(deps: Deps, subject: CheckSubject): Promise<S
   return rows.map((row) => ({ ...row, checkedAt: row.checkedAt.getTime() }));
 }
 
-/** The certificates a record shows, each with what claiming it can do here (nothing, for now). */
+/** The certificates a record shows, each with what claiming it can do here. */
 function certificatesOf(evidence: StoredConsent, claimer: ConsentCertificateClaimer) {
   return consentCertificates(evidence).map((certificate) => ({
     provider: certificate.provider,
@@ -57,6 +74,20 @@ const evidenceColumns = <T extends typeof agedLeads | typeof transfers>(table: T
   jornayaLeadId: table.jornayaLeadId,
 });
 
+/** An aged lead's stored consent columns, its certificate check included: what `purchasedLeadConsent` reads. */
+export const leadConsentColumns = { ...evidenceColumns(agedLeads), certificateCheck: agedLeads.certificateCheck };
+
+/**
+ * The one builder of a bought lead's consent object (docs/decisions/0054): My Leads' rows, its CSV and the
+ * `lead.purchased` webhook all read it, so they say the same. The certificate counts only when it is on
+ * file and no placeholder (`hasConsentCertificate`), and is verified only by a stored claim.
+ */
+export function purchasedLeadConsent(
+  row: { optInAt: Date | null; certificateCheck: CertificateCheck | null } & Omit<StoredConsent, "optInAt">,
+): ConsentSummary {
+  return consentSummary(row, certificateStatus(hasConsentCertificate(row), row.certificateCheck));
+}
+
 const stored = (row: { optInAt: Date | null } & Omit<StoredConsent, "optInAt">): StoredConsent => ({
   optInAt: row.optInAt?.getTime() ?? null,
   optInUrl: row.optInUrl,
@@ -71,23 +102,25 @@ export async function leadConsentRecord(
   deps: Deps,
   userId: string,
   leadId: string,
-  claimer: ConsentCertificateClaimer = notConfiguredClaimer,
+  claimer: ConsentCertificateClaimer = claimerFor(deps.env),
 ): Promise<ConsentRecord> {
   const [row] = await deps.db
     .select({
       id: agedLeads.id,
       name: agedLeads.name,
+      email: agedLeads.email,
       phone: agedLeads.phone,
       state: agedLeads.state,
       orderId: agedLeads.soldOrderId,
       soldAt: agedLeads.soldAt,
-      certified: agedLeads.certified,
-      ...evidenceColumns(agedLeads),
+      ...leadConsentColumns,
     })
     .from(agedLeads)
     .where(and(eq(agedLeads.id, leadId), eq(agedLeads.soldToUserId, userId), isNotNull(agedLeads.soldAt)));
   if (!row) throw new NotFoundError("No such lead among yours.");
   const evidence = stored(row);
+  // The first view after the sale claims the certificate when a provider is set up (certificate-checks.ts).
+  const checks = await checkLeadCertificates(deps, [row], claimer);
   const orderId = row.orderId ?? "";
   return {
     kind: "aged_lead",
@@ -98,7 +131,7 @@ export async function leadConsentRecord(
     state: row.state,
     deliveredAt: row.soldAt?.getTime() ?? 0,
     evidence,
-    certified: row.certified,
+    certificate: certificateStatus(hasConsentCertificate(evidence), checks.get(row.id) ?? null),
     evidenceShown: true,
     certificates: certificatesOf(evidence, claimer),
     suppressionChecks: await suppressionChecksOf(deps, { type: "order", id: orderId }),
@@ -143,7 +176,8 @@ export async function transferConsentRecord(
     state: row.state,
     deliveredAt: row.routedAt.getTime(),
     evidence,
-    certified: hasConsentCertificate(all),
+    // Transfers' certificates are not claimed: on file at most (docs/decisions/0054).
+    certificate: certificateStatus(hasConsentCertificate(all), null),
     evidenceShown: shown,
     certificates: certificatesOf(evidence, claimer),
     suppressionChecks: await suppressionChecksOf(deps, { type: "transfer", id: row.id }),

@@ -4,7 +4,7 @@
  * Call list after the purchase (decision 0042).
  */
 import { and, count, desc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
-import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/domain/consent-record";
+import { CONSENT_CSV_HEADER, consentCsvCells } from "../../src/domain/consent-record";
 import { csvLines } from "../../src/domain/csv-writer";
 import {
   MY_LEADS_EXPORT_CHUNK,
@@ -14,6 +14,7 @@ import {
 } from "../../src/domain/schemas/dashboard";
 import { agedLeads } from "../db/schema";
 import type { Deps } from "../deps";
+import { leadConsentColumns, purchasedLeadConsent } from "./consent-records";
 import { suppressedAfterPurchase } from "./suppression-checks";
 
 const owned = {
@@ -25,13 +26,7 @@ const owned = {
   formFillTime: agedLeads.formFillTime,
   soldAt: agedLeads.soldAt,
   orderId: agedLeads.soldOrderId,
-  optInAt: agedLeads.optInAt,
-  optInUrl: agedLeads.optInUrl,
-  consentText: agedLeads.consentText,
-  ipAddress: agedLeads.ipAddress,
-  trustedFormUrl: agedLeads.trustedFormUrl,
-  jornayaLeadId: agedLeads.jornayaLeadId,
-  certified: agedLeads.certified,
+  ...leadConsentColumns,
 };
 type OwnedRow = { [K in keyof typeof owned]: (typeof owned)[K]["_"]["data"] | null };
 
@@ -44,13 +39,9 @@ const toOwnedLead = (row: OwnedRow): OwnedLead => ({
   formFillTime: row.formFillTime?.toISOString() ?? null,
   purchasedAt: (row.soldAt ?? new Date(0)).toISOString(),
   orderId: row.orderId ?? "",
-  consent: consentSummary(row, row.certified === true),
+  consent: purchasedLeadConsent(row),
   suppressedOn: null,
 });
-
-/** The consent cells of an owned lead's CSV row: everything stored, certificates included (product rule 39). */
-const consentCells = (row: OwnedRow) =>
-  consentCsvCells({ ...row, optInAt: row.optInAt?.getTime() ?? null }, row.certified === true);
 
 /** Leads the buyer bought and kept: an approved return (issue 16) or a full refund takes a lead out of My Leads. */
 const boughtBy = (userId: string) =>
@@ -150,7 +141,8 @@ export function myLeadsCsv(deps: Deps, userId: string): ReadableStream<Uint8Arra
           ...[lead.name, lead.phone, lead.email, lead.state, lead.formFillTime, lead.purchasedAt, lead.orderId].map(
             (value) => value ?? "",
           ),
-          ...consentCells(row),
+          // The same consent object as the row and the webhook (docs/decisions/0054).
+          ...consentCsvCells(lead.consent),
         ];
       });
       // Every cell quoted (the writer escapes formulae).

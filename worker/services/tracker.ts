@@ -4,7 +4,7 @@
  * ./delivery-pauses). Only the buyer's own transfers and orders: anything else is 404.
  */
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
-import { hasConsentCertificate } from "../../src/domain/consent";
+import { certificateStatus, hasConsentCertificate } from "../../src/domain/consent";
 import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/domain/consent-record";
 import { csvLines } from "../../src/domain/csv-writer";
 import { pauseView } from "../../src/domain/delivery-pauses";
@@ -85,15 +85,10 @@ function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
     returnable: row.billable && row.returnStatus === null && withinReturnWindow("transfer", routedAt, now),
     returnStatus: row.returnStatus ?? null,
     returnNote: row.returnNote ?? null,
-    consent: consentSummary(row, hasConsentCertificate(row), contactShown),
+    // Transfers' certificates are not claimed (docs/decisions/0054): on file at most, never verified.
+    consent: consentSummary(row, certificateStatus(hasConsentCertificate(row), null), contactShown),
     suppressedOn: null,
   };
-}
-
-/** A transfer's consent cells for the CSV: the IP and the certificates only once its contact is shown (product rule 39). */
-function consentCells(row: TrackerRow, shown: boolean): string[] {
-  const evidence = shown ? row : { ...row, ipAddress: null, trustedFormUrl: null, jornayaLeadId: null };
-  return consentCsvCells({ ...evidence, optInAt: row.optInAt.getTime() }, hasConsentCertificate(row));
 }
 
 /** 404 unless the order is the buyer's. */
@@ -235,7 +230,7 @@ export async function trackerCsv(
       if (rows.length > 0) {
         const lines = rows.map((row) => {
           const transfer = toTrackerTransfer(row, now);
-          return [...csvRow(transfer), ...consentCells(row, transfer.contactShown)];
+          return [...csvRow(transfer), ...consentCsvCells(transfer.consent)];
         });
         controller.enqueue(encoder.encode(`\r\n${csvLines(lines)}`));
       }

@@ -6,6 +6,7 @@
 import {
   CONSENT_LIMITS,
   type ConsentField,
+  isPlaceholderCertificate,
   normalizeJornayaLeadId,
   normalizeTrustedFormUrl,
   parseOptInTime,
@@ -25,18 +26,34 @@ export const CONSENT_MESSAGES = {
   trustedFormUrl: `TrustedForm certificate URL must be ${TRUSTEDFORM_CERT_HOST} followed by the certificate id`,
   jornayaLeadId:
     "Jornaya LeadiD must be 36 characters like XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX (digits and letters A-F)",
+  trustedFormPlaceholder:
+    "TrustedForm certificate URL is the template's sample or a placeholder (such as all zeros), not a real certificate",
+  jornayaPlaceholder: "Jornaya LeadiD is the template's sample or a placeholder (such as all zeros), not a real token",
 } as const;
 
-/** An optional trimmed text field: one message for a wrong type, the normalized value or a refusal. */
-const optionalText = (message: string, max: number, normalize: (text: string) => string | null) =>
+/** Whether a normalized certificate value is a placeholder (docs/decisions/0054). */
+const placeholderTrustedForm = (url: string) => isPlaceholderCertificate({ provider: "trustedform", url });
+const placeholderJornaya = (token: string) => isPlaceholderCertificate({ provider: "jornaya", token });
+
+/**
+ * An optional trimmed text field: one message for a wrong type, the normalized value or a refusal; with
+ * `placeholder`, a well-formed value that is only a sample is refused with its own message.
+ */
+const optionalText = (
+  message: string,
+  max: number,
+  normalize: (text: string) => string | null,
+  placeholder?: { is: (normalized: string) => boolean; message: string },
+) =>
   z.preprocess(
     blankAsMissing,
     z
       .string({ error: message })
       .trim()
       .max(max, message)
-      .refine((text) => normalize(text) !== null, message)
+      .refine((text) => normalize(text) !== null, { message, abort: true })
       .transform((text) => normalize(text) ?? text)
+      .refine((text) => !placeholder?.is(text), placeholder?.message)
       .optional(),
   );
 
@@ -83,8 +100,14 @@ export const consentEvidenceShape = {
       .optional(),
   ),
   ipAddress: optionalText(CONSENT_MESSAGES.ipAddress, 45, (text) => (isIpAddress(text) ? text.toLowerCase() : null)),
-  trustedFormUrl: optionalText(CONSENT_MESSAGES.trustedFormUrl, CONSENT_LIMITS.urlLength, normalizeTrustedFormUrl),
-  jornayaLeadId: optionalText(CONSENT_MESSAGES.jornayaLeadId, 36, normalizeJornayaLeadId),
+  trustedFormUrl: optionalText(CONSENT_MESSAGES.trustedFormUrl, CONSENT_LIMITS.urlLength, normalizeTrustedFormUrl, {
+    is: placeholderTrustedForm,
+    message: CONSENT_MESSAGES.trustedFormPlaceholder,
+  }),
+  jornayaLeadId: optionalText(CONSENT_MESSAGES.jornayaLeadId, 36, normalizeJornayaLeadId, {
+    is: placeholderJornaya,
+    message: CONSENT_MESSAGES.jornayaPlaceholder,
+  }),
 } satisfies Record<ConsentField, z.ZodType>;
 
 /** The consent evidence on its own (a transfer's consent view, a later edit form). */

@@ -8,6 +8,7 @@
 
 import {
   CONSENT_LIMITS,
+  isPlaceholderCertificate,
   normalizeJornayaLeadId,
   normalizeTrustedFormUrl,
   TRUSTED_FORM_REQUIRED,
@@ -90,18 +91,28 @@ export const pingSchema = z.object(
           `consent.trustedFormUrl must be ${TRUSTEDFORM_CERT_HOST} followed by the certificate id`,
           CONSENT_LIMITS.urlLength,
           normalizeTrustedFormUrl,
-        ).meta({
-          description: `The TrustedForm certificate URL (${TRUSTEDFORM_CERT_HOST} and the 40- or 80-character certificate id). Required when the shop has set your account to require one: a ping without it answers 400 with "${TRUSTED_FORM_REQUIRED}" Buyers see it on the transfer once the call connects.`,
-          example: "https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567",
-        }),
+        )
+          .refine(
+            (url) => url === undefined || !isPlaceholderCertificate({ provider: "trustedform", url }),
+            "consent.trustedFormUrl is a sample or placeholder certificate (such as all zeros), not a real one",
+          )
+          .meta({
+            description: `The TrustedForm certificate URL (${TRUSTEDFORM_CERT_HOST} and the 40- or 80-character certificate id). Required when the shop has set your account to require one: a ping without it answers 400 with "${TRUSTED_FORM_REQUIRED}" Buyers see it on the transfer once the call connects.`,
+            example: "https://cert.trustedform.com/4f1c2a9e7b3d5086c1e2f3a4b5c6d7e8f9a0b1c2",
+          }),
         jornayaLeadId: normalized(
           "consent.jornayaLeadId must be a Jornaya LeadiD token: 36 characters like XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX",
           36,
           normalizeJornayaLeadId,
-        ).meta({
-          description: "The Jornaya LeadiD token of the opt-in.",
-          example: "6D3E8B1A-4F2C-4B7D-9A1E-3C5F7B9D2E40",
-        }),
+        )
+          .refine(
+            (token) => token === undefined || !isPlaceholderCertificate({ provider: "jornaya", token }),
+            "consent.jornayaLeadId is a sample or placeholder token (such as all zeros), not a real one",
+          )
+          .meta({
+            description: "The Jornaya LeadiD token of the opt-in.",
+            example: "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C",
+          }),
         consentText: z
           .string({ error: CONSENT_TEXT_TOO_LONG })
           .trim()

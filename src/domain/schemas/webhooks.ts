@@ -4,6 +4,7 @@
  * and generate the OpenAPI `webhooks` section (./webhooks-openapi.ts). Times are ISO 8601 UTC, money
  * integer cents. New fields may be added within an API version; receivers should ignore unknown ones.
  */
+import { CERTIFICATE_STATUS_LABELS, CERTIFICATE_STATUSES } from "../consent.ts";
 import { ORDER_KINDS, ORDER_STATUSES } from "../orders.ts";
 import { RETURN_REASON_VALUES, type ReturnKind } from "../returns.ts";
 import { TRANSFER_STATUSES } from "../transfers.ts";
@@ -31,10 +32,24 @@ const webhookConsentSchema = z
     optInUrl: recorded(2000, "The page the consumer opted in on.", "https://example.com/final-expense-quote"),
     consentText: recorded(10_000, "The consent language the consumer agreed to.", "By clicking Submit I agree …"),
     ipAddress: recorded(45, "The consumer's IP address at opt-in (IPv4 or IPv6).", "203.0.113.7"),
-    trustedFormUrl: recorded(2000, "The TrustedForm certificate URL.", "https://cert.trustedform.com/0123456789abcdef"),
+    trustedFormUrl: recorded(
+      2000,
+      "The TrustedForm certificate URL.",
+      "https://cert.trustedform.com/4f1c2a9e7b3d5086c1e2f3a4b5c6d7e8f9a0b1c2",
+    ),
     jornayaLeadId: recorded(100, "The Jornaya LeadiD token.", "8B1A2C3D-4E5F-6071-8293-A4B5C6D7E8F9"),
+    certificate: z
+      .enum(CERTIFICATE_STATUSES)
+      .default("none")
+      .meta({
+        description: `Whether a consent certificate is on file and what claiming it with its issuer found: ${CERTIFICATE_STATUSES.map((status) => `\`${status}\` (${CERTIFICATE_STATUS_LABELS[status]})`).join(", ")}. Until the shop has a claim provider set up, a certificate is \`unverified\`: on file, as the seller gave it.`,
+        example: "unverified",
+      }),
   })
-  .meta({ description: "Consent evidence; a field is null when it was not captured." });
+  .meta({
+    description:
+      "Consent evidence, the same as My Leads and its CSV show for the lead; a field is null when it was not captured.",
+  });
 
 const webhookProspectSchema = z
   .object({

@@ -1,6 +1,7 @@
 /** Buy Aged Leads (product rules 12-14, 45: masked previews, 50 a page, sold once). */
 
 import { lazy, useEffect, useMemo, useState } from "react";
+import { CERTIFICATE_FILTER_LABEL, CERTIFICATE_STATUS_LABELS, certificateStatus } from "../../domain/consent";
 import { RESERVATION_MINUTES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
 import { countOf } from "../../domain/units";
@@ -163,7 +164,7 @@ export function AgedLeadsView() {
               checked={certifiedOnly}
               onChange={(e) => setCertifiedOnly(e.target.checked)}
             />
-            With consent certificate only (TrustedForm or Jornaya)
+            {CERTIFICATE_FILTER_LABEL}
           </label>
         </div>
       </div>
@@ -185,7 +186,7 @@ export function AgedLeadsView() {
       ) : items.length === 0 ? (
         <p className="rounded-xl border border-dashed border-line py-12 text-center text-ink-soft">
           {certifiedOnly
-            ? "No aged leads with a consent certificate match right now."
+            ? `No aged leads match right now with a ${CERTIFICATE_STATUS_LABELS.unverified.toLowerCase()}.`
             : "No aged leads available at this time."}
         </p>
       ) : (
@@ -223,7 +224,7 @@ export function AgedLeadsView() {
               <td className="px-4 py-3">{lead.formFillTime ?? "—"}</td>
               <td className="px-4 py-3">{lead.actualAge === null ? "—" : `${lead.actualAge} days`}</td>
               <td className="px-4 py-3">{lead.currentAgeRange}</td>
-              <td className="px-4 py-3">{lead.certified ? "Yes" : "No"}</td>
+              <td className="px-4 py-3">{CERTIFICATE_STATUS_LABELS[certificateStatus(lead.certified, null)]}</td>
               <td className="px-4 py-3">{formatUsd(lead.priceCents)}</td>
             </tr>
           ))}

@@ -4,7 +4,7 @@
  * and the suppression lists it was checked against before the sale.
  */
 import { type ReactNode, useRef, useState } from "react";
-import { CONSENT_FIELD_LABELS } from "../../domain/consent";
+import { CERTIFICATE_STATUS_LABELS, CONSENT_FIELD_LABELS } from "../../domain/consent";
 import {
   type ConsentRecord,
   type ConsentSummary,
@@ -28,7 +28,7 @@ export type ConsentSubject = { kind: "aged_lead" | "transfer"; id: string; label
 
 /** A list row's consent: opt-in time and page, the certificates (or whether one exists), and the record. */
 export function ConsentSummaryCell({ consent, subject }: { consent: ConsentSummary; subject: ConsentSubject }) {
-  const nothing = !consent.optInAt && !consent.optInUrl && !consent.certified;
+  const nothing = !consent.optInAt && !consent.optInUrl && consent.certificate === "none";
   return (
     // `relative`: the sr-only labels are positioned inside the table's scroll box, not past the page's edge.
     <div className="relative space-y-1 text-xs whitespace-normal" data-testid="consent-summary">
@@ -49,9 +49,8 @@ export function ConsentSummaryCell({ consent, subject }: { consent: ConsentSumma
               </a>
             ) : consent.jornayaLeadId ? (
               <span>Jornaya LeadiD</span>
-            ) : (
-              <span className="text-ink-soft">Certificate: {consent.certified ? "yes" : "no"}</span>
-            )}
+            ) : null}
+            <span className="text-ink-soft">{CERTIFICATE_STATUS_LABELS[consent.certificate]}</span>
           </p>
         </>
       )}
@@ -157,8 +156,10 @@ function RecordBody({ record }: { record: ConsentRecord }) {
             {evidence.ipAddress ? <code>{evidence.ipAddress}</code> : record.evidenceShown ? notGiven : masked}
           </Row>
           <Row label="Certificate">
-            {record.certified ? "Yes" : "No"}
-            {record.certificates.length === 0 && record.certified && !record.evidenceShown && <> · {masked}</>}
+            {CERTIFICATE_STATUS_LABELS[record.certificate]}
+            {record.certificates.length === 0 && record.certificate !== "none" && !record.evidenceShown && (
+              <> · {masked}</>
+            )}
           </Row>
           {record.certificates.map((certificate) => (
             <Row

@@ -10,6 +10,8 @@ import type { TransferStatus } from "../../../src/domain/transfers";
 import type { AnyWebhookEventType } from "../../../src/domain/webhooks/events";
 import { agedLeads, orders, returns, transfers } from "../../db/schema";
 import type { Deps } from "../../deps";
+import { checkLeadCertificates } from "../certificate-checks";
+import { purchasedLeadConsent } from "../consent-records";
 
 export interface EventRow {
   id: string;
@@ -29,6 +31,11 @@ type Builder = (row: EventRow) => unknown | null;
 async function leadBuilder(deps: Deps, ids: string[]): Promise<Builder> {
   const rows = await deps.db.select().from(agedLeads).where(inJson(agedLeads.id, ids));
   const byId = new Map(rows.map((row) => [row.id, row]));
+  // A sold lead's certificate is claimed before its first payload, when a provider is set up.
+  const checks = await checkLeadCertificates(
+    deps,
+    rows.filter((row) => row.soldAt),
+  );
   return (event) => {
     const lead = byId.get(event.subjectId);
     if (!lead?.soldAt || !lead.soldOrderId) return null;
@@ -41,8 +48,8 @@ async function leadBuilder(deps: Deps, ids: string[]): Promise<Builder> {
       state: lead.state,
       formFillTime: iso(lead.formFillTime),
       purchasedAt: lead.soldAt.toISOString(),
-      // Consent fields are null until the lead's consent columns are read here (product rule 39).
-      consent: {},
+      // The same consent object as My Leads and its CSV (product rule 39, docs/decisions/0054).
+      consent: purchasedLeadConsent({ ...lead, certificateCheck: checks.get(lead.id) ?? lead.certificateCheck }),
     } satisfies WebhookDataInput<"lead.purchased">;
   };
 }

@@ -1,5 +1,6 @@
 /** The aged-leads tab (product rule 45): bulk CSV upload, then the single-lead form, then the latest leads. */
 
+import { CERTIFICATE_STATUS_LABELS, certificateStatus } from "../../../domain/consent";
 import { formatUsd } from "../../../domain/pricing";
 import { api, call } from "../../../lib/api";
 import { useQuery } from "../../../lib/query";
@@ -36,7 +37,8 @@ export function AgedLeadsTab() {
                   <td className="px-4 py-2">{row.state}</td>
                   <td className="px-4 py-2">{row.ageRange}</td>
                   <td className="px-4 py-2">{formatUsd(row.priceCents)}</td>
-                  <td className="px-4 py-2">{row.certified ? "Yes" : "No"}</td>
+                  {/* An unsold lead is never claimed: on file, not verified (docs/decisions/0054). */}
+                  <td className="px-4 py-2">{CERTIFICATE_STATUS_LABELS[certificateStatus(row.certified, null)]}</td>
                   <td className="px-4 py-2 capitalize">{row.status}</td>
                 </tr>
               ))}
