@@ -30,6 +30,11 @@ export interface Env {
    * cannot be added and nothing is sent.
    */
   WEBHOOK_SECRETS_KEY?: string;
+  /**
+   * Salts the hash of a /do-not-call requester's address (docs/decisions/0055); a secret, so the stored
+   * hashes cannot be matched to addresses without it. Unset, a development salt is used (and logged).
+   */
+  CLIENT_HASH_SALT?: string;
 }
 
 interface AppVariables {
