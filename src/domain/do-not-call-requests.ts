@@ -7,9 +7,8 @@
 
 /** A burst: more than this many distinct numbers requested within BURST_WINDOW_MS, from all addresses together. */
 export const BURST_NUMBERS = 100;
+/** An hour: the burst's window, and the least time between two burst e-mails. */
 export const BURST_WINDOW_MS = 60 * 60 * 1000;
-/** At most one burst e-mail within this time. */
-export const BURST_ALERT_INTERVAL_MS = BURST_WINDOW_MS;
 
 /** What is kept of a request's user agent (enough to tell browsers and scripts apart). */
 export const USER_AGENT_MAX_LENGTH = 200;
@@ -53,7 +52,8 @@ export interface DoNotCallRequestView {
 
 export interface DoNotCallRequestPage {
   requests: DoNotCallRequestView[];
-  total: number;
+  /** Requests that match (every page). */
+  count: number;
   page: number;
   pageSize: number;
 }

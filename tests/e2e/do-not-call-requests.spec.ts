@@ -53,7 +53,7 @@ for (const viewport of VIEWPORTS) {
 
       await adminPage.setViewportSize(viewport);
       await adminPage.goto("/admin?tab=dnc-requests");
-      const table = adminPage.getByRole("region", { name: "Do Not Call requests" });
+      const table = adminPage.getByRole("region", { name: "Do Not Call requests", exact: true });
       // Newest first: the request just made heads the list.
       await expect(table.getByRole("row").nth(1)).toContainText(formatted(phone));
       found.push(...(await problems(adminPage, "list")));

@@ -95,7 +95,7 @@ describe("the admins' list of requests", () => {
     expect(shown).toMatchObject({ userAgent: "Newer browser", listed: true, removal: null });
     expect(shown?.client).toMatch(new RegExp(`^[0-9a-f]{${CLIENT_HASH_SHOWN}}$`));
 
-    if (first.total > DO_NOT_CALL_REQUESTS_PAGE_SIZE) {
+    if (first.count > DO_NOT_CALL_REQUESTS_PAGE_SIZE) {
       const second = await requestsFor(cookie, "?page=2");
       expect(second.page).toBe(2);
       expect(second.requests[0]?.createdAt).toBeLessThanOrEqual(times.at(-1) ?? 0);
@@ -108,7 +108,7 @@ describe("the admins' list of requests", () => {
     for (let i = 0; i < DO_NOT_CALL_REQUESTS_PAGE_SIZE + 1; i++) expect((await ask(phone)).status).toBe(200);
     const first = await requestsFor(cookie, `?phone=${phone}`);
     const second = await requestsFor(cookie, `?phone=${phone}&page=2`);
-    expect(first.total).toBe(DO_NOT_CALL_REQUESTS_PAGE_SIZE + 1);
+    expect(first.count).toBe(DO_NOT_CALL_REQUESTS_PAGE_SIZE + 1);
     expect(first.requests).toHaveLength(DO_NOT_CALL_REQUESTS_PAGE_SIZE);
     expect(second.requests).toHaveLength(1);
     const ids = new Set([...first.requests, ...second.requests].map((request) => request.id));
@@ -121,7 +121,7 @@ describe("the admins' list of requests", () => {
     await ask(phone);
     await ask(other);
     const found = await requestsFor(cookie, `?phone=${encodeURIComponent(`+1 ${formatPhoneKey(phone)}`)}`);
-    expect(found.total).toBe(1);
+    expect(found.count).toBe(1);
     expect(found.requests.map((request) => request.phone)).toEqual([phone]);
 
     const bad = await callApi(`${REQUESTS}?phone=12345`, { cookie });

@@ -4,12 +4,7 @@
  * per address cannot see many addresses asking at once; this can.
  */
 import { eq } from "drizzle-orm";
-import {
-  BURST_ALERT_INTERVAL_MS,
-  BURST_NUMBERS,
-  BURST_WINDOW_MS,
-  DO_NOT_CALL_REQUESTS_PATH,
-} from "../../src/domain/do-not-call-requests";
+import { BURST_NUMBERS, BURST_WINDOW_MS, DO_NOT_CALL_REQUESTS_PATH } from "../../src/domain/do-not-call-requests";
 import { users } from "../db/schema";
 import type { Deps } from "../deps";
 import { emails } from "./email-templates";
@@ -22,7 +17,7 @@ import { sendMail, siteOrigin } from "./mail";
  */
 export async function alertAdminsOfBurst(deps: Deps): Promise<boolean> {
   const db = deps.env.DB;
-  const alertedSince = deps.now - BURST_ALERT_INTERVAL_MS;
+  const alertedSince = deps.now - BURST_WINDOW_MS;
   const recent = await db
     .prepare("SELECT 1 FROM do_not_call_alerts WHERE sent_at > ? LIMIT 1")
     .bind(alertedSince)

@@ -31,7 +31,7 @@ export async function listDoNotCallRequests(
 ): Promise<DoNotCallRequestPage> {
   const pageSize = DO_NOT_CALL_REQUESTS_PAGE_SIZE;
   const where = query.phone === undefined ? undefined : eq(doNotCallRequests.number, Number(query.phone));
-  const [rows, [total]] = await Promise.all([
+  const [rows, [matching]] = await Promise.all([
     deps.db
       .select({
         id: doNotCallRequests.id,
@@ -82,7 +82,7 @@ export async function listDoNotCallRequests(
         removal: removal ? { at: removal.at.getTime(), by: removal.by, reason: removal.reason } : null,
       };
     }),
-    total: total?.n ?? 0,
+    count: matching?.n ?? 0,
     page: query.page,
     pageSize,
   };

@@ -16,7 +16,7 @@ import { NOW_MS } from "./suppression-rules";
 const INTERNAL_LIST = "(SELECT id FROM suppression_lists WHERE kind = 'internal_dnc')";
 
 /** The salt local runs and tests use when CLIENT_HASH_SALT is not set. */
-export const DEVELOPMENT_CLIENT_HASH_SALT = "development client-hash salt";
+const DEVELOPMENT_CLIENT_HASH_SALT = "development client-hash salt";
 
 /** Who asked, as the request's headers say: the client address and the browser's user agent. */
 export interface DoNotCallClient {

@@ -188,7 +188,7 @@ export default function DoNotCallRequestsTab() {
       ) : (
         <>
           <p className="text-sm text-ink-soft">
-            {requests.data.total.toLocaleString("en-US")} request{requests.data.total === 1 ? "" : "s"}
+            {requests.data.count.toLocaleString("en-US")} request{requests.data.count === 1 ? "" : "s"}
           </p>
           <Table
             label="Do Not Call requests"
@@ -231,7 +231,7 @@ export default function DoNotCallRequestsTab() {
           <Pager
             label="Request pages"
             page={requests.data.page}
-            pageCount={Math.ceil(requests.data.total / requests.data.pageSize)}
+            pageCount={Math.ceil(requests.data.count / requests.data.pageSize)}
             onPage={setPage}
           />
         </>
