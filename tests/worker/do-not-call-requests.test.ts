@@ -18,6 +18,7 @@ import {
 } from "../../src/domain/do-not-call-requests";
 import { createDeps } from "../../worker/deps";
 import { clientHash, requestDoNotCall as requestThroughService } from "../../worker/services/do-not-call";
+import { emails } from "../../worker/services/email-templates";
 import { callApi, expectAdminOnly, signedIn } from "./helpers";
 import { signedInPartner } from "./partner-helpers";
 import { freshPhone, insertLeads, marketplace, uniqueState, uploadList } from "./suppression-fixtures";
@@ -280,6 +281,22 @@ describe("a burst of requests from many addresses alerts the admins", () => {
     await burst(BURST_NUMBERS + 1, start + 1000 + BURST_WINDOW_MS + 1);
     expect(await alertsTo(admin.email)).toHaveLength(2);
   }, 60_000);
+});
+
+describe("the burst e-mail", () => {
+  it("links to the requests tab under the site's origin, in the text and the HTML", () => {
+    const site = "https://shop.example";
+    const email = emails.doNotCallBurst(site, {
+      numbers: 150,
+      addresses: 1,
+      windowMinutes: 60,
+      path: "/admin?tab=dnc-requests",
+    });
+    expect(email.links).toEqual([`${site}/admin?tab=dnc-requests`]);
+    expect(email.text).toContain(`${site}/admin?tab=dnc-requests`);
+    expect(email.html).toContain(`<a href="${site}/admin?tab=dnc-requests">`);
+    expect(email.text).toContain("put 150 numbers on our Do Not Call list, asked from 1 address.");
+  });
 });
 
 describe("who may call the routes", () => {
