@@ -28,6 +28,7 @@ import { buyer } from "./routes/buyer";
 import { buyerCallbacks } from "./routes/callbacks";
 import { consent } from "./routes/consent";
 import { deliverySetup } from "./routes/delivery-setup";
+import { adminDoNotCallRequests, doNotCall } from "./routes/do-not-call-requests";
 import { health } from "./routes/health";
 import { partnerAdmin } from "./routes/partner-admin";
 import { partnerApi } from "./routes/partner-api";
@@ -35,7 +36,7 @@ import { partnerInvitations, partnerPortal } from "./routes/partner-portal";
 import { partnerApplicationReview, partnerApplications } from "./routes/partners";
 import { payments } from "./routes/payments";
 import { buyerReturnRoutes } from "./routes/returns";
-import { adminSuppression, buyerSuppression, doNotCall } from "./routes/suppression";
+import { adminSuppression, buyerSuppression } from "./routes/suppression";
 import { savedSurveys, surveys } from "./routes/surveys";
 import { tracker } from "./routes/tracker";
 import { transferOrders } from "./routes/transfer-orders";
@@ -80,7 +81,8 @@ const adminApp = new Hono<SignedInBindings>()
   .route("/", transferOrders)
   .route("/", adminLeads)
   .route("/", adminFulfilment)
-  .route("/", adminSuppression);
+  .route("/", adminSuppression)
+  .route("/", adminDoNotCallRequests);
 
 const partnerApp = new Hono<SignedInBindings>().use("*", requirePartner).route("/", partnerPortal);
 

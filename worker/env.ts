@@ -35,6 +35,11 @@ export interface Env {
    * stay "on file, not verified". Locally: `npm run simulate:trustedform` (docs/decisions/0054).
    */
   TRUSTEDFORM_CLAIM_URL?: string;
+  /**
+   * Salts the hash of a /do-not-call requester's address (docs/decisions/0055); a secret, so the stored
+   * hashes cannot be matched to addresses without it. Unset, a development salt is used (and logged).
+   */
+  CLIENT_HASH_SALT?: string;
 }
 
 interface AppVariables {

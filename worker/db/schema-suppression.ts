@@ -172,7 +172,11 @@ export const suppressionChecks = sqliteTable(
   ],
 );
 
-/** A request made on /do-not-call: the number went onto the shop's own list at once; this keeps who asked and why. */
+/**
+ * A request made on /do-not-call: the number went onto the shop's own list at once; this keeps who asked and
+ * why, and from where in a form that names nobody (docs/decisions/0055): a salted SHA-256 of the client
+ * address (never the address) and the browser's user agent, cut short.
+ */
 export const doNotCallRequests = sqliteTable(
   "do_not_call_requests",
   {
@@ -180,7 +184,39 @@ export const doNotCallRequests = sqliteTable(
     number: integer("number").notNull(),
     email: text("email"),
     reason: text("reason"),
+    /** Hex SHA-256 of CLIENT_HASH_SALT and the client address: equal for requests from one address. */
+    clientHash: text("client_hash"),
+    userAgent: text("user_agent"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(now()),
   },
-  (t) => [index("do_not_call_requests_number_idx").on(t.number)],
+  (t) => [
+    index("do_not_call_requests_number_idx").on(t.number),
+    index("do_not_call_requests_created_idx").on(t.createdAt),
+  ],
+);
+
+/** An admin took a number off the shop's own list: who, when and why (docs/decisions/0055). */
+export const doNotCallRemovals = sqliteTable(
+  "do_not_call_removals",
+  {
+    id: text("id").primaryKey(),
+    number: integer("number").notNull(),
+    removedBy: text("removed_by").references(() => users.id, { onDelete: "set null" }),
+    reason: text("reason").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(now()),
+  },
+  (t) => [index("do_not_call_removals_number_idx").on(t.number, t.createdAt)],
+);
+
+/** Each e-mail that told the admins of a burst of requests: at most one an hour (docs/decisions/0055). */
+export const doNotCallAlerts = sqliteTable(
+  "do_not_call_alerts",
+  {
+    id: integer("id").primaryKey(),
+    sentAt: integer("sent_at").notNull(),
+    /** Distinct numbers requested in the hour before, and from how many client addresses. */
+    numbers: integer("numbers").notNull(),
+    addresses: integer("addresses").notNull(),
+  },
+  (t) => [index("do_not_call_alerts_sent_idx").on(t.sentAt)],
 );

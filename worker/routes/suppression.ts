@@ -7,14 +7,11 @@ import { Hono } from "hono";
 import {
   adminSuppressionUploadSchema,
   buyerSuppressionUploadSchema,
-  doNotCallSchema,
   suppressionBatchSchema,
   suppressionFinishSchema,
 } from "../../src/domain/schemas/suppression";
 import { z } from "../../src/domain/schemas/zod";
-import type { AppBindings, SignedInBindings } from "../env";
-import { rateLimit } from "../middleware/rate-limit";
-import { requestDoNotCall } from "../services/do-not-call";
+import type { SignedInBindings } from "../env";
 import {
   acceptSuppressionBatch,
   finishSuppressionUploadSending,
@@ -82,11 +79,3 @@ export const buyerSuppression = new Hono<SignedInBindings>()
       ),
     ),
   );
-
-/** Mounted in the public sub-app: anyone, 10 requests a minute per address (the one limiter). */
-export const doNotCall = new Hono<AppBindings>().post(
-  "/do-not-call",
-  rateLimit("do-not-call"),
-  validateJson(doNotCallSchema),
-  async (c) => c.json(await requestDoNotCall(c.var.deps, c.req.valid("json"))),
-);

@@ -184,6 +184,18 @@ export const emails = {
       page(origin, "/dashboard?view=integrations"),
     ]),
 
+  doNotCallBurst: (
+    origin: string,
+    burst: { numbers: number; addresses: number; windowMinutes: number; path: string },
+  ) =>
+    compose("Unusual number of Do Not Call requests", [
+      `In the last ${burst.windowMinutes} minutes the public /do-not-call page put ${plural(burst.numbers, "number")} on our Do Not Call list, asked from ${burst.addresses} ${burst.addresses === 1 ? "address" : "addresses"}.`,
+      "Their leads are no longer sold. If this is misuse, review the requests and remove the numbers that should not be there (each removal asks for a reason and is logged):",
+      page(origin, burst.path),
+      "",
+      "We send this at most once an hour.",
+    ]),
+
   transferReturnedToPartner: (origin: string, returned: { itemLabel: string; reason: string }) =>
     compose("A transfer was returned by the buyer", [
       `The buyer returned the transfer of ${returned.itemLabel} (${returnReasonLabel(returned.reason)}) and we approved it.`,

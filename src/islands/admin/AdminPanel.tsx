@@ -16,6 +16,7 @@ const UsersTab = lazyView(() => import("./UsersTab").then((m) => m.UsersTab));
 const PartnersTab = lazyView(() => import("./PartnersTab").then((m) => m.PartnersTab));
 const FulfilmentTab = lazyView(() => import("./FulfilmentTab").then((m) => m.default));
 const SuppressionTab = lazyView(() => import("./SuppressionTab").then((m) => m.default));
+const DoNotCallRequestsTab = lazyView(() => import("./DoNotCallRequestsTab").then((m) => m.default));
 
 const isAdminTab = (value: string | null): value is AdminTab => ADMIN_TABS.some((tab) => tab.value === value);
 
@@ -32,6 +33,7 @@ const TABS: Record<AdminTab, (user: PublicUser) => ReactNode> = {
   "aff-network": () => <PartnersTab />,
   fulfilment: () => <FulfilmentTab />,
   "do-not-call": () => <SuppressionTab />,
+  "dnc-requests": () => <DoNotCallRequestsTab />,
 };
 
 const tabHref = (tab: AdminTab) => `/admin?tab=${tab}`;

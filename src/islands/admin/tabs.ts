@@ -34,6 +34,12 @@ export const ADMIN_TABS = [
     card: "Do Not Call Lists",
     text: "Suppression lists: upload, refresh every 31 days.",
   },
+  {
+    value: "dnc-requests",
+    label: "Do Not Call Requests",
+    card: "Do Not Call Requests",
+    text: "Requests from /do-not-call: search, remove with a reason.",
+  },
 ] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number]["value"];
 /** The tabs' ids, in order (each opens at /admin?tab=<id>). */
