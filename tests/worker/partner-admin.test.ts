@@ -233,7 +233,7 @@ describe("the OpenAPI document", () => {
       components: { schemas: Record<string, { properties: { message: { example: string } } }> };
     };
     const operations = Object.values(document.paths).flatMap((path) => Object.values(path));
-    expect(operations).toHaveLength(3);
+    expect(operations).toHaveLength(4);
     for (const operation of operations) {
       expect(operation.responses["403"]?.description).toContain("suspended");
       expect(JSON.stringify(operation.responses["403"]?.content)).toContain("PartnerSuspended");
