@@ -5,9 +5,11 @@
  * it to the leads: a number new on a shared list suppresses its unsold leads, one taken off frees them
  * unless another shared list still holds it; a private list scrubs or unscrubs its owner's leads.
  *
- * When every batch of a file is in, the upload finishes: a full list that replaces one removes the
- * numbers the file did not list, one range of numbers per statement (the table is ordered by number), and
- * the list takes the file's refreshed-on day. Then `PRAGMA optimize` (a bulk change).
+ * Batches are applied only once their upload is finished (`applying`, docs/decisions/0051). When every
+ * batch of a file is in, the upload finishes: a full list that replaces one removes the numbers the file
+ * did not list, one range of numbers per statement read through the list's own index (so its cost grows
+ * with this list, not with the others), and the list takes the file's refreshed-on day. Then
+ * `PRAGMA optimize` (a bulk change).
  */
 import { dayNumber } from "../../src/domain/suppression";
 import type { Deps } from "../deps";
@@ -96,7 +98,9 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
     .bind(uploadId, batchNumber)
     .first<BatchTarget>();
   if (target?.status !== "queued") return false;
-  if (target.upload_status !== "receiving" && target.upload_status !== "applying") {
+  // Not before the finish: the file's batches change the list together, once it is known to be whole.
+  if (target.upload_status === "receiving") return false;
+  if (target.upload_status !== "applying") {
     // An upload given up (a newer one replaced it): its numbers are not applied.
     await failSuppressionBatch(deps, message, "The upload was given up before this batch was applied");
     return false;
@@ -265,8 +269,9 @@ export async function finishSuppressionUpload(deps: Deps, message: SuppressionFi
     const statements: D1PreparedStatement[] = [];
     for (let i = 0; i < RANGES_PER_MESSAGE && from <= SWEEP_END; i++, from += SWEEP_RANGE) {
       const to = Math.min(from + SWEEP_RANGE - 1, SWEEP_END);
-      const stale = `SELECT number FROM suppression_numbers WHERE number BETWEEN ${from} AND ${to}
-        AND list_id = ${upload.list_id} AND last_upload_id IS NOT ${uploadId}`;
+      // By the list's own index: the sweep reads this list's numbers only, never the other lists' millions.
+      const stale = `SELECT number FROM suppression_numbers INDEXED BY suppression_numbers_list_idx
+        WHERE list_id = ${upload.list_id} AND number BETWEEN ${from} AND ${to} AND last_upload_id IS NOT ${uploadId}`;
       const shared = upload.owner_user_id === null;
       statements.push(
         // The leads first, while the numbers still say which ones: a shared list's stay suppressed while
@@ -285,7 +290,8 @@ export async function finishSuppressionUpload(deps: Deps, message: SuppressionFi
           `UPDATE suppression_lists SET numbers = numbers - (SELECT count(*) FROM (${stale})) WHERE id = ${upload.list_id} AND ${applying}`,
         ),
         db.prepare(
-          `DELETE FROM suppression_numbers WHERE number BETWEEN ${from} AND ${to} AND list_id = ${upload.list_id}
+          `DELETE FROM suppression_numbers INDEXED BY suppression_numbers_list_idx
+           WHERE list_id = ${upload.list_id} AND number BETWEEN ${from} AND ${to}
              AND last_upload_id IS NOT ${uploadId} AND ${applying}`,
         ),
         db.prepare(
