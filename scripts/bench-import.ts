@@ -36,7 +36,9 @@ export async function benchImport(browser: Browser, baseURL: string, rows: numbe
   await page.getByLabel("Password", { exact: true }).fill(DEMO_ADMIN.password);
   await page.getByRole("button", { name: "Login" }).click();
   await page.waitForURL("**/admin?tab=aged-leads");
-  await page.locator("#bulk-csv").waitFor({ state: "attached" });
+  // The server's HTML shows the file input disabled until the island hydrates (decision 0009): files set on
+  // it before then change nothing (no change handler yet), and the import would wait at "reading" forever.
+  await page.locator("#bulk-csv:enabled").waitFor({ state: "attached", timeout: 120_000 });
 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable");

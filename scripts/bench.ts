@@ -72,6 +72,7 @@ const standaloneParts: Record<string, StandalonePart> = {
       importRows: Number(flags.get("import-rows") ?? 1_000_000),
       pings: Number(flags.get("pings") ?? 500),
       runs: Number(flags.get("runs") ?? 1),
+      privateNumbers: Number(flags.get("private-numbers") ?? 1_000_000),
     }),
   webhooks: (flags) => benchWebhooks(Number(flags.get("webhook-runs") ?? 3)),
 };

@@ -4,7 +4,7 @@ import { optimizeDatabase } from "./services/db-maintenance";
 import { sendDeliverySummaries } from "./services/delivery-summaries";
 import { resendStalledBatches } from "./services/import-sweep";
 import { expireReservations } from "./services/orders";
-import { resendStalledSuppression } from "./services/suppression-resend";
+import { expireSuppressionUploads, resendStalledSuppression } from "./services/suppression-resend";
 import { sweepWebhooks } from "./services/webhooks/sweep";
 import { STARTUP_CRON } from "./startup";
 
@@ -15,7 +15,7 @@ import { STARTUP_CRON } from "./startup";
  * lost are sent again (issue 21 item 15); webhook deliveries whose message was lost are queued again and
  * expired transfers told to subscribed buyers (issue 25). The local server also runs it once as it starts
  * (STARTUP_CRON), when every batch still queued has lost its message. Suppression uploads get the same
- * care (issue 24), and the database is optimized last (`PRAGMA optimize`, docs/decisions/0043).
+ * care (issue 24), and those never finished expire after a day (docs/decisions/0051); the database is optimized last (`PRAGMA optimize`, docs/decisions/0043).
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
   const deps = createDeps(env);
@@ -25,6 +25,8 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   if (cancelled > 0) console.log(`Cancelled the payments of ${cancelled} expired reservations`);
   const summaries = await sendDeliverySummaries(deps);
   if (summaries > 0) console.log(`Sent ${summaries} daily delivery summaries`);
+  const expired = await expireSuppressionUploads(deps);
+  if (expired > 0) console.log(`Gave up ${expired} suppression uploads unfinished for a day`);
   const suppression = await resendStalledSuppression(deps, controller.cron === STARTUP_CRON ? 0 : undefined);
   if (suppression > 0) console.log(`Sent ${suppression} stalled suppression upload messages again`);
   const webhooks = await sweepWebhooks(deps, { startup: controller.cron === STARTUP_CRON });

@@ -147,9 +147,10 @@ export const SUPPRESSION_LIST_STATUSES = ["active", "deleting", "deleted"] as co
 export type SuppressionListStatus = (typeof SUPPRESSION_LIST_STATUSES)[number];
 
 /**
- * An upload: `receiving` while the browser sends batches, `applying` once it said the file ended (the last
+ * An upload: `receiving` while the browser sends batches, `applying` once it said the file ended (every
  * batches and, for a full list that replaces one, the removal of the numbers it no longer holds), then
- * `done`, or `failed` when a batch kept failing.
+ * `done`, or `failed` when a batch kept failing, a newer upload replaced it, or it expired unfinished.
+ * Nothing of it reaches the list before `applying` (docs/decisions/0051).
  */
 export const SUPPRESSION_UPLOAD_STATUSES = ["receiving", "applying", "done", "failed"] as const;
 export type SuppressionUploadStatus = (typeof SUPPRESSION_UPLOAD_STATUSES)[number];
@@ -160,6 +161,30 @@ export type SuppressionCheckSubject = (typeof SUPPRESSION_CHECK_SUBJECTS)[number
 
 /** Numbers per uploaded batch: about 110 KB of JSON, one R2 object and one Queue message each. */
 export const SUPPRESSION_BATCH_NUMBERS = 10_000;
+
+/**
+ * What one buyer's private list may cost (docs/decisions/0051): at most a million numbers (about 21 MB of
+ * D1), ten uploads a day, and 120 batches a minute, so a full million-number list (100 batches) still
+ * uploads within a minute of batches. A real buyer's list (a few thousand numbers, refreshed monthly)
+ * never comes near any of them.
+ */
+export const PRIVATE_LIST_LIMITS = { numbers: 1_000_000, uploadsPerDay: 10, batchesPerMinute: 120 } as const;
+
+/** An upload whose browser never said the file ended is given up this long after it started (the cron). */
+export const SUPPRESSION_UPLOAD_EXPIRY_MS = 24 * 60 * 60_000;
+
+/** The batches a file of `numbers` numbers (to add and to remove) is sent in: its batch numbers run 1 … this. */
+export const batchesForNumbers = (numbers: number) => Math.ceil(numbers / SUPPRESSION_BATCH_NUMBERS);
+
+export const SUPPRESSION_UPLOAD_REFUSALS = {
+  privateListFull: `A private Do Not Call list holds at most ${PRIVATE_LIST_LIMITS.numbers.toLocaleString("en-US")} numbers. Split the file, or upload a full list that replaces the old one.`,
+  uploadsPerDay: `At most ${PRIVATE_LIST_LIMITS.uploadsPerDay} uploads a day to your list: try again tomorrow.`,
+  batchesPerMinute: "Too many batches at once: wait a minute and send the rest.",
+  batchOutOfRange: "This batch number is beyond the numbers the upload said its file holds.",
+  numbersBeyondFile: "This batch brings more numbers than the upload said its file holds.",
+  expired: "This upload was not finished within a day and was given up: start it again.",
+  finishedOrGivenUp: "This upload was given up or failed: start it again.",
+} as const;
 
 /** A number's `added_on` is stored as whole days since 1970-01-01 (UTC): two bytes, not six. */
 export const dayNumber = (time: number) => Math.floor(time / DAY_MS);

@@ -68,8 +68,8 @@ const base = (as: "admin" | "buyer") =>
   as === "admin" ? "/api/admin/suppression-uploads" : "/api/my-suppression-uploads";
 
 /**
- * Uploads a list as the browser does (start, batches, finish) and runs the Queue's messages (each batch,
- * then the finish until it is done); answers the upload as its status route reports it.
+ * Uploads a list as the browser does (start, batches, finish) and runs the Queue's messages the finish
+ * sent (each batch, then the finish until it is done); answers the upload as its status route reports it.
  */
 export async function uploadList(options: UploadOptions): Promise<SuppressionUploadView & { listId: number }> {
   const as = options.as ?? "admin";
@@ -101,12 +101,13 @@ export async function uploadList(options: UploadOptions): Promise<SuppressionUpl
     });
     expect(sent.status, await sent.clone().text()).toBe(200);
   }
-  await deliverToQueue(batches.map((_, i) => ({ kind: "suppression-batch", uploadId, batchNumber: i + 1 })));
   const finish = await callApi(`${base(as)}/${uploadId}/finish`, {
     cookie: options.cookie,
     json: { batches: batches.length },
   });
   expect(finish.status, await finish.clone().text()).toBe(200);
+  // The finish announces the batches (nothing is applied before it): the Queue delivers them.
+  await deliverToQueue(batches.map((_, i) => ({ kind: "suppression-batch", uploadId, batchNumber: i + 1 })));
   for (let round = 0; round < 20; round++) {
     const status = await uploadStatus(options.cookie, uploadId, as);
     if (status.status !== "applying") return status;

@@ -76,7 +76,12 @@ export const suppressionNumbers = sqliteTable(
     /** The upload that last listed it: a full list's upload removes the numbers it did not list. */
     lastUploadId: integer("last_upload_id"),
   },
-  (t) => [primaryKey({ columns: [t.number, t.listId] })],
+  (t) => [
+    primaryKey({ columns: [t.number, t.listId] }),
+    // One list's numbers in order: a full list that replaces one sweeps only its own rows, whatever the
+    // other lists hold (docs/decisions/0051; about 10 more bytes a number).
+    index("suppression_numbers_list_idx").on(t.listId, t.number),
+  ],
 );
 
 /** One file sent to a list, followed like a lead import (decision 0013): batches through R2 and the Queue. */

@@ -6,9 +6,11 @@
  * unless another shared list still holds it. A private list changes no lead: its owner's order reads it
  * when it is paid (docs/decisions/0049).
  *
- * When every batch of a file is in, the upload finishes: a full list that replaces one removes the
- * numbers the file did not list, one range of numbers per statement (the table is ordered by number), and
- * the list takes the file's refreshed-on day. Then `PRAGMA optimize` (a bulk change).
+ * Batches are applied only once their upload is finished (`applying`, docs/decisions/0051). When every
+ * batch of a file is in, the upload finishes: a full list that replaces one removes the numbers the file
+ * did not list, one range of numbers per statement read through the list's own index (so its cost grows
+ * with this list, not with the others), and the list takes the file's refreshed-on day. Then
+ * `PRAGMA optimize` (a bulk change).
  */
 import { dayNumber } from "../../src/domain/suppression";
 import type { Deps } from "../deps";
@@ -97,7 +99,9 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
     .bind(uploadId, batchNumber)
     .first<BatchTarget>();
   if (target?.status !== "queued") return false;
-  if (target.upload_status !== "receiving" && target.upload_status !== "applying") {
+  // Not before the finish: the file's batches change the list together, once it is known to be whole.
+  if (target.upload_status === "receiving") return false;
+  if (target.upload_status !== "applying") {
     // An upload given up (a newer one replaced it): its numbers are not applied.
     await failSuppressionBatch(deps, message, "The upload was given up before this batch was applied");
     return false;
@@ -254,8 +258,9 @@ export async function finishSuppressionUpload(deps: Deps, message: SuppressionFi
     const statements: D1PreparedStatement[] = [];
     for (let i = 0; i < RANGES_PER_MESSAGE && from <= SWEEP_END; i++, from += SWEEP_RANGE) {
       const to = Math.min(from + SWEEP_RANGE - 1, SWEEP_END);
-      const stale = `SELECT number FROM suppression_numbers WHERE number BETWEEN ${from} AND ${to}
-        AND list_id = ${upload.list_id} AND last_upload_id IS NOT ${uploadId}`;
+      // By the list's own index: the sweep reads this list's numbers only, never the other lists' millions.
+      const stale = `SELECT number FROM suppression_numbers INDEXED BY suppression_numbers_list_idx
+        WHERE list_id = ${upload.list_id} AND number BETWEEN ${from} AND ${to} AND last_upload_id IS NOT ${uploadId}`;
       statements.push(
         // The leads first, while the numbers still say which ones: a shared list's stay suppressed while
         // another active shared list (or this one, by a number the file did list) holds the number. A
@@ -276,7 +281,8 @@ export async function finishSuppressionUpload(deps: Deps, message: SuppressionFi
           `UPDATE suppression_lists SET numbers = numbers - (SELECT count(*) FROM (${stale})) WHERE id = ${upload.list_id} AND ${applying}`,
         ),
         db.prepare(
-          `DELETE FROM suppression_numbers WHERE number BETWEEN ${from} AND ${to} AND list_id = ${upload.list_id}
+          `DELETE FROM suppression_numbers INDEXED BY suppression_numbers_list_idx
+           WHERE list_id = ${upload.list_id} AND number BETWEEN ${from} AND ${to}
              AND last_upload_id IS NOT ${uploadId} AND ${applying}`,
         ),
         db.prepare(

@@ -1,12 +1,14 @@
 /**
- * Uploading a suppression list (issue 24 item 4; docs/decisions/0042), the route's half. The browser
- * reads the whole file first (src/domain/suppression-file.ts in a Web Worker): a file refused whole never
- * reaches the server. Then it starts an upload (the list and the file's report), sends the numbers in
- * batches of up to 10,000, and says when the file ended. Like a lead import (decisions 0008, 0013, 0030),
- * a batch is stored in R2, recorded in D1 and announced on the Queue, and accepting it again changes
- * nothing; the consumer applies it (suppression-apply.ts).
+ * Uploading a suppression list (docs/decisions/0042, 0051), the route's half. The browser reads the whole
+ * file first (src/domain/suppression-file.ts in a Web Worker): a file refused whole never reaches the
+ * server. Then it starts an upload (the list and the file's report), sends the numbers in batches of up to
+ * 10,000, and says when the file ended. A batch is stored in R2 and recorded in D1 (accepting it again
+ * changes nothing), and nothing of it reaches the list until the finish: only then are the batches
+ * announced on the Queue and applied (suppression-apply.ts). An upload never finished changes nothing and
+ * expires after a day (suppression-resend.ts).
  *
- * Admins upload shared lists (national, state, litigator); a buyer uploads only their own private list.
+ * Admins upload shared lists (national, state, litigator); a buyer uploads only their own private list,
+ * within PRIVATE_LIST_LIMITS (suppression-limits.ts).
  */
 import { and, eq, inArray, isNull, max } from "drizzle-orm";
 import type {
@@ -17,11 +19,13 @@ import type {
   SuppressionListView,
   SuppressionUploadView,
 } from "../../src/domain/schemas/suppression";
-import { freshUntil, isListStale } from "../../src/domain/suppression";
+import { batchesForNumbers, freshUntil, isListStale, SUPPRESSION_UPLOAD_REFUSALS } from "../../src/domain/suppression";
 import { suppressionLists, suppressionUploads } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError, NotFoundError } from "../errors";
 import { batchKey, queueFinish, refreshUploadTotals, type SuppressionBatchMessage } from "./suppression-apply";
+import { checkBuyerBatch, checkBuyerUpload, declaredNumbers } from "./suppression-limits";
+import { discardUploads } from "./suppression-resend";
 
 /** Who uploads: an admin (shared lists) or a buyer (their own private list). */
 export type SuppressionActor = { kind: "admin"; userId: string } | { kind: "buyer"; userId: string };
@@ -83,17 +87,19 @@ export async function startSuppressionUpload(
   input: AdminSuppressionUpload | BuyerSuppressionUpload,
 ): Promise<{ uploadId: number; listId: number }> {
   const { db } = deps;
+  if (actor.kind === "buyer") await checkBuyerUpload(deps, actor.userId, input);
   const list = await targetList(deps, actor, input);
   const [running] = await db
     .select({ id: suppressionUploads.id })
     .from(suppressionUploads)
     .where(and(eq(suppressionUploads.listId, list.id), eq(suppressionUploads.status, "applying")));
   if (running) throw new ConflictError("This list is still applying its last upload. Try again in a minute.");
-  const [, [upload]] = await db.batch([
+  const [givenUp, [upload]] = await db.batch([
     db
       .update(suppressionUploads)
       .set({ status: "failed", error: GIVEN_UP, finishedAt: new Date(deps.now) })
-      .where(and(eq(suppressionUploads.listId, list.id), eq(suppressionUploads.status, "receiving"))),
+      .where(and(eq(suppressionUploads.listId, list.id), eq(suppressionUploads.status, "receiving")))
+      .returning({ id: suppressionUploads.id }),
     db
       .insert(suppressionUploads)
       .values({
@@ -108,6 +114,11 @@ export async function startSuppressionUpload(
       .returning({ id: suppressionUploads.id }),
   ]);
   if (!upload) throw new Error("The upload could not be recorded");
+  await discardUploads(
+    deps,
+    givenUp.map((row) => row.id),
+    GIVEN_UP,
+  );
   return { uploadId: upload.id, listId: list.id };
 }
 
@@ -123,9 +134,19 @@ async function uploadOf(deps: Deps, actor: SuppressionActor, uploadId: number) {
   return row.upload;
 }
 
+/** Why an upload takes no more numbers (a 409's message). */
+function closedMessage(upload: UploadRow) {
+  if (upload.status === "failed")
+    return upload.error === SUPPRESSION_UPLOAD_REFUSALS.expired
+      ? SUPPRESSION_UPLOAD_REFUSALS.expired
+      : SUPPRESSION_UPLOAD_REFUSALS.finishedOrGivenUp;
+  return `This upload is ${upload.status}: it takes no more numbers.`;
+}
+
 /**
- * Accepts one batch: stored in R2 under its own key, then recorded (a batch sent twice is recorded once),
- * then announced on the Queue while it waits. Three round trips, each safe to repeat.
+ * Accepts one batch: checked against what the upload said its file holds (and a buyer's limits), stored in
+ * R2 under its own key, then recorded (a batch sent again replaces itself). Nothing is applied yet: the
+ * batches wait for the finish, so an upload changes its list all at once or not at all.
  */
 export async function acceptSuppressionBatch(
   deps: Deps,
@@ -134,10 +155,22 @@ export async function acceptSuppressionBatch(
   batch: SuppressionBatch,
 ): Promise<{ uploadId: number; batchNumber: number; received: number }> {
   const upload = await uploadOf(deps, actor, uploadId);
-  if (upload.status !== "receiving")
-    throw new ConflictError(`This upload is ${upload.status}: it takes no more numbers.`);
+  if (upload.status !== "receiving") throw new ConflictError(closedMessage(upload));
   const { batchNumber, add, remove } = batch;
+  const declared = declaredNumbers(upload.fileReport);
+  if (batchNumber > batchesForNumbers(declared)) throw new InvalidError(SUPPRESSION_UPLOAD_REFUSALS.batchOutOfRange);
   const db = deps.env.DB;
+  // What the other batches bring (this one, sent again, replaces itself).
+  const others = await db
+    .prepare(
+      `SELECT coalesce(sum(adds), 0) AS adds, coalesce(sum(adds + removes), 0) AS numbers
+       FROM suppression_upload_batches WHERE upload_id = ? AND batch_number != ?`,
+    )
+    .bind(uploadId, batchNumber)
+    .first<{ adds: number; numbers: number }>();
+  if ((others?.numbers ?? 0) + add.length + remove.length > declared)
+    throw new InvalidError(SUPPRESSION_UPLOAD_REFUSALS.numbersBeyondFile);
+  if (actor.kind === "buyer") await checkBuyerBatch(deps, actor.userId, upload, (others?.adds ?? 0) + add.length);
   const key = batchKey(uploadId, batchNumber);
   await deps.env.DOCUMENTS.put(key, JSON.stringify({ add, remove }));
   const results = await db.batch<{ status: string }>([
@@ -145,7 +178,8 @@ export async function acceptSuppressionBatch(
       .prepare(
         `INSERT INTO suppression_upload_batches (upload_id, batch_number, adds, removes, queued_at)
          SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM suppression_uploads WHERE id = ?1 AND status = 'receiving')
-         ON CONFLICT (upload_id, batch_number) DO UPDATE SET queued_at = excluded.queued_at WHERE status = 'queued'`,
+         ON CONFLICT (upload_id, batch_number) DO UPDATE SET adds = excluded.adds, removes = excluded.removes
+         WHERE status = 'queued'`,
       )
       .bind(uploadId, batchNumber, add.length, remove.length, deps.now),
     refreshUploadTotals(db, uploadId),
@@ -153,20 +187,21 @@ export async function acceptSuppressionBatch(
       .prepare("SELECT status FROM suppression_upload_batches WHERE upload_id = ? AND batch_number = ?")
       .bind(uploadId, batchNumber),
   ]);
-  const status = results.at(-1)?.results[0]?.status;
-  if (status === "queued") {
-    const message: SuppressionBatchMessage = { kind: "suppression-batch", uploadId, batchNumber };
-    await deps.env.IMPORT_QUEUE.send(message, { contentType: "json" });
-  } else {
+  if (!results.at(-1)?.results[0]?.status) {
+    // The upload ended between the check and the insert: this batch is not part of it.
     await deps.env.DOCUMENTS.delete(key);
-    if (!status) throw new ConflictError("This upload takes no more numbers.");
+    throw new ConflictError("This upload takes no more numbers.");
   }
   return { uploadId, batchNumber, received: add.length + remove.length };
 }
 
+/** Queue messages per `sendBatch` (the Queue's limit). */
+const SEND_BATCH = 100;
+
 /**
  * The browser read the whole file and sent `batches` batches. Refused while some never arrived (the
- * browser sends them again); then the upload applies its last batches and finishes.
+ * browser sends them again); then the upload is `applying` and its batches are announced on the Queue,
+ * all at once: the list changes from here on, never before. Finishing again changes nothing.
  */
 export async function finishSuppressionUploadSending(
   deps: Deps,
@@ -175,20 +210,34 @@ export async function finishSuppressionUploadSending(
   batches: number,
 ): Promise<SuppressionUploadView> {
   const upload = await uploadOf(deps, actor, uploadId);
+  if (upload.status === "failed") throw new ConflictError(closedMessage(upload));
   if (upload.status === "receiving") {
     if (upload.batchesReceived !== batches) {
       throw new InvalidError(
         `The server has ${upload.batchesReceived} of the file's ${batches} batches: send the missing ones again.`,
       );
     }
-    // D1 runs one statement at a time: either this update sees the last batch done, or the consumer that
-    // applies it sees the upload applying; whichever comes second queues the finish (twice is harmless).
     const [applying] = await deps.db
       .update(suppressionUploads)
       .set({ status: "applying", batchesExpected: batches, queuedAt: deps.now })
       .where(and(eq(suppressionUploads.id, uploadId), eq(suppressionUploads.status, "receiving")))
-      .returning({ done: suppressionUploads.batchesDone });
-    if (applying?.done === batches) await queueFinish(deps, uploadId);
+      .returning({ id: suppressionUploads.id });
+    // Only the request that made it applying announces the batches; a lost message is sent again by the cron.
+    if (applying && batches === 0) await queueFinish(deps, uploadId);
+    else if (applying) {
+      const { results } = await deps.env.DB.prepare(
+        "UPDATE suppression_upload_batches SET queued_at = ? WHERE upload_id = ? AND status = 'queued' RETURNING batch_number",
+      )
+        .bind(deps.now, uploadId)
+        .all<{ batch_number: number }>();
+      const messages = results.map(({ batch_number: batchNumber }) => {
+        const body: SuppressionBatchMessage = { kind: "suppression-batch", uploadId, batchNumber };
+        return { body, contentType: "json" as const };
+      });
+      for (let i = 0; i < messages.length; i += SEND_BATCH) {
+        await deps.env.IMPORT_QUEUE.sendBatch(messages.slice(i, i + SEND_BATCH));
+      }
+    }
   }
   return suppressionUploadStatus(deps, actor, uploadId);
 }

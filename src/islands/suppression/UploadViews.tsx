@@ -103,7 +103,7 @@ export function FileRefused({
       <p className="text-sm text-red-900">
         {stage.name === "refused"
           ? "Nothing was changed: no number of this file is on any list."
-          : "What the server already applied stays applied; upload the file again to finish (nothing is counted twice)."}
+          : "A list changes only once the whole file has been sent: upload the file again (nothing is counted twice)."}
       </p>
       {stage.name === "refused" && <Rejections report={stage.report} />}
       <Button variant="secondary" onClick={onClose}>

@@ -19,14 +19,23 @@ export interface UploadStart {
 
 /** A batch that fails for a reason other than its content is sent again (the server ignores repeats). */
 const ATTEMPTS = 3;
+/** Batches faster than a buyer's limit a minute (429) wait and go again, for up to about two minutes. */
+const PACED_ATTEMPTS = 8;
+const PACED_WAIT_MS = 15_000;
 /** How often an upload's status is read while it is applied. */
 export const POLL_MS = 1000;
 
 async function retried<T>(send: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1, paced = 0; ; attempt++) {
     try {
       return await send();
     } catch (error) {
+      if (error instanceof ApiError && error.status === 429 && paced < PACED_ATTEMPTS) {
+        paced += 1;
+        attempt -= 1;
+        await new Promise((resolve) => setTimeout(resolve, PACED_WAIT_MS));
+        continue;
+      }
       if ((error instanceof ApiError && error.status < 500) || attempt >= ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
     }

@@ -2,11 +2,12 @@
  * A suppression list upload's state and work (issue 24 item 4), shared by the admin area and My Account:
  * the file is read once in a Web Worker (a file refused whole stops here, nothing sent); a file with some
  * rejected lines waits for the uploader to load the rest; then its numbers go to the server in batches of
- * 10,000 (two in flight), and the upload is followed until the Queue has applied every batch.
+ * 10,000 (two in flight), and the upload is followed until the Queue has applied every batch. A buyer's
+ * file of more numbers than a private list holds is refused before anything is sent.
  */
 import { useEffect, useRef, useState } from "react";
 import type { SuppressionUploadView } from "../../domain/schemas/suppression";
-import { SUPPRESSION_BATCH_NUMBERS } from "../../domain/suppression";
+import { PRIVATE_LIST_LIMITS, SUPPRESSION_BATCH_NUMBERS, SUPPRESSION_UPLOAD_REFUSALS } from "../../domain/suppression";
 import type { SuppressionFileKind, SuppressionFileReport } from "../../domain/suppression-file";
 import { errorMessage } from "../../lib/api";
 import type { FromWorker } from "./protocol";
@@ -78,7 +79,13 @@ export function useSuppressionUpload(scope: "admin" | "buyer", onDone?: (upload:
         release();
         setStage({ name: "refused", fileName: file.name, message: message.message, report: message.report });
       } else if (message.type === "checked") {
-        if (message.report.rejected > 0) setStage({ name: "review", fileName: file.name, report: message.report });
+        if (scope === "buyer" && message.report.added > PRIVATE_LIST_LIMITS.numbers) {
+          // Nothing is sent: the server would refuse the file at its start (docs/decisions/0051).
+          release();
+          const refusal = SUPPRESSION_UPLOAD_REFUSALS.privateListFull;
+          setStage({ name: "refused", fileName: file.name, message: refusal, report: message.report });
+        } else if (message.report.rejected > 0)
+          setStage({ name: "review", fileName: file.name, report: message.report });
         else void send(message.report);
       } else if (message.type === "error") fail(file.name, message.message);
     };

@@ -1,0 +1,1 @@
+CREATE INDEX `suppression_numbers_list_idx` ON `suppression_numbers` (`list_id`,`number`);

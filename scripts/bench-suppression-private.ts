@@ -1,0 +1,137 @@
+/**
+ * The private-list part of `npm run bench -- suppression` (docs/decisions/0051): with the shared lists'
+ * millions of numbers loaded, a buyer uploads a private list of a million numbers, then uploads it again
+ * as a full list (a replacement: every number listed again, the sweep for those it no longer holds), while
+ * another buyer's marketplace list is timed. Target: that buyer's list p95 within 20 % of its p95 before.
+ * Through the HTTP API as the upload page sends it (batches of 10,000, two in flight).
+ */
+import { drizzle } from "drizzle-orm/d1";
+import { PRIVATE_LIST_LIMITS, SUPPRESSION_BATCH_NUMBERS } from "../src/domain/suppression.ts";
+import * as schema from "../worker/db/schema.ts";
+import { QUERIES, signIn, summarize, type Timing, timed } from "./bench-leads.ts";
+import { perAreaOf, suppressedNumber } from "./bench-suppression-data.ts";
+import { DEMO_BUYER, userRow } from "./demo-data.ts";
+
+/** The buyer who uploads (the other buyer, whose list is timed, is DEMO_BUYER). */
+const UPLOADER = { ...DEMO_BUYER, username: "bench-private", email: "bench-private@example.com" };
+
+/** Makes the uploading buyer (before the server starts). */
+export async function insertPrivateUploader(d1: D1Database): Promise<void> {
+  await drizzle(d1, { schema })
+    .insert(schema.users)
+    .values(await userRow(UPLOADER));
+}
+
+export interface PrivateReupload {
+  numbers: number;
+  firstSeconds: number;
+  /** The re-upload from its start until the list is replaced (sending, then applying). */
+  reuploadSeconds: number;
+  /** Of which: from the finish until done (the Queue applying the batches and the sweep). */
+  applySeconds: number;
+  /** The other buyer's slowest list query during the re-upload. */
+  during: Timing;
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function call(baseURL: string, cookie: string, path: string, json?: unknown): Promise<Response> {
+  for (;;) {
+    const response = await fetch(`${baseURL}/api${path}`, {
+      method: json === undefined ? "GET" : "POST",
+      headers: { Cookie: cookie, Origin: baseURL, "Content-Type": "application/json" },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    // Past the minute's batches (PRIVATE_LIST_LIMITS): wait, as the upload page does.
+    if (response.status === 429) {
+      await wait(5_000);
+      continue;
+    }
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response;
+  }
+}
+
+/** One upload as the page sends it; answers seconds to done and seconds from the finish to done. */
+async function upload(baseURL: string, cookie: string, numbers: number[]) {
+  const started = performance.now();
+  const report = {
+    lines: numbers.length,
+    header: false,
+    blank: 0,
+    accepted: numbers.length,
+    added: numbers.length,
+    removed: 0,
+    duplicates: 0,
+    rejected: 0,
+    rejections: [],
+  };
+  const start = await call(baseURL, cookie, "/my-suppression-uploads", {
+    name: "Bench private list",
+    contents: "full",
+    refreshedOn: new Date().toISOString().slice(0, 10),
+    fileName: "private.txt",
+    report,
+  });
+  const { uploadId } = (await start.json()) as { uploadId: number };
+  const batches = Math.ceil(numbers.length / SUPPRESSION_BATCH_NUMBERS);
+  let next = 1;
+  const sender = async () => {
+    while (next <= batches) {
+      const batchNumber = next++;
+      const add = numbers.slice((batchNumber - 1) * SUPPRESSION_BATCH_NUMBERS, batchNumber * SUPPRESSION_BATCH_NUMBERS);
+      await call(baseURL, cookie, `/my-suppression-uploads/${uploadId}/batches`, { batchNumber, add, remove: [] });
+    }
+  };
+  await Promise.all([sender(), sender()]);
+  const finished = performance.now();
+  await call(baseURL, cookie, `/my-suppression-uploads/${uploadId}/finish`, { batches });
+  for (;;) {
+    const status = (await (await call(baseURL, cookie, `/my-suppression-uploads/${uploadId}`)).json()) as {
+      status: string;
+      error: string | null;
+    };
+    if (status.status === "done") break;
+    if (status.status === "failed") throw new Error(`The private upload failed: ${status.error}`);
+    await wait(250);
+  }
+  const done = performance.now();
+  return { seconds: (done - started) / 1000, applySeconds: (done - finished) / 1000 };
+}
+
+/** The i-th private number: one above a shared number (bench-suppression-data.ts), so the lists interleave by number. */
+const privateNumber = (i: number, perArea: number) => suppressedNumber(i, perArea) + 1;
+
+export async function benchPrivateReupload(
+  baseURL: string,
+  count: number = PRIVATE_LIST_LIMITS.numbers,
+): Promise<PrivateReupload> {
+  const perArea = perAreaOf(count);
+  const numbers = Array.from({ length: count }, (_, i) => privateNumber(i, perArea));
+  const uploader = await signIn(baseURL, UPLOADER.username);
+  const first = await upload(baseURL, uploader, numbers);
+  console.log(`  a ${count.toLocaleString("en-US")}-number private list uploaded in ${first.seconds.toFixed(1)} s`);
+  // A new minute of batches, so that the re-upload is timed unpaced.
+  await wait(61_000);
+  const other = await signIn(baseURL);
+  const headers = { Cookie: other, Origin: baseURL };
+  const samples = new Map<string, number[]>(QUERIES.map(([label]) => [label, []]));
+  let uploading = true;
+  const reupload = upload(baseURL, uploader, numbers).finally(() => {
+    uploading = false;
+  });
+  for (let i = 0; uploading; i++) {
+    const query = QUERIES[i % QUERIES.length];
+    if (!query) break;
+    const [label, path] = query;
+    const [ms] = await timed(() => fetch(`${baseURL}${path}`, { headers }));
+    samples.get(label)?.push(ms);
+  }
+  const { seconds, applySeconds } = await reupload;
+  const timings = [...samples].filter(([, s]) => s.length > 0).map(([label, s]) => summarize(label, s));
+  const during = timings.reduce((a, b) => (b.p95 > a.p95 ? b : a));
+  console.log(
+    `  re-uploaded (full, replacing) in ${seconds.toFixed(1)} s (${applySeconds.toFixed(1)} s applying); the other buyer's slowest list p95 meanwhile ${during.p95.toFixed(1)} ms (${during.label}, ${during.count} samples)`,
+  );
+  return { numbers: count, firstSeconds: first.seconds, reuploadSeconds: seconds, applySeconds, during };
+}
