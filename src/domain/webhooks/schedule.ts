@@ -21,9 +21,9 @@ export const WEBHOOK_SEND_WINDOW_MS = WEBHOOK_TIMEOUT_MS;
  */
 export const WEBHOOK_LEASE_MS = 60 * 1000;
 /** How long a failing endpoint waits when none of its failed deliveries is to be retried (all given up). */
-export const WEBHOOK_ENDPOINT_BACKOFF_MIN_MS = 60 * 1000;
+const WEBHOOK_ENDPOINT_BACKOFF_MIN_MS = 60 * 1000;
 /** The shortest wait of a deferred delivery (a Queue message's delay is whole seconds). */
-export const WEBHOOK_DEFER_MIN_MS = 1000;
+const WEBHOOK_DEFER_MIN_MS = 1000;
 
 /** How many of an endpoint's deliveries one batch may send: one probe while it fails, else its rate. */
 export const endpointBatchAllowance = (failing: boolean): number => (failing ? 1 : WEBHOOK_ENDPOINT_RATE_PER_SECOND);
