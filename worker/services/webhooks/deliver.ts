@@ -15,7 +15,7 @@ import {
   endpointHealthAfter,
   isFinalDeliveryStatus,
 } from "../../../src/domain/webhooks/delivery";
-import { bodyTooLarge, WEBHOOK_MAX_BODY_BYTES } from "../../../src/domain/webhooks/events";
+import { bodyTooLarge, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_TIMEOUT_MS } from "../../../src/domain/webhooks/events";
 import {
   deferSeconds,
   endpointBatchAllowance,
@@ -161,7 +161,10 @@ export async function deliverWebhooks(
       settlements.push({ row, lease, deadLetter: unsendable ?? "" });
     } else if (!heldIds.has(endpoint.id)) {
       deferred.push(row);
-      sendableAt.set(endpoint.id, Math.max(endpoint.nextSendAt?.getTime() ?? 0, now));
+      // Another batch is sending to it: a failing endpoint's probe may take its whole timeout.
+      const busy = (endpoint.sendingUntil?.getTime() ?? 0) > now;
+      const after = busy && endpoint.failingSince !== null ? now + WEBHOOK_TIMEOUT_MS : now;
+      sendableAt.set(endpoint.id, Math.max(endpoint.nextSendAt?.getTime() ?? 0, after));
     } else {
       const lane = laneOf.get(endpoint.id) ?? {
         key: endpoint.id,
