@@ -9,8 +9,8 @@ import { WEBHOOK_TIMEOUT_MS } from "./events.ts";
 
 /** Requests in flight at once in one consumer batch (a Worker opens at most six connections at a time). */
 export const WEBHOOK_BATCH_CONCURRENCY = 6;
-/** Requests in flight at once to one endpoint: two hanging endpoints still leave two connections free. */
-export const WEBHOOK_ENDPOINT_IN_FLIGHT = 2;
+/** Requests in flight at once to one endpoint: a hanging endpoint still leaves two connections free. */
+export const WEBHOOK_ENDPOINT_IN_FLIGHT = 4;
 /** Deliveries one endpoint is sent per second at most (one batch a second, this many in it). */
 export const WEBHOOK_ENDPOINT_RATE_PER_SECOND = 100;
 /** A batch starts no request after sending for this long; what is left goes out in a later batch. */
@@ -39,7 +39,8 @@ export function endpointNextSendAt(
 ): number | null {
   if (outcome.failingSince !== null) return outcome.retryAt ?? now + WEBHOOK_ENDPOINT_BACKOFF_MIN_MS;
   if (outcome.attempted === 0) return null;
-  return now + Math.ceil(outcome.attempted / WEBHOOK_ENDPOINT_RATE_PER_SECOND) * 1000;
+  // Its share of the second: 100 sent wait a second, one sent waits 10 ms.
+  return now + Math.ceil((outcome.attempted * 1000) / WEBHOOK_ENDPOINT_RATE_PER_SECOND);
 }
 
 /** The Queue delay (whole seconds, at least one) of a delivery deferred until `until`. */

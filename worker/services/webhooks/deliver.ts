@@ -2,7 +2,7 @@
  * The Queue consumer's work (issue 25 item 3, decision 0044): a batch of deliveries is claimed (a lease,
  * so a repeated message never sends twice at once), ordered per subject, and sent with the endpoint's
  * secrets after the address guard looked at it again, on each endpoint's schedule (decision 0052: one
- * batch at a time per endpoint, two requests in flight to it, its rate, its back-off while it fails; what
+ * batch at a time per endpoint, four requests in flight to it, its rate, its back-off while it fails; what
  * must wait goes back to the Queue with its delay), and settled in one D1 batch:
  * delivered, retried with back-off and jitter (the message goes back to the Queue with its delay), or
  * dead-lettered after 3 days. An endpoint whose every attempt failed for 3 days is switched off and its
@@ -121,7 +121,7 @@ export async function deliverWebhooks(
             and(
               inJson(webhookEndpoints.id, endpointIds),
               sql`(${webhookEndpoints.sendingUntil} IS NULL OR ${webhookEndpoints.sendingUntil} <= ${now})`,
-              sql`(${webhookEndpoints.nextSendAt} IS NULL OR ${webhookEndpoints.nextSendAt} <= ${now + DUE_SLACK_MS})`,
+              sql`(${webhookEndpoints.nextSendAt} IS NULL OR ${webhookEndpoints.nextSendAt} <= ${now})`,
             ),
           )
           .returning({ id: webhookEndpoints.id }),
