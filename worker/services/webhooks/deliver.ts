@@ -2,7 +2,7 @@
  * The Queue consumer's work (issue 25 item 3, decision 0044): a batch of deliveries is claimed (a lease,
  * so a repeated message never sends twice at once), ordered per subject, and sent with the endpoint's
  * secrets after the address guard looked at it again, on each endpoint's schedule (decision 0052: one
- * batch at a time per endpoint, four requests in flight to it, its rate, its back-off while it fails; what
+ * batch at a time per endpoint, four requests in flight to it, 100 a batch, its back-off while it fails; what
  * must wait goes back to the Queue with its delay), and settled in one D1 batch:
  * delivered, retried with back-off and jitter (the message goes back to the Queue with its delay), or
  * dead-lettered after 3 days. An endpoint whose every attempt failed for 3 days is switched off and its
@@ -49,7 +49,7 @@ export interface DeliveryReport {
   waiting: number;
   /** Not due, already settled, or being sent by another consumer. */
   skipped: number;
-  /** Put off to the endpoint's schedule (its rate, its back-off, another batch sending to it). */
+  /** Put off to the endpoint's schedule (its back-off, another batch sending to it, more than 100 in the batch). */
   deferred: number;
 }
 
@@ -106,8 +106,8 @@ export async function deliverWebhooks(
   }
   report.waiting = parked.length;
 
-  // The endpoints this batch may send to now: sent to by no other batch, and not waiting (their rate,
-  // their back-off). Taken with this batch's lease in the same D1 batch that reads them (decision 0052).
+  // The endpoints this batch may send to now: sent to by no other batch, and not waiting for their
+  // back-off. Taken with this batch's lease in the same D1 batch that reads them (decision 0052).
   const endpointIds = [...new Set(claimed.map((row) => row.endpointId))];
   const eventIds = [...new Set(claimed.map((row) => row.eventId))];
   const [endpoints, events, held] = claimed.length
@@ -174,7 +174,7 @@ export async function deliverWebhooks(
         stopped: false,
       };
       laneOf.set(endpoint.id, lane);
-      // A failing endpoint gets one request (if it answers, the rest follow); a healthy one its rate.
+      // A failing endpoint gets one request (if it answers, the rest follow); a healthy one up to 100.
       if (lane.waiting.length < endpointBatchAllowance(endpoint.failingSince !== null)) lane.waiting.push(row);
       else deferred.push(row);
     }
@@ -250,7 +250,6 @@ export async function deliverWebhooks(
     );
     const nextSendAt = endpointNextSendAt(
       {
-        attempted: lane.attempted,
         failingSince: after ? after.failingSince : null,
         retryAt: Number.isFinite(retryAt) ? retryAt : null,
       },

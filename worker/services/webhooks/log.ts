@@ -2,7 +2,7 @@
  * What the buyer sees and does about delivery (issue 25 item 4): an endpoint's delivery log (newest
  * first, filtered and paged), "Send test event", and "Resend" for one event or for every failed event of
  * a time range. Resending keeps the event's id and body and starts a new 3-day round of attempts, on the
- * endpoint's schedule (its rate, its back-off while it fails: decision 0052); "resend failed" is bounded
+ * endpoint's schedule (its pace, its back-off while it fails: decision 0052); "resend failed" is bounded
  * per press and per minute. Nothing is sent here: the Queue does it.
  */
 import { and, count, desc, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
