@@ -6,20 +6,31 @@ import { resendStalledBatches } from "./services/import-sweep";
 import { expireReservations } from "./services/orders";
 import { expireSuppressionUploads, resendStalledSuppression } from "./services/suppression-resend";
 import { sweepWebhooks } from "./services/webhooks/sweep";
-import { STARTUP_CRON } from "./startup";
+import { STARTUP_CRON, WEBHOOK_SWEEP_CRON } from "./startup";
 
 /**
  * The cron trigger (wrangler.toml `[triggers]`): aged-lead reservations that ran out unpaid get their
  * payment cancelled, so a late card payment cannot be taken for leads that went back on sale; buyers get
  * their daily delivery summary once their day has ended (issue 16); import batches whose Queue message was
  * lost are sent again (issue 21 item 15); webhook deliveries whose message was lost are queued again and
- * expired transfers told to subscribed buyers (issue 25). The local server also runs it once as it starts
+ * expired transfers told to subscribed buyers (issue 25), every minute on its own cron (WEBHOOK_SWEEP_CRON,
+ * docs/decisions/0052) so that a delivery whose consumer died goes out again within two minutes. The local server also runs it once as it starts
  * (STARTUP_CRON), when every batch still queued has lost its message. Suppression uploads get the same
  * care (issue 24), and those never finished expire after a day (docs/decisions/0051); the database is optimized last (`PRAGMA optimize`, docs/decisions/0043).
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
   const deps = createDeps(env);
-  const resent = await resendStalledBatches(deps, controller.cron === STARTUP_CRON ? { stalledAfterMs: 0 } : {});
+  const startup = controller.cron === STARTUP_CRON;
+  if (startup || controller.cron === WEBHOOK_SWEEP_CRON) {
+    const webhooks = await sweepWebhooks(deps, { startup });
+    if (webhooks.requeued > 0) {
+      console.log(
+        `Queued ${webhooks.requeued} webhook deliveries again (${webhooks.reclaimed} from a stopped consumer)`,
+      );
+    }
+    if (!startup) return;
+  }
+  const resent = await resendStalledBatches(deps, startup ? { stalledAfterMs: 0 } : {});
   if (resent > 0) console.log(`Sent ${resent} stalled import batches again`);
   const cancelled = await expireReservations(deps);
   if (cancelled > 0) console.log(`Cancelled the payments of ${cancelled} expired reservations`);
@@ -27,9 +38,7 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   if (summaries > 0) console.log(`Sent ${summaries} daily delivery summaries`);
   const expired = await expireSuppressionUploads(deps);
   if (expired > 0) console.log(`Gave up ${expired} suppression uploads unfinished for a day`);
-  const suppression = await resendStalledSuppression(deps, controller.cron === STARTUP_CRON ? 0 : undefined);
+  const suppression = await resendStalledSuppression(deps, startup ? 0 : undefined);
   if (suppression > 0) console.log(`Sent ${suppression} stalled suppression upload messages again`);
-  const webhooks = await sweepWebhooks(deps, { startup: controller.cron === STARTUP_CRON });
-  if (webhooks.requeued > 0) console.log(`Queued ${webhooks.requeued} overdue webhook deliveries again`);
   await optimizeDatabase(deps);
 };

@@ -133,8 +133,46 @@ describe("endpoint URLs on their own", () => {
     expect(refused("https://[64:ff9b::c0a8:1]/")).toMatch(/NAT64 form of a private address/);
     expect(refused("https://[2002:7f00:1::]/")).toMatch(/6to4 form of a loopback/);
     expect(refused("https://[ff02::1]/")).toMatch(/multicast/);
-    expect(refused("https://[::ffff:8.8.8.8]/")).toBeNull();
     expect(refused("https://[fe80::1%25eth0]/")).toMatch(/full URL/);
+  });
+
+  it.each([
+    // IPv4-mapped (::ffff:0:0/96)
+    ["::ffff:127.0.0.1", "an IPv4-mapped form of a loopback address (127.0.0.0/8)"],
+    ["::ffff:7f00:1", "an IPv4-mapped form of a loopback address (127.0.0.0/8)"],
+    ["::ffff:8.8.8.8", "an IPv4-mapped address (::ffff:0:0/96; write the IPv4 address itself)"],
+    // IPv4-translated (::ffff:0:0:0/96), the form production accepted before decision 0053
+    ["::ffff:0:7f00:1", "an IPv4-translated form of a loopback address (127.0.0.0/8)"],
+    ["::ffff:0:10.0.0.1", "an IPv4-translated form of a private address (10.0.0.0/8)"],
+    ["::ffff:0:a9fe:a9fe", "an IPv4-translated form of a link-local or cloud metadata address (169.254.0.0/16)"],
+    ["::ffff:0:808:808", "an IPv4-translated address (::ffff:0:0:0/96; write the IPv4 address itself)"],
+    // NAT64, well-known (64:ff9b::/96) and local (64:ff9b:1::/48)
+    ["64:ff9b::7f00:1", "a NAT64 form of a loopback address (127.0.0.0/8)"],
+    ["64:ff9b::8.8.8.8", "a NAT64 address (64:ff9b::/96; write the IPv4 address itself)"],
+    ["64:ff9b:1::a00:1", "a local NAT64 address (64:ff9b:1::/48)"],
+    ["64:ff9b:1:ffff::8.8.8.8", "a local NAT64 address (64:ff9b:1::/48)"],
+    // IPv4-compatible (::/96, deprecated)
+    ["::127.0.0.1", "a deprecated IPv4-compatible address (::/96)"],
+    ["::8.8.8.8", "a deprecated IPv4-compatible address (::/96)"],
+    ["::a00:1", "a deprecated IPv4-compatible address (::/96)"],
+    // 6to4 (2002::/16) carrying a refused IPv4 address
+    ["2002:7f00:1::", "a 6to4 form of a loopback address (127.0.0.0/8)"],
+    ["2002:a00:1::1", "a 6to4 form of a private address (10.0.0.0/8)"],
+    ["2002:c0a8:101::", "a 6to4 form of a private address (192.168.0.0/16)"],
+    ["2002:a9fe:a9fe::", "a 6to4 form of a link-local or cloud metadata address (169.254.0.0/16)"],
+    ["2002:6440:1::", "a 6to4 form of a carrier-grade NAT address (100.64.0.0/10)"],
+    // Teredo embeds an obfuscated IPv4 address: the whole range is refused
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "a Teredo tunnel address (2001::/32)"],
+  ])("refuses the IPv4-embedding IPv6 address %s: %s", (address, reason) => {
+    // The URL parser writes the address its own way (::ffff:0:7f00:1 for ::ffff:0:127.0.0.1); the reason stays.
+    expect(refused(`https://[${address}]/`)).toContain(` is ${reason}: webhooks go only to public internet addresses.`);
+    expect(blockedAddressReason(address)).toBe(reason);
+  });
+
+  it("still accepts public IPv6 addresses, 6to4 with a public IPv4 address among them", () => {
+    expect(refused("https://[2606:4700:4700::1111]/")).toBeNull();
+    expect(refused("https://[2002:808:808::1]/")).toBeNull();
+    expect(refused("https://[2a00:1450:4001:80b::200e]/")).toBeNull();
   });
 
   it("refuses decimal, octal, hex and shortened spellings of IPv4 addresses", () => {

@@ -843,6 +843,13 @@ export const webhookEndpoints = sqliteTable(
     previousSecretExpiresAt: integer("previous_secret_expires_at", { mode: "timestamp_ms" }),
     /** The first failed attempt since the endpoint last answered 2xx (or was switched on). */
     failingSince: integer("failing_since", { mode: "timestamp_ms" }),
+    /**
+     * The lease of the one consumer batch sending to it now (docs/decisions/0052): another batch defers
+     * this endpoint's deliveries meanwhile, so at most a few requests are in flight to it at once.
+     */
+    sendingUntil: integer("sending_until", { mode: "timestamp_ms" }),
+    /** Nothing is sent to it before this: its rate, or its back-off while it fails (decision 0052). */
+    nextSendAt: integer("next_send_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },

@@ -29,13 +29,10 @@ export const callbackSchema = z
         }),
       prospect: pingSchema.shape.prospect.extend({
         email: z.email({ error: "prospect.email must be an e-mail address" }).max(200).optional(),
-        timeZone: z
-          .enum(US_TIME_ZONES, { error: CALLBACK_MESSAGES.timeZone })
-          .optional()
-          .meta({
-            description: "The prospect's time zone; the state's main zone when left out.",
-            example: "America/Chicago",
-          }),
+        timeZone: z.enum(US_TIME_ZONES, { error: CALLBACK_MESSAGES.timeZone }).optional().meta({
+          description: "The prospect's time zone; the state's main zone when left out.",
+          example: "America/Chicago",
+        }),
       }),
       window: z.object(
         {

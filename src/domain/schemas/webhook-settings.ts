@@ -127,5 +127,11 @@ export interface WebhookDeliveryPage {
 }
 
 export const WEBHOOK_LOG_PAGE_SIZE = 25;
-/** One "resend failed" request re-sends at most this many events (the rest on the next press). */
-export const WEBHOOK_RESEND_MAX = 5000;
+/**
+ * One "resend failed" request re-sends at most this many events (the rest on the next press); they go
+ * out on the endpoint's schedule (its rate, its back-off: docs/decisions/0052).
+ */
+export const WEBHOOK_RESEND_MAX = 500;
+/** "Resend failed" presses per endpoint per minute. */
+export const WEBHOOK_BULK_RESENDS_PER_MINUTE = 3;
+export const WEBHOOK_BULK_RESEND_LIMITED = `Failed events of this endpoint can be resent ${WEBHOOK_BULK_RESENDS_PER_MINUTE} times a minute (${WEBHOOK_RESEND_MAX} events each time). Wait a minute and press again.`;

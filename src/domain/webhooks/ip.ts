@@ -1,7 +1,8 @@
 /**
  * IP addresses that a webhook must never reach (decision 0037): private, loopback, link-local (cloud
  * metadata lives at 169.254.169.254), carrier-grade NAT, multicast, reserved and documentation ranges,
- * and IPv6 forms that embed one of those IPv4 addresses (mapped, NAT64, 6to4). Pure parsing, no DNS.
+ * and IPv6 forms that embed an IPv4 address: IPv4-mapped, IPv4-translated, IPv4-compatible and NAT64
+ * are refused whatever they embed, 6to4 when what it embeds is refused (decision 0053). Pure parsing, no DNS.
  */
 
 interface Range4 {
@@ -97,10 +98,17 @@ function blockedV6(w: readonly number[]): string | null {
     const reason = blockedV4(address);
     return reason ? `${label} of ${reason}` : null;
   };
-  // ::ffff:a.b.c.d (IPv4-mapped): judged as the IPv4 address it maps.
-  if (allZero(0, 5) && w[5] === 0xffff) return inner("an IPv4-mapped form", embeddedV4(w[6] ?? 0, w[7] ?? 0));
+  // Forms that carry an IPv4 address in their last 32 bits (decision 0053). A public IPv4 address is
+  // written as itself, so each whole range is refused; the message names the embedded address's range
+  // when that one is private, so the buyer sees which address it really is.
+  const embedded = (kind: string, range: string) =>
+    inner(`${kind} form`, embeddedV4(w[6] ?? 0, w[7] ?? 0)) ??
+    `${kind} address (${range}; write the IPv4 address itself)`;
+  // ::ffff:a.b.c.d (IPv4-mapped, ::ffff:0:0/96) and ::ffff:0:a.b.c.d (IPv4-translated, ::ffff:0:0:0/96).
+  if (allZero(0, 5) && w[5] === 0xffff) return embedded("an IPv4-mapped", "::ffff:0:0/96");
+  if (allZero(0, 4) && w[4] === 0xffff && w[5] === 0) return embedded("an IPv4-translated", "::ffff:0:0:0/96");
   if (allZero(0, 6)) return "a deprecated IPv4-compatible address (::/96)";
-  if (startsWith6(w, [0x64, 0xff9b, 0, 0, 0, 0], 96)) return inner("a NAT64 form", embeddedV4(w[6] ?? 0, w[7] ?? 0));
+  if (startsWith6(w, [0x64, 0xff9b, 0, 0, 0, 0], 96)) return embedded("a NAT64", "64:ff9b::/96");
   if (startsWith6(w, [0x64, 0xff9b, 1], 48)) return "a local NAT64 address (64:ff9b:1::/48)";
   if (startsWith6(w, [0x2002], 16)) return inner("a 6to4 form", embeddedV4(w[1] ?? 0, w[2] ?? 0));
   const ranges: [number[], number, string][] = [

@@ -1,7 +1,9 @@
 /**
  * The Queue consumer's work (issue 25 item 3, decision 0044): a batch of deliveries is claimed (a lease,
- * so a repeated message never sends twice at once), ordered per subject, sent six at a time with
- * the endpoint's secrets after the address guard looked at it again, and settled in one D1 batch:
+ * so a repeated message never sends twice at once), ordered per subject, and sent with the endpoint's
+ * secrets after the address guard looked at it again, on each endpoint's schedule (decision 0052: one
+ * batch at a time per endpoint, four requests in flight to it, 100 a batch, its back-off while it fails; what
+ * must wait goes back to the Queue with its delay), and settled in one D1 batch:
  * delivered, retried with back-off and jitter (the message goes back to the Queue with its delay), or
  * dead-lettered after 3 days. An endpoint whose every attempt failed for 3 days is switched off and its
  * buyer e-mailed. Every decision reads `deps.now`, so tests drive days of retries with a fake clock.
@@ -13,7 +15,14 @@ import {
   endpointHealthAfter,
   isFinalDeliveryStatus,
 } from "../../../src/domain/webhooks/delivery";
-import { bodyTooLarge, WEBHOOK_MAX_BODY_BYTES } from "../../../src/domain/webhooks/events";
+import { bodyTooLarge, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_TIMEOUT_MS } from "../../../src/domain/webhooks/events";
+import {
+  deferSeconds,
+  endpointBatchAllowance,
+  endpointNextSendAt,
+  WEBHOOK_LEASE_MS,
+  WEBHOOK_SEND_WINDOW_MS,
+} from "../../../src/domain/webhooks/schedule";
 import type { SecretKeyRing } from "../../../src/domain/webhooks/secret-box";
 import { unixSeconds, webhookSignatureHeader } from "../../../src/domain/webhooks/signature";
 import { checkWebhookTarget, type UrlCheck, webhookEnvironment } from "../../../src/domain/webhooks/ssrf";
@@ -23,17 +32,14 @@ import { type EndpointRow, SWITCHED_OFF_ERROR, signingSecrets } from "./endpoint
 import { webhookKeyRing } from "./keys";
 import { blockerOf, freedFollowers, type OpenDelivery, openLanes, subjectIsOrdered } from "./ordering";
 import { buildPayloads, inJson } from "./payloads";
+import { type Lane, sendFairly } from "./pool";
 import { type DeliveryKey, enqueueWebhookDeliveries } from "./record";
 import { type WebhookRuntime, workerRuntime } from "./runtime";
 import { type AttemptResult, attemptDelivery } from "./send";
-import { type Settlement, settle, switchOffEndpoints } from "./settle";
+import { type EndpointRelease, type Settlement, settle, switchOffEndpoints } from "./settle";
 
-/** How long a consumer holds a claimed delivery: longer than a batch can take (100 × 10 s, 6 at once). */
-const DELIVERY_LEASE_MS = 5 * 60 * 1000;
 /** A message a little early for its delivery (the Queue's delays are whole seconds) still sends it. */
 const DUE_SLACK_MS = 2000;
-/** Requests in flight at once (a Worker opens at most six connections at a time). */
-const CONCURRENCY = 6;
 
 export interface DeliveryReport {
   delivered: number;
@@ -43,6 +49,8 @@ export interface DeliveryReport {
   waiting: number;
   /** Not due, already settled, or being sent by another consumer. */
   skipped: number;
+  /** Put off to the endpoint's schedule (its back-off, another batch sending to it, more than 100 in the batch). */
+  deferred: number;
 }
 
 const pairList = (keys: readonly DeliveryKey[]) => JSON.stringify(keys.map((key) => [key.eventId, key.endpointId]));
@@ -53,24 +61,13 @@ const OPEN = sql`${webhookDeliveries.status} IN ('pending', 'retrying')`;
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
-async function runPool<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-}
-
 /** Sends the deliveries named by a batch of Queue messages. Throws only when D1 fails (the Queue retries). */
 export async function deliverWebhooks(
   deps: Deps,
   keys: readonly DeliveryKey[],
   runtime: WebhookRuntime = workerRuntime(),
 ): Promise<DeliveryReport> {
-  const report: DeliveryReport = { delivered: 0, failed: 0, deadLettered: 0, waiting: 0, skipped: 0 };
+  const report: DeliveryReport = { delivered: 0, failed: 0, deadLettered: 0, waiting: 0, skipped: 0, deferred: 0 };
   const unique = [...new Map(keys.map((key) => [`${key.eventId} ${key.endpointId}`, key])).values()];
   if (unique.length === 0) return report;
   let ring: SecretKeyRing;
@@ -82,7 +79,7 @@ export async function deliverWebhooks(
     return report;
   }
   const { now } = deps;
-  const lease = now + DELIVERY_LEASE_MS;
+  const lease = now + WEBHOOK_LEASE_MS;
   // Claimed in one statement: what is open, due and held by no other consumer is this one's now.
   const taken = await deps.db
     .update(webhookDeliveries)
@@ -109,18 +106,27 @@ export async function deliverWebhooks(
   }
   report.waiting = parked.length;
 
-  const [endpoints, events] = claimed.length
+  // The endpoints this batch may send to now: sent to by no other batch, and not waiting for their
+  // back-off. Taken with this batch's lease in the same D1 batch that reads them (decision 0052).
+  const endpointIds = [...new Set(claimed.map((row) => row.endpointId))];
+  const eventIds = [...new Set(claimed.map((row) => row.eventId))];
+  const [endpoints, events, held] = claimed.length
     ? await deps.db.batch([
+        deps.db.select().from(webhookEndpoints).where(inJson(webhookEndpoints.id, endpointIds)),
+        deps.db.select().from(webhookEvents).where(inJson(webhookEvents.id, eventIds)),
         deps.db
-          .select()
-          .from(webhookEndpoints)
-          .where(inJson(webhookEndpoints.id, [...new Set(claimed.map((row) => row.endpointId))])),
-        deps.db
-          .select()
-          .from(webhookEvents)
-          .where(inJson(webhookEvents.id, [...new Set(claimed.map((row) => row.eventId))])),
+          .update(webhookEndpoints)
+          .set({ sendingUntil: new Date(lease) })
+          .where(
+            and(
+              inJson(webhookEndpoints.id, endpointIds),
+              sql`(${webhookEndpoints.sendingUntil} IS NULL OR ${webhookEndpoints.sendingUntil} <= ${now})`,
+              sql`(${webhookEndpoints.nextSendAt} IS NULL OR ${webhookEndpoints.nextSendAt} <= ${now})`,
+            ),
+          )
+          .returning({ id: webhookEndpoints.id }),
       ])
-    : [[], []];
+    : [[], [], []];
   const endpointOf = new Map(endpoints.map((row) => [row.id, row]));
   const eventOf = new Map(events.map((row) => [row.id, row]));
   const built = await buildPayloads(
@@ -129,14 +135,17 @@ export async function deliverWebhooks(
   );
   const bodyOf = (eventId: string) => eventOf.get(eventId)?.payload ?? built.get(eventId) ?? null;
 
-  const environment = webhookEnvironment(deps.env.APP_ENV);
-  const checks = new Map<string, Promise<UrlCheck>>();
-  const secretsOf = new Map<string, Promise<string[]>>();
-  const started = Date.now();
   const settlements: Settlement[] = [...parked];
-  const attempts: { endpoint: EndpointRow; delivered: boolean }[] = [];
-
-  await runPool(claimed, async (row) => {
+  // What waits for its endpoint, and from when each endpoint may be sent to again.
+  const deferred: DeliveryRow[] = [];
+  const sendableAt = new Map<string, number>();
+  const heldIds = new Set(held.map((row) => row.id));
+  const laneOf = new Map<string, Lane<DeliveryRow>>();
+  // Oldest first; the most-retried first, so a failing endpoint's probe carries the longest back-off.
+  const inOrder = [...claimed].sort(
+    (a, b) => b.roundAttempts - a.roundAttempts || a.eventCreatedAt.getTime() - b.eventCreatedAt.getTime(),
+  );
+  for (const row of inOrder) {
     const endpoint = endpointOf.get(row.endpointId);
     const body = bodyOf(row.eventId);
     const unsendable = !endpoint
@@ -148,39 +157,116 @@ export async function deliverWebhooks(
           : bodyTooLarge(body)
             ? `The event is larger than ${WEBHOOK_MAX_BODY_BYTES / 1024} KB.`
             : null;
-    if (unsendable || !endpoint || body === null) {
+    if (unsendable || !endpoint) {
       settlements.push({ row, lease, deadLetter: unsendable ?? "" });
-      return;
+    } else if (!heldIds.has(endpoint.id)) {
+      deferred.push(row);
+      // Another batch is sending to it: a failing endpoint's probe may take its whole timeout.
+      const busy = (endpoint.sendingUntil?.getTime() ?? 0) > now;
+      const after = busy && endpoint.failingSince !== null ? now + WEBHOOK_TIMEOUT_MS : now;
+      sendableAt.set(endpoint.id, Math.max(endpoint.nextSendAt?.getTime() ?? 0, after));
+    } else {
+      const lane = laneOf.get(endpoint.id) ?? {
+        key: endpoint.id,
+        waiting: [],
+        inFlight: 0,
+        attempted: 0,
+        stopped: false,
+      };
+      laneOf.set(endpoint.id, lane);
+      // A failing endpoint gets one request (if it answers, the rest follow); a healthy one up to 100.
+      if (lane.waiting.length < endpointBatchAllowance(endpoint.failingSince !== null)) lane.waiting.push(row);
+      else deferred.push(row);
     }
+  }
 
+  const environment = webhookEnvironment(deps.env.APP_ENV);
+  const checks = new Map<string, Promise<UrlCheck>>();
+  const secretsOf = new Map<string, Promise<string[]>>();
+  const started = Date.now();
+  const sendWindowMs = runtime.sendWindowMs ?? WEBHOOK_SEND_WINDOW_MS;
+  const attempts: { endpoint: EndpointRow; delivered: boolean }[] = [];
+
+  const sendOne = async (row: DeliveryRow): Promise<AttemptResult> => {
+    const endpoint = endpointOf.get(row.endpointId) as EndpointRow;
+    const body = bodyOf(row.eventId) as string;
     let check = checks.get(endpoint.url);
     if (!check) {
       check = checkWebhookTarget(endpoint.url, environment, runtime.resolveHost);
       checks.set(endpoint.url, check);
     }
     const target = await check;
-    let result: AttemptResult;
     if (!target.ok) {
-      result = {
+      return {
         delivered: false,
         statusCode: null,
         latencyMs: null,
         answer: null,
         error: `Not sent: ${target.message}`,
       };
-    } else {
-      let secrets = secretsOf.get(endpoint.id);
-      if (!secrets) {
-        secrets = signingSecrets(ring, endpoint, now);
-        secretsOf.set(endpoint.id, secrets);
-      }
-      // Signed as it leaves: the batch's clock moved on by the time spent sending so far.
-      const signature = await webhookSignatureHeader(await secrets, body, unixSeconds(now + Date.now() - started));
-      result = await attemptDelivery({ url: target.url, body, signature }, runtime.fetch);
     }
-    attempts.push({ endpoint, delivered: result.delivered });
-    settlements.push({ row, lease, result, decision: result.delivered ? null : retryDecision(row, now, runtime) });
+    let secrets = secretsOf.get(endpoint.id);
+    if (!secrets) {
+      secrets = signingSecrets(ring, endpoint, now);
+      secretsOf.set(endpoint.id, secrets);
+    }
+    // Signed as it leaves: the batch's clock moved on by the time spent sending so far.
+    const signature = await webhookSignatureHeader(await secrets, body, unixSeconds(now + Date.now() - started));
+    return attemptDelivery({ url: target.url, body, signature }, runtime.fetch, runtime.timeoutMs);
+  };
+
+  const sendLanes = [...laneOf.values()];
+  await sendFairly(
+    sendLanes,
+    async (row) => {
+      const endpoint = endpointOf.get(row.endpointId) as EndpointRow;
+      const result = await sendOne(row).catch(
+        (error): AttemptResult => ({
+          delivered: false,
+          statusCode: null,
+          latencyMs: null,
+          answer: null,
+          error: `Not sent: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300),
+        }),
+      );
+      attempts.push({ endpoint, delivered: result.delivered });
+      settlements.push({ row, lease, result, decision: result.delivered ? null : retryDecision(row, now, runtime) });
+      // No answer at all (a timeout, no connection, an address refused): the endpoint gets no more now.
+      return result.statusCode !== null;
+    },
+    () => Date.now() - started < sendWindowMs,
+  );
+
+  // Each endpoint this batch sent to: its failing streak, and when it may be sent to again.
+  const health = healthOf(attempts, now);
+  const releases: EndpointRelease[] = sendLanes.map((lane) => {
+    const after = health.find((item) => item.endpoint.id === lane.key);
+    const retryAt = Math.min(
+      ...settlements.flatMap((item) =>
+        "result" in item && item.row.endpointId === lane.key && item.decision?.action === "retry"
+          ? [item.decision.at]
+          : [],
+      ),
+    );
+    const nextSendAt = endpointNextSendAt(
+      {
+        failingSince: after ? after.failingSince : null,
+        retryAt: Number.isFinite(retryAt) ? retryAt : null,
+      },
+      now,
+    );
+    sendableAt.set(lane.key, nextSendAt ?? now);
+    deferred.push(...lane.waiting);
+    return { endpointId: lane.key, lease, nextSendAt };
   });
+  // Endpoints taken but not sent to (their deliveries were dead letters) are let go as they were.
+  for (const id of heldIds) {
+    if (!laneOf.has(id))
+      releases.push({ endpointId: id, lease, nextSendAt: endpointOf.get(id)?.nextSendAt?.getTime() ?? null });
+  }
+  const putOff = deferred.map((row) => ({ row, lease, park: Math.max(now, sendableAt.get(row.endpointId) ?? now) }));
+  settlements.push(...putOff);
+  report.deferred = putOff.length;
 
   for (const item of settlements) {
     if ("park" in item) continue;
@@ -198,20 +284,28 @@ export async function deliverWebhooks(
       .map((item) => item.row.eventId),
   );
   const keep = new Map([...built].filter(([eventId]) => retried.has(eventId)));
-  const switchedOff = await settle(deps, settlements, keep, healthOf(attempts, now));
+  const switchedOff = await settle(deps, settlements, keep, health, releases);
   await switchOffEndpoints(deps, switchedOff);
   const off = new Set(switchedOff.map((endpoint) => endpoint.id));
 
-  // Retries go back to the Queue with their delay; settled deliveries free what waited behind them.
+  // Retries and what was put off go back to the Queue with their delay; settled deliveries free what
+  // waited behind them.
   const retries = settlements.flatMap((item) =>
     "result" in item && item.decision?.action === "retry" && !off.has(item.row.endpointId)
       ? [{ eventId: item.row.eventId, endpointId: item.row.endpointId, delaySeconds: item.decision.delaySeconds }]
       : [],
   );
+  const later = putOff
+    .filter((item) => !off.has(item.row.endpointId))
+    .map(({ row, park }) => ({
+      eventId: row.eventId,
+      endpointId: row.endpointId,
+      delaySeconds: deferSeconds(park, now),
+    }));
   const settledLanes = settlements
     .filter((item) => !("park" in item) && isFinalDeliveryStatus(statusAfter(item)))
     .map((item) => item.row);
-  await enqueueWebhookDeliveries(deps, [...retries, ...(await freedFollowers(deps, settledLanes))]);
+  await enqueueWebhookDeliveries(deps, [...retries, ...later, ...(await freedFollowers(deps, settledLanes))]);
   return report;
 }
 

@@ -1,12 +1,15 @@
 /**
  * What the buyer sees and does about delivery (issue 25 item 4): an endpoint's delivery log (newest
  * first, filtered and paged), "Send test event", and "Resend" for one event or for every failed event of
- * a time range. Resending keeps the event's id and body and starts a new 3-day round of attempts.
- * Nothing is sent here: the Queue does it.
+ * a time range. Resending keeps the event's id and body and starts a new 3-day round of attempts, on the
+ * endpoint's schedule (its pace, its back-off while it fails: decision 0052); "resend failed" is bounded
+ * per press and per minute. Nothing is sent here: the Queue does it.
  */
 import { and, count, desc, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import { site } from "../../../src/config/site";
 import {
+  WEBHOOK_BULK_RESEND_LIMITED,
+  WEBHOOK_BULK_RESENDS_PER_MINUTE,
   WEBHOOK_LOG_PAGE_SIZE,
   WEBHOOK_RESEND_MAX,
   type WebhookDeliveryPage,
@@ -17,12 +20,14 @@ import { buildWebhookEvent } from "../../../src/domain/schemas/webhooks";
 import {
   newWebhookEventId,
   TEST_EVENT_TYPE,
+  WEBHOOK_EVENT_ID_PATTERN,
   WEBHOOK_EVENT_RANK,
   webhookSubject,
 } from "../../../src/domain/webhooks/events";
 import { webhookDeliveries, webhookEvents } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { ConflictError, NotFoundError } from "../../errors";
+import { ConflictError, InvalidError, NotFoundError, RateLimitedError } from "../../errors";
+import { admit, type RateRule } from "../rate-limiter";
 import { type EndpointRow, ownedEndpoint } from "./endpoints";
 import { enqueueWebhookDeliveries } from "./record";
 
@@ -109,6 +114,13 @@ function assertOn(endpoint: EndpointRow) {
   if (!endpoint.enabled) throw new ConflictError(SWITCH_ON_FIRST);
 }
 
+/** "Resend failed" presses, per endpoint, counted in D1 (a rule of the one rate limiter, decision 0031). */
+const BULK_RESEND_RULE: RateRule = {
+  name: "webhook-bulk-resend",
+  limit: WEBHOOK_BULK_RESENDS_PER_MINUTE,
+  windowMs: 60_000,
+};
+
 /** Sends one event to the endpoint again (its id and body unchanged). */
 export async function resendDelivery(
   deps: Deps,
@@ -117,6 +129,9 @@ export async function resendDelivery(
   eventId: string,
 ): Promise<WebhookDeliveryView> {
   const endpoint = await ownedEndpoint(deps, userId, endpointId);
+  if (!WEBHOOK_EVENT_ID_PATTERN.test(eventId)) {
+    throw new InvalidError("That is not an event id (evt_ and 32 hexadecimal digits).");
+  }
   const key = and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.eventId, eventId));
   const [current] = await deps.db.select().from(webhookDeliveries).where(key);
   if (!current) throw new NotFoundError("No such event in this endpoint's log.");
@@ -142,6 +157,7 @@ export async function resendFailed(
   range: { from: number; to: number },
 ): Promise<{ resent: number; more: boolean }> {
   assertOn(await ownedEndpoint(deps, userId, endpointId));
+  if (!(await admit(deps, BULK_RESEND_RULE, endpointId))) throw new RateLimitedError(WEBHOOK_BULK_RESEND_LIMITED);
   const failedInRange = and(
     logFilter(endpointId, { status: "failed", from: range.from, to: range.to }),
     notLeased(deps.now),

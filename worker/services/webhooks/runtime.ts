@@ -17,6 +17,10 @@ export interface WebhookRuntime {
   fetch: Fetcher;
   resolveHost: ResolveHost;
   random: RandomSource;
+  /** Tests only: a shorter per-request timeout than WEBHOOK_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** Tests only: a shorter send window than WEBHOOK_SEND_WINDOW_MS (src/domain/webhooks/schedule.ts). */
+  sendWindowMs?: number;
 }
 
 // `fetch` is looked up at each call, not captured once, so a test's stub of globalThis.fetch applies.

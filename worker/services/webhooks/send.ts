@@ -55,9 +55,10 @@ async function readExcerpt(response: Response): Promise<string> {
 export async function attemptDelivery(
   request: { url: string; body: string; signature: string },
   fetcher: Fetcher = (input, init) => fetch(input, init),
+  timeoutMs: number = WEBHOOK_TIMEOUT_MS,
 ): Promise<AttemptResult> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), WEBHOOK_TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
@@ -96,7 +97,7 @@ export async function attemptDelivery(
       latencyMs: elapsed(),
       answer: null,
       error: timedOut
-        ? `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} seconds.`
+        ? `No answer within ${timeoutMs / 1000} seconds.`
         : `Could not connect: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300),
     };
   } finally {

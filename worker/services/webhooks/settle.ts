@@ -17,12 +17,22 @@ import type { AttemptResult } from "./send";
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 export type Settlement =
-  /** Waits behind an earlier event of its subject until `park` (epoch ms); its claim is let go. */
+  /**
+   * Waits until `park` (epoch ms), its claim let go: behind an earlier event of its subject, or for its
+   * endpoint's turn (docs/decisions/0052; the caller queues those again with their delay).
+   */
   | { row: DeliveryRow; lease: number; park: number }
   /** Given up without an attempt (its endpoint switched off or gone, its fact gone). */
   | { row: DeliveryRow; lease: number; deadLetter: string }
   /** Attempted: `decision` is null when delivered. */
   | { row: DeliveryRow; lease: number; result: AttemptResult; decision: RetryDecision | null };
+
+/** An endpoint a batch sent to, let go: when it may be sent to again (null: at once). */
+export interface EndpointRelease {
+  endpointId: string;
+  lease: number;
+  nextSendAt: number | null;
+}
 
 export interface EndpointHealthUpdate {
   endpoint: EndpointRow;
@@ -158,12 +168,26 @@ function healthStatements(deps: Deps, health: readonly EndpointHealthUpdate[]) {
   return statements;
 }
 
+/** Raw SQL: the batch lets go of the endpoints it sent to, with when each may be sent to next, in one statement. */
+function releaseEndpoints(deps: Deps, releases: readonly EndpointRelease[]) {
+  const list = JSON.stringify(releases.map(({ endpointId, lease, nextSendAt }) => [endpointId, lease, nextSendAt]));
+  return batchable(
+    deps.db,
+    deps.db.run(sql`
+      UPDATE webhook_endpoints SET sending_until = NULL, next_send_at = json_extract(j.value, '$[2]')
+      FROM json_each(${list}) j
+      WHERE webhook_endpoints.id = json_extract(j.value, '$[0]')
+        AND webhook_endpoints.sending_until = json_extract(j.value, '$[1]')`),
+  );
+}
+
 /** Writes the batch's outcome; answers the endpoints this batch switched off. */
 export async function settle(
   deps: Deps,
   settlements: readonly Settlement[],
   built: Map<string, string | null>,
   health: readonly EndpointHealthUpdate[],
+  releases: readonly EndpointRelease[] = [],
 ): Promise<EndpointRow[]> {
   const parked = settlements.filter((item): item is Extract<Settlement, { park: number }> => "park" in item);
   const claimed = settlements.filter((item): item is Exclude<Settlement, { park: number }> => !("park" in item));
@@ -179,6 +203,7 @@ export async function settle(
       : []),
     ...(parked.length ? [settleParked(deps, parked)] : []),
     ...healthStatements(deps, health),
+    ...(releases.length ? [releaseEndpoints(deps, releases)] : []),
   ];
   const [first, ...rest] = statements;
   if (first) await deps.db.batch([first, ...rest]);

@@ -1,10 +1,12 @@
 /**
- * The cron's part in webhook delivery (worker/scheduled.ts): D1 is the outbox, the Queue only carries
- * it. Every run hands the Queue again each delivery overdue by more than OVERDUE_MS (its message lost:
- * a failed send, a restart); records `transfer.not_charged` for answers left to run out, which no
+ * The cron's part in webhook delivery (worker/scheduled.ts, every minute): D1 is the outbox, the Queue
+ * only carries it. Every run hands the Queue again each delivery whose consumer died holding it (its
+ * lease ran out unsettled; at start-up, every lease of the previous process), and each delivery overdue
+ * by more than OVERDUE_MS (its message lost: a failed send, a restart); records `transfer.not_charged` for answers left to run out, which no
  * request ends; and drops events older than WEBHOOK_RETENTION_DAYS with their deliveries.
  */
 import { sql } from "drizzle-orm";
+import { WEBHOOK_LEASE_MS } from "../../../src/domain/webhooks/schedule";
 import type { Deps } from "../../deps";
 import type { WebhookFact } from "./record";
 import { enqueueWebhookDeliveries, subscribedEndpoint, webhookRecording } from "./record";
@@ -19,27 +21,50 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface WebhookSweep {
   requeued: number;
+  /** Of those, deliveries taken back from a consumer that never settled them. */
+  reclaimed: number;
   expiredTransfers: number;
   deleted: number;
 }
 
-/** `startup`: the Queue just started empty, so every due delivery is re-queued, however little overdue. */
+/**
+ * `startup`: the Queue just started empty and nothing of this process has claimed a delivery yet (the
+ * local server runs it before it takes a request), so every due delivery is re-queued, however little
+ * overdue, and every lease still held is one the last process took and will never settle.
+ */
 export async function sweepWebhooks(deps: Deps, options: { startup?: boolean } = {}): Promise<WebhookSweep> {
   const cutoff = options.startup ? deps.now : deps.now - OVERDUE_MS;
+  // A lease taken at t runs until t + WEBHOOK_LEASE_MS: at start-up every lease taken up to now is reclaimed.
+  const leaseCutoff = options.startup ? deps.now + WEBHOOK_LEASE_MS : deps.now;
+  // Raw SQL: UPDATE … WHERE (pair) IN (SELECT … LIMIT) RETURNING, which drizzle's update cannot say; a
+  // delivery that was settled is no longer open, so it is never taken back and never sent twice.
+  const reclaimed = await deps.db.all<{ event_id: string; endpoint_id: string }>(sql`
+    UPDATE webhook_deliveries SET leased_until = NULL
+    WHERE (event_id, endpoint_id) IN (
+      SELECT event_id, endpoint_id FROM webhook_deliveries
+      WHERE status IN ('pending', 'retrying') AND leased_until IS NOT NULL AND leased_until <= ${leaseCutoff}
+      LIMIT ${SWEEP_LIMIT})
+    RETURNING event_id, endpoint_id`);
+  await deps.db.run(sql`
+    UPDATE webhook_endpoints SET sending_until = NULL
+    WHERE sending_until IS NOT NULL AND sending_until <= ${leaseCutoff}`);
   const overdue = await deps.db.all<{ event_id: string; endpoint_id: string }>(sql`
     SELECT event_id, endpoint_id FROM webhook_deliveries
     WHERE status IN ('pending', 'retrying') AND next_attempt_at <= ${cutoff}
       AND (leased_until IS NULL OR leased_until <= ${deps.now})
     ORDER BY next_attempt_at LIMIT ${SWEEP_LIMIT}`);
-  await enqueueWebhookDeliveries(
-    deps,
-    overdue.map((row) => ({ eventId: row.event_id, endpointId: row.endpoint_id })),
+  const again = new Map(
+    [...reclaimed, ...overdue].map((row) => [
+      `${row.event_id} ${row.endpoint_id}`,
+      { eventId: row.event_id, endpointId: row.endpoint_id },
+    ]),
   );
+  await enqueueWebhookDeliveries(deps, [...again.values()]);
   const expiredTransfers = await recordExpiredTransfers(deps);
   const deleted = await deps.db.run(sql`
     DELETE FROM webhook_events WHERE id IN (
       SELECT id FROM webhook_events WHERE created_at < ${deps.now - WEBHOOK_RETENTION_DAYS * DAY_MS} LIMIT ${SWEEP_LIMIT})`);
-  return { requeued: overdue.length, expiredTransfers, deleted: deleted.meta.changes ?? 0 };
+  return { requeued: again.size, reclaimed: reclaimed.length, expiredTransfers, deleted: deleted.meta.changes ?? 0 };
 }
 
 /**

@@ -1,0 +1,2 @@
+ALTER TABLE `webhook_endpoints` ADD `sending_until` integer;--> statement-breakpoint
+ALTER TABLE `webhook_endpoints` ADD `next_send_at` integer;
