@@ -45,6 +45,7 @@ const BUYER_ROUTES: Route[] = [
   "GET /api/aged-leads",
   "POST /api/bulk-purchase-leads",
   "GET /api/my-leads",
+  "GET /api/my-callbacks",
   "GET /api/my-leads.csv",
   "GET /api/my-leads/:id/consent",
   "GET /api/my-orders",
