@@ -111,6 +111,8 @@ describe("GET /api/orders/:id/status answers only the owner or the payment's hol
       quantity: 1,
       totalCents: 3900,
       deliverySetupEmailedTo: null,
+      notCharged: 0,
+      notice: null,
     });
     expect((await callApi(path)).status).toBe(404);
     expect((await callApi(`${path}?client_secret=${encodeURIComponent(`${start.clientSecret}x`)}`)).status).toBe(404);
