@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 7: the repository stands alone. Comments, tests and docs cite the product rules in
+ * The repository stands alone. Comments, tests and docs cite the product rules in
  * docs/product-rules.md by number, never documents a clone does not have (the product decisions, the
  * machine notes, the original specification's sections). Decision records are history and keep their words.
  */
