@@ -21,6 +21,13 @@ const OUTSIDE = [
   /\((?:[^()]*[;,] )?D(?:[2-9]|1\d|2[0-3])\b/, // a bare decision number such as "(D7)" or "(…; D22)"
 ];
 
+/**
+ * An issue cited by its number (a clone cannot read the issues): the word, an optional "#" or hyphen, digits.
+ * Built from parts so this file does not match itself.
+ */
+const ISSUE = new RegExp([["\\b", "issues?", " ?#?", "\\d+"].join(""), ["issue", "-", "\\d+"].join("")].join("|"), "i");
+const ISSUE_SCOPE = /^(src|worker|scripts|tests|docs)\/|^CHANGELOG\.md$/;
+
 const RULES = readFileSync(join(ROOT, "docs/product-rules.md"), "utf8");
 const ruleNumbers = new Set([...RULES.matchAll(/^(\d+)\. \*\*/gm)].map((m) => Number(m[1])));
 
@@ -43,6 +50,17 @@ describe("the repository stands alone", () => {
       read(file)
         .split("\n")
         .flatMap((line, i) => (OUTSIDE.some((re) => re.test(line)) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("cites no issue by number", () => {
+    const files = tracked.filter((file) => ISSUE_SCOPE.test(file));
+    expect(files.length).toBeGreaterThan(300);
+    const found = files.flatMap((file) =>
+      read(file)
+        .split("\n")
+        .flatMap((line, i) => (ISSUE.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
     );
     expect(found).toEqual([]);
   });
