@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- leads`: the aged-lead marketplace at 100,000 and 1,000,000 leads (issue 13). For each
+ * `npm run bench -- leads`: the aged-lead marketplace at 100,000 and 1,000,000 leads. For each
  * size a fresh local D1 is filled with generated leads (scripts/bench-leads-data.ts) before the local
  * server (scripts/serve.ts) starts on the built Worker; then, as the signed-in demo buyer over HTTP, each list query runs a warm-up
  * and then REQUESTS times, and REQUESTS purchases of 200 leads are reserved and paid. Prints median, p95
@@ -21,7 +21,7 @@ export const WARM_UP = 20;
 /** Each purchase reserves as many leads as a buyer may hold. */
 const PURCHASE_SIZE = MAX_RESERVED_LEADS;
 const SIZES = [100_000, 1_000_000];
-/** A buyer may make 10 reservation requests a minute (issue 11 item 7): the purchases are spread over buyers. */
+/** A buyer may make 10 reservation requests a minute: the purchases are spread over buyers. */
 const PURCHASES_PER_BUYER = 9;
 const BENCH_BUYERS = Math.ceil(REQUESTS / PURCHASES_PER_BUYER);
 const benchBuyer = (i: number) => `bench-buyer-${i}`;
@@ -39,14 +39,14 @@ export const QUERIES: [label: string, path: string][] = [
     `three terms, page 5 (TX, FL, ${benchAreaCode(CA, 1)})`,
     `/api/aged-leads?page=5&location=${encodeURIComponent(`TX, FL, ${benchAreaCode(CA, 1)}`)}`,
   ],
-  // Overlapping terms (issue 24 item 7): two states and an area code inside one of them, as a buyer typing
+  // Overlapping terms: two states and an area code inside one of them, as a buyer typing
   // "FL, 305" would (305 is a Florida area code; the generated data gives FL the area codes 225-227).
   [
     `overlapping terms, page 5 (TX, FL, ${benchAreaCode(FL, 0)}: an FL area code)`,
     `/api/aged-leads?page=5&location=${encodeURIComponent(`TX,FL,${benchAreaCode(FL, 0)}`)}`,
   ],
   ["no match (zz)", "/api/aged-leads?location=zz"],
-  // Issue 24: leads with a consent certificate (30 % of the generated ones), alone and with a location.
+  // Leads with a consent certificate (30 % of the generated ones), alone and with a location.
   ["with certificate, first page", "/api/aged-leads?certified=true"],
   ["with certificate, page 200", "/api/aged-leads?certified=true&page=200"],
   ["with certificate, one state (TX)", "/api/aged-leads?certified=true&location=TX"],

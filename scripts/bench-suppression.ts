@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- suppression` (issue 24 item 7): the shop with 5,000,000 suppressed numbers.
+ * `npm run bench -- suppression`: the shop with 5,000,000 suppressed numbers.
  * - At 1,000,000 leads (plus 10,000 open transfer orders): an admin loads a National Do Not Call file of
  *   `--numbers` numbers in Chromium, through the Do Not Call tab (parse worker, batches, R2, the Queue,
  *   D1), timed with the tab's JS heap sampled; then the marketplace queries of `npm run bench -- leads`

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- transfers` (issue 15, item 9): loads 10,000 open live-transfer orders and
+ * `npm run bench -- transfers`: loads 10,000 open live-transfer orders and
  * 1,000,000 delivered transfers into a fresh local D1, serves the shop (scripts/serve.ts), then times
  * pings (`POST /api/v1/transfers`) and events (`POST /api/v1/transfers/:id/events`) one at a time
  * (latency, p50/p95/p99 on the client, HTTP included), and routed pings with several dialers at once

@@ -1,11 +1,11 @@
 /**
- * `npm run bench -- webhooks` (issue 25 item 7): 10,000 purchased leads reach a local receiver as webhooks.
+ * `npm run bench -- webhooks`: 10,000 purchased leads reach a local receiver as webhooks.
  * A fresh local D1 gets 12,000 available leads and BUYERS buyers, each with an endpoint (lead.purchased,
  * order.paid) pointing at one simulated CRM (scripts/lib/crm-receiver.ts, which checks every signature
  * and schema). Then 50 purchases of 200 leads (the most one reservation holds) are reserved and paid
  * over HTTP, one after another, and the clock runs until the receiver has every event once. Each request
  * only records its events and hands them to the Queue (sendBatch, 100 a call), so the purchase stays
- * within the issue-13 targets. `--runs N` (default 3) repeats on fresh state; docs/performance.md gets the medians.
+ * within the targets of docs/performance.md. `--runs N` (default 3) repeats on fresh state; docs/performance.md gets the medians.
  *
  * Each run is made twice: alone, and beside a seventh buyer whose endpoint accepts the connection and
  * never answers, buying 1,000 leads among the others' purchases. The six buyers' 10,050 events must still

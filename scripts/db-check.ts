@@ -1,6 +1,6 @@
 /**
  * `npm run db:check` (a step of `npm test`): schema.ts and the migrations folder agree as drizzle-kit sees
- * them (issue 23 item 1, decision 0036):
+ * them (decision 0036):
  * - the journal lists every SQL migration, in order (else: `npm run db:snapshot`);
  * - `drizzle-kit check` finds the snapshots consistent (no two branches' snapshots on one parent);
  * - `drizzle-kit generate` on a copy of migrations/meta writes nothing, so schema.ts has no change without

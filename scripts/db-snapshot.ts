@@ -1,6 +1,6 @@
 /**
  * `npm run db:snapshot`: rebuilds migrations/meta from the migrations and schema.ts, so that drizzle-kit
- * knows every migration and diffs the next change against today's schema (issue 23 item 1, decision 0036).
+ * knows every migration and diffs the next change against today's schema (decision 0036).
  *
  * - `_journal.json` gets one entry per SQL file, in file-name order (kept entries keep their time; new
  *   ones take the time git first saw the file).

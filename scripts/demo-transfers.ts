@@ -2,7 +2,7 @@
  * The live-transfer demo `npm start` seeds: a partner (call center) with a known local-only API key, and
  * two paid live-transfer orders of the demo buyer with their delivery settings ready, so
  * `npm run simulate:calls -- --partner <key>` has somewhere to deliver; the first already has a few
- * delivered calls (one under the 2-minute buffer) for the Lead Tracker and returns (issue 16). Rows of the
+ * delivered calls (one under the 2-minute buffer) for the Lead Tracker and returns. Rows of the
  * app's drizzle tables; scripts/seed.ts inserts them.
  */
 import { packageUnitCents } from "../src/domain/pricing.ts";

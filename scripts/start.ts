@@ -1,7 +1,7 @@
 /**
  * `npm start`: build, migrate the local D1, seed demo data when empty, serve on PORT (default 8787) with the
  * cron triggers firing on their schedule. `-- --host H` binds another address (loopback only while
- * simulated payments are on, issue 21 item 14).
+ * simulated payments are on).
  */
 import { applyMigrations } from "./lib/d1.ts";
 import { parseFlags } from "./lib/flags.ts";

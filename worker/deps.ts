@@ -1,5 +1,5 @@
 /**
- * What every service takes as its first parameter (issue 23 item 2): one drizzle handle per request (or
+ * What every service takes as its first parameter: one drizzle handle per request (or
  * queue batch, or cron run), the Worker's bindings, and that request's clock. Built once by the API's
  * first middleware (`c.var.deps`), by the queue consumer and by the scheduled handler; tests build their
  * own with `createDeps(env, now)` to move the clock.

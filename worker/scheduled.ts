@@ -11,12 +11,12 @@ import { STARTUP_CRON, WEBHOOK_SWEEP_CRON } from "./startup";
 /**
  * The cron trigger (wrangler.toml `[triggers]`): aged-lead reservations that ran out unpaid get their
  * payment cancelled, so a late card payment cannot be taken for leads that went back on sale; buyers get
- * their daily delivery summary once their day has ended (issue 16); import batches whose Queue message was
- * lost are sent again (issue 21 item 15); webhook deliveries whose message was lost are queued again and
- * expired transfers told to subscribed buyers (issue 25), every minute on its own cron (WEBHOOK_SWEEP_CRON,
+ * their daily delivery summary once their day has ended; import batches whose Queue message was
+ * lost are sent again; webhook deliveries whose message was lost are queued again and
+ * expired transfers told to subscribed buyers, every minute on its own cron (WEBHOOK_SWEEP_CRON,
  * docs/decisions/0052) so that a delivery whose consumer died goes out again within two minutes. The local server also runs it once as it starts
  * (STARTUP_CRON), when every batch still queued has lost its message. Suppression uploads get the same
- * care (issue 24), and those never finished expire after a day (docs/decisions/0051); the database is optimized last (`PRAGMA optimize`, docs/decisions/0043).
+ * care, and those never finished expire after a day (docs/decisions/0051); the database is optimized last (`PRAGMA optimize`, docs/decisions/0043).
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
   const deps = createDeps(env);

@@ -1,7 +1,7 @@
 /**
  * Fires the Worker's cron triggers on their schedule while the local server runs (`npm start`, e2e,
  * bench): workerd has no scheduler of its own, so without this a local shop would never cancel the
- * payments of stale reservations or send the daily summaries (issue 23 item 9). Schedules are read in UTC,
+ * payments of stale reservations or send the daily summaries. Schedules are read in UTC,
  * as Cloudflare reads them.
  */
 import { Cron } from "croner";

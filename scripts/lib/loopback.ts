@@ -1,6 +1,6 @@
 /**
- * The local server takes simulated payments (any card number "pays") only on a loopback bind (issue 21
- * item 14): the Worker checks that a request names localhost, but a Host header is the caller's to choose,
+ * The local server takes simulated payments (any card number "pays") only on a loopback bind
+ * (product rule 9): the Worker checks that a request names localhost, but a Host header is the caller's to choose,
  * so only the address the server listens on keeps other machines out.
  */
 import { isIP } from "node:net";

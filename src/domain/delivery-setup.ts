@@ -1,5 +1,5 @@
 /**
- * Delivery settings of live-transfer orders (issue 15 item 3): which orders need them, what their forms
+ * Delivery settings of live-transfer orders: which orders need them, what their forms
  * already said, and the one form (setup page, /admin-orders dialog, their APIs) that completes them. The
  * form's and APIs' zod schemas are in ./schemas/delivery-setup.ts, so a page that needs only these rules
  * does not load zod (decision 0032).

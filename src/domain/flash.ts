@@ -1,5 +1,5 @@
 /**
- * A message for the next page (issue 22 item 9): the login form redirects, and the page it lands on says
+ * A message for the next page: the login form redirects, and the page it lands on says
  * 'Login Successful' / 'Welcome back!' (spec). The login page sets a short-lived cookie naming the message;
  * the next page rendered in the Worker shows it once and removes the cookie (src/middleware.ts) and src/components/FlashNotice.astro. Server
  * side only: it works without JavaScript, as the login form does.

@@ -4,7 +4,7 @@
  */
 import { megabytes } from "./units.ts";
 
-/** An approval's invitation link (issue 15 item 1) works once, for this long. */
+/** An approval's invitation link works once, for this long. */
 export const INVITATION_TTL_HOURS = 72;
 export const INVITATION_INVALID = "This invitation link is invalid or has expired";
 

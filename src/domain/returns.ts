@@ -1,5 +1,5 @@
 /**
- * Lead Tracker, returns and the buyer's balance (issue 16): the rules shared by the Worker and the
+ * Lead Tracker, returns and the buyer's balance (product rules 24-26): the rules shared by the Worker and the
  * browser, and the shapes of the API's answers. Pure: no I/O, no zod (the request schemas are in
  * ./schemas/returns, loaded lazily by the islands).
  */

@@ -1,5 +1,5 @@
 /**
- * Suppression list files (issue 24 item 4): a pure parser fed a file piece by piece, so millions of lines
+ * Suppression list files: a pure parser fed a file piece by piece, so millions of lines
  * never sit in memory at once. It reads:
  * - the National Do Not Call Registry's flat files: one 10-digit number a line, or `areacode,number` (the
  *   full list), and its change lists, comma-separated records that begin with the number and may carry a

@@ -1,5 +1,5 @@
 /**
- * Live transfers (issue 15): the rules shared by the Worker and the browser. Pure: no I/O.
+ * Live transfers: the rules shared by the Worker and the browser. Pure: no I/O.
  * Enums named here are the values stored in D1 (worker/db/schema.ts).
  */
 import { withinHours } from "./hours.ts";

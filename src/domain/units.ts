@@ -1,4 +1,4 @@
-/** Numbers in UI text, built from the constant the text states (issue 12: one rule, one place). No imports. */
+/** Numbers in UI text, built from the constant the text states (one rule, one place: decision 0020). No imports. */
 
 /** '1 hour', '15 minutes', '1,000 rows'. */
 export const countOf = (count: number, unit: string) =>

@@ -1,7 +1,7 @@
 import { suppressedAfterPurchaseLabel } from "../domain/suppression";
 
 /**
- * A purchased number that reached a Do Not Call list after the purchase (issue 24 item 6): the buyer
+ * A purchased number that reached a Do Not Call list after the purchase: the buyer
  * stops calling it, so it is shown without a call link and flagged.
  */
 export function PhoneWithDncFlag({ phone, suppressedOn }: { phone: string; suppressedOn: string | null }) {

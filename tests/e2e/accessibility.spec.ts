@@ -150,7 +150,7 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByText("Step 2 of 3")).toBeVisible();
       // Step 2 refused (nothing chosen), then each lead type's own fields. Aged Leads comes last and is the
       // one paid for: its age-range choice, once shown, stays empty in the form when another type is
-      // chosen after it, and the step is then refused with no message (reported on issue 22).
+      // chosen after it, and the step is then refused with no message (a bug once, fixed).
       await page.getByRole("button", { name: "Continue to Payment" }).click();
       await expect(page.getByText("Please select a lead type")).toBeVisible();
       await audit(page, "survey-step-2-errors", viewport, problems);

@@ -1,5 +1,5 @@
 /**
- * Issue 24 items 1 and 3 in the admin area: the single-lead form's consent fields (checked by the lead
+ * Consent evidence (product rule 39) in the admin area: the single-lead form's consent fields (checked by the lead
  * schema), and a CSV upload that sells only leads with a certificate, whose report counts both kinds.
  */
 import type { Page } from "@playwright/test";

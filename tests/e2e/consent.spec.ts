@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 2's journeys: the buyer sees a purchased lead's consent in My Leads and opens its consent
+ * Consent evidence journeys (product rule 39): the buyer sees a purchased lead's consent in My Leads and opens its consent
  * record; a delivered transfer's record keeps the certificate masked until the call connects; the
  * marketplace filters for leads with a certificate. axe stays clean with the record open.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 14 and decision 0032: no route logs a console error or warning (or throws) for any visitor
+ * Decision 0032: no route logs a console error or warning (or throws) for any visitor
  * (anonymous, the demo buyer, admin and partner, each in their own browser context, on a phone-sized
  * screen), and every island the server rendered hydrates. A hydration mismatch is reported by React as a
  * recoverable error (an uncaught error in production), so it fails here too.

@@ -41,7 +41,7 @@ test.describe("dashboard", () => {
       await nav.getByRole("link", { name: item, exact: true }).click();
       await expect(page.getByText(`${item} is coming soon.`)).toBeVisible();
     }
-    // Return a Lead is real now (issue 16): the form, not a coming-soon line.
+    // Return a Lead is real now: the form, not a coming-soon line.
     await nav.getByRole("link", { name: "Return a Lead", exact: true }).click();
     await expect(page.getByRole("heading", { name: "Return a Lead" })).toBeVisible();
     await expect(page.getByText("Return a Lead is coming soon.")).toHaveCount(0);

@@ -1,5 +1,5 @@
 /**
- * Issue 22 items 5-9: dead ends a buyer or partner hit. A refreshed survey resumes; a pending order can be
+ * Dead ends a buyer or partner hit. A refreshed survey resumes; a pending order can be
  * paid from My Orders; a paid transfer order leaves no payment card behind; the 403 page links its reader
  * home; the pages after payment fit the buyer; login says 'Login Successful' / 'Welcome back!'.
  */
@@ -33,7 +33,7 @@ const ordersOf = (username: string) =>
     `SELECT o.id, o.status FROM orders o JOIN users u ON u.id = o.user_id WHERE u.username = '${username}'`,
   );
 
-test.describe("issue 22 item 5: a saved survey is never a dead end", () => {
+test.describe("a saved survey is never a dead end", () => {
   test("refreshing /survey after step 2 resumes the saved survey where the buyer was, without 'Username is already taken'", async ({
     page,
   }) => {
@@ -101,7 +101,7 @@ test.describe("issue 22 item 5: a saved survey is never a dead end", () => {
   });
 });
 
-test.describe("issue 22 item 6: a paid transfer order", () => {
+test.describe("a paid transfer order", () => {
   test("never shows its payment card again: Buy Call Transfers and /transfer-checkout start afresh", async ({
     page,
   }) => {
@@ -136,7 +136,7 @@ test.describe("issue 22 item 6: a paid transfer order", () => {
   });
 });
 
-test.describe("issue 22 item 7: the 403 page fits who reads it", () => {
+test.describe("the 403 page fits who reads it", () => {
   test("a partner on /dashboard or /admin is told whom the page is for and linked to /partner", async ({ newPage }) => {
     const page = await newPage({ as: "partner" });
     for (const [path, audience] of [
@@ -163,7 +163,7 @@ test.describe("issue 22 item 7: the 403 page fits who reads it", () => {
   });
 });
 
-test.describe("issue 22 item 8: the pages after payment fit the buyer", () => {
+test.describe("the pages after payment fit the buyer", () => {
   test("/onboarding-success tells an anonymous package buyer the setup link was e-mailed, and to which address", async ({
     page,
   }) => {
@@ -202,7 +202,7 @@ test.describe("issue 22 item 8: the pages after payment fit the buyer", () => {
   });
 });
 
-test.describe("issue 22 item 9: login", () => {
+test.describe("login", () => {
   test("says 'Login Successful' / 'Welcome back!' on the page it lands on, once", async ({ page }) => {
     await signInFreshBuyer(page, "/dashboard");
     const notice = page.getByRole("status").filter({ hasText: "Login Successful" });

@@ -1,5 +1,5 @@
 /**
- * The e-mailed delivery-setup page (issue 21 items 5 and 7): it never signs anyone in by itself. An order
+ * The e-mailed delivery-setup page: it never signs anyone in by itself. An order
  * bought without an account gets a new one that follows the password rule, or goes to the buyer's
  * existing account once its password is given.
  */

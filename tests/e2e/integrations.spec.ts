@@ -1,5 +1,5 @@
 /**
- * Buyer webhooks end to end (issue 25 item 8): a buyer adds an endpoint under Integrations, runs
+ * Buyer webhooks end to end: a buyer adds an endpoint under Integrations, runs
  * `npm run simulate:crm` with its secret (on a free port), sends a test event, buys a lead and sees both
  * delivered in the log (the receiver checked each signature and schema), then rotates the secret and the
  * receiver, given only the new one, still accepts what is sent. axe stays clean on the way.

@@ -1,5 +1,5 @@
 /**
- * Issue 16's journey: the demo partner's dialer delivers transfers over the partner API (as
+ * The Lead Tracker's journey: the demo partner's dialer delivers transfers over the partner API (as
  * scripts/simulate-calls.ts does, with fixed durations so the outcome is known) → the buyer sees them in
  * the Lead Tracker → returns one → the admin approves it in the Fulfilment tab → the buyer's order has
  * the transfer back and the return reads approved. Then axe and a 390-px pass over the three views.

@@ -1,5 +1,5 @@
 /**
- * The local server fires the Worker's cron triggers on their schedule (issue 23 item 9): a server of its own,
+ * The local server fires the Worker's cron triggers on their schedule: a server of its own,
  * its cron set to every second, cancels an aged-lead reservation that ran out unpaid, through the built
  * Worker's real `scheduled` handler. (No browser: plain D1 reads of the server's state.)
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15's journey: an admin approves an application → the invitation sets the partner's password →
+ * The partner's journey (product rule 16): an admin approves an application → the invitation sets the partner's password →
  * the partner creates an API key → the dialer simulator delivers to a buyer's paid order → /admin-orders
  * shows the order's delivered counts.
  */
@@ -29,7 +29,7 @@ test.describe("partner journey", () => {
     const pending = admin.getByRole("listitem").filter({ has: admin.getByRole("heading", { name: businessName }) });
     await pending.getByRole("button", { name: "Approve" }).click();
     await expect(toast(admin, "Application status updated successfully")).toBeVisible();
-    // The admin re-sends the invitation (issue 21 item 6): the partner uses the newest link.
+    // The admin re-sends the invitation: the partner uses the newest link.
     await admin.getByRole("button", { name: `Re-send invitation to ${businessName}` }).click();
     await expect(toast(admin, "Invitation sent")).toBeVisible();
 

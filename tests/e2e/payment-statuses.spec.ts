@@ -1,4 +1,4 @@
-/** Issue 11 items 9 and 17 in the browser: refunded orders and disputed orders on My Orders and /admin-orders. */
+/** Payment events in the browser: refunded orders and disputed orders on My Orders and /admin-orders. */
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { createUser, query } from "./database";
 import { expect, signIn, test, url } from "./fixtures";

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7 against the built site (no browser needed: plain HTTP to the served Worker):
+ * The Worker's page rules against the built site (no browser needed: plain HTTP to the served Worker):
  * - the post-login redirect: the server-rendered login form follows `next` only to a path on this site;
  * - CSP nonce stamping on real pages: every <script> carries the response's nonce, new per response.
  */

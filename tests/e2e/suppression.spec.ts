@@ -1,5 +1,5 @@
 /**
- * Issue 24 items 4-6 in the browser: an admin uploads a Do Not Call list and follows its progress to the
+ * Do Not Call lists (product rule 40) in the browser: an admin uploads a Do Not Call list and follows its progress to the
  * report; bad files get a clear message and change nothing; a stale list is flagged; /do-not-call
  * suppresses a number at once (with and without JavaScript); a buyer uploads a private list; a number
  * suppressed after purchase is flagged in My Leads.

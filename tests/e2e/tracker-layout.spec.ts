@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 10: the Lead Tracker fits a 1280-px screen with typical rows (a long name, a return denied
+ * The Lead Tracker fits a 1280-px screen with typical rows (a long name, a return denied
  * with the admin's note, a Return link, consent evidence), a small badge per row included, without
  * sideways scrolling; on a 390-px phone its transfers are cards; its orders say what "today" and the daily
  * cap count. The page's rows are the demo buyer's seeded deliveries, made typical in the answer the page

@@ -1,5 +1,5 @@
 /**
- * The islands' one contract with the Worker (issue 12 item 3, decision 0019). The `expectTypeOf` lines
+ * The islands' one contract with the Worker (decision 0019). The `expectTypeOf` lines
  * are checked by `tsc` (`npx tsc --noEmit -p tsconfig.json`, which includes tests/): a route that stops
  * answering a field an island reads fails there. The `it` blocks check what `call` does at run time.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 4: every multi-row insert goes through insertInChunks, whose statements stay within D1's
+ * Every multi-row insert goes through insertInChunks, whose statements stay within D1's
  * 100 bound parameters for every table of the schema, however many rows, and use the room they have.
  */
 import { getTableColumns, is } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 8: no dead code. knip (configured in knip.jsonc with the project's real entry points) finds
+ * No dead code. knip (configured in knip.jsonc with the project's real entry points) finds
  * no unused file, export, type or dependency, and `npm test` runs it beside the type checks.
  */
 import { execFileSync } from "node:child_process";

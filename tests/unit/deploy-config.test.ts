@@ -5,7 +5,7 @@ import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/domain/webhooks/dev-k
 
 const wranglerToml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
 
-describe("the committed configuration describes production (issue 11 item 1)", () => {
+describe("the committed configuration describes production", () => {
   it("sets APP_ENV = production and never opts in to simulated payments", () => {
     expect(wranglerToml).toMatch(/^APP_ENV = "production"$/m);
     expect(wranglerToml).not.toMatch(/^\s*ALLOW_SIMULATED_PAYMENTS\s*=/m);

@@ -1,4 +1,4 @@
-/** Issue 22 item 9: the login's message for the next page, carried by a one-time cookie (src/domain/flash.ts). */
+/** The login's message for the next page, carried by a one-time cookie (src/domain/flash.ts). */
 import { describe, expect, it } from "vitest";
 import { clearFlashCookie, flashCookie, flashNamed } from "../../src/domain/flash";
 

@@ -120,7 +120,7 @@ function violation(edge: ImportEdge): string | null {
   if (source.startsWith("worker")) {
     if (target === null) return null;
     if (source === "worker/routes" && edge.to.replace(/\.ts$/, "") === "src/domain/pricing")
-      return "routes do not price: the checkout service quotes (issue 23 item 5)";
+      return "routes do not price: the checkout service quotes";
     if (target.startsWith("src/")) {
       return target === "src/domain" || target === "src/config"
         ? null

@@ -1,6 +1,6 @@
 /**
  * The local server (scripts/lib/serve.ts, decisions 0025 and 0034): simulated payments only on a loopback
- * bind (issue 21 item 14), the crons on their schedule (issue 23 item 9), and a loud failure when a wrangler
+ * bind, the crons on their schedule, and a loud failure when a wrangler
  * upgrade changes the two calls outside wrangler's and Miniflare's documented APIs.
  */
 import { spawnSync } from "node:child_process";
@@ -18,7 +18,7 @@ function runScript(args: string[]) {
   return spawnSync(process.execPath, args, { cwd: root, encoding: "utf8", timeout: 60_000 });
 }
 
-describe("simulated payments are served on a loopback bind only (issue 21 item 14)", () => {
+describe("simulated payments are served on a loopback bind only", () => {
   it("knows the loopback names and addresses", () => {
     for (const host of ["localhost", "LOCALHOST", "127.0.0.1", "127.8.9.10", "::1", "[::1]", "shop.localhost"]) {
       expect(isLoopbackHost(host), host).toBe(true);
@@ -62,7 +62,7 @@ describe("simulated payments are served on a loopback bind only (issue 21 item 1
   });
 });
 
-describe("the crons fire on their schedule (issue 23 item 9)", () => {
+describe("the crons fire on their schedule", () => {
   afterEach(() => {
     vi.useRealTimers();
   });

@@ -1,5 +1,5 @@
 /**
- * The committed package-lock.json is complete (issue 23 item 10): it lists every optional platform package
+ * The committed package-lock.json is complete: it lists every optional platform package
  * its packages ask for, whichever platform wrote it, so `npm install` on a fresh clone leaves it unchanged.
  * `.ci/run` checks the same thing end to end (`git diff` after `npm install`); this test says which entry
  * is missing without a network.
@@ -33,7 +33,7 @@ function lockedLocation(path: string, name: string): string | undefined {
   }
 }
 
-describe("package-lock.json is complete (issue 23 item 10)", () => {
+describe("package-lock.json is complete", () => {
   it("is a lockfile v3 without registry URLs, as the project's .npmrc writes it", () => {
     expect(lock.lockfileVersion).toBe(3);
     expect(npmrc).toMatch(/^omit-lockfile-registry-resolved=true$/m);

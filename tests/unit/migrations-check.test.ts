@@ -25,7 +25,7 @@ INSERT INTO \`__new_${table}\`("id") SELECT "id" FROM \`${table}\`;--> statement
 DROP TABLE \`${table}\`;--> statement-breakpoint
 ALTER TABLE \`__new_${table}\` RENAME TO \`${table}\`;`;
 
-describe("db:check and table rebuilds (issue 23 item 1)", () => {
+describe("db:check and table rebuilds", () => {
   it("refuses drizzle-kit's rebuild of a table whose rows others cascade from", () => {
     const problems = dropsThatTouchChildren([{ tag: "0099_transfer_status", sql: rebuild("transfers") }], snapshot);
     expect(problems).toHaveLength(1);

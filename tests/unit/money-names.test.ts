@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 6: money says its unit. Every field, key or parameter in src/domain and worker/ whose name
+ * Money says its unit. Every field, key or parameter in src/domain and worker/ whose name
  * speaks of money (price, amount, total, balance, credit, payout) carries its unit (`…Cents`, `…Usd`),
  * unless it is named below: the payload names the spec fixes (kept, converted at the edge with a one-line
  * comment), another API's own field, or a count that only sounds like money.

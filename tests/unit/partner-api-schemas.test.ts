@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 3: the partner API's payloads live in src/domain/schemas/partner-api.ts, the services'
+ * The partner API's payloads live in src/domain/schemas/partner-api.ts, the services'
  * types are inferred from them, and each field is checked once (by the schema): the service receives a
  * ten-digit phone and an upper-case state code.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run simulate:crm` (issue 25 item 6): the receiver on a free port takes a signed event and refuses a
+ * `npm run simulate:crm`: the receiver on a free port takes a signed event and refuses a
  * badly signed one; it can be told to fail or to answer slowly; and the npm script starts it from flags.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 4: files that do one thing. No source file runs over 400 lines (the drizzle schema is the
+ * Files that do one thing. No source file runs over 400 lines (the drizzle schema is the
  * one file allowed to), and the live-transfer rules module no longer holds account types or time-zone
  * helpers: they live in modules named for them.
  */

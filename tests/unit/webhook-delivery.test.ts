@@ -1,5 +1,5 @@
 /**
- * Buyer webhooks (issue 25 items 3 and 8, decision 0037): the retry schedule under a fake clock, the dead
+ * Buyer webhooks (decision 0037): the retry schedule under a fake clock, the dead
  * letter, switching a failing endpoint off, and the order of deliveries per subject.
  */
 import fc from "fast-check";

@@ -1,5 +1,5 @@
 /**
- * Webhook payloads (issue 25 item 2, decision 0037): every event has an id, a type, a time and an API
+ * Webhook payloads (decision 0037): every event has an id, a type, a time and an API
  * version; the builder fills what a caller may leave out; the OpenAPI 3.1 `webhooks` section is generated
  * from the same schemas and merges into a document @hono/zod-openapi builds.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures and secrets at rest (issue 25 items 1, 3, 5 and 8; decision 0037). The reference
+ * Webhook signatures and secrets at rest (decision 0037). The reference
  * HMAC is Node's own `createHmac`, which is what docs/webhooks.md tells buyers to use.
  */
 import { createHmac } from "node:crypto";

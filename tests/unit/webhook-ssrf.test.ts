@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints reach only public addresses (issue 25 items 1, 5 and 8; decision 0037): the URL on
+ * Webhook endpoints reach only public addresses (decision 0037): the URL on
  * its own, then its DNS answers through a fake `resolveHost`, and the DNS-over-HTTPS resolver with a
  * fake fetch (no network here).
  */

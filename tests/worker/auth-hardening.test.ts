@@ -7,7 +7,7 @@ import { admitLoginAttempt } from "../../worker/services/login-throttle";
 import { sendMail } from "../../worker/services/mail";
 import { callApi, createUser, latestMailTo, login, requestResetToken, signedIn } from "./helpers";
 
-describe("login throttling (issue 11 item 3)", () => {
+describe("login throttling (product rule 31)", () => {
   it("checks at most 10 of 40 parallel wrong passwords for one user; the rest answer 429", async () => {
     const user = await createUser();
     const headers = { "CF-Connecting-IP": "203.0.113.140" };
@@ -59,7 +59,7 @@ describe("login throttling (issue 11 item 3)", () => {
   });
 });
 
-describe("sessions (issue 11 item 14)", () => {
+describe("sessions (product rule 30)", () => {
   const age = (cookie: string, column: "created_at" | "last_seen_at", ms: number) =>
     env.DB.prepare(`UPDATE sessions SET ${column} = ? WHERE id = ?`)
       .bind(Date.now() - ms, cookie.split("=")[1])
@@ -109,7 +109,7 @@ describe("sessions (issue 11 item 14)", () => {
   });
 });
 
-describe("logout cannot be forced by another site (issue 11 item 11)", () => {
+describe("logout cannot be forced by another site", () => {
   it.each([["cross-site"], ["same-site"], [undefined]])(
     "GET with Sec-Fetch-Site %s keeps the session and shows a Logout button that POSTs",
     async (fetchSite) => {
@@ -155,7 +155,7 @@ describe("logout cannot be forced by another site (issue 11 item 11)", () => {
   });
 });
 
-describe("reset links are never stored or logged in plain text (issue 11 item 10)", () => {
+describe("reset links are never stored or logged in plain text (product rule 32)", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("the outbox keeps a redacted copy; the development console shows the working link", async () => {
@@ -189,7 +189,7 @@ describe("reset links are never stored or logged in plain text (issue 11 item 10
   });
 });
 
-describe("headers (issue 11 item 16)", () => {
+describe("headers (product rule 43)", () => {
   it("turn off camera, microphone and geolocation", async () => {
     const response = await callApi("/api/health");
     expect(response.headers.get("permissions-policy")).toBe("camera=(), microphone=(), geolocation=()");
@@ -218,7 +218,7 @@ describe("headers (issue 11 item 16)", () => {
   });
 });
 
-describe("passwords (issue 11 item 15)", () => {
+describe("passwords (product rule 29)", () => {
   it("reset-password refuses a common password and keeps the link usable", async () => {
     const user = await createUser();
     const token = await requestResetToken(user.email);

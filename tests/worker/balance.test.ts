@@ -1,4 +1,4 @@
-/** Issue 16: the balance ledger (balance = sum, applied once at the next aged-lead checkout, never negative). */
+/** The balance ledger (balance = sum, applied once at the next aged-lead checkout, never negative). */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { BalanceView } from "../../src/domain/returns";

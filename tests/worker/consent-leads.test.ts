@@ -1,5 +1,5 @@
 /**
- * Aged leads carry consent evidence (issue 24 items 1 and 3, decision 0041): the single form and the CSV
+ * Aged leads carry consent evidence (decision 0041): the single form and the CSV
  * import store it, the import report counts rows with and without a certificate, an upload that requires a
  * certificate keeps its uncertified leads off sale, and the marketplace filters for "with certificate".
  */
@@ -53,7 +53,7 @@ async function importRows(cookie: string, rows: ReturnType<typeof bulkRow>[], ce
   return { importId, status: await status.json<ImportStatus>() };
 }
 
-describe("the single-lead form (item 1)", () => {
+describe("the single-lead form", () => {
   it("stores the consent evidence as the lead schema normalizes it, and marks the lead certified", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
     const response = await callApi("/api/admin/aged-leads", {
@@ -112,7 +112,7 @@ describe("the single-lead form (item 1)", () => {
   });
 });
 
-describe("the CSV import (item 1)", () => {
+describe("the CSV import", () => {
   it("stores each row's consent and reports how many inserted rows have a certificate and how many do not", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
     const [a, b, c] = [phone(), phone(), phone()];
@@ -158,7 +158,7 @@ async function listed(cookie: string, query: string) {
   return response.json<AgedLeadPage>();
 }
 
-describe("an upload that sells only leads with a certificate (item 3)", () => {
+describe("an upload that sells only leads with a certificate", () => {
   it("stores its uncertified leads withheld: never listed, counted or reserved; another upload's are sold", async () => {
     const admin = await signedIn({ isAdmin: true });
     const buyer = await signedIn();
@@ -236,7 +236,7 @@ describe("an upload that sells only leads with a certificate (item 3)", () => {
   });
 });
 
-describe("the marketplace's 'with certificate' filter (item 2)", () => {
+describe("the marketplace's 'with certificate' filter", () => {
   /** Leads inserted straight into D1: every third certified, some sold, reserved or withheld. */
   async function insertMix(count: number) {
     const base = Date.now() + 20 * 86_400_000;

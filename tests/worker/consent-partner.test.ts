@@ -1,5 +1,5 @@
 /**
- * The partner API and consent (issue 24 item 3, decision 0041): the ping's consent evidence is checked and
+ * The partner API and consent (decision 0041): the ping's consent evidence is checked and
  * stored normalized, and a partner an admin has set to send TrustedForm certificates gets 400 without one.
  */
 import { env } from "cloudflare:workers";

@@ -1,5 +1,5 @@
 /**
- * Buyers see what they bought it with (issue 24 item 2, decision 0041): My Leads, the Lead Tracker and
+ * Buyers see what they bought it with (decision 0041): My Leads, the Lead Tracker and
  * both CSV exports show each lead's and transfer's consent; the consent record of one lead or transfer
  * shows everything stored and the suppression lists it was checked against (when a check was recorded).
  */
@@ -60,7 +60,7 @@ const FULL = {
   jornayaLeadId: LEAD_ID,
 };
 
-describe("My Leads (item 2)", () => {
+describe("My Leads", () => {
   it("shows each lead's opt-in time, page and certificates, and exports everything stored in the CSV", async () => {
     const buyer = await signedIn();
     const orderId = crypto.randomUUID();
@@ -111,7 +111,7 @@ describe("My Leads (item 2)", () => {
   });
 });
 
-describe("the consent record of a purchased lead (item 2)", () => {
+describe("the consent record of a purchased lead", () => {
   it("shows everything stored, the certificates with what claiming can do, and no suppression check", async () => {
     const buyer = await signedIn();
     const orderId = crypto.randomUUID();
@@ -182,7 +182,7 @@ describe("the consent record of a purchased lead (item 2)", () => {
   });
 });
 
-describe("a delivered transfer's consent (item 2)", () => {
+describe("a delivered transfer's consent", () => {
   beforeEach(clearTransfers);
 
   it("shows opt-in time and page at once, the IP and certificates only once the call connects", async () => {

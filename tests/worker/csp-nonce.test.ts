@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7, CSP nonce stamping (decision 0006): every <script> of a served page carries the
+ * CSP nonce stamping (decision 0006): every <script> of a served page carries the
  * nonce of that response's Content-Security-Policy, and the nonce is new for every response. The pages
  * are not built inside workerd, so the Worker's own pipeline (createApp) serves a page the way Astro and
  * the ASSETS binding hand one over: HTML with Astro's island bootstrap and module scripts.

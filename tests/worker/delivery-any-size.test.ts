@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 4: delivery settings of any size. Every state and DC saves through each path that
+ * Delivery settings of any size. Every state and DC saves through each path that
  * writes settings (dashboard and ringcloud at payment, the setup link after a survey, the admin's form),
  * every statement stays within D1's 100 bound parameters, the order routes a ping, and a paid order whose
  * settings cannot be saved waits for setup where the buyer and the admins see it, with the setup link sent.
@@ -63,7 +63,7 @@ async function expectReadyAndRouted(orderId: string) {
   }
 }
 
-describe("all 50 states and DC as delivery settings (issue 21 item 4)", () => {
+describe("all 50 states and DC as delivery settings", () => {
   it("the dashboard: the order's own form, saved at payment", async () => {
     const buyer = await signedIn();
     const started = await callApi("/api/call-transfer-order", {
@@ -181,7 +181,7 @@ describe("all 50 states and DC as delivery settings (issue 21 item 4)", () => {
   });
 });
 
-describe("a paid order whose settings cannot be saved is never silent (issue 21 item 4)", () => {
+describe("a paid order whose settings cannot be saved is never silent", () => {
   it("waits for setup for the buyer and on /admin-orders, and the buyer is e-mailed the setup link", async () => {
     const buyer = await signedIn();
     const admin = await signedIn({ isAdmin: true });

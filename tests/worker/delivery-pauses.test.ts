@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 9: a pause the system set (three unanswered transfers within an hour) is lifted only
+ * A pause the system set (three unanswered transfers within an hour) is lifted only
  * when the buyer confirms or changes the transfer number; the third within 24 hours only by an admin.
  * Time is moved with a fake `Date` that the Worker reads too.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24 items 5 and 6: the public /do-not-call request suppresses a number everywhere at once
+ * The public /do-not-call request suppresses a number everywhere at once
  * (marketplace, purchases, pings), is validated by the form's own schema and rate-limited by the one
  * limiter; and an import counts the suppressed rows in its report, storing them until the number leaves.
  */

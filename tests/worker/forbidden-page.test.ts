@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 7: the 403 page fits who reads it. The guard serves the pre-rendered 403 page with its
+ * The 403 page fits who reads it. The guard serves the pre-rendered 403 page with its
  * audience and home link set for the reader, so a partner is linked to /partner (not to a buyer page that
  * answers 403 again), a buyer to /dashboard and an admin to /admin.
  */

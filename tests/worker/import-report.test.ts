@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7, the import report (product rule 15): GET /api/imports/:id/report.csv is a CSV download
+ * The import report (product rule 15): GET /api/imports/:id/report.csv is a CSV download
  * with a header and one line per rejected row (its row number and reason), for admins only.
  */
 import Papa from "papaparse";

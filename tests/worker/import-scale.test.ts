@@ -1,5 +1,5 @@
 /**
- * The CSV import at scale (issue 13 item 5): every Worker invocation of the pipeline, upload route and
+ * The CSV import at scale: every Worker invocation of the pipeline, upload route and
  * Queue consumer, stays within D1's real limits, which local D1 does not enforce. The D1 binding is
  * wrapped to count statements per invocation and bound parameters per statement.
  */
@@ -61,7 +61,7 @@ async function status(importId: string, cookie: string) {
   return (await callApi(`/api/imports/${importId}`, { cookie })).json<ImportStatus>();
 }
 
-describe("CSV import within D1's limits (issue 13)", () => {
+describe("CSV import within D1's limits (decision 0013)", () => {
   it("the upload route handles a full batch of 1,000 rows within the limits, the rows bound as one value", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
     const first = watched();

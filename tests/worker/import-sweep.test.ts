@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 15: an accepted import batch is always inserted, even after a crash. A batch whose Queue
+ * An accepted import batch is always inserted, even after a crash. A batch whose Queue
  * message was lost stays `queued`; the sweep (cron, and the local server's start) sends it again, and the
  * import completes exactly once. The import's status says when batches are stalled; a resumed upload asks
  * which batches the server already has.

@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 6: partner invitations and delivery-setup links are secrets like reset links (redacted in
+ * Partner invitations and delivery-setup links are secrets (product rule 32) like reset links (redacted in
  * the outbox and in non-development logs), single use, used up only when what they carry is accepted,
  * and an admin can send a new one.
  */

@@ -1,5 +1,5 @@
 /**
- * The marketplace at scale (issues 11 and 13): exact location filter, counts, paging plans, concurrent
+ * The marketplace at scale: exact location filter, counts, paging plans, concurrent
  * buyers, D1's per-statement and per-invocation limits, and My Leads paging and streaming.
  */
 import { env } from "cloudflare:workers";
@@ -74,7 +74,7 @@ async function expectedIds(location: string): Promise<string[]> {
     .map((row) => row.id);
 }
 
-describe("location filter (issue 11 item 2, product rule 13)", () => {
+describe("location filter (product rule 13)", () => {
   it("never selects a lead by a part of its phone: of all 3-digit terms only its area code finds it", async () => {
     const { cookie } = await signedIn();
     const [id] = await insertLeads([{ state: "QZ", phone: "9876543210" }]);
@@ -125,7 +125,7 @@ describe("location filter (issue 11 item 2, product rule 13)", () => {
     }
   }, 30_000);
 
-  it("overlapping terms (issue 24 item 7): an area code inside a selected state adds nothing; one reaching other states still finds them", async () => {
+  it("overlapping terms: an area code inside a selected state adds nothing; one reaching other states still finds them", async () => {
     const { cookie } = await signedIn();
     const base = Date.now() + 20 * DAY;
     await insertLeads(
@@ -228,7 +228,7 @@ async function pay(clientSecret: string, bindings?: typeof env) {
 const D1_MAX_PARAMS = 100;
 const D1_MAX_QUERIES = 1000;
 
-describe("buying at scale (issue 13 items 3 and 5)", () => {
+describe("buying at scale (decision 0012)", () => {
   it("reserves and sells the largest purchase within D1's limits: ≤ 100 parameters a statement, ≤ 1,000 queries a request", async () => {
     const { user, cookie } = await signedIn();
     const ids = await insertLeads(
@@ -306,7 +306,7 @@ describe("buying at scale (issue 13 items 3 and 5)", () => {
   }, 60_000);
 });
 
-describe("My Leads with 10,000 purchased leads (issue 13 item 6)", () => {
+describe("My Leads with 10,000 purchased leads", () => {
   it("pages on the server and streams the CSV in chunks", async () => {
     const { user, cookie } = await signedIn();
     const soldAt = Date.now() - DAY;

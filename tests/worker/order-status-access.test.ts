@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7, the order-status route's access rule (docs/features.md, "Order status"): GET
+ * The order-status route's access rule (docs/features.md, "Order status"): GET
  * /api/orders/:orderId/status answers the order's signed-in owner, or whoever holds that order's payment
  * client secret (the return pages read it from the return URL); everyone else gets the same 404 as for an
  * order that does not exist, so order ids cannot be probed.
@@ -77,7 +77,7 @@ describe("GET /api/orders/:orderId/status: who may read an order", () => {
   });
 });
 
-describe("GET /api/orders/:orderId/status: the delivery-setup link (issue 22 item 8)", () => {
+describe("GET /api/orders/:orderId/status: the delivery-setup link", () => {
   it("names the address the setup link went to, once the anonymous package order is paid", async () => {
     const email = `setup-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const order = await startOrder(undefined, email);

@@ -1,5 +1,5 @@
 /**
- * Admins stopping a partner (issue 21 item 10): suspension (the keys answer 403, the portal says so), the
+ * Admins stopping a partner: suspension (the keys answer 403, the portal says so), the
  * keys an admin's password reset leaves working, at most 10 active keys, and the partner API's limit per
  * partner as well as per key.
  */

@@ -1,4 +1,4 @@
-/** The /partner portal's API (issue 15 items 2, 6) through the partner's session. */
+/** The /partner portal's API through the partner's session. */
 import { describe, expect, it } from "vitest";
 import { callApi } from "./helpers";
 import { signedInPartner } from "./partner-helpers";

@@ -1,4 +1,4 @@
-/** Route walk (issue 15 item 1): the partner sub-app is for partners only; partners reach no buyer or admin route. */
+/** Route walk: the partner sub-app is for partners only; partners reach no buyer or admin route. */
 import { describe, expect, it } from "vitest";
 import { type CallOptions, callApi, signedIn } from "./helpers";
 import { signedInPartner } from "./partner-helpers";

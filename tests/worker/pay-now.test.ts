@@ -1,5 +1,5 @@
 /**
- * 'Pay now' in My Orders (issue 22 item 5): the buyer's own pending order is paid on the intent it already
+ * 'Pay now' in My Orders: the buyer's own pending order is paid on the intent it already
  * has, so paying later makes no second order; nobody else's order, and no order past pending, can be resumed.
  */
 import { env } from "cloudflare:workers";

@@ -1,4 +1,4 @@
-/** Issue 11 items 1, 8 (throttling, card only), 12, 13: who may take, start and read payments. */
+/** Who may take, start and read payments: simulated payments, throttling, card only, order status, anonymous checkout. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { callApi, signedIn } from "./helpers";
 import { buyLeads, createLeads, orderRow, payWithCard, type Started, simulatedIntentOf } from "./payment-fixtures";
@@ -20,7 +20,7 @@ async function startSpecial(options: Parameters<typeof callApi>[1] = {}) {
   return callApi("/api/create-payment-intent", { json: special(), ...options });
 }
 
-describe("simulated payments only where the server opts in, on localhost (item 1)", () => {
+describe("simulated payments only where the server opts in, on localhost (product rule 9)", () => {
   it("a deployed-like configuration refuses to confirm a simulated payment and the order stays pending", async () => {
     const start = await (await startSpecial()).json<Started>();
     const cases = [
@@ -98,7 +98,7 @@ describe("simulated payments only where the server opts in, on localhost (item 1
   });
 });
 
-describe("GET /api/orders/:id/status answers only the owner or the payment's holder (item 12)", () => {
+describe("GET /api/orders/:id/status answers only the owner or the payment's holder", () => {
   it("the client secret opens it; no secret, a wrong one or another buyer get 404", async () => {
     const start = await (await startSpecial()).json<Started>();
     const path = `/api/orders/${start.orderId}/status`;
@@ -133,7 +133,7 @@ describe("GET /api/orders/:id/status answers only the owner or the payment's hol
   });
 });
 
-describe("an anonymous checkout never joins an account by e-mail (item 13)", () => {
+describe("an anonymous checkout never joins an account by e-mail (product rule 10)", () => {
   it("keeps the e-mail only, and the account's My Orders does not show it", async () => {
     const { user, cookie } = await signedIn();
     const start = await (await startSpecial({ json: special(user.email) })).json<Started>();
@@ -145,7 +145,7 @@ describe("an anonymous checkout never joins an account by e-mail (item 13)", () 
   });
 });
 
-describe("payment intents are throttled (item 8)", () => {
+describe("payment intents are throttled", () => {
   it("an anonymous address starts 10 a minute, then gets 429 with a message", async () => {
     const address = { "CF-Connecting-IP": `10.200.${Math.floor(Math.random() * 250)}.7` };
     for (let i = 0; i < 10; i++) expect((await startSpecial({ headers: address })).status).toBe(200);
@@ -157,7 +157,7 @@ describe("payment intents are throttled (item 8)", () => {
   });
 });
 
-describe("aged-lead payments take cards only (item 8)", () => {
+describe("aged-lead payments take cards only", () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it("asks Stripe for card payments for aged leads, and any method for packages", async () => {

@@ -1,4 +1,4 @@
-/** Issue 11 items 9 and 17: one transaction per payment event, automatic refunds, refunds and disputes. */
+/** One transaction per payment event, automatic refunds, refunds and disputes. */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { callApi, signedIn } from "./helpers";
@@ -32,7 +32,7 @@ async function startPackage(): Promise<Started & { intentId: string }> {
   return { ...start, intentId: String((await orderRow(start.orderId))?.payment_intent_id) };
 }
 
-describe("a payment event commits in one transaction (item 9)", () => {
+describe("a payment event commits in one transaction", () => {
   afterEach(async () => {
     await env.DB.prepare("DROP TRIGGER IF EXISTS fail_lead_sale").run();
   });
@@ -105,7 +105,7 @@ describe("a payment event commits in one transaction (item 9)", () => {
   });
 });
 
-describe("a payment for a cancelled order (item 8)", () => {
+describe("a payment for a cancelled order", () => {
   it("is refunded rather than kept", async () => {
     const { cookie } = await signedIn();
     const [lead] = (await createLeads(1)) as [string];
@@ -123,7 +123,7 @@ describe("a payment for a cancelled order (item 8)", () => {
   });
 });
 
-describe("the webhook checks what was paid and follows refunds and disputes (item 17)", () => {
+describe("the webhook checks what was paid and follows refunds and disputes", () => {
   it.each([
     ["a smaller amount", 100, "usd"],
     ["another currency", 3900, "eur"],

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7, the refund-due path: money that arrives for an order which can no longer be fulfilled
+ * The refund-due path: money that arrives for an order which can no longer be fulfilled
  * goes back to the buyer, the order reads `refunded` with the reason, and the admins' order list shows it so.
  */
 import { describe, expect, it } from "vitest";

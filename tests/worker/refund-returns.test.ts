@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 12: a full refund marks the order's aged leads refunded, and nothing on a refunded or
+ * A full refund marks the order's aged leads refunded, and nothing on a refunded or
  * cancelled order can be returned, so a buyer never gets a card refund and balance credit for one lead.
  */
 import { env } from "cloudflare:workers";

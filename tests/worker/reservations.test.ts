@@ -1,4 +1,4 @@
-/** Issue 11 items 7 and 8: one buyer cannot lock the marketplace; unpaid reservations lose their payment. */
+/** One buyer cannot lock the marketplace; unpaid reservations lose their payment. */
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -17,7 +17,7 @@ async function liveReservations(userId: string) {
   return results;
 }
 
-describe("one open reservation per buyer (item 7)", () => {
+describe("one open reservation per buyer (product rule 14)", () => {
   it("a new purchase releases the previous unpaid one and cancels its payment", async () => {
     const buyer = await signedIn();
     const other = await signedIn();
@@ -93,7 +93,7 @@ describe("one open reservation per buyer (item 7)", () => {
   });
 });
 
-describe("an expired reservation cancels its payment (item 8)", () => {
+describe("an expired reservation cancels its payment", () => {
   it("the cron sweep cancels the intent, the order and the reservation", async () => {
     const buyer = await signedIn();
     const [lead] = (await createLeads(1)) as [string];

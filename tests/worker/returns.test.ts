@@ -1,4 +1,4 @@
-/** Issue 16 items 2-3: returning transfers and aged leads, the 20 % cap, ownership, admin decisions. */
+/** Returning transfers and aged leads, the 20 % cap, ownership, admin decisions. */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import {

@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 /**
- * Route walk (issue 12 item 2): every API route registered on the app and every page under a guarded
+ * Route walk: every API route registered on the app and every page under a guarded
  * prefix refuses the callers it is not for. Who may call what is listed here, once; a route that is in
  * no list is taken for an admin route, so a new route without a guard fails this test.
  */

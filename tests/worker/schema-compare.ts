@@ -1,6 +1,6 @@
 /**
  * What drizzle's table configs (worker/db/schema.ts) say the database holds, and what the migrated D1's
- * catalogue (sqlite_master and its pragmas) says it holds, in one comparable shape (issue 23 item 1).
+ * catalogue (sqlite_master and its pragmas) says it holds, in one comparable shape.
  * Every table exported by schema.ts is read: nothing here names a table.
  */
 import { is, SQL } from "drizzle-orm";

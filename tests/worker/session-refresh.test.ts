@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7, session refresh (lucia 3 behind worker/services/sessions.ts): a session in the second
+ * Session refresh (lucia 3 behind worker/services/sessions.ts): a session in the second
  * half of its lifetime is extended on use and the answer sets a fresh cookie for the same session; a
  * session whose expiry has passed is refused, deleted and its cookie cleared.
  */

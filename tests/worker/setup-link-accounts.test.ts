@@ -1,5 +1,5 @@
 /**
- * Issue 21 items 5 and 7: a setup link never attaches an order by e-mail, never signs anyone in by
+ * A setup link never attaches an order by e-mail, never signs anyone in by
  * itself and never into an administrator account; a new account made on the setup page follows the
  * password rule.
  */
@@ -40,7 +40,7 @@ const check = async (token: string, cookie?: string) =>
 const save = (body: Record<string, unknown>, cookie?: string) =>
   callApi("/api/delivery-setup", { json: { settings: SETTINGS, ...body }, ...(cookie ? { cookie } : {}) });
 
-describe("a setup link never attaches an order by e-mail (issue 21 item 5)", () => {
+describe("a setup link never attaches an order by e-mail", () => {
   it("the reproduction: a survey account made with the victim's e-mail never gets the victim's order or session", async () => {
     const victimEmail = `victim${unique()}@example.com`;
     const attacker = { username: `attacker${unique()}`, password: "attacker-pass-1" };
@@ -175,7 +175,7 @@ describe("a setup link never attaches an order by e-mail (issue 21 item 5)", () 
   });
 });
 
-describe("the setup page's new account follows the password rule (issue 21 item 7)", () => {
+describe("the setup page's new account follows the password rule", () => {
   it("refuses 'password1' and keeps the link usable; a good password creates the account", async () => {
     const email = `rule${unique()}@example.com`;
     const { orderId, token } = await paidAnonymousOrder(email);

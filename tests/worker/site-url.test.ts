@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 13: e-mails carry absolute links. PUBLIC_SITE_URL is required outside development:
+ * E-mails carry absolute links (product rule 35). PUBLIC_SITE_URL is required outside development:
  * /api/health reports it missing, and the mailer refuses to send a message with a relative link. The
  * cron's daily summaries link to the configured site.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 4: suppression lists uploaded through the import pipeline (R2 + Queue), each with a name,
+ * Suppression lists uploaded through the import pipeline (R2 + Queue), each with a name,
  * kind and refreshed-on day; a full file replaces the list, additions and deletions change it; a list
  * older than 31 days is flagged; a buyer's private list is theirs alone; bad batches change nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 6 (product rule 40): a number on a suppression list never passes the marketplace
+ * Product rule 40: a number on a suppression list never passes the marketplace
  * list, a reservation, a sale or a ping; a buyer's private list applies to that buyer only, at payment
  * (docs/decisions/0049; its leads are left out of the sale, tests/worker/private-list-at-payment.test.ts); each sale and
  * routed transfer records the lists it was checked against; a number suppressed after purchase is flagged.

@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 8: only paid-for prospects are shown. The Lead Tracker's list and CSV show the name and
+ * Only paid-for prospects are shown (product rule 20). The Lead Tracker's list and CSV show the name and
  * phone only of calls that connected; no-answer, failed, expired and still-ringing ones show them masked.
  */
 import { env } from "cloudflare:workers";

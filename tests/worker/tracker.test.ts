@@ -1,4 +1,4 @@
-/** Issue 16 item 1: the Lead Tracker's transfers, CSV export, order progress and pause / resume. */
+/** The Lead Tracker's transfers, CSV export, order progress and pause / resume. */
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Papa from "papaparse";

@@ -1,5 +1,5 @@
 /**
- * Issue 21 items 1-2: billing never exceeds what was bought, and one prospect is billed to one buyer at
+ * Billing never exceeds what was bought (product rule 19), and one prospect is billed to one buyer at
  * most once in 30 days, whatever the order and timing of pings and events. Time is moved with a fake
  * `Date` (the Worker reads the same clock), so "wait 61 s" takes no time.
  */

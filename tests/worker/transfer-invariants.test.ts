@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 3: money and prospect data hold under any order of events. fast-check drives random
+ * Money and prospect data hold under any order of events. fast-check drives random
  * sequences of pings, dialer events (any type, repeated, out of order), clock jumps (past an answer's
  * 60 s, a connected call's 4-hour hold, a day, the 30-day duplicate window), buyer pauses and resumes,
  * admin lifts, returns and admin decisions against one order, through the real services and D1, with the
@@ -32,7 +32,7 @@ import {
 import { createUser } from "./helpers";
 import { createOpenOrder, createPartner } from "./transfer-fixtures";
 
-/** At least 200 runs in `npm test` (issue 21). */
+/** At least 200 runs in `npm test`. */
 const RUNS = 200;
 /** e.g. `{ seed: 1234, path: "17:3:0" }` from a failure's output, to replay it. */
 const REPLAY: { seed?: number; path?: string } = {};

@@ -1,5 +1,5 @@
 /**
- * Delivery like Stripe's (issue 25 items 3, 5, 8), with the test playing the Queue on a fake clock: the
+ * Delivery like Stripe's, with the test playing the Queue on a fake clock: the
  * signature, 2xx within the attempt, the retry schedule with back-off for 3 days then the dead letter,
  * switching a failing endpoint off and e-mailing its buyer, no redirects, 1 KB of answer, the address
  * guard again at send time, and one send for repeated messages.

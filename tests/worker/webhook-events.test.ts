@@ -1,5 +1,5 @@
 /**
- * Events from the real places (issue 25 item 2): a lead purchase (one `lead.purchased` per lead, with the
+ * Events from the real places: a lead purchase (one `lead.purchased` per lead, with the
  * fields My Leads shows, and `order.paid`), a transfer's routing, connection and end, an order completing
  * by itself or by an admin, a return decided. Each is recorded in the batch that writes its fact, queued
  * (never sent on the request), with an id derived from the fact, and delivered in order per subject.

@@ -1,5 +1,5 @@
 /**
- * The buyer sees and fixes delivery (issue 25 item 4): the delivery log with its paging and filters,
+ * The buyer sees and fixes delivery: the delivery log with its paging and filters,
  * "Send test event", "Resend" for one event and for every failed event of a time range, and the
  * sweep that hands the Queue again what lost its message.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook rules run in workerd, not only in Node (issue 25 item 8, decision 0037): signing and
+ * The webhook rules run in workerd, not only in Node (decision 0037): signing and
  * verifying with WebCrypto, secrets at rest under AES-GCM, and the OpenAPI section from zod with the
  * Worker's jitless zod. The delivery itself (D1, Queues, routes) is wired on top of these.
  */

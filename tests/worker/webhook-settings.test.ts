@@ -1,5 +1,5 @@
 /**
- * Integration settings (issue 25 items 1, 5, 8): endpoints through the API — the cap of five, the secret
+ * Integration settings: endpoints through the API — the cap of five, the secret
  * shown once and stored encrypted, rotation, the address guard on save, bad input as a clear 4xx and
  * never a 5xx, ownership (another buyer's endpoint or log is 404), and webhooks refused without their key.
  */

@@ -127,7 +127,7 @@ export const orders = sqliteTable(
     /** Set when the card holder disputes the charge (charge.dispute.created). */
     disputedAt: integer("disputed_at", { mode: "timestamp_ms" }),
     disputeReason: text("dispute_reason"),
-    /** The part of an aged-lead order's total the buyer's balance paid (issue 16); the card pays the rest. */
+    /** The part of an aged-lead order's total the buyer's balance paid; the card pays the rest. */
     balanceAppliedCents: integer("balance_applied_cents").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
@@ -240,7 +240,7 @@ export const agedLeads = sqliteTable(
     soldToUserId: text("sold_to_user_id").references(() => users.id, { onDelete: "set null" }),
     soldOrderId: text("sold_order_id"),
     soldAt: integer("sold_at", { mode: "timestamp_ms" }),
-    /** Set when the buyer's return is approved (issue 16): the lead leaves My Leads and stays off sale. */
+    /** Set when the buyer's return is approved: the lead leaves My Leads and stays off sale. */
     returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
     /** Set when the lead's order was fully refunded (migration 0016): it leaves My Leads and cannot be returned. */
     refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
@@ -682,7 +682,7 @@ export const transfers = sqliteTable(
     recordingUrl: text("recording_url"),
     /** YYYY-MM-DD in the buyer's zone at routing (per-order per-day cap). */
     buyerLocalDay: text("buyer_local_day").notNull(),
-    /** Set when the buyer's return is approved (issue 16): no longer in the partner's payout. */
+    /** Set when the buyer's return is approved: no longer in the partner's payout. */
     returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
     /** YYYY-MM-DD in the partner's zone at routing (partner's daily call cap). */
     partnerLocalDay: text("partner_local_day").notNull(),
@@ -746,7 +746,7 @@ export const transferEvents = sqliteTable(
   (t) => [primaryKey({ columns: [t.transferId, t.type] })],
 );
 
-// ——— Issue 16: returns and the buyer's balance (migration 0011) ———
+// ——— Returns and the buyer's balance (migration 0011, product rules 24-26) ———
 
 /** A buyer's return of one delivered transfer or purchased aged lead; an item is returned once. */
 export const returns = sqliteTable(
@@ -818,7 +818,7 @@ export const deliverySummaries = sqliteTable(
 );
 
 export * from "./schema-suppression";
-// ——— Issue 25: buyer webhooks (migration 0019, decisions 0037 and 0044) ———
+// ——— Buyer webhooks (migration 0019, product rule 41, decisions 0037 and 0044) ———
 
 /** A buyer's webhook endpoint (at most WEBHOOK_MAX_ENDPOINTS each); secrets are stored encrypted. */
 export const webhookEndpoints = sqliteTable(

@@ -1,5 +1,5 @@
 /**
- * The partner API's credential (issue 15, item 2): `Authorization: Bearer <key>`, never a session cookie.
+ * The partner API's credential: `Authorization: Bearer <key>`, never a session cookie.
  * Every keyed request is rate-limited per key and per partner (across all its keys) by the one
  * fixed-window limiter, and logged with its key id. A suspended partner's keys answer 403.
  */

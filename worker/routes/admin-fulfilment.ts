@@ -1,4 +1,4 @@
-/** The admin's Fulfilment tab (issue 16 item 3): open orders, partners, and the returns queue. Admins only. */
+/** The admin's Fulfilment tab: open orders, partners, and the returns queue. Admins only. */
 import { Hono } from "hono";
 import { adminReturnsQuerySchema, returnDecisionSchema } from "../../src/domain/schemas/returns";
 import type { SignedInBindings } from "../env";

@@ -1,4 +1,4 @@
-/** The buyer's consent records (issue 24 item 2, decision 0041): one per purchased lead or delivered transfer. */
+/** The buyer's consent records (decision 0041): one per purchased lead or delivered transfer. */
 import { Hono } from "hono";
 import type { SignedInBindings } from "../env";
 import { leadConsentRecord, transferConsentRecord } from "../services/consent-records";

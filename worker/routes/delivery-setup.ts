@@ -1,4 +1,4 @@
-/** The e-mailed delivery-setup link's API (issue 15 item 3; decision 0028): check the link, then save once. */
+/** The e-mailed delivery-setup link's API (decision 0028): check the link, then save once. */
 import { Hono } from "hono";
 import { deliverySetupSchema, setupTokenSchema } from "../../src/domain/schemas/delivery-setup";
 import type { AppBindings } from "../env";

@@ -1,6 +1,6 @@
 /**
- * Admins stopping a partner (issue 21 item 10): suspend, reinstate, and revoke a partner's API keys; and
- * whether its pings must carry a TrustedForm certificate (issue 24 item 3).
+ * Admins stopping a partner: suspend, reinstate, and revoke a partner's API keys; and
+ * whether its pings must carry a TrustedForm certificate.
  */
 import { Hono } from "hono";
 import { trustedFormRuleSchema } from "../../src/domain/schemas/partner-account";

@@ -1,5 +1,5 @@
 /**
- * The partner API, /api/v1 (issue 15, items 4, 5, 8): server-to-server, authenticated by a bearer API
+ * The partner API, /api/v1: server-to-server, authenticated by a bearer API
  * key (no session cookie, no same-origin check), described by an OpenAPI document generated from the
  * zod schemas that validate it (src/domain/schemas/partner-api.ts; the routes are defined in
  * ./partner-api-schemas.ts). Errors are `{ message }` (plus `reason` on a 409 without a route).

@@ -1,5 +1,5 @@
 /**
- * Partner accounts and the /partner portal's API (issue 15 items 1, 2, 6): the invitation link sets the
+ * Partner accounts and the /partner portal's API: the invitation link sets the
  * first password; everything under /api/partner is for signed-in partners only (401 anonymous, 403 others).
  */
 import { type Context, Hono } from "hono";

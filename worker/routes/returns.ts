@@ -1,4 +1,4 @@
-/** Returns and the balance, buyer side (issue 16 item 2): what can be returned, asking, and the ledger. */
+/** Returns and the balance, buyer side (product rules 24-26): what can be returned, asking, and the ledger. */
 import { Hono } from "hono";
 import { createReturnSchema } from "../../src/domain/schemas/returns";
 import type { SignedInBindings } from "../env";

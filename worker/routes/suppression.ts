@@ -1,5 +1,5 @@
 /**
- * Suppression lists (issue 24 items 4-5; product rule 40): admins upload shared lists, a buyer
+ * Suppression lists (product rule 40): admins upload shared lists, a buyer
  * uploads their own private list (My Account), and anyone may ask not to be called (/do-not-call).
  * Thin: parse, the sub-app's guard, a service, respond.
  */

@@ -1,4 +1,4 @@
-/** The Lead Tracker's API (issue 16 item 1): the signed-in buyer's transfers, orders and pause/resume. */
+/** The Lead Tracker's API: the signed-in buyer's transfers, orders and pause/resume. */
 import { Hono } from "hono";
 import { resumeDeliveriesSchema } from "../../src/domain/schemas/delivery-pauses";
 import { trackerQuerySchema } from "../../src/domain/schemas/returns";

@@ -1,5 +1,5 @@
 /**
- * Integration settings (issue 25 items 1 and 4; docs/webhooks.md): the buyer's webhook endpoints, their
+ * Integration settings (docs/webhooks.md): the buyer's webhook endpoints, their
  * delivery log, test events and resends. Mounted in the buyer sub-app: signed-in buyers, their own
  * endpoints only (anyone else's is 404).
  */

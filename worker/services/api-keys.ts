@@ -1,5 +1,5 @@
 /**
- * Partner API keys (issue 15, item 2): 32 random bytes shown once, only their SHA-256 stored; a short
+ * Partner API keys: 32 random bytes shown once, only their SHA-256 stored; a short
  * prefix identifies a key in lists. Verification looks the hash up; revoked or unknown keys are refused.
  */
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";

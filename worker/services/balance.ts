@@ -1,5 +1,5 @@
 /**
- * The buyer's balance (issue 16): a ledger of credits (approved aged-lead returns) and debits (applied at
+ * The buyer's balance (product rule 26): a ledger of credits (approved aged-lead returns) and debits (applied at
  * an aged-lead checkout). The balance is the ledger's sum, never a stored total. A debit takes at most
  * the balance in the statement that writes it, so two checkouts at once cannot spend it twice, and an
  * order's debit is written once and given back once (unique per order and reason).

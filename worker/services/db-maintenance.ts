@@ -1,5 +1,5 @@
 /**
- * `PRAGMA optimize` where the shop changes data in bulk (issue 24 item 7; docs/decisions/0043): after an
+ * `PRAGMA optimize` where the shop changes data in bulk (docs/decisions/0043): after an
  * import, after a suppression list upload, and on the cron. SQLite then runs ANALYZE on the tables whose
  * statistics are missing or out of date (D1's documentation advises it after index changes and bulk loads),
  * with a bounded sample, so it costs little when nothing changed. A failure is logged, never raised: the

@@ -1,5 +1,5 @@
 /**
- * Pausing a live-transfer order's deliveries (issue 16 item 1; issue 21 item 9; decision 0027). A paused
+ * Pausing a live-transfer order's deliveries (product rule 21, decision 0027). A paused
  * order is left out of routing (the routing index follows `order_delivery.paused` through its trigger).
  *
  * - The buyer pauses and resumes their own order with one click.

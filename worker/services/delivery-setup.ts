@@ -1,5 +1,5 @@
 /**
- * Delivery settings of live-transfer orders (issue 15 item 3). At payment an order gets its settings from
+ * Delivery settings of live-transfer orders. At payment an order gets its settings from
  * what its form said; one that lacks any, or whose settings cannot be saved, is 'awaiting setup' and its
  * buyer is e-mailed the setup link (worker/services/setup-links.ts). Admins fill them in from
  * /admin-orders. Settings are written only through order-delivery.ts.

@@ -1,5 +1,5 @@
 /**
- * The buyer's daily delivery summary (issue 16 item 4): from the cron, one e-mail per buyer for each
+ * The buyer's daily delivery summary (product rule 27): from the cron, one e-mail per buyer for each
  * local day with completed transfers, once that day has ended in every US zone. Each (buyer, day) is
  * recorded before its e-mail goes, so a second cron run never sends it again.
  */

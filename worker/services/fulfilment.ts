@@ -1,5 +1,5 @@
 /**
- * The admin's Fulfilment tab (issue 16 item 3): open live-transfer orders with their progress, and the
+ * The admin's Fulfilment tab: open live-transfer orders with their progress, and the
  * partners with today's calls against their cap, suppressed share of today's pings (docs/decisions/0050),
  * billable rate and average duration.
  */

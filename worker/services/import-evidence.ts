@@ -1,5 +1,5 @@
 /**
- * The consent part of the import consumer's insert (issue 24 item 1, decision 0041). A batch's rows are one
+ * The consent part of the import consumer's insert (decision 0041). A batch's rows are one
  * JSON parameter; a row leaves out the fields it does not have. A batch without any consent evidence (most
  * files) is inserted without reading the six evidence fields, as fast as before they existed (measured: six
  * more json_extract a row cost about 12 % of the insert); a batch with some reads them for every row.

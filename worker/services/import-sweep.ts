@@ -1,5 +1,5 @@
 /**
- * Nothing accepted is lost on a crash (issue 21 item 15). A batch answered 2xx is recorded `queued` with
+ * Nothing accepted is lost on a crash. A batch answered 2xx is recorded `queued` with
  * its rows stored in R2 before its message is sent; if the message is lost (the process killed between
  * the two, or a local Queue that dies with its server), the batch would stay queued for good. The sweep
  * sends again every batch queued longer than STALLED_BATCH_MS: on the cron, and at the local server's

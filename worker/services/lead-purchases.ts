@@ -41,7 +41,7 @@ export async function purchaseAgedLeads(
   let balanceAppliedCents = 0;
   let payment: PaymentStart;
   try {
-    // The buyer's balance pays first (issue 16); the card pays the rest.
+    // The buyer's balance pays first; the card pays the rest.
     balanceAppliedCents = await applyBalance(deps, user.id, orderId, totalCents);
     payment = await startPayment(deps, provider, {
       id: orderId,

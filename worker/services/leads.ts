@@ -113,7 +113,7 @@ export async function reserveLeads(
 }
 
 /**
- * After a full refund (issue 21 item 12): the order's sold leads are marked refunded, so they leave My
+ * After a full refund: the order's sold leads are marked refunded, so they leave My
  * Leads and cannot be returned for balance credit on top of the card refund. They stay off sale (a lead
  * is sold once). Runs in the refund's batch and only if that batch left the order refunded.
  */

@@ -1,5 +1,5 @@
 /**
- * The delivery settings of live-transfer orders (issue 15, item 3). One writer for `order_delivery` and
+ * The delivery settings of live-transfer orders. One writer for `order_delivery` and
  * its per-state mirror `order_delivery_states`, so routing's state index never disagrees with the settings.
  */
 import { eq } from "drizzle-orm";

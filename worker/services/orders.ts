@@ -38,7 +38,7 @@ export interface NewOrder {
   userId: string | null;
   email: string | null;
   details: Record<string, unknown>;
-  /** The part of the total the buyer's balance already paid (issue 16): the card is charged the rest. */
+  /** The part of the total the buyer's balance already paid: the card is charged the rest. */
   balanceAppliedCents?: number;
 }
 

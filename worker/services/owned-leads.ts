@@ -43,7 +43,7 @@ const toOwnedLead = (row: OwnedRow): OwnedLead => ({
   suppressedOn: null,
 });
 
-/** Leads the buyer bought and kept: an approved return (issue 16) or a full refund takes a lead out of My Leads. */
+/** Leads the buyer bought and kept: an approved return or a full refund takes a lead out of My Leads. */
 const boughtBy = (userId: string) =>
   and(
     eq(agedLeads.soldToUserId, userId),

@@ -1,5 +1,5 @@
 /**
- * Partner accounts (issue 15 item 1): approving an application creates the partner's user and partner
+ * Partner accounts: approving an application creates the partner's user and partner
  * record and e-mails a single-use invitation; the invitation sets the first password.
  */
 import { and, eq } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * Admins stopping a partner (issue 21 item 10): suspend and reinstate a partner account (a suspended
+ * Admins stopping a partner: suspend and reinstate a partner account (a suspended
  * partner's keys answer 403, see api-keys.ts), see a partner's keys and revoke them, e.g. after resetting
  * the partner's password.
  */

@@ -1,5 +1,5 @@
 /**
- * Whether a partner's pings must carry a TrustedForm certificate (issue 24 item 3, decision 0041): an
+ * Whether a partner's pings must carry a TrustedForm certificate (decision 0041): an
  * admin's per-partner setting. The partner API reads it with the key (`KeyOwner.requireTrustedForm`) and
  * answers 400 `TRUSTED_FORM_REQUIRED` to a ping without `consent.trustedFormUrl`, from the next ping on.
  */

@@ -1,5 +1,5 @@
 /**
- * Live transfers, the partner portal's figures (issue 15 item 6): the partner's profile, today's calls
+ * Live transfers, the partner portal's figures: the partner's profile, today's calls
  * against its cap, billable rate and average duration, its transfers a page at a time, and the weekly
  * payout statement.
  */
@@ -101,7 +101,7 @@ export async function listPartnerTransfers(
 /**
  * Weekly payout lines: billable transfers × the partner's pay per transfer, due per its payment terms.
  * Only transfers completed while they held their slot are billable (a late report ends as `expired`,
- * never billable: transfer-events.ts); a transfer whose return was approved (issue 16) is not paid.
+ * never billable: transfer-events.ts); a transfer whose return was approved is not paid.
  */
 export async function partnerPayouts(deps: Deps, partner: PartnerProfile): Promise<PayoutLine[]> {
   const perDay = await deps.db

@@ -1,5 +1,5 @@
 /**
- * The rules a return is checked against in SQL (issue 16, issue 21 item 12): the cap (deliveries and
+ * The rules a return is checked against in SQL: the cap (deliveries and
  * returns in the window, counted by the statements that use them) and the order's state (nothing on a
  * refunded or cancelled order can be returned: the card got the money back).
  */
@@ -37,7 +37,7 @@ export async function capState(deps: Deps, userId: string) {
   return { deliveries, cap: returnCap(deliveries), remaining: returnsRemaining(deliveries, returned) };
 }
 
-// ——— Refunded and cancelled orders: nothing on them can be returned (issue 21 item 12) ———
+// ——— Refunded and cancelled orders: nothing on them can be returned ———
 
 const CLOSED_ORDER_STATUSES = ["refunded", "cancelled"] as const;
 

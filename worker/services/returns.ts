@@ -1,5 +1,5 @@
 /**
- * Returns (issue 16 items 2-3): a buyer returns a billable transfer within 72 hours or a purchased aged
+ * Returns (product rules 24-25): a buyer returns a billable transfer within 72 hours or a purchased aged
  * lead within 7 days, up to 20 % of their deliveries in the last 14 days; an admin approves or denies.
  * An approved transfer gives its order one transfer back (eligible for routing again) and leaves the
  * partner's payout; an approved aged lead leaves My Leads and its price is credited to the balance.

@@ -1,5 +1,5 @@
 /**
- * The delivery-setup link (issue 15 item 3; docs/decisions/0028): e-mailed when a paid live-transfer
+ * The delivery-setup link (docs/decisions/0028): e-mailed when a paid live-transfer
  * order waits for its settings, re-sent by an admin, single use for 7 days. The link proves only that
  * its holder reads the order's mailbox, so it never signs anyone in by itself: the order's own account
  * needs its password (or its session), an order bought without an account gets a new one or goes to an

@@ -1,6 +1,6 @@
 /**
- * What each sale and routed transfer was checked against, and what a buyer learns afterwards (issue 24
- * item 6; docs/decisions/0042). A sale or a claim writes one `suppression_checks` row per list that
+ * What each sale and routed transfer was checked against, and what a buyer learns afterwards
+ * (product rule 40; docs/decisions/0042). A sale or a claim writes one `suppression_checks` row per list that
  * applied (every active shared list and the buyer's private list), in its own transaction, copying the
  * list's kind, name, refreshed-on day and size. A number that reaches a list after the purchase is flagged
  * in My Leads and the Lead Tracker ("Added to Do Not Call on …").

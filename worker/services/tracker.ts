@@ -1,5 +1,5 @@
 /**
- * The Lead Tracker (issue 16 item 1): a buyer's delivered transfers (filtered and paged in SQL, or
+ * The Lead Tracker: a buyer's delivered transfers (filtered and paged in SQL, or
  * streamed as CSV) and the progress of their live-transfer orders (pausing and resuming them:
  * ./delivery-pauses). Only the buyer's own transfers and orders: anything else is 404.
  */
@@ -134,7 +134,7 @@ export async function listTrackerTransfers(deps: Deps, userId: string, query: Tr
       .offset((query.page - 1) * TRACKER_PAGE_SIZE),
   ]);
   const items = rows.map((row) => toTrackerTransfer(row, now));
-  // A delivered caller whose number reached a Do Not Call list after the call is flagged (issue 24 item 6).
+  // A delivered caller whose number reached a Do Not Call list after the call is flagged.
   const flags = await suppressedAfterPurchase(
     deps,
     userId,

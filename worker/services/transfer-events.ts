@@ -1,5 +1,5 @@
 /**
- * Live transfers, the dialer's events (issue 15 item 5; issue 21 item 1): each event is recorded once;
+ * Live transfers, the dialer's events: each event is recorded once;
  * `completed` bills a call by the buffer only while the transfer still holds its slot (a routed answer
  * within its 60 seconds, a connected call within its 4 hours), and only while its order has a transfer
  * left; fully delivered orders complete themselves; unanswered calls may pause their order.

@@ -1,5 +1,5 @@
 /**
- * Live transfers, routing (issue 15 item 4; issue 21 item 2): a partner's ping is routed to one eligible
+ * Live transfers, routing (product rules 17-18): a partner's ping is routed to one eligible
  * order, holding a slot on it until the call ends or the answer expires.
  *
  * Routing reads the open orders for the prospect's state and ranks them by the pure rule in

@@ -1,5 +1,5 @@
 /**
- * Live transfers (issues 15 and 21), in three modules:
+ * Live transfers, in three modules:
  * - ./transfer-routing: a partner's ping is routed to one eligible order and holds a slot on it;
  * - ./transfer-events: the dialer's events, billing by the buffer only while the slot is held;
  * - ./partner-portal: the partner's figures, transfer list and payout statement.

@@ -130,7 +130,7 @@ export interface TransferOrderView {
   disputedAt: string | null;
   disputeReason: string | null;
   createdAt: string;
-  /** Delivery settings and counts (issue 15); null for orders not yet paid. */
+  /** Delivery settings and counts; null for orders not yet paid. */
   delivery: OrderDeliveryView | null;
 }
 

@@ -1,4 +1,4 @@
-/** The delivery settings' form and API bodies (issue 15 item 3); the rules they use are in ../delivery-setup.ts. */
+/** The delivery settings' form and API bodies; the rules they use are in ../delivery-setup.ts. */
 import { CLOCK, MAX_TRANSFERS_PER_DAY, SETUP_LINK_INVALID, statesFromText } from "../delivery-setup";
 import { US_TIME_ZONES } from "../time-zones";
 import { normalizeUsPhone } from "../transfers";

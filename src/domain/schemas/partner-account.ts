@@ -1,4 +1,4 @@
-/** Partner accounts (issue 15 item 1): the invitation an approval sends, and the password it sets. */
+/** Partner accounts: the invitation an approval sends, and the password it sets. */
 import { INVITATION_INVALID, INVITATION_TTL_HOURS } from "../partner";
 import { dollarsToCents } from "../pricing";
 import { changePasswordSchema } from "./auth";

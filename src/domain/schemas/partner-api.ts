@@ -1,5 +1,5 @@
 /**
- * The partner API's payloads (/api/v1, issue 15 items 4, 5, 8): the zod schemas that validate a dialer's
+ * The partner API's payloads (/api/v1): the zod schemas that validate a dialer's
  * requests, describe the answers, and generate /api/v1/openapi.json (the Worker names them as OpenAPI
  * components in worker/routes/partner-api-schemas.ts). The services' types are inferred from them, so a
  * field is declared and checked once: a phone is normalized here, a state upper-cased here, a time parsed

@@ -1,4 +1,4 @@
-/** Requests of the Lead Tracker, returns and admin decisions (issue 16). */
+/** Requests of the Lead Tracker, returns and admin decisions. */
 
 import {
   DECISION_NOTE_MAX,

@@ -1,5 +1,5 @@
 /**
- * Requests and answers of the buyer's integration settings (issue 25; docs/webhooks.md): endpoints, their
+ * Requests and answers of the buyer's integration settings (docs/webhooks.md): endpoints, their
  * delivery log and resends. One schema serves the settings form and the API; whether a URL may be used
  * (https, a public address) is the address guard's answer on the server (src/domain/webhooks/ssrf.ts),
  * since it depends on the deployment and on DNS.

@@ -1,4 +1,4 @@
-/** /admin-orders' delivery counts of each live-transfer order (issue 15). */
+/** /admin-orders' delivery counts of each live-transfer order. */
 import type { TransferOrderView } from "../../domain/schemas/dashboard";
 import { NOT_CHARGED_LABEL } from "../../domain/transfers";
 

@@ -1,5 +1,5 @@
 /**
- * The admin's Fulfilment tab (issue 16): open live-transfer orders, partners' calls today, suppressed
+ * The admin's Fulfilment tab: open live-transfer orders, partners' calls today, suppressed
  * share of today's pings (docs/decisions/0050) and quality,
  * and the returns queue with Approve / Deny (a note is required to deny), decided rows updated in place.
  */

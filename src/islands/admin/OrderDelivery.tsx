@@ -1,4 +1,4 @@
-/** /admin-orders' 'Set up delivery' dialog (issue 15), loaded when an admin opens it (it carries the form). */
+/** /admin-orders' 'Set up delivery' dialog, loaded when an admin opens it (it carries the form). */
 
 import { type DeliverySettingsValues, inputFromSettings } from "../../domain/delivery-setup";
 import { api, call, errorMessage } from "../../lib/api";

@@ -1,5 +1,5 @@
 /**
- * Stopping a partner from the admin area (issue 21 item 10): every partner account, to suspend or
+ * Stopping a partner from the admin area: every partner account, to suspend or
  * reinstate (its API keys answer 403 meanwhile) and to see and revoke its API keys. `PartnerKeyList` also follows an admin's
  * password reset of a partner, whose keys would otherwise keep working unseen.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin's Do Not Call tab (issue 24 item 4): every shared suppression list with its size and its
+ * The admin's Do Not Call tab: every shared suppression list with its size and its
  * refreshed-on day, flagged once older than 31 days (sellers re-scrub at least every 31 days), and the
  * upload of a new list or a fresh copy of one, with its progress and report. Loads when first opened.
  */

@@ -1,5 +1,5 @@
 /**
- * Whether a partner's pings must carry a TrustedForm certificate (issue 24 item 3, decision 0041): an
+ * Whether a partner's pings must carry a TrustedForm certificate (decision 0041): an
  * admin's switch on the partner's card. From the partner's next ping on, one without
  * `consent.trustedFormUrl` answers 400.
  */

@@ -17,7 +17,7 @@ import { inputClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 
-/** A reservation's payment: the card amount, and the part the buyer's balance pays (issue 16). */
+/** A reservation's payment: the card amount, and the part the buyer's balance pays. */
 
 /** The payment step loads when the buyer has reserved leads (decision 0016). */
 const PaymentCard = lazy(() => import("../payment/PaymentCard").then((m) => ({ default: m.PaymentCard })));

@@ -1,5 +1,5 @@
 /**
- * Consent evidence for buyers (issue 24 item 2, product rule 39): the short summary a My Leads or Lead Tracker row
+ * Consent evidence for buyers (product rule 39): the short summary a My Leads or Lead Tracker row
  * shows, and the "Consent record" of one lead or transfer, opened from the row, with everything stored
  * and the suppression lists it was checked against before the sale.
  */

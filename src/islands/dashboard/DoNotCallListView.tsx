@@ -1,5 +1,5 @@
 /**
- * My Account → My Do Not Call list (issue 24 item 4): a buyer uploads their own private list (their
+ * My Account → My Do Not Call list: a buyer uploads their own private list (their
  * customers, their internal Do Not Call list). It applies to this buyer only: its leads are left out of
  * the buyer's orders when paid and not charged (never hidden before payment: docs/decisions/0049), its
  * callers are not routed to the buyer; other buyers and the shop's lists are unaffected.

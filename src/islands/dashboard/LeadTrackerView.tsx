@@ -1,5 +1,5 @@
 /**
- * Lead Tracker (issue 16): the buyer's live-transfer orders (progress, today against the daily cap,
+ * Lead Tracker: the buyer's live-transfer orders (progress, today against the daily cap,
  * pause / resume) and every transfer delivered to them, newest first, paged and filtered on the server.
  */
 import { useId, useState } from "react";

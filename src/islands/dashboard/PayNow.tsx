@@ -1,5 +1,5 @@
 /**
- * 'Pay now' on a pending order in My Orders (issue 22 item 5): the order's own payment, resumed on the
+ * 'Pay now' on a pending order in My Orders: the order's own payment, resumed on the
  * intent it already has, so the buyer who left a checkout (or refreshed it) can finish without ordering twice.
  */
 import { formatUsd } from "../../domain/pricing";

@@ -1,5 +1,5 @@
 /**
- * Return a Lead (issue 16, product rules 24-26): the buyer picks a returnable transfer or aged lead, gives a reason and
+ * Return a Lead (product rules 24-26): the buyer picks a returnable transfer or aged lead, gives a reason and
  * sends it to the admins' queue; below, their returns with the decision and the admin's note.
  */
 import { useId, useState } from "react";

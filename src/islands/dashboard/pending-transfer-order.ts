@@ -1,6 +1,6 @@
 /**
  * The pending call-transfer order this browser kept (`pendingTransferOrder`, product rule 46), checked against the
- * server: the order's status there is the truth (issue 22 item 6). An order that is paid, cancelled or
+ * server: the order's status there is the truth. An order that is paid, cancelled or
  * unknown is no longer pending: its leftover copy is removed, and the buyer gets a new order form instead
  * of a payment card for something already settled.
  */

@@ -1,4 +1,4 @@
-/** The delivery-settings form (issue 15 item 3): the setup page and the /admin-orders dialog both use it. */
+/** The delivery-settings form: the setup page and the /admin-orders dialog both use it. */
 import type { ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import {

@@ -93,7 +93,7 @@ function ThankYouCard({ search, signedIn }: ThankYouProps) {
     ? order.data?.status === "paid" || order.data?.status === "completed"
     : params.get("redirect_status") === "succeeded";
   const paidOrderId = paid ? order.data?.id : undefined;
-  // The order is settled: this browser's copy of it as a pending transfer order goes (issue 22 item 6).
+  // The order is settled: this browser's copy of it as a pending transfer order goes.
   useEffect(() => {
     if (paidOrderId) forgetSettledTransferOrder(paidOrderId);
   }, [paidOrderId]);

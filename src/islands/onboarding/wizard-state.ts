@@ -1,7 +1,7 @@
 /**
  * The two onboarding wizards' steps (/survey and /ringcloud), moved by one reducer: which step shows, the
  * answers each step handed on, the account the first save created (decision 0017), the save in flight and
- * its error, and resuming a saved survey after a refresh or from 'Back to Survey' (issue 22 item 5).
+ * its error, and resuming a saved survey after a refresh or from 'Back to Survey'.
  */
 import { useReducer } from "react";
 import type { PaymentStart } from "../../domain/schemas/payments";

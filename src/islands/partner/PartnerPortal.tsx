@@ -1,5 +1,5 @@
 /**
- * /partner (issue 15 items 1, 2, 6): a partner's portal. Today's calls against the daily cap, billable
+ * /partner: a partner's portal. Today's calls against the daily cap, billable
  * rate and average duration; API keys (created and shown once, revoked); their transfers; payouts.
  */
 import { useState } from "react";

@@ -1,4 +1,4 @@
-/** The portal's notice while an admin has the partner suspended: its API keys answer 403 (issue 21 item 10). */
+/** The portal's notice while an admin has the partner suspended: its API keys answer 403. */
 import { site } from "../../config/site";
 
 const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });

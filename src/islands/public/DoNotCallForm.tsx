@@ -1,5 +1,5 @@
 /**
- * The /do-not-call form (issue 24 item 5): server-rendered and hydrated. Its fields work before (and
+ * The /do-not-call form: server-rendered and hydrated. Its fields work before (and
  * without) JavaScript: the form posts to the page itself, which hands the fields to the same API and
  * renders the answer (src/pages/do-not-call.astro). Once hydrated, it sends them with `fetch` and shows
  * the server's answer in place: the field messages of the one schema (schemas/suppression.ts), or the

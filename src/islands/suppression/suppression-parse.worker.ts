@@ -1,5 +1,5 @@
 /**
- * Reads a suppression list file off the main thread (issue 24 item 4), in 1 MB slices through the pure
+ * Reads a suppression list file off the main thread, in 1 MB slices through the pure
  * parser (src/domain/suppression-file.ts), so a file of millions of numbers never sits in memory.
  * `check` reads the whole file once: a file refused whole (empty, binary, a ZIP, a lead file, no numbers)
  * is refused before anything is sent, and the report counts every line. `stream` reads it again and hands

@@ -1,5 +1,5 @@
 /**
- * A suppression list upload's state and work (issue 24 item 4), shared by the admin area and My Account:
+ * A suppression list upload's state and work, shared by the admin area and My Account:
  * the file is read once in a Web Worker (a file refused whole stops here, nothing sent); a file with some
  * rejected lines waits for the uploader to load the rest; then its numbers go to the server in batches of
  * 10,000 (two in flight), and the upload is followed until the Queue has applied every batch. A buyer's

@@ -1,5 +1,5 @@
 /**
- * The Queue consumer's work (issue 25 item 3, decision 0044): a batch of deliveries is claimed (a lease,
+ * The Queue consumer's work (decision 0044): a batch of deliveries is claimed (a lease,
  * so a repeated message never sends twice at once), ordered per subject, and sent with the endpoint's
  * secrets after the address guard looked at it again, on each endpoint's schedule (decision 0052: one
  * batch at a time per endpoint, four requests in flight to it, 100 a batch, its back-off while it fails; what

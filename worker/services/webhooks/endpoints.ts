@@ -1,5 +1,5 @@
 /**
- * A buyer's webhook endpoints (issue 25 item 1): at most five, each with an https URL that passes the
+ * A buyer's webhook endpoints (product rule 41): at most five, each with an https URL that passes the
  * address guard when saved, a name, its events, an on/off switch and a signing secret shown once. A
  * rotation keeps the old secret signing for 24 hours. Another buyer's endpoint is "not found".
  */

@@ -1,5 +1,5 @@
 /**
- * What the buyer sees and does about delivery (issue 25 item 4): an endpoint's delivery log (newest
+ * What the buyer sees and does about delivery: an endpoint's delivery log (newest
  * first, filtered and paged), "Send test event", and "Resend" for one event or for every failed event of
  * a time range. Resending keeps the event's id and body and starts a new 3-day round of attempts, on the
  * endpoint's schedule (its pace, its back-off while it fails: decision 0052); "resend failed" is bounded

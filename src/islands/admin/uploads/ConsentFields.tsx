@@ -1,4 +1,4 @@
-/** The single aged-lead form's consent evidence (issue 24 item 1, product rule 39): six optional fields, checked by the lead schema. */
+/** The single aged-lead form's consent evidence (product rule 39): six optional fields, checked by the lead schema. */
 import type { UseFormReturn } from "react-hook-form";
 import { CONSENT_FIELD_LABELS, TRUSTEDFORM_CERT_HOST } from "../../../domain/consent";
 import type { AdminAgedLead, AdminAgedLeadInput } from "../../../domain/schemas/admin-leads";

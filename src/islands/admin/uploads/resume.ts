@@ -1,5 +1,5 @@
 /**
- * Resuming an interrupted bulk upload (issue 21 item 15). While a file's batches are being sent, the
+ * Resuming an interrupted bulk upload. While a file's batches are being sent, the
  * browser keeps a note of the import (its id, the file's name, size and fingerprint, and the mapping) in
  * localStorage; the note goes once every batch was sent. A note left behind means the browser or the server
  * failed mid-way: the admin chooses the same file again and only the batches the server never received

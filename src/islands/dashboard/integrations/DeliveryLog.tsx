@@ -1,5 +1,5 @@
 /**
- * An endpoint's delivery log (issue 25 item 4): each event's time, type, status, attempts, last answer
+ * An endpoint's delivery log: each event's time, type, status, attempts, last answer
  * (status code, latency, its first 1 KB) and next attempt, filtered and paged on the server; "Resend"
  * for one event and for every failed event of the chosen time range.
  */

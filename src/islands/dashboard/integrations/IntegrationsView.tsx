@@ -1,5 +1,5 @@
 /**
- * My Account → Integrations (issue 25): the buyer's webhook endpoints (at most five), each with its
+ * My Account → Integrations: the buyer's webhook endpoints (at most five), each with its
  * events, on/off switch, signing secret (shown once, rotatable), "Send test event" and delivery log.
  */
 import { lazy, Suspense, useId, useState } from "react";
