@@ -1,16 +1,38 @@
-/** Direct access to the e2e server's local D1, for arranging users and reading the mail outbox. */
-import { readFileSync } from "node:fs";
+/**
+ * Direct access to the e2e server's local D1, for arranging users and reading the mail outbox: the SQLite
+ * file under the server's state folder (Miniflare keeps each D1 database in one), opened in this process
+ * with node:sqlite instead of spawning `wrangler d1 execute` for every query (seconds each; docs/decisions/0056).
+ * SQLite's file locks keep this connection and the server's apart, as they kept wrangler's second workerd
+ * (which opened the same file) apart from the server's.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { type NewUser, userRow } from "../../scripts/demo-data.ts";
-import { d1Query } from "../../scripts/lib/d1.ts";
 import { inlinedSql, statements } from "../../scripts/lib/drizzle-sql.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { users } from "../../worker/db/schema";
 import { setupValue } from "./fixtures";
 
-const target = () => ({ persistTo: setupValue("E2E_PERSIST_TO") });
+let opened: DatabaseSync | undefined;
 
+function database(): DatabaseSync {
+  if (opened) return opened;
+  const folder = join(setupValue("E2E_PERSIST_TO"), "v3", "d1", "miniflare-D1DatabaseObject");
+  // One file per database, named by its Durable Object id (metadata.sqlite beside it is Miniflare's own).
+  const files = readdirSync(folder).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name));
+  if (files.length !== 1) throw new Error(`Expected one D1 database in ${folder}, found ${files.length}`);
+  // A statement here waits (up to 15 s) while the server holds the database's write lock.
+  opened = new DatabaseSync(join(folder, files[0] ?? ""), { timeout: 15_000 });
+  return opened;
+}
+
+/** Runs one SQL statement against the server's D1 and answers its rows (none for a write). */
 export function query<Row>(sql: string): Row[] {
-  return d1Query<Row>(sql, target());
+  const statement = database().prepare(sql);
+  const unprepared = sql.trim().replace(/;$/, "").slice(statement.sourceSQL.trim().replace(/;$/, "").length);
+  if (unprepared.trim()) throw new Error(`query() runs one statement; this SQL has more: ${sql}`);
+  return statement.all().map((row) => ({ ...row }) as Row);
 }
 
 let created = 0;
