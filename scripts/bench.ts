@@ -16,6 +16,7 @@
  *    webhooks, under 60 s, each once (`--webhook-runs N`, default 3, median).
  * `--runs N` repeats leads and suppression N times on fresh databases (docs/performance.md gets the median).
  */
+import { parseArgs } from "node:util";
 import type { Browser } from "playwright-core";
 import { benchImport } from "./bench-import.ts";
 import { benchLeads } from "./bench-leads.ts";
@@ -24,11 +25,25 @@ import { benchSuppression } from "./bench-suppression.ts";
 import { benchTransfers } from "./bench-transfers.ts";
 import { benchWebhooks } from "./bench-webhooks.ts";
 import { launchChromium } from "./chromium.ts";
-import { parseFlags } from "./lib/flags.ts";
 import { build } from "./lib/run.ts";
 import { startLocalServer } from "./local-server.ts";
 
-type Flags = Map<string, string | true>;
+/** Every part's flags, all `--name value`; each part applies its own defaults (`--runs` differs by part). */
+const options = {
+  runs: { type: "string" },
+  routes: { type: "string" },
+  rows: { type: "string" },
+  "lead-sizes": { type: "string" },
+  orders: { type: "string" },
+  transfers: { type: "string" },
+  pings: { type: "string" },
+  concurrency: { type: "string" },
+  numbers: { type: "string" },
+  "import-rows": { type: "string" },
+  "private-numbers": { type: "string" },
+  "webhook-runs": { type: "string" },
+} as const;
+type Flags = { [name in keyof typeof options]?: string };
 /** A part that measures in Chromium against the shared bench server; false when its target is missed. */
 type BrowserPart = (browser: Browser, baseURL: string, flags: Flags) => Promise<boolean>;
 /** A part that builds its own database and server. */
@@ -36,52 +51,51 @@ type StandalonePart = (flags: Flags) => Promise<boolean>;
 
 const browserParts: Record<string, BrowserPart> = {
   pages: (browser, baseURL, flags) => {
-    const routes = flags.get("routes");
+    const { routes } = flags;
     return benchPages(browser, baseURL, {
-      lighthouseRuns: Number(flags.get("runs") ?? 3),
-      ...(typeof routes === "string" ? { routes: routes.split(",") } : {}),
+      lighthouseRuns: Number(flags.runs ?? 3),
+      ...(routes === undefined ? {} : { routes: routes.split(",") }),
     });
   },
   import: async (browser, baseURL, flags) =>
-    (await benchImport(browser, baseURL, Number(flags.get("rows") ?? 100_000))).accounted,
+    (await benchImport(browser, baseURL, Number(flags.rows ?? 100_000))).accounted,
 };
 const standaloneParts: Record<string, StandalonePart> = {
   leads: async (flags) => {
-    const sizes = flags.get("lead-sizes");
-    await benchLeads(
-      typeof sizes === "string" ? sizes.split(",").map(Number) : undefined,
-      Number(flags.get("runs") ?? 1),
-    );
+    await benchLeads(flags["lead-sizes"]?.split(",").map(Number), Number(flags.runs ?? 1));
     return true;
   },
   transfers: async (flags) =>
     (
       await benchTransfers({
-        orders: Number(flags.get("orders") ?? 10_000),
-        transfers: Number(flags.get("transfers") ?? 1_000_000),
-        pings: Number(flags.get("pings") ?? 500),
-        concurrency: Number(flags.get("concurrency") ?? 8),
+        orders: Number(flags.orders ?? 10_000),
+        transfers: Number(flags.transfers ?? 1_000_000),
+        pings: Number(flags.pings ?? 500),
+        concurrency: Number(flags.concurrency ?? 8),
       })
     ).met,
   suppression: (flags) =>
     benchSuppression({
-      numbers: Number(flags.get("numbers") ?? 5_000_000),
-      leadSizes: (typeof flags.get("lead-sizes") === "string"
-        ? String(flags.get("lead-sizes")).split(",").map(Number)
-        : [100_000, 1_000_000]) as [number, number],
-      importRows: Number(flags.get("import-rows") ?? 1_000_000),
-      pings: Number(flags.get("pings") ?? 500),
-      runs: Number(flags.get("runs") ?? 1),
-      privateNumbers: Number(flags.get("private-numbers") ?? 1_000_000),
+      numbers: Number(flags.numbers ?? 5_000_000),
+      leadSizes: (flags["lead-sizes"]?.split(",").map(Number) ?? [100_000, 1_000_000]) as [number, number],
+      importRows: Number(flags["import-rows"] ?? 1_000_000),
+      pings: Number(flags.pings ?? 500),
+      runs: Number(flags.runs ?? 1),
+      privateNumbers: Number(flags["private-numbers"] ?? 1_000_000),
     }),
-  webhooks: (flags) => benchWebhooks(Number(flags.get("webhook-runs") ?? 3)),
+  webhooks: (flags) => benchWebhooks(Number(flags["webhook-runs"] ?? 3)),
 };
 const known = [...Object.keys(browserParts), ...Object.keys(standaloneParts)];
 
-const argv = process.argv.slice(2);
-const firstFlag = argv.findIndex((arg) => arg.startsWith("--"));
-const named = argv.slice(0, firstFlag === -1 ? argv.length : firstFlag);
-const flags = parseFlags(argv.slice(named.length));
+const flagNames = Object.keys(options).map((name) => `--${name}`);
+let named: string[];
+let flags: Flags;
+try {
+  ({ positionals: named, values: flags } = parseArgs({ options, strict: true, allowPositionals: true }));
+} catch (error) {
+  console.error(`${(error as Error).message}\nParts: ${known.join(", ")}. Flags: ${flagNames.join(", ")}`);
+  process.exit(2);
+}
 const unknown = named.filter((name) => !known.includes(name));
 if (unknown.length > 0) {
   console.error(`Unknown bench part(s): ${unknown.join(", ")}. Parts: ${known.join(", ")}`);

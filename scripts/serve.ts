@@ -4,24 +4,28 @@
  * `--crons '["* * * * * *"]'` instead of the configured cron triggers. scripts/local-server.ts runs it as a
  * child process so that the Worker's console (local mail included) goes to its log file.
  */
-import { parseFlags } from "./lib/flags.ts";
+import { parseArgs } from "node:util";
 import { serveBuiltWorker } from "./lib/serve.ts";
-
-const flags = parseFlags(process.argv.slice(2));
-const text = (name: string) => {
-  const value = flags.get(name);
-  return typeof value === "string" ? value : undefined;
-};
-const crons = text("crons");
 
 let server: Awaited<ReturnType<typeof serveBuiltWorker>>;
 try {
+  // An unknown flag, a missing value or a stray argument exits 2 like any other refusal.
+  const { values: flags } = parseArgs({
+    options: {
+      port: { type: "string", default: "8787" },
+      host: { type: "string", default: "localhost" },
+      "persist-to": { type: "string" },
+      vars: { type: "string", default: "{}" },
+      crons: { type: "string" },
+    },
+    strict: true,
+  });
   server = await serveBuiltWorker({
-    port: Number(text("port") ?? 8787),
-    host: text("host") ?? "localhost",
-    persistTo: text("persist-to"),
-    vars: JSON.parse(text("vars") ?? "{}") as Record<string, string>,
-    crons: crons === undefined ? undefined : (JSON.parse(crons) as string[]),
+    port: Number(flags.port),
+    host: flags.host,
+    persistTo: flags["persist-to"],
+    vars: JSON.parse(flags.vars) as Record<string, string>,
+    crons: flags.crons === undefined ? undefined : (JSON.parse(flags.crons) as string[]),
   });
 } catch (error) {
   console.error((error as Error).message);

@@ -5,24 +5,46 @@
  * the 120-second buffer (a few go unanswered or fail). Durations are reported as drawn but waited out
  * `--time-scale` times faster, so a 5-minute run shows complete calls.
  */
+import { parseArgs } from "node:util";
 import { TRANSFER_BUFFER_SECONDS } from "../src/domain/transfers.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
-import { parseFlags } from "./lib/flags.ts";
 
-const flags = parseFlags(process.argv.slice(2));
-const key = flags.get("partner");
-if (typeof key !== "string") {
-  console.error("Usage: npm run simulate:calls -- --partner <API key> [--rate 20/min] [--minutes 5] [--url URL]");
+const USAGE =
+  "Usage: npm run simulate:calls -- --partner <API key> [--rate 20/min] [--minutes 5] [--url URL] [--time-scale 30]";
+
+/** The flags as given; an unknown flag, a missing value or a stray argument exits 2 with the usage. */
+function readFlags() {
+  try {
+    return parseArgs({
+      options: {
+        partner: { type: "string" },
+        rate: { type: "string", default: "20/min" },
+        minutes: { type: "string", default: "5" },
+        url: { type: "string", default: process.env.SHOP_URL ?? "http://localhost:8787" },
+        "time-scale": { type: "string", default: "30" },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const flags = readFlags();
+const key = flags.partner;
+if (key === undefined) {
+  console.error(USAGE);
   process.exit(2);
 }
-const rateText = String(flags.get("rate") ?? "20/min");
+const rateText = flags.rate;
 const rateMatch = /^(\d+(?:\.\d+)?)\/(s|sec|min|h|hour)$/.exec(rateText);
 if (!rateMatch) throw new Error(`--rate must look like 20/min or 2/s, not ${rateText}`);
 const perUnitMs = { s: 1000, sec: 1000, min: 60_000, h: 3_600_000, hour: 3_600_000 }[rateMatch[2] as "s"];
 const intervalMs = perUnitMs / Number(rateMatch[1]);
-const minutes = Number(flags.get("minutes") ?? 5);
-const baseUrl = String(flags.get("url") ?? process.env.SHOP_URL ?? "http://localhost:8787").replace(/\/$/, "");
-const timeScale = Number(flags.get("time-scale") ?? 30);
+const minutes = Number(flags.minutes);
+const baseUrl = flags.url.replace(/\/$/, "");
+const timeScale = Number(flags["time-scale"]);
 
 const FIRST = ["Mary", "James", "Patricia", "Robert", "Linda", "Michael", "Barbara", "William", "Dorothy", "Harold"];
 const LAST = ["Johnson", "Smith", "Williams", "Brown", "Jones", "Miller", "Davis", "Wilson", "Moore", "Taylor"];

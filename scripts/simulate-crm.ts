@@ -6,9 +6,9 @@
  * share of events 500 and `--slow-ms` delays every answer, to watch retries and timeouts. During a
  * secret rotation, give both secrets: `--secret whsec_new,whsec_old`.
  */
+import { parseArgs } from "node:util";
 import { WEBHOOK_SECRET_PREFIX } from "../src/domain/webhooks/signature.ts";
 import { listenCrmReceiver } from "./lib/crm-receiver.ts";
-import { parseFlags } from "./lib/flags.ts";
 
 const USAGE =
   "Usage: npm run simulate:crm -- --secret whsec_… [--port 8799] [--host 127.0.0.1] [--fail-rate 0.3] [--slow-ms 12000]";
@@ -18,32 +18,40 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function numberFlag(flags: Map<string, string | true>, name: string, fallback: number, max: number): number {
-  const value = flags.get(name);
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (value === true || !Number.isFinite(number) || number < 0 || number > max) {
-    fail(`--${name} must be a number from 0 to ${max}.`);
+/** The flags as given; an unknown flag, a missing value or a stray argument exits 2 with the usage. */
+function readFlags() {
+  try {
+    return parseArgs({
+      options: {
+        secret: { type: "string" },
+        port: { type: "string", default: "8799" },
+        host: { type: "string", default: "127.0.0.1" },
+        "fail-rate": { type: "string", default: "0" },
+        "slow-ms": { type: "string", default: "0" },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
   }
+}
+
+function numberFlag(name: "port" | "fail-rate" | "slow-ms", max: number): number {
+  const number = Number(flags[name]);
+  if (!Number.isFinite(number) || number < 0 || number > max) fail(`--${name} must be a number from 0 to ${max}.`);
   return number;
 }
 
-let flags: Map<string, string | true>;
-try {
-  flags = parseFlags(process.argv.slice(2));
-} catch (error) {
-  fail(error instanceof Error ? error.message : String(error));
-}
-const secretFlag = flags.get("secret");
-if (typeof secretFlag !== "string") fail("--secret is required: the endpoint's signing secret.");
-const secrets = secretFlag.split(",").map((secret) => secret.trim());
+const flags = readFlags();
+if (flags.secret === undefined) fail("--secret is required: the endpoint's signing secret.");
+const secrets = flags.secret.split(",").map((secret) => secret.trim());
 if (secrets.some((secret) => !secret.startsWith(WEBHOOK_SECRET_PREFIX))) {
   fail(`--secret must be the endpoint's signing secret, starting with ${WEBHOOK_SECRET_PREFIX}.`);
 }
-const port = numberFlag(flags, "port", 8799, 65535);
-const failRate = numberFlag(flags, "fail-rate", 0, 1);
-const slowMs = numberFlag(flags, "slow-ms", 0, 10 * 60 * 1000);
-const host = typeof flags.get("host") === "string" ? String(flags.get("host")) : "127.0.0.1";
+const port = numberFlag("port", 65535);
+const failRate = numberFlag("fail-rate", 1);
+const slowMs = numberFlag("slow-ms", 10 * 60 * 1000);
+const { host } = flags;
 
 const receiver = await listenCrmReceiver({ secrets, port: Math.floor(port), host, failRate, slowMs }).catch(
   (error: unknown) => fail(`Could not listen on ${host}:${port}: ${error instanceof Error ? error.message : error}`),

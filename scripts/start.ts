@@ -3,16 +3,25 @@
  * cron triggers firing on their schedule. `-- --host H` binds another address (loopback only while
  * simulated payments are on).
  */
+import { parseArgs } from "node:util";
 import { applyMigrations } from "./lib/d1.ts";
-import { parseFlags } from "./lib/flags.ts";
 import { simulatedPaymentsHostProblem } from "./lib/loopback.ts";
 import { build } from "./lib/run.ts";
 import { localBindings, serveBuiltWorker } from "./lib/serve.ts";
 import { printDemoLogins, seedIfEmpty } from "./seed.ts";
 
 const port = process.env.PORT ?? "8787";
-const hostFlag = parseFlags(process.argv.slice(2)).get("host");
-const host = typeof hostFlag === "string" ? hostFlag : "localhost";
+
+/** `--host`, the one flag; an unknown flag, a missing value or a stray argument exits 2 with the usage. */
+function readHost(): string {
+  try {
+    return parseArgs({ options: { host: { type: "string", default: "localhost" } }, strict: true }).values.host;
+  } catch (error) {
+    console.error(`${(error as Error).message}\nUsage: npm start [-- --host H]`);
+    process.exit(2);
+  }
+}
+const host = readHost();
 
 // Refused before the build, with the same message the server would give.
 const problem = simulatedPaymentsHostProblem(host, localBindings());

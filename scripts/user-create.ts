@@ -3,6 +3,7 @@
  *   npm run user:create -- --username U --password P --email E [--admin] [--remote]
  */
 
+import { parseArgs } from "node:util";
 import { or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isEmailAddress } from "../src/domain/email.ts";
@@ -12,7 +13,6 @@ import { newPasswordProblem } from "../worker/services/password-policy.ts";
 import { userRow } from "./demo-data.ts";
 import { applyMigrations, d1Query } from "./lib/d1.ts";
 import { inlinedSql, statements } from "./lib/drizzle-sql.ts";
-import { parseFlags } from "./lib/flags.ts";
 
 const usage = "Usage: npm run user:create -- --username U --password P --email E [--admin] [--remote]";
 
@@ -24,22 +24,34 @@ const flagsSchema = z.object({
   email: z.string().trim().refine(isEmailAddress, "Please enter a valid email address"),
 });
 
-let flags: Map<string, string | true>;
-try {
-  flags = parseFlags(process.argv.slice(2));
-} catch (error) {
-  console.error(`${(error as Error).message}\n${usage}`);
-  process.exit(2);
+/** The flags as given; an unknown flag, a missing value or a stray argument exits 2 with the usage. */
+function readFlags() {
+  try {
+    return parseArgs({
+      options: {
+        username: { type: "string" },
+        password: { type: "string" },
+        email: { type: "string" },
+        admin: { type: "boolean", default: false },
+        remote: { type: "boolean", default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
 }
-const parsed = flagsSchema.safeParse(Object.fromEntries(flags));
+
+const flags = readFlags();
+const parsed = flagsSchema.safeParse(flags);
 if (!parsed.success) {
   for (const issue of parsed.error.issues) console.error(`--${issue.path.join(".")}: ${issue.message}`);
   console.error(usage);
   process.exit(2);
 }
 
-const remote = flags.get("remote") === true;
-const isAdmin = flags.get("admin") === true;
+const { remote, admin: isAdmin } = flags;
 const { username, password, email } = parsed.data;
 
 if (!remote) applyMigrations({});
