@@ -1,6 +1,6 @@
 /**
  * Suppression lists (product rule 40): admins upload shared lists, a buyer
- * uploads their own private list (My Account), and anyone may ask not to be called (/do-not-call).
+ * uploads their own private list (My Account), and the /do-not-call requests have their own routes (do-not-call-requests.ts).
  * Thin: parse, the sub-app's guard, a service, respond.
  */
 import { Hono } from "hono";
