@@ -5,8 +5,8 @@
  */
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
+import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
-import { Table } from "../../ui/table";
 
 const zoneTime = (timeZone?: string) =>
   new Intl.DateTimeFormat("en-US", {
@@ -57,30 +57,40 @@ export function MyCallbacksView() {
           No call-backs yet. They arrive here as soon as a paid call-back order of yours receives one.
         </p>
       ) : (
-        <Table
-          label="My call-backs"
-          headers={["Prospect", "Phone", "Window (prospect's time)", "Window (your time)", "When"]}
-        >
+        <ul aria-label="My call-backs" className="grid gap-4 lg:grid-cols-2">
           {items.map((item) => {
             const start = Date.parse(item.windowStart);
             const end = Date.parse(item.windowEnd);
             return (
-              <tr key={item.id} className="border-t border-line">
-                <td className="px-4 py-3">
-                  <span className="font-medium">{item.name}</span>
-                  <span className="block text-xs text-ink-soft">
-                    {item.kind === "appointment" ? "Appointment" : "Call-back"} · {item.state}
-                    {item.email ? ` · ${item.email}` : ""}
-                  </span>
-                </td>
-                <td className="px-4 py-3">{item.phone}</td>
-                <td className="px-4 py-3">{windowText(start, end, item.timeZone)}</td>
-                <td className="px-4 py-3">{windowText(start, end)}</td>
-                <td className="px-4 py-3">{untilOpen(start, end, now)}</td>
-              </tr>
+              <li key={item.id}>
+                <Card className="space-y-3">
+                  <div className="flex flex-wrap items-baseline justify-between gap-2">
+                    <h3 className="text-lg font-semibold">{item.name}</h3>
+                    <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-semibold text-brand-700">
+                      {item.kind === "appointment" ? "Appointment" : "Call-back"} · {untilOpen(start, end, now)}
+                    </span>
+                  </div>
+                  <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                    <dt className="text-ink-soft">Phone</dt>
+                    <dd>
+                      <a href={`tel:+1${item.phone}`} className="font-medium text-brand-700 underline">
+                        {item.phone}
+                      </a>
+                    </dd>
+                    <dt className="text-ink-soft">E-mail</dt>
+                    <dd className="break-all">{item.email || "—"}</dd>
+                    <dt className="text-ink-soft">State</dt>
+                    <dd>{item.state}</dd>
+                    <dt className="text-ink-soft">Their time</dt>
+                    <dd>{windowText(start, end, item.timeZone)}</dd>
+                    <dt className="text-ink-soft">Your time</dt>
+                    <dd>{windowText(start, end)}</dd>
+                  </dl>
+                </Card>
+              </li>
             );
           })}
-        </Table>
+        </ul>
       )}
     </section>
   );
