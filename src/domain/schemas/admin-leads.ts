@@ -111,7 +111,7 @@ export function checkLeadRow(row: unknown): { lead: AdminAgedLead } | { reason: 
 }
 
 /** What each call-back field of the admin's callbacks tab must be (docs/decisions/0059): the message names the field. */
-export const CALLBACK_FORM_MESSAGES = {
+const CALLBACK_FORM_MESSAGES = {
   state: "State must be a two-letter US state code",
   kind: `Kind must be one of ${CALLBACK_KINDS.join(", ")}`,
   date: "Date is required (YYYY-MM-DD)",
