@@ -241,7 +241,9 @@ test.describe("aged-leads tab", () => {
 });
 
 test.describe("callbacks tab", () => {
-  test("uploads a callback opportunity with the spec's messages and lists it", async ({ adminPage }) => {
+  test("uploads a call-back with its window and zone, with the spec's messages, and lists it", async ({
+    adminPage,
+  }) => {
     const page = await openAdminTab(adminPage, "callbacks");
     await page.getByRole("button", { name: "Upload Callback", exact: true }).click();
     for (const message of [
@@ -250,18 +252,36 @@ test.describe("callbacks tab", () => {
       "Phone number required",
       "State is required",
       "Price is required",
+      "Date is required (YYYY-MM-DD)",
     ]) {
       await expect(page.getByText(message)).toBeVisible();
     }
     const name = `Callback ${Date.now()}`;
-    await page.getByLabel("Name").fill(name);
-    await page.getByLabel("Email").fill("cb@example.com");
-    await page.getByLabel("Phone").fill("5553334444");
-    await page.getByLabel("State").fill("AZ");
-    await page.getByLabel("Price").fill("12.5");
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByLabel("Email", { exact: true }).fill("cb@example.com");
+    await page.getByLabel("Phone", { exact: true }).fill(`555${String(Date.now() % 10_000_000).padStart(7, "0")}`);
+    await page.getByLabel("State", { exact: true }).fill("AZ");
+    await page.getByLabel("Price", { exact: true }).fill("12.5");
+    await expect(page.getByLabel("Prospect's time zone (optional)")).toContainText(
+      "The state's zone (America/Phoenix)",
+    );
+    // Two days ahead is still ahead in every US zone.
+    await page
+      .getByLabel("Date", { exact: true })
+      .fill(new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10));
+    await page.getByLabel("From", { exact: true }).fill("15:00");
+    await page.getByLabel("To", { exact: true }).fill("13:00");
+    await page.getByRole("button", { name: "Upload Callback", exact: true }).click();
+    await expect(page.getByText("To must be a time after From")).toBeVisible();
+    await page.getByLabel("To", { exact: true }).fill("17:00");
+    await page.getByLabel("Prospect's time zone (optional)").selectOption("America/Denver");
     await page.getByRole("button", { name: "Upload Callback", exact: true }).click();
     await expect(toast(page, "Callback opportunity uploaded successfully")).toBeVisible();
     await expect(page.getByRole("cell", { name })).toBeVisible();
-    await expect(page.getByRole("row").filter({ hasText: name })).toContainText("$12.50");
+    const row = page.getByRole("row").filter({ hasText: name });
+    await expect(row).toContainText("$12.50");
+    await expect(row).toContainText("Call-back");
+    await expect(row).toContainText(/3:00 PM – 5:00 PM M[SD]T/);
+    await expect(row).toContainText(/Waiting|Delivered · order [0-9a-f]{8}/);
   });
 });

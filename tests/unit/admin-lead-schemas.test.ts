@@ -165,9 +165,52 @@ describe("one lead schema for the single form and CSV rows", () => {
   });
 });
 
-describe("callback opportunity schema", () => {
-  it("requires a price", () => {
-    const result = callbackOpportunitySchema.safeParse({ ...form, email: "a@example.com", price: "" });
-    expect(result.success ? "" : result.error.issues[0]?.message).toBe("Price is required");
+describe("callback opportunity schema (docs/decisions/0059)", () => {
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  /** The callbacks tab's inputs: strings, blanks for what was left out. */
+  const callback = (overrides: Record<string, unknown> = {}) => ({
+    ...form,
+    email: "a@example.com",
+    price: "15",
+    kind: "callback",
+    date: tomorrow,
+    from: "10:00",
+    to: "12:00",
+    timeZone: "",
+    ...noConsent,
+    ...overrides,
   });
+  const firstMessage = (input: unknown) => {
+    const result = callbackOpportunitySchema.safeParse(input);
+    return result.success ? "" : result.error.issues[0]?.message;
+  };
+
+  it("requires a price", () => expect(firstMessage(callback({ price: "" }))).toBe("Price is required"));
+
+  it("reads the form's strings; its output parses to itself (the form sends it on to the API)", () => {
+    const output = callbackOpportunitySchema.parse(callback({ phone: "(214) 555-0100", state: "tx" }));
+    expect(output).toMatchObject({
+      phone: "2145550100",
+      state: "TX",
+      price: 15,
+      kind: "callback",
+      timeZone: undefined,
+    });
+    expect(callbackOpportunitySchema.parse(output)).toEqual(output);
+  });
+
+  it("takes an appointment without To, and refuses a call-back without it", () => {
+    expect(firstMessage(callback({ kind: "appointment", to: "" }))).toBe("");
+    expect(firstMessage(callback({ to: "" }))).toBe("To is required for a call-back (an appointment takes From only)");
+  });
+
+  it.each([
+    [{ to: "09:00" }, "To must be a time after From"],
+    [{ date: "2020-01-01" }, "Date, From and To: The window has already passed"],
+    [{ timeZone: "Europe/Paris" }, "Time zone must be one of"],
+    [{ state: "ZZ" }, "State must be a two-letter US state code"],
+    [{ ipAddress: "999.1.1.1" }, CONSENT_MESSAGES.ipAddress],
+  ])("refuses %j with its message", (overrides, message) =>
+    expect(firstMessage(callback(overrides))).toContain(message),
+  );
 });

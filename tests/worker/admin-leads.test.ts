@@ -73,11 +73,13 @@ describe("POST /api/admin/aged-leads", () => {
 });
 
 describe("POST /api/admin/callback-opportunities", () => {
+  /** A call-back's window tomorrow (docs/decisions/0059; tests/worker/admin-callbacks.test.ts covers it). */
+  const window = { date: new Date(Date.now() + DAY).toISOString().slice(0, 10), from: "10:00", to: "12:00" };
   it("is for admins only", () => expectAdminOnly("/api/admin/callback-opportunities", { json: {} }));
 
   it("stores the opportunity and lists it", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
-    const body = { name: "Cal Back", email: "cal@example.com", phone: "5557778888", state: "GA", price: 15 };
+    const body = { name: "Cal Back", email: "cal@example.com", phone: "5557778888", state: "GA", price: 15, ...window };
     const response = await callApi("/api/admin/callback-opportunities", { json: body, cookie });
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ message: "Callback opportunity uploaded successfully" });
@@ -95,7 +97,15 @@ describe("POST /api/admin/callback-opportunities", () => {
     ["price", "", "Price is required"],
   ])("refuses %s = %j with '%s'", async (field, value, message) => {
     const { cookie } = await signedIn({ isAdmin: true });
-    const body = { name: "Cal", email: "cal@example.com", phone: "5557778888", state: "GA", price: 15, [field]: value };
+    const body = {
+      name: "Cal",
+      email: "cal@example.com",
+      phone: "5557778888",
+      state: "GA",
+      price: 15,
+      ...window,
+      [field]: value,
+    };
     const response = await callApi("/api/admin/callback-opportunities", { json: body, cookie });
     expect(response.status).toBe(400);
     expect((await response.json<{ errors: Record<string, string> }>()).errors[field]).toBe(message);

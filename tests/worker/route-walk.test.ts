@@ -48,6 +48,7 @@ const BUYER_ROUTES: Route[] = [
   "GET /api/my-callbacks",
   "GET /api/my-leads.csv",
   "GET /api/my-leads/:id/consent",
+  "GET /api/my-callbacks",
   "GET /api/my-orders",
   "POST /api/my-orders/:orderId/payment",
   "POST /api/call-transfer-order",

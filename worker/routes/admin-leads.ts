@@ -20,8 +20,8 @@ export const adminLeads = new Hono<SignedInBindings>()
   })
   .get("/admin/aged-leads", async (c) => c.json(await recentAgedLeads(c.var.deps)))
   .post("/admin/callback-opportunities", validateJson(callbackOpportunitySchema), async (c) => {
-    const { id } = await addCallbackOpportunity(c.var.deps, c.req.valid("json"), c.get("user").id);
-    return c.json({ message: "Callback opportunity uploaded successfully", id }, 201);
+    const added = await addCallbackOpportunity(c.var.deps, c.req.valid("json"), c.get("user").id);
+    return c.json({ message: "Callback opportunity uploaded successfully", ...added }, 201);
   })
   .get("/admin/callback-opportunities", async (c) => c.json(await recentCallbackOpportunities(c.var.deps)))
   .post("/bulk-upload-aged-leads", validateJson(bulkUploadSchema), async (c) => {

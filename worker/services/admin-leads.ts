@@ -1,11 +1,13 @@
-/** Admin lead uploads (product rules 5, 15): single aged leads and callback opportunities, newest first. */
-import { desc } from "drizzle-orm";
+/** Admin lead uploads (product rules 5, 15): single aged leads, call-backs and appointments, newest first. */
+import { desc, eq } from "drizzle-orm";
 import { storedLead } from "../../src/domain/leads";
 import { agedLeadPrice, dollarsToCents } from "../../src/domain/pricing";
 import type { AdminAgedLead, CallbackOpportunity } from "../../src/domain/schemas/admin-leads";
+import { defaultTimeZone } from "../../src/domain/time-zones";
 import { agedLeads, callbackOpportunities } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError } from "../errors";
+import { takeCallback } from "./callbacks";
 
 /** How many of the latest uploads the admin lists show. */
 const RECENT = 50;
@@ -73,33 +75,59 @@ export async function recentAgedLeads(deps: Deps) {
   });
 }
 
+/**
+ * The admin's call-back or appointment (docs/decisions/0059): taken in by the call-back service, so it is
+ * scrubbed against the shared Do Not Call lists and placed in a paid call-back order exactly like a
+ * partner's; the admin's price is its own. Answers its window and the order it went to (null: waiting).
+ */
 export async function addCallbackOpportunity(deps: Deps, opportunity: CallbackOpportunity, createdBy: string) {
-  const id = crypto.randomUUID();
-  await deps.db.insert(callbackOpportunities).values({
-    id,
-    name: opportunity.name,
-    email: opportunity.email,
-    phone: opportunity.phone,
-    state: opportunity.state,
-    priceCents: dollarsToCents(opportunity.price) ?? 0, // the spec's callback-opportunity `price` is in dollars
-    createdBy,
-  });
-  return { id };
+  const { name, email, phone, state, price, kind, date, from, to, timeZone, ...consent } = opportunity;
+  const accepted = await takeCallback(
+    deps,
+    {
+      kind,
+      prospect: { firstName: name, lastName: "", email, phone, state, timeZone },
+      window: { date, from, to },
+      consent,
+    },
+    // The spec's callback-opportunity `price` is in dollars; the schema allows whole cents only.
+    { source: "admin", createdBy, priceCents: dollarsToCents(price) ?? 0 },
+  );
+  const [placed] = await deps.db
+    .select({ orderId: callbackOpportunities.orderId })
+    .from(callbackOpportunities)
+    .where(eq(callbackOpportunities.id, accepted.callbackId));
+  const { callbackId, ...window } = accepted;
+  return { id: callbackId, ...window, orderId: placed?.orderId ?? null };
 }
 
+/** The latest call-backs and appointments: the window (with the prospect's zone) and where each went. */
 export async function recentCallbackOpportunities(deps: Deps) {
   const rows = await deps.db
     .select({
       id: callbackOpportunities.id,
+      kind: callbackOpportunities.kind,
       name: callbackOpportunities.name,
       email: callbackOpportunities.email,
       phone: callbackOpportunities.phone,
       state: callbackOpportunities.state,
       priceCents: callbackOpportunities.priceCents,
+      timeZone: callbackOpportunities.timeZone,
+      windowStart: callbackOpportunities.windowStart,
+      windowEnd: callbackOpportunities.windowEnd,
+      orderId: callbackOpportunities.orderId,
+      deliveredAt: callbackOpportunities.deliveredAt,
       createdAt: callbackOpportunities.createdAt,
     })
     .from(callbackOpportunities)
     .orderBy(desc(callbackOpportunities.createdAt))
     .limit(RECENT);
-  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+  return rows.map((row) => ({
+    ...row,
+    timeZone: row.timeZone ?? defaultTimeZone(row.state),
+    windowStart: row.windowStart?.toISOString() ?? null,
+    windowEnd: row.windowEnd?.toISOString() ?? null,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  }));
 }

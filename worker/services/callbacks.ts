@@ -34,18 +34,39 @@ const CALLBACK_SUPPRESSED = "The prospect's number is on a Do Not Call list; the
 /** How many times a placement chooses again after losing a race. */
 const PLACE_ATTEMPTS = 5;
 
-type Source = { source: "partner"; owner: KeyOwner } | { source: "admin" | "import"; createdBy: string };
+/**
+ * Where a call-back came from. The admin's form (and an import) may set its own price; a partner's is the
+ * survey's call-back price (product rule 4).
+ */
+type Source =
+  | { source: "partner"; owner: KeyOwner }
+  | { source: "admin" | "import"; createdBy: string; priceCents?: number };
+
+/**
+ * A call-back as the service takes it: a partner's payload, or the admin's form (docs/decisions/0059),
+ * whose prospect may have no last name (the form has one name field) and whose consent evidence is
+ * optional (the single aged-lead form's, opt-in time in epoch milliseconds).
+ */
+export type CallbackIntake = Omit<CallbackInput, "consent"> & {
+  consent: Partial<Omit<CallbackInput["consent"], "optInAt">> & { optInAt?: string | number | undefined };
+};
+
+/** The stored name: first and last, either of which the admin's form may leave out. */
+const prospectName = (prospect: { firstName: string; lastName: string }) =>
+  [prospect.firstName, prospect.lastName].filter(Boolean).join(" ");
 
 /** Takes a call-back in, checked and scrubbed, and places it at once when a paid order fits. */
-export async function takeCallback(deps: Deps, input: CallbackInput, from: Source): Promise<CallbackAccepted> {
+export async function takeCallback(deps: Deps, input: CallbackIntake, from: Source): Promise<CallbackAccepted> {
   const { db, now } = deps;
   const timeZone = input.prospect.timeZone ?? defaultTimeZone(input.prospect.state);
   const window = windowOf(input.kind, input.window, timeZone);
   if (!window) throw new InvalidError("window.to must be a time after window.from");
   const problem = windowProblem(window, now);
   if (problem) throw new InvalidError(`${problem}.`);
-  const optInAt = Date.parse(input.consent.optInAt);
-  if (optInAt > now + 5 * 60_000) throw new InvalidError("consent.optInAt cannot be in the future.");
+  const given = input.consent.optInAt;
+  const optInAt = given === undefined ? null : typeof given === "number" ? given : Date.parse(given);
+  if (optInAt !== null && optInAt > now + 5 * 60_000)
+    throw new InvalidError("consent.optInAt cannot be in the future.");
   if (from.source === "partner" && from.owner.requireTrustedForm && !input.consent.trustedFormUrl)
     throw new InvalidError(TRUSTED_FORM_REQUIRED);
   const key = phoneKey(input.prospect.phone);
@@ -57,7 +78,7 @@ export async function takeCallback(deps: Deps, input: CallbackInput, from: Sourc
   await db.insert(callbacks).values({
     id,
     kind: input.kind,
-    name: `${input.prospect.firstName} ${input.prospect.lastName}`,
+    name: prospectName(input.prospect),
     email: input.prospect.email ?? "",
     phone: input.prospect.phone,
     phoneKey: key,
@@ -66,12 +87,12 @@ export async function takeCallback(deps: Deps, input: CallbackInput, from: Sourc
     timeZone,
     windowStart: new Date(window.windowStart),
     windowEnd: new Date(window.windowEnd),
-    priceCents: surveyUnitCents("Call-Backs"),
+    priceCents: (from.source !== "partner" ? from.priceCents : undefined) ?? surveyUnitCents("Call-Backs"),
     source: from.source,
     partnerId: from.source === "partner" ? from.owner.partnerId : null,
     createdBy: from.source === "partner" ? null : from.createdBy,
-    optInAt: new Date(optInAt),
-    optInUrl: input.consent.optInUrl,
+    optInAt: optInAt === null ? null : new Date(optInAt),
+    optInUrl: input.consent.optInUrl ?? null,
     consentText: input.consent.consentText || null,
     ipAddress: input.consent.ipAddress ?? null,
     trustedFormUrl: input.consent.trustedFormUrl ?? null,

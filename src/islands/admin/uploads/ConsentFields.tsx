@@ -1,21 +1,36 @@
-/** The single aged-lead form's consent evidence (product rule 39): six optional fields, checked by the lead schema. */
-import type { UseFormReturn } from "react-hook-form";
-import { CONSENT_FIELD_LABELS, TRUSTEDFORM_CERT_HOST } from "../../../domain/consent";
-import type { AdminAgedLead, AdminAgedLeadInput } from "../../../domain/schemas/admin-leads";
+/**
+ * The consent evidence of the admin's forms (product rule 39): six optional fields, checked by the form's
+ * schema with `consentEvidenceShape` (the single aged lead; the callbacks tab's call-back, decision 0059).
+ */
+import type { FieldValues, UseFormReturn } from "react-hook-form";
+import { CONSENT_FIELD_LABELS, type ConsentField, TRUSTEDFORM_CERT_HOST } from "../../../domain/consent";
 import { fieldProps } from "../../../ui/form";
 import { Field } from "../../../ui/input";
 
 /** The datetime-local input's value, read in the admin's time zone, as an ISO instant. */
 export const toIso = (local: string) => (local ? new Date(local).toISOString() : "");
 
-export function ConsentFields({ form }: { form: UseFormReturn<AdminAgedLeadInput, unknown, AdminAgedLead> }) {
+/** A form's values as far as these fields go. */
+type ConsentValues = Partial<Record<ConsentField, unknown>>;
+
+const LEAD_NOTE =
+  'Buyers see it after purchase. A TrustedForm certificate or a Jornaya LeadiD marks the lead "with certificate".';
+
+export function ConsentFields<Values extends FieldValues & ConsentValues, Output>({
+  form: anyForm,
+  note = LEAD_NOTE,
+}: {
+  form: UseFormReturn<Values, unknown, Output>;
+  /** The line under the legend: what the evidence is for on this form. */
+  note?: string;
+}) {
+  // Every form it serves spreads `consentEvidenceShape`, so these six names are its fields.
+  const form = anyForm as unknown as UseFormReturn<ConsentValues>;
   const label = (field: keyof typeof CONSENT_FIELD_LABELS) => `${CONSENT_FIELD_LABELS[field]} (optional)`;
   return (
     <fieldset className="space-y-3 rounded-xl border border-line p-4">
       <legend className="px-1 text-sm font-semibold">Consent evidence</legend>
-      <p className="text-sm text-ink-soft">
-        Buyers see it after purchase. A TrustedForm certificate or a Jornaya LeadiD marks the lead "with certificate".
-      </p>
+      <p className="text-sm text-ink-soft">{note}</p>
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label={label("optInAt")} type="datetime-local" {...fieldProps(form, "optInAt", { setValueAs: toIso })} />
         <Field label={label("optInUrl")} type="url" placeholder="https://" {...fieldProps(form, "optInUrl")} />
