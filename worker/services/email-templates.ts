@@ -77,7 +77,7 @@ function compose(subject: string, lines: Line[]): Email {
 }
 
 /** Where a buyer finds delivered call-backs and appointments. */
-export const MY_CALLBACKS_PATH = "/dashboard?view=my-call-backs";
+const MY_CALLBACKS_PATH = "/dashboard?view=my-call-backs";
 
 interface CallbackMailFacts {
   buyerName: string | null;
