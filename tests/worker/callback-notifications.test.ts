@@ -18,7 +18,7 @@ import { scheduled } from "../../worker/scheduled";
 import { sendCallbackReminders } from "../../worker/services/callback-notifications";
 import { fillCallbackOrders, takeCallback } from "../../worker/services/callbacks";
 import { siteOrigin } from "../../worker/services/mail";
-import { createUser, signedIn } from "./helpers";
+import { callApi, createUser, signedIn } from "./helpers";
 import { newPhone } from "./transfer-fixtures";
 import { addEndpoint, eventsOf, type FakeQueue, fakeNetwork, fakeQueue, runQueue } from "./webhook-fixtures";
 
@@ -189,6 +189,27 @@ describe("the delivery webhook", () => {
     expect((await eventsOf(buyer.user.id)).map((event) => event.subject_id)).toEqual([callbackId]);
     expect(queue.sent).toHaveLength(1);
     expect(await mailsTo(buyer.user.email)).toHaveLength(1);
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("documents both events in its webhooks section with the prospect, the window and the consent", async () => {
+    const document = await (await callApi("/api/v1/openapi.json")).json<{
+      webhooks: Record<string, { post: { requestBody: { content: { "application/json": { schema: unknown } } } } }>;
+      components: { schemas: Record<string, { properties?: Record<string, { properties?: object }> }> };
+    }>();
+    for (const [type, name] of [
+      ["callback.delivered", "CallbackDeliveredEvent"],
+      ["appointment.delivered", "AppointmentDeliveredEvent"],
+    ] as const) {
+      expect(document.webhooks[type]?.post.requestBody.content["application/json"].schema).toEqual({
+        $ref: `#/components/schemas/${name}`,
+      });
+      const data = document.components.schemas[name]?.properties?.data?.properties ?? {};
+      expect(Object.keys(data)).toEqual(
+        expect.arrayContaining(["callbackId", "kind", "orderId", "prospect", "window", "consent"]),
+      );
+    }
   });
 });
 
