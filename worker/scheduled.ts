@@ -1,5 +1,6 @@
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { sendCallbackReminders } from "./services/callback-notifications";
 import { optimizeDatabase } from "./services/db-maintenance";
 import { sendDeliverySummaries } from "./services/delivery-summaries";
 import { resendStalledBatches } from "./services/import-sweep";
@@ -16,7 +17,9 @@ import { STARTUP_CRON, WEBHOOK_SWEEP_CRON } from "./startup";
  * expired transfers told to subscribed buyers, every minute on its own cron (WEBHOOK_SWEEP_CRON,
  * docs/decisions/0052) so that a delivery whose consumer died goes out again within two minutes. The local server also runs it once as it starts
  * (STARTUP_CRON), when every batch still queued has lost its message. Suppression uploads get the same
- * care, and those never finished expire after a day (docs/decisions/0051); the database is optimized last (`PRAGMA optimize`, docs/decisions/0043).
+ * care, and those never finished expire after a day (docs/decisions/0051); buyers are reminded of call-backs
+ * whose window opens within 15 minutes (docs/decisions/0060); the database is optimized last
+ * (`PRAGMA optimize`, docs/decisions/0043).
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
   const deps = createDeps(env);
@@ -36,6 +39,8 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   if (cancelled > 0) console.log(`Cancelled the payments of ${cancelled} expired reservations`);
   const summaries = await sendDeliverySummaries(deps);
   if (summaries > 0) console.log(`Sent ${summaries} daily delivery summaries`);
+  const reminders = await sendCallbackReminders(deps);
+  if (reminders > 0) console.log(`Sent ${reminders} call-back reminders`);
   const expired = await expireSuppressionUploads(deps);
   if (expired > 0) console.log(`Gave up ${expired} suppression uploads unfinished for a day`);
   const suppression = await resendStalledSuppression(deps, startup ? 0 : undefined);

@@ -8,7 +8,7 @@
 
 import { statesFromText } from "./delivery-setup.ts";
 import type { CALLBACK_PREFERENCES } from "./survey.ts";
-import { localTime } from "./time-zones.ts";
+import { formatterPerZone, localTime } from "./time-zones.ts";
 
 export const CALLBACK_KINDS = ["callback", "appointment"] as const;
 export type CallbackKind = (typeof CALLBACK_KINDS)[number];
@@ -172,3 +172,26 @@ export function callbackOrderTerms(
   const states = typeof details.workingStates === "string" ? statesFromText(details.workingStates) : [];
   return { states: states.length > 0 ? states : null, preference: preference ?? "anytime" };
 }
+
+/** The buyer's reminder e-mail goes this many minutes before a delivered call-back's window opens. */
+export const REMINDER_MINUTES_BEFORE = 15;
+
+const dayAndTime = formatterPerZone({
+  weekday: "short",
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZoneName: "short",
+});
+const timeOnly = formatterPerZone({ hour: "numeric", minute: "2-digit", timeZoneName: "short" });
+
+/** A window as the prospect's clock reads it: "Fri, Nov 27, 2:00 PM CST – 4:00 PM CST (America/Chicago)". */
+export function windowLabel(window: CallbackWindow): string {
+  const start = dayAndTime(window.timeZone).format(window.windowStart);
+  const end = timeOnly(window.timeZone).format(window.windowEnd);
+  return `${start} – ${end} (${window.timeZone})`;
+}
+
+/** The prospect's first name, from the name as stored ("Mary Johnson"). */
+export const prospectFirstName = (name: string): string => name.trim().split(/\s+/)[0] ?? name;

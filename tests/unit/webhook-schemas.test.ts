@@ -83,6 +83,24 @@ const SAMPLES: { [T in AnyWebhookEventType]: WebhookDataInput<T> } = {
     note: null,
     decidedAt: "2026-11-25T10:00:00.000Z",
   },
+  "callback.delivered": {
+    callbackId: "cb_1",
+    kind: "callback",
+    orderId: "ord_1",
+    prospect: { name: "Mary Johnson", phone: "2145551000", email: null, state: "TX", zip: "75001" },
+    window: { start: "2026-11-25T20:00:00.000Z", end: "2026-11-25T22:00:00.000Z", timeZone: "America/Chicago" },
+    deliveredAt: "2026-11-24T15:00:00.000Z",
+    consent: { optInAt: "2026-11-24T14:55:00.000Z", optInUrl: "https://example.com/quote" },
+  },
+  "appointment.delivered": {
+    callbackId: "cb_2",
+    kind: "appointment",
+    orderId: "ord_1",
+    prospect: { name: "Mary Johnson", phone: "2145551000", email: "mary@example.com", state: "TX", zip: null },
+    window: { start: "2026-11-25T20:00:00.000Z", end: "2026-11-25T20:30:00.000Z", timeZone: "America/Chicago" },
+    deliveredAt: "2026-11-24T15:00:00.000Z",
+    consent: { optInAt: "2026-11-24T14:55:00.000Z" },
+  },
   test: { message: "A test event from your shop." },
 };
 
@@ -98,7 +116,7 @@ describe("webhook payloads", () => {
     expect(webhookEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
   });
 
-  it("covers the eight events of the issue plus the test event", () => {
+  it("covers the eight events of the issue, the two call-back deliveries (docs/decisions/0060) and the test event", () => {
     expect(WEBHOOK_EVENT_TYPES).toEqual([
       "lead.purchased",
       "transfer.routed",
@@ -108,6 +126,8 @@ describe("webhook payloads", () => {
       "order.paid",
       "order.completed",
       "return.decided",
+      "callback.delivered",
+      "appointment.delivered",
     ]);
     expect(Object.keys(WEBHOOK_EVENT_SCHEMAS).sort()).toEqual([...ALL_WEBHOOK_EVENT_TYPES].sort());
   });
@@ -153,6 +173,8 @@ describe("webhook payloads", () => {
     expect(webhookEventSubject(build("transfer.billable"))).toBe(`transfer:${transfer.transferId}`);
     expect(webhookEventSubject(build("order.completed"))).toBe("order:ord_1");
     expect(webhookEventSubject(build("return.decided"))).toBe("return:ret_1");
+    expect(webhookEventSubject(build("callback.delivered"))).toBe("callback:cb_1");
+    expect(webhookEventSubject(build("appointment.delivered"))).toBe("callback:cb_2");
     const test = build("test");
     expect(webhookEventSubject(test)).toBe(`test:${test.id}`);
     expect(returnSubjectKind("transfer")).toBe("transfer");
@@ -215,7 +237,7 @@ describe("the OpenAPI 3.1 webhooks section", () => {
     const document = { ...base, webhooks, components: { ...base.components, schemas: { ...components.schemas } } };
     const json = JSON.parse(JSON.stringify(document));
     expect(json.openapi).toBe("3.1.0");
-    expect(Object.keys(json.webhooks)).toHaveLength(9);
+    expect(Object.keys(json.webhooks)).toHaveLength(ALL_WEBHOOK_EVENT_TYPES.length);
     expect(json.components.schemas.TransferBillableEvent.properties.data.properties.billable).toEqual({
       type: "boolean",
       const: true,

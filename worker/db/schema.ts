@@ -353,12 +353,17 @@ export const callbackOpportunities = sqliteTable(
     orderId: text("order_id"),
     buyerUserId: text("buyer_user_id"),
     deliveredAt: integer("delivered_at", { mode: "timestamp_ms" }),
+    /** When the buyer's reminder e-mail was claimed, 15 minutes before the window (migration 0029, decision 0060). */
+    remindedAt: integer("reminded_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("callback_opportunities_created_at_idx").on(t.createdAt),
     index("callback_opportunities_order_idx").on(t.orderId),
     index("callback_opportunities_buyer_phone_idx").on(t.buyerUserId, t.phoneKey, t.deliveredAt),
     index("callback_opportunities_unassigned_idx").on(t.windowEnd).where(sql`${t.orderId} IS NULL`),
+    index("callback_opportunities_reminder_idx")
+      .on(t.windowStart)
+      .where(sql`${t.remindedAt} IS NULL AND ${t.orderId} IS NOT NULL`),
   ],
 );
 

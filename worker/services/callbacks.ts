@@ -27,7 +27,10 @@ import { callbackOpportunities as callbacks, orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
+import { mailCallbackDelivered } from "./callback-notifications";
 import { sharedListHoldsSql } from "./suppression-rules";
+import { callbackDeliveredFact } from "./webhooks/facts";
+import { webhookRecording } from "./webhooks/record";
 
 /** What a partner is told about a number on a shared Do Not Call list (the list is not named). */
 const CALLBACK_SUPPRESSED = "The prospect's number is on a Do Not Call list; the call-back was not taken.";
@@ -170,7 +173,9 @@ async function placeCallback(deps: Deps, callbackId: string): Promise<string | n
     const seen = new Set(recent.flatMap((r) => (r.userId ? [prospectBuyerKey(r.userId, row.phoneKey ?? 0)] : [])));
     const order = chooseOrder(callback, open, seen, now);
     if (!order) return null;
-    const placed = await db
+    // The buyer's webhook joins the placement's batch: recorded only if this UPDATE placed it (docs/decisions/0060).
+    const hooks = await webhookRecording(deps, callbackDeliveredFact(row, order.id, now));
+    const place = db
       .update(callbacks)
       .set({ orderId: order.id, buyerUserId: order.userId, deliveredAt: new Date(now) })
       .where(
@@ -185,7 +190,12 @@ async function placeCallback(deps: Deps, callbackId: string): Promise<string | n
         ),
       )
       .returning({ id: callbacks.id });
-    if (placed.length > 0) return order.id;
+    const results = await db.batch([place, ...hooks.statements]);
+    await hooks.enqueue(deps, results);
+    if (results[0].length > 0) {
+      await mailCallbackDelivered(deps, callbackId);
+      return order.id;
+    }
   }
   return null;
 }

@@ -6,6 +6,7 @@
  */
 import { site as siteConfig } from "../../src/config/site";
 import { RESET_LINK_LIFETIME } from "../../src/domain/auth-limits";
+import { type CallbackKind, REMINDER_MINUTES_BEFORE } from "../../src/domain/callbacks";
 import { RESUME_REFUSALS } from "../../src/domain/delivery-pauses";
 import { SETUP_LINK_TTL_DAYS } from "../../src/domain/delivery-setup";
 import { formatUsd } from "../../src/domain/pricing";
@@ -74,6 +75,18 @@ function compose(subject: string, lines: Line[]): Email {
     secrets: links.filter((link) => link.secret).map((link) => link.href),
   };
 }
+
+/** Where a buyer finds delivered call-backs and appointments. */
+const MY_CALLBACKS_PATH = "/dashboard?view=my-call-backs";
+
+interface CallbackMailFacts {
+  buyerName: string | null;
+  kind: CallbackKind;
+  prospectFirstName: string;
+  phone: string;
+  window: string;
+}
+const callbackNoun = (kind: CallbackKind) => (kind === "appointment" ? "appointment" : "call-back");
 
 const hello = (name: string | null | undefined) => `Hello${name ? ` ${name}` : ""},`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -202,5 +215,22 @@ export const emails = {
       "It no longer counts in your payout statement.",
       "",
       ["Your statement: ", page(origin, "/partner")],
+    ]),
+
+  callbackDelivered: (origin: string, callback: CallbackMailFacts) =>
+    compose(`New ${callbackNoun(callback.kind)}: call ${callback.prospectFirstName} ${callback.window}`, [
+      hello(callback.buyerName),
+      "",
+      `A new ${callbackNoun(callback.kind)} was delivered to your order: ${callback.prospectFirstName} (${callback.phone}) asked to be called ${callback.window}, in the prospect's time zone.`,
+      `We will remind you ${REMINDER_MINUTES_BEFORE} minutes before the window opens. Contact details and consent are in My Call-Backs:`,
+      page(origin, MY_CALLBACKS_PATH),
+    ]),
+
+  callbackReminder: (origin: string, callback: CallbackMailFacts) =>
+    compose(`Reminder: call ${callback.prospectFirstName} ${callback.window}`, [
+      hello(callback.buyerName),
+      "",
+      `Your ${callbackNoun(callback.kind)} with ${callback.prospectFirstName} (${callback.phone}) opens in ${REMINDER_MINUTES_BEFORE} minutes or less: ${callback.window}, in the prospect's time zone.`,
+      ["Details in My Call-Backs: ", page(origin, MY_CALLBACKS_PATH)],
     ]),
 };

@@ -4,6 +4,7 @@
  * and generate the OpenAPI `webhooks` section (./webhooks-openapi.ts). Times are ISO 8601 UTC, money
  * integer cents. New fields may be added within an API version; receivers should ignore unknown ones.
  */
+import { CALLBACK_KINDS } from "../callbacks.ts";
 import { CERTIFICATE_STATUS_LABELS, CERTIFICATE_STATUSES } from "../consent.ts";
 import { ORDER_KINDS, ORDER_STATUSES } from "../orders.ts";
 import { RETURN_REASON_VALUES, type ReturnKind } from "../returns.ts";
@@ -131,6 +132,33 @@ const returnDecidedData = z.object({
   decidedAt: isoTime,
 });
 
+const callbackProspectSchema = z
+  .object({
+    name: z.string().max(200).meta({ example: "Mary Johnson" }),
+    phone: z.string().max(30).meta({ example: "2145551000" }),
+    email: z.string().max(320).nullable().meta({ example: "mary@example.com" }),
+    state: z.string().max(50).meta({ example: "TX" }),
+    zip: z.string().max(10).nullable().meta({ example: "75001" }),
+  })
+  .meta({ description: "The prospect to call; email and zip are null when not captured." });
+
+/** `callback.delivered` and `appointment.delivered` (docs/decisions/0058, 0060). */
+const callbackDeliveredData = z.object({
+  callbackId: id("The call-back, as in My Call-Backs.", "5b0c4c5e-8f3e-4a4b-9d83-2f0f8ad3c7a1"),
+  kind: z.enum(CALLBACK_KINDS),
+  orderId,
+  prospect: callbackProspectSchema,
+  window: z
+    .object({
+      start: isoTime.meta({ description: "When you may start calling." }),
+      end: isoTime.meta({ description: "When the window closes (an appointment holds 30 minutes)." }),
+      timeZone: z.string().max(64).meta({ description: "The prospect's IANA time zone.", example: "America/Chicago" }),
+    })
+    .meta({ description: "The window the prospect asked to be called in." }),
+  deliveredAt: isoTime,
+  consent: webhookConsentSchema,
+});
+
 const testData = z.object({ message: z.string().max(500).meta({ example: "A test event from your shop." }) });
 
 /** Each event's `data`, by type. */
@@ -143,6 +171,8 @@ const WEBHOOK_DATA_SCHEMAS = {
   "order.paid": orderData,
   "order.completed": orderData,
   "return.decided": returnDecidedData,
+  "callback.delivered": callbackDeliveredData,
+  "appointment.delivered": callbackDeliveredData,
   [TEST_EVENT_TYPE]: testData,
 } as const satisfies Record<AnyWebhookEventType, z.ZodType>;
 type DataSchemas = typeof WEBHOOK_DATA_SCHEMAS;
@@ -157,6 +187,8 @@ export const WEBHOOK_SCHEMA_NAMES: Record<AnyWebhookEventType, string> = {
   "order.paid": "OrderPaidEvent",
   "order.completed": "OrderCompletedEvent",
   "return.decided": "ReturnDecidedEvent",
+  "callback.delivered": "CallbackDeliveredEvent",
+  "appointment.delivered": "AppointmentDeliveredEvent",
   [TEST_EVENT_TYPE]: "TestEvent",
 };
 
@@ -185,6 +217,8 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   "order.paid": envelope("order.paid"),
   "order.completed": envelope("order.completed"),
   "return.decided": envelope("return.decided"),
+  "callback.delivered": envelope("callback.delivered"),
+  "appointment.delivered": envelope("appointment.delivered"),
   [TEST_EVENT_TYPE]: envelope(TEST_EVENT_TYPE),
 };
 
@@ -195,6 +229,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
 export const webhookSchemaRegistry = z.registry<{ id: string }>();
 webhookSchemaRegistry.add(webhookConsentSchema, { id: "WebhookConsent" });
 webhookSchemaRegistry.add(webhookProspectSchema, { id: "WebhookProspect" });
+webhookSchemaRegistry.add(callbackProspectSchema, { id: "WebhookCallbackProspect" });
 for (const [type, schema] of Object.entries(WEBHOOK_EVENT_SCHEMAS)) {
   webhookSchemaRegistry.add(schema, { id: WEBHOOK_SCHEMA_NAMES[type as AnyWebhookEventType] });
 }
@@ -245,6 +280,9 @@ export function webhookEventSubject(event: WebhookEvent): string {
       return webhookSubject(event.type, event.data.orderId);
     case "return.decided":
       return webhookSubject(event.type, event.data.returnId);
+    case "callback.delivered":
+    case "appointment.delivered":
+      return webhookSubject(event.type, event.data.callbackId);
     case TEST_EVENT_TYPE:
       return webhookSubject(event.type, event.id);
   }

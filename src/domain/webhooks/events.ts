@@ -14,6 +14,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "order.paid",
   "order.completed",
   "return.decided",
+  "callback.delivered",
+  "appointment.delivered",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -32,6 +34,10 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<AnyWebhookEventType, string> = {
   "order.paid": "The payment for one of your orders was confirmed.",
   "order.completed": "One of your orders was fulfilled in full.",
   "return.decided": "A return you asked for (a lead or a transfer) was approved or denied.",
+  "callback.delivered":
+    "A call-back was placed in one of your call-back orders: the prospect's contact, window and consent.",
+  "appointment.delivered":
+    "An appointment was placed in one of your call-back orders: the prospect's contact, set time and consent.",
   test: 'A test event, sent by "Send test event" in your integration settings.',
 };
 
@@ -102,7 +108,7 @@ export async function webhookEventIdFor(type: AnyWebhookEventType, ...keys: stri
 }
 
 /** What an event is about; events of one subject reach an endpoint in the order they happened. */
-const WEBHOOK_SUBJECT_KINDS = ["lead", "transfer", "order", "return", "test"] as const;
+const WEBHOOK_SUBJECT_KINDS = ["lead", "transfer", "order", "return", "callback", "test"] as const;
 export type WebhookSubjectKind = (typeof WEBHOOK_SUBJECT_KINDS)[number];
 
 export const WEBHOOK_SUBJECT_OF: Record<AnyWebhookEventType, WebhookSubjectKind> = {
@@ -114,6 +120,8 @@ export const WEBHOOK_SUBJECT_OF: Record<AnyWebhookEventType, WebhookSubjectKind>
   "order.paid": "order",
   "order.completed": "order",
   "return.decided": "return",
+  "callback.delivered": "callback",
+  "appointment.delivered": "callback",
   test: "test",
 };
 
@@ -134,5 +142,7 @@ export const WEBHOOK_EVENT_RANK: Record<AnyWebhookEventType, number> = {
   "order.paid": 0,
   "order.completed": 1,
   "return.decided": 0,
+  "callback.delivered": 0,
+  "appointment.delivered": 0,
   test: 0,
 };

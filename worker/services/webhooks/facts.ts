@@ -141,3 +141,25 @@ export function returnDecidedFact(
     },
   ];
 }
+
+/**
+ * A call-back or an appointment was placed in order `orderId` at `at` (docs/decisions/0060). Its buyer is
+ * read from the row the placement updated, so a placement that lost (or found the call-back placed
+ * already) records nothing; its event id is the call-back's, so one call-back is told of once.
+ */
+export function callbackDeliveredFact(
+  callback: { id: string; kind: "callback" | "appointment" },
+  orderId: string,
+  at: number,
+): WebhookFact[] {
+  return [
+    {
+      type: callback.kind === "appointment" ? "appointment.delivered" : "callback.delivered",
+      userId: sql`(SELECT c.buyer_user_id FROM callback_opportunities c
+        WHERE c.id = ${callback.id} AND c.order_id = ${orderId} AND c.delivered_at = ${at})`,
+      at,
+      subjects: [{ subjectId: callback.id, idKeys: [callback.id] }],
+      when: () => sql`1`,
+    },
+  ];
+}

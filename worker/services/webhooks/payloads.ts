@@ -8,7 +8,7 @@ import { type AnyColumn, sql } from "drizzle-orm";
 import { buildWebhookEvent, returnSubjectKind, type WebhookDataInput } from "../../../src/domain/schemas/webhooks";
 import type { TransferStatus } from "../../../src/domain/transfers";
 import type { AnyWebhookEventType } from "../../../src/domain/webhooks/events";
-import { agedLeads, orders, returns, transfers } from "../../db/schema";
+import { agedLeads, callbackOpportunities, orders, returns, transfers } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { checkLeadCertificates } from "../certificate-checks";
 import { purchasedLeadConsent } from "../consent-records";
@@ -148,6 +148,25 @@ async function returnBuilder(deps: Deps, ids: string[]): Promise<Builder> {
   };
 }
 
+/** `callback.delivered` / `appointment.delivered`: the prospect, the window and the consent as stored. */
+async function callbackBuilder(deps: Deps, ids: string[]): Promise<Builder> {
+  const rows = await deps.db.select().from(callbackOpportunities).where(inJson(callbackOpportunities.id, ids));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return (event) => {
+    const row = byId.get(event.subjectId);
+    if (!row?.orderId || !row.deliveredAt || !row.windowStart || !row.windowEnd || !row.timeZone) return null;
+    return {
+      callbackId: row.id,
+      kind: row.kind,
+      orderId: row.orderId,
+      prospect: { name: row.name, phone: row.phone, email: row.email || null, state: row.state, zip: row.zip },
+      window: { start: row.windowStart.toISOString(), end: row.windowEnd.toISOString(), timeZone: row.timeZone },
+      deliveredAt: row.deliveredAt.toISOString(),
+      consent: purchasedLeadConsent({ ...row, certificateCheck: null }),
+    } satisfies WebhookDataInput<"callback.delivered">;
+  };
+}
+
 const BUILDERS: Partial<Record<AnyWebhookEventType, (deps: Deps, ids: string[]) => Promise<Builder>>> = {
   "lead.purchased": leadBuilder,
   "transfer.routed": transferBuilder,
@@ -157,6 +176,8 @@ const BUILDERS: Partial<Record<AnyWebhookEventType, (deps: Deps, ids: string[]) 
   "order.paid": orderBuilder,
   "order.completed": orderBuilder,
   "return.decided": returnBuilder,
+  "callback.delivered": callbackBuilder,
+  "appointment.delivered": callbackBuilder,
 };
 
 /**
