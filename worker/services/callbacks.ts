@@ -7,7 +7,7 @@
  * has not gone to that buyer within 30 days. Two placements racing for an order's last place, or for one
  * call-back, leave exactly one winner; the loser chooses again from what is left.
  */
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import {
   type CallbackToPlace,
   callbackOrderTerms,
@@ -213,13 +213,17 @@ export async function fillCallbackOrders(deps: Deps, limit = 100): Promise<numbe
   return placed;
 }
 
-/** A buyer's delivered call-backs and appointments, soonest window first among those still to come. */
-export async function deliveredCallbacks(deps: Pick<Deps, "db">, userId: string): Promise<DeliveredCallback[]> {
+/**
+ * A buyer's delivered call-backs and appointments: those still to come first, soonest window first, then
+ * the passed ones, latest first.
+ */
+export async function deliveredCallbacks(deps: Pick<Deps, "db" | "now">, userId: string): Promise<DeliveredCallback[]> {
+  const passed = sql`${callbacks.windowEnd} <= ${deps.now}`;
   const rows = await deps.db
     .select()
     .from(callbacks)
     .where(eq(callbacks.buyerUserId, userId))
-    .orderBy(desc(callbacks.windowStart))
+    .orderBy(passed, sql`CASE WHEN ${passed} THEN -${callbacks.windowStart} ELSE ${callbacks.windowStart} END`)
     .limit(500);
   return rows.map((row) => ({
     id: row.id,
