@@ -138,6 +138,39 @@ describe("call-backs from partners", () => {
     expect(theirs.callbacks).toEqual([]);
   });
 
+  it("exports My Call-Backs as CSV with the window in both forms and the consent, for its buyer only", async () => {
+    const partner = await createPartner();
+    const buyer = await createUser();
+    await paidCallbackOrder({ userId: buyer.id });
+    const phone = newPhone();
+    const body = callbackBody({ phone });
+    const accepted = (await (await post(partner.auth, body)).json()) as { callbackId: string; windowStart: string };
+    const cookie = await login(buyer);
+    const listed = (await (await callApi("/api/my-callbacks", { cookie })).json()) as {
+      callbacks: { consent: { optInAt: string; optInUrl: string; certificate: string } }[];
+    };
+    expect(listed.callbacks[0]?.consent).toMatchObject({
+      optInAt: body.consent.optInAt,
+      optInUrl: "https://example.com/quote",
+      certificate: "none",
+    });
+    const response = await callApi("/api/my-callbacks.csv", { cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toContain("text/csv");
+    const [header, row, extra] = (await response.text()).split("\r\n");
+    expect(header).toContain("Window start (UTC)");
+    expect(header).toContain("Opt-in page");
+    expect(row).toContain(`"${phone}"`);
+    expect(row).toContain(`"${accepted.windowStart}"`);
+    expect(row).toContain('"https://example.com/quote"');
+    expect(row).toContain("(America/Chicago)");
+    expect(extra).toBeUndefined();
+    const stranger = await login(await createUser());
+    const theirs = await (await callApi("/api/my-callbacks.csv", { cookie: stranger })).text();
+    expect(theirs.split("\r\n")).toHaveLength(1);
+    expect((await callApi("/api/my-callbacks.csv")).status).toBe(401);
+  });
+
   it("goes to the oldest paid order that fits its state and time of day, never beyond the count bought", async () => {
     const partner = await createPartner();
     const floridaMornings = await paidCallbackOrder({

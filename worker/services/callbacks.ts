@@ -15,10 +15,13 @@ import {
   type OpenCallbackOrder,
   prospectBuyerKey,
   SAME_PROSPECT_WINDOW_MS,
+  windowLabel,
   windowOf,
   windowProblem,
 } from "../../src/domain/callbacks";
 import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
+import { CONSENT_CSV_HEADER, consentCsvCells } from "../../src/domain/consent-record";
+import { csvLines } from "../../src/domain/csv-writer";
 import { surveyUnitCents } from "../../src/domain/pricing";
 import type { CallbackAccepted, CallbackInput, DeliveredCallback } from "../../src/domain/schemas/callbacks";
 import { phoneKey } from "../../src/domain/suppression";
@@ -28,6 +31,7 @@ import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
 import { mailCallbackDelivered } from "./callback-notifications";
+import { purchasedLeadConsent } from "./consent-records";
 import { sharedListHoldsSql } from "./suppression-rules";
 import { callbackDeliveredFact } from "./webhooks/facts";
 import { webhookRecording } from "./webhooks/record";
@@ -237,5 +241,43 @@ export async function deliveredCallbacks(deps: Pick<Deps, "db" | "now">, userId:
     windowEnd: (row.windowEnd ?? row.createdAt).toISOString(),
     deliveredAt: (row.deliveredAt ?? row.createdAt).toISOString(),
     orderId: row.orderId ?? "",
+    consent: purchasedLeadConsent({ ...row, certificateCheck: null }),
   }));
+}
+
+/** My Call-Backs as CSV: the contact, the window in the prospect's zone and in UTC, and the consent. */
+export async function deliveredCallbacksCsv(deps: Pick<Deps, "db" | "now">, userId: string): Promise<string> {
+  const header = [
+    "Kind",
+    "Name",
+    "Phone",
+    "E-mail",
+    "State",
+    "Time zone",
+    "Window (prospect's time)",
+    "Window start (UTC)",
+    "Window end (UTC)",
+    "Delivered (UTC)",
+    "Order",
+    ...CONSENT_CSV_HEADER,
+  ];
+  const rows = (await deliveredCallbacks(deps, userId)).map((item) => [
+    item.kind === "appointment" ? "Appointment" : "Call-back",
+    item.name,
+    item.phone,
+    item.email,
+    item.state,
+    item.timeZone,
+    windowLabel({
+      windowStart: Date.parse(item.windowStart),
+      windowEnd: Date.parse(item.windowEnd),
+      timeZone: item.timeZone,
+    }),
+    item.windowStart,
+    item.windowEnd,
+    item.deliveredAt,
+    item.orderId,
+    ...consentCsvCells(item.consent),
+  ]);
+  return rows.length > 0 ? `${csvLines([header])}\r\n${csvLines(rows, true)}` : csvLines([header]);
 }

@@ -4,6 +4,7 @@
  * window the prospect agreed to, in the prospect's local time (src/domain/callbacks.ts).
  */
 import { CALLBACK_KINDS } from "../callbacks.ts";
+import type { ConsentSummary } from "../consent-record.ts";
 import { US_TIME_ZONES } from "../time-zones.ts";
 import { pingSchema } from "./partner-api.ts";
 import { z } from "./zod.ts";
@@ -83,4 +84,6 @@ export interface DeliveredCallback {
   windowEnd: string;
   deliveredAt: string;
   orderId: string;
+  /** The consent evidence as stored: the same object as the `callback.delivered` webhook's. */
+  consent: ConsentSummary;
 }

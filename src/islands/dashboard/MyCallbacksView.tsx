@@ -3,10 +3,12 @@
  * full contact and the window in the prospect's time zone and the buyer's own, and how long until it opens
  * (src/domain/callbacks.ts, docs/decisions/0058).
  */
+import { CERTIFICATE_STATUS_LABELS } from "../../domain/consent";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
+import { buttonClass } from "../../ui/styles";
 
 const zoneTime = (timeZone?: string) =>
   new Intl.DateTimeFormat("en-US", {
@@ -45,9 +47,16 @@ export function MyCallbacksView() {
   const now = Date.now();
   return (
     <section aria-labelledby="my-callbacks-title" className="space-y-5">
-      <h2 id="my-callbacks-title" className="text-2xl font-bold">
-        My Call-Backs
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="my-callbacks-title" className="text-2xl font-bold">
+          My Call-Backs
+        </h2>
+        {items && items.length > 0 && (
+          <a href="/api/my-callbacks.csv" download className={buttonClass("secondary")}>
+            Export CSV
+          </a>
+        )}
+      </div>
       {callbacks.isPending ? (
         <Spinner label="Loading your call-backs..." />
       ) : callbacks.isError || !items ? (
@@ -85,6 +94,14 @@ export function MyCallbacksView() {
                     <dd>{windowText(start, end, item.timeZone)}</dd>
                     <dt className="text-ink-soft">Your time</dt>
                     <dd>{windowText(start, end)}</dd>
+                    <dt className="text-ink-soft">Consent</dt>
+                    <dd>
+                      {item.consent.optInAt
+                        ? `Opted in ${zoneTime(item.timeZone).format(Date.parse(item.consent.optInAt))}`
+                        : "No opt-in time"}
+                      {item.consent.optInUrl ? ` on ${item.consent.optInUrl}` : ""} ·{" "}
+                      {CERTIFICATE_STATUS_LABELS[item.consent.certificate]}
+                    </dd>
                   </dl>
                 </Card>
               </li>
