@@ -40,6 +40,16 @@ const oneOf = (column: AnySQLiteColumn, values: readonly string[]): SQL =>
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
+/** The six optional consent-evidence columns a lead and a call-back keep (product rule 39). */
+const consentEvidenceColumns = () => ({
+  optInAt: integer("opt_in_at", { mode: "timestamp_ms" }),
+  optInUrl: text("opt_in_url"),
+  consentText: text("consent_text"),
+  ipAddress: text("ip_address"),
+  trustedFormUrl: text("trusted_form_url"),
+  jornayaLeadId: text("jornaya_lead_id"),
+});
+
 export const users = sqliteTable(
   "users",
   {
@@ -245,12 +255,7 @@ export const agedLeads = sqliteTable(
     /** Set when the lead's order was fully refunded (migration 0016): it leaves My Leads and cannot be returned. */
     refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
     // Consent evidence (migration 0017, product rule 39): each optional, checked by schemas/consent.ts.
-    optInAt: integer("opt_in_at", { mode: "timestamp_ms" }),
-    optInUrl: text("opt_in_url"),
-    consentText: text("consent_text"),
-    ipAddress: text("ip_address"),
-    trustedFormUrl: text("trusted_form_url"),
-    jornayaLeadId: text("jornaya_lead_id"),
+    ...consentEvidenceColumns(),
     /** A TrustedForm certificate or a Jornaya LeadiD (`hasConsentCertificate`): the marketplace's "with certificate". */
     certified: integer("certified", { mode: "boolean" }).notNull().default(false),
     /**
@@ -343,12 +348,7 @@ export const callbackOpportunities = sqliteTable(
     phoneKey: integer("phone_key"),
     source: text("source", { enum: CALLBACK_SOURCES }).notNull().default("admin"),
     partnerId: text("partner_id"),
-    optInAt: integer("opt_in_at", { mode: "timestamp_ms" }),
-    optInUrl: text("opt_in_url"),
-    consentText: text("consent_text"),
-    ipAddress: text("ip_address"),
-    trustedFormUrl: text("trusted_form_url"),
-    jornayaLeadId: text("jornaya_lead_id"),
+    ...consentEvidenceColumns(),
     /** The paid call-back order it was delivered to, its buyer and when (null while unassigned). */
     orderId: text("order_id"),
     buyerUserId: text("buyer_user_id"),
