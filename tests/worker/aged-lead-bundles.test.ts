@@ -95,6 +95,32 @@ describe("survey bundles fill at payment", () => {
     expect((await simulatedIntentOf(start.orderId))?.refunded_cents).toBe(0);
   });
 
+  it("a bundle lead on the buyer's private Do Not Call list is left out at payment and refunded at the unit price", async () => {
+    const leads = await insertLeads(3, { ageDays: 120 });
+    const buyer = await surveyBuyer(3, "90-180", 200);
+    const start = await (await surveyCheckout(buyer, 3, "90-180", 200)).json<Started>();
+    // The buyer keeps one of the three leads' numbers on a private list (decision 0049).
+    const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(buyer.email).first<{ id: string }>();
+    const listed = await env.DB.prepare("SELECT phone_key FROM aged_leads WHERE id = ?")
+      .bind(leads[0])
+      .first<{ phone_key: number }>();
+    const list = await env.DB.prepare(
+      "INSERT INTO suppression_lists (kind, name, owner_user_id, numbers) VALUES ('buyer_private', 'Mine', ?, 1) RETURNING id",
+    )
+      .bind(user?.id)
+      .first<{ id: number }>();
+    await env.DB.prepare("INSERT INTO suppression_numbers (number, list_id, added_on) VALUES (?, ?, 0)")
+      .bind(listed?.phone_key, list?.id)
+      .run();
+
+    expect((await payWithCard(start.clientSecret)).status).toBe(200);
+    const mine = await myLeadIds(buyer.cookie);
+    expect(mine).toHaveLength(2);
+    expect(mine).not.toContain(leads[0]);
+    expect((await simulatedIntentOf(start.orderId))?.refunded_cents).toBe(200);
+    expect(await orderRow(start.orderId)).toMatchObject({ status: "paid", quantity: 2, total_cents: 400 });
+  });
+
   it("refuses a count beyond stock with the message and creates nothing", async () => {
     await insertLeads(37, { ageDays: 120 });
     const buyer = await surveyBuyer(40, "90-180", 200);
