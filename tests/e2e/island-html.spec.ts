@@ -141,6 +141,7 @@ const SCREENS: Screen[] = [
   dashboardView("appointments", "Buy Appointments", "Buy Appointments"),
   dashboardView("call-backs", "Buy Call Backs", "Buy Call Backs"),
   dashboardView("my-leads", "My Leads", "My Leads"),
+  dashboardView("my-call-backs", "My Call-Backs", "My Call-Backs"),
   dashboardView("my-orders", "My Orders", "My Orders"),
   dashboardView("lead-tracker", "Lead Tracker", "Lead Tracker"),
   dashboardView("return-lead", "Return a Lead", "Return a Lead"),
