@@ -33,7 +33,7 @@ export type Slot = keyof typeof SLOT_MINUTES;
 const SLOTS = Object.keys(SLOT_MINUTES) as Slot[];
 
 /** Every this-many-th call-back is posted as an appointment. */
-export const APPOINTMENT_EVERY = 4;
+const APPOINTMENT_EVERY = 4;
 
 export interface PlannedCallback {
   kind: CallbackKind;

@@ -13,7 +13,7 @@ import {
   type Slot,
   tomorrowIn,
 } from "../../scripts/lib/simulated-callbacks.ts";
-import { PREFERENCE_MINUTES } from "../../src/domain/callbacks.ts";
+import { PREFERENCE_MINUTES, windowOf, windowProblem } from "../../src/domain/callbacks.ts";
 import { callbackSchema } from "../../src/domain/schemas/callbacks.ts";
 import { NO_ROUTE_REASONS, type NoRouteReason } from "../../src/domain/transfers.ts";
 
@@ -92,7 +92,7 @@ describe("the window a call-back asks for", () => {
     expect(drawSlot(() => 0.999_999)).toBe("evening");
   });
 
-  it("makes a body POST /api/v1/callbacks accepts, for each slot and kind", () => {
+  it("makes a body and a window POST /api/v1/callbacks accepts, for each slot and kind", () => {
     const consent = {
       optInAt: new Date(now - 90_000).toISOString(),
       optInUrl: "https://example.com/final-expense-quote",
@@ -103,6 +103,10 @@ describe("the window a call-back asks for", () => {
         const prospect = { firstName: "Mary", lastName: "Smith", phone: "4045550123", state: "GA", age: 70, timeZone };
         const parsed = callbackSchema.safeParse({ kind, prospect, window, consent });
         expect(parsed.error?.issues ?? []).toEqual([]);
+        // …and the shop's window rules (not passed, not too long, not too far ahead) let it through.
+        const instants = windowOf(kind, window, timeZone);
+        expect(instants).not.toBeNull();
+        if (instants) expect(windowProblem(instants, now)).toBeNull();
       }
   });
 });
