@@ -1,16 +1,21 @@
 /**
  * `npm run simulate:calls -- --partner KEY [--rate 20/min] [--minutes 5] [--url http://localhost:8787]
- * [--time-scale 30]`: plays a partner's dialer against a running shop through the public partner API
+ * [--time-scale 30] [--no-callbacks]`: plays a partner's dialer against a running shop through the public partner API
  * only. Each ping routes a made-up caller; routed calls connect, then end after a duration drawn around
  * the 120-second buffer (a few go unanswered or fail). Durations are reported as drawn but waited out
- * `--time-scale` times faster, so a 5-minute run shows complete calls.
+ * `--time-scale` times faster, so a 5-minute run shows complete calls. A ping refused because no order
+ * could take the caller now (no open order, outside hours, caps reached) is posted again as a call-back
+ * for tomorrow in the caller's state's zone, morning, afternoon or evening, every 4th an appointment, with
+ * the ping's consent (`POST /api/v1/callbacks`; `--no-callbacks` turns this off). A summary prints every
+ * minute and at the end.
  */
 import { parseArgs } from "node:util";
 import { TRANSFER_BUFFER_SECONDS } from "../src/domain/transfers.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
+import { becomesCallback, drawSlot, planCallback } from "./lib/simulated-callbacks.ts";
 
 const USAGE =
-  "Usage: npm run simulate:calls -- --partner <API key> [--rate 20/min] [--minutes 5] [--url URL] [--time-scale 30]";
+  "Usage: npm run simulate:calls -- --partner <API key> [--rate 20/min] [--minutes 5] [--url URL] [--time-scale 30] [--no-callbacks]";
 
 /** The flags as given; an unknown flag, a missing value or a stray argument exits 2 with the usage. */
 function readFlags() {
@@ -22,6 +27,7 @@ function readFlags() {
         minutes: { type: "string", default: "5" },
         url: { type: "string", default: process.env.SHOP_URL ?? "http://localhost:8787" },
         "time-scale": { type: "string", default: "30" },
+        "no-callbacks": { type: "boolean", default: false },
       },
       strict: true,
     }).values;
@@ -45,6 +51,7 @@ const intervalMs = perUnitMs / Number(rateMatch[1]);
 const minutes = Number(flags.minutes);
 const baseUrl = flags.url.replace(/\/$/, "");
 const timeScale = Number(flags["time-scale"]);
+const postCallbacks = !flags["no-callbacks"];
 
 const FIRST = ["Mary", "James", "Patricia", "Robert", "Linda", "Michael", "Barbara", "William", "Dorothy", "Harold"];
 const LAST = ["Johnson", "Smith", "Williams", "Brown", "Jones", "Miller", "Davis", "Wilson", "Moore", "Taylor"];
@@ -70,7 +77,11 @@ const tally = {
   noAnswer: 0,
   failed: 0,
   errors: 0,
+  callbacksPosted: 0,
+  callbacksTaken: 0,
+  callbacksRefused: new Map<string, number>(),
 };
+const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 const clock = () => new Date().toISOString().slice(11, 19);
 
 async function call(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -87,6 +98,28 @@ async function event(transferId: string, body: Record<string, unknown>) {
   const { status, json } = await call(`/transfers/${transferId}/events`, body);
   if (status !== 200) throw new Error(`${body.type} → ${status} ${json.message}`);
   return json;
+}
+
+/** Offers the caller a call-back: tomorrow in the state's zone, in a day part drawn at random. */
+async function callBack(label: string, prospect: { state: string }, consent: Record<string, string>) {
+  tally.callbacksPosted += 1;
+  const { kind, timeZone, window } = planCallback(
+    Date.now(),
+    prospect.state,
+    drawSlot(Math.random),
+    tally.callbacksPosted,
+  );
+  const { status, json } = await call("/callbacks", { kind, prospect: { ...prospect, timeZone }, window, consent });
+  const when = `${window.date} ${window.from}${window.to ? `-${window.to}` : ""} ${timeZone}`;
+  if (status === 201) {
+    tally.callbacksTaken += 1;
+    console.log(`${label}: ${kind} taken for ${when} (${String(json.callbackId).slice(0, 8)})`);
+    return;
+  }
+  const reason = String(json.reason ?? status);
+  count(tally.callbacksRefused, reason);
+  if (status !== 409) tally.errors += 1;
+  console.log(`${label}: ${kind} for ${when} refused (${status} ${reason}): ${json.message}`);
 }
 
 async function dial(n: number): Promise<void> {
@@ -107,9 +140,10 @@ async function dial(n: number): Promise<void> {
   const { status, json } = await call("/transfers", { prospect, consent });
   if (status !== 201) {
     const reason = String(json.reason ?? status);
-    tally.refused.set(reason, (tally.refused.get(reason) ?? 0) + 1);
+    count(tally.refused, reason);
     if (status !== 409) tally.errors += 1;
     console.log(`${label}: not routed (${status} ${reason}): ${json.message}`);
+    if (postCallbacks && becomesCallback(status, json.reason)) await callBack(label, prospect, consent);
     return;
   }
   tally.routed += 1;
@@ -138,12 +172,37 @@ async function dial(n: number): Promise<void> {
   console.log(`${label}: completed after ${durationSeconds}s: ${result.outcome}`);
 }
 
+function printSummary(title: string) {
+  console.log(`\n${title}`);
+  console.table({
+    pings: tally.pings,
+    routed: tally.routed,
+    billable: tally.billable,
+    "under 2 minutes": tally.notCharged,
+    "no answer": tally.noAnswer,
+    failed: tally.failed,
+    ...Object.fromEntries([...tally.refused].map(([reason, n]) => [`refused: ${reason}`, n])),
+    ...(postCallbacks && {
+      "call-backs posted": tally.callbacksPosted,
+      "call-backs taken": tally.callbacksTaken,
+      ...Object.fromEntries([...tally.callbacksRefused].map(([reason, n]) => [`call-back refused: ${reason}`, n])),
+    }),
+    errors: tally.errors,
+  });
+}
+
 console.log(
-  `Dialing ${baseUrl} at ${rateText} for ${minutes} min (calls ${timeScale}× faster than real time; billable past ${TRANSFER_BUFFER_SECONDS}s).`,
+  `Dialing ${baseUrl} at ${rateText} for ${minutes} min (calls ${timeScale}× faster than real time; billable past ${TRANSFER_BUFFER_SECONDS}s; ${postCallbacks ? "callers no order can take now are posted as call-backs" : "no call-backs"}).`,
 );
 const calls: Promise<void>[] = [];
-const end = Date.now() + minutes * 60_000;
+const start = Date.now();
+const end = start + minutes * 60_000;
+let nextSummary = start + 60_000;
 for (let n = 1; Date.now() < end; n++) {
+  if (Date.now() >= nextSummary) {
+    printSummary(`After ${Math.round((Date.now() - start) / 60_000)} min`);
+    nextSummary += 60_000;
+  }
   calls.push(
     dial(n).catch((error: unknown) => {
       tally.errors += 1;
@@ -153,15 +212,5 @@ for (let n = 1; Date.now() < end; n++) {
   await sleep(intervalMs);
 }
 await Promise.all(calls);
-console.log("\nSummary");
-console.table({
-  pings: tally.pings,
-  routed: tally.routed,
-  billable: tally.billable,
-  "under 2 minutes": tally.notCharged,
-  "no answer": tally.noAnswer,
-  failed: tally.failed,
-  ...Object.fromEntries([...tally.refused].map(([reason, count]) => [`refused: ${reason}`, count])),
-  errors: tally.errors,
-});
+printSummary("Summary");
 if (tally.errors > 0) process.exitCode = 1;

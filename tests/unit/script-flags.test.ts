@@ -41,6 +41,14 @@ describe("every npm script refuses a flag it does not know, with exit code 2", (
     expect(calls.status).toBe(2);
     expect(calls.stderr).toContain("Unknown option '--bogus'");
     expect(calls.stderr).toContain("Usage: npm run simulate:calls");
+    expect(calls.stderr).toContain("[--no-callbacks]");
+    // --no-callbacks is a known switch (the parser names the flag after it), and takes no value.
+    const switchedOff = run("simulate-calls.ts", ["--partner", "k", "--no-callbacks", "--bogus", "1"], stripTypes);
+    expect(switchedOff.status).toBe(2);
+    expect(switchedOff.stderr).toContain("Unknown option '--bogus'");
+    const valued = run("simulate-calls.ts", ["--partner", "k", "--no-callbacks=yes"], stripTypes);
+    expect(valued.status).toBe(2);
+    expect(valued.stderr).toContain("Option '--no-callbacks' does not take an argument");
     const serve = run("serve.ts", ["--port", "1", "--bogus", "1"], stripTypes);
     expect(serve.status).toBe(2);
     expect(serve.stderr).toContain("Unknown option '--bogus'");
