@@ -38,6 +38,7 @@ test.describe("login", () => {
       "Partner Applications",
       "Fulfilment",
       "Do Not Call Lists",
+      "Do Not Call Requests",
     ]) {
       await expect(page.getByText(card, { exact: true }).first()).toBeAttached();
     }
@@ -54,6 +55,7 @@ test.describe("login", () => {
       "Partner Applications",
       "Fulfilment",
       "Do Not Call",
+      "Do Not Call Requests",
     ]);
     await tabs.filter({ hasText: "Partner Applications" }).click();
     await expect(page).toHaveURL(/tab=aff-network/);
