@@ -6,7 +6,8 @@
  * Through the HTTP API as the upload page sends it (batches of 10,000, two in flight).
  */
 import { drizzle } from "drizzle-orm/d1";
-import { PRIVATE_LIST_LIMITS, SUPPRESSION_BATCH_NUMBERS } from "../src/domain/suppression.ts";
+import { PRIVATE_LIST_LIMITS } from "../src/domain/private-lists.ts";
+import { SUPPRESSION_BATCH_NUMBERS } from "../src/domain/suppression.ts";
 import * as schema from "../worker/db/schema.ts";
 import { QUERIES, signIn, summarize, type Timing, timed } from "./bench-leads.ts";
 import { perAreaOf, suppressedNumber } from "./bench-suppression-data.ts";

@@ -86,23 +86,13 @@ export const staleListMessage = (refreshedOn: string) =>
 
 // ——— Refusals ———
 
-/** The `reason` of the partner API's 409 for a suppressed caller (the ping), and its message. */
-export const SUPPRESSED_REASON = "suppressed";
-/** Names no list: a buyer's private list, or which registry, is nobody else's business. */
-export const SUPPRESSED_MESSAGE = "This caller's number is on a Do Not Call list: it cannot be routed.";
-/** To spread into NO_ROUTE_REASONS (transfers.ts), which makes it part of the OpenAPI document's enum. */
-export const SUPPRESSED_NO_ROUTE = { [SUPPRESSED_REASON]: SUPPRESSED_MESSAGE } as const;
+// The ping's `suppressed` answer lives in its own small module: the transfer views read it without loading
+// the list rules.
+export { SUPPRESSED_MESSAGE, SUPPRESSED_NO_ROUTE, SUPPRESSED_REASON } from "./suppressed-answer.ts";
 
 /** A reservation or a sale refused because a lead's number was suppressed after it was listed. */
 export const SUPPRESSED_LEAD_MESSAGE =
   "A lead you selected is no longer available: its number was added to a Do Not Call list.";
-
-/**
- * Told to a buyer once an order is paid (never before: product rule 40, docs/decisions/0049): its leads
- * on the buyer's own private list were left out of the sale and not charged.
- */
-export const notChargedMessage = (count: number) =>
-  `${count} ${count === 1 ? "lead was" : "leads were"} on your Do Not Call list and ${count === 1 ? "was" : "were"} not charged.`;
 
 /** My Leads and the Lead Tracker flag a number suppressed after purchase so the buyer stops calling. */
 export const suppressedAfterPurchaseLabel = (day: string) => `Added to Do Not Call on ${day}`;
@@ -161,30 +151,6 @@ export type SuppressionCheckSubject = (typeof SUPPRESSION_CHECK_SUBJECTS)[number
 
 /** Numbers per uploaded batch: about 110 KB of JSON, one R2 object and one Queue message each. */
 export const SUPPRESSION_BATCH_NUMBERS = 10_000;
-
-/**
- * What one buyer's private list may cost (docs/decisions/0051): at most a million numbers (about 21 MB of
- * D1), ten uploads a day, and 120 batches a minute, so a full million-number list (100 batches) still
- * uploads within a minute of batches. A real buyer's list (a few thousand numbers, refreshed monthly)
- * never comes near any of them.
- */
-export const PRIVATE_LIST_LIMITS = { numbers: 1_000_000, uploadsPerDay: 10, batchesPerMinute: 120 } as const;
-
-/** An upload whose browser never said the file ended is given up this long after it started (the cron). */
-export const SUPPRESSION_UPLOAD_EXPIRY_MS = 24 * 60 * 60_000;
-
-/** The batches a file of `numbers` numbers (to add and to remove) is sent in: its batch numbers run 1 … this. */
-export const batchesForNumbers = (numbers: number) => Math.ceil(numbers / SUPPRESSION_BATCH_NUMBERS);
-
-export const SUPPRESSION_UPLOAD_REFUSALS = {
-  privateListFull: `A private Do Not Call list holds at most ${PRIVATE_LIST_LIMITS.numbers.toLocaleString("en-US")} numbers. Split the file, or upload a full list that replaces the old one.`,
-  uploadsPerDay: `At most ${PRIVATE_LIST_LIMITS.uploadsPerDay} uploads a day to your list: try again tomorrow.`,
-  batchesPerMinute: "Too many batches at once: wait a minute and send the rest.",
-  batchOutOfRange: "This batch number is beyond the numbers the upload said its file holds.",
-  numbersBeyondFile: "This batch brings more numbers than the upload said its file holds.",
-  expired: "This upload was not finished within a day and was given up: start it again.",
-  finishedOrGivenUp: "This upload was given up or failed: start it again.",
-} as const;
 
 /** A number's `added_on` is stored as whole days since 1970-01-01 (UTC): two bytes, not six. */
 export const dayNumber = (time: number) => Math.floor(time / DAY_MS);

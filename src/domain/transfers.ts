@@ -4,7 +4,7 @@
  */
 import { withinHours } from "./hours.ts";
 import { PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
-import { SUPPRESSED_NO_ROUTE } from "./suppression.ts";
+import { SUPPRESSED_NO_ROUTE } from "./suppressed-answer.ts";
 import { localTime, type UsTimeZone } from "./time-zones.ts";
 
 /** A live-transfer order's delivery settings are either still missing or complete. */

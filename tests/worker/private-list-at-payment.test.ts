@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { notChargedMessage } from "../../src/domain/suppression";
+import { notChargedMessage } from "../../src/domain/private-lists";
 import { callApi, signedIn } from "./helpers";
 import { buyLeads, orderRow, payWithCard, simulatedIntentOf } from "./payment-fixtures";
 import { freshPhone, insertLeads, leadRow, marketplace, uniqueState, uploadList } from "./suppression-fixtures";

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { PRIVATE_LIST_LIMITS, SUPPRESSION_UPLOAD_REFUSALS } from "../../src/domain/suppression";
+import { PRIVATE_LIST_LIMITS, SUPPRESSION_UPLOAD_REFUSALS } from "../../src/domain/private-lists";
 import { createDeps } from "../../worker/deps";
 import { expireSuppressionUploads } from "../../worker/services/suppression-resend";
 import { watchD1 } from "./d1-usage";

@@ -6,9 +6,10 @@
 import { and, eq, getTableColumns, inArray, lt, ne, sql } from "drizzle-orm";
 import { callbackOrderTerms } from "../../src/domain/callbacks";
 import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
+import { notChargedMessage } from "../../src/domain/private-lists";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
-import { notChargedMessage, SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/suppression";
+import { SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/suppression";
 import type { Database } from "../db/client";
 import { type OrderKind, orderDelivery, orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";

@@ -6,12 +6,12 @@
  * (only the file's own declared size bounds their batches).
  */
 import { and, count, eq, gt } from "drizzle-orm";
+import { PRIVATE_LIST_LIMITS, SUPPRESSION_UPLOAD_REFUSALS } from "../../src/domain/private-lists";
 import type {
   AdminSuppressionUpload,
   BuyerSuppressionUpload,
   SuppressionFileReportInput,
 } from "../../src/domain/schemas/suppression";
-import { PRIVATE_LIST_LIMITS, SUPPRESSION_UPLOAD_REFUSALS } from "../../src/domain/suppression";
 import { suppressionLists, suppressionUploads } from "../db/schema";
 import type { Deps } from "../deps";
 import { InvalidError, RateLimitedError } from "../errors";

@@ -7,7 +7,7 @@
  * list as it was (docs/decisions/0051).
  */
 import { STALLED_BATCH_MINUTES } from "../../src/domain/csv-mapping";
-import { SUPPRESSION_UPLOAD_EXPIRY_MS, SUPPRESSION_UPLOAD_REFUSALS } from "../../src/domain/suppression";
+import { SUPPRESSION_UPLOAD_EXPIRY_MS, SUPPRESSION_UPLOAD_REFUSALS } from "../../src/domain/private-lists";
 import type { Deps } from "../deps";
 import type { SuppressionBatchMessage, SuppressionFinishMessage } from "./suppression-apply";
 

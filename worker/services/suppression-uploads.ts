@@ -11,6 +11,7 @@
  * within PRIVATE_LIST_LIMITS (suppression-limits.ts).
  */
 import { and, eq, inArray, isNull, max } from "drizzle-orm";
+import { batchesForNumbers, SUPPRESSION_UPLOAD_REFUSALS } from "../../src/domain/private-lists";
 import type {
   AdminSuppressionUpload,
   BuyerSuppressionUpload,
@@ -19,7 +20,7 @@ import type {
   SuppressionListView,
   SuppressionUploadView,
 } from "../../src/domain/schemas/suppression";
-import { batchesForNumbers, freshUntil, isListStale, SUPPRESSION_UPLOAD_REFUSALS } from "../../src/domain/suppression";
+import { freshUntil, isListStale } from "../../src/domain/suppression";
 import { suppressionLists, suppressionUploads } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError, NotFoundError } from "../errors";

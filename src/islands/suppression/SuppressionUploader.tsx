@@ -5,8 +5,9 @@
  */
 import { type SubmitEvent, useId, useState } from "react";
 import type { z } from "zod";
+import { PRIVATE_LIST_LIMITS } from "../../domain/private-lists";
 import type { SuppressionListView, SuppressionUploadView } from "../../domain/schemas/suppression";
-import { ADMIN_UPLOAD_LIST_KINDS, PRIVATE_LIST_LIMITS, SUPPRESSION_LIST_KIND_LABELS } from "../../domain/suppression";
+import { ADMIN_UPLOAD_LIST_KINDS, SUPPRESSION_LIST_KIND_LABELS } from "../../domain/suppression";
 import {
   SUPPRESSION_FILE_KIND_LABELS,
   SUPPRESSION_FILE_KINDS,

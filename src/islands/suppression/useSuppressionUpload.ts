@@ -6,8 +6,9 @@
  * file of more numbers than a private list holds is refused before anything is sent.
  */
 import { useEffect, useRef, useState } from "react";
+import { PRIVATE_LIST_LIMITS, SUPPRESSION_UPLOAD_REFUSALS } from "../../domain/private-lists";
 import type { SuppressionUploadView } from "../../domain/schemas/suppression";
-import { PRIVATE_LIST_LIMITS, SUPPRESSION_BATCH_NUMBERS, SUPPRESSION_UPLOAD_REFUSALS } from "../../domain/suppression";
+import { SUPPRESSION_BATCH_NUMBERS } from "../../domain/suppression";
 import type { SuppressionFileKind, SuppressionFileReport } from "../../domain/suppression-file";
 import { errorMessage } from "../../lib/api";
 import type { FromWorker } from "./protocol";
