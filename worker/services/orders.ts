@@ -248,8 +248,14 @@ async function paymentSucceeded(
       // The payment stands; an admin can still fill the settings in from /admin-orders.
       console.error(`Delivery settings for order ${order.id} could not be prepared`, error);
     }
-    // A call-back order takes the waiting call-backs that fit it (src/domain/callbacks.ts).
-    if (callbackOrderTerms(after.kind, after.details)) await fillCallbackOrders(deps);
+    // A call-back order takes the waiting call-backs that fit it; if that fails, the payment still stands.
+    if (callbackOrderTerms(after.kind, after.details)) {
+      try {
+        await fillCallbackOrders(deps);
+      } catch (error) {
+        console.error(`Order ${order.id}: waiting call-backs could not be placed`, error);
+      }
+    }
     return;
   }
   if (after?.status === "pending") {
