@@ -9,6 +9,7 @@ import { type CrmReceiverOptions, listenCrmReceiver } from "../../scripts/lib/cr
 import { buildWebhookEvent } from "../../src/domain/schemas/webhooks.ts";
 import { newWebhookEventId } from "../../src/domain/webhooks/events.ts";
 import { generateWebhookSecret, unixSeconds, webhookSignatureHeader } from "../../src/domain/webhooks/signature.ts";
+import { scriptOutput } from "./script-output";
 
 const root = resolve(import.meta.dirname, "../..");
 const SECRET = generateWebhookSecret();
@@ -110,24 +111,7 @@ describe("npm run simulate:crm", () => {
     });
     return child;
   }
-  const output = (child: ChildProcess, until: RegExp) =>
-    new Promise<string>((done, fail) => {
-      let text = "";
-      const timer = setTimeout(() => fail(new Error(`no ${until} in: ${text}`)), 30_000);
-      const take = (chunk: Buffer) => {
-        text += chunk.toString();
-        if (until.test(text)) {
-          clearTimeout(timer);
-          done(text);
-        }
-      };
-      child.stdout?.on("data", take);
-      child.stderr?.on("data", take);
-      child.on("exit", () => {
-        clearTimeout(timer);
-        done(text);
-      });
-    });
+  const output = scriptOutput;
 
   it("starts on a random port from its flags, verifies with --secret, and prints each event", async () => {
     const child = run(["--port", "0", "--secret", SECRET]);

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { listenTrustedFormStandIn, outcomeOf, parseOutcomes } from "../../scripts/lib/trustedform-stand-in.ts";
 import { TRUSTEDFORM_CERT_HOST } from "../../src/domain/consent.ts";
 import { claimerFor, trustedFormClaimer } from "../../worker/services/consent-certificates.ts";
+import { scriptOutput } from "./script-output";
 
 const root = resolve(import.meta.dirname, "../..");
 const closers: (() => Promise<void> | void)[] = [];
@@ -86,24 +87,7 @@ describe("npm run simulate:trustedform", () => {
     });
     return child;
   };
-  const output = (child: ChildProcess, until: RegExp) =>
-    new Promise<string>((done, fail) => {
-      let text = "";
-      const timer = setTimeout(() => fail(new Error(`no ${until} in: ${text}`)), 30_000);
-      const take = (chunk: Buffer) => {
-        text += chunk.toString();
-        if (until.test(text)) {
-          clearTimeout(timer);
-          done(text);
-        }
-      };
-      child.stdout?.on("data", take);
-      child.stderr?.on("data", take);
-      child.on("exit", () => {
-        clearTimeout(timer);
-        done(text);
-      });
-    });
+  const output = scriptOutput;
 
   it("starts on a random port and answers a claim; refuses an unknown flag", async () => {
     const banner = await output(run(["--port", "0"]), /listening on (http:\S+)/);
