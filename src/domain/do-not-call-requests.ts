@@ -30,8 +30,8 @@ export const DO_NOT_CALL_REMOVAL_MESSAGES = {
 /** The admin tab that lists the requests (the burst e-mail links to it). */
 export const DO_NOT_CALL_REQUESTS_PATH = "/admin?tab=dnc-requests";
 
-/** 10 digits as (305) 555-0100. */
-export const formatPhoneKey = (digits: string) => `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+/** Phones are written by src/domain/format.ts (one formatting module). */
+export { formatPhoneKey } from "./format.ts";
 
 /** One request as the admin area lists it. */
 export interface DoNotCallRequestView {

@@ -3,6 +3,7 @@
  * Pure functions: the islands use them to display, the worker uses them to charge.
  * Money is integer cents everywhere; dollars appear only at the edges (display, spec payloads).
  */
+import { formatUsd } from "./format.ts";
 
 /** The card provider refuses a single charge above $999,999.99. */
 export const MAX_CHARGE_CENTS = 99_999_999;
@@ -264,8 +265,5 @@ export function dollarsToCents(dollars: number): number | null {
   return Math.abs(cents - dollars * 100) < 1e-6 ? cents : null;
 }
 
-/** '$1950.00' (spec: two decimals); `cents: false` drops them for whole-dollar rates ('$30'). */
-export function formatUsd(cents: number, options: { cents?: boolean } = {}): string {
-  const dollars = cents / 100;
-  return options.cents === false && Number.isInteger(dollars) ? `$${dollars}` : `$${dollars.toFixed(2)}`;
-}
+/** Money is written by src/domain/format.ts (one formatting module). */
+export { formatUsd };

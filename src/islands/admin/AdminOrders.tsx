@@ -2,6 +2,7 @@
 
 import { lazy, Suspense, useMemo, useState } from "react";
 import { ORDER_TRANSITIONS, REVENUE_LABEL, REVENUE_STATUSES } from "../../domain/dashboard";
+import { formatDateTime } from "../../domain/format";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../domain/orders";
 import { dollarsToCents, formatUsd } from "../../domain/pricing";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
@@ -29,7 +30,6 @@ type StatusFilter = (typeof STATUS_FILTERS)[number];
 const NO_MATCH_TEXT = "No orders match this filter";
 type Change = { order: TransferOrder; status: keyof typeof ORDER_TRANSITIONS };
 
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 const canChange = (order: TransferOrder, status: Change["status"]) =>
   (ORDER_TRANSITIONS[status] as readonly OrderStatus[]).includes(order.status);
 
@@ -168,12 +168,11 @@ function Orders() {
                   <StatusBadge status={order.status} />
                   {order.disputedAt && (
                     <div className="mt-1 text-xs font-semibold text-red-700" data-testid="dispute-flag">
-                      Disputed ({order.disputeReason ?? "no reason given"}) on{" "}
-                      {dateTime.format(new Date(order.disputedAt))}
+                      Disputed ({order.disputeReason ?? "no reason given"}) on {formatDateTime(order.disputedAt)}
                     </div>
                   )}
                 </td>
-                <td className="max-w-32 px-4 py-3 whitespace-normal">{dateTime.format(new Date(order.createdAt))}</td>
+                <td className="max-w-32 px-4 py-3 whitespace-normal">{formatDateTime(order.createdAt)}</td>
                 <td className="px-4 py-3">
                   <div className="flex flex-wrap gap-2">
                     {order.status === "paid" && (

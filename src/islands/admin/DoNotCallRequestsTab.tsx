@@ -11,6 +11,7 @@ import {
   formatPhoneKey,
   REMOVAL_REASON_MAX_LENGTH,
 } from "../../domain/do-not-call-requests";
+import { formatCount, formatDateTime } from "../../domain/format";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
@@ -25,8 +26,7 @@ import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 
 const REQUESTS_URL = "/api/admin/do-not-call-requests";
-const timeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
-const when = (time: number) => timeFormat.format(new Date(time));
+const when = formatDateTime;
 
 function Status({ request }: { request: DoNotCallRequestView }) {
   if (request.removal) {
@@ -188,7 +188,7 @@ export default function DoNotCallRequestsTab() {
       ) : (
         <>
           <p className="text-sm text-ink-soft">
-            {requests.data.count.toLocaleString("en-US")} request{requests.data.count === 1 ? "" : "s"}
+            {formatCount(requests.data.count)} request{requests.data.count === 1 ? "" : "s"}
           </p>
           <Table
             label="Do Not Call requests"

@@ -4,6 +4,7 @@
  * password reset of a partner, whose keys would otherwise keep working unseen.
  */
 import { useState } from "react";
+import { formatDate } from "../../domain/format";
 import type { AdminPartnerView, ApiKeyView } from "../../domain/schemas/partner-account";
 import { api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
@@ -13,7 +14,6 @@ import { Dialog } from "../../ui/dialog";
 import { toast } from "../../ui/toast";
 import { TrustedFormRule } from "./TrustedFormRule";
 
-const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 const PARTNERS_KEY = ["/api/admin/partners"];
 
 const failed = (what: string) => (error: unknown) =>
@@ -55,7 +55,7 @@ export function PartnerKeyList({ partnerId, keys }: { partnerId: string; keys?: 
           <span>
             <span className="font-medium">{key.name}</span> <code className="text-xs text-ink-soft">{key.prefix}…</code>
             <span className="block text-xs text-ink-soft">
-              Last used {key.lastUsedAt ? date.format(new Date(key.lastUsedAt)) : "never"}
+              Last used {key.lastUsedAt ? formatDate(key.lastUsedAt) : "never"}
             </span>
           </span>
           <Button variant="danger" busy={revoke.isPending && revoking === key.id} onClick={() => revoke.mutate(key.id)}>
@@ -101,7 +101,7 @@ function PartnerAccount({ partner }: { partner: AdminPartnerView }) {
       </div>
       <p className="text-sm">
         {suspended ? (
-          <strong className="text-red-800">Suspended since {date.format(new Date(partner.suspendedAt ?? 0))}</strong>
+          <strong className="text-red-800">Suspended since {formatDate(partner.suspendedAt ?? 0)}</strong>
         ) : (
           <strong>Active</strong>
         )}{" "}

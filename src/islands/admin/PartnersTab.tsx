@@ -1,6 +1,7 @@
 /** The aff-network tab (product rule 45): approved partners as summary cards, pending ones in full with review buttons. */
 
 import { useEffect } from "react";
+import { formatDate } from "../../domain/format";
 import type { ApplicationDecision } from "../../domain/partner";
 import type { PartnerApplicationView } from "../../domain/schemas/partner";
 import { api, call, errorMessage } from "../../lib/api";
@@ -10,8 +11,6 @@ import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import { toast } from "../../ui/toast";
 import { PartnerAccounts } from "./PartnerAccounts";
-
-const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
 function Detail({ label, value }: { label: string; value: string | number | null | undefined }) {
   return (
@@ -37,7 +36,7 @@ function PendingApplication({
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h4 className="text-lg font-bold">{a.businessName}</h4>
-          <p className="text-sm text-ink-soft">Applied {date.format(new Date(a.createdAt))}</p>
+          <p className="text-sm text-ink-soft">Applied {formatDate(a.createdAt)}</p>
         </div>
         <div className="flex gap-2">
           <Button onClick={() => onReview("approved")} disabled={busy}>
@@ -167,7 +166,7 @@ export function PartnersTab() {
                   <Detail label="Location" value={`${a.city}, ${a.state}`} />
                   <Detail label="Agents" value={a.numberOfAgents} />
                   <Detail label="Daily cap" value={a.dailyCallCap} />
-                  <Detail label="Approved" value={a.approvedAt ? date.format(new Date(a.approvedAt)) : null} />
+                  <Detail label="Approved" value={a.approvedAt ? formatDate(a.approvedAt) : null} />
                 </dl>
                 {a.invitationPending && (
                   <div className="mt-3 flex flex-wrap items-center gap-3 text-sm">

@@ -3,6 +3,8 @@
  * refreshed-on day, flagged once older than 31 days (sellers re-scrub at least every 31 days), and the
  * upload of a new list or a fresh copy of one, with its progress and report. Loads when first opened.
  */
+
+import { formatCount } from "../../domain/format";
 import type { SuppressionListView } from "../../domain/schemas/suppression";
 import { SUPPRESSION_LIST_KIND_LABELS, staleListMessage } from "../../domain/suppression";
 import type { SuppressionFileKind } from "../../domain/suppression-file";
@@ -15,7 +17,7 @@ import { Table } from "../../ui/table";
 import { SuppressionUploader } from "../suppression/SuppressionUploader";
 
 const LISTS_URL = "/api/admin/suppression-lists";
-const n = (value: number) => value.toLocaleString("en-US");
+const n = formatCount;
 const CONTENTS: Record<SuppressionFileKind, string> = {
   full: "full list",
   additions: "additions",

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
+import { formatDate } from "../../domain/format";
 import { displayName, type PublicUser } from "../../domain/user";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
@@ -11,8 +12,6 @@ import { toast } from "../../ui/toast";
 const ChangePasswordDialog = lazy(() =>
   import("./ChangePasswordDialog").then((m) => ({ default: m.ChangePasswordDialog })),
 );
-
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
 /** `currentUserId`: the signed-in admin (changing their own password asks for the current one). */
 export function UsersTab({ currentUserId }: { currentUserId: string }) {
@@ -61,7 +60,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                 <dt className="text-muted">Role</dt>
                 <dd>{user.role}</dd>
                 <dt className="text-muted">Created</dt>
-                <dd>{dateFormat.format(new Date(user.createdAt))}</dd>
+                <dd>{formatDate(user.createdAt)}</dd>
               </dl>
             </Card>
           </li>

@@ -1,5 +1,6 @@
 /** My Leads (full contact details of purchased leads, CSV export) and My Orders (with 'Pay now' on a pending order). */
 import { useState } from "react";
+import { formatCount, formatDate } from "../../domain/format";
 import { formatUsd } from "../../domain/pricing";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
@@ -12,8 +13,6 @@ import { buttonClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { ConsentSummaryCell } from "./ConsentRecord";
 import { PayNow } from "./PayNow";
-
-const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
 const KIND_LABELS: Record<string, string> = {
   package: "Transfer package",
@@ -53,7 +52,7 @@ export function MyLeadsView() {
       ) : (
         <>
           <p className="text-sm text-ink-soft" aria-live="polite">
-            {data.total.toLocaleString("en-US")} leads · page {data.page} of {data.pageCount}
+            {formatCount(data.total)} leads · page {data.page} of {data.pageCount}
           </p>
           <Table label="My leads" headers={["Name", "Phone", "E-mail", "State", "Purchased", "Consent"]}>
             {data.items.map((lead) => (
@@ -64,7 +63,7 @@ export function MyLeadsView() {
                 </td>
                 <td className="px-4 py-3">{lead.email ?? "—"}</td>
                 <td className="px-4 py-3">{lead.state}</td>
-                <td className="px-4 py-3">{date.format(new Date(lead.purchasedAt))}</td>
+                <td className="px-4 py-3">{formatDate(lead.purchasedAt)}</td>
                 <td className="min-w-56 px-4 py-3">
                   <ConsentSummaryCell
                     consent={lead.consent}
@@ -106,7 +105,7 @@ export function MyOrdersView() {
                     {KIND_LABELS[order.kind] ?? order.kind} · {order.quantity}
                   </p>
                   <p className="text-sm text-ink-soft">
-                    {date.format(new Date(order.createdAt))} · Order {order.id.slice(0, 8)}
+                    {formatDate(order.createdAt)} · Order {order.id.slice(0, 8)}
                   </p>
                 </div>
                 <div className="flex items-center gap-3">

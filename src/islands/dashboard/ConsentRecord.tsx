@@ -11,6 +11,7 @@ import {
   EVIDENCE_MASKED,
   NO_SUPPRESSION_CHECK,
 } from "../../domain/consent-record";
+import { formatExactUtc } from "../../domain/format";
 import { SUPPRESSION_LIST_KIND_LABELS, type SuppressionListKind } from "../../domain/suppression";
 import { api, call, errorMessage } from "../../lib/api";
 import { useQuery } from "../../lib/query";
@@ -19,8 +20,7 @@ import { Dialog } from "../../ui/dialog";
 import { Spinner } from "../../ui/spinner";
 
 /** Evidence times to the second, in UTC: the same instant the certificate and the CSV name. */
-const exact = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
-const formatUtc = (time: number | string) => `${exact.format(new Date(time))} UTC`;
+const formatUtc = (time: number | string) => `${formatExactUtc(time)} UTC`;
 
 const linkClass = "text-brand-700 underline";
 

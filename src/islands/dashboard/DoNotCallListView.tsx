@@ -4,6 +4,8 @@
  * the buyer's orders when paid and not charged (never hidden before payment: docs/decisions/0049), its
  * callers are not routed to the buyer; other buyers and the shop's lists are unaffected.
  */
+
+import { formatCount } from "../../domain/format";
 import { api, call } from "../../lib/api";
 import { useQuery, useQueryClient } from "../../lib/query";
 import { Card } from "../../ui/card";
@@ -12,7 +14,7 @@ import { Spinner } from "../../ui/spinner";
 import { SuppressionUploader } from "../suppression/SuppressionUploader";
 
 const LIST_URL = "/api/my-suppression-list";
-const n = (value: number) => value.toLocaleString("en-US");
+const n = formatCount;
 
 export function DoNotCallListView() {
   const queryClient = useQueryClient();

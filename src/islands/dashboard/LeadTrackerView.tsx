@@ -3,6 +3,7 @@
  * pause / resume) and every transfer delivered to them, newest first, paged and filtered on the server.
  */
 import { useId, useState } from "react";
+import { formatCount } from "../../domain/format";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
@@ -274,7 +275,7 @@ export function LeadTrackerView() {
       ) : (
         <>
           <p className="text-sm text-ink-soft" aria-live="polite">
-            {data.total.toLocaleString("en-US")} transfers · page {data.page} of {pageCount}
+            {formatCount(data.total)} transfers · page {data.page} of {pageCount}
           </p>
           <TrackerTransfers items={data.items} />
           <Pager label="Transfer pages" page={page} pageCount={pageCount} onPage={setPage} />

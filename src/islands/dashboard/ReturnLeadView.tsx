@@ -4,6 +4,7 @@
  */
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
+import { formatDateTime } from "../../domain/format";
 import {
   AGED_LEAD_RETURN_WINDOW_DAYS,
   OTHER_REASON,
@@ -33,7 +34,6 @@ type EligibleReturns = Answer<typeof api.returns.eligible.$get>;
 type BuyerReturn = Answer<typeof api.returns.$get>["returns"][number];
 const ELIGIBLE_URL = "/api/returns/eligible";
 
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 const KIND_LABELS: Record<ReturnKind, string> = { transfer: "Live transfer", aged_lead: "Aged lead" };
 
 /**
@@ -107,7 +107,7 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns | undef
                 <optgroup key={group.label} label={group.label}>
                   {group.items.map((c) => (
                     <option key={c.id} value={c.id}>
-                      {c.label} · return by {dateTime.format(c.returnBy)}
+                      {c.label} · return by {formatDateTime(c.returnBy)}
                     </option>
                   ))}
                 </optgroup>
@@ -177,8 +177,8 @@ function ReturnsList({ returns }: { returns: BuyerReturn[] }) {
           </div>
           <p className="text-sm text-ink-soft">
             {returnReasonLabel(r.reason)}
-            {r.reasonText ? ` — ${r.reasonText}` : ""} · sent {dateTime.format(r.createdAt)}
-            {r.decidedAt !== null && ` · decided ${dateTime.format(r.decidedAt)}`}
+            {r.reasonText ? ` — ${r.reasonText}` : ""} · sent {formatDateTime(r.createdAt)}
+            {r.decidedAt !== null && ` · decided ${formatDateTime(r.decidedAt)}`}
           </p>
           {r.adminNote && (
             <p className="text-sm">

@@ -3,6 +3,7 @@
  * rate and average duration; API keys (created and shown once, revoked); their transfers; payouts.
  */
 import { useState } from "react";
+import { formatDateTime, formatDay } from "../../domain/format";
 import { formatUsd } from "../../domain/pricing";
 import { TRANSFER_BUFFER_SECONDS } from "../../domain/transfers";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
@@ -21,9 +22,7 @@ import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
 import { SuspendedNotice } from "./SuspendedNotice";
 
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
-const day = (text: string) =>
-  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${text}T00:00:00Z`));
+const day = formatDay;
 const duration = (seconds: number | null) =>
   seconds === null ? "—" : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 
@@ -156,8 +155,8 @@ function ApiKeys() {
               <tr key={key.id} className="border-t border-line">
                 <td className="px-4 py-3 font-medium">{key.name}</td>
                 <td className="px-4 py-3 font-mono text-xs">{key.prefix}…</td>
-                <td className="px-4 py-3">{dateTime.format(key.createdAt)}</td>
-                <td className="px-4 py-3">{key.lastUsedAt ? dateTime.format(key.lastUsedAt) : "Never"}</td>
+                <td className="px-4 py-3">{formatDateTime(key.createdAt)}</td>
+                <td className="px-4 py-3">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</td>
                 <td className="px-4 py-3">{key.revokedAt ? "Revoked" : "Active"}</td>
                 <td className="px-4 py-3">
                   {!key.revokedAt && (
@@ -236,7 +235,7 @@ function Transfers() {
           <Table headers={["Time", "State", "Duration", "Billable", "Outcome"]}>
             {list.map((transfer) => (
               <tr key={transfer.transferId} className="border-t border-line">
-                <td className="px-4 py-3">{dateTime.format(new Date(transfer.routedAt))}</td>
+                <td className="px-4 py-3">{formatDateTime(new Date(transfer.routedAt))}</td>
                 <td className="px-4 py-3">{transfer.state}</td>
                 <td className="px-4 py-3">{duration(transfer.durationSeconds)}</td>
                 <td className="px-4 py-3">{transfer.billable ? "Yes" : "No"}</td>

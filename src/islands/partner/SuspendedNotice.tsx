@@ -1,12 +1,11 @@
 /** The portal's notice while an admin has the partner suspended: its API keys answer 403. */
 import { site } from "../../config/site";
-
-const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+import { formatDate } from "../../domain/format";
 
 export function SuspendedNotice({ since }: { since: number }) {
   return (
     <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-red-900">
-      <p className="font-semibold">Your partner account is suspended (since {date.format(new Date(since))}).</p>
+      <p className="font-semibold">Your partner account is suspended (since {formatDate(since)}).</p>
       <p className="mt-1 text-sm">
         The partner API refuses your API keys with 403 until we reinstate the account: no calls are routed to you
         meanwhile. Contact{" "}

@@ -5,6 +5,7 @@
  */
 import { type SubmitEvent, useId, useState } from "react";
 import type { z } from "zod";
+import { formatCount } from "../../domain/format";
 import { PRIVATE_LIST_LIMITS } from "../../domain/private-lists";
 import type { SuppressionListView, SuppressionUploadView } from "../../domain/schemas/suppression";
 import { ADMIN_UPLOAD_LIST_KINDS, SUPPRESSION_LIST_KIND_LABELS } from "../../domain/suppression";
@@ -164,7 +165,7 @@ export function SuppressionUploader({
         <p id={`${fileId}-hint`} className="mt-1.5 text-sm text-muted">
           {scope === "admin"
             ? "One 10-digit number a line, or area code,number (the National Do Not Call Registry's files); a change list flags each line A or D."
-            : `A text or CSV file with one phone number a line, written any way: 3055550100, (305) 555-0100, +1 305 555 0100. Your list holds up to ${PRIVATE_LIST_LIMITS.numbers.toLocaleString("en-US")} numbers.`}
+            : `A text or CSV file with one phone number a line, written any way: 3055550100, (305) 555-0100, +1 305 555 0100. Your list holds up to ${formatCount(PRIVATE_LIST_LIMITS.numbers)} numbers.`}
         </p>
         {errors.file && (
           <p id={`${fileId}-error`} className={fieldErrorClass} role="alert">

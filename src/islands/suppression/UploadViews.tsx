@@ -1,12 +1,13 @@
 /** What a suppression list upload shows: its progress, a refused file, the review of rejected lines, the report. */
 import type { ReactNode } from "react";
+import { formatCount } from "../../domain/format";
 import type { SuppressionUploadView } from "../../domain/schemas/suppression";
 import type { SuppressionFileReport } from "../../domain/suppression-file";
 import { Button } from "../../ui/button";
 import { Table } from "../../ui/table";
 import type { UploadStage } from "./useSuppressionUpload";
 
-const n = (value: number) => value.toLocaleString("en-US");
+const n = formatCount;
 const mb = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 
 function Bar({ percent, label }: { percent: number; label: string }) {

@@ -1,6 +1,7 @@
 /** The bulk upload's views (product rule 15): the drop area, the progress of an import, and its final report. */
 import { useRef, useState } from "react";
 import { BULK_BATCH_SIZE, STATUS_REJECTIONS } from "../../../domain/csv-mapping";
+import { formatCount, formatDateTime } from "../../../domain/format";
 import { useHydrated } from "../../../ui/hydrated";
 import { buttonClass } from "../../../ui/styles";
 import type { UnfinishedUpload } from "./resume";
@@ -63,7 +64,7 @@ export function UploadProgress({ stage }: { stage: Extract<Stage, { name: "uploa
     <div role="status" className="space-y-3 rounded-xl border border-line p-6">
       <p className="font-semibold">Uploading {stage.fileName}…</p>
       <p className="text-sm text-ink-soft">
-        Leads are processed in batches of {BULK_BATCH_SIZE.toLocaleString("en-US")} with automatic pricing.
+        Leads are processed in batches of {formatCount(BULK_BATCH_SIZE)} with automatic pricing.
       </p>
       <div
         role="progressbar"
@@ -108,8 +109,8 @@ export function InterruptedUpload({
         The upload of {upload.fileName} was interrupted
       </h4>
       <p className="text-sm">
-        Started {new Date(upload.startedAt).toLocaleString("en-US")}. Choose the same file again: only the batches the
-        server never received are sent, and nothing is saved twice.
+        Started {formatDateTime(upload.startedAt)}. Choose the same file again: only the batches the server never
+        received are sent, and nothing is saved twice.
       </p>
       <div className="flex flex-wrap gap-2">
         <input

@@ -12,6 +12,7 @@ import {
   NOT_IN_FILE,
   OPTIONAL_FIELDS,
 } from "../../../domain/csv-mapping";
+import { formatCount } from "../../../domain/format";
 import { Button } from "../../../ui/button";
 import { Dialog } from "../../../ui/dialog";
 import { Field, SelectField } from "../../../ui/input";
@@ -26,7 +27,7 @@ interface ReviewDialogProps {
   onConfirm: (mapping: FieldMapping) => void;
 }
 
-const count = (n: number) => n.toLocaleString("en-US");
+const count = formatCount;
 
 export function ReviewDialog({ review, onPage, onClose, onConfirm }: ReviewDialogProps) {
   const [mapping, setMapping] = useState<FieldMapping>(review.mapping);

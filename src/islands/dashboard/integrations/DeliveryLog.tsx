@@ -4,6 +4,7 @@
  * for one event and for every failed event of the chosen time range.
  */
 import { useEffect, useId, useState } from "react";
+import { formatCount } from "../../../domain/format";
 import type { WebhookDeliveryView } from "../../../domain/schemas/webhook-settings";
 import type { DeliveryStatus } from "../../../domain/webhooks/delivery";
 import { ALL_WEBHOOK_EVENT_TYPES, type AnyWebhookEventType } from "../../../domain/webhooks/events";
@@ -283,8 +284,7 @@ export function DeliveryLog({ endpointId, endpointName }: { endpointId: string; 
       ) : (
         <>
           <p className="text-sm text-ink-soft" aria-live="polite">
-            {data.total.toLocaleString("en-US")} {data.total === 1 ? "event" : "events"} · page {data.page} of{" "}
-            {data.pageCount}
+            {formatCount(data.total)} {data.total === 1 ? "event" : "events"} · page {data.page} of {data.pageCount}
           </p>
           <Table
             label={`Delivery log of ${endpointName}`}

@@ -3,6 +3,7 @@
  * events, on/off switch, signing secret (shown once, rotatable), "Send test event" and delivery log.
  */
 import { lazy, Suspense, useId, useState } from "react";
+import { formatDateTime } from "../../../domain/format";
 import type { WebhookEndpointValues, WebhookEndpointView } from "../../../domain/schemas/webhook-settings";
 import { WEBHOOK_MAX_ENDPOINTS } from "../../../domain/webhooks/events";
 import { api, call, errorMessage } from "../../../lib/api";
@@ -25,7 +26,6 @@ function EndpointForm(props: Parameters<typeof LazyEndpointForm>[0]) {
 }
 
 const ENDPOINTS_URL = "/api/webhook-endpoints";
-const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 /** A signing secret just created: shown this once, with a copy button. */
 function SecretNotice({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
@@ -70,9 +70,9 @@ function SecretNotice({ name, secret, onDone }: { name: string; secret: string; 
 
 function endpointState(endpoint: WebhookEndpointView): string {
   if (endpoint.disabledAt)
-    return `Switched off on ${date.format(new Date(endpoint.disabledAt))}: it failed for 3 days in a row.`;
+    return `Switched off on ${formatDateTime(endpoint.disabledAt)}: it failed for 3 days in a row.`;
   if (!endpoint.enabled) return "Off: no events are sent.";
-  if (endpoint.failingSince) return `On, but failing since ${date.format(new Date(endpoint.failingSince))}.`;
+  if (endpoint.failingSince) return `On, but failing since ${formatDateTime(endpoint.failingSince)}.`;
   return "On.";
 }
 
@@ -173,9 +173,9 @@ function EndpointCard({
           ))}
         </ul>
         <p className="text-sm text-ink-soft">
-          Secret created {date.format(new Date(endpoint.secretCreatedAt))}
+          Secret created {formatDateTime(endpoint.secretCreatedAt)}
           {endpoint.previousSecretExpiresAt && new Date(endpoint.previousSecretExpiresAt).getTime() > Date.now()
-            ? `; the previous one also signs until ${date.format(new Date(endpoint.previousSecretExpiresAt))}.`
+            ? `; the previous one also signs until ${formatDateTime(endpoint.previousSecretExpiresAt)}.`
             : "."}
         </p>
         <div className="flex flex-wrap gap-2">

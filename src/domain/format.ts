@@ -1,0 +1,42 @@
+/**
+ * How the shop writes dates, times, counts, money and phone numbers: one module for every island, page and
+ * e-mail, so a screen and the mail about it say the same thing the same way (en-US, the shop's only locale).
+ * Pure: no I/O; each `Intl` formatter is built once (building one is slow). Times in a given zone (a buyer's
+ * delivery zone, a prospect's) use `formatterPerZone` in src/domain/time-zones.ts.
+ */
+type Instant = number | Date | string;
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+const utcDayFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+const exactUtcFormat = new Intl.DateTimeFormat("en-US", {
+  dateStyle: "medium",
+  timeStyle: "medium",
+  timeZone: "UTC",
+});
+
+const asDate = (instant: Instant) => (instant instanceof Date ? instant : new Date(instant));
+
+/** "Nov 27, 2026" in the reader's own zone. */
+export const formatDate = (instant: Instant) => dateFormat.format(asDate(instant));
+
+/** "Nov 27, 2026, 9:05 AM" in the reader's own zone. */
+export const formatDateTime = (instant: Instant) => dateTimeFormat.format(asDate(instant));
+
+/** A calendar day kept as text ("2026-11-27") → "Nov 27, 2026", whatever the reader's zone. */
+export const formatDay = (day: string) => utcDayFormat.format(new Date(`${day}T00:00:00Z`));
+
+/** "Nov 27, 2026, 9:05:07 AM" in UTC: evidence (consent records) states the exact moment, the same for everyone. */
+export const formatExactUtc = (instant: Instant) => exactUtcFormat.format(asDate(instant));
+
+/** 1234567 → "1,234,567". */
+export const formatCount = (value: number) => value.toLocaleString("en-US");
+
+/** '$1950.00' (two decimals, as the shop's payloads and receipts carry them); `cents: false` drops them for whole-dollar rates ('$30'). */
+export function formatUsd(cents: number, options: { cents?: boolean } = {}): string {
+  const dollars = cents / 100;
+  return options.cents === false && Number.isInteger(dollars) ? `$${dollars}` : `$${dollars.toFixed(2)}`;
+}
+
+/** 10 digits as (305) 555-0100. */
+export const formatPhoneKey = (digits: string) => `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import {
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatDay,
+  formatExactUtc,
+  formatPhoneKey,
+  formatUsd,
+} from "../../src/domain/format";
+
+describe("the one formatting module", () => {
+  it("writes counts, money and phones the way every screen and e-mail shows them", () => {
+    expect(formatCount(1_234_567)).toBe("1,234,567");
+    expect(formatUsd(195_000)).toBe("$1950.00");
+    expect(formatUsd(3_000, { cents: false })).toBe("$30");
+    expect(formatUsd(3_050, { cents: false })).toBe("$30.50");
+    expect(formatPhoneKey("3055550100")).toBe("(305) 555-0100");
+  });
+
+  it("writes a stored calendar day as that day in every reader's zone, and evidence in UTC", () => {
+    expect(formatDay("2026-11-27")).toBe("Nov 27, 2026");
+    expect(formatExactUtc(Date.UTC(2026, 10, 27, 14, 5, 7))).toBe("Nov 27, 2026, 2:05:07 PM");
+  });
+
+  it("takes an instant as a number, a Date or ISO text alike", () => {
+    const at = Date.UTC(2026, 5, 15, 12);
+    expect(formatDate(new Date(at))).toBe(formatDate(at));
+    expect(formatDateTime(new Date(at).toISOString())).toBe(formatDateTime(at));
+    expect(formatDate(at)).toMatch(/^Jun 1[45], 2026$/);
+  });
+});
