@@ -1,15 +1,16 @@
 /**
  * How the shop writes dates, times, counts, money and phone numbers: one module for every island, page and
  * e-mail, so a screen and the mail about it say the same thing the same way (en-US, the shop's only locale).
- * Pure: no I/O; each `Intl` formatter is built once (building one is slow). Times in a given zone (a buyer's
+ * Pure: no I/O; each `Intl` formatter is built once (building one is slow), marked pure so a page that uses
+ * one formatter does not load the others. Times in a given zone (a buyer's
  * delivery zone, a prospect's) use `formatterPerZone` in src/domain/time-zones.ts.
  */
 type Instant = number | Date | string;
 
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
-const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
-const utcDayFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
-const exactUtcFormat = new Intl.DateTimeFormat("en-US", {
+const dateFormat = /* @__PURE__ */ new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+const dateTimeFormat = /* @__PURE__ */ new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+const utcDayFormat = /* @__PURE__ */ new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+const exactUtcFormat = /* @__PURE__ */ new Intl.DateTimeFormat("en-US", {
   dateStyle: "medium",
   timeStyle: "medium",
   timeZone: "UTC",
