@@ -2,8 +2,8 @@
  * How the shop writes dates, times, counts, money and phone numbers: one module for every island, page and
  * e-mail, so a screen and the mail about it say the same thing the same way (en-US, the shop's only locale).
  * Pure: no I/O; each `Intl` formatter is built once (building one is slow), marked pure so a page that uses
- * one formatter does not load the others. Times in a given zone (a buyer's
- * delivery zone, a prospect's) use `formatterPerZone` in src/domain/time-zones.ts.
+ * one formatter does not load the others. Times in a given zone (a buyer's delivery zone, a prospect's) use
+ * `formatterPerZone` in src/domain/time-zones.ts.
  */
 type Instant = number | Date | string;
 
