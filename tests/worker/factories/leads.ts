@@ -16,7 +16,7 @@ export type TestLead = typeof agedLeads.$inferInsert & { id: string; phone: stri
  * product rule 5), on a phone no other factory lead of the file has. D1's triggers fill its area code and
  * its listing counts; a lead whose phone is no US number is stored suppressed.
  */
-export function leadRow(overrides: LeadOverrides = {}): TestLead {
+function leadRow(overrides: LeadOverrides = {}): TestLead {
   const phone = overrides.phone ?? uniquePhone();
   const formFillTime =
     overrides.formFillTime === undefined ? new Date(Date.now() - 10 * DAY_MS) : overrides.formFillTime;

@@ -40,7 +40,7 @@ export async function createOrder(db: Database, overrides: OrderOverrides = {}):
 }
 
 /** Delivery settings routing takes: all day, every day, every state, 100 a day, to 214-555-9000. */
-export const OPEN_DELIVERY: DeliverySettings = {
+const OPEN_DELIVERY: DeliverySettings = {
   transferPhone: "2145559000",
   states: [],
   hoursStartMinute: 0,

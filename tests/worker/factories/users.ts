@@ -3,7 +3,7 @@ import { users } from "../../../worker/db/schema";
 import { hashPassword } from "../../../worker/services/passwords";
 import { type Database, nextNumber } from "./db";
 
-export const DEFAULT_PASSWORD = "secret-password-1";
+const DEFAULT_PASSWORD = "secret-password-1";
 
 /** Any column of `users`, and the plain password to store the hash of. */
 export type UserOverrides = Partial<typeof users.$inferInsert> & { password?: string };
