@@ -8,5 +8,5 @@ export { testDb } from "./db";
 export { createLead, createLeads } from "./leads";
 export { createAgedLeadOrder, createCallbackOrder, createOpenOrder, createOrder } from "./orders";
 export { createPartner } from "./partners";
-export { createTransfer } from "./transfers";
+export { createTransfer, transferRow } from "./transfers";
 export { createAdmin, createBuyer } from "./users";
