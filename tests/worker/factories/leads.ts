@@ -32,7 +32,7 @@ function leadRow(overrides: LeadOverrides = {}): TestLead {
   };
 }
 
-/** One lead (see `leadRow` for its defaults); answers the row as inserted. */
+/** One lead (see `leadRow` for its defaults); answers the columns it wrote (triggers add the area code and phone key). */
 export async function createLead(db: Database, overrides: LeadOverrides = {}): Promise<TestLead> {
   const row = leadRow(overrides);
   await db.insert(agedLeads).values(row);
@@ -40,8 +40,10 @@ export async function createLead(db: Database, overrides: LeadOverrides = {}): P
 }
 
 /**
- * `count` leads in as few statements as D1 allows; `overrides(i)` sets the i-th lead's columns (each
- * filled one second before the last, so newest-first lists keep their order). Answers their ids in order.
+ * `count` leads in as few statements as D1 allows (one batch); `overrides(i)` sets the i-th lead's columns.
+ * Each is filled in a second before the one before it, so their dedupe keys differ even on one phone.
+ * They share one `created_at` unless given: set `createdAt` when a test reads them newest first.
+ * Answers their ids in order.
  */
 export async function createLeads(
   db: Database,
@@ -50,8 +52,9 @@ export async function createLeads(
 ): Promise<string[]> {
   const rows = Array.from({ length: count }, (_, i) => {
     const own = typeof overrides === "function" ? overrides(i) : overrides;
-    const filled = own.formFillTime === undefined ? Date.now() - 10 * DAY_MS - i * 1000 : own.formFillTime?.getTime();
-    return leadRow({ ...own, formFillTime: filled === undefined ? null : new Date(filled) });
+    const formFillTime =
+      own.formFillTime === undefined ? new Date(Date.now() - 10 * DAY_MS - i * 1000) : own.formFillTime;
+    return leadRow({ ...own, formFillTime });
   });
   const [first, ...rest] = insertInChunks(db, agedLeads, rows);
   if (first) await db.batch([first, ...rest]);
