@@ -5,11 +5,12 @@ import { createDeps } from "../../worker/deps";
 import { emails } from "../../worker/services/email-templates";
 import { admitLoginAttempt } from "../../worker/services/login-throttle";
 import { sendMail } from "../../worker/services/mail";
-import { callApi, createUser, latestMailTo, login, requestResetToken, signedIn } from "./helpers";
+import { createBuyer, testDb } from "./factories";
+import { callApi, latestMailTo, login, requestResetToken, signedIn } from "./helpers";
 
 describe("login throttling (product rule 31)", () => {
   it("checks at most 10 of 40 parallel wrong passwords for one user; the rest answer 429", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const headers = { "CF-Connecting-IP": "203.0.113.140" };
     const answers = await Promise.all(
       Array.from({ length: 40 }, () =>
@@ -23,7 +24,7 @@ describe("login throttling (product rule 31)", () => {
   });
 
   it("limits per username whatever the address, so spreading guesses over addresses does not help", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const answers = await Promise.all(
       Array.from({ length: 20 }, () =>
         callApi("/api/login", { json: { username: user.username.toUpperCase(), password: "wrong-password" } }),
@@ -160,7 +161,7 @@ describe("reset links are never stored or logged in plain text (product rule 32)
 
   it("the outbox keeps a redacted copy; the development console shows the working link", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     await callApi("/api/forgot-password", { json: { email: user.email } });
     const printed = log.mock.calls.map((call) => String(call[0])).find((line) => line.includes(user.email)) ?? "";
     const token = /reset-password\?token=([\w-]+)/.exec(printed)?.[1] ?? "";
@@ -220,7 +221,7 @@ describe("headers (product rule 43)", () => {
 
 describe("passwords (product rule 29)", () => {
   it("reset-password refuses a common password and keeps the link usable", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const token = await requestResetToken(user.email);
     const common = await callApi("/api/reset-password", { json: { token, password: "football" } });
     expect(common.status).toBe(400);

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callApi, createUser, latestMailTo, login, requestResetToken, sessionCookie, signedIn } from "./helpers";
+import { createBuyer, testDb } from "./factories";
+import { callApi, latestMailTo, login, requestResetToken, sessionCookie, signedIn } from "./helpers";
 
 describe("POST /api/login", () => {
   it("signs in and answers the user without any secret, with a __Host- session cookie", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const response = await callApi("/api/login", { json: { username: user.username, password: user.password } });
     expect(response.status).toBe(200);
     const body = await response.json<Record<string, unknown>>();
@@ -19,7 +20,7 @@ describe("POST /api/login", () => {
   });
 
   it("sets the same Secure __Host- cookie on a real host", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const response = await callApi("https://shop.example.com/api/login", {
       json: { username: user.username, password: user.password },
     });
@@ -27,7 +28,7 @@ describe("POST /api/login", () => {
   });
 
   it("accepts the username in any letter case", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const response = await callApi("/api/login", {
       json: { username: user.username.toUpperCase(), password: user.password },
     });
@@ -35,7 +36,7 @@ describe("POST /api/login", () => {
   });
 
   it("answers the same 401 for an unknown user and a wrong password", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const wrongPassword = await callApi("/api/login", { json: { username: user.username, password: "nope-nope" } });
     const unknownUser = await callApi("/api/login", { json: { username: "nobody-here", password: "nope-nope" } });
     for (const response of [wrongPassword, unknownUser]) {
@@ -69,11 +70,11 @@ describe("POST /api/login", () => {
   it("locks out an address after 10 attempts a minute, with a readable 429", async () => {
     const headers = { "CF-Connecting-IP": "203.0.113.77" };
     for (let attempt = 1; attempt <= 10; attempt++) {
-      const other = await createUser();
+      const other = await createBuyer(testDb());
       const response = await callApi("/api/login", { json: { username: other.username, password: "wrong" }, headers });
       expect(response.status).toBe(401);
     }
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const blocked = await callApi("/api/login", {
       json: { username: user.username, password: user.password },
       headers,
@@ -85,7 +86,7 @@ describe("POST /api/login", () => {
   });
 
   it("never locks out correct sign-ins from one address", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const headers = { "CF-Connecting-IP": "203.0.113.78" };
     for (let attempt = 1; attempt <= 12; attempt++) {
       const response = await callApi("/api/login", {
@@ -124,7 +125,7 @@ describe("GET /api/me and GET /api/logout", () => {
 
 describe("password recovery", () => {
   it("forgot-password answers the same for known and unknown addresses and mails a working link", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const known = await callApi("/api/forgot-password", { json: { email: user.email } });
     const unknown = await callApi("/api/forgot-password", { json: { email: "nobody@example.com" } });
     expect(known.status).toBe(200);
@@ -163,7 +164,7 @@ describe("password recovery", () => {
   });
 
   it("reset-password sets the new password once, ends every session and refuses reuse", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const oldSession = await login(user);
     const token = await requestResetToken(user.email);
 
@@ -186,7 +187,7 @@ describe("password recovery", () => {
   });
 
   it("refuses an expired token", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const token = await requestResetToken(user.email);
     await env.DB.prepare("UPDATE single_use_links SET expires_at = ? WHERE user_id = ? AND purpose = 'password_reset'")
       .bind(Date.now() - 1, user.id)
@@ -211,7 +212,7 @@ describe("password recovery", () => {
 
 describe("CSRF and request hygiene", () => {
   it("refuses a state-changing request from another origin", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const json = { username: user.username, password: user.password };
     const foreign = await callApi("/api/login", { json, headers: { Origin: "https://evil.example" } });
     expect(foreign.status).toBe(403);
@@ -247,7 +248,7 @@ describe("CSRF and request hygiene", () => {
   });
 
   it("the session cookie from login is what the API accepts", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const response = await callApi("/api/login", { json: { username: user.username, password: user.password } });
     expect((await callApi("/api/me", { cookie: sessionCookie(response) })).status).toBe(200);
   });

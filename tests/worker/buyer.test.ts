@@ -1,50 +1,25 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { leadDedupeKey } from "../../src/domain/leads";
+import { createLead, createLeads, testDb } from "./factories";
 import { callApi, expectSignedInOnly, signedIn } from "./helpers";
+import { payWithCard } from "./payment-fixtures";
 
 const DAY = 86_400_000;
-let leadCount = 0;
-
-async function insertLead(
-  overrides: { state?: string; phone?: string; ageDays?: number | null; priceCents?: number; name?: string } = {},
-) {
-  leadCount += 1;
-  const id = crypto.randomUUID();
-  const phone = overrides.phone ?? `9${String(Date.now() + leadCount).slice(-9)}`;
-  // A minute short of whole days, so "age in days, rounded up" reads exactly ageDays.
-  const formFillTime = overrides.ageDays === null ? null : Date.now() - (overrides.ageDays ?? 10) * DAY + 60_000;
-  await env.DB.prepare(
-    "INSERT INTO aged_leads (id, name, email, phone, state, price_cents, form_fill_time, dedupe_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  )
-    .bind(
-      id,
-      overrides.name ?? "Mary Johnson",
-      "mary@example.com",
-      phone,
-      overrides.state ?? "ZZ",
-      overrides.priceCents ?? 0,
-      formFillTime,
-      leadDedupeKey(phone, formFillTime),
-    )
-    .run();
-  return id;
-}
-
-async function pay(clientSecret: string) {
-  return callApi("/api/simulated-payments/confirm", {
-    json: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
-  });
-}
+/** Filled in `days` ago less a minute, so "age in days, rounded up" reads exactly `days`. */
+const filledDaysAgo = (days: number) => new Date(Date.now() - days * DAY + 60_000);
 
 describe("GET /api/aged-leads", () => {
   it("needs a session", () => expectSignedInOnly("/api/aged-leads"));
 
   it("pages 50 at a time, newest first, with masked previews priced by age", async () => {
     const { cookie } = await signedIn();
-    const ids: string[] = [];
-    for (let i = 0; i < 55; i++)
-      ids.push(await insertLead({ state: "QA", ageDays: 70, phone: `31255500${String(i).padStart(2, "0")}` }));
+    const now = Date.now();
+    const ids = await createLeads(testDb(), 55, (i) => ({
+      state: "QA",
+      formFillTime: filledDaysAgo(70),
+      phone: `31255500${String(i).padStart(2, "0")}`,
+      createdAt: new Date(now + i),
+    }));
     const first = await (await callApi("/api/aged-leads?location=QA", { cookie })).json<
       Record<string, unknown> & { items: Record<string, unknown>[] }
     >();
@@ -70,8 +45,9 @@ describe("GET /api/aged-leads", () => {
 
   it("filters by state, area code and 5-digit terms, case-insensitively", async () => {
     const { cookie } = await signedIn();
-    await insertLead({ state: "Wyoming", phone: "3075550001" });
-    await insertLead({ state: "WX", phone: "7195550002" });
+    const db = testDb();
+    await createLead(db, { state: "Wyoming", phone: "3075550001" });
+    await createLead(db, { state: "WX", phone: "7195550002" });
     const count = async (location: string) =>
       (
         await (
@@ -95,42 +71,47 @@ describe("GET /api/aged-leads", () => {
 
 describe("POST /api/bulk-purchase-leads", () => {
   beforeAll(async () => {
-    await insertLead();
+    await createLead(testDb());
   });
 
   it("needs a session", () => expectSignedInOnly("/api/bulk-purchase-leads", { json: { leadIds: ["x"] } }));
 
   it("reserves the leads, prices them on the server, and sells them on payment", async () => {
     const { user, cookie } = await signedIn();
-    const young = await insertLead({ ageDays: 10 });
-    const old = await insertLead({ ageDays: 120 });
-    const custom = await insertLead({ ageDays: 10, priceCents: 725 });
-    const response = await callApi("/api/bulk-purchase-leads", { json: { leadIds: [young, old, custom] }, cookie });
+    const db = testDb();
+    const young = await createLead(db, { formFillTime: filledDaysAgo(10) });
+    const old = await createLead(db, { formFillTime: filledDaysAgo(120) });
+    const custom = await createLead(db, { formFillTime: filledDaysAgo(10), priceCents: 725 });
+    const response = await callApi("/api/bulk-purchase-leads", {
+      json: { leadIds: [young.id, old.id, custom.id] },
+      cookie,
+    });
     expect(response.status).toBe(200);
     const start = await response.json<{ clientSecret: string; orderId: string; amountCents: number; count: number }>();
     expect(start).toMatchObject({ amountCents: 500 + 300 + 725, count: 3, currency: "usd" });
 
     const listed = await (await callApi("/api/aged-leads", { cookie })).json<{ items: { id: string }[] }>();
-    expect(listed.items.map((lead) => lead.id)).not.toContain(young);
+    expect(listed.items.map((lead) => lead.id)).not.toContain(young.id);
 
     expect(await callApi("/api/my-leads", { cookie }).then((r) => r.json())).toMatchObject({ items: [], total: 0 });
-    expect((await pay(start.clientSecret)).status).toBe(200);
+    expect((await payWithCard(start.clientSecret)).status).toBe(200);
     const mine = (
       await (
         await callApi("/api/my-leads", { cookie })
       ).json<{ items: { id: string; email: string; phone: string }[] }>()
     ).items;
-    expect(mine.map((lead) => lead.id).sort()).toEqual([young, old, custom].sort());
+    expect(mine.map((lead) => lead.id).sort()).toEqual([young.id, old.id, custom.id].sort());
     expect(mine[0]).toMatchObject({ email: "mary@example.com", phone: expect.stringMatching(/^\d{10}$/) });
-    const sold = await env.DB.prepare("SELECT sold_to_user_id FROM aged_leads WHERE id = ?").bind(young).first();
+    const sold = await env.DB.prepare("SELECT sold_to_user_id FROM aged_leads WHERE id = ?").bind(young.id).first();
     expect(sold).toEqual({ sold_to_user_id: user.id });
   });
 
   it("is all or nothing: one taken lead refuses the whole purchase with 409 naming it", async () => {
     const first = await signedIn();
     const second = await signedIn();
-    const a = await insertLead({ name: "Rosalind Quartermaine" });
-    const b = await insertLead();
+    const db = testDb();
+    const { id: a } = await createLead(db, { name: "Rosalind Quartermaine" });
+    const { id: b } = await createLead(db);
     expect((await callApi("/api/bulk-purchase-leads", { json: { leadIds: [a] }, cookie: first.cookie })).status).toBe(
       200,
     );
@@ -151,7 +132,7 @@ describe("POST /api/bulk-purchase-leads", () => {
   it("lets expired reservations go back to the list", async () => {
     const first = await signedIn();
     const second = await signedIn();
-    const lead = await insertLead();
+    const { id: lead } = await createLead(testDb());
     await callApi("/api/bulk-purchase-leads", { json: { leadIds: [lead] }, cookie: first.cookie });
     await env.DB.prepare("UPDATE aged_leads SET reserved_until = ? WHERE id = ?")
       .bind(Date.now() - 1, lead)
@@ -164,11 +145,11 @@ describe("POST /api/bulk-purchase-leads", () => {
   it("never sells a lead twice", async () => {
     const first = await signedIn();
     const second = await signedIn();
-    const lead = await insertLead();
+    const { id: lead } = await createLead(testDb());
     const start = await (
       await callApi("/api/bulk-purchase-leads", { json: { leadIds: [lead] }, cookie: first.cookie })
     ).json<{ clientSecret: string }>();
-    await pay(start.clientSecret);
+    await payWithCard(start.clientSecret);
     const again = await callApi("/api/bulk-purchase-leads", { json: { leadIds: [lead] }, cookie: second.cookie });
     expect(again.status).toBe(409);
   });
@@ -195,11 +176,11 @@ describe("My Leads and My Orders", () => {
   it("show only the buyer's own leads and orders, with a CSV export", async () => {
     const owner = await signedIn();
     const other = await signedIn();
-    const lead = await insertLead({ name: "=cmd Smith" });
+    const { id: lead } = await createLead(testDb(), { name: "=cmd Smith" });
     const start = await (
       await callApi("/api/bulk-purchase-leads", { json: { leadIds: [lead] }, cookie: owner.cookie })
     ).json<{ clientSecret: string; orderId: string }>();
-    await pay(start.clientSecret);
+    await payWithCard(start.clientSecret);
 
     expect(await (await callApi("/api/my-leads", { cookie: other.cookie })).json()).toEqual({
       items: [],

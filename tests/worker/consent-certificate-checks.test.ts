@@ -15,9 +15,9 @@ import type { OwnedLeadPage } from "../../src/domain/schemas/dashboard";
 import { type WebhookEvent, webhookEventSchema } from "../../src/domain/schemas/webhooks";
 import { createDeps } from "../../worker/deps";
 import { buildPayloads } from "../../worker/services/webhooks/payloads";
+import { createLead, testDb } from "./factories";
 import { bulkRow, callApi, deliverToQueue, signedIn, uniquePhones } from "./helpers";
 import type { Started } from "./payment-fixtures";
-import { createLeads } from "./payment-fixtures";
 import { clearTransfers, createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
 import { addEndpoint, fakeNetwork, fakeQueue, runQueue } from "./webhook-fixtures";
 
@@ -33,31 +33,28 @@ const LEAD_ID = "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C";
 const phone = uniquePhones("6");
 
 const EVIDENCE = {
-  opt_in_at: Date.UTC(2026, 2, 4, 14, 55),
-  opt_in_url: "https://quotes.example.com/final-expense",
-  consent_text: "tcpa-consent-v3",
-  ip_address: "203.0.113.7",
-  jornaya_lead_id: LEAD_ID,
+  optInAt: new Date(Date.UTC(2026, 2, 4, 14, 55)),
+  optInUrl: "https://quotes.example.com/final-expense",
+  consentText: "tcpa-consent-v3",
+  ipAddress: "203.0.113.7",
+  jornayaLeadId: LEAD_ID,
 };
 
-/** Stores consent evidence on leads (as the form or the import would have), certified as they did. */
-async function withEvidence(ids: string[], trustedFormId: string) {
-  await env.DB.prepare(
-    `UPDATE aged_leads SET opt_in_at = ?, opt_in_url = ?, consent_text = ?, ip_address = ?, jornaya_lead_id = ?,
-       trusted_form_url = ?, certified = 1 WHERE id IN (SELECT value FROM json_each(?))`,
-  )
-    .bind(...Object.values(EVIDENCE), certUrl(trustedFormId), JSON.stringify(ids))
-    .run();
-}
+/** A lead's columns with the evidence and `trustedFormId`'s certificate, certified as the form or the import would. */
+const withEvidence = (trustedFormId: string) => ({
+  ...EVIDENCE,
+  trustedFormUrl: certUrl(trustedFormId),
+  certified: true,
+});
 
 /** A lead sold to `userId` with the evidence and `trustedFormId`'s certificate (straight into D1). */
-async function soldLead(userId: string, trustedFormId: string) {
-  const [id = ""] = await createLeads(1);
-  await withEvidence([id], trustedFormId);
-  await env.DB.prepare("UPDATE aged_leads SET sold_to_user_id = ?, sold_order_id = ?, sold_at = ? WHERE id = ?")
-    .bind(userId, crypto.randomUUID(), Date.now(), id)
-    .run();
-  return id;
+function soldLead(userId: string, trustedFormId: string) {
+  return createLead(testDb(), {
+    ...withEvidence(trustedFormId),
+    soldToUserId: userId,
+    soldOrderId: crypto.randomUUID(),
+    soldAt: new Date(),
+  });
 }
 
 /** The claim provider at the fetch: each certificate id answers as the stand-in's rule says, BUSY_ID 503. */
@@ -111,8 +108,7 @@ describe("one consent object for My Leads, its CSV and lead.purchased", () => {
     const buyer = await signedIn();
     await addEndpoint(buyer.cookie, { events: ["lead.purchased"] });
     const queue = fakeQueue();
-    const [leadId = ""] = await createLeads(1);
-    await withEvidence([leadId], VERIFIED_ID);
+    const { id: leadId, phone: phoneNumber } = await createLead(testDb(), withEvidence(VERIFIED_ID));
     const started = await callApi("/api/bulk-purchase-leads", {
       cookie: buyer.cookie,
       json: { leadIds: [leadId] },
@@ -133,19 +129,16 @@ describe("one consent object for My Leads, its CSV and lead.purchased", () => {
     const shown = await myLeadConsent(buyer.cookie, leadId);
     const expected: ConsentSummary = {
       optInAt: "2026-03-04T14:55:00.000Z",
-      optInUrl: EVIDENCE.opt_in_url,
-      consentText: EVIDENCE.consent_text,
-      ipAddress: EVIDENCE.ip_address,
+      optInUrl: EVIDENCE.optInUrl,
+      consentText: EVIDENCE.consentText,
+      ipAddress: EVIDENCE.ipAddress,
       trustedFormUrl: certUrl(VERIFIED_ID),
       jornayaLeadId: LEAD_ID,
       certificate: "unverified",
     };
     expect(shown).toEqual(expected);
     expect(webhook).toEqual(expected);
-    const phoneNumber = (
-      await env.DB.prepare("SELECT phone FROM aged_leads WHERE id = ?").bind(leadId).first<{ phone: string }>()
-    )?.phone;
-    const cells = await csvConsentCells(buyer.cookie, phoneNumber ?? "");
+    const cells = await csvConsentCells(buyer.cookie, phoneNumber);
     expect(cells).toEqual([
       expected.optInAt,
       expected.optInUrl,
@@ -162,7 +155,7 @@ describe("one consent object for My Leads, its CSV and lead.purchased", () => {
 describe("claiming a sold lead's certificate", () => {
   it("without a claim provider: on file, not verified, everywhere, and nothing is sent", async () => {
     const buyer = await signedIn();
-    const leadId = await soldLead(buyer.user.id, VERIFIED_ID);
+    const { id: leadId } = await soldLead(buyer.user.id, VERIFIED_ID);
     const claims = fakeClaims();
     expect((await record(buyer.cookie, leadId)).certificate).toBe("unverified");
     expect(((await purchasedPayload(leadId)).data as { consent: ConsentSummary }).consent.certificate).toBe(
@@ -179,16 +172,13 @@ describe("claiming a sold lead's certificate", () => {
     "certificate %s: the record's claim stores %s, and My Leads, the CSV and the webhook say it",
     async (id, status) => {
       const buyer = await signedIn();
-      const leadId = await soldLead(buyer.user.id, id);
+      const { id: leadId, phone: phoneNumber } = await soldLead(buyer.user.id, id);
       const claims = fakeClaims();
       expect((await record(buyer.cookie, leadId, true)).certificate).toBe(status);
       expect(claims.claimed).toEqual([id]);
       // Stored: the views without a provider read it, and the lead is not claimed again.
       expect((await myLeadConsent(buyer.cookie, leadId))?.certificate).toBe(status);
-      const phoneNumber = (
-        await env.DB.prepare("SELECT phone FROM aged_leads WHERE id = ?").bind(leadId).first<{ phone: string }>()
-      )?.phone;
-      expect((await csvConsentCells(buyer.cookie, phoneNumber ?? ""))?.at(-1)).toBe(CERTIFICATE_STATUS_LABELS[status]);
+      expect((await csvConsentCells(buyer.cookie, phoneNumber))?.at(-1)).toBe(CERTIFICATE_STATUS_LABELS[status]);
       expect(((await purchasedPayload(leadId, true)).data as { consent: ConsentSummary }).consent.certificate).toBe(
         status,
       );
@@ -199,7 +189,7 @@ describe("claiming a sold lead's certificate", () => {
 
   it("claims before the first lead.purchased payload, so the webhook says verified", async () => {
     const buyer = await signedIn();
-    const leadId = await soldLead(buyer.user.id, VERIFIED_ID);
+    const { id: leadId } = await soldLead(buyer.user.id, VERIFIED_ID);
     const claims = fakeClaims();
     const event = await purchasedPayload(leadId, true);
     expect((event.data as { consent: ConsentSummary }).consent).toMatchObject({
@@ -212,7 +202,7 @@ describe("claiming a sold lead's certificate", () => {
 
   it("stays not verified while the provider fails, and is claimed again on the next view", async () => {
     const buyer = await signedIn();
-    const leadId = await soldLead(buyer.user.id, BUSY_ID);
+    const { id: leadId } = await soldLead(buyer.user.id, BUSY_ID);
     const claims = fakeClaims();
     expect((await record(buyer.cookie, leadId, true)).certificate).toBe("unverified");
     expect((await myLeadConsent(buyer.cookie, leadId))?.certificate).toBe("unverified");

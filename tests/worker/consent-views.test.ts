@@ -13,6 +13,7 @@ import { pingSchema } from "../../src/domain/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
 import { NOT_CONFIGURED_MESSAGES } from "../../worker/services/consent-certificates";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
+import { createLead, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";
 import { buyerWithOrder } from "./returns-fixtures";
 import { clearTransfers, createPartner, newPhone } from "./transfer-fixtures";
@@ -22,35 +23,6 @@ const CERT_URL = `https://cert.trustedform.com/${"0f1e2d3c4b".repeat(4)}`;
 const LEAD_ID = "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C";
 const OPT_IN_AT = Date.UTC(2026, 2, 4, 14, 55);
 
-/** A lead sold to `userId` in order `orderId`, with the given evidence (none by default). */
-async function ownedLead(userId: string, orderId: string, evidence: Record<string, string | number | null> = {}) {
-  const id = crypto.randomUUID();
-  const phone = `707${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
-  const certified = evidence.trustedFormUrl || evidence.jornayaLeadId ? 1 : 0;
-  await env.DB.prepare(
-    `INSERT INTO aged_leads (id, name, email, phone, state, dedupe_key, sold_to_user_id, sold_order_id, sold_at,
-       opt_in_at, opt_in_url, consent_text, ip_address, trusted_form_url, jornaya_lead_id, certified)
-     VALUES (?, 'Ruth Owner', 'ruth@example.com', ?, 'TX', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-    .bind(
-      id,
-      phone,
-      id,
-      userId,
-      orderId,
-      Date.now(),
-      evidence.optInAt ?? null,
-      evidence.optInUrl ?? null,
-      evidence.consentText ?? null,
-      evidence.ipAddress ?? null,
-      evidence.trustedFormUrl ?? null,
-      evidence.jornayaLeadId ?? null,
-      certified,
-    )
-    .run();
-  return { id, phone };
-}
-
 const FULL = {
   optInAt: OPT_IN_AT,
   optInUrl: "https://quotes.example.com/final-expense",
@@ -59,6 +31,22 @@ const FULL = {
   trustedFormUrl: CERT_URL,
   jornayaLeadId: LEAD_ID,
 };
+
+/** A lead sold to `userId` in order `orderId`, with the given evidence (none by default). */
+function ownedLead(userId: string, orderId: string, evidence: Partial<typeof FULL> = {}) {
+  const { optInAt, ...rest } = evidence;
+  return createLead(testDb(), {
+    name: "Ruth Owner",
+    email: "ruth@example.com",
+    formFillTime: null,
+    soldToUserId: userId,
+    soldOrderId: orderId,
+    soldAt: new Date(),
+    ...rest,
+    optInAt: optInAt === undefined ? null : new Date(optInAt),
+    certified: Boolean(evidence.trustedFormUrl || evidence.jornayaLeadId),
+  });
+}
 
 describe("My Leads", () => {
   it("shows each lead's opt-in time, page and certificates, and exports everything stored in the CSV", async () => {

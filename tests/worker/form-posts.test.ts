@@ -2,7 +2,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { postToApi, redirectWithCookies } from "../../worker/form-posts";
-import { callApi, createUser } from "./helpers";
+import { createBuyer, testDb } from "./factories";
+import { callApi } from "./helpers";
 
 /** The form post as the browser sends it to the page (the page, not the API, receives it). */
 const formPost = (cookie = "") =>
@@ -25,7 +26,7 @@ async function post(path: `/api/${string}`, body: unknown, request = formPost())
 
 describe("postToApi", () => {
   it("signs in through POST /api/login and hands back the session cookie", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const answer = await post("/api/login", { username: user.username, password: user.password });
     expect(answer.ok).toBe(true);
     expect(answer.body).toMatchObject({ username: user.username });
@@ -37,7 +38,7 @@ describe("postToApi", () => {
   });
 
   it("answers the API's own status, message and field errors", async () => {
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const wrong = await post("/api/login", { username: user.username, password: "not-the-password" });
     expect(wrong).toMatchObject({ ok: false, status: 401, body: { message: "Invalid credentials" } });
     const blank = await post("/api/login", { username: "", password: "" });

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import type { BulkLeadRow } from "../../src/domain/csv-mapping";
 import worker from "../../worker/app";
-import { hashPassword } from "../../worker/services/passwords";
 import { SESSION_COOKIE } from "../../worker/services/sessions";
+import { createAdmin, createBuyer, testDb } from "./factories";
 
 const randomAddress = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)).join(".")}`;
 
@@ -53,23 +53,10 @@ export interface TestUser {
   password: string;
 }
 
-let userCount = 0;
-
+/** A buyer (or an admin) with its password, through the factories (tests/worker/factories). */
 export async function createUser(options: { isAdmin?: boolean; password?: string } = {}): Promise<TestUser> {
-  userCount += 1;
-  const tag = `${Date.now().toString(36)}${userCount}${Math.floor(Math.random() * 1e6)}`;
-  const user = {
-    id: crypto.randomUUID(),
-    username: `user_${tag}`,
-    email: `user_${tag}@example.com`,
-    password: options.password ?? "secret-password-1",
-  };
-  await env.DB.prepare(
-    "INSERT INTO users (id, username, email, password_hash, first_name, last_name, is_admin) VALUES (?, ?, ?, ?, 'Test', 'User', ?)",
-  )
-    .bind(user.id, user.username, user.email, await hashPassword(user.password), options.isAdmin ? 1 : 0)
-    .run();
-  return user;
+  const overrides = options.password === undefined ? {} : { password: options.password };
+  return options.isAdmin ? createAdmin(testDb(), overrides) : createBuyer(testDb(), overrides);
 }
 
 /** The session cookie (name=value) a successful login sets. */

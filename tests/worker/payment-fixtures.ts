@@ -1,26 +1,14 @@
 /** Fixtures for the payment-hardening tests: plain leads, simulated card payments, signed Stripe events. */
 import { env } from "cloudflare:workers";
 import Stripe from "stripe";
-import { leadDedupeKey } from "../../src/domain/leads";
+import { createLeads as createLeadRows, testDb } from "./factories";
 import { callApi } from "./helpers";
 
 const WEBHOOK_SECRET = "whsec_payment_hardening";
 
-/** `count` unsold leads (ten days old, $5.00 each by the pricing rule); answers their ids. */
-export async function createLeads(count: number): Promise<string[]> {
-  const rows = Array.from({ length: count }, (_, i) => {
-    const phone = `8${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-    const formFillTime = Date.now() - 10 * 86_400_000 - i;
-    return { id: crypto.randomUUID(), phone, formFillTime, dedupeKey: leadDedupeKey(phone, formFillTime) };
-  });
-  await env.DB.prepare(
-    `INSERT INTO aged_leads (id, name, phone, state, form_fill_time, dedupe_key)
-     SELECT value ->> 'id', 'Pat Lee', value ->> 'phone', 'ZZ', value ->> 'formFillTime', value ->> 'dedupeKey'
-     FROM json_each(?)`,
-  )
-    .bind(JSON.stringify(rows))
-    .run();
-  return rows.map((row) => row.id);
+/** `count` unsold leads (ten days old, $5.00 each by the pricing rule) in a state of their own; answers their ids. */
+export function createLeads(count: number): Promise<string[]> {
+  return createLeadRows(testDb(), count, { name: "Pat Lee", email: null, state: "ZZ" });
 }
 
 export async function payWithCard(clientSecret: string, cardNumber = "4242424242424242") {

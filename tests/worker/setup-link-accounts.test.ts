@@ -13,7 +13,8 @@ import {
 } from "../../src/domain/delivery-setup";
 import { PASSWORD_TOO_COMMON } from "../../src/domain/password-rule";
 import { SAMPLE_DELIVERY_SETTINGS as SETTINGS } from "../delivery-settings-sample";
-import { callApi, createUser, login, printedToken, sessionCookie, signedIn } from "./helpers";
+import { createAdmin, createBuyer, createOrder, testDb } from "./factories";
+import { callApi, login, printedToken, sessionCookie, signedIn } from "./helpers";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
@@ -83,7 +84,7 @@ describe("a setup link never attaches an order by e-mail", () => {
     expect(await check(token)).toMatchObject({ valid: true });
 
     // The victim signs in with an account of their own: the order becomes theirs, the link is used up.
-    const own = await createUser({ password: "victim-own-pass-1" });
+    const own = await createBuyer(testDb(), { password: "victim-own-pass-1" });
     const signedIn = await save({ token, signIn: { username: own.username, password: own.password } });
     expect(signedIn.status).toBe(200);
     expect(await signedIn.json()).toMatchObject({ user: { id: own.id } });
@@ -92,7 +93,7 @@ describe("a setup link never attaches an order by e-mail", () => {
   });
 
   it("an order placed with an admin's e-mail: the link never signs into the admin account or gives it the order", async () => {
-    const admin = await createUser({ isAdmin: true });
+    const admin = await createAdmin(testDb());
     const { orderId, token } = await paidAnonymousOrder(admin.email);
     expect(await check(token)).toMatchObject({ valid: true, account: { kind: "new" } });
 
@@ -109,14 +110,14 @@ describe("a setup link never attaches an order by e-mail", () => {
   });
 
   it("an admin's own order: the link asks them to sign in first, and saving with their session signs nobody in", async () => {
-    const admin = await createUser({ isAdmin: true });
-    const orderId = crypto.randomUUID();
-    await env.DB.prepare(
-      `INSERT INTO orders (id, kind, tier, quantity, unit_price_cents, total_cents, user_id, email, details, payment_intent_id, status, paid_at)
-       VALUES (?, 'transfer', 'standard', 5, 3500, 17500, ?, ?, '{}', ?, 'paid', ?)`,
-    )
-      .bind(orderId, admin.id, admin.email, `pi_admin_${orderId}`, Date.now())
-      .run();
+    const db = testDb();
+    const admin = await createAdmin(db);
+    const { id: orderId } = await createOrder(db, {
+      quantity: 5,
+      unitPriceCents: 3500,
+      userId: admin.id,
+      email: admin.email,
+    });
     const adminCookie = await login(admin);
     const sent = await callApi(`/api/transfer-orders/${orderId}/setup-link`, { method: "POST", cookie: adminCookie });
     expect(sent.status).toBe(200);
@@ -137,7 +138,7 @@ describe("a setup link never attaches an order by e-mail", () => {
 
   it("an order's own account needs its password (or its session), never another account's", async () => {
     const owner = await signedIn();
-    const other = await createUser();
+    const other = await createBuyer(testDb());
     const started = await callApi("/api/call-transfer-order", {
       cookie: owner.cookie,
       json: {

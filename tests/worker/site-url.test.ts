@@ -11,7 +11,8 @@ import { sendDeliverySummaries } from "../../worker/services/delivery-summaries"
 import { emails } from "../../worker/services/email-templates";
 import { DEVELOPMENT_SITE_URL, RelativeLinkError, sendMail, siteOrigin } from "../../worker/services/mail";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
-import { callApi, createUser, latestMailTo, login } from "./helpers";
+import { createAdmin, createBuyer, createOrder, testDb } from "./factories";
+import { callApi, latestMailTo, login } from "./helpers";
 import { createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
 
 afterEach(() => vi.restoreAllMocks());
@@ -50,16 +51,16 @@ describe("the mailer refuses relative links outside development", () => {
   });
 
   it("an admin re-sending a setup link without PUBLIC_SITE_URL gets a 503 that names the setting, and nothing is mailed", async () => {
-    const admin = await createUser({ isAdmin: true });
-    const cookie = await login(admin);
-    const orderId = crypto.randomUUID();
-    const buyerEmail = `setup-${orderId}@example.com`;
-    await env.DB.prepare(
-      `INSERT INTO orders (id, kind, tier, quantity, unit_price_cents, total_cents, email, details, payment_intent_id, status, paid_at)
-       VALUES (?, 'transfer', 'standard', 5, 3500, 17500, ?, '{}', ?, 'paid', ?)`,
-    )
-      .bind(orderId, buyerEmail, `pi_site_${orderId}`, Date.now())
-      .run();
+    const db = testDb();
+    const cookie = await login(await createAdmin(db));
+    const buyerEmail = "setup-guest@example.com";
+    // A guest's order (no account): its setup link goes to the e-mail the buyer gave.
+    const { id: orderId } = await createOrder(db, {
+      quantity: 5,
+      unitPriceCents: 3500,
+      userId: null,
+      email: buyerEmail,
+    });
     const answer = await callApi(`/api/transfer-orders/${orderId}/setup-link`, {
       method: "POST",
       cookie,
@@ -72,7 +73,7 @@ describe("the mailer refuses relative links outside development", () => {
 
   it("forgot-password in production without PUBLIC_SITE_URL mails nothing; with it the link is absolute", async () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const user = await createUser();
+    const user = await createBuyer(testDb());
     const answer = await callApi("/api/forgot-password", {
       json: { email: user.email },
       env: production({ PUBLIC_SITE_URL: "" }),
@@ -123,7 +124,7 @@ describe("the mailer refuses relative links outside development", () => {
 describe("the cron's daily summaries carry absolute links", () => {
   /** A buyer with one billable transfer a day and a half ago (a day that has ended in every US zone). */
   async function buyerWithYesterdaysTransfer() {
-    const buyer = await createUser();
+    const buyer = await createBuyer(testDb());
     await env.DB.prepare("DELETE FROM order_delivery").run(); // this buyer's order is the only one open
     const at = Date.now() - 36 * 60 * 60 * 1000;
     const partner = await createPartner();

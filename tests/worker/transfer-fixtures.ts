@@ -1,72 +1,34 @@
 /** Partners, keys and paid live-transfer orders with delivery settings, for the transfer tests. */
 import { env } from "cloudflare:workers";
 import type { DeliverySettings, PartnerPaymentTerms } from "../../src/domain/transfers";
-import { partners } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
-import { createApiKey, hashApiKey, keyOwnerOf, keyOwnerQuery } from "../../worker/services/api-keys";
-import { saveDeliverySettings } from "../../worker/services/order-delivery";
-import { createUser } from "./helpers";
+import { createPartner as createPartnerRow, createOpenOrder as openOrder, testDb } from "./factories";
 
 /** The services' first parameter, at `now` (the current time unless given). */
 export const deps = (now?: number) => createDeps(env, now);
-const db = () => deps().db;
 
-export async function createPartner(
+/** A partner with its user and a working API key (the partner factory's, kept for the older tests). */
+export function createPartner(
   options: { dailyCallCap?: number; payPerTransferCents?: number; paymentTerms?: PartnerPaymentTerms } = {},
 ) {
-  const user = await createUser();
-  await env.DB.prepare("UPDATE users SET account_type = 'partner' WHERE id = ?").bind(user.id).run();
-  const id = crypto.randomUUID();
-  await db()
-    .insert(partners)
-    .values({
-      id,
-      userId: user.id,
-      businessName: "Test Call Center",
-      didNumber: "2145550100",
-      dailyCallCap: options.dailyCallCap ?? 1000,
-      payPerTransferCents: options.payPerTransferCents ?? 2500,
-      paymentTerms: options.paymentTerms ?? "Net 15",
-      timeZone: "America/Chicago",
-    });
-  const { key, apiKey } = await createApiKey(deps(), id, "Dialer");
-  // The partner-key middleware's own lookup: unknown or revoked keys are 401.
-  const owner = keyOwnerOf(await keyOwnerQuery(deps(), await hashApiKey(key)));
-  const profile = {
-    id,
-    businessName: "Test Call Center",
-    dailyCallCap: owner.dailyCallCap,
-    timeZone: owner.timeZone,
-    payPerTransferCents: owner.payPerTransferCents,
-    paymentTerms: owner.paymentTerms,
-    requireTrustedForm: owner.requireTrustedForm,
-  };
-  return { user, id, key, apiKey, owner, profile, auth: { Authorization: `Bearer ${key}` } };
+  return createPartnerRow(testDb(), options);
 }
 
 /** A paid live-transfer order with complete delivery settings (all day, every state, 100 a day by default). */
 export async function createOpenOrder(
   options: Partial<DeliverySettings> & { quantity?: number; paidAt?: number; buyerId?: string } = {},
 ) {
-  const buyerId = options.buyerId ?? (await createUser()).id;
-  const id = crypto.randomUUID();
-  const quantity = options.quantity ?? 10;
-  await env.DB.prepare(
-    `INSERT INTO orders (id, kind, tier, quantity, unit_price_cents, total_cents, user_id, email, details, payment_intent_id, status, paid_at)
-     VALUES (?, 'transfer', 'standard', ?, 5000, ?, ?, NULL, '{}', ?, 'paid', ?)`,
-  )
-    .bind(id, quantity, quantity * 5000, buyerId, `pi_test_${id}`, options.paidAt ?? Date.now())
-    .run();
-  await saveDeliverySettings(deps(), id, quantity, {
-    transferPhone: "transferPhone" in options ? (options.transferPhone ?? null) : "2145559000",
-    states: options.states ?? [],
-    hoursStartMinute: options.hoursStartMinute ?? 0,
-    hoursEndMinute: options.hoursEndMinute ?? 0,
-    days: options.days ?? null,
-    timeZone: options.timeZone ?? "America/Chicago",
-    perDayCap: options.perDayCap ?? 100,
-  });
-  return { id, buyerId, quantity };
+  const { quantity = 10, paidAt, buyerId, ...delivery } = options;
+  const order = await openOrder(
+    testDb(),
+    {
+      quantity,
+      ...(buyerId ? { userId: buyerId } : {}),
+      ...(paidAt === undefined ? {} : { paidAt: new Date(paidAt) }),
+    },
+    { ...delivery, transferPhone: "transferPhone" in options ? (options.transferPhone ?? null) : "2145559000" },
+  );
+  return { id: order.id, buyerId: order.userId ?? "", quantity };
 }
 
 let phoneCount = 0;

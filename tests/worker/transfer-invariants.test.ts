@@ -14,10 +14,13 @@
  * run exactly that case again.
  */
 import { env } from "cloudflare:workers";
+import { and, eq, ne } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ReturnDecisionInput } from "../../src/domain/schemas/returns";
 import { CONNECTED_HOLD_SECONDS, ROUTE_ANSWER_TTL_SECONDS } from "../../src/domain/transfers";
+import { insertInChunks } from "../../worker/db/bulk-insert";
+import { orderDelivery, orders, returns, systemPauses, transferEvents, transfers } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { ConflictError } from "../../worker/errors";
 import { balanceOf } from "../../worker/services/balance";
@@ -29,7 +32,7 @@ import {
   routeTransfer,
   type TransferEventInput,
 } from "../../worker/services/transfers";
-import { createUser } from "./helpers";
+import { createAdmin, createBuyer, createOrder, testDb, transferRow } from "./factories";
 import { createOpenOrder, createPartner } from "./transfer-fixtures";
 
 /** At least 200 runs in `npm test`. */
@@ -128,34 +131,33 @@ async function allowingConflict<T>(step: () => Promise<T>): Promise<T | undefine
 
 /** Each run: no transfers, returns or pauses; the buyer's history; one fresh order of 1-3 transfers. */
 async function freshRun(quantity: number): Promise<string> {
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM returns"),
-    env.DB.prepare("DELETE FROM transfer_events"),
-    env.DB.prepare("DELETE FROM transfers"),
-    env.DB.prepare("DELETE FROM system_pauses"),
-    env.DB.prepare("DELETE FROM order_delivery"),
-    env.DB.prepare("DELETE FROM orders WHERE user_id = ? AND id <> ?").bind(buyerId, historyOrderId),
-    ...Array.from({ length: HISTORY }, (_, i) =>
-      env.DB.prepare(
-        `INSERT INTO transfers (id, partner_id, order_id, buyer_user_id, buyer_key, first_name, last_name, phone, state,
-           opt_in_at, opt_in_url, transfer_phone, status, routed_at, expires_at, ended_at, duration_seconds, billable,
-           buyer_local_day, partner_local_day)
-         VALUES (?, ?, ?, ?, ?, 'Earlier', 'Caller', ?, 'TX', ?, 'https://example.com', ?, 'completed', ?, ?, ?, 300, 1,
-           '2027-01-05', '2027-01-05')`,
-      ).bind(
-        crypto.randomUUID(),
-        historyPartner.id,
-        historyOrderId,
-        buyerId,
-        buyerId,
-        `312555${String(9000 + i)}`,
-        START - DAY,
-        TRANSFER_PHONE,
-        START - DAY,
-        START - DAY,
-        START - DAY,
-      ),
-    ),
+  const db = testDb();
+  const history = Array.from({ length: HISTORY }, (_, i) =>
+    transferRow({
+      partnerId: historyPartner.id,
+      orderId: historyOrderId,
+      buyerUserId: buyerId,
+      buyerKey: buyerId,
+      firstName: "Earlier",
+      lastName: "Caller",
+      phone: `312555${String(9000 + i)}`,
+      transferPhone: TRANSFER_PHONE,
+      routedAt: new Date(START - DAY),
+      optInAt: new Date(START - DAY),
+      connectedAt: null,
+      endedAt: new Date(START - DAY),
+      buyerLocalDay: "2027-01-05",
+      partnerLocalDay: "2027-01-05",
+    }),
+  );
+  await db.batch([
+    db.delete(returns),
+    db.delete(transferEvents),
+    db.delete(transfers),
+    db.delete(systemPauses),
+    db.delete(orderDelivery),
+    db.delete(orders).where(and(eq(orders.userId, buyerId), ne(orders.id, historyOrderId))),
+    ...insertInChunks(db, transfers, history),
   ]);
   const order = await createOpenOrder({ quantity, buyerId, paidAt: START - HOUR, transferPhone: TRANSFER_PHONE });
   return order.id;
@@ -359,15 +361,16 @@ describe("invariants under any order of events", () => {
     vi.spyOn(console, "log").mockImplementation(() => undefined);
     partner = await createPartner({ payPerTransferCents: PAY_CENTS, dailyCallCap: 10_000 });
     historyPartner = await createPartner();
-    buyerId = (await createUser()).id;
-    adminId = (await createUser({ isAdmin: true })).id;
-    historyOrderId = crypto.randomUUID();
-    await env.DB.prepare(
-      `INSERT INTO orders (id, kind, tier, quantity, unit_price_cents, total_cents, user_id, details, payment_intent_id, status, paid_at)
-       VALUES (?, 'transfer', 'standard', ?, 5000, ?, ?, '{}', ?, 'completed', ?)`,
-    )
-      .bind(historyOrderId, HISTORY, HISTORY * 5000, buyerId, `pi_test_${historyOrderId}`, START - 2 * DAY)
-      .run();
+    const db = testDb();
+    buyerId = (await createBuyer(db)).id;
+    adminId = (await createAdmin(db)).id;
+    const history = await createOrder(db, {
+      quantity: HISTORY,
+      userId: buyerId,
+      status: "completed",
+      paidAt: new Date(START - 2 * DAY),
+    });
+    historyOrderId = history.id;
   });
   afterAll(() => {
     vi.restoreAllMocks();

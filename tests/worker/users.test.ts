@@ -1,12 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { callApi, createUser, expectAdminOnly, login, signedIn } from "./helpers";
+import { createBuyer, testDb } from "./factories";
+import { callApi, expectAdminOnly, login, signedIn } from "./helpers";
 
 describe("GET /api/users", () => {
   it("is for admins only", () => expectAdminOnly("/api/users"));
 
   it("lists every user with the spec's fields and no secrets", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
-    const buyer = await createUser();
+    const buyer = await createBuyer(testDb(), {
+      firstName: "Rosa",
+      lastName: "Diaz",
+      phone: "2145550123",
+      agencyName: "Lone Star Final Expense",
+      role: "Agency Owner",
+    });
     const response = await callApi("/api/users", { cookie });
     expect(response.status).toBe(200);
     const list = await response.json<Record<string, unknown>[]>();
@@ -14,12 +21,12 @@ describe("GET /api/users", () => {
     expect(row).toEqual({
       id: buyer.id,
       username: buyer.username,
-      firstName: "Test",
-      lastName: "User",
+      firstName: "Rosa",
+      lastName: "Diaz",
       email: buyer.email,
-      phone: "",
-      agencyName: "",
-      role: "Insurance Agent",
+      phone: "2145550123",
+      agencyName: "Lone Star Final Expense",
+      role: "Agency Owner",
       isAdmin: false,
       accountType: "buyer",
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -29,13 +36,13 @@ describe("GET /api/users", () => {
 
 describe("POST /api/users/:id/change-password", () => {
   it("is for admins only", async () => {
-    const target = await createUser();
+    const target = await createBuyer(testDb());
     await expectAdminOnly(`/api/users/${target.id}/change-password`, { json: { newPassword: "long-enough-1" } });
   });
 
   it("changes the password and ends that user's sessions", async () => {
     const { cookie: adminCookie } = await signedIn({ isAdmin: true });
-    const target = await createUser();
+    const target = await createBuyer(testDb());
     const targetSession = await login(target);
     const response = await callApi(`/api/users/${target.id}/change-password`, {
       json: { newPassword: "long-enough-1" },
@@ -61,7 +68,7 @@ describe("POST /api/users/:id/change-password", () => {
 
   it("refuses a short password with the spec's message", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
-    const target = await createUser();
+    const target = await createBuyer(testDb());
     const response = await callApi(`/api/users/${target.id}/change-password`, {
       json: { newPassword: "short" },
       cookie,
@@ -92,7 +99,7 @@ describe("POST /api/users/:id/change-password", () => {
 
   it("refuses one of the 10,000 most common passwords", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
-    const target = await createUser();
+    const target = await createBuyer(testDb());
     const response = await callApi(`/api/users/${target.id}/change-password`, {
       json: { newPassword: "Sunshine" },
       cookie,

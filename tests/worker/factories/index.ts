@@ -1,0 +1,12 @@
+/**
+ * Test data factories (decision 0067, docs/testing.md): `const db = testDb()` once per test, then
+ * `createBuyer(db)`, `createOrder(db, { quantity: 3 })`… Each answers the row it inserted; every
+ * default is unique within the file and every override is a column of worker/db/schema.ts.
+ */
+export { createCallback } from "./callbacks";
+export { testDb } from "./db";
+export { createLead, createLeads } from "./leads";
+export { createAgedLeadOrder, createCallbackOrder, createOpenOrder, createOrder } from "./orders";
+export { createPartner } from "./partners";
+export { createTransfer, transferRow } from "./transfers";
+export { createAdmin, createBuyer } from "./users";
