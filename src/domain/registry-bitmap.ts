@@ -125,8 +125,11 @@ export class AreaCodeBitmap {
     const base = this.areaCode * AREA_CODE_SPAN;
     for (const exchange of this.exchanges()) {
       const bits = this.#exchanges.get(exchange)?.bits ?? new Uint8Array(0);
-      for (let line = 0; line < LINES_PER_EXCHANGE; line++) {
-        if ((bits[line >> 3] ?? 0) & (1 << (line & 7))) yield base + exchange * LINES_PER_EXCHANGE + line;
+      const first = base + exchange * LINES_PER_EXCHANGE;
+      for (let byte = 0; byte < bits.byteLength; byte++) {
+        const value = bits[byte] ?? 0;
+        if (value === 0) continue;
+        for (let bit = 0; bit < 8; bit++) if (value & (1 << bit)) yield first + byte * 8 + bit;
       }
     }
   }
