@@ -157,8 +157,11 @@ export class AreaCodeBitmap {
       if (bytes === EXCHANGE_BYTES) out.set(entry.bits, offset);
       else {
         let written = 0;
-        for (let line = 0; line < LINES_PER_EXCHANGE; line++) {
-          if ((entry.bits[line >> 3] ?? 0) & (1 << (line & 7))) view.setUint16(offset + 2 * written++, line, true);
+        for (let byte = 0; byte < EXCHANGE_BYTES; byte++) {
+          const value = entry.bits[byte] ?? 0;
+          if (value === 0) continue;
+          for (let bit = 0; bit < 8; bit++)
+            if (value & (1 << bit)) view.setUint16(offset + 2 * written++, byte * 8 + bit, true);
         }
       }
       offset += bytes;
