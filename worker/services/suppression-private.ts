@@ -20,8 +20,11 @@ import type { SuppressionBatchMessage, SuppressionFinishMessage } from "./suppre
 import { NOW_MS } from "./suppression-rules";
 
 /** Numbers one transaction applies or sweeps: a few milliseconds of the single writer, not hundreds. */
-export const PRIVATE_CHUNK = 2_000;
-/** The pause between two of them, so that waiting requests go first. */
+export const PRIVATE_CHUNK = 1_000;
+/**
+ * The pause between two of them, so that waiting requests go first: at least as long as the last one took
+ * (the writer is this upload's at most half the time), and never under `PAUSE_MS`.
+ */
 const PAUSE_MS = 20;
 /** Sweep steps one finish message takes (3 queries each); the next message carries on. */
 const STEPS_PER_MESSAGE = 20;
@@ -33,7 +36,7 @@ export const PRIVATE_FINISH_QUERIES = 2 + 3 * STEPS_PER_MESSAGE + 2 + 1;
 const SWEEP_START = 2_000_000_000;
 const SWEEP_END = 9_999_999_999;
 
-const pause = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+const pause = (took: number) => new Promise((resolve) => setTimeout(resolve, Math.max(PAUSE_MS, took)));
 
 /**
  * Applies one batch of a private list's upload, `PRIVATE_CHUNK` numbers per transaction. Each chunk is
@@ -74,8 +77,15 @@ export async function applyPrivateBatch(
       ? [
           db
             .prepare(
-              `INSERT OR IGNORE INTO suppression_numbers (number, list_id, added_on, last_upload_id, staged_by)
-               SELECT value, ?1, ?2, ?3, ?4 FROM json_each(?5) WHERE ${at}`,
+              `INSERT INTO suppression_numbers (number, list_id, added_on, last_upload_id, staged_by)
+               SELECT value, ?1, ?2, ?3, ?4 FROM json_each(?5) WHERE ${at}
+               ON CONFLICT (number, list_id) DO ${
+                 // A number a failed full upload left staged (hidden) is on the list from now on.
+                 staged
+                   ? "NOTHING"
+                   : `UPDATE SET staged_by = NULL, last_upload_id = excluded.last_upload_id
+                      WHERE suppression_numbers.staged_by > (SELECT version_upload_id FROM suppression_lists WHERE id = ?1)`
+               }`,
             )
             .bind(listId, dayNumber(deps.now), uploadId, staged ? uploadId : null, numbers),
           count("added"),
@@ -100,6 +110,7 @@ export async function applyPrivateBatch(
             .bind(listId, numbers),
           count("removed"),
         ];
+    const started = Date.now();
     await db.batch([
       ...statements,
       db
@@ -110,7 +121,7 @@ export async function applyPrivateBatch(
         .bind(offset + chunk.length, uploadId, batchNumber, offset),
     ]);
     offset += chunk.length;
-    if (offset < total) await pause();
+    if (offset < total) await pause(Date.now() - started);
   }
   const whole = `EXISTS (SELECT 1 FROM suppression_upload_batches WHERE upload_id = ${uploadId}
     AND batch_number = ${batchNumber} AND status = 'queued' AND applied = ${total})`;
@@ -138,7 +149,6 @@ export async function applyPrivateBatch(
 export interface PrivateFinishTarget {
   list_id: number;
   contents: string;
-  replaces: number;
   swept_to: number;
   refreshed_on: string;
 }
@@ -163,23 +173,28 @@ export async function finishPrivateUpload(
       .bind(listId)
       .first<{ version: number }>();
     if ((list?.version ?? 0) < uploadId) {
-      // The old numbers to delete: the list held some, or a full upload that failed after staging left some.
+      // Old numbers to delete: the list held some this file did not list again (its count is kept exactly
+      // with its rows), or a full upload that failed after staging left some. Otherwise there is no sweep.
       const [swapped] = await db.batch<{ sweeping: number | null }>([
         db
           .prepare(
             `UPDATE suppression_lists SET version_upload_id = ?1,
-               sweeping_upload_id = CASE WHEN ?2 OR EXISTS (SELECT 1 FROM suppression_uploads
-                 WHERE list_id = ?3 AND contents = 'full' AND status = 'failed' AND id > suppression_lists.version_upload_id AND id < ?1)
+               sweeping_upload_id = CASE
+                 WHEN suppression_lists.numbers > (SELECT coalesce(sum(relisted), 0) FROM suppression_upload_batches WHERE upload_id = ?1)
+                   OR EXISTS (SELECT 1 FROM suppression_uploads WHERE list_id = ?2 AND contents = 'full' AND status = 'failed'
+                     AND id > suppression_lists.version_upload_id AND id < ?1)
                  THEN ?1 END,
                numbers = (SELECT coalesce(sum(added + relisted), 0) FROM suppression_upload_batches WHERE upload_id = ?1),
-               refreshed_on = ?4, updated_at = ${NOW_MS}
-             WHERE id = ?3 AND version_upload_id < ?1 AND ${applying}
+               refreshed_on = ?3, updated_at = ${NOW_MS}
+             WHERE id = ?2 AND version_upload_id < ?1 AND ${applying}
              RETURNING sweeping_upload_id AS sweeping`,
           )
-          .bind(uploadId, upload.replaces ? 1 : 0, listId, upload.refreshed_on),
+          .bind(uploadId, listId, upload.refreshed_on),
       ]);
-      const sweeping = swapped?.results[0]?.sweeping ?? null;
-      if (sweeping !== null) {
+      const row = swapped?.results[0];
+      // Another delivery of this message made the swap: it carries on.
+      if (!row) return false;
+      if (row.sweeping !== null) {
         // The sweep in messages of its own: the swap's transaction stays one small UPDATE.
         await deps.env.IMPORT_QUEUE.send(message, { contentType: "json" });
         return false;
@@ -215,8 +230,9 @@ async function sweepOldVersion(
   const db = deps.env.DB;
   const { uploadId } = message;
   let from = Math.max(upload.swept_to, SWEEP_START);
-  for (let step = 0; step < STEPS_PER_MESSAGE; step++) {
-    if (step > 0) await pause();
+  for (let step = 0, took = 0; step < STEPS_PER_MESSAGE; step++) {
+    if (step > 0) await pause(took);
+    const started = Date.now();
     // Index entries only (the list's index is covering for this): a bounded read.
     const window = await db
       .prepare(
@@ -228,7 +244,7 @@ async function sweepOldVersion(
       .first<{ n: number; last: number | null }>();
     if (!window || window.n === 0 || window.last === null) return true;
     const at = `EXISTS (SELECT 1 FROM suppression_uploads WHERE id = ${uploadId} AND status = 'applying' AND swept_to = ${upload.swept_to})`;
-    await db.batch([
+    const [, moved] = await db.batch([
       db
         .prepare(
           `DELETE FROM suppression_numbers INDEXED BY suppression_numbers_list_idx
@@ -238,10 +254,13 @@ async function sweepOldVersion(
       db
         .prepare(
           `UPDATE suppression_uploads SET numbers_removed = numbers_removed + changes(), swept_to = ?1
-           WHERE id = ?2 AND status = 'applying' AND swept_to = ?3`,
+           WHERE id = ?2 AND status = 'applying' AND swept_to = ?3 RETURNING swept_to`,
         )
         .bind(window.last + 1, uploadId, upload.swept_to),
     ]);
+    // Another delivery of this message is sweeping (it moved on first): it carries on, and ends the upload.
+    if (!moved?.results[0]) return false;
+    took = Date.now() - started;
     upload.swept_to = window.last + 1;
     from = upload.swept_to;
     if (window.n < PRIVATE_CHUNK) return true;
