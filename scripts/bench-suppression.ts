@@ -106,7 +106,8 @@ async function loadInChromium(browser: Browser, baseURL: string, file: string, c
   return { seconds, peakHeapMb: peak };
 }
 
-async function listQueries(baseURL: string): Promise<Timing[]> {
+/** The marketplace queries of `npm run bench -- leads` as DEMO_BUYER: warm-up, then REQUESTS each. */
+export async function listQueries(baseURL: string): Promise<Timing[]> {
   const cookie = await signIn(baseURL);
   const headers = { Cookie: cookie, Origin: baseURL };
   const results: Timing[] = [];

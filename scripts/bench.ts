@@ -11,7 +11,8 @@
  *    and 1,000,000 transfers (`--orders`, `--transfers`, `--pings`, `--concurrency`).
  *  - suppression (scripts/bench-suppression.ts): 5,000,000 Do Not Call numbers loaded in Chromium, then the
  *    marketplace at 100,000 and 1,000,000 leads, pings and a 1,000,000-row import beside them (`--numbers`,
- *    `--import-rows`, `--pings`, `--runs`).
+ *    `--import-rows`, `--pings`, `--runs`; `--only private` runs just the private list's re-upload line,
+ *    with `--numbers`, `--private-numbers` and the larger of `--lead-sizes`).
  *  - webhooks (scripts/bench-webhooks.ts): 10,000 purchased leads delivered to a local receiver as buyer
  *    webhooks, under 60 s, each once (`--webhook-runs N`, default 3, median).
  * `--runs N` repeats leads and suppression N times on fresh databases (docs/performance.md gets the median).
@@ -22,6 +23,7 @@ import { benchImport } from "./bench-import.ts";
 import { benchLeads } from "./bench-leads.ts";
 import { benchPages } from "./bench-pages.ts";
 import { benchSuppression } from "./bench-suppression.ts";
+import { benchPrivateOnly } from "./bench-suppression-private.ts";
 import { benchTransfers } from "./bench-transfers.ts";
 import { benchWebhooks } from "./bench-webhooks.ts";
 import { launchChromium } from "./chromium.ts";
@@ -42,6 +44,7 @@ const options = {
   "import-rows": { type: "string" },
   "private-numbers": { type: "string" },
   "webhook-runs": { type: "string" },
+  only: { type: "string" },
 } as const;
 type Flags = { [name in keyof typeof options]?: string };
 /** A part that measures in Chromium against the shared bench server; false when its target is missed. */
@@ -75,14 +78,20 @@ const standaloneParts: Record<string, StandalonePart> = {
       })
     ).met,
   suppression: (flags) =>
-    benchSuppression({
-      numbers: Number(flags.numbers ?? 5_000_000),
-      leadSizes: (flags["lead-sizes"]?.split(",").map(Number) ?? [100_000, 1_000_000]) as [number, number],
-      importRows: Number(flags["import-rows"] ?? 1_000_000),
-      pings: Number(flags.pings ?? 500),
-      runs: Number(flags.runs ?? 1),
-      privateNumbers: Number(flags["private-numbers"] ?? 1_000_000),
-    }),
+    flags.only === "private"
+      ? benchPrivateOnly({
+          numbers: Number(flags.numbers ?? 5_000_000),
+          leads: Math.max(...(flags["lead-sizes"]?.split(",").map(Number) ?? [1_000_000])),
+          privateNumbers: Number(flags["private-numbers"] ?? 1_000_000),
+        })
+      : benchSuppression({
+          numbers: Number(flags.numbers ?? 5_000_000),
+          leadSizes: (flags["lead-sizes"]?.split(",").map(Number) ?? [100_000, 1_000_000]) as [number, number],
+          importRows: Number(flags["import-rows"] ?? 1_000_000),
+          pings: Number(flags.pings ?? 500),
+          runs: Number(flags.runs ?? 1),
+          privateNumbers: Number(flags["private-numbers"] ?? 1_000_000),
+        }),
   webhooks: (flags) => benchWebhooks(Number(flags["webhook-runs"] ?? 3)),
 };
 const known = [...Object.keys(browserParts), ...Object.keys(standaloneParts)];

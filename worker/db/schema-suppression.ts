@@ -46,6 +46,13 @@ export const suppressionLists = sqliteTable(
     status: text("status", { enum: SUPPRESSION_LIST_STATUSES }).notNull().default("active"),
     /** How many numbers the list holds (kept by the code that adds and removes them). */
     numbers: integer("numbers").notNull().default(0),
+    /**
+     * A private list's version (docs/decisions/0066): the full upload last swapped in. Numbers a later full
+     * upload wrote beside it (`staged_by` above this) are not on the list yet.
+     */
+    versionUploadId: integer("version_upload_id").notNull().default(0),
+    /** Set while the numbers of the version before are deleted: only those this upload listed count. */
+    sweepingUploadId: integer("sweeping_upload_id"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(now()),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now()),
@@ -75,6 +82,8 @@ export const suppressionNumbers = sqliteTable(
     addedOn: integer("added_on").notNull(),
     /** The upload that last listed it: a full list's upload removes the numbers it did not list. */
     lastUploadId: integer("last_upload_id"),
+    /** The private list's full upload that wrote it beside the list's version: hidden until that upload is swapped in. */
+    stagedBy: integer("staged_by"),
   },
   (t) => [
     primaryKey({ columns: [t.number, t.listId] }),
@@ -141,6 +150,10 @@ export const suppressionUploadBatches = sqliteTable(
     /** Of those, new on the list and actually taken off it. */
     added: integer("added").notNull().default(0),
     removed: integer("removed").notNull().default(0),
+    /** A private list's full upload: numbers already on the list that this batch listed again (kept). */
+    relisted: integer("relisted").notNull().default(0),
+    /** Numbers of the batch applied so far: a private list's batch is applied a few thousand at a time. */
+    applied: integer("applied").notNull().default(0),
     error: text("error"),
     queuedAt: integer("queued_at").notNull().default(0),
   },

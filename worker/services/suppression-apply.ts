@@ -15,6 +15,12 @@
 import { dayNumber } from "../../src/domain/suppression";
 import type { Deps } from "../deps";
 import { optimizeDatabase } from "./db-maintenance";
+import {
+  applyPrivateBatch,
+  finishPrivateUpload,
+  PRIVATE_BATCH_QUERIES,
+  PRIVATE_FINISH_QUERIES,
+} from "./suppression-private";
 import { NOW_MS, sharedListHolds } from "./suppression-rules";
 
 export interface SuppressionBatchMessage {
@@ -41,7 +47,7 @@ export const isSuppressionMessage = (body: unknown): body is SuppressionMessage 
  * D1 queries one batch message costs at most: a lookup, a batch of up to 10, the totals, the finish notice
  * (and, on its last failing delivery, a batch of two).
  */
-export const MAX_QUERIES_PER_SUPPRESSION_MESSAGE = 15;
+export const MAX_QUERIES_PER_SUPPRESSION_MESSAGE = Math.max(15, PRIVATE_BATCH_QUERIES + 5);
 
 export const batchKey = (uploadId: number, batchNumber: number) => `suppression/${uploadId}/${batchNumber}.json`;
 
@@ -52,10 +58,11 @@ const SWEEP_END = 9_999_999_999;
 /** Ranges one finish message sweeps (4 statements each); the next message carries on. */
 const RANGES_PER_MESSAGE = 10;
 /** D1 queries one finish message costs at most: a lookup, the ranges, the last batch of two, `PRAGMA optimize`. */
-export const SWEEP_QUERIES = 1 + 4 * RANGES_PER_MESSAGE + 2 + 1;
+export const SWEEP_QUERIES = Math.max(1 + 4 * RANGES_PER_MESSAGE + 2 + 1, 1 + PRIVATE_FINISH_QUERIES);
 
 interface BatchTarget {
   status: string;
+  contents: string;
   replaces: number;
   list_id: number;
   owner_user_id: string | null;
@@ -92,7 +99,7 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
   const { uploadId, batchNumber } = message;
   const target = await db
     .prepare(
-      `SELECT b.status, u.replaces, u.list_id, u.status AS upload_status, l.owner_user_id
+      `SELECT b.status, u.contents, u.replaces, u.list_id, u.status AS upload_status, l.owner_user_id
        FROM suppression_upload_batches b JOIN suppression_uploads u ON u.id = b.upload_id
        JOIN suppression_lists l ON l.id = u.list_id WHERE b.upload_id = ? AND b.batch_number = ?`,
     )
@@ -109,10 +116,15 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
   const stored = await deps.env.DOCUMENTS.get(batchKey(uploadId, batchNumber));
   if (!stored) throw new Error(`Batch ${batchNumber} of suppression upload ${uploadId} is missing from storage`);
   const { add, remove } = (await stored.json()) as { add: number[]; remove: number[] };
-  const adds = JSON.stringify(add);
-  const removes = JSON.stringify(remove);
   const list = target.list_id;
   const owner = target.owner_user_id;
+  if (owner !== null) {
+    // A private list: small paced transactions, a full file staged beside the list (suppression-private.ts).
+    await applyPrivateBatch(deps, message, { listId: list, staged: target.contents === "full" }, add, remove);
+    return afterBatch(deps, uploadId, batchNumber);
+  }
+  const adds = JSON.stringify(add);
+  const removes = JSON.stringify(remove);
   const queued = `EXISTS (SELECT 1 FROM suppression_upload_batches WHERE upload_id = ${uploadId} AND batch_number = ${batchNumber} AND status = 'queued')`;
   const setBatch = (column: "added" | "removed") =>
     db
@@ -179,6 +191,12 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
       )
       .bind(uploadId, batchNumber),
   ]);
+  return afterBatch(deps, uploadId, batchNumber);
+}
+
+/** After a batch: the upload's totals, its numbers out of R2 and, when it was the last, the finish. */
+async function afterBatch(deps: Deps, uploadId: number, batchNumber: number): Promise<boolean> {
+  const db = deps.env.DB;
   const [totals] = (
     await refreshUploadTotals(db, uploadId).all<{ status: string; expected: number | null; done: number }>()
   ).results;
@@ -226,6 +244,7 @@ export async function queueFinish(deps: Deps, uploadId: number) {
 
 interface FinishTarget {
   status: string;
+  contents: string;
   expected: number | null;
   done: number;
   replaces: number;
@@ -245,13 +264,14 @@ export async function finishSuppressionUpload(deps: Deps, message: SuppressionFi
   const { uploadId } = message;
   const upload = await db
     .prepare(
-      `SELECT u.status, u.batches_expected AS expected, u.batches_done AS done, u.replaces, u.swept_to, u.list_id,
+      `SELECT u.status, u.contents, u.batches_expected AS expected, u.batches_done AS done, u.replaces, u.swept_to, u.list_id,
               u.refreshed_on, l.owner_user_id
        FROM suppression_uploads u JOIN suppression_lists l ON l.id = u.list_id WHERE u.id = ?`,
     )
     .bind(uploadId)
     .first<FinishTarget>();
   if (upload?.status !== "applying" || upload.expected !== upload.done) return false;
+  if (upload.owner_user_id !== null) return finishPrivateUpload(deps, message, upload);
   const applying = `EXISTS (SELECT 1 FROM suppression_uploads WHERE id = ${uploadId} AND status = 'applying')`;
   let from = Math.max(upload.swept_to, SWEEP_START);
   if (upload.replaces) {

@@ -9,7 +9,7 @@ import { and, type SQL, sql } from "drizzle-orm";
 import { dayOfNumber, phoneKey, type SuppressionCheckSubject } from "../../src/domain/suppression";
 import { suppressionChecks, suppressionLists } from "../db/schema";
 import type { Deps } from "../deps";
-import { listsForBuyer } from "./suppression-rules";
+import { listsForBuyer, onListNow } from "./suppression-rules";
 
 /**
  * The statement that records a subject's checks, for the batch that sells or claims it: written only when
@@ -57,7 +57,7 @@ export async function suppressedAfterPurchase(
     SELECT n.number, min(n.added_on) AS added_on FROM suppression_numbers n
     JOIN suppression_lists l ON l.id = n.list_id
     WHERE n.number IN (SELECT value FROM json_each(${JSON.stringify(keys)})) AND l.status = 'active'
-      AND (l.owner_user_id IS NULL OR l.owner_user_id = ${userId})
+      AND (l.owner_user_id IS NULL OR l.owner_user_id = ${userId}) AND ${sql.raw(onListNow("n", "l"))}
     GROUP BY n.number`);
   const addedOn = new Map(rows.map((row) => [row.number, row.added_on]));
   const flags = new Map<string, string>();

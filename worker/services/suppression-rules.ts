@@ -24,10 +24,21 @@ export const sharedListHoldsSql = (number: SQL | number) =>
   sql`EXISTS (SELECT 1 FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id
     WHERE n.number = ${number} AND l.owner_user_id IS NULL AND l.status = 'active')`;
 
+/**
+ * SQL text: the row `n` of suppression_numbers is on its list `l` now (docs/decisions/0066). A private list's
+ * full upload writes its numbers beside the list (`staged_by` above the list's version: not yet on it)
+ * and, once swapped in, hides the old version's numbers until they are deleted (`sweeping_upload_id`).
+ * Always true for a shared list, which is changed in place.
+ */
+export const onListNow = (n: string, l: string) =>
+  `(${n}.staged_by IS NULL OR ${n}.staged_by <= ${l}.version_upload_id)
+    AND (${l}.sweeping_upload_id IS NULL OR ${n}.last_upload_id = ${l}.sweeping_upload_id)`;
+
 /** drizzle: the active private list of the buyer `userId` (an expression, e.g. `o.user_id`) holds `number`. */
 export const privateListHoldsSql = (number: SQL | number, userId: SQL | string) =>
   sql`EXISTS (SELECT 1 FROM suppression_numbers pn JOIN suppression_lists pl ON pl.id = pn.list_id
-    WHERE pn.number = ${number} AND pl.owner_user_id = ${userId} AND pl.status = 'active')`;
+    WHERE pn.number = ${number} AND pl.owner_user_id = ${userId} AND pl.status = 'active'
+      AND ${sql.raw(onListNow("pn", "pl"))})`;
 
 /** The lists that apply to a buyer's purchase: every active shared list, and the buyer's own. */
 export const listsForBuyer = (userId: SQL | string | null) =>
