@@ -190,7 +190,12 @@ export function callbackOrderTerms(
  * An unassigned call-back whose window starts within this many minutes (or has started) is "about to
  * expire unsold" on the admin's Fulfilment tab (docs/decisions/0063).
  */
-export const EXPIRING_SOON_MINUTES = 120;
+export const EXPIRING_SOON_MINUTES: number = 120;
+/** The same, as the admin reads it ("2 hours"). */
+export const EXPIRING_SOON_TEXT =
+  EXPIRING_SOON_MINUTES % 60 === 0
+    ? `${EXPIRING_SOON_MINUTES / 60} hour${EXPIRING_SOON_MINUTES === 60 ? "" : "s"}`
+    : `${EXPIRING_SOON_MINUTES} minutes`;
 
 /** Whether an unassigned call-back's window starts within `EXPIRING_SOON_MINUTES` of `now`. */
 export const expiresSoon = (windowStart: number, now: number) => windowStart <= now + EXPIRING_SOON_MINUTES * MINUTE_MS;
