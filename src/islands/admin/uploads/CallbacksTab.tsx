@@ -1,7 +1,8 @@
 /**
  * The callbacks tab (product rule 45, docs/decisions/0059): the admin's call-back or appointment, with its
  * window in the prospect's zone and its consent evidence, placed like a partner's; and the latest ones,
- * with their window in the prospect's zone and the order each went to.
+ * with their window in the prospect's zone, the order each went to and the whole consent record
+ * (./CallbackConsentRecord.tsx, docs/decisions/0063).
  */
 import { useForm } from "react-hook-form";
 import type { CallbackKind } from "../../../domain/callbacks";
@@ -17,6 +18,7 @@ import { Field, SelectField } from "../../../ui/input";
 import { QueryView } from "../../../ui/query-view";
 import { Table } from "../../../ui/table";
 import { toast } from "../../../ui/toast";
+import { CallbackConsentButton } from "./CallbackConsentRecord";
 import { ConsentFields } from "./ConsentFields";
 
 const LIST_KEY = ["/api/admin/callback-opportunities"];
@@ -141,7 +143,17 @@ export function CallbacksTab() {
           {(rows) => (
             <Table
               label="Latest callback opportunities"
-              headers={["Name", "Email", "Phone", "State", "Price", "Kind", "Window (prospect's time)", "Delivery"]}
+              headers={[
+                "Name",
+                "Email",
+                "Phone",
+                "State",
+                "Price",
+                "Kind",
+                "Window (prospect's time)",
+                "Delivery",
+                "Consent",
+              ]}
             >
               {rows.map((row) => (
                 <tr key={row.id} className="border-t border-line">
@@ -154,6 +166,9 @@ export function CallbacksTab() {
                   <td className="px-4 py-2">{windowText(row)}</td>
                   <td className="px-4 py-2" title={row.orderId ?? undefined}>
                     {deliveryText(row)}
+                  </td>
+                  <td className="px-4 py-2">
+                    <CallbackConsentButton id={row.id} label={`${row.name} (${row.state})`} />
                   </td>
                 </tr>
               ))}
