@@ -26,7 +26,7 @@ const LIST_LIMIT = 200;
 /** Bundle orders shown: the most recently paid. */
 const BUNDLE_LIMIT = 50;
 
-export const CALLBACK_ALREADY_ASSIGNED = "This call-back is already in an order.";
+const CALLBACK_ALREADY_ASSIGNED = "This call-back is already in an order.";
 const NO_SUCH_CALLBACK = "No such call-back.";
 
 /** The buyers' names (username, else e-mail) by id, in one query. */
@@ -183,8 +183,6 @@ export async function callbackFulfilment(deps: Deps) {
     })),
   };
 }
-
-export type CallbackFulfilment = Awaited<ReturnType<typeof callbackFulfilment>>;
 
 /**
  * An admin places a waiting call-back in the order they picked. Refused (ConflictError, with the reason)
