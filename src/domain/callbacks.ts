@@ -12,6 +12,7 @@ import { formatterPerZone, localTime } from "./time-zones.ts";
 
 export const CALLBACK_KINDS = ["callback", "appointment"] as const;
 export type CallbackKind = (typeof CALLBACK_KINDS)[number];
+export const CALLBACK_KIND_LABELS: Record<CallbackKind, string> = { callback: "Call-back", appointment: "Appointment" };
 /** Where a call-back came from: the admin's form, a CSV upload, or a partner through the API. */
 export const CALLBACK_SOURCES = ["admin", "import", "partner"] as const;
 export type CallbackPreference = (typeof CALLBACK_PREFERENCES)[number];

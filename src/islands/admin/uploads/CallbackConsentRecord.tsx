@@ -2,9 +2,9 @@
  * "Consent record" on the admin's Callbacks rows (docs/decisions/0063): the whole record of one call-back
  * or appointment in a dialog, as a buyer's Consent record shows a lead's (src/islands/dashboard/ConsentRecord.tsx):
  * the prospect, source, window and order, and every piece of consent evidence stored. The record loads
- * when the dialog opens; the dialog's code loads the first time one opens (src/ui/dialog.tsx).
+ * when the dialog opens.
  */
-import { type ReactNode, useRef, useState } from "react";
+import type { ReactNode } from "react";
 import { CERTIFICATE_STATUS_LABELS, CONSENT_FIELD_LABELS } from "../../../domain/consent";
 import { api, call, errorMessage } from "../../../lib/api";
 import { useQuery } from "../../../lib/query";
@@ -115,28 +115,27 @@ function RecordView({ id }: { id: string }) {
   );
 }
 
-/** "Consent record" on a Callbacks row: opens the call-back's whole record in a dialog. */
-export function CallbackConsentButton({ id, label }: { id: string; label: string }) {
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const change = (next: boolean) => {
-    setOpen(next);
-    // The dialog opens from a row, not a Dialog.Trigger: focus goes back to the row's button.
-    if (!next) setTimeout(() => button.current?.focus(), 0);
-  };
+/**
+ * The dialog of one call-back's record, open while mounted; `onClose` unmounts it. Its own chunk, loaded
+ * the first time an admin opens a record (./CallbacksTab.tsx), so the tab's first load does not carry it.
+ */
+export default function CallbackConsentDialog({
+  id,
+  label,
+  onClose,
+}: {
+  id: string;
+  label: string;
+  onClose: () => void;
+}) {
   return (
-    <>
-      <button ref={button} type="button" className={`${linkClass} font-medium`} onClick={() => setOpen(true)}>
-        Consent record<span className="sr-only"> of {label}</span>
-      </button>
-      <Dialog open={open} onOpenChange={change} title={`Consent record: ${label}`} size="xl">
-        {open && <RecordView id={id} />}
-        <div className="mt-6 flex justify-end">
-          <Button variant="secondary" onClick={() => change(false)}>
-            Close
-          </Button>
-        </div>
-      </Dialog>
-    </>
+    <Dialog open onOpenChange={(next) => !next && onClose()} title={`Consent record: ${label}`} size="xl">
+      <RecordView id={id} />
+      <div className="mt-6 flex justify-end">
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+    </Dialog>
   );
 }
