@@ -12,6 +12,7 @@ import { formatterPerZone, localTime } from "./time-zones.ts";
 
 export const CALLBACK_KINDS = ["callback", "appointment"] as const;
 export type CallbackKind = (typeof CALLBACK_KINDS)[number];
+export const CALLBACK_KIND_LABELS: Record<CallbackKind, string> = { callback: "Call-back", appointment: "Appointment" };
 /** Where a call-back came from: the admin's form, a CSV upload, or a partner through the API. */
 export const CALLBACK_SOURCES = ["admin", "import", "partner"] as const;
 export type CallbackPreference = (typeof CALLBACK_PREFERENCES)[number];
@@ -129,6 +130,25 @@ export interface CallbackToPlace extends CallbackWindow {
 export const prospectBuyerKey = (userId: string, phoneKey: number) => `${userId}|${phoneKey}`;
 
 /**
+ * Why a paid order cannot take a call-back (a sentence for the admin who picked it by hand), or null when
+ * it can: room left, the prospect's state, the window's time of day, and the 30-day rule.
+ */
+export function orderMisfit(
+  callback: CallbackToPlace,
+  order: OpenCallbackOrder,
+  recent: ReadonlySet<string>,
+): string | null {
+  if (order.delivered >= order.quantity) return "The order already has every call-back it bought.";
+  if (order.states !== null && !order.states.includes(callback.state))
+    return `The order does not take prospects in ${callback.state}.`;
+  if (!fitsPreference(callback, order.preference))
+    return `The window is outside the order's ${order.preference} hours.`;
+  if (recent.has(prospectBuyerKey(order.userId, callback.phoneKey)))
+    return `This buyer had this prospect within the last ${SAME_PROSPECT_DAYS} days.`;
+  return null;
+}
+
+/**
  * The order a call-back goes to at `now`: one that still has room, takes the prospect's state and the
  * window's time of day, and has not had this prospect within 30 days (`recent` holds
  * `prospectBuyerKey`s); oldest paid first (then by id, so the choice is stable). None once the window
@@ -141,13 +161,7 @@ export function chooseOrder(
   now: number,
 ): OpenCallbackOrder | null {
   if (callback.windowEnd <= now) return null;
-  const fitting = orders.filter(
-    (order) =>
-      order.delivered < order.quantity &&
-      (order.states === null || order.states.includes(callback.state)) &&
-      fitsPreference(callback, order.preference) &&
-      !recent.has(prospectBuyerKey(order.userId, callback.phoneKey)),
-  );
+  const fitting = orders.filter((order) => orderMisfit(callback, order, recent) === null);
   fitting.sort((a, b) => a.paidAt - b.paidAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return fitting[0] ?? null;
 }
@@ -172,6 +186,20 @@ export function callbackOrderTerms(
   const states = typeof details.workingStates === "string" ? statesFromText(details.workingStates) : [];
   return { states: states.length > 0 ? states : null, preference: preference ?? "anytime" };
 }
+
+/**
+ * An unassigned call-back whose window starts within this many minutes (or has started) is "about to
+ * expire unsold" on the admin's Fulfilment tab (docs/decisions/0063).
+ */
+export const EXPIRING_SOON_MINUTES: number = 120;
+/** The same, as the admin reads it ("2 hours"). */
+export const EXPIRING_SOON_TEXT =
+  EXPIRING_SOON_MINUTES % 60 === 0
+    ? `${EXPIRING_SOON_MINUTES / 60} hour${EXPIRING_SOON_MINUTES === 60 ? "" : "s"}`
+    : `${EXPIRING_SOON_MINUTES} minutes`;
+
+/** Whether an unassigned call-back's window starts within `EXPIRING_SOON_MINUTES` of `now`. */
+export const expiresSoon = (windowStart: number, now: number) => windowStart <= now + EXPIRING_SOON_MINUTES * MINUTE_MS;
 
 /** The buyer's reminder e-mail goes this many minutes before a delivered call-back's window opens. */
 export const REMINDER_MINUTES_BEFORE = 15;

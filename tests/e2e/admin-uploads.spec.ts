@@ -277,11 +277,19 @@ test.describe("callbacks tab", () => {
     await page.getByLabel("Prospect's time zone (optional)").selectOption("America/Denver");
     await page.getByRole("button", { name: "Upload Callback", exact: true }).click();
     await expect(toast(page, "Callback opportunity uploaded successfully")).toBeVisible();
-    await expect(page.getByRole("cell", { name })).toBeVisible();
+    await expect(page.getByRole("cell", { name, exact: true })).toBeVisible();
     const row = page.getByRole("row").filter({ hasText: name });
     await expect(row).toContainText("$12.50");
     await expect(row).toContainText("Call-back");
     await expect(row).toContainText(/3:00 PM – 5:00 PM M[SD]T/);
     await expect(row).toContainText(/Waiting|Delivered · order [0-9a-f]{8}/);
+    // The row's whole consent record opens in a dialog (docs/decisions/0063); focus returns to the row.
+    const record = row.getByRole("button", { name: `Consent record of ${name} (AZ)` });
+    await record.click();
+    const dialog = page.getByRole("dialog", { name: `Consent record: ${name} (AZ)` });
+    await expect(dialog.getByTestId("callback-consent-record")).toContainText("Admin form");
+    await dialog.getByRole("button", { name: "Close", exact: true }).first().click();
+    await expect(dialog).toBeHidden();
+    await expect(record).toBeFocused();
   });
 });

@@ -181,4 +181,41 @@ describe("POST /api/admin/callback-opportunities: call-backs and appointments", 
     expect(await response.json()).toMatchObject({ reason: "suppressed" });
     expect(await count()).toBe(0);
   });
+
+  it("shows an admin the call-back's whole consent record (404 for an unknown one; admins only)", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const order = await paidCallbackOrder();
+    const optInAt = Date.now() - 60_000;
+    const added = await (
+      await callApi(PATH, {
+        json: body({
+          optInAt,
+          consentText: "I agree to be called back.",
+          ipAddress: "203.0.113.7",
+          jornayaLeadId: "1A2B3C4D-5E6F-4A1B-8C2D-3E4F5A6B7C8D",
+        }),
+        cookie,
+      })
+    ).json<{ id: string }>();
+    await expectAdminOnly(`${PATH}/${added.id}/consent`);
+    const response = await callApi(`${PATH}/${added.id}/consent`, { cookie });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      id: added.id,
+      kind: "callback",
+      name: "Ruth Miller",
+      source: "admin",
+      timeZone: "America/Chicago",
+      orderId: order.id,
+      consent: {
+        optInAt: new Date(optInAt).toISOString(),
+        optInUrl: "https://example.com/quote",
+        consentText: "I agree to be called back.",
+        ipAddress: "203.0.113.7",
+        jornayaLeadId: "1A2B3C4D-5E6F-4A1B-8C2D-3E4F5A6B7C8D",
+        trustedFormUrl: null,
+      },
+    });
+    expect((await callApi(`${PATH}/${crypto.randomUUID()}/consent`, { cookie })).status).toBe(404);
+  });
 });

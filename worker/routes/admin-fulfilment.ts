@@ -1,7 +1,12 @@
-/** The admin's Fulfilment tab: open orders, partners, and the returns queue. Admins only. */
+/**
+ * The admin's Fulfilment tab: open orders, partners, call-back and bundle orders with the waiting
+ * call-backs (placed by hand here: docs/decisions/0063), and the returns queue. Admins only.
+ */
 import { Hono } from "hono";
+import { assignCallbackSchema } from "../../src/domain/schemas/admin-leads";
 import { adminReturnsQuerySchema, returnDecisionSchema } from "../../src/domain/schemas/returns";
 import type { SignedInBindings } from "../env";
+import { assignCallback, callbackFulfilment } from "../services/callback-fulfilment";
 import { liftSystemPause } from "../services/delivery-pauses";
 import { fulfilmentOverview } from "../services/fulfilment";
 import { siteOrigin } from "../services/mail";
@@ -11,6 +16,10 @@ import { validate, validateJson } from "../validation";
 /** Mounted in the admin sub-app (worker/api.ts). */
 export const adminFulfilment = new Hono<SignedInBindings>()
   .get("/admin/fulfilment", async (c) => c.json(await fulfilmentOverview(c.var.deps)))
+  .get("/admin/fulfilment/callbacks", async (c) => c.json(await callbackFulfilment(c.var.deps)))
+  .post("/admin/callbacks/:id/assign", validateJson(assignCallbackSchema), async (c) =>
+    c.json(await assignCallback(c.var.deps, c.get("user").id, c.req.param("id"), c.req.valid("json").orderId)),
+  )
   // Lifts a pause the system set (the only way once it needs an admin: decision 0027).
   .post("/admin/orders/:orderId/lift-pause", async (c) =>
     c.json(await liftSystemPause(c.var.deps, c.get("user").id, c.req.param("orderId"))),

@@ -5,6 +5,7 @@ import type { SignedInBindings } from "../env";
 import {
   addAgedLead,
   addCallbackOpportunity,
+  callbackConsentRecord,
   recentAgedLeads,
   recentCallbackOpportunities,
 } from "../services/admin-leads";
@@ -24,6 +25,9 @@ export const adminLeads = new Hono<SignedInBindings>()
     return c.json({ message: "Callback opportunity uploaded successfully", ...added }, 201);
   })
   .get("/admin/callback-opportunities", async (c) => c.json(await recentCallbackOpportunities(c.var.deps)))
+  .get("/admin/callback-opportunities/:id/consent", async (c) =>
+    c.json(await callbackConsentRecord(c.var.deps, c.req.param("id"))),
+  )
   .post("/bulk-upload-aged-leads", validateJson(bulkUploadSchema), async (c) => {
     const accepted = await acceptBatch(c.var.deps, c.get("user").id, c.req.valid("json"));
     return c.json({ ...accepted, count: accepted.received });

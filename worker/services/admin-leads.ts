@@ -6,8 +6,9 @@ import type { AdminAgedLead, CallbackOpportunity } from "../../src/domain/schema
 import { defaultTimeZone } from "../../src/domain/time-zones";
 import { agedLeads, callbackOpportunities } from "../db/schema";
 import type { Deps } from "../deps";
-import { ConflictError } from "../errors";
+import { ConflictError, NotFoundError } from "../errors";
 import { takeCallback } from "./callbacks";
+import { purchasedLeadConsent } from "./consent-records";
 
 /** How many of the latest uploads the admin lists show. */
 const RECENT = 50;
@@ -130,4 +131,31 @@ export async function recentCallbackOpportunities(deps: Deps) {
     deliveredAt: row.deliveredAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   }));
+}
+
+/**
+ * The whole consent record of one call-back or appointment, for the admin's Callbacks rows
+ * (docs/decisions/0063): the prospect, where it came from, its window, the order it went to, and every
+ * piece of consent evidence stored, summed up as a bought lead's is (`purchasedLeadConsent`).
+ */
+export async function callbackConsentRecord(deps: Deps, id: string) {
+  const [row] = await deps.db.select().from(callbackOpportunities).where(eq(callbackOpportunities.id, id));
+  if (!row) throw new NotFoundError("No such call-back.");
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    state: row.state,
+    zip: row.zip,
+    source: row.source,
+    timeZone: row.timeZone ?? defaultTimeZone(row.state),
+    windowStart: row.windowStart?.toISOString() ?? null,
+    windowEnd: row.windowEnd?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    orderId: row.orderId,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    consent: purchasedLeadConsent({ ...row, certificateCheck: null }),
+  };
 }

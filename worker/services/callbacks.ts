@@ -13,6 +13,7 @@ import {
   callbackOrderTerms,
   chooseOrder,
   type OpenCallbackOrder,
+  orderMisfit,
   prospectBuyerKey,
   SAME_PROSPECT_WINDOW_MS,
   windowLabel,
@@ -114,7 +115,7 @@ export async function takeCallback(deps: Deps, input: CallbackIntake, from: Sour
 }
 
 /** Every paid call-back order with room left, as the choice sees it. */
-async function openCallbackOrders(deps: Pick<Deps, "db">): Promise<OpenCallbackOrder[]> {
+export async function openCallbackOrders(deps: Pick<Deps, "db">): Promise<OpenCallbackOrder[]> {
   const delivered = deps.db
     .select({ orderId: callbacks.orderId, count: sql<number>`count(*)`.as("count") })
     .from(callbacks)
@@ -149,16 +150,33 @@ async function openCallbackOrders(deps: Pick<Deps, "db">): Promise<OpenCallbackO
   });
 }
 
+/** What one placement did: placed the call-back now, found it already placed, or placed it nowhere (why). */
+export type Placement = { placed: string } | { already: string } | { unplaced: string };
+
+/** How a placement picks: from `open` (read once by the caller), and only `orderId` when an admin chose it. */
+interface PlacementChoice {
+  /** The open orders as last read, shared by a run's placements: kept up to date as they place, read again after a lost race. */
+  open?: { orders: OpenCallbackOrder[] | null };
+  /** The order an admin picked by hand (docs/decisions/0063): this one, or none. */
+  orderId?: string;
+}
+
+const NOTHING_FITS = "No open call-back order fits it.";
+const ORDER_NOT_OPEN = "That order is not an open call-back order.";
+const WINDOW_PASSED = "The call-back's window has passed.";
+
 /**
- * Places one unassigned call-back in the order `chooseOrder` picks, if any. Returns the order's id, or
- * null when none fits (the call-back waits for a payment, or its window passes).
+ * Places one unassigned call-back in the order `chooseOrder` picks (or the admin's, when it fits).
+ * The open orders are read here unless the caller passes them; after a lost race they are read again.
  */
-async function placeCallback(deps: Deps, callbackId: string): Promise<string | null> {
+export async function placeCallback(deps: Deps, callbackId: string, pick: PlacementChoice = {}): Promise<Placement> {
   const { db, now } = deps;
+  const open = pick.open ?? { orders: null };
   for (let attempt = 0; attempt < PLACE_ATTEMPTS; attempt++) {
     const [row] = await db.select().from(callbacks).where(eq(callbacks.id, callbackId));
-    if (!row || row.orderId || !row.windowStart || !row.windowEnd || !row.timeZone || row.phoneKey === null)
-      return row?.orderId ?? null;
+    if (row?.orderId) return { already: row.orderId };
+    if (!row?.windowStart || !row.windowEnd || !row.timeZone || row.phoneKey === null)
+      return { unplaced: NOTHING_FITS };
     const callback: CallbackToPlace = {
       id: row.id,
       state: row.state,
@@ -167,7 +185,8 @@ async function placeCallback(deps: Deps, callbackId: string): Promise<string | n
       windowStart: row.windowStart.getTime(),
       windowEnd: row.windowEnd.getTime(),
     };
-    const open = await openCallbackOrders(deps);
+    if (callback.windowEnd <= now) return { unplaced: WINDOW_PASSED };
+    open.orders ??= await openCallbackOrders(deps);
     const recent = await db
       .selectDistinct({ userId: callbacks.buyerUserId })
       .from(callbacks)
@@ -175,8 +194,16 @@ async function placeCallback(deps: Deps, callbackId: string): Promise<string | n
         and(eq(callbacks.phoneKey, row.phoneKey), gt(callbacks.deliveredAt, new Date(now - SAME_PROSPECT_WINDOW_MS))),
       );
     const seen = new Set(recent.flatMap((r) => (r.userId ? [prospectBuyerKey(r.userId, row.phoneKey ?? 0)] : [])));
-    const order = chooseOrder(callback, open, seen, now);
-    if (!order) return null;
+    const candidates =
+      pick.orderId === undefined ? open.orders : open.orders.filter((order) => order.id === pick.orderId);
+    if (pick.orderId !== undefined) {
+      const [chosen] = candidates;
+      if (!chosen) return { unplaced: ORDER_NOT_OPEN };
+      const misfit = orderMisfit(callback, chosen, seen);
+      if (misfit) return { unplaced: misfit };
+    }
+    const order = chooseOrder(callback, candidates, seen, now);
+    if (!order) return { unplaced: NOTHING_FITS };
     // The buyer's webhook joins the placement's batch: recorded only if this UPDATE placed it (docs/decisions/0060).
     const hooks = await webhookRecording(deps, callbackDeliveredFact(row, order.id, now));
     const place = db
@@ -197,14 +224,20 @@ async function placeCallback(deps: Deps, callbackId: string): Promise<string | n
     const results = await db.batch([place, ...hooks.statements]);
     await hooks.enqueue(deps, results);
     if (results[0].length > 0) {
+      order.delivered++;
       await mailCallbackDelivered(deps, callbackId);
-      return order.id;
+      return { placed: order.id };
     }
+    // Lost a race (for the call-back or the order's last place): what is open has changed; read it again.
+    open.orders = null;
   }
-  return null;
+  return { unplaced: NOTHING_FITS };
 }
 
-/** After a call-back order is paid: the waiting call-backs that fit go to the open orders, oldest first. */
+/**
+ * After a call-back order is paid: the waiting call-backs that fit go to the open orders, oldest first.
+ * The open orders are read once for the run (and again only after a lost race).
+ */
 export async function fillCallbackOrders(deps: Deps, limit = 100): Promise<number> {
   const waiting = await deps.db
     .select({ id: callbacks.id })
@@ -212,8 +245,14 @@ export async function fillCallbackOrders(deps: Deps, limit = 100): Promise<numbe
     .where(and(isNull(callbacks.orderId), gt(callbacks.windowEnd, new Date(deps.now))))
     .orderBy(asc(callbacks.windowStart), asc(callbacks.id))
     .limit(limit);
+  if (waiting.length === 0) return 0;
+  const open = { orders: (await openCallbackOrders(deps)) as OpenCallbackOrder[] | null };
   let placed = 0;
-  for (const { id } of waiting) if (await placeCallback(deps, id)) placed++;
+  for (const { id } of waiting) {
+    if (open.orders?.every((order) => order.delivered >= order.quantity)) break;
+    const placement = await placeCallback(deps, id, { open });
+    if ("placed" in placement) placed++;
+  }
   return placed;
 }
 

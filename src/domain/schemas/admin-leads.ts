@@ -249,3 +249,8 @@ export interface ImportStatus {
   /** The first `STATUS_REJECTIONS` rejected rows; `rowsRejected` counts them all. */
   rejections: { rowNumber: number; reason: string }[];
 }
+
+/** An admin places a waiting call-back in an open call-back order of their choice (docs/decisions/0063). */
+export const assignCallbackSchema = z.object({
+  orderId: z.string({ error: "orderId is required" }).trim().min(1, "orderId is required").max(100),
+});

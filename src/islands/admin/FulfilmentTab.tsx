@@ -1,9 +1,10 @@
 /**
  * The admin's Fulfilment tab: open live-transfer orders, partners' calls today, suppressed
- * share of today's pings (docs/decisions/0050) and quality,
+ * share of today's pings (docs/decisions/0050) and quality, call-back and aged-lead bundle orders with
+ * the waiting call-backs (./FulfilmentCallbacks.tsx, docs/decisions/0063),
  * and the returns queue with Approve / Deny (a note is required to deny), decided rows updated in place.
  */
-import { type ReactNode, useId, useState } from "react";
+import { type ReactNode, Suspense, useId, useState } from "react";
 import {
   DECISION_NOTE_MAX,
   RETURN_MESSAGES,
@@ -14,6 +15,7 @@ import {
 import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
+import { lazyView } from "../../ui/lazy-view";
 import { RetryNotice } from "../../ui/retry";
 import { RETURN_STATUS_LABELS, ReturnStatusBadge } from "../../ui/return-status";
 import { Spinner } from "../../ui/spinner";
@@ -21,6 +23,9 @@ import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { deliveryProgressText, formatDuration, formatRate, todayText } from "../../ui/transfer-format";
 import { PauseCell } from "./PauseCell";
+
+// Call-back and bundle orders and the waiting call-backs: their own chunk (docs/decisions/0063).
+const FulfilmentCallbacks = lazyView(() => import("./FulfilmentCallbacks").then((m) => m.default));
 
 const FULFILMENT_URL = "/api/admin/fulfilment";
 const ADMIN_RETURNS_URL = "/api/admin/returns";
@@ -277,6 +282,9 @@ export default function FulfilmentTab() {
           </>
         )}
       </Loading>
+      <Suspense fallback={<Spinner label="Loading call-back orders..." />}>
+        <FulfilmentCallbacks />
+      </Suspense>
       <ReturnsQueue />
     </div>
   );

@@ -1,70 +1,36 @@
 /**
  * The callbacks tab (product rule 45, docs/decisions/0059): the admin's call-back or appointment, with its
- * window in the prospect's zone and its consent evidence, placed like a partner's; and the latest ones,
- * with their window in the prospect's zone and the order each went to.
+ * window in the prospect's zone and its consent evidence, placed like a partner's; and below it the latest
+ * ones (./CallbacksList.tsx, with each one's consent record: docs/decisions/0063).
  */
 import { useForm } from "react-hook-form";
-import type { CallbackKind } from "../../../domain/callbacks";
-import { formatUsd } from "../../../domain/pricing";
+import { CALLBACK_KIND_LABELS, type CallbackKind } from "../../../domain/callbacks";
 import type { CallbackOpportunity, CallbackOpportunityInput } from "../../../domain/schemas/admin-leads";
-import { defaultTimeZone, formatterPerZone, US_TIME_ZONES } from "../../../domain/time-zones";
+import { defaultTimeZone, US_TIME_ZONES } from "../../../domain/time-zones";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
+import { useMutation, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
 import { Field, SelectField } from "../../../ui/input";
-import { QueryView } from "../../../ui/query-view";
-import { Table } from "../../../ui/table";
+import { lazyView } from "../../../ui/lazy-view";
 import { toast } from "../../../ui/toast";
 import { ConsentFields } from "./ConsentFields";
 
+/** The latest call-backs' query (./CallbacksList.tsx): a saved one refreshes it. */
 const LIST_KEY = ["/api/admin/callback-opportunities"];
-
-const KIND_LABELS: Record<CallbackKind, string> = { callback: "Call-back", appointment: "Appointment" };
-const KIND_OPTIONS = (Object.keys(KIND_LABELS) as CallbackKind[]).map((kind) => ({
+const KIND_OPTIONS = (Object.keys(CALLBACK_KIND_LABELS) as CallbackKind[]).map((kind) => ({
   value: kind,
-  label: KIND_LABELS[kind],
+  label: CALLBACK_KIND_LABELS[kind],
 }));
 const ZONE_OPTIONS = US_TIME_ZONES.map((zone) => ({ value: zone, label: zone.replace("_", " ") }));
 const DEFAULTS: Partial<CallbackOpportunityInput> = { kind: "callback" };
 
-const startFormat = formatterPerZone({ month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
-const endFormat = formatterPerZone({ hour: "numeric", minute: "2-digit", timeZoneName: "short" });
-const atFormat = formatterPerZone({
-  month: "short",
-  day: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  timeZoneName: "short",
-});
-
-/** A window as the prospect reads it: "Dec 1, 9:00 AM – 11:00 AM CST", or an appointment's "Dec 1, 2:30 PM MST". */
-function windowText(row: {
-  kind: CallbackKind;
-  timeZone: string;
-  windowStart: string | null;
-  windowEnd: string | null;
-}) {
-  if (!row.windowStart || !row.windowEnd) return "—";
-  const start = Date.parse(row.windowStart);
-  if (row.kind === "appointment") return atFormat(row.timeZone).format(start);
-  return `${startFormat(row.timeZone).format(start)} – ${endFormat(row.timeZone).format(Date.parse(row.windowEnd))}`;
-}
-
-/** Delivered (to which order, short), waiting for a paid order, or no longer placeable. */
-function deliveryText(row: { orderId: string | null; windowEnd: string | null }) {
-  if (row.orderId) return `Delivered · order ${row.orderId.slice(0, 8)}`;
-  if (!row.windowEnd) return "Not placed (no window)";
-  return Date.parse(row.windowEnd) > Date.now() ? "Waiting" : "Not delivered (window passed)";
-}
+/** Below the form: the latest call-backs, their code loaded as they near the screen (decision 0032). */
+const CallbacksList = lazyView(() => import("./CallbacksList").then((m) => m.CallbacksList), { hydrate: "visible" });
 
 export function CallbacksTab() {
   const queryClient = useQueryClient();
-  const list = useQuery({
-    queryKey: LIST_KEY,
-    queryFn: () => call(api.admin["callback-opportunities"].$get()),
-  });
   const form = useForm<CallbackOpportunityInput, unknown, CallbackOpportunity>({
     defaultValues: DEFAULTS,
     resolver: lazyZodResolver(() =>
@@ -128,39 +94,7 @@ export function CallbacksTab() {
           </Button>
         </Form>
       </Card>
-      <section aria-labelledby="callbacks-list" className="space-y-3">
-        <h3 id="callbacks-list" className="text-lg font-bold">
-          Latest callback opportunities
-        </h3>
-        <QueryView
-          query={list}
-          loading="Loading..."
-          failed="Could not load the opportunities."
-          empty="No callback opportunities yet."
-        >
-          {(rows) => (
-            <Table
-              label="Latest callback opportunities"
-              headers={["Name", "Email", "Phone", "State", "Price", "Kind", "Window (prospect's time)", "Delivery"]}
-            >
-              {rows.map((row) => (
-                <tr key={row.id} className="border-t border-line">
-                  <td className="px-4 py-2 font-medium">{row.name}</td>
-                  <td className="px-4 py-2">{row.email}</td>
-                  <td className="px-4 py-2">{row.phone}</td>
-                  <td className="px-4 py-2">{row.state}</td>
-                  <td className="px-4 py-2">{formatUsd(row.priceCents)}</td>
-                  <td className="px-4 py-2">{KIND_LABELS[row.kind]}</td>
-                  <td className="px-4 py-2">{windowText(row)}</td>
-                  <td className="px-4 py-2" title={row.orderId ?? undefined}>
-                    {deliveryText(row)}
-                  </td>
-                </tr>
-              ))}
-            </Table>
-          )}
-        </QueryView>
-      </section>
+      <CallbacksList />
     </div>
   );
 }
