@@ -3,8 +3,7 @@
  * before buying (masked like an aged lead, product rules 12 and 14), what a purchase sends, and the
  * calendar invite (RFC 5545) an appointment's buyer downloads. Shared by the Worker and the dashboard.
  */
-import { APPOINTMENT_MINUTES, type CallbackKind } from "./callbacks.ts";
-import { z } from "./schemas/zod.ts";
+import type { CallbackKind } from "./callbacks.ts";
 
 /** At most this many are listed at once, soonest window first. */
 export const MARKET_LIST_LIMIT = 100;
@@ -25,15 +24,6 @@ export interface MarketCallback {
   windowEnd: string;
   priceCents: number;
 }
-
-export const marketKindQuerySchema = z.object({
-  kind: z.enum(["callback", "appointment"], { error: "kind must be callback or appointment" }).default("callback"),
-});
-
-export const callbackPurchaseSchema = z.object(
-  { callbackId: z.string({ error: "Choose a call-back to buy." }).min(1, "Choose a call-back to buy.").max(100) },
-  { error: "Send a JSON object with callbackId" },
-);
 
 /** What a buyer is told when a call-back cannot be bought; one place for each message. */
 export const MARKET_MESSAGES = {
@@ -107,11 +97,7 @@ export function calendarInvite(item: InviteFor, now: number, host: string): stri
     `DTEND:${icsTime(item.windowEnd)}`,
     `SUMMARY:${icsText(`${what}: call ${item.name}`)}`,
     `DESCRIPTION:${icsText(
-      `Call ${item.name} at ${item.phone} (${item.state}). ${
-        item.kind === "appointment"
-          ? `The appointment holds ${APPOINTMENT_MINUTES} minutes`
-          : `Window of ${minutes} minutes`
-      } in the prospect's time zone ${item.timeZone}.`,
+      `Call ${item.name} at ${item.phone} (${item.state}). ${what} of ${minutes} minutes; the prospect's time zone is ${item.timeZone}.`,
     )}`,
     "STATUS:CONFIRMED",
     "BEGIN:VALARM",

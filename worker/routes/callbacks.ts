@@ -3,7 +3,7 @@
  * calendar invite), and the marketplace of unassigned ones (Buy Call Backs, Buy Appointments; decision 0061).
  */
 import { Hono } from "hono";
-import { callbackPurchaseSchema, marketKindQuerySchema } from "../../src/domain/callback-market";
+import { callbackPurchaseSchema, marketKindQuerySchema } from "../../src/domain/schemas/callback-market";
 import type { SignedInBindings } from "../env";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { callbackInvite, listMarketCallbacks, purchaseCallback } from "../services/callback-market";
