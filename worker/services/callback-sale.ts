@@ -69,7 +69,7 @@ export function callbackSaleStatements(deps: Deps, order: Pick<Order, "id" | "us
  * Why a marketplace order's sale was refused (it stays pending and is refunded): the buyer's own private
  * list holds the number (left out and not charged, decision 0049), or another buyer has it.
  */
-export async function callbackRefusal(deps: Deps, order: Pick<Order, "id" | "userId" | "details">) {
+async function callbackRefusal(deps: Deps, order: Pick<Order, "id" | "userId" | "details">) {
   const id = callbackIdOf(order);
   const [onList] = await deps.db
     .select({ id: callbacks.id })
