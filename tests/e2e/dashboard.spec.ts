@@ -17,7 +17,7 @@ const allRowsMention = async (page: Page, text: string) => {
 };
 
 test.describe("dashboard", () => {
-  test("has the spec's sidebar (and the Lead Tracker), coming-soon views and support contact", async ({
+  test("has the spec's sidebar (and the Lead Tracker), the call-back marketplace views and support contact", async ({
     buyerPage: page,
   }) => {
     await page.goto("/dashboard");
