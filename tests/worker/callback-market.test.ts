@@ -9,7 +9,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { MARKET_MESSAGES, type MarketCallback } from "../../src/domain/callback-market";
 import { notChargedMessage } from "../../src/domain/private-lists";
 import { callbackOpportunities } from "../../worker/db/schema";
+import { balanceOf } from "../../worker/services/balance";
 import { fillCallbackOrders } from "../../worker/services/callbacks";
+import { expireReservations } from "../../worker/services/orders";
 import { callApi, signedIn } from "./helpers";
 import { orderRow, payWithCard } from "./payment-fixtures";
 import { uploadList } from "./suppression-fixtures";
@@ -55,6 +57,14 @@ async function listing(cookie: string, kind: "callback" | "appointment") {
 
 const buy = (cookie: string, callbackId: string) =>
   callApi("/api/callback-market/purchase", { cookie, json: { callbackId } });
+
+/** The marketplace order that holds `callbackId`. */
+async function orderOf(callbackId: string) {
+  const found = await env.DB.prepare("SELECT id FROM orders WHERE details ->> 'callbackId' = ?")
+    .bind(callbackId)
+    .first<{ id: string }>();
+  return { orderId: found?.id ?? "" };
+}
 
 async function row(id: string) {
   const [found] = await env.DB.prepare("SELECT * FROM callback_opportunities WHERE id = ?")
@@ -225,6 +235,25 @@ describe("buying", () => {
     expect(await row(item.id)).toMatchObject({ buyer_user_id: null, order_id: null, reserved_order_id: null });
     const other = await signedIn();
     expect((await listing(other.cookie, "appointment")).map((listed) => listed.id)).toEqual([item.id]);
+  });
+
+  it("whose payment never came is cancelled by the reservation sweep: the balance comes back, it is listed again", async () => {
+    const buyer = await signedIn();
+    await credit(buyer.user.id, 500);
+    const item = await stock();
+    const response = await buy(buyer.cookie, item.id);
+    expect(await response.json()).toMatchObject({ amountCents: 1000, balanceAppliedCents: 500 });
+    const { orderId } = await orderOf(item.id);
+    await env.DB.prepare("UPDATE orders SET created_at = ? WHERE id = ?")
+      .bind(Date.now() - 16 * 60_000, orderId)
+      .run();
+    await env.DB.prepare("UPDATE callback_opportunities SET reserved_until = ? WHERE id = ?")
+      .bind(Date.now() - 60_000, item.id)
+      .run();
+    expect(await expireReservations(deps())).toBeGreaterThanOrEqual(1);
+    expect(await orderRow(orderId)).toMatchObject({ status: "cancelled" });
+    expect(await balanceOf(deps(), buyer.user.id)).toBe(500);
+    expect((await listing(buyer.cookie, "appointment")).map((listed) => listed.id)).toEqual([item.id]);
   });
 
   it("is not placed in a paid call-back order while a purchase holds it", async () => {

@@ -372,16 +372,16 @@ export async function paymentIntentOf(deps: Deps, orderId: string): Promise<stri
   return order.paymentIntentId;
 }
 
-/** Pending aged-lead orders: the buyer's other ones, or everyone's whose reservation has run out. */
+/** Pending aged-lead orders: the buyer's other ones, or everyone's run out (call-backs too, decision 0061). */
 export async function pendingLeadOrders(deps: Deps, filter: { userId: string; except: string } | { before: number }) {
   const where =
     "userId" in filter
-      ? and(eq(orders.userId, filter.userId), ne(orders.id, filter.except))
-      : lt(orders.createdAt, new Date(filter.before));
+      ? and(eq(orders.userId, filter.userId), ne(orders.id, filter.except), eq(orders.kind, "aged-leads"))
+      : and(lt(orders.createdAt, new Date(filter.before)), inArray(orders.kind, ["aged-leads", "callbacks"]));
   return deps.db
     .select({ id: orders.id, paymentIntentId: orders.paymentIntentId })
     .from(orders)
-    .where(and(eq(orders.kind, "aged-leads"), eq(orders.status, "pending"), where))
+    .where(and(eq(orders.status, "pending"), where))
     .limit(50);
 }
 
