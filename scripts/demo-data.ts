@@ -158,20 +158,21 @@ function demoConsent(i: number, formFillTime: number) {
 }
 
 /**
- * The demo buyer's paid call-back order (a survey's "Call-Backs", 10 bought) with three delivered
- * call-backs and appointments whose windows open tomorrow in each prospect's zone, and two callback
- * opportunities still waiting (docs/decisions/0058).
+ * The demo buyer's paid call-back order (a survey's "Call-Backs", 3 bought) with its three delivered
+ * call-backs and appointments whose windows open tomorrow in each prospect's zone (docs/decisions/0058),
+ * and seven unassigned ones, windows one to four days ahead, for Buy Call Backs and Buy Appointments
+ * (decision 0061). The order is full, so nothing places the unassigned ones in it.
  */
 export function demoCallbacks(buyerId: string, now = Date.now()) {
   const orderId = crypto.randomUUID();
   const order: typeof orders.$inferInsert = {
     id: orderId,
     kind: "survey",
-    quantity: 10,
+    quantity: 3,
     unitPriceCents: 1500,
-    totalCents: 15_000,
+    totalCents: 4500,
     userId: buyerId,
-    details: { leadType: "Call-Backs", totalCallbacks: 10 },
+    details: { leadType: "Call-Backs", totalCallbacks: 3 },
     paymentIntentId: `pi_demo_${orderId}`,
     status: "paid",
     paidAt: new Date(now - 86_400_000),
@@ -182,18 +183,23 @@ export function demoCallbacks(buyerId: string, now = Date.now()) {
     { kind: "callback", from: "17:00", to: "19:00" },
     { kind: "callback", from: "09:00", to: "11:00" },
     { kind: "appointment", from: "11:15" },
+    { kind: "appointment", from: "10:00", days: 2 },
+    { kind: "callback", from: "13:00", to: "15:00", days: 2 },
+    { kind: "appointment", from: "15:45", days: 3 },
+    { kind: "callback", from: "09:30", to: "12:00", days: 3 },
+    { kind: "appointment", from: "12:30", days: 4 },
   ] as const;
-  const callbacks = STATES.slice(0, 5).map(([state, areaCode], i): typeof callbackOpportunities.$inferInsert => {
+  const callbacks = STATES.map(([state, areaCode], i): typeof callbackOpportunities.$inferInsert => {
     const slot = slots[i] ?? slots[0];
     const timeZone = defaultTimeZone(state);
-    const date = localTime(now + 86_400_000, timeZone).day;
+    const date = localTime(now + ("days" in slot ? slot.days : 1) * 86_400_000, timeZone).day;
     const window = windowOf(slot.kind, { date, from: slot.from, to: "to" in slot ? slot.to : undefined }, timeZone);
     const phone = `${areaCode}555${String(2000 + i)}`;
     const delivered = i < 3;
     return {
       id: crypto.randomUUID(),
       kind: slot.kind,
-      name: `${FIRST_NAMES[i + 5]} ${LAST_NAMES[i + 2]}`,
+      name: `${FIRST_NAMES[(i + 5) % FIRST_NAMES.length]} ${LAST_NAMES[(i + 2) % LAST_NAMES.length]}`,
       email: `callback${i + 1}@example.com`,
       phone,
       phoneKey: Number(phone),

@@ -8,7 +8,7 @@
  * (or `cancelled` when an aged-lead reservation ends unpaid); `refunded` when the money went back.
  */
 /** What an order bought; each kind is sold by its own screen (product rule 7). */
-export const ORDER_KINDS = ["package", "survey", "ringcloud", "transfer", "aged-leads"] as const;
+export const ORDER_KINDS = ["package", "survey", "ringcloud", "transfer", "aged-leads", "callbacks"] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
 
 export const ORDER_STATUSES = ["pending", "paid", "completed", "cancelled", "refunded"] as const;

@@ -17,7 +17,7 @@ const allRowsMention = async (page: Page, text: string) => {
 };
 
 test.describe("dashboard", () => {
-  test("has the spec's sidebar (and the Lead Tracker), coming-soon views and support contact", async ({
+  test("has the spec's sidebar (and the Lead Tracker), the call-back marketplace views and support contact", async ({
     buyerPage: page,
   }) => {
     await page.goto("/dashboard");
@@ -37,9 +37,11 @@ test.describe("dashboard", () => {
       await expect(nav.getByRole("link", { name: item, exact: true })).toHaveCount(1);
     }
     await expect(nav.getByRole("link", { name: "Logout" })).toHaveAttribute("href", "/api/logout");
+    // The call-back marketplace is real now (decision 0061): its heading, not a coming-soon line.
     for (const item of ["Buy Appointments", "Buy Call Backs"]) {
       await nav.getByRole("link", { name: item, exact: true }).click();
-      await expect(page.getByText(`${item} is coming soon.`)).toBeVisible();
+      await expect(page.getByRole("heading", { name: item, level: 2 })).toBeVisible();
+      await expect(page.getByText(`${item} is coming soon.`)).toHaveCount(0);
     }
     // Return a Lead is real now: the form, not a coming-soon line.
     await nav.getByRole("link", { name: "Return a Lead", exact: true }).click();

@@ -355,6 +355,9 @@ export const callbackOpportunities = sqliteTable(
     deliveredAt: integer("delivered_at", { mode: "timestamp_ms" }),
     /** When the buyer's reminder e-mail was claimed, 15 minutes before the window (migration 0029, decision 0060). */
     remindedAt: integer("reminded_at", { mode: "timestamp_ms" }),
+    /** A buyer's marketplace purchase holds it until then for its pending order (migration 0030, decision 0061). */
+    reservedOrderId: text("reserved_order_id"),
+    reservedUntil: integer("reserved_until", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("callback_opportunities_created_at_idx").on(t.createdAt),

@@ -214,6 +214,8 @@ export async function placeCallback(deps: Deps, callbackId: string, pick: Placem
           eq(callbacks.id, callbackId),
           isNull(callbacks.orderId),
           gt(callbacks.windowEnd, new Date(now)),
+          // Not while a marketplace purchase holds it for payment (decision 0061).
+          sql`(${callbacks.reservedUntil} IS NULL OR ${callbacks.reservedUntil} < ${now})`,
           sql`(SELECT count(*) FROM callback_opportunities WHERE order_id = ${order.id}) < ${order.quantity}`,
           sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'paid')`,
           sql`NOT EXISTS (SELECT 1 FROM callback_opportunities WHERE buyer_user_id = ${order.userId}

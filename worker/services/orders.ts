@@ -15,6 +15,7 @@ import { type OrderKind, orderDelivery, orders, paymentEvents } from "../db/sche
 import type { Deps } from "../deps";
 import { bundleLeadsAtPayment, refundBundleShortfall } from "./aged-lead-bundle-sale";
 import { refundBalanceStatement } from "./balance";
+import { callbackSaleStatements } from "./callback-sale";
 import { fillCallbackOrders } from "./callbacks";
 import { prepareDelivery } from "./delivery-setup";
 import { sha256Hex } from "./digest";
@@ -29,7 +30,6 @@ import { orderPaidFacts } from "./webhooks/facts";
 import { webhookRecording } from "./webhooks/record";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
-
 export interface NewOrder {
   /** Given when something (a lead reservation) must point at the order before it exists. */
   id?: string;
@@ -67,7 +67,7 @@ export async function startPayment(deps: Deps, provider: PaymentProvider, order:
           currency: CURRENCY,
           orderId,
           email: order.email,
-          cardOnly: order.kind === "aged-leads",
+          cardOnly: order.kind === "aged-leads" || order.kind === "callbacks",
         })
       : { id: `${BALANCE_INTENT_PREFIX}${orderId}`, clientSecret: "" };
   await deps.db.insert(orders).values({
@@ -147,7 +147,6 @@ async function sendOrderConfirmation(deps: Deps, order: Order) {
 }
 
 export type EventOutcome = "processed" | "duplicate";
-
 const recordEvent = (db: Database, event: PaymentEvent) =>
   db.insert(paymentEvents).values({ id: event.id, type: event.type, paymentIntentId: event.paymentIntentId });
 
@@ -174,6 +173,7 @@ async function refundOrder(deps: Deps, order: Order, event: PaymentEvent, reason
 }
 
 const PAID_AFTER_CANCEL = "Paid after the order was cancelled; refunded";
+const LEADS_GONE = "The leads were sold to another buyer before the payment arrived; refunded";
 
 async function paymentSucceeded(
   deps: Deps,
@@ -181,7 +181,7 @@ async function paymentSucceeded(
   event: Extract<PaymentEvent, { type: "payment_intent.succeeded" }>,
   origin: string,
 ) {
-  const { db } = deps;
+  const { db, now } = deps;
   if (event.amountCents !== cardAmountCents(order) || event.currency.toLowerCase() !== order.currency) {
     // Never mark paid on a charge that is not this order's price: leave it pending, flagged for a person.
     const paid = `${formatUsd(event.amountCents)} ${event.currency.toUpperCase()}`;
@@ -198,12 +198,12 @@ async function paymentSucceeded(
     await recordEvent(db, event);
     return;
   }
-  const { now } = deps;
+  const callbackSale = order.kind === "callbacks" ? callbackSaleStatements(deps, order) : null; // decision 0061
   const leadIds =
     order.kind === "aged-leads"
       ? ((order.details.leadIds as string[] | undefined) ?? [])
       : await bundleLeadsAtPayment(deps, order); // an aged-lead bundle of a survey (decision 0057), else null
-  const sale = leadIds ? leadSaleStatements(deps, { id: order.id, userId: order.userId, leadIds }) : null;
+  const sale = leadIds ? leadSaleStatements(deps, { id: order.id, userId: order.userId, leadIds }) : callbackSale;
   const markPaid = db
     .update(orders)
     .set({
@@ -226,9 +226,9 @@ async function paymentSucceeded(
       .from(orders)
       .where(and(eq(orders.id, order.id), eq(orders.status, "paid"), eq(orders.paidAt, new Date(now)))),
   );
-  // Buyer webhooks (order.paid, lead.purchased) are recorded by the same batch, only if it sold; they go
-  // last, as `hooks.enqueue` reads their results from the end.
-  const hooks = await webhookRecording(deps, orderPaidFacts({ id: order.id, userId: order.userId, leadIds }, now));
+  // Buyer webhooks join the batch, recorded only if it sold; last, as `hooks.enqueue` reads from the end.
+  const facts = orderPaidFacts({ ...order, leadIds }, now).concat(callbackSale?.facts ?? []);
+  const hooks = await webhookRecording(deps, facts);
   const results = sale
     ? await db.batch([markPaid, sale.sell, sale.release, sale.checks, recordIfPaid, ...hooks.statements])
     : await db.batch([markPaid, recordIfPaid, ...hooks.statements]);
@@ -240,7 +240,7 @@ async function paymentSucceeded(
     // bundle whose reservation ran out gives back what it could not deliver (decision 0057).
     const settled = await refundNotCharged(deps, after);
     await refundBundleShortfall(deps, settled);
-    await sendOrderConfirmation(deps, settled);
+    await Promise.all([sendOrderConfirmation(deps, settled), callbackSale?.delivered()]);
     try {
       // After the confirmation: a live-transfer order gets its delivery settings, or e-mails the setup link.
       await prepareDelivery(deps, after, origin);
@@ -269,7 +269,7 @@ async function paymentSucceeded(
       ? `${SUPPRESSED_LEAD_MESSAGE} Refunded.`
       : allPrivate
         ? notChargedMessage(privateIds.length)
-        : "The leads were sold to another buyer before the payment arrived; refunded";
+        : ((await callbackSale?.refusal()) ?? LEADS_GONE);
     return refundOrder(deps, order, event, reason);
   }
   if (after?.status === "cancelled") {
@@ -372,16 +372,16 @@ export async function paymentIntentOf(deps: Deps, orderId: string): Promise<stri
   return order.paymentIntentId;
 }
 
-/** Pending aged-lead orders: the buyer's other ones, or everyone's whose reservation has run out. */
+/** Pending aged-lead orders: the buyer's other ones, or everyone's run out (call-backs too, decision 0061). */
 export async function pendingLeadOrders(deps: Deps, filter: { userId: string; except: string } | { before: number }) {
   const where =
     "userId" in filter
-      ? and(eq(orders.userId, filter.userId), ne(orders.id, filter.except))
-      : lt(orders.createdAt, new Date(filter.before));
+      ? and(eq(orders.userId, filter.userId), ne(orders.id, filter.except), eq(orders.kind, "aged-leads"))
+      : and(lt(orders.createdAt, new Date(filter.before)), inArray(orders.kind, ["aged-leads", "callbacks"]));
   return deps.db
     .select({ id: orders.id, paymentIntentId: orders.paymentIntentId })
     .from(orders)
-    .where(and(eq(orders.kind, "aged-leads"), eq(orders.status, "pending"), where))
+    .where(and(eq(orders.status, "pending"), where))
     .limit(50);
 }
 

@@ -20,6 +20,7 @@ const KIND_LABELS: Record<string, string> = {
   ringcloud: "Ringcloud package",
   transfer: "Call transfers",
   "aged-leads": "Aged leads",
+  callbacks: "Call-back or appointment",
 };
 
 export function MyLeadsView() {

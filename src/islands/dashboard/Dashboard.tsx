@@ -4,7 +4,6 @@ import { type ReactNode, Suspense, useEffect, useState } from "react";
 import { displayName, type PublicUser } from "../../domain/user";
 import { LOGOUT_URL, mirrorUser } from "../../lib/session";
 import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
 import { lazyView } from "../../ui/lazy-view";
 import { useViewUrl } from "../../ui/links";
 import { Spinner } from "../../ui/spinner";
@@ -14,6 +13,7 @@ import { DASHBOARD_VIEWS, type DashboardView as ViewId } from "./views";
 
 // Each view is its own chunk: a page load fetches the open view's code only (decision 0032).
 const AgedLeadsView = lazyView(() => import("./AgedLeadsView").then((m) => m.AgedLeadsView));
+const CallbackMarketView = lazyView(() => import("./CallbackMarketView").then((m) => m.CallbackMarketView));
 const CallTransfersView = lazyView(() => import("./CallTransfersView").then((m) => m.CallTransfersView));
 const MyLeadsView = lazyView(() => import("./AccountViews").then((m) => m.MyLeadsView));
 const MyCallbacksView = lazyView(() => import("./MyCallbacksView").then((m) => m.MyCallbacksView));
@@ -23,18 +23,6 @@ const DoNotCallListView = lazyView(() => import("./DoNotCallListView").then((m) 
 const ReturnLeadView = lazyView(() => import("./ReturnLeadView").then((m) => m.ReturnLeadView));
 const SupportView = lazyView(() => import("./SupportView").then((m) => m.SupportView));
 const IntegrationsView = lazyView(() => import("./integrations/IntegrationsView").then((m) => m.IntegrationsView));
-
-function ComingSoon({ title }: { title: string }) {
-  return (
-    <section className="space-y-4">
-      <h2 className="text-2xl font-bold">{title}</h2>
-      <Card className="text-center">
-        <p className="text-lg font-semibold">{title} is coming soon.</p>
-        <p className="mt-1 text-ink-soft">We are preparing this for you. Ask support if you need it today.</p>
-      </Card>
-    </section>
-  );
-}
 
 const isView = (id: string | null): id is ViewId => DASHBOARD_VIEWS.some((view) => view === id);
 
@@ -56,8 +44,8 @@ const SECTIONS: readonly { title: string; views: readonly DashboardView[] }[] = 
     views: [
       { id: "aged-leads", label: "Buy Aged Leads", render: () => <AgedLeadsView /> },
       { id: "call-transfers", label: "Buy Call Transfers", render: () => <CallTransfersView /> },
-      { id: "appointments", label: "Buy Appointments", render: () => <ComingSoon title="Buy Appointments" /> },
-      { id: "call-backs", label: "Buy Call Backs", render: () => <ComingSoon title="Buy Call Backs" /> },
+      { id: "appointments", label: "Buy Appointments", render: () => <CallbackMarketView kind="appointment" /> },
+      { id: "call-backs", label: "Buy Call Backs", render: () => <CallbackMarketView kind="callback" /> },
     ],
   },
   {

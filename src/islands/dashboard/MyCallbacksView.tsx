@@ -3,6 +3,7 @@
  * full contact and the window in the prospect's time zone and the buyer's own, and how long until it opens
  * (src/domain/callbacks.ts, docs/decisions/0058).
  */
+import { icsPath } from "../../domain/callback-market";
 import { CERTIFICATE_STATUS_LABELS } from "../../domain/consent";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
@@ -103,6 +104,11 @@ export function MyCallbacksView() {
                       {CERTIFICATE_STATUS_LABELS[item.consent.certificate]}
                     </dd>
                   </dl>
+                  {item.kind === "appointment" && (
+                    <a href={icsPath(item.id)} download className="text-sm font-medium text-brand-700 underline">
+                      Download calendar invite (.ics)
+                    </a>
+                  )}
                 </Card>
               </li>
             );
