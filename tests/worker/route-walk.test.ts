@@ -47,6 +47,7 @@ const BUYER_ROUTES: Route[] = [
   "GET /api/my-leads",
   "GET /api/my-callbacks",
   "GET /api/my-callbacks.csv",
+  "PUT /api/my-callbacks/:id/outcome",
   "GET /api/my-leads.csv",
   "GET /api/my-leads/:id/consent",
   "GET /api/my-orders",
