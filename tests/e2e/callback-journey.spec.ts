@@ -3,7 +3,7 @@
  * partner API → it goes to the demo buyer's paid call-back order (the seed's, the oldest with room) → the
  * delivery e-mail is in the local outbox → the buyer sees it in My Call-Backs and marks "No answer",
  * which stays after a reload; the Return action says when it opens. Then axe on My Call-Backs at 1280
- * and 390 px.
+ * and 390 px. And a buyer returns a call-back not reached, from the keyboard, once its window has ended.
  */
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
@@ -12,8 +12,8 @@ import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { CALLBACK_RETURN_MESSAGES } from "../../src/domain/callback-returns";
 import { localTime } from "../../src/domain/time-zones";
-import { query } from "./database";
-import { expect, test, url } from "./fixtures";
+import { createUser, query } from "./database";
+import { expect, signIn, test, url } from "./fixtures";
 
 const DAY = 86_400_000;
 
@@ -82,7 +82,7 @@ test("a partner's call-back reaches My Call-Backs and the outbox, and the buyer 
   const outcome = card.getByLabel("Outcome");
   await expect(outcome).toBeEnabled();
   // The window is tomorrow: not returnable yet, and the card says so.
-  await expect(card.getByRole("button", { name: "Return" })).toBeDisabled();
+  await expect(card.getByRole("button", { name: "Return", exact: true })).toBeDisabled();
   await outcome.focus();
   await outcome.selectOption({ label: "No answer" });
   await expect
@@ -104,4 +104,40 @@ test("a partner's call-back reaches My Call-Backs and the outbox, and the buyer 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   expect(problems).toEqual([]);
+});
+
+test("a buyer returns an unreached call-back after its window, from the keyboard", async ({ newPage }) => {
+  const user = await createUser();
+  const [row] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
+  const now = Date.now();
+  // Five call-backs bought without an order (the marketplace's way), windows ended an hour ago: 20 % is one return.
+  const ids = [1, 2, 3, 4, 5].map((n) => {
+    const id = crypto.randomUUID();
+    const phone = `469${String(3_000_000 + ((now + n) % 6_000_000)).padStart(7, "0")}`;
+    query(
+      `INSERT INTO callback_opportunities (id, name, email, phone, phone_key, state, time_zone, window_start,
+        window_end, price_cents, source, buyer_user_id, delivered_at, created_at)
+       VALUES (${sqlLiteral(id)}, ${sqlLiteral(`Ended${n} Prospect`)}, '', ${sqlLiteral(phone)}, ${phone}, 'TX',
+        'America/Chicago', ${now - 3 * 3_600_000}, ${now - 3_600_000}, 1500, 'admin', ${sqlLiteral(row?.id ?? "")},
+        ${now - 4 * 3_600_000}, ${now - 4 * 3_600_000})`,
+    );
+    return id;
+  });
+  const page = await newPage({ viewport: { width: 390, height: 844 } });
+  await signIn(page, user.username, user.password, "/dashboard?view=my-call-backs");
+  const card = page.getByRole("listitem").filter({ hasText: "Ended1 Prospect" });
+  await card.getByLabel("Outcome").selectOption({ label: "Wrong number" });
+  const returnButton = card.getByRole("button", { name: "Return", exact: true });
+  await expect(returnButton).toBeEnabled();
+  await returnButton.focus();
+  await page.keyboard.press("Enter");
+  await expect(returnButton).toHaveAttribute("aria-expanded", "true");
+  await card.getByLabel("Reason").selectOption({ label: "Disconnected or wrong number" });
+  await card.getByRole("button", { name: "Send return" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(card.getByText("Pending review")).toBeVisible();
+  await expect(card.getByLabel("Outcome")).toBeDisabled();
+  expect(
+    query<{ status: string }>(`SELECT status FROM returns WHERE callback_id = ${sqlLiteral(ids[0] ?? "")}`),
+  ).toEqual([{ status: "pending" }]);
 });
