@@ -7,8 +7,8 @@ import type { ConsentSummary } from "./consent-record";
 import type { PauseView } from "./delivery-pauses";
 import type { DeliverySetupStatus } from "./transfers";
 
-/** What can be returned: a delivered live transfer or a purchased aged lead. */
-export const RETURN_KINDS = ["transfer", "aged_lead"] as const;
+/** What can be returned: a delivered live transfer, a purchased aged lead, or a call-back or appointment (decision 0062). */
+export const RETURN_KINDS = ["transfer", "aged_lead", "callback"] as const;
 export type ReturnKind = (typeof RETURN_KINDS)[number];
 
 export const RETURN_STATUSES = ["pending", "approved", "denied"] as const;

@@ -50,6 +50,7 @@ const BUYER_ROUTES: Route[] = [
   "GET /api/my-callbacks/:id/invite.ics",
   "GET /api/callback-market",
   "POST /api/callback-market/purchase",
+  "PUT /api/my-callbacks/:id/outcome",
   "GET /api/my-leads.csv",
   "GET /api/my-leads/:id/consent",
   "GET /api/my-orders",

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { ACCOUNT_TYPES } from "../../src/domain/account-types";
+import { CALLBACK_OUTCOMES } from "../../src/domain/callback-returns";
 import { CALLBACK_KINDS, CALLBACK_SOURCES } from "../../src/domain/callbacks";
 import { CERTIFICATE_CHECKS } from "../../src/domain/consent";
 import { IMPORT_BATCH_STATUSES } from "../../src/domain/csv-mapping";
@@ -358,6 +359,11 @@ export const callbackOpportunities = sqliteTable(
     /** A buyer's marketplace purchase holds it until then for its pending order (migration 0030, decision 0061). */
     reservedOrderId: text("reserved_order_id"),
     reservedUntil: integer("reserved_until", { mode: "timestamp_ms" }),
+    /** What the buyer marked after calling (migration 0031, decision 0062), and when. */
+    outcome: text("outcome", { enum: CALLBACK_OUTCOMES }),
+    outcomeAt: integer("outcome_at", { mode: "timestamp_ms" }),
+    /** When an approved return gave it back: no longer counted in its order (decision 0062). */
+    returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("callback_opportunities_created_at_idx").on(t.createdAt),
@@ -767,6 +773,13 @@ export const returns = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     transferId: text("transfer_id").references(() => transfers.id, { onDelete: "cascade" }),
     agedLeadId: text("aged_lead_id").references(() => agedLeads.id, { onDelete: "cascade" }),
+    /**
+     * A returned call-back or appointment (migration 0031, decision 0062). No foreign key and not in the
+     * CHECK below (adding either rebuilds the table): the CHECK holds for a call-back, whose transfer and
+     * lead are both null, and the service writes this column for that kind only.
+     */
+    callbackId: text("callback_id"),
+    /** The order the item went to; '' for a call-back bought without an order (decision 0062). */
     orderId: text("order_id").notNull(),
     reason: text("reason", { enum: RETURN_REASON_VALUES }).notNull(),
     reasonText: text("reason_text"),
@@ -779,6 +792,7 @@ export const returns = sqliteTable(
   (t) => [
     uniqueIndex("returns_transfer_unique").on(t.transferId).where(sql`${t.transferId} IS NOT NULL`),
     uniqueIndex("returns_aged_lead_unique").on(t.agedLeadId).where(sql`${t.agedLeadId} IS NOT NULL`),
+    uniqueIndex("returns_callback_unique").on(t.callbackId).where(sql`${t.callbackId} IS NOT NULL`),
     index("returns_buyer_created_idx").on(t.buyerUserId, t.createdAt),
     index("returns_status_created_idx").on(t.status, t.createdAt),
     // A return names exactly the item of its kind.

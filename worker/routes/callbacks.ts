@@ -3,10 +3,12 @@
  * calendar invite), and the marketplace of unassigned ones (Buy Call Backs, Buy Appointments; decision 0061).
  */
 import { Hono } from "hono";
+import { callbackOutcomeSchema } from "../../src/domain/schemas/returns";
 import { callbackPurchaseSchema, marketKindQuerySchema } from "../../src/domain/schemas/callback-market";
 import type { SignedInBindings } from "../env";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { callbackInvite, listMarketCallbacks, purchaseCallback } from "../services/callback-market";
+import { setCallbackOutcome } from "../services/callback-returns";
 import { deliveredCallbacks, deliveredCallbacksCsv } from "../services/callbacks";
 import { paymentProvider } from "../services/payments/provider";
 import { validate, validateJson } from "../validation";
@@ -38,4 +40,9 @@ export const buyerCallbacks = new Hono<SignedInBindings>()
       const provider = paymentProvider(c.var.deps, c.req.url);
       return c.json(await purchaseCallback(c.var.deps, provider, c.get("user"), c.req.valid("json").callbackId));
     },
-  );
+  )
+  // The buyer marks what happened when they called (docs/decisions/0062); others' call-backs are 404.
+  .put("/my-callbacks/:id/outcome", validateJson(callbackOutcomeSchema), async (c) => {
+    const { outcome } = c.req.valid("json");
+    return c.json(await setCallbackOutcome(c.var.deps, c.get("user").id, c.req.param("id"), outcome));
+  });

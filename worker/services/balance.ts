@@ -4,9 +4,9 @@
  * the balance in the statement that writes it, so two checkouts at once cannot spend it twice, and an
  * order's debit is written once and given back once (unique per order and reason).
  */
-import { and, desc, eq, notExists, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, notExists, notInArray, type SQL, sql } from "drizzle-orm";
 import type { BalanceView } from "../../src/domain/returns";
-import { balanceLedger, orders } from "../db/schema";
+import { balanceLedger, orders, users } from "../db/schema";
 import type { Deps } from "../deps";
 
 /** A fresh random id in SQL, for ledger rows written by INSERT … SELECT. */
@@ -100,5 +100,35 @@ export function creditReturnStatement(
   return deps.db
     .insert(balanceLedger)
     .values({ id: crypto.randomUUID(), reason: "return_credit", ...entry })
+    .onConflictDoNothing();
+}
+
+/**
+ * The credit of an approved call-back return bought without an order (decision 0062), written only when
+ * `decidedHere` holds in the same batch (the approval was this request's) and once per return.
+ */
+export function creditReturnWhenStatement(
+  deps: Deps,
+  entry: { userId: string; amountCents: number; returnId: string; createdBy: string },
+  decidedHere: SQL,
+) {
+  const { db } = deps;
+  return db
+    .insert(balanceLedger)
+    .select(
+      db
+        .select({
+          id: sql<string>`${sqlId}`.as("id"),
+          userId: users.id,
+          amountCents: sql<number>`${entry.amountCents}`.as("amount_cents"),
+          reason: sql<"return_credit">`'return_credit'`.as("reason"),
+          returnId: sql<string>`${entry.returnId}`.as("return_id"),
+          orderId: sql<null>`NULL`.as("order_id"),
+          createdBy: sql<string>`${entry.createdBy}`.as("created_by"),
+          createdAt: sql<Date>`(unixepoch('subsec') * 1000)`.as("created_at"),
+        })
+        .from(users)
+        .where(and(eq(users.id, entry.userId), decidedHere)),
+    )
     .onConflictDoNothing();
 }

@@ -8,6 +8,7 @@
  * call-back, leave exactly one winner; the loser chooses again from what is left.
  */
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { CALLBACK_OUTCOME_LABELS, callbackReturnBy } from "../../src/domain/callback-returns";
 import {
   type CallbackToPlace,
   callbackOrderTerms,
@@ -27,7 +28,7 @@ import { surveyUnitCents } from "../../src/domain/pricing";
 import type { CallbackAccepted, CallbackInput, DeliveredCallback } from "../../src/domain/schemas/callbacks";
 import { phoneKey } from "../../src/domain/suppression";
 import { defaultTimeZone } from "../../src/domain/time-zones";
-import { callbackOpportunities as callbacks, orders } from "../db/schema";
+import { callbackOpportunities as callbacks, orders, returns } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
@@ -119,6 +120,7 @@ export async function openCallbackOrders(deps: Pick<Deps, "db">): Promise<OpenCa
   const delivered = deps.db
     .select({ orderId: callbacks.orderId, count: sql<number>`count(*)`.as("count") })
     .from(callbacks)
+    .where(isNull(callbacks.returnedAt))
     .groupBy(callbacks.orderId)
     .as("delivered");
   const rows = await deps.db
@@ -216,7 +218,7 @@ export async function placeCallback(deps: Deps, callbackId: string, pick: Placem
           gt(callbacks.windowEnd, new Date(now)),
           // Not while a marketplace purchase holds it for payment (decision 0061).
           sql`(${callbacks.reservedUntil} IS NULL OR ${callbacks.reservedUntil} < ${now})`,
-          sql`(SELECT count(*) FROM callback_opportunities WHERE order_id = ${order.id}) < ${order.quantity}`,
+          sql`(SELECT count(*) FROM callback_opportunities WHERE order_id = ${order.id} AND returned_at IS NULL) < ${order.quantity}`,
           sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'paid')`,
           sql`NOT EXISTS (SELECT 1 FROM callback_opportunities WHERE buyer_user_id = ${order.userId}
             AND phone_key = ${row.phoneKey} AND delivered_at > ${now - SAME_PROSPECT_WINDOW_MS})`,
@@ -237,8 +239,9 @@ export async function placeCallback(deps: Deps, callbackId: string, pick: Placem
 }
 
 /**
- * After a call-back order is paid: the waiting call-backs that fit go to the open orders, oldest first.
- * The open orders are read once for the run (and again only after a lost race).
+ * After a call-back order is paid, or an approved return gave an order a place back (decision 0062): the
+ * waiting call-backs that fit go to the open orders, oldest first. An order counts its call-backs that
+ * were not returned. The open orders are read once for the run (and again only after a lost race).
  */
 export async function fillCallbackOrders(deps: Deps, limit = 100): Promise<number> {
   const waiting = await deps.db
@@ -265,12 +268,13 @@ export async function fillCallbackOrders(deps: Deps, limit = 100): Promise<numbe
 export async function deliveredCallbacks(deps: Pick<Deps, "db" | "now">, userId: string): Promise<DeliveredCallback[]> {
   const passed = sql`${callbacks.windowEnd} <= ${deps.now}`;
   const rows = await deps.db
-    .select()
+    .select({ row: callbacks, returnStatus: returns.status, returnNote: returns.adminNote })
     .from(callbacks)
+    .leftJoin(returns, eq(returns.callbackId, callbacks.id))
     .where(eq(callbacks.buyerUserId, userId))
     .orderBy(passed, sql`CASE WHEN ${passed} THEN -${callbacks.windowStart} ELSE ${callbacks.windowStart} END`)
     .limit(500);
-  return rows.map((row) => ({
+  return rows.map(({ row, returnStatus, returnNote }) => ({
     id: row.id,
     kind: row.kind,
     name: row.name,
@@ -283,6 +287,10 @@ export async function deliveredCallbacks(deps: Pick<Deps, "db" | "now">, userId:
     deliveredAt: (row.deliveredAt ?? row.createdAt).toISOString(),
     orderId: row.orderId ?? "",
     consent: purchasedLeadConsent({ ...row, certificateCheck: null }),
+    outcome: row.outcome,
+    returnBy: new Date(callbackReturnBy((row.windowEnd ?? row.createdAt).getTime())).toISOString(),
+    returnStatus,
+    returnNote,
   }));
 }
 
@@ -300,6 +308,8 @@ export async function deliveredCallbacksCsv(deps: Pick<Deps, "db" | "now">, user
     "Window end (UTC)",
     "Delivered (UTC)",
     "Order",
+    "Outcome",
+    "Return",
     ...CONSENT_CSV_HEADER,
   ];
   const rows = (await deliveredCallbacks(deps, userId)).map((item) => [
@@ -318,6 +328,8 @@ export async function deliveredCallbacksCsv(deps: Pick<Deps, "db" | "now">, user
     item.windowEnd,
     item.deliveredAt,
     item.orderId,
+    item.outcome ? CALLBACK_OUTCOME_LABELS[item.outcome] : "",
+    item.returnStatus ?? "",
     ...consentCsvCells(item.consent),
   ]);
   return rows.length > 0 ? `${csvLines([header])}\r\n${csvLines(rows, true)}` : csvLines([header]);

@@ -88,6 +88,16 @@ interface CallbackMailFacts {
 }
 const callbackNoun = (kind: CallbackKind) => (kind === "appointment" ? "appointment" : "call-back");
 
+const RETURNED_KIND_NAMES = { transfer: "live transfer", aged_lead: "aged lead", callback: "call-back" } as const;
+function approvedText(kind: keyof typeof RETURNED_KIND_NAMES, withoutOrder: boolean): string {
+  if (kind === "transfer") return "Your order gets one transfer back: we will deliver another call in its place.";
+  if (kind === "callback" && !withoutOrder)
+    return "Your order gets one call-back back: the next call-back goes in its place.";
+  return kind === "callback"
+    ? "Its price was credited to your balance; it is applied at your next aged-lead checkout."
+    : "The lead left My Leads and its price was credited to your balance; it is applied at your next aged-lead checkout.";
+}
+
 const hello = (name: string | null | undefined) => `Hello${name ? ` ${name}` : ""},`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -163,23 +173,24 @@ export const emails = {
       page(origin, "/dashboard?view=lead-tracker"),
     ]),
 
+  /** A call-back's approval gives its order a place back; one bought without an order was credited (decision 0062). */
   returnDecided: (
     origin: string,
     decision: {
-      kind: "transfer" | "aged_lead";
+      kind: "transfer" | "aged_lead" | "callback";
       approved: boolean;
       status: string;
       itemLabel: string;
       reason: string;
       adminNote: string | null;
+      /** A call-back bought without an order: its price was credited (decision 0062). */
+      withoutOrder?: boolean;
     },
   ) =>
     compose(decision.approved ? "Your return was approved" : "Your return was denied", [
-      `Your return of the ${decision.kind === "transfer" ? "live transfer" : "aged lead"} ${decision.itemLabel} (${returnReasonLabel(decision.reason)}) was ${decision.status}.`,
+      `Your return of the ${RETURNED_KIND_NAMES[decision.kind]} ${decision.itemLabel} (${returnReasonLabel(decision.reason)}) was ${decision.status}.`,
       decision.approved
-        ? decision.kind === "transfer"
-          ? "Your order gets one transfer back: we will deliver another call in its place."
-          : "The lead left My Leads and its price was credited to your balance; it is applied at your next aged-lead checkout."
+        ? approvedText(decision.kind, decision.withoutOrder === true)
         : `Note from our team: ${decision.adminNote ?? ""}`,
       "",
       ["Your returns: ", page(origin, "/dashboard")],

@@ -5,21 +5,24 @@
  */
 import { type AnyColumn, and, eq, type SQL, sql } from "drizzle-orm";
 import { RETURN_CAP_WINDOW_MS, RETURN_MESSAGES, returnCap, returnsRemaining } from "../../src/domain/returns";
-import { agedLeads, orders, returns, transfers, users } from "../db/schema";
+import { agedLeads, callbackOpportunities, orders, returns, transfers, users } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError } from "../errors";
 
 // ——— The cap: deliveries and returns in the window, counted in SQL ———
 
 /**
- * Billable transfers and purchased aged leads delivered to the buyer since `since` (returned ones included,
- * leads of a refunded order not: the refund took them back).
+ * Billable transfers, purchased aged leads and delivered call-backs and appointments of the buyer since
+ * `since` (returned ones included, leads of a refunded order not: the refund took them back). Call-backs
+ * count by their delivery, like the others (docs/decisions/0062).
  */
 export const deliveriesSince = (userId: string, since: number) =>
   sql<number>`((SELECT count(*) FROM ${transfers} WHERE ${transfers.buyerUserId} = ${userId}
       AND ${transfers.billable} = 1 AND ${transfers.routedAt} > ${since})
     + (SELECT count(*) FROM ${agedLeads} WHERE ${agedLeads.soldToUserId} = ${userId}
-      AND ${agedLeads.soldAt} > ${since} AND ${agedLeads.refundedAt} IS NULL))`;
+      AND ${agedLeads.soldAt} > ${since} AND ${agedLeads.refundedAt} IS NULL)
+    + (SELECT count(*) FROM ${callbackOpportunities} WHERE ${callbackOpportunities.buyerUserId} = ${userId}
+      AND ${callbackOpportunities.deliveredAt} > ${since}))`;
 
 /** Returns the buyer asked for since `since` that use the allowance (pending or approved). */
 export const returnsSince = (userId: string, since: number) =>

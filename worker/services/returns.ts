@@ -1,6 +1,7 @@
 /**
- * Returns (product rules 24-25): a buyer returns a billable transfer within 72 hours or a purchased aged
- * lead within 7 days, up to 20 % of their deliveries in the last 14 days; an admin approves or denies.
+ * Returns (product rules 24-25): a buyer returns a billable transfer within 72 hours, a purchased aged
+ * lead within 7 days, or an unreached call-back within 24 hours of its window's end (decision 0062), up to
+ * 20 % of their deliveries in the last 14 days; an admin approves or denies.
  * An approved transfer gives its order one transfer back (eligible for routing again) and leaves the
  * partner's payout; an approved aged lead leaves My Leads and its price is credited to the balance.
  */
@@ -23,10 +24,20 @@ import {
 } from "../../src/domain/returns";
 import type { CreateReturnInput, ReturnDecisionInput } from "../../src/domain/schemas/returns";
 import type { Database } from "../db/client";
-import { agedLeads, orderDelivery, orders, partners, returns, transfers, users } from "../db/schema";
+import {
+  agedLeads,
+  callbackOpportunities as callbacks,
+  orderDelivery,
+  orders,
+  partners,
+  returns,
+  transfers,
+  users,
+} from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { creditReturnStatement } from "./balance";
+import { callbackApprovalStatements, refillAfterReturn, returnableCallback } from "./callback-returns";
 import { emails } from "./email-templates";
 import { sendMail } from "./mail";
 import { assertOrderOpen, capState, deliveriesSince, orderOpen, returnsSince } from "./return-rules";
@@ -44,6 +55,7 @@ function returnSelect(db: Database) {
       kind: returns.kind,
       transferId: returns.transferId,
       agedLeadId: returns.agedLeadId,
+      callbackId: returns.callbackId,
       orderId: returns.orderId,
       buyerUserId: returns.buyerUserId,
       reason: returns.reason,
@@ -56,6 +68,8 @@ function returnSelect(db: Database) {
       transferState: transfers.state,
       leadName: agedLeads.name,
       leadState: agedLeads.state,
+      callbackName: callbacks.name,
+      callbackState: callbacks.state,
       buyerUsername: users.username,
       buyerEmail: users.email,
       partnerBusinessName: partners.businessName,
@@ -66,21 +80,24 @@ function returnSelect(db: Database) {
     .leftJoin(transfers, eq(transfers.id, returns.transferId))
     .leftJoin(partners, eq(partners.id, transfers.partnerId))
     .leftJoin(partnerUsers, eq(partnerUsers.id, partners.userId))
-    .leftJoin(agedLeads, eq(agedLeads.id, returns.agedLeadId));
+    .leftJoin(agedLeads, eq(agedLeads.id, returns.agedLeadId))
+    .leftJoin(callbacks, eq(callbacks.id, returns.callbackId));
 }
 
 type ReturnRow = Awaited<ReturnType<typeof returnSelect>>[number];
 
 function toBuyerReturn(row: ReturnRow): BuyerReturn {
-  const transfer = row.kind === "transfer";
+  const [itemId, name, state] =
+    row.kind === "transfer"
+      ? [row.transferId, row.transferName, row.transferState]
+      : row.kind === "callback"
+        ? [row.callbackId, row.callbackName, row.callbackState]
+        : [row.agedLeadId, row.leadName, row.leadState];
   return {
     id: row.id,
     kind: row.kind,
-    itemId: (transfer ? row.transferId : row.agedLeadId) ?? "",
-    itemLabel: itemLabel(
-      (transfer ? row.transferName : row.leadName) ?? "",
-      (transfer ? row.transferState : row.leadState) ?? "",
-    ),
+    itemId: itemId ?? "",
+    itemLabel: itemLabel(name ?? "", state ?? ""),
     reason: row.reason,
     reasonText: row.reasonText,
     status: row.status,
@@ -177,7 +194,11 @@ export async function eligibleReturns(deps: Deps, userId: string): Promise<Eligi
 // ——— Asking for a return ———
 
 /** The buyer's item, its order and when it was delivered; 404 for anything not the buyer's. */
-async function returnableItem(db: Database, userId: string, input: CreateReturnInput) {
+async function returnableItem(deps: Deps, userId: string, input: CreateReturnInput) {
+  const { db } = deps;
+  // A call-back's period and outcome are checked here; its order is '' when bought without one.
+  if (input.kind === "callback")
+    return { ...(await returnableCallback(deps, userId, input.itemId)), deliveredAt: null };
   if (input.kind === "transfer") {
     const [transfer] = await db
       .select({ orderId: transfers.orderId, deliveredAt: transfers.routedAt, billable: transfers.billable })
@@ -195,7 +216,8 @@ async function returnableItem(db: Database, userId: string, input: CreateReturnI
   return { orderId: lead.orderId, deliveredAt: lead.deliveredAt.getTime() };
 }
 
-const itemColumn = (kind: ReturnKind) => (kind === "transfer" ? returns.transferId : returns.agedLeadId);
+const itemColumn = (kind: ReturnKind) =>
+  kind === "transfer" ? returns.transferId : kind === "callback" ? returns.callbackId : returns.agedLeadId;
 
 /**
  * Records a buyer's return. The window is checked here; the cap in the INSERT itself (deliveries and
@@ -204,9 +226,9 @@ const itemColumn = (kind: ReturnKind) => (kind === "transfer" ? returns.transfer
  */
 export async function createReturn(deps: Deps, userId: string, input: CreateReturnInput): Promise<BuyerReturn> {
   const { db, now } = deps;
-  const item = await returnableItem(db, userId, input);
+  const item = await returnableItem(deps, userId, input);
   await assertOrderOpen(deps, item.orderId);
-  if (!withinReturnWindow(input.kind, item.deliveredAt, now)) {
+  if (item.deliveredAt !== null && !withinReturnWindow(input.kind, item.deliveredAt, now)) {
     throw new ConflictError(
       input.kind === "transfer" ? RETURN_MESSAGES.transferWindow : RETURN_MESSAGES.agedLeadWindow,
     );
@@ -215,9 +237,10 @@ export async function createReturn(deps: Deps, userId: string, input: CreateRetu
   const since = now - RETURN_CAP_WINDOW_MS;
   // Raw SQL: an INSERT … SELECT guarded by counts of three tables (the cap), which drizzle's insert-select cannot say.
   const inserted = await db.all<{ id: string }>(sql`
-    INSERT INTO returns (id, kind, buyer_user_id, transfer_id, aged_lead_id, order_id, reason, reason_text, status, created_at)
+    INSERT INTO returns (id, kind, buyer_user_id, transfer_id, aged_lead_id, callback_id, order_id, reason, reason_text, status, created_at)
     SELECT ${id}, ${input.kind}, ${userId}, ${input.kind === "transfer" ? input.itemId : null},
-      ${input.kind === "aged_lead" ? input.itemId : null}, ${item.orderId}, ${input.reason},
+      ${input.kind === "aged_lead" ? input.itemId : null}, ${input.kind === "callback" ? input.itemId : null},
+      ${item.orderId}, ${input.reason},
       ${input.reasonText ?? null}, 'pending', ${now}
     WHERE (${returnsSince(userId, since)} + 1) * 100 <= ${deliveriesSince(userId, since)} * ${RETURN_CAP_PERCENT}
       AND ${orderOpen(item.orderId)}
@@ -292,6 +315,7 @@ export async function decideReturn(
     returnDecidedFact({ returnId, buyerUserId: current.buyerUserId, adminId, status: input.decision }, now),
   );
   let results: readonly unknown[];
+  let refill = false;
   if (input.decision === "approved" && current.kind === "transfer" && current.transferId) {
     results = await db.batch([
       decide,
@@ -327,11 +351,18 @@ export async function decideReturn(
       }),
       ...hooks.statements,
     ]);
+  } else if (input.decision === "approved" && current.kind === "callback" && current.callbackId) {
+    const approval = { returnId, callbackId: current.callbackId, buyerUserId: current.buyerUserId, adminId };
+    const effects = await callbackApprovalStatements(deps, approval, decidedHere);
+    results = await db.batch([decide, ...effects.statements, ...hooks.statements]);
+    refill = effects.refill;
   } else {
     results = await db.batch([decide, ...hooks.statements]);
   }
   const [decided] = results as [{ id: string }[]];
   await hooks.enqueue(deps, results);
+  // The order got a place back: the next waiting call-back fills it.
+  if (refill && decided.length > 0) await refillAfterReturn(deps, returnId);
   if (decided.length === 0) {
     if (input.decision === "approved") await assertOrderOpen(deps, current.orderId);
     throw new ConflictError(RETURN_MESSAGES.alreadyDecided);
@@ -351,6 +382,7 @@ async function tellOfDecision(deps: Deps, row: ReturnRow, siteOrigin: string) {
     itemLabel,
     reason: row.reason,
     adminNote: row.adminNote,
+    withoutOrder: row.kind === "callback" && row.orderId === "",
   };
   const messages = [sendMail(deps, row.buyerEmail, emails.returnDecided(siteOrigin, decision))];
   if (approved && row.kind === "transfer" && row.partnerEmail) {

@@ -3,6 +3,7 @@
  * form sends it: the prospect and consent exactly as a ping carries them (./partner-api.ts), plus the
  * window the prospect agreed to, in the prospect's local time (src/domain/callbacks.ts).
  */
+import type { CallbackOutcome } from "../callback-returns.ts";
 import { CALLBACK_KINDS } from "../callbacks.ts";
 import type { ConsentSummary } from "../consent-record.ts";
 import { US_TIME_ZONES } from "../time-zones.ts";
@@ -86,4 +87,11 @@ export interface DeliveredCallback {
   orderId: string;
   /** The consent evidence as stored: the same object as the `callback.delivered` webhook's. */
   consent: ConsentSummary;
+  /** What the buyer marked after calling (decision 0062), null until marked. */
+  outcome: CallbackOutcome | null;
+  /** The last moment it can be returned (ISO): 24 hours after its window ends. */
+  returnBy: string;
+  /** Its return's status and the admin's note, null when not returned. */
+  returnStatus: "pending" | "approved" | "denied" | null;
+  returnNote: string | null;
 }

@@ -1,5 +1,6 @@
 /** Requests of the Lead Tracker, returns and admin decisions. */
 
+import { CALLBACK_OUTCOMES, CALLBACK_RETURN_MESSAGES } from "../callback-returns";
 import {
   DECISION_NOTE_MAX,
   OTHER_REASON,
@@ -67,3 +68,12 @@ export const returnDecisionSchema = z
     path: ["note"],
   });
 export type ReturnDecisionInput = z.infer<typeof returnDecisionSchema>;
+
+/**
+ * The buyer marks a delivered call-back (PUT /api/my-callbacks/:id/outcome, decision 0062). Here, not in
+ * ./callbacks: that module builds the partner API's schemas, which must be built after the OpenAPI
+ * extension loads, so the buyer's routes do not import it.
+ */
+export const callbackOutcomeSchema = z.object({
+  outcome: z.enum(CALLBACK_OUTCOMES, { error: CALLBACK_RETURN_MESSAGES.outcomeInvalid }),
+});

@@ -118,13 +118,16 @@ const orderData = z.object({
 });
 
 /** A return's subject as the payload names it ('lead', like the `lead.*` events). */
-export const RETURN_SUBJECT_KINDS = ["lead", "transfer"] as const;
+export const RETURN_SUBJECT_KINDS = ["lead", "transfer", "callback"] as const;
 export const returnSubjectKind = (kind: ReturnKind): (typeof RETURN_SUBJECT_KINDS)[number] =>
-  kind === "aged_lead" ? "lead" : "transfer";
+  kind === "aged_lead" ? "lead" : kind;
 
 const returnDecidedData = z.object({
   returnId: id("The return, as in your returns list.", "ret_1d2e3f4a"),
-  subject: z.object({ kind: z.enum(RETURN_SUBJECT_KINDS), id: id("The lead or transfer returned.", "lead_5b0c4c5e") }),
+  subject: z.object({
+    kind: z.enum(RETURN_SUBJECT_KINDS),
+    id: id("The lead, transfer or call-back returned.", "lead_5b0c4c5e"),
+  }),
   decision: z.enum(["approved", "denied"]),
   reason: z.enum(RETURN_REASON_VALUES).meta({ description: "The reason you gave." }),
   reasonText: z.string().max(500).nullable().meta({ description: "Your words, for the reason other." }),

@@ -185,7 +185,11 @@ function ReturnsQueue() {
                         <ReturnStatusBadge status={item.status} />
                       </div>
                       <p className="text-sm text-ink-soft">
-                        {item.kind === "transfer" ? "Live transfer" : "Aged lead"}
+                        {item.kind === "transfer"
+                          ? "Live transfer"
+                          : item.kind === "callback"
+                            ? "Call-back"
+                            : "Aged lead"}
                         {item.partnerBusinessName && ` from ${item.partnerBusinessName}`} · buyer{" "}
                         {item.buyerUsername ?? item.buyerEmail ?? "unknown"} · {dateTime.format(item.createdAt)}
                       </p>

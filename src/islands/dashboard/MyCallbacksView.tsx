@@ -1,7 +1,7 @@
 /**
  * My Call-Backs: each call-back and appointment delivered to the buyer's paid call-back orders, with the
  * full contact and the window in the prospect's time zone and the buyer's own, and how long until it opens
- * (src/domain/callbacks.ts, docs/decisions/0058).
+ * (src/domain/callbacks.ts, docs/decisions/0058), and its outcome and return (./CallbackActions, decision 0062).
  */
 import { icsPath } from "../../domain/callback-market";
 import { CERTIFICATE_STATUS_LABELS } from "../../domain/consent";
@@ -10,6 +10,7 @@ import { useQuery } from "../../lib/query";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
+import { CallbackActions } from "./CallbackActions";
 
 const zoneTime = (timeZone?: string) =>
   new Intl.DateTimeFormat("en-US", {
@@ -109,6 +110,7 @@ export function MyCallbacksView() {
                       Download calendar invite (.ics)
                     </a>
                   )}
+                  <CallbackActions item={item} now={now} />
                 </Card>
               </li>
             );

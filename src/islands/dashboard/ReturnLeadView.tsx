@@ -34,7 +34,11 @@ type EligibleReturns = Answer<typeof api.returns.eligible.$get>;
 type BuyerReturn = Answer<typeof api.returns.$get>["returns"][number];
 const ELIGIBLE_URL = "/api/returns/eligible";
 
-const KIND_LABELS: Record<ReturnKind, string> = { transfer: "Live transfer", aged_lead: "Aged lead" };
+const KIND_LABELS: Record<ReturnKind, string> = {
+  transfer: "Live transfer",
+  aged_lead: "Aged lead",
+  callback: "Call-back",
+};
 
 /**
  * The return form. Until what may be returned has loaded (`eligible` undefined) it shows, disabled, at its
