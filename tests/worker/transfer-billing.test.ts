@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CONNECTED_HOLD_SECONDS, EVENT_REFUSALS } from "../../src/domain/transfers";
 import { createDeps } from "../../worker/deps";
 import { partnerPayouts } from "../../worker/services/transfers";
-import { callApi, createUser } from "./helpers";
+import { createBuyer, testDb } from "./factories";
+import { callApi } from "./helpers";
 import { clearTransfers, createOpenOrder, createPartner, newPhone, orderCounts, pingBody } from "./transfer-fixtures";
 
 type Partner = Awaited<ReturnType<typeof createPartner>>;
@@ -217,7 +218,7 @@ describe("the refusal in the partner API's documentation", () => {
 describe("one prospect is billed to one buyer at most once in 30 days", () => {
   it("15 simultaneous pings with one caller phone, 10 rounds: never two routed to one buyer", async () => {
     const partner = await createPartner();
-    const twoOrders = (await createUser()).id;
+    const twoOrders = (await createBuyer(testDb())).id;
     await createOpenOrder({ buyerId: twoOrders, paidAt: START - 4000, quantity: 20 });
     await createOpenOrder({ buyerId: twoOrders, paidAt: START - 3000, quantity: 20 });
     await createOpenOrder({ paidAt: START - 2000, quantity: 20 });

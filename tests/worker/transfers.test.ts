@@ -12,6 +12,7 @@ import {
   routeTransfer,
   type TransferEventInput,
 } from "../../worker/services/transfers";
+import { createOpenOrder as openOrder, testDb } from "./factories";
 import { latestMailTo } from "./helpers";
 import { clearTransfers, createOpenOrder, createPartner, newPhone, orderCounts } from "./transfer-fixtures";
 
@@ -84,8 +85,7 @@ describe("which orders take a ping", () => {
     const partner = await createPartner();
     const paused = await createOpenOrder();
     await env.DB.prepare("UPDATE order_delivery SET paused = 1 WHERE order_id = ?").bind(paused.id).run();
-    const unpaid = await createOpenOrder();
-    await env.DB.prepare("UPDATE orders SET status = 'pending' WHERE id = ?").bind(unpaid.id).run();
+    await openOrder(testDb(), { status: "pending", paidAt: null }); // unpaid
     const awaiting = await createOpenOrder({ transferPhone: null });
     expect(
       await env.DB.prepare("SELECT setup_status FROM order_delivery WHERE order_id = ?").bind(awaiting.id).first(),
