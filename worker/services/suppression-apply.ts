@@ -11,6 +11,9 @@
  * did not list, one range of numbers per statement read through the list's own index (so its cost grows
  * with this list, not with the others), and the list takes the file's refreshed-on day. Then
  * `PRAGMA optimize` (a bulk change).
+ *
+ * A buyer's private list goes its own way (suppression-private.ts, docs/decisions/0066): small paced
+ * transactions, and a full file written beside the list and swapped in at once.
  */
 import { dayNumber } from "../../src/domain/suppression";
 import type { Deps } from "../deps";
