@@ -65,6 +65,10 @@ export async function createOpenOrder(
     days: options.days ?? null,
     timeZone: options.timeZone ?? "America/Chicago",
     perDayCap: options.perDayCap ?? 100,
+    closedFrom: options.closedFrom ?? null,
+    closedUntil: options.closedUntil ?? null,
+    perHourCap: options.perHourCap ?? null,
+    maxConcurrent: options.maxConcurrent ?? null,
   });
   return { id, buyerId, quantity };
 }

@@ -1,4 +1,11 @@
 /** The delivery settings' form and API bodies; the rules they use are in ../delivery-setup.ts. */
+import {
+  isCalendarDay,
+  LIMIT_MESSAGES,
+  limitsProblem,
+  MAX_CONCURRENT_TRANSFERS,
+  MAX_TRANSFERS_PER_HOUR,
+} from "../delivery-limits";
 import { CLOCK, MAX_TRANSFERS_PER_DAY, SETUP_LINK_INVALID, statesFromText } from "../delivery-setup";
 import { US_TIME_ZONES } from "../time-zones";
 import { normalizeUsPhone } from "../transfers";
@@ -8,30 +15,68 @@ import { surveyStep1Schema } from "./survey";
 import { z } from "./zod";
 
 const clock = (message: string) => z.string({ error: message }).regex(CLOCK, message);
+/** An empty form field (or a missing API field) is no value. */
+const blankAsNone = (value: unknown) => (value === "" || value === null ? undefined : value);
+const optionalDay = z.preprocess(
+  blankAsNone,
+  z.string({ error: LIMIT_MESSAGES.date }).refine(isCalendarDay, LIMIT_MESSAGES.date).optional(),
+);
+const optionalCap = (max: number, message: string) =>
+  z.preprocess(
+    blankAsNone,
+    z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).optional(),
+  );
 
 /** The delivery-settings form and API body; `states` may be typed ('TX, FL') or sent as a list; none = all. */
-export const deliverySettingsInputSchema = z.object({
-  transferPhone: z
-    .string({ error: "Enter the 10-digit US number transfers should ring" })
-    .max(30)
-    .refine((value) => normalizeUsPhone(value) !== null, "Enter the 10-digit US number transfers should ring"),
-  states: z.preprocess(
-    (value) => (typeof value === "string" ? statesFromText(value) : value),
-    z
-      .array(z.enum(US_STATE_CODES, { error: "Use two-letter state codes, e.g. TX, FL" }), {
-        error: "Use two-letter state codes, e.g. TX, FL",
-      })
-      .max(US_STATE_CODES.length),
-  ),
-  hoursStart: clock("Choose when transfers may start"),
-  hoursEnd: clock("Choose when transfers must stop"),
-  timeZone: z.enum(US_TIME_ZONES, { error: "Choose the time zone of your transfer hours" }),
-  perDayCap: z.coerce
-    .number({ error: "Transfers per day must be a whole number" })
-    .int("Transfers per day must be a whole number")
-    .min(1, "Transfers per day must be at least 1")
-    .max(MAX_TRANSFERS_PER_DAY, `At most ${MAX_TRANSFERS_PER_DAY} transfers per day`),
-});
+export const deliverySettingsInputSchema = z
+  .object({
+    transferPhone: z
+      .string({ error: "Enter the 10-digit US number transfers should ring" })
+      .max(30)
+      .refine((value) => normalizeUsPhone(value) !== null, "Enter the 10-digit US number transfers should ring"),
+    states: z.preprocess(
+      (value) => (typeof value === "string" ? statesFromText(value) : value),
+      z
+        .array(z.enum(US_STATE_CODES, { error: "Use two-letter state codes, e.g. TX, FL" }), {
+          error: "Use two-letter state codes, e.g. TX, FL",
+        })
+        .max(US_STATE_CODES.length),
+    ),
+    hoursStart: clock("Choose when transfers may start"),
+    hoursEnd: clock("Choose when transfers must stop"),
+    timeZone: z.enum(US_TIME_ZONES, { error: "Choose the time zone of your transfer hours" }),
+    perDayCap: z.coerce
+      .number({ error: "Transfers per day must be a whole number" })
+      .int("Transfers per day must be a whole number")
+      .min(1, "Transfers per day must be at least 1")
+      .max(MAX_TRANSFERS_PER_DAY, `At most ${MAX_TRANSFERS_PER_DAY} transfers per day`),
+    // The order's own limits (docs/decisions/0068); each may be left out.
+    days: z.preprocess(
+      (value) => (value === undefined || value === null || value === false ? [] : [value].flat()),
+      z
+        .array(
+          z.coerce
+            .number({ error: LIMIT_MESSAGES.day })
+            .int(LIMIT_MESSAGES.day)
+            .min(0, LIMIT_MESSAGES.day)
+            .max(6, LIMIT_MESSAGES.day),
+        )
+        .max(7, LIMIT_MESSAGES.day),
+    ),
+    closedFrom: optionalDay,
+    closedUntil: optionalDay,
+    perHourCap: optionalCap(MAX_TRANSFERS_PER_HOUR, LIMIT_MESSAGES.perHour),
+    maxConcurrent: optionalCap(MAX_CONCURRENT_TRANSFERS, LIMIT_MESSAGES.concurrent),
+  })
+  .superRefine((values, context) => {
+    const problem = limitsProblem({
+      closedFrom: values.closedFrom ?? null,
+      closedUntil: values.closedUntil ?? null,
+      perHourCap: values.perHourCap ?? null,
+      perDayCap: values.perDayCap,
+    });
+    if (problem) context.addIssue({ code: "custom", path: [problem.field], message: problem.message });
+  });
 export type DeliverySettingsInput = z.input<typeof deliverySettingsInputSchema>;
 export type DeliverySettingsValues = z.output<typeof deliverySettingsInputSchema>;
 
