@@ -43,14 +43,6 @@ export interface DeliveryLimits {
   maxConcurrent: number | null;
 }
 
-export const NO_LIMITS: DeliveryLimits = {
-  days: null,
-  closedFrom: null,
-  closedUntil: null,
-  perHourCap: null,
-  maxConcurrent: null,
-};
-
 /** Chosen weekdays as stored: sorted, once each; none or all seven = every day (null). */
 export function normalizeDays(days: readonly number[] | null | undefined): number[] | null {
   const unique = [...new Set(days ?? [])].sort((a, b) => a - b);
@@ -88,6 +80,30 @@ export function limitsProblem(limits: {
     return { field: "perHourCap", message: LIMIT_MESSAGES.perHourOverDay };
   }
   return null;
+}
+
+const wholeUpTo = (value: unknown, max: number) =>
+  typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= max ? value : null;
+
+/**
+ * The limits an order's own form gave (the dashboard's order form, validated when ordered), as stored;
+ * anything unreadable is no limit (as the other settings read from a form, src/domain/delivery-setup.ts).
+ */
+export function limitsFromDetails(details: Record<string, unknown>): DeliveryLimits {
+  const days = Array.isArray(details.days)
+    ? details.days.filter((day) => Number.isInteger(day) && day >= 0 && day <= 6)
+    : [];
+  const from = typeof details.closedFrom === "string" && isCalendarDay(details.closedFrom) ? details.closedFrom : null;
+  const until =
+    typeof details.closedUntil === "string" && isCalendarDay(details.closedUntil) ? details.closedUntil : null;
+  const closed = from !== null && until !== null && from <= until;
+  return {
+    days: normalizeDays(days),
+    closedFrom: closed ? from : null,
+    closedUntil: closed ? until : null,
+    perHourCap: wholeUpTo(details.perHourCap, MAX_TRANSFERS_PER_HOUR),
+    maxConcurrent: wholeUpTo(details.maxConcurrent, MAX_CONCURRENT_TRANSFERS),
+  };
 }
 
 /** "Mon–Fri" for a run of days, "Mon, Wed, Fri" otherwise. */

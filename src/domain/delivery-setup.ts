@@ -5,7 +5,7 @@
  * does not load zod (decision 0032).
  */
 import { parseStates } from "./dashboard";
-import { NO_LIMITS, normalizeDays } from "./delivery-limits";
+import { limitsFromDetails, normalizeDays } from "./delivery-limits";
 import { formatMinute, parseTransferHours } from "./hours";
 import type { DeliverySettingsValues } from "./schemas/delivery-setup";
 import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "./time-zones";
@@ -77,7 +77,7 @@ export function deliverySettingsFromDetails(details: Details): DeliverySettings 
     hoursEndMinute: hours?.endMinute ?? null,
     timeZone: states.length > 0 ? defaultTimeZone(states[0]) : null,
     perDayCap: typeof perDay === "number" && Number.isInteger(perDay) && perDay > 0 ? perDay : null,
-    ...NO_LIMITS,
+    ...limitsFromDetails(details),
   };
 }
 

@@ -5,6 +5,7 @@ import {
   isCalendarDay,
   isClosedOn,
   LIMIT_MESSAGES,
+  limitsFromDetails,
   limitsProblem,
   limitsText,
   MAX_CONCURRENT_TRANSFERS,
@@ -222,5 +223,28 @@ describe("the summary line", () => {
     expect(limitsText({ days: [0, 6], closedFrom: "2026-12-25", closedUntil: "2026-12-25" })).toBe(
       "Sun, Sat · closed Dec 25, 2026",
     );
+  });
+});
+
+describe("limits from an order's own form", () => {
+  it("keep what the dashboard's order form gave and drop what cannot be read", () => {
+    expect(
+      limitsFromDetails({
+        days: [5, 1],
+        closedFrom: "2026-12-24",
+        closedUntil: "2026-12-25",
+        perHourCap: 3,
+        maxConcurrent: 2,
+      }),
+    ).toEqual({ days: [1, 5], closedFrom: "2026-12-24", closedUntil: "2026-12-25", perHourCap: 3, maxConcurrent: 2 });
+    expect(
+      limitsFromDetails({
+        days: "Mon",
+        closedFrom: "2026-12-25",
+        closedUntil: "2026-12-24",
+        perHourCap: 0,
+        maxConcurrent: 1.5,
+      }),
+    ).toEqual({ days: null, closedFrom: null, closedUntil: null, perHourCap: null, maxConcurrent: null });
   });
 });

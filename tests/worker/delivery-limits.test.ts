@@ -219,3 +219,65 @@ describe("the delivery settings' limits", () => {
     expect(JSON.stringify(await response.json())).toContain(LIMIT_MESSAGES.closureOrder);
   });
 });
+
+describe("the dashboard's order form", () => {
+  const order = (cookie: string, limits: Record<string, unknown>) =>
+    callApi("/api/call-transfer-order", {
+      json: {
+        totalTransfers: 3,
+        callsPerDay: 2,
+        transferHours: "9am-5pm",
+        transferPhone: "(555) 999-0000",
+        workingStates: "TX",
+        leadType: "Live Transfers",
+        price: 105,
+        ...limits,
+      },
+      cookie,
+    });
+
+  it("takes the limits with the order; they are the order's settings once it is paid", async () => {
+    const { cookie } = await signedIn();
+    const response = await order(cookie, {
+      days: [1, 2, 3, 4, 5],
+      closedFrom: "2026-12-24",
+      closedUntil: "2026-12-25",
+      perHourCap: 2,
+      maxConcurrent: 1,
+    });
+    expect(response.status).toBe(200);
+    const { orderId, clientSecret } = await response.json<{ orderId: string; clientSecret: string }>();
+    const paid = await callApi("/api/simulated-payments/confirm", {
+      json: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
+    });
+    expect(paid.status).toBe(200);
+    const row = await env.DB.prepare(
+      "SELECT setup_status, days, closed_from, closed_until, per_hour_cap, max_concurrent FROM order_delivery WHERE order_id = ?",
+    )
+      .bind(orderId)
+      .first();
+    expect(row).toEqual({
+      setup_status: "ready",
+      days: "[1,2,3,4,5]",
+      closed_from: "2026-12-24",
+      closed_until: "2026-12-25",
+      per_hour_cap: 2,
+      max_concurrent: 1,
+    });
+  });
+
+  it("refuses bad limits with 400 and their message", async () => {
+    const { cookie } = await signedIn();
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM orders").first<{ n: number }>();
+    for (const [bad, message] of [
+      [{ perHourCap: 3 }, LIMIT_MESSAGES.perHourOverDay],
+      [{ closedFrom: "2026-12-25", closedUntil: "2026-12-24" }, LIMIT_MESSAGES.closureOrder],
+      [{ maxConcurrent: 0 }, LIMIT_MESSAGES.concurrent],
+    ] as const) {
+      const response = await order(cookie, bad);
+      expect(response.status, JSON.stringify(bad)).toBe(400);
+      expect(await response.json()).toMatchObject({ message });
+    }
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM orders").first<{ n: number }>()).toEqual(before);
+  });
+});

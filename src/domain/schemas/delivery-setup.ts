@@ -1,32 +1,14 @@
 /** The delivery settings' form and API bodies; the rules they use are in ../delivery-setup.ts. */
-import {
-  isCalendarDay,
-  LIMIT_MESSAGES,
-  limitsProblem,
-  MAX_CONCURRENT_TRANSFERS,
-  MAX_TRANSFERS_PER_HOUR,
-} from "../delivery-limits";
 import { CLOCK, MAX_TRANSFERS_PER_DAY, SETUP_LINK_INVALID, statesFromText } from "../delivery-setup";
 import { US_TIME_ZONES } from "../time-zones";
 import { normalizeUsPhone } from "../transfers";
 import { US_STATE_CODES } from "../us-states";
 import { changePasswordSchema, loginSchema } from "./auth";
+import { checkDeliveryLimits, deliveryLimitsShape } from "./delivery-limits";
 import { surveyStep1Schema } from "./survey";
 import { z } from "./zod";
 
 const clock = (message: string) => z.string({ error: message }).regex(CLOCK, message);
-/** An empty form field (or a missing API field) is no value. */
-const blankAsNone = (value: unknown) => (value === "" || value === null ? undefined : value);
-const optionalDay = z.preprocess(
-  blankAsNone,
-  z.string({ error: LIMIT_MESSAGES.date }).refine(isCalendarDay, LIMIT_MESSAGES.date).optional(),
-);
-const optionalCap = (max: number, message: string) =>
-  z.preprocess(
-    blankAsNone,
-    z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).optional(),
-  );
-
 /** The delivery-settings form and API body; `states` may be typed ('TX, FL') or sent as a list; none = all. */
 export const deliverySettingsInputSchema = z
   .object({
@@ -51,32 +33,9 @@ export const deliverySettingsInputSchema = z
       .min(1, "Transfers per day must be at least 1")
       .max(MAX_TRANSFERS_PER_DAY, `At most ${MAX_TRANSFERS_PER_DAY} transfers per day`),
     // The order's own limits (docs/decisions/0068); each may be left out.
-    days: z.preprocess(
-      (value) => (value === undefined || value === null || value === false ? [] : [value].flat()),
-      z
-        .array(
-          z.coerce
-            .number({ error: LIMIT_MESSAGES.day })
-            .int(LIMIT_MESSAGES.day)
-            .min(0, LIMIT_MESSAGES.day)
-            .max(6, LIMIT_MESSAGES.day),
-        )
-        .max(7, LIMIT_MESSAGES.day),
-    ),
-    closedFrom: optionalDay,
-    closedUntil: optionalDay,
-    perHourCap: optionalCap(MAX_TRANSFERS_PER_HOUR, LIMIT_MESSAGES.perHour),
-    maxConcurrent: optionalCap(MAX_CONCURRENT_TRANSFERS, LIMIT_MESSAGES.concurrent),
+    ...deliveryLimitsShape,
   })
-  .superRefine((values, context) => {
-    const problem = limitsProblem({
-      closedFrom: values.closedFrom ?? null,
-      closedUntil: values.closedUntil ?? null,
-      perHourCap: values.perHourCap ?? null,
-      perDayCap: values.perDayCap,
-    });
-    if (problem) context.addIssue({ code: "custom", path: [problem.field], message: problem.message });
-  });
+  .superRefine((values, context) => checkDeliveryLimits(values, values.perDayCap, context));
 export type DeliverySettingsInput = z.input<typeof deliverySettingsInputSchema>;
 export type DeliverySettingsValues = z.output<typeof deliverySettingsInputSchema>;
 

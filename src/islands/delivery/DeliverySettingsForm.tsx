@@ -1,22 +1,17 @@
 /** The delivery-settings form: the setup page and the /admin-orders dialog both use it. */
-import { type ReactNode, useId } from "react";
+import type { ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import {
   type DeliverySettingsInput,
   type DeliverySettingsValues,
-  LIMIT_HINTS,
-  MAX_CONCURRENT_TRANSFERS,
   MAX_TRANSFERS_PER_DAY,
-  MAX_TRANSFERS_PER_HOUR,
   TIME_ZONE_LABELS,
-  WEEKDAY_NAMES,
 } from "../../domain/delivery-setup";
 import { US_TIME_ZONES } from "../../domain/time-zones";
 import { Button } from "../../ui/button";
 import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
-import { useAwaitingHydration } from "../../ui/hydrated";
 import { Field, SelectField } from "../../ui/input";
-import { labelClass } from "../../ui/styles";
+import { DeliveryLimitFields } from "./DeliveryLimitFields";
 
 const ZONE_OPTIONS = US_TIME_ZONES.map((zone) => ({ value: zone, label: TIME_ZONE_LABELS[zone] }));
 
@@ -37,8 +32,6 @@ export function DeliverySettingsForm({ defaultValues, submitLabel, busy, onSubmi
     ),
     defaultValues,
   });
-  const id = useId();
-  const waiting = useAwaitingHydration();
   return (
     <Form onSubmit={form.handleSubmit(onSubmit)} className="space-y-4">
       {children}
@@ -69,46 +62,7 @@ export function DeliverySettingsForm({ defaultValues, submitLabel, busy, onSubmi
           {...fieldProps(form, "perDayCap")}
         />
       </div>
-      {/* The order's own limits (docs/decisions/0068), each optional and explained in one sentence. */}
-      <fieldset aria-describedby={`${id}-days`}>
-        {/* The checkboxes only offer Sunday to Saturday: the form cannot send a bad day. */}
-        <legend className={labelClass}>Days</legend>
-        <div className="flex flex-wrap gap-3">
-          {WEEKDAY_NAMES.map((name, day) => (
-            <label key={name} className="flex items-center gap-1.5 text-sm">
-              <input type="checkbox" value={String(day)} disabled={waiting} {...form.register("days")} />
-              {name}
-            </label>
-          ))}
-        </div>
-        <p id={`${id}-days`} className="mt-1.5 text-sm text-muted">
-          {LIMIT_HINTS.days}
-        </p>
-      </fieldset>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Closed from" type="date" hint={LIMIT_HINTS.closure} {...fieldProps(form, "closedFrom")} />
-        <Field label="Closed until" type="date" {...fieldProps(form, "closedUntil")} />
-      </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Transfers per hour"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={MAX_TRANSFERS_PER_HOUR}
-          hint={LIMIT_HINTS.perHourCap}
-          {...fieldProps(form, "perHourCap")}
-        />
-        <Field
-          label="Calls at once"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={MAX_CONCURRENT_TRANSFERS}
-          hint={LIMIT_HINTS.maxConcurrent}
-          {...fieldProps(form, "maxConcurrent")}
-        />
-      </div>
+      <DeliveryLimitFields form={form} />
       <Button type="submit" size="lg" className="w-full" busy={busy}>
         {submitLabel}
       </Button>
