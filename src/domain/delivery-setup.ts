@@ -12,13 +12,7 @@ import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "./time-zones";
 import { type DeliverySettings, normalizeUsPhone } from "./transfers";
 import { US_STATES } from "./us-states";
 
-export {
-  LIMIT_HINTS,
-  limitsText,
-  MAX_CONCURRENT_TRANSFERS,
-  MAX_TRANSFERS_PER_HOUR,
-  WEEKDAY_NAMES,
-} from "./delivery-limits";
+export { limitsText } from "./delivery-limits";
 export type {
   DeliverySettingsInput,
   DeliverySettingsValues,
