@@ -5,12 +5,14 @@
  * does not load zod (decision 0032).
  */
 import { parseStates } from "./dashboard";
+import { limitsFromDetails, normalizeDays } from "./delivery-limits";
 import { formatMinute, parseTransferHours } from "./hours";
 import type { DeliverySettingsValues } from "./schemas/delivery-setup";
 import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "./time-zones";
 import { type DeliverySettings, normalizeUsPhone } from "./transfers";
 import { US_STATES } from "./us-states";
 
+export { limitsText } from "./delivery-limits";
 export type {
   DeliverySettingsInput,
   DeliverySettingsValues,
@@ -67,9 +69,9 @@ export function deliverySettingsFromDetails(details: Details): DeliverySettings 
     states,
     hoursStartMinute: hours?.startMinute ?? null,
     hoursEndMinute: hours?.endMinute ?? null,
-    days: null,
     timeZone: states.length > 0 ? defaultTimeZone(states[0]) : null,
     perDayCap: typeof perDay === "number" && Number.isInteger(perDay) && perDay > 0 ? perDay : null,
+    ...limitsFromDetails(details),
   };
 }
 
@@ -85,9 +87,13 @@ export function settingsFromInput(input: DeliverySettingsValues): DeliverySettin
     states: [...input.states],
     hoursStartMinute: toMinute(input.hoursStart),
     hoursEndMinute: toMinute(input.hoursEnd),
-    days: null,
     timeZone: input.timeZone,
     perDayCap: input.perDayCap,
+    days: normalizeDays(input.days),
+    closedFrom: input.closedFrom ?? null,
+    closedUntil: input.closedUntil ?? null,
+    perHourCap: input.perHourCap ?? null,
+    maxConcurrent: input.maxConcurrent ?? null,
   };
 }
 
@@ -101,6 +107,12 @@ export function inputFromSettings(
   hoursEnd: string;
   timeZone: UsTimeZone;
   perDayCap: string;
+  /** Checked weekdays ("0" = Sunday); none = every day. */
+  days: string[];
+  closedFrom: string;
+  closedUntil: string;
+  perHourCap: string;
+  maxConcurrent: string;
 } {
   const states = settings?.states ?? [];
   return {
@@ -110,6 +122,11 @@ export function inputFromSettings(
     hoursEnd: settings?.hoursEndMinute == null ? "17:00" : toClock(settings.hoursEndMinute),
     timeZone: US_TIME_ZONES.find((zone) => zone === settings?.timeZone) ?? defaultTimeZone(states[0]),
     perDayCap: settings?.perDayCap == null ? "" : String(settings.perDayCap),
+    days: (settings?.days ?? []).map(String),
+    closedFrom: settings?.closedFrom ?? "",
+    closedUntil: settings?.closedUntil ?? "",
+    perHourCap: settings?.perHourCap == null ? "" : String(settings.perHourCap),
+    maxConcurrent: settings?.maxConcurrent == null ? "" : String(settings.maxConcurrent),
   };
 }
 
@@ -132,6 +149,8 @@ export interface OrderDeliveryView {
   remaining: number;
   settings: ReturnType<typeof inputFromSettings>;
   hours: string | null;
+  /** The order's own limits in one line (days, closure, hourly and concurrent caps), or null for none. */
+  limits: string | null;
 }
 
 export const SETUP_PASSWORD_NEEDED = "Enter the password of the account this order belongs to";

@@ -148,6 +148,8 @@ export interface TrackerOrder {
   remaining: number;
   todayCount: number;
   perDayCap: number | null;
+  /** The order's own limits in one line (docs/decisions/0068: days, closure, per hour, at once), or null. */
+  limits: string | null;
   paused: boolean;
   /** Who paused it and what lifts it (decision 0027); null while deliveries run. */
   pause: PauseView | null;

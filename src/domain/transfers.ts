@@ -2,6 +2,7 @@
  * Live transfers: the rules shared by the Worker and the browser. Pure: no I/O.
  * Enums named here are the values stored in D1 (worker/db/schema.ts).
  */
+import { type DeliveryLimits, isClosedOn } from "./delivery-limits.ts";
 import { withinHours } from "./hours.ts";
 import { PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
 import { SUPPRESSED_NO_ROUTE } from "./suppressed-answer.ts";
@@ -26,8 +27,8 @@ export type TransferEventType = (typeof TRANSFER_EVENT_TYPES)[number];
 export const PARTNER_PAYMENT_TERMS = PAYMENT_TERMS;
 export type PartnerPaymentTerms = PaymentTerms;
 
-/** An order's delivery settings; every field but `days` is needed before it can be delivered to. */
-export interface DeliverySettings {
+/** An order's delivery settings; none of its limits (delivery-limits.ts) is needed before it can be delivered to. */
+export interface DeliverySettings extends DeliveryLimits {
   /** Ten digits. */
   transferPhone: string | null;
   /** State codes; [] = every state. */
@@ -35,8 +36,6 @@ export interface DeliverySettings {
   /** Minutes since local midnight; end < start spans midnight. */
   hoursStartMinute: number | null;
   hoursEndMinute: number | null;
-  /** Weekdays (0 = Sunday … 6); null = every day. */
-  days: number[] | null;
   timeZone: UsTimeZone | null;
   perDayCap: number | null;
 }
@@ -121,6 +120,11 @@ export interface RoutingCandidate {
   hoursStartMinute: number;
   hoursEndMinute: number;
   days: number[] | null;
+  /** The order's closure (local days, inclusive) and caps per 60 minutes and at once (docs/decisions/0068). */
+  closedFrom: string | null;
+  closedUntil: string | null;
+  perHourCap: number | null;
+  maxConcurrent: number | null;
   perDayCap: number;
   transfersTotal: number;
   transfersBillable: number;
@@ -128,6 +132,8 @@ export interface RoutingCandidate {
   held: number;
   /** Transfers routed to the order on the buyer's current local day (except expired or unanswered ones). */
   deliveredToday: number;
+  /** Transfers routed to the order in the last 60 minutes, counted as `deliveredToday` is. */
+  deliveredLastHour: number;
 }
 
 export interface RoutingContext {
@@ -141,9 +147,12 @@ export function ineligibility(order: RoutingCandidate, context: RoutingContext):
   if (context.recentBuyerKeys.has(order.buyerKey)) return "duplicate";
   const local = localTime(context.now, order.timeZone);
   if (order.days && !order.days.includes(local.weekday)) return "outside_hours";
+  if (isClosedOn(local.day, order.closedFrom, order.closedUntil)) return "outside_hours";
   if (!withinHours(local.minute, order.hoursStartMinute, order.hoursEndMinute)) return "outside_hours";
   if (order.transfersBillable + order.held >= order.transfersTotal) return "caps_reached";
   if (order.deliveredToday >= order.perDayCap) return "caps_reached";
+  if (order.perHourCap !== null && order.deliveredLastHour >= order.perHourCap) return "caps_reached";
+  if (order.maxConcurrent !== null && order.held >= order.maxConcurrent) return "caps_reached";
   return null;
 }
 

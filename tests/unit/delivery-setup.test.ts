@@ -36,9 +36,13 @@ describe("deliverySettingsFromDetails", () => {
       states: ["CA", "TX"],
       hoursStartMinute: 540,
       hoursEndMinute: 1020,
-      days: null,
       timeZone: "America/Los_Angeles",
       perDayCap: 3,
+      days: null,
+      closedFrom: null,
+      closedUntil: null,
+      perHourCap: null,
+      maxConcurrent: null,
     });
     expect(isDeliveryComplete(settings)).toBe(true);
   });
@@ -61,6 +65,9 @@ describe("deliverySettingsFromDetails", () => {
   });
 });
 
+/** The form's fields for an order without limits of its own (docs/decisions/0068). */
+const NO_LIMITS_INPUT = { days: [], closedFrom: "", closedUntil: "", perHourCap: "", maxConcurrent: "" };
+
 describe("deliverySettingsInputSchema", () => {
   const valid = SAMPLE_DELIVERY_SETTINGS;
 
@@ -68,7 +75,12 @@ describe("deliverySettingsInputSchema", () => {
     const parsed = deliverySettingsInputSchema.parse(valid);
     const settings = settingsFromInput(parsed);
     expect(settings).toMatchObject({ transferPhone: "5552223333", states: ["GA", "FL"], hoursStartMinute: 510 });
-    expect(inputFromSettings(settings)).toEqual({ ...valid, transferPhone: "5552223333", states: "GA, FL" });
+    expect(inputFromSettings(settings)).toEqual({
+      ...valid,
+      transferPhone: "5552223333",
+      states: "GA, FL",
+      ...NO_LIMITS_INPUT,
+    });
   });
 
   it("refuses unknown states, bad phones, clocks, zones and caps", () => {

@@ -79,11 +79,16 @@ const order = (overrides: Partial<RoutingCandidate> = {}): RoutingCandidate => (
   hoursStartMinute: 9 * 60,
   hoursEndMinute: 17 * 60,
   days: null,
+  closedFrom: null,
+  closedUntil: null,
+  perHourCap: null,
+  maxConcurrent: null,
   perDayCap: 5,
   transfersTotal: 10,
   transfersBillable: 0,
   held: 0,
   deliveredToday: 0,
+  deliveredLastHour: 0,
   ...overrides,
 });
 const context = { now: NOW, recentBuyerKeys: new Set<string>() };

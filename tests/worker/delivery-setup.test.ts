@@ -290,6 +290,7 @@ describe("PUT /api/transfer-orders/:id/delivery", () => {
       notCharged: 0,
       remaining: 1,
       hours: "8:30 AM – 6:00 PM Eastern",
+      limits: null,
       settings: {
         transferPhone: "5552223333",
         states: "",
@@ -297,6 +298,11 @@ describe("PUT /api/transfer-orders/:id/delivery", () => {
         hoursEnd: "18:00",
         timeZone: "America/New_York",
         perDayCap: "4",
+        days: [],
+        closedFrom: "",
+        closedUntil: "",
+        perHourCap: "",
+        maxConcurrent: "",
       },
     });
   });

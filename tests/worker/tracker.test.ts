@@ -158,9 +158,9 @@ describe("the buyer's transfers", { timeout: SLOW }, () => {
 });
 
 describe("orders: progress and pause", { timeout: SLOW }, () => {
-  it("shows each order's delivered, not charged, remaining and today's count against its cap", async () => {
+  it("shows each order's delivered, not charged, remaining and today's count against its cap, and its limits", async () => {
     const partner = await createPartner();
-    const buyer = await buyerWithOrder({ quantity: 10, perDayCap: 8 });
+    const buyer = await buyerWithOrder({ quantity: 10, perDayCap: 8, perHourCap: 8, maxConcurrent: 5 });
     await deliverMany(partner, 3);
     await deliver(partner, { durationSeconds: 30 });
     await deliver(partner, { at: Date.now() - 3 * DAY });
@@ -179,6 +179,7 @@ describe("orders: progress and pause", { timeout: SLOW }, () => {
         remaining: 6,
         todayCount: expect.any(Number),
         perDayCap: 8,
+        limits: "8 an hour · 5 at once",
         paused: false,
         pause: null,
         transferPhone: "2145559000",
@@ -279,6 +280,7 @@ describe("the admin's Fulfilment tab", { timeout: SLOW }, () => {
       remaining: 9,
       todayCount: expect.any(Number),
       perDayCap: 6,
+      limits: null,
       paused: true,
       pause: { kind: "buyer", reason: "Paused by the buyer", needsNumber: false, needsAdmin: false },
       transferPhone: "2145559000",

@@ -586,6 +586,13 @@ export const orderDelivery = sqliteTable(
     /** IANA zone, one of US_TIME_ZONES: the buyer's day and hours. */
     timeZone: text("time_zone"),
     perDayCap: integer("per_day_cap"),
+    /** A closure (migration 0036): local days YYYY-MM-DD, inclusive, in `time_zone`; both null = none. */
+    closedFrom: text("closed_from"),
+    closedUntil: text("closed_until"),
+    /** At most this many transfers in any 60 minutes (counted as the per-day cap counts); null = no cap. */
+    perHourCap: integer("per_hour_cap"),
+    /** At most this many transfers ringing or connected at once (the live holds); null = no cap. */
+    maxConcurrent: integer("max_concurrent"),
     paused: integer("paused", { mode: "boolean" }).notNull().default(false),
     pausedReason: text("paused_reason"),
     pausedAt: integer("paused_at", { mode: "timestamp_ms" }),

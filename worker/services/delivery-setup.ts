@@ -10,6 +10,7 @@ import {
   hoursLabel,
   inputFromSettings,
   isLiveTransferOrder,
+  limitsText,
   type OrderDeliveryView,
   settingsFromInput,
 } from "../../src/domain/delivery-setup";
@@ -72,6 +73,7 @@ export async function deliveryViews(deps: Deps): Promise<Map<string, OrderDelive
           row.hoursStartMinute === null || row.hoursEndMinute === null || row.timeZone === null
             ? null
             : hoursLabel(row.hoursStartMinute, row.hoursEndMinute, row.timeZone),
+        limits: limitsText(row),
       },
     ]),
   );

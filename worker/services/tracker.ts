@@ -7,6 +7,7 @@ import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, or, type SQ
 import { certificateStatus, hasConsentCertificate } from "../../src/domain/consent";
 import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/domain/consent-record";
 import { csvLines } from "../../src/domain/csv-writer";
+import { limitsText } from "../../src/domain/delivery-limits";
 import { pauseView } from "../../src/domain/delivery-pauses";
 import { maskLastName, maskPhone } from "../../src/domain/masking";
 import {
@@ -286,6 +287,11 @@ const orderColumns = {
   delivered: orderDelivery.transfersBillable,
   notCharged: orderDelivery.transfersNotCharged,
   perDayCap: orderDelivery.perDayCap,
+  days: orderDelivery.days,
+  closedFrom: orderDelivery.closedFrom,
+  closedUntil: orderDelivery.closedUntil,
+  perHourCap: orderDelivery.perHourCap,
+  maxConcurrent: orderDelivery.maxConcurrent,
   paused: orderDelivery.paused,
   pauseKind: orderDelivery.pauseKind,
   pausedReason: orderDelivery.pausedReason,
@@ -309,6 +315,7 @@ export function toTrackerOrder(row: OrderRow, today: number): TrackerOrder {
     remaining: Math.max(0, row.transfersTotal - row.delivered),
     todayCount: today,
     perDayCap: row.perDayCap,
+    limits: limitsText(row),
     paused: row.paused,
     pause: pauseView(row),
     transferPhone: row.transferPhone,

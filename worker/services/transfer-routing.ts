@@ -33,6 +33,14 @@ import { batchable } from "../db/raw-batch";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
+import {
+  deliveredLastHour,
+  LIMIT_COLUMNS,
+  type LimitRow,
+  limitsOf,
+  notClosedOn,
+  withinOrderCaps,
+} from "./order-limits-sql";
 import { recordRefusal } from "./ping-refusals";
 import { recordChecksStatement } from "./suppression-checks";
 import { privateListHoldsSql, sharedListHoldsSql } from "./suppression-rules";
@@ -91,7 +99,8 @@ function localTimes(now: number): string {
 const inZone = (times: string, zoneColumn: string, field: "day" | "weekday" | "minute") =>
   sql`json_extract(${times}, '$."' || ${sql.raw(zoneColumn)} || '".${sql.raw(field)}')`;
 
-interface CandidateRow {
+/** An order's own limits (and its count per hour) are in LimitRow (order-limits-sql.ts). */
+interface CandidateRow extends LimitRow {
   order_id: string;
   buyer_key: string;
   paid_at: number;
@@ -116,7 +125,8 @@ async function openOrdersFor(deps: Deps, state: string, phone: string): Promise<
   // open: with no other order, the answer is the one for a state without orders (decision 0050).
   const rows = await deps.db.all<CandidateRow>(sql`
     SELECT d.order_id, ${buyerKeyOf} AS buyer_key, o.paid_at, d.time_zone, d.hours_start_minute, d.hours_end_minute,
-      d.days, d.per_day_cap, d.transfers_total, d.transfers_billable, 0 AS held, 0 AS delivered_today
+      d.days, ${LIMIT_COLUMNS}, d.per_day_cap, d.transfers_total, d.transfers_billable, 0 AS held, 0 AS delivered_today,
+      0 AS delivered_last_hour
     FROM order_delivery_states s
     JOIN order_delivery d ON d.order_id = s.order_id
     JOIN orders o ON o.id = d.order_id
@@ -135,15 +145,19 @@ async function withCounts(deps: Deps, orders: RoutingCandidate[]): Promise<Routi
     sql`, `,
   );
   // Raw SQL: the routing read's correlated counts (measured hot path).
-  const rows = await deps.db.all<{ order_id: string; held: number; delivered_today: number }>(sql`
+  const rows = await deps.db.all<
+    Pick<CandidateRow, "order_id" | "held" | "delivered_today" | "delivered_last_hour">
+  >(sql`
     SELECT d.order_id, ${heldCount(sql`d.order_id`, now)} AS held,
-      ${deliveredOnDay(sql`d.order_id`, inZone(times, "d.time_zone", "day"), now)} AS delivered_today
+      ${deliveredOnDay(sql`d.order_id`, inZone(times, "d.time_zone", "day"), now)} AS delivered_today,
+      ${deliveredLastHour(sql`d.order_id`, sql`d.per_hour_cap`, now)} AS delivered_last_hour
     FROM order_delivery d WHERE d.order_id IN (${ids})`);
   const counts = new Map(rows.map((row) => [row.order_id, row]));
   return orders.map((order) => ({
     ...order,
     held: counts.get(order.orderId)?.held ?? 0,
     deliveredToday: counts.get(order.orderId)?.delivered_today ?? 0,
+    deliveredLastHour: counts.get(order.orderId)?.delivered_last_hour ?? 0,
   }));
 }
 
@@ -155,7 +169,7 @@ async function withCounts(deps: Deps, orders: RoutingCandidate[]): Promise<Routi
  */
 function candidatesFor(state: string, phone: string, now: number, limit: number) {
   const times = localTimes(now);
-  const local = (field: "weekday" | "minute") => inZone(times, "d.time_zone", field);
+  const local = (field: "day" | "weekday" | "minute") => inZone(times, "d.time_zone", field);
   const open = (code: string) =>
     sql`SELECT * FROM (SELECT order_id, paid_at FROM order_delivery_states
       WHERE state = ${code} AND open = 1 ORDER BY paid_at, order_id)`;
@@ -163,13 +177,15 @@ function candidatesFor(state: string, phone: string, now: number, limit: number)
   return sql`
     WITH s AS (${open(state)} UNION ALL ${open(ALL_STATES)})
     SELECT c.*, ${heldCount(sql`c.order_id`, now)} AS held,
-      ${deliveredOnDay(sql`c.order_id`, inZone(times, "c.time_zone", "day"), now)} AS delivered_today
+      ${deliveredOnDay(sql`c.order_id`, inZone(times, "c.time_zone", "day"), now)} AS delivered_today,
+      ${deliveredLastHour(sql`c.order_id`, sql`c.per_hour_cap`, now)} AS delivered_last_hour
     FROM (
       SELECT s.order_id, ${buyerKeyOf} AS buyer_key, s.paid_at, d.time_zone, d.hours_start_minute, d.hours_end_minute,
-        d.days, d.per_day_cap, d.transfers_total, d.transfers_billable
+        d.days, ${LIMIT_COLUMNS}, d.per_day_cap, d.transfers_total, d.transfers_billable
       FROM s JOIN order_delivery d ON d.order_id = s.order_id JOIN orders o ON o.id = s.order_id
       WHERE (d.days IS NULL OR ${local("weekday")} IS NULL
           OR EXISTS (SELECT 1 FROM json_each(d.days) WHERE value = ${local("weekday")}))
+        AND ${notClosedOn(local("day"))}
         AND (${local("minute")} IS NULL OR d.hours_start_minute = d.hours_end_minute
           OR (d.hours_start_minute < d.hours_end_minute
               AND ${local("minute")} >= d.hours_start_minute AND ${local("minute")} < d.hours_end_minute)
@@ -195,6 +211,7 @@ function toCandidate(row: CandidateRow): RoutingCandidate {
     transfersBillable: row.transfers_billable,
     held: row.held,
     deliveredToday: row.delivered_today,
+    ...limitsOf(row),
   };
 }
 
@@ -320,9 +337,9 @@ async function routeByFullRead(
 
 /**
  * Takes a slot on one order, or answers null when a concurrent ping took the last one first (or gave
- * its buyer this prospect first). One INSERT … SELECT: the slot, the day's cap, the partner's cap and the
- * duplicate rule are checked again in the statement that takes the slot, so concurrent pings cannot
- * overfill an order nor deliver one prospect to one buyer twice.
+ * its buyer this prospect first). One INSERT … SELECT: the slot, the day's cap, the order's caps per hour
+ * and at once, the partner's cap and the duplicate rule are checked again in the statement that takes the
+ * slot, so concurrent pings cannot overfill an order nor deliver one prospect to one buyer twice.
  */
 async function claim(
   deps: Deps,
@@ -356,6 +373,7 @@ async function claim(
     WHERE d.order_id = ${order.orderId} AND d.paused = 0 AND o.status = 'paid'
       AND d.transfers_billable + ${heldCount(sql`d.order_id`, now)} < d.transfers_total
       AND ${deliveredOnDay(sql`d.order_id`, buyerDay, now)} < d.per_day_cap
+      AND ${withinOrderCaps(heldCount(sql`d.order_id`, now), now)}
       AND ${partnerCallsOn(owner.partnerId, partnerDay)} < ${owner.dailyCallCap}
       AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(prospect.phone, now)} AND t.buyer_key = ${buyerKeyOf})
       AND NOT ${sharedListHoldsSql(Number(prospect.phone))} AND NOT ${privateListHoldsSql(Number(prospect.phone), sql`o.user_id`)}

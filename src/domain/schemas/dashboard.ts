@@ -6,6 +6,7 @@ import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../leads";
 import { MAX_RESERVED_LEADS, type OrderStatus } from "../orders";
 import type { AgeRange } from "../pricing";
 import { numberFromInput, requiredString } from "./common";
+import { checkDeliveryLimits, deliveryLimitsShape } from "./delivery-limits";
 import { z } from "./zod";
 
 // The rules the dashboard needs without zod live in ../dashboard (decision 0016).
@@ -96,20 +97,28 @@ export const bulkPurchaseSchema = z.object({
 const atLeastOne = (message: string) =>
   z.preprocess(numberFromInput, z.number({ error: message }).int(message).min(1, message));
 
-export const callTransferFormSchema = z.object({
+const callTransferFields = z.object({
   totalTransfers: atLeastOne("Must be at least 1 transfer"),
   callsPerDay: atLeastOne("Must be at least 1 call per day"),
   transferHours: requiredString("Please specify transfer hours", 1, 200),
   transferPhone: requiredString(PHONE_TOO_SHORT, PHONE_MIN_DIGITS, PHONE_MAX_LENGTH),
   workingStates: requiredString("Please specify working states", 1, 500),
+  // The order's own limits, each optional, as the delivery settings ask them (docs/decisions/0068).
+  ...deliveryLimitsShape,
 });
+
+export const callTransferFormSchema = callTransferFields.superRefine((values, context) =>
+  checkDeliveryLimits(values, values.callsPerDay, context),
+);
 export type CallTransferForm = z.infer<typeof callTransferFormSchema>;
 
-export const callTransferOrderSchema = callTransferFormSchema.extend({
-  leadType: z.literal("Live Transfers", { error: "Lead type must be Live Transfers" }).default("Live Transfers"),
-  /** Spec-fixed name (call-transfer-order): the order's total in dollars, as the form shows it (or the per-transfer rate). */
-  price: z.number({ error: "Price must be a number in dollars" }).nonnegative(),
-});
+export const callTransferOrderSchema = callTransferFields
+  .extend({
+    leadType: z.literal("Live Transfers", { error: "Lead type must be Live Transfers" }).default("Live Transfers"),
+    /** Spec-fixed name (call-transfer-order): the order's total in dollars, as the form shows it (or the per-transfer rate). */
+    price: z.number({ error: "Price must be a number in dollars" }).nonnegative(),
+  })
+  .superRefine((values, context) => checkDeliveryLimits(values, values.callsPerDay, context));
 
 /** A live-transfer order as /admin-orders shows it (product rules 45, 49). */
 export interface TransferOrderView {

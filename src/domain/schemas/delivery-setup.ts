@@ -4,34 +4,38 @@ import { US_TIME_ZONES } from "../time-zones";
 import { normalizeUsPhone } from "../transfers";
 import { US_STATE_CODES } from "../us-states";
 import { changePasswordSchema, loginSchema } from "./auth";
+import { checkDeliveryLimits, deliveryLimitsShape } from "./delivery-limits";
 import { surveyStep1Schema } from "./survey";
 import { z } from "./zod";
 
 const clock = (message: string) => z.string({ error: message }).regex(CLOCK, message);
-
 /** The delivery-settings form and API body; `states` may be typed ('TX, FL') or sent as a list; none = all. */
-export const deliverySettingsInputSchema = z.object({
-  transferPhone: z
-    .string({ error: "Enter the 10-digit US number transfers should ring" })
-    .max(30)
-    .refine((value) => normalizeUsPhone(value) !== null, "Enter the 10-digit US number transfers should ring"),
-  states: z.preprocess(
-    (value) => (typeof value === "string" ? statesFromText(value) : value),
-    z
-      .array(z.enum(US_STATE_CODES, { error: "Use two-letter state codes, e.g. TX, FL" }), {
-        error: "Use two-letter state codes, e.g. TX, FL",
-      })
-      .max(US_STATE_CODES.length),
-  ),
-  hoursStart: clock("Choose when transfers may start"),
-  hoursEnd: clock("Choose when transfers must stop"),
-  timeZone: z.enum(US_TIME_ZONES, { error: "Choose the time zone of your transfer hours" }),
-  perDayCap: z.coerce
-    .number({ error: "Transfers per day must be a whole number" })
-    .int("Transfers per day must be a whole number")
-    .min(1, "Transfers per day must be at least 1")
-    .max(MAX_TRANSFERS_PER_DAY, `At most ${MAX_TRANSFERS_PER_DAY} transfers per day`),
-});
+export const deliverySettingsInputSchema = z
+  .object({
+    transferPhone: z
+      .string({ error: "Enter the 10-digit US number transfers should ring" })
+      .max(30)
+      .refine((value) => normalizeUsPhone(value) !== null, "Enter the 10-digit US number transfers should ring"),
+    states: z.preprocess(
+      (value) => (typeof value === "string" ? statesFromText(value) : value),
+      z
+        .array(z.enum(US_STATE_CODES, { error: "Use two-letter state codes, e.g. TX, FL" }), {
+          error: "Use two-letter state codes, e.g. TX, FL",
+        })
+        .max(US_STATE_CODES.length),
+    ),
+    hoursStart: clock("Choose when transfers may start"),
+    hoursEnd: clock("Choose when transfers must stop"),
+    timeZone: z.enum(US_TIME_ZONES, { error: "Choose the time zone of your transfer hours" }),
+    perDayCap: z.coerce
+      .number({ error: "Transfers per day must be a whole number" })
+      .int("Transfers per day must be a whole number")
+      .min(1, "Transfers per day must be at least 1")
+      .max(MAX_TRANSFERS_PER_DAY, `At most ${MAX_TRANSFERS_PER_DAY} transfers per day`),
+    // The order's own limits (docs/decisions/0068); each may be left out.
+    ...deliveryLimitsShape,
+  })
+  .superRefine((values, context) => checkDeliveryLimits(values, values.perDayCap, context));
 export type DeliverySettingsInput = z.input<typeof deliverySettingsInputSchema>;
 export type DeliverySettingsValues = z.output<typeof deliverySettingsInputSchema>;
 

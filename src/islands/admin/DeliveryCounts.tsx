@@ -18,6 +18,7 @@ export function DeliveryCounts({ order }: { order: TransferOrderView }) {
         {delivery.notCharged} not charged ({NOT_CHARGED_LABEL})
       </div>
       {delivery.hours && <div className="text-ink-soft">{delivery.hours}</div>}
+      {delivery.limits && <div className="text-ink-soft">Limits: {delivery.limits}</div>}
     </div>
   );
 }

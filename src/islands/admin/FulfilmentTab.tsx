@@ -242,7 +242,10 @@ export default function FulfilmentTab() {
                         {deliveryProgressText(order.delivered, order.transfersTotal, order.notCharged)}
                       </td>
                       <td className="px-4 py-3">{order.remaining}</td>
-                      <td className="px-4 py-3">{todayText(order.todayCount, order.perDayCap)}</td>
+                      <td className="px-4 py-3">
+                        {todayText(order.todayCount, order.perDayCap)}
+                        {order.limits && <span className="block text-xs text-ink-soft">{order.limits}</span>}
+                      </td>
                       <td className="px-4 py-3">
                         <PauseCell order={order} queryKey={FULFILMENT_URL} />
                       </td>

@@ -12,6 +12,7 @@ import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { buttonClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
+import { DeliveryLimitFields } from "../delivery/DeliveryLimitFields";
 import { LiveTransferFields } from "../field-blocks";
 
 interface OrderFormProps {
@@ -23,7 +24,8 @@ interface OrderFormProps {
 
 export default function CallTransferOrderForm({ defaultValues, onOrdered, onBack }: OrderFormProps) {
   const form = useForm({
-    ...(defaultValues ? { defaultValues } : {}),
+    // Checkboxes hold their values as text: the chosen days come back checked after 'Back'.
+    ...(defaultValues ? { defaultValues: { ...defaultValues, days: defaultValues.days.map(String) } } : {}),
     resolver: lazyZodResolver(() => import("../../domain/schemas/dashboard").then((m) => m.callTransferFormSchema)),
   });
   const totalTransfers = Number(form.watch("totalTransfers")) || 0;
@@ -78,6 +80,7 @@ export default function CallTransferOrderForm({ defaultValues, onOrdered, onBack
             perDayLabel="Calls per day"
           />
           <Field label="Working states" placeholder="e.g. TX, FL, GA" {...fieldProps(form, "workingStates")} />
+          <DeliveryLimitFields form={form} />
           <p className="rounded-lg bg-brand-50 px-4 py-3">
             Lead type: Live Transfers · {Math.max(totalTransfers, 0)} × {formatUsd(CALL_TRANSFER_UNIT_CENTS)} ={" "}
             <strong>{formatUsd(totalCents)}</strong>

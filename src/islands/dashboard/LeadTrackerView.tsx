@@ -79,6 +79,7 @@ function OrderProgress({ order }: { order: TrackerOrder }) {
             {order.remaining} remaining · {todayText(order.todayCount, order.perDayCap)}
             {order.setupStatus === "awaiting_setup" && " · awaiting delivery settings"}
           </p>
+          {order.limits && <p className="text-sm text-ink-soft">Limits: {order.limits}</p>}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {order.paused && (

@@ -11,6 +11,7 @@ import { US_TIME_ZONES } from "../../domain/time-zones";
 import { Button } from "../../ui/button";
 import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";
+import { DeliveryLimitFields } from "./DeliveryLimitFields";
 
 const ZONE_OPTIONS = US_TIME_ZONES.map((zone) => ({ value: zone, label: TIME_ZONE_LABELS[zone] }));
 
@@ -61,6 +62,7 @@ export function DeliverySettingsForm({ defaultValues, submitLabel, busy, onSubmi
           {...fieldProps(form, "perDayCap")}
         />
       </div>
+      <DeliveryLimitFields form={form} />
       <Button type="submit" size="lg" className="w-full" busy={busy}>
         {submitLabel}
       </Button>

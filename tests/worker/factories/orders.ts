@@ -39,7 +39,7 @@ export async function createOrder(db: Database, overrides: OrderOverrides = {}):
   return row;
 }
 
-/** Delivery settings routing takes: all day, every day, every state, 100 a day, to 214-555-9000. */
+/** Delivery settings routing takes: all day, every day, every state, 100 a day, no other limit, to 214-555-9000. */
 const OPEN_DELIVERY: DeliverySettings = {
   transferPhone: "2145559000",
   states: [],
@@ -48,6 +48,10 @@ const OPEN_DELIVERY: DeliverySettings = {
   days: null,
   timeZone: "America/Chicago",
   perDayCap: 100,
+  closedFrom: null,
+  closedUntil: null,
+  perHourCap: null,
+  maxConcurrent: null,
 };
 
 /** A paid live-transfer order with complete delivery settings (`delivery` changes some): routing sends it calls. */
