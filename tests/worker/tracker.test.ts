@@ -262,8 +262,10 @@ describe("the admin's Fulfilment tab", { timeout: SLOW }, () => {
   it("shows open orders with their progress and partners with today's calls, billable rate and average duration", async () => {
     const partner = await createPartner({ dailyCallCap: 40 });
     const buyer = await buyerWithOrder({ quantity: 10, perDayCap: 6 });
-    await deliver(partner, { durationSeconds: 300 });
-    await deliver(partner, { durationSeconds: 100 });
+    // Routed a moment ago, not the default ten minutes: the partner's day must be today's (a run just after
+    // midnight in Chicago would count them for yesterday).
+    await deliver(partner, { at: Date.now() - 2000, durationSeconds: 300 });
+    await deliver(partner, { at: Date.now() - 1000, durationSeconds: 100 });
     await callApi(`/api/tracker/orders/${buyer.order.id}/pause`, { method: "POST", cookie: buyer.cookie });
 
     const admin = await signedIn({ isAdmin: true });
