@@ -5,6 +5,8 @@
  * one formatter does not load the others. Times in a given zone (a buyer's delivery zone, a prospect's) use
  * `formatterPerZone` in src/domain/time-zones.ts.
  */
+import { formatterPerZone } from "./time-zones.ts";
+
 type Instant = number | Date | string;
 
 const dateFormat = /* @__PURE__ */ new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
@@ -29,6 +31,33 @@ export const formatDay = (day: string) => utcDayFormat.format(new Date(`${day}T0
 
 /** "Nov 27, 2026, 9:05:07 AM" in UTC: evidence (consent records) states the exact moment, the same for everyone. */
 export const formatExactUtc = (instant: Instant) => exactUtcFormat.format(asDate(instant));
+
+const zonedDayTime = /* @__PURE__ */ formatterPerZone({
+  weekday: "short",
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZoneName: "short",
+});
+const zonedClock = /* @__PURE__ */ formatterPerZone({ hour: "numeric", minute: "2-digit", timeZoneName: "short" });
+const logTimeFormat = /* @__PURE__ */ new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
+/** "Fri, Nov 27, 9:00 AM EST" as a zone's clock reads it (the reader's own zone when none is given). */
+export const formatDayTimeIn = (instant: number, timeZone?: string) => zonedDayTime(timeZone).format(instant);
+
+/** A call-back's window, "Fri, Nov 27, 9:00 AM EST – 11:00 AM EST", in a zone (the reader's own when none). */
+export const formatWindowIn = (start: number, end: number, timeZone?: string) =>
+  `${formatDayTimeIn(start, timeZone)} – ${zonedClock(timeZone).format(end)}`;
+
+/** "Nov 27, 9:05:07 AM": a log line's moment, to the second. */
+export const formatLogTime = (instant: Instant) => logTimeFormat.format(asDate(instant));
 
 /** 1234567 → "1,234,567". */
 export const formatCount = (value: number) => value.toLocaleString("en-US");

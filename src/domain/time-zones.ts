@@ -41,11 +41,14 @@ export const APPLICATION_TIME_ZONES: Record<ApplicationTimeZone, UsTimeZone> = {
   EST: "America/New_York",
 };
 
-/** One en-US `Intl.DateTimeFormat` per time zone with `options`, built on first use (building one is slow). */
+/**
+ * One en-US `Intl.DateTimeFormat` per time zone with `options`, built on first use (building one is slow);
+ * no zone is the reader's own.
+ */
 export function formatterPerZone(
   options: Omit<Intl.DateTimeFormatOptions, "timeZone">,
-): (timeZone: string) => Intl.DateTimeFormat {
-  const byZone = new Map<string, Intl.DateTimeFormat>();
+): (timeZone: string | undefined) => Intl.DateTimeFormat {
+  const byZone = new Map<string | undefined, Intl.DateTimeFormat>();
   return (timeZone) => {
     let format = byZone.get(timeZone);
     if (!format) {

@@ -1,12 +1,16 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   formatCount,
   formatDate,
   formatDateTime,
   formatDay,
+  formatDayTimeIn,
   formatExactUtc,
   formatPhoneKey,
   formatUsd,
+  formatWindowIn,
 } from "../../src/domain/format";
 
 describe("the one formatting module", () => {
@@ -28,5 +32,34 @@ describe("the one formatting module", () => {
     expect(formatDate(new Date(at))).toBe(formatDate(at));
     expect(formatDateTime(new Date(at).toISOString())).toBe(formatDateTime(at));
     expect(formatDate(at)).toMatch(/^Jun 1[45], 2026$/);
+  });
+
+  it("writes a call-back's window as the prospect's clock reads it, across a daylight-saving change", () => {
+    const start = Date.UTC(2026, 10, 1, 5, 30); // Nov 1, 2026: 1:30 AM EDT, before clocks go back
+    expect(formatDayTimeIn(start, "America/New_York")).toBe("Sun, Nov 1, 1:30 AM EDT");
+    expect(formatWindowIn(start, start + 2 * 3_600_000, "America/New_York")).toBe(
+      "Sun, Nov 1, 1:30 AM EDT – 2:30 AM EST",
+    );
+    expect(formatWindowIn(start, start + 3_600_000, "America/Phoenix")).toBe(
+      "Sat, Oct 31, 10:30 PM MST – 11:30 PM MST",
+    );
+  });
+
+  it("is the only place islands build date and number formatters", () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (
+          /\.(tsx?|astro)$/.test(entry.name) &&
+          /new Intl\.|\.toLocale(String|DateString|TimeString)\(/.test(readFileSync(path, "utf8"))
+        )
+          offenders.push(path);
+      }
+    };
+    walk("src/islands");
+    walk("src/pages");
+    expect(offenders).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  * and the returns queue with Approve / Deny (a note is required to deny), decided rows updated in place.
  */
 import { type ReactNode, Suspense, useId, useState } from "react";
+import { formatDateTime } from "../../domain/format";
 import {
   DECISION_NOTE_MAX,
   RETURN_MESSAGES,
@@ -30,8 +31,6 @@ const FulfilmentCallbacks = lazyView(() => import("./FulfilmentCallbacks").then(
 const FULFILMENT_URL = "/api/admin/fulfilment";
 const ADMIN_RETURNS_URL = "/api/admin/returns";
 type AdminReturn = Answer<typeof api.admin.returns.$get>[number];
-
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 function Loading<T>({
   query,
@@ -191,7 +190,7 @@ function ReturnsQueue() {
                             ? "Call-back"
                             : "Aged lead"}
                         {item.partnerBusinessName && ` from ${item.partnerBusinessName}`} · buyer{" "}
-                        {item.buyerUsername ?? item.buyerEmail ?? "unknown"} · {dateTime.format(item.createdAt)}
+                        {item.buyerUsername ?? item.buyerEmail ?? "unknown"} · {formatDateTime(item.createdAt)}
                       </p>
                       <p className="text-sm break-words">
                         <span className="font-medium">{returnReasonLabel(item.reason)}</span>

@@ -11,14 +11,13 @@ import {
   type CallbackOutcome,
   callbackReturnProblem,
 } from "../../domain/callback-returns";
+import { formatDateTime } from "../../domain/format";
 import { OTHER_REASON, RETURN_REASONS, RETURN_TEXT_MAX, type ReturnReason } from "../../domain/returns";
 import type { DeliveredCallback } from "../../domain/schemas/callbacks";
 import { api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQueryClient } from "../../lib/query";
 import { ReturnStatusBadge } from "../../ui/return-status";
 import { buttonClass, inputClass, labelClass } from "../../ui/styles";
-
-const returnByFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 export function CallbackActions({ item, now }: { item: DeliveredCallback; now: number }) {
   const id = useId();
@@ -109,7 +108,7 @@ export function CallbackActions({ item, now }: { item: DeliveredCallback; now: n
       </div>
       {!item.returnStatus && (
         <p id={`${id}-return-hint`} className="text-sm text-ink-soft">
-          {canReturn ? `You can return it until ${returnByFormat.format(returnBy)}.` : problem}
+          {canReturn ? `You can return it until ${formatDateTime(returnBy)}.` : problem}
         </p>
       )}
       {item.returnNote && (

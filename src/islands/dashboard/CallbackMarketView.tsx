@@ -6,6 +6,7 @@
 import { lazy, useState } from "react";
 import { icsPath, type MarketCallback } from "../../domain/callback-market";
 import type { CallbackKind } from "../../domain/callbacks";
+import { formatDayTimeIn, formatWindowIn } from "../../domain/format";
 import { RESERVATION_MINUTES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
 import { type Answer, ApiError, api, call, errorMessage } from "../../lib/api";
@@ -37,24 +38,11 @@ const COPY: Record<CallbackKind, { title: string; noun: string; plural: string; 
   },
 };
 
-const dayTime = (timeZone?: string) =>
-  new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    weekday: "short",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZoneName: "short",
-  });
-const clock = (timeZone?: string) =>
-  new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", minute: "2-digit", timeZoneName: "short" });
-
 /** An appointment's time, or a call-back's window, as a zone's clock reads it (the browser's when none). */
 function when(item: MarketCallback, timeZone?: string): string {
   const start = Date.parse(item.windowStart);
-  if (item.kind === "appointment") return dayTime(timeZone).format(start);
-  return `${dayTime(timeZone).format(start)} – ${clock(timeZone).format(Date.parse(item.windowEnd))}`;
+  if (item.kind === "appointment") return formatDayTimeIn(start, timeZone);
+  return formatWindowIn(start, Date.parse(item.windowEnd), timeZone);
 }
 
 /** What was bought, for the confirmation. */

@@ -5,25 +5,13 @@
  */
 import { icsPath } from "../../domain/callback-market";
 import { CERTIFICATE_STATUS_LABELS } from "../../domain/consent";
+import { formatDayTimeIn, formatWindowIn } from "../../domain/format";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { CallbackActions } from "./CallbackActions";
-
-const zoneTime = (timeZone?: string) =>
-  new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    weekday: "short",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZoneName: "short",
-  });
-const clock = (timeZone?: string) =>
-  new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", minute: "2-digit", timeZoneName: "short" });
 
 /** "opens in 2 h 5 min", "open now", "passed". */
 function untilOpen(windowStart: number, windowEnd: number, now: number): string {
@@ -36,9 +24,7 @@ function untilOpen(windowStart: number, windowEnd: number, now: number): string 
   return `Opens in ${[days ? `${days} d` : "", hours ? `${hours} h` : "", rest ? `${rest} min` : ""].filter(Boolean).join(" ")}`;
 }
 
-function windowText(start: number, end: number, timeZone?: string): string {
-  return `${zoneTime(timeZone).format(start)} – ${clock(timeZone).format(end)}`;
-}
+const windowText = formatWindowIn;
 
 export function MyCallbacksView() {
   const callbacks = useQuery({
@@ -99,7 +85,7 @@ export function MyCallbacksView() {
                     <dt className="text-ink-soft">Consent</dt>
                     <dd>
                       {item.consent.optInAt
-                        ? `Opted in ${zoneTime(item.timeZone).format(Date.parse(item.consent.optInAt))}`
+                        ? `Opted in ${formatDayTimeIn(Date.parse(item.consent.optInAt), item.timeZone)}`
                         : "No opt-in time"}
                       {item.consent.optInUrl ? ` on ${item.consent.optInUrl}` : ""} ·{" "}
                       {CERTIFICATE_STATUS_LABELS[item.consent.certificate]}

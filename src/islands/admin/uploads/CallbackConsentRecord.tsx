@@ -6,14 +6,14 @@
  */
 import type { ReactNode } from "react";
 import { CERTIFICATE_STATUS_LABELS, CONSENT_FIELD_LABELS } from "../../../domain/consent";
+import { formatExactUtc } from "../../../domain/format";
 import { api, call, errorMessage } from "../../../lib/api";
 import { useQuery } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Dialog } from "../../../ui/dialog";
 import { Spinner } from "../../../ui/spinner";
 
-const exact = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
-const formatUtc = (time: string) => `${exact.format(new Date(time))} UTC`;
+const formatUtc = (time: string) => `${formatExactUtc(time)} UTC`;
 const linkClass = "text-brand-700 underline";
 const SOURCE_LABELS: Record<string, string> = { admin: "Admin form", import: "CSV upload", partner: "Partner API" };
 /** Intake's scrub (docs/decisions/0058): a listed number is refused, so a stored call-back passed it. */

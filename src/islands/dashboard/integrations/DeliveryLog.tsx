@@ -4,7 +4,7 @@
  * for one event and for every failed event of the chosen time range.
  */
 import { useEffect, useId, useState } from "react";
-import { formatCount } from "../../../domain/format";
+import { formatCount, formatLogTime } from "../../../domain/format";
 import type { WebhookDeliveryView } from "../../../domain/schemas/webhook-settings";
 import type { DeliveryStatus } from "../../../domain/webhooks/delivery";
 import { ALL_WEBHOOK_EVENT_TYPES, type AnyWebhookEventType } from "../../../domain/webhooks/events";
@@ -40,14 +40,7 @@ const STATUS_FILTERS = [
   ["dead_letter", "Dead letter"],
 ] as const;
 
-const dateTime = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  second: "2-digit",
-});
-const at = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : "—");
+const at = (iso: string | null) => (iso ? formatLogTime(iso) : "—");
 
 type StatusFilter = (typeof STATUS_FILTERS)[number][0];
 
