@@ -7,8 +7,9 @@
  */
 
 import { statesFromText } from "./delivery-setup.ts";
+import { formatWindowIn } from "./format.ts";
 import type { CALLBACK_PREFERENCES } from "./survey.ts";
-import { formatterPerZone, localTime } from "./time-zones.ts";
+import { localTime } from "./time-zones.ts";
 
 export const CALLBACK_KINDS = ["callback", "appointment"] as const;
 export type CallbackKind = (typeof CALLBACK_KINDS)[number];
@@ -204,21 +205,9 @@ export const expiresSoon = (windowStart: number, now: number) => windowStart <= 
 /** The buyer's reminder e-mail goes this many minutes before a delivered call-back's window opens. */
 export const REMINDER_MINUTES_BEFORE = 15;
 
-const dayAndTime = formatterPerZone({
-  weekday: "short",
-  month: "short",
-  day: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  timeZoneName: "short",
-});
-const timeOnly = formatterPerZone({ hour: "numeric", minute: "2-digit", timeZoneName: "short" });
-
 /** A window as the prospect's clock reads it: "Fri, Nov 27, 2:00 PM CST – 4:00 PM CST (America/Chicago)". */
 export function windowLabel(window: CallbackWindow): string {
-  const start = dayAndTime(window.timeZone).format(window.windowStart);
-  const end = timeOnly(window.timeZone).format(window.windowEnd);
-  return `${start} – ${end} (${window.timeZone})`;
+  return `${formatWindowIn(window.windowStart, window.windowEnd, window.timeZone)} (${window.timeZone})`;
 }
 
 /** The prospect's first name, from the name as stored ("Mary Johnson"). */
