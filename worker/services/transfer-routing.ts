@@ -14,6 +14,11 @@
  * list exists. A shared list answers `suppressed` only once an order could take the call: a ping for a
  * call no order could take gets the same answer with or without suppression (a ping is no free registry
  * lookup), and a `suppressed` answer uses one of the partner's daily calls.
+ *
+ * Calling rules (docs/decisions/0064): a prospect outside their legal calling hours (federal and state, in
+ * every zone they may be in) is refused with `calling_window` before any read; in a state that limits calls
+ * to one number in 24 hours, the main read also takes the one bounded count (an index range seek), and a
+ * number at the limit is refused with `call_limit`. Both answers say when the call may next be routed.
  */
 import { sql } from "drizzle-orm";
 import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
@@ -33,6 +38,8 @@ import { batchable } from "../db/raw-batch";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
+import { limitReachedAt, refuseUntil } from "./calling-refusals";
+import { type CallingWindow, callingWindow, nextAllowedMoment } from "./calling-window";
 import { recordRefusal } from "./ping-refusals";
 import { recordChecksStatement } from "./suppression-checks";
 import { privateListHoldsSql, sharedListHoldsSql } from "./suppression-rules";
@@ -218,6 +225,9 @@ function readPing(input: PingInput, now: number, owner: KeyOwner) {
   return { ...input.prospect, optInAt };
 }
 
+/** The prospect as routing uses it: the ping's fields and the calling rules' answer for now, when open. */
+type Prospect = ReturnType<typeof readPing> & { window: Extract<CallingWindow, { open: true }> };
+
 /** The ping's consent evidence as stored (the schema has checked each format; product rule 39). */
 function storedConsent(consent: PingInput["consent"]) {
   return {
@@ -234,10 +244,13 @@ function storedConsent(consent: PingInput["consent"]) {
  * that breaks a rule (400) counts nothing; every 409 is counted for the day (ping-refusals.ts).
  */
 export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInput): Promise<RouteAnswer> {
-  const prospect = readPing(input, deps.now, owner);
+  const ping = readPing(input, deps.now, owner);
   const partnerDay = localTime(deps.now, owner.timeZone).day;
   try {
-    return await route(deps, owner, prospect, input.consent, partnerDay);
+    // The calling rules first: pure and cached, no read (docs/decisions/0064).
+    const window = callingWindow(ping, deps.now);
+    if (!window.open) refuseUntil("calling_window", window.nextAllowedAt);
+    return await route(deps, owner, { ...ping, window }, input.consent, partnerDay);
   } catch (error) {
     const reason = error instanceof ConflictError ? error.details?.reason : undefined;
     if (typeof reason === "string" && reason in NO_ROUTE_REASONS) {
@@ -250,7 +263,7 @@ export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInpu
 async function route(
   deps: Deps,
   owner: KeyOwner,
-  prospect: ReturnType<typeof readPing>,
+  prospect: Prospect,
   consent: PingInput["consent"],
   partnerDay: string,
 ): Promise<RouteAnswer> {
@@ -258,12 +271,19 @@ async function route(
   // One statement (raw SQL, the measured routing path): whether a shared Do Not Call list holds the
   // caller's number (one seek) and what the partner used of its daily call cap, beside the first few
   // candidates, already in paid order. The shared verdict waits until an order would take the call.
-  const rows = await db.all<CandidateRow & { partner_calls: number; suppressed: number }>(sql`
-    SELECT pc.partner_calls, pc.suppressed, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls,
-      ${sharedListHoldsSql(Number(prospect.phone))} AS suppressed) pc
+  // In a state that limits calls per 24 hours, the same statement takes the bounded count.
+  const limit = prospect.window.callLimit;
+  const rows = await db.all<CandidateRow & { partner_calls: number; suppressed: number; limit_at: number | null }>(sql`
+    SELECT pc.partner_calls, pc.suppressed, pc.limit_at, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls,
+      ${sharedListHoldsSql(Number(prospect.phone))} AS suppressed, ${limitReachedAt(prospect.phone, limit, now)} AS limit_at) pc
     LEFT JOIN (${candidatesFor(prospect.state, prospect.phone, now, COUNT_PAGE)}) c ON 1
     ORDER BY c.paid_at, c.order_id`);
   if ((rows[0]?.partner_calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
+  const limitAt = rows[0]?.limit_at;
+  if (limitAt !== null && limitAt !== undefined) {
+    const { states, zones } = prospect.window;
+    refuseUntil("call_limit", nextAllowedMoment(states, zones, Math.max(now, limitAt + DAY_MS)));
+  }
   const suppressed = Boolean(rows[0]?.suppressed);
   // The SQL left out this phone's recent buyers, so no candidate here is a duplicate.
   const candidates = rows.filter((row) => row.order_id !== null).map(toCandidate);
@@ -287,7 +307,7 @@ async function route(
 async function routeByFullRead(
   deps: Deps,
   owner: KeyOwner,
-  prospect: ReturnType<typeof readPing>,
+  prospect: Prospect,
   consent: PingInput["consent"],
   { partnerDay, suppressed }: { partnerDay: string; suppressed: boolean },
   claimsSoFar: number,
@@ -327,7 +347,7 @@ async function routeByFullRead(
 async function claim(
   deps: Deps,
   owner: KeyOwner,
-  prospect: ReturnType<typeof readPing>,
+  prospect: Prospect,
   consent: PingInput["consent"],
   order: RoutingCandidate,
   partnerDay: string,
@@ -357,6 +377,7 @@ async function claim(
       AND d.transfers_billable + ${heldCount(sql`d.order_id`, now)} < d.transfers_total
       AND ${deliveredOnDay(sql`d.order_id`, buyerDay, now)} < d.per_day_cap
       AND ${partnerCallsOn(owner.partnerId, partnerDay)} < ${owner.dailyCallCap}
+      AND ${limitReachedAt(prospect.phone, prospect.window.callLimit, now)} IS NULL
       AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(prospect.phone, now)} AND t.buyer_key = ${buyerKeyOf})
       AND NOT ${sharedListHoldsSql(Number(prospect.phone))} AND NOT ${privateListHoldsSql(Number(prospect.phone), sql`o.user_id`)}
     RETURNING id, transfer_phone`),
