@@ -15,7 +15,10 @@ import { NOT_CONFIGURED_MESSAGES } from "../../worker/services/consent-certifica
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { callApi, signedIn } from "./helpers";
 import { buyerWithOrder } from "./returns-fixtures";
-import { clearTransfers, createPartner, newPhone } from "./transfer-fixtures";
+import { clearTransfers, createPartner, newPhone, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 const CERT_URL = `https://cert.trustedform.com/${"0f1e2d3c4b".repeat(4)}`;
 // Not the template's sample token: that is a placeholder, refused and never a certificate (docs/decisions/0054).

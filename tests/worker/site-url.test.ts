@@ -12,7 +12,10 @@ import { emails } from "../../worker/services/email-templates";
 import { DEVELOPMENT_SITE_URL, RelativeLinkError, sendMail, siteOrigin } from "../../worker/services/mail";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { callApi, createUser, latestMailTo, login } from "./helpers";
-import { createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
+import { createOpenOrder, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -14,7 +14,10 @@ import { localTime } from "../../src/domain/time-zones";
 import worker from "../../worker/app";
 import { callApi, signedIn } from "./helpers";
 import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, mailsTo, requestReturn } from "./returns-fixtures";
-import { clearTransfers, createPartner, pingBody } from "./transfer-fixtures";
+import { clearTransfers, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 beforeEach(clearTransfers);
 /** Each test routes and completes several calls: slow on a shared machine. */

@@ -94,10 +94,10 @@ export function routeAtCallingHours(at = CALLING_HOURS): void {
 }
 
 let phoneCount = 0;
-/** A fresh valid prospect phone for each call. */
-export function newPhone(): string {
+/** A fresh valid prospect phone for each call (Chicago's area code unless given: the prospect's zone, decision 0064). */
+export function newPhone(areaCode = "312"): string {
   phoneCount += 1;
-  return `312${String(Date.now() % 10_000).padStart(4, "0")}${String(phoneCount % 1000).padStart(3, "0")}`;
+  return `${areaCode}${String(Date.now() % 10_000).padStart(4, "0")}${String(phoneCount % 1000).padStart(3, "0")}`;
 }
 
 export function pingBody(overrides: { state?: string; phone?: string } = {}) {
