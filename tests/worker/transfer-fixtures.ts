@@ -75,7 +75,7 @@ export async function createOpenOrder(
  * so every prospect's legal calling hours are open (docs/decisions/0064). Ahead of the real clock, so
  * nothing a test made before reads as made later.
  */
-export const CALLING_HOURS = Date.UTC(2027, 2, 3, 20);
+const CALLING_HOURS = Date.UTC(2027, 2, 3, 20);
 
 /**
  * Routes this file's pings inside the prospects' legal calling hours whatever the real time: the clock

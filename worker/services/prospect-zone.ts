@@ -30,7 +30,7 @@ const STATE_ZONES: Partial<Record<UsStateCode, readonly string[]>> = {
 };
 
 /** Every zone a prospect of `state` may be in, its main zone first. */
-export function stateTimeZones(state: string): readonly string[] {
+function stateTimeZones(state: string): readonly string[] {
   return STATE_ZONES[state as UsStateCode] ?? [defaultTimeZone(state)];
 }
 
