@@ -33,7 +33,8 @@ describe("the buyer's transfers", { timeout: SLOW }, () => {
   it("lists every delivered transfer newest first with what the tracker shows", async () => {
     const partner = await createPartner();
     const buyer = await buyerWithOrder({ quantity: 20, timeZone: "America/Denver" });
-    const old = await deliver(partner, { at: Date.now() - 80 * HOUR, firstName: "Old" });
+    // Four days back: past the 72 hours, at the same hour of the day, inside the caller's calling hours.
+    const old = await deliver(partner, { at: Date.now() - 96 * HOUR, firstName: "Old" });
     const short = await deliver(partner, { at: Date.now() - 2 * HOUR, durationSeconds: 95, firstName: "Short" });
     const billable = await deliver(partner, { at: Date.now() - HOUR, durationSeconds: 300, firstName: "Long" });
 
