@@ -81,6 +81,22 @@ describe("calling_window", () => {
   });
 });
 
+describe("calling_window on a state holiday (date-holidays in the Worker)", () => {
+  it("refuses an Alabama prospect on Robert E. Lee / Martin Luther King Day, a Monday, with Tuesday 8 am", async () => {
+    await createOpenOrder();
+    const partner = await createPartner();
+    // Monday 2027-01-18, 12:00 in Birmingham (CST).
+    at("2027-01-18T18:00:00Z");
+    const response = await ping(partner, { state: "AL", phone: newPhone("205"), zip: "35203" });
+    expect(await response.json()).toMatchObject({
+      reason: "calling_window",
+      nextAllowedAt: "2027-01-19T14:00:00.000Z",
+    });
+    // A Texan at the same moment is routed: the holiday is Alabama's rule only.
+    expect((await ping(partner, { state: "TX", phone: newPhone("214"), zip: "75201" })).status).toBe(201);
+  });
+});
+
 describe("call_limit", () => {
   it("routes a Florida number 3 times in 24 hours, then answers when the first of them is 24 hours old", async () => {
     for (let n = 0; n < 4; n++) await createOpenOrder({ paidAt: n + 1 });
