@@ -6,8 +6,10 @@
  * `--time-scale` times faster, so a 5-minute run shows complete calls. A ping refused because no order
  * could take the caller now (no open order, outside hours, caps reached) is posted again as a call-back
  * for tomorrow in the caller's state's zone, morning, afternoon or evening, every 4th an appointment, with
- * the ping's consent (`POST /api/v1/callbacks`; `--no-callbacks` turns this off). A summary prints every
- * minute and at the end.
+ * the ping's consent (`POST /api/v1/callbacks`; `--no-callbacks` turns this off). A ping refused by the
+ * calling rules (`calling_window`: outside the prospect's legal hours; `call_limit`: over their state's
+ * calls in 24 hours; docs/decisions/0064) is logged with the moment it may next be routed and is not
+ * offered a call-back. A summary prints every minute and at the end, always with those two counts.
  */
 import { parseArgs } from "node:util";
 import { TRANSFER_BUFFER_SECONDS } from "../src/domain/transfers.ts";
@@ -71,7 +73,11 @@ function drawDuration(): number {
 const tally = {
   pings: 0,
   routed: 0,
-  refused: new Map<string, number>(),
+  // The calling rules' refusals are always in the summary, at 0 too (a run in the prospects' night shows many).
+  refused: new Map<string, number>([
+    ["calling_window", 0],
+    ["call_limit", 0],
+  ]),
   billable: 0,
   notCharged: 0,
   noAnswer: 0,
@@ -142,7 +148,8 @@ async function dial(n: number): Promise<void> {
     const reason = String(json.reason ?? status);
     count(tally.refused, reason);
     if (status !== 409) tally.errors += 1;
-    console.log(`${label}: not routed (${status} ${reason}): ${json.message}`);
+    const next = json.nextAllowedAt ? ` Next allowed at ${json.nextAllowedAt}.` : "";
+    console.log(`${label}: not routed (${status} ${reason}): ${json.message}${next}`);
     if (postCallbacks && becomesCallback(status, json.reason)) await callBack(label, prospect, consent);
     return;
   }

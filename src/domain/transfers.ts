@@ -103,6 +103,11 @@ export const NO_ROUTE_REASONS = {
   duplicate: `This caller was already delivered to every buyer open for this state in the last ${DUPLICATE_WINDOW_DAYS} days.`,
   caps_reached: "Every order open for this state has reached its transfers for now.",
   outside_hours: "Every order open for this state is outside its transfer hours.",
+  // The prospect's legal calling hours and calls per 24 hours (docs/decisions/0064); `nextAllowedAt` says when.
+  calling_window:
+    "The prospect may not be called now: it is outside the legal calling hours at their location (federal and state rules). Ping again at nextAllowedAt.",
+  call_limit:
+    "This number has had as many calls in 24 hours as the prospect's state allows. Ping again at nextAllowedAt.",
   // The caller's number is on a Do Not Call list (product rule 40).
   ...SUPPRESSED_NO_ROUTE,
 } as const;

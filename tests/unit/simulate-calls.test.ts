@@ -22,9 +22,12 @@ describe("which refused pings become call-backs", () => {
     expect(becomesCallback(409, reason)).toBe(true);
   });
 
-  it.each(["suppressed", "duplicate", "partner_cap_reached"])("409 %s: not offered a call-back", (reason) => {
-    expect(becomesCallback(409, reason)).toBe(false);
-  });
+  it.each(["suppressed", "duplicate", "partner_cap_reached", "calling_window", "call_limit"])(
+    "409 %s: not offered a call-back",
+    (reason) => {
+      expect(becomesCallback(409, reason)).toBe(false);
+    },
+  );
 
   it("only a 409 with a known reason: not a 400, a 429 or a 5xx, nor an unknown reason", () => {
     expect(becomesCallback(400, "outside_hours")).toBe(false);

@@ -257,6 +257,26 @@ describe("call-backs from partners", () => {
     expect(localTime(Date.parse(accepted.windowStart), "America/New_York").minute).toBe(15 * 60 + 30);
   });
 
+  it("reads the window in the ZIP's zone, else the area code's state's, when no zone is sent (decision 0064)", async () => {
+    const partner = await createPartner();
+    const zoneOf = async (prospect: Record<string, string>) => {
+      const body = callbackBody({ date: chicagoDay(2) });
+      const response = await post(partner.auth, { ...body, prospect: { ...body.prospect, ...prospect } });
+      expect(response.status).toBe(201);
+      const { callbackId } = (await response.json()) as { callbackId: string };
+      const row = await env.DB.prepare("SELECT time_zone FROM callback_opportunities WHERE id = ?")
+        .bind(callbackId)
+        .first<{ time_zone: string }>();
+      return row?.time_zone;
+    };
+    // El Paso's ZIP is on Mountain time, though Texas's main zone is Central.
+    expect(await zoneOf({ state: "TX", zip: "79901" })).toBe("America/Denver");
+    // No ZIP: a Los Angeles number (area code 213) in a Texas ping is read in California's zone.
+    expect(await zoneOf({ state: "TX", phone: newPhone("213") })).toBe("America/Los_Angeles");
+    // An explicit zone still wins.
+    expect(await zoneOf({ state: "TX", zip: "79901", timeZone: "America/Chicago" })).toBe("America/Chicago");
+  });
+
   it("refuses a number on a Do Not Call list with 409 suppressed, and stores nothing", async () => {
     const partner = await createPartner();
     const phone = newPhone();

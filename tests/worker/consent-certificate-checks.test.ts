@@ -18,8 +18,11 @@ import { buildPayloads } from "../../worker/services/webhooks/payloads";
 import { createLead, testDb } from "./factories";
 import { bulkRow, callApi, deliverToQueue, signedIn, uniquePhones } from "./helpers";
 import type { Started } from "./payment-fixtures";
-import { clearTransfers, createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
+import { clearTransfers, createOpenOrder, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
 import { addEndpoint, fakeNetwork, fakeQueue, runQueue } from "./webhook-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 afterEach(() => vi.restoreAllMocks());
 

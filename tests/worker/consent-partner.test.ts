@@ -7,7 +7,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
 import type { AdminPartnerView } from "../../src/domain/schemas/partner-account";
 import { callApi, login, signedIn } from "./helpers";
-import { clearTransfers, createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
+import { clearTransfers, createOpenOrder, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 const CERT_ID = "9a8b7c6d5e".repeat(4);
 const CERT_URL = `https://cert.trustedform.com/${CERT_ID}`;

@@ -16,7 +16,10 @@ import { recordTransferEvent, routeTransfer } from "../../worker/services/transf
 import { createLead, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";
 import { buyerWithOrder } from "./returns-fixtures";
-import { clearTransfers, createPartner, newPhone } from "./transfer-fixtures";
+import { clearTransfers, createPartner, newPhone, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 const CERT_URL = `https://cert.trustedform.com/${"0f1e2d3c4b".repeat(4)}`;
 // Not the template's sample token: that is a placeholder, refused and never a certificate (docs/decisions/0054).

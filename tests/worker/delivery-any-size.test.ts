@@ -10,7 +10,10 @@ import { US_STATE_CODES } from "../../src/domain/us-states";
 import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
 import { brokenD1Limits, watchD1 } from "./d1-usage";
 import { callApi, printedToken, signedIn } from "./helpers";
-import { createPartner, pingBody } from "./transfer-fixtures";
+import { createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 const ALL_51 = [...US_STATE_CODES];
 let counter = 0;

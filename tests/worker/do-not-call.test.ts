@@ -19,7 +19,10 @@ import {
   uniqueState,
   uploadList,
 } from "./suppression-fixtures";
-import { createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
+import { createOpenOrder, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 describe("POST /api/do-not-call", () => {
   it("suppresses the number at once: gone from the marketplace, refused for purchase and for pings", async () => {

@@ -10,7 +10,17 @@ import { createApiKey } from "../../worker/services/api-keys";
 import { PARTNER_KEY_RULE, PARTNER_RULE } from "../../worker/services/rate-limiter";
 import { callApi, signedIn } from "./helpers";
 import { signedInPartner } from "./partner-helpers";
-import { clearTransfers, createOpenOrder, createPartner, deps, pingBody } from "./transfer-fixtures";
+import {
+  clearTransfers,
+  createOpenOrder,
+  createPartner,
+  deps,
+  pingBody,
+  routeAtCallingHours,
+} from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 beforeEach(clearTransfers);
 

@@ -3,7 +3,17 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { NOT_CHARGED_LABEL } from "../../src/domain/transfers";
 import { hashApiKey, revokeApiKey } from "../../worker/services/api-keys";
 import { callApi } from "./helpers";
-import { clearTransfers, createOpenOrder, createPartner, deps, orderCounts, pingBody } from "./transfer-fixtures";
+import {
+  clearTransfers,
+  createOpenOrder,
+  createPartner,
+  deps,
+  orderCounts,
+  pingBody,
+  routeAtCallingHours,
+} from "./transfer-fixtures";
+
+routeAtCallingHours();
 
 beforeEach(clearTransfers);
 

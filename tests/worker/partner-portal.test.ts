@@ -2,7 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { callApi } from "./helpers";
 import { signedInPartner } from "./partner-helpers";
-import { pingBody } from "./transfer-fixtures";
+import { pingBody, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 const createKey = (cookie: string, name: unknown) => callApi("/api/partner/keys", { json: { name }, cookie });
 

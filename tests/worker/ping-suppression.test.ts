@@ -14,7 +14,10 @@ import { hashApiKey } from "../../worker/services/api-keys";
 import { PARTNER_KEY_RULE } from "../../worker/services/rate-limiter";
 import { callApi, expectAdminOnly, signedIn } from "./helpers";
 import { freshPhone, requestDoNotCall, uploadList } from "./suppression-fixtures";
-import { clearTransfers, createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
+import { clearTransfers, createOpenOrder, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 type Auth = Record<string, string>;
 

@@ -11,7 +11,10 @@ import { processPaymentEvent } from "../../worker/services/orders";
 import { callApi, signedIn } from "./helpers";
 import { orderRow } from "./payment-fixtures";
 import { buyAgedLeads, buyerWithOrder, decideReturn, deliverMany, requestReturn } from "./returns-fixtures";
-import { clearTransfers, createPartner } from "./transfer-fixtures";
+import { clearTransfers, createPartner, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 beforeEach(clearTransfers);
 

@@ -25,7 +25,10 @@ import {
   requestReturn,
   soldAgo,
 } from "./returns-fixtures";
-import { clearTransfers, createPartner, orderCounts } from "./transfer-fixtures";
+import { clearTransfers, createPartner, orderCounts, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 beforeEach(clearTransfers);
 /** Each test routes and completes several calls: slow on a shared machine. */

@@ -13,7 +13,10 @@ import { DEVELOPMENT_SITE_URL, RelativeLinkError, sendMail, siteOrigin } from ".
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { createAdmin, createBuyer, createOrder, testDb } from "./factories";
 import { callApi, latestMailTo, login } from "./helpers";
-import { createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
+import { createOpenOrder, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -122,11 +125,14 @@ describe("the mailer refuses relative links outside development", () => {
 });
 
 describe("the cron's daily summaries carry absolute links", () => {
-  /** A buyer with one billable transfer a day and a half ago (a day that has ended in every US zone). */
+  /**
+   * A buyer with one billable transfer 28 hours ago: on the file's clock (Wednesday 20:00 UTC) that is
+   * Tuesday 10 am in Chicago, inside the caller's calling hours, on a day that has ended in every US zone.
+   */
   async function buyerWithYesterdaysTransfer() {
     const buyer = await createBuyer(testDb());
     await env.DB.prepare("DELETE FROM order_delivery").run(); // this buyer's order is the only one open
-    const at = Date.now() - 36 * 60 * 60 * 1000;
+    const at = Date.now() - 28 * 60 * 60 * 1000;
     const partner = await createPartner();
     await createOpenOrder({ buyerId: buyer.id, paidAt: at - 60_000 });
     const ping = pingSchema.parse({

@@ -19,7 +19,10 @@ import {
   uniqueState,
   uploadList,
 } from "./suppression-fixtures";
-import { clearTransfers, createOpenOrder, createPartner, pingBody } from "./transfer-fixtures";
+import { clearTransfers, createOpenOrder, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 const ping = (auth: Record<string, string>, phone: string) =>
   callApi("/api/v1/transfers", { headers: auth, json: pingBody({ phone }) });

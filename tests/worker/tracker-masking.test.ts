@@ -11,7 +11,10 @@ import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { callApi } from "./helpers";
 import { buyerWithOrder, type Partner } from "./returns-fixtures";
-import { clearTransfers, createPartner, newPhone } from "./transfer-fixtures";
+import { clearTransfers, createPartner, newPhone, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 beforeEach(clearTransfers);
 

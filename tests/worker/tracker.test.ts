@@ -14,7 +14,10 @@ import { localTime } from "../../src/domain/time-zones";
 import worker from "../../worker/app";
 import { callApi, signedIn } from "./helpers";
 import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, mailsTo, requestReturn } from "./returns-fixtures";
-import { clearTransfers, createPartner, pingBody } from "./transfer-fixtures";
+import { clearTransfers, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 beforeEach(clearTransfers);
 /** Each test routes and completes several calls: slow on a shared machine. */
@@ -30,7 +33,8 @@ describe("the buyer's transfers", { timeout: SLOW }, () => {
   it("lists every delivered transfer newest first with what the tracker shows", async () => {
     const partner = await createPartner();
     const buyer = await buyerWithOrder({ quantity: 20, timeZone: "America/Denver" });
-    const old = await deliver(partner, { at: Date.now() - 80 * HOUR, firstName: "Old" });
+    // Four days back: past the 72 hours, at the same hour of the day, inside the caller's calling hours.
+    const old = await deliver(partner, { at: Date.now() - 96 * HOUR, firstName: "Old" });
     const short = await deliver(partner, { at: Date.now() - 2 * HOUR, durationSeconds: 95, firstName: "Short" });
     const billable = await deliver(partner, { at: Date.now() - HOUR, durationSeconds: 300, firstName: "Long" });
 

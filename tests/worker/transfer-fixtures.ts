@@ -1,5 +1,6 @@
 /** Partners, keys and paid live-transfer orders with delivery settings, for the transfer tests. */
 import { env } from "cloudflare:workers";
+import { afterAll, beforeAll, vi } from "vitest";
 import type { DeliverySettings, PartnerPaymentTerms } from "../../src/domain/transfers";
 import { createDeps } from "../../worker/deps";
 import { createPartner as createPartnerRow, createOpenOrder as openOrder, testDb } from "./factories";
@@ -31,11 +32,34 @@ export async function createOpenOrder(
   return { id: order.id, buyerId: order.userId ?? "", quantity };
 }
 
+/**
+ * Wednesday 2027-03-03 20:00 UTC: 3 pm in New York … 10 am in Honolulu, a day no state keeps as a holiday,
+ * so every prospect's legal calling hours are open (docs/decisions/0064). Ahead of the real clock, so
+ * nothing a test made before reads as made later.
+ */
+const CALLING_HOURS = Date.UTC(2027, 2, 3, 20);
+
+/**
+ * Routes this file's pings inside the prospects' legal calling hours whatever the real time: the clock
+ * (`Date` only, which the Worker reads too) starts at `at` before the file's first test and runs on from
+ * there. Call once at the top of a test file that routes pings; a test that sets its own clock must pick
+ * a moment inside the calling hours too.
+ */
+export function routeAtCallingHours(at = CALLING_HOURS): void {
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(at);
+  });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
+}
+
 let phoneCount = 0;
-/** A fresh valid prospect phone for each call. */
-export function newPhone(): string {
+/** A fresh valid prospect phone for each call (Chicago's area code unless given: the prospect's zone, decision 0064). */
+export function newPhone(areaCode = "312"): string {
   phoneCount += 1;
-  return `312${String(Date.now() % 10_000).padStart(4, "0")}${String(phoneCount % 1000).padStart(3, "0")}`;
+  return `${areaCode}${String(Date.now() % 10_000).padStart(4, "0")}${String(phoneCount % 1000).padStart(3, "0")}`;
 }
 
 export function pingBody(overrides: { state?: string; phone?: string } = {}) {

@@ -33,7 +33,10 @@ import {
   type TransferEventInput,
 } from "../../worker/services/transfers";
 import { createAdmin, createBuyer, createOrder, testDb, transferRow } from "./factories";
-import { createOpenOrder, createPartner } from "./transfer-fixtures";
+import { createOpenOrder, createPartner, routeAtCallingHours } from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 /** At least 200 runs in `npm test`. */
 const RUNS = 200;

@@ -14,7 +14,17 @@ import {
 } from "../../worker/services/transfers";
 import { createOpenOrder as openOrder, testDb } from "./factories";
 import { latestMailTo } from "./helpers";
-import { clearTransfers, createOpenOrder, createPartner, newPhone, orderCounts } from "./transfer-fixtures";
+import {
+  clearTransfers,
+  createOpenOrder,
+  createPartner,
+  newPhone,
+  orderCounts,
+  routeAtCallingHours,
+} from "./transfer-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 beforeEach(clearTransfers);
 
@@ -31,6 +41,12 @@ const input = (state = "TX", phone = newPhone()) =>
   });
 const route = (partner: Partner, now: number, state = "TX", phone = newPhone()) =>
   routeTransfer(createDeps(env, now), partner.owner, input(state, phone));
+/**
+ * Pings of prospects whose legal calling hours are open when Chicago's are not (docs/decisions/0064): New
+ * York's open at 7 am Chicago time, Honolulu's until 1 am.
+ */
+const routeNewYork = (partner: Partner, now: number) => route(partner, now, "NY", newPhone("212"));
+const routeHonolulu = (partner: Partner, now: number) => route(partner, now, "HI", newPhone("808"));
 const noRoute = async (promise: Promise<unknown>, reason: string) =>
   expect(promise).rejects.toMatchObject({ name: "ConflictError", details: { reason } });
 const event = (partner: Partner, id: string, body: TransferEventInput, now: number) =>
@@ -133,9 +149,9 @@ describe("which orders take a ping", () => {
     const partner = await createPartner();
     await createOpenOrder({ hoursStartMinute: 9 * 60, hoursEndMinute: 17 * 60, timeZone: "America/New_York" });
     // 7:59 in Chicago is 8:59 in New York (closed), 8:00 is 9:00 (open), 16:00 is 17:00 (closed).
-    await noRoute(route(partner, chicago(16, 0)), "outside_hours");
-    await noRoute(route(partner, chicago(7, 59)), "outside_hours");
-    expect((await route(partner, chicago(8, 0))).phoneNumber).toBeTruthy();
+    await noRoute(routeNewYork(partner, chicago(16, 0)), "outside_hours");
+    await noRoute(routeNewYork(partner, chicago(7, 59)), "outside_hours");
+    expect((await routeNewYork(partner, chicago(8, 0))).phoneNumber).toBeTruthy();
   });
 
   it("keeps to the order's weekdays", async () => {
@@ -149,11 +165,11 @@ describe("which orders take a ping", () => {
   it("counts the per-day cap on the buyer's day, starting again after their midnight", async () => {
     const partner = await createPartner();
     await createOpenOrder({ perDayCap: 1, timeZone: "America/Chicago" });
-    const first = await route(partner, chicago(23, 30));
+    const first = await routeHonolulu(partner, chicago(23, 30));
     await call(partner, first.transferId, chicago(23, 30), 300);
-    await noRoute(route(partner, chicago(23, 50)), "caps_reached");
+    await noRoute(routeHonolulu(partner, chicago(23, 50)), "caps_reached");
     // 00:10 the next day in Chicago (06:10 UTC); the UTC day did not change.
-    expect((await route(partner, chicago(0, 10, 5))).transferId).toBeTruthy();
+    expect((await routeHonolulu(partner, chicago(0, 10, 5))).transferId).toBeTruthy();
   });
 
   it("does not count unanswered or expired transfers against the day", async () => {
@@ -189,7 +205,7 @@ describe("which orders take a ping", () => {
     await route(partner, chicago(10));
     await route(partner, chicago(10, 1));
     await noRoute(route(partner, chicago(10, 2)), "partner_cap_reached");
-    expect((await route(partner, chicago(0, 5, 5))).transferId).toBeTruthy();
+    expect((await routeHonolulu(partner, chicago(0, 5, 5))).transferId).toBeTruthy();
   });
 });
 
@@ -278,7 +294,12 @@ describe("the partner's portal figures", () => {
     await route(partner, chicago(11)); // still routed
     const stats = await partnerStats(createDeps(env, chicago(12)), partner.profile);
     expect(stats).toEqual({
-      today: { day: "2026-03-04", calls: 4, dailyCallCap: 50 },
+      today: {
+        day: "2026-03-04",
+        calls: 4,
+        dailyCallCap: 50,
+        refusals: { refused: 0, callingWindow: 0, callLimit: 0, suppressed: 0 },
+      },
       completed: 3,
       billable: 2,
       billableRate: 2 / 3,

@@ -18,8 +18,11 @@ import { webhookRecording } from "../../worker/services/webhooks/record";
 import { sweepWebhooks } from "../../worker/services/webhooks/sweep";
 import { callApi, signedIn } from "./helpers";
 import { createLeads, type Started } from "./payment-fixtures";
-import { clearTransfers, createOpenOrder, createPartner, newPhone } from "./transfer-fixtures";
+import { clearTransfers, createOpenOrder, createPartner, newPhone, routeAtCallingHours } from "./transfer-fixtures";
 import { addEndpoint, eventsOf, type FakeQueue, fakeNetwork, fakeQueue, runQueue } from "./webhook-fixtures";
+
+// Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
+routeAtCallingHours();
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -718,6 +718,8 @@ export const transfers = sqliteTable(
     index("transfers_order_routed_idx").on(t.orderId, t.routedAt),
     index("transfers_buyer_routed_idx").on(t.buyerUserId, t.routedAt),
     index("transfers_buyer_day_idx").on(t.buyerLocalDay, t.buyerUserId),
+    // A state's calls to one number in 24 hours (docs/decisions/0064): one range seek per ping there.
+    index("transfers_phone_routed_idx").on(t.phone, t.routedAt),
     check("transfers_status_check", oneOf(t.status, TRANSFER_STATUSES)),
   ],
 );
@@ -738,8 +740,10 @@ export const partnerDayCalls = sqliteTable(
 
 /**
  * A partner's pings answered without a route (409) per its local day, and how many of those were
- * `suppressed` (docs/decisions/0050): with `partner_day_calls` (the routed ones) they make the day's pings.
- * Written only when a ping is refused; routing reads `suppressed` for the daily call cap.
+ * `suppressed` (docs/decisions/0050), outside the prospect's legal calling hours (`calling_window`) or over
+ * their state's calls in 24 hours (`call_limit`, docs/decisions/0064): with `partner_day_calls` (the routed
+ * ones) they make the day's pings. Written only when a ping is refused; routing reads `suppressed` for the
+ * daily call cap.
  */
 export const partnerDayRefusals = sqliteTable(
   "partner_day_refusals",
@@ -750,6 +754,8 @@ export const partnerDayRefusals = sqliteTable(
     day: text("day").notNull(),
     refused: integer("refused").notNull().default(0),
     suppressed: integer("suppressed").notNull().default(0),
+    callingWindow: integer("calling_window").notNull().default(0),
+    callLimit: integer("call_limit").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.partnerId, t.day] })],
 );

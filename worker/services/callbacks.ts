@@ -34,6 +34,7 @@ import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
 import { mailCallbackDelivered } from "./callback-notifications";
 import { purchasedLeadConsent } from "./consent-records";
+import { prospectTimeZone } from "./prospect-zone";
 import { sharedListHoldsSql } from "./suppression-rules";
 import { callbackDeliveredFact } from "./webhooks/facts";
 import { webhookRecording } from "./webhooks/record";
@@ -67,7 +68,8 @@ const prospectName = (prospect: { firstName: string; lastName: string }) =>
 /** Takes a call-back in, checked and scrubbed, and places it at once when a paid order fits. */
 export async function takeCallback(deps: Deps, input: CallbackIntake, from: Source): Promise<CallbackAccepted> {
   const { db, now } = deps;
-  const timeZone = input.prospect.timeZone ?? defaultTimeZone(input.prospect.state);
+  // An explicit zone, else the ZIP's, else the area code's state's, else the state's (docs/decisions/0064).
+  const timeZone = prospectTimeZone(input.prospect);
   const window = windowOf(input.kind, input.window, timeZone);
   if (!window) throw new InvalidError("window.to must be a time after window.from");
   const problem = windowProblem(window, now);

@@ -8,6 +8,7 @@ import { localTime } from "../../src/domain/time-zones";
 import { type PartnerPaymentTerms, type PayoutLine, payoutStatement } from "../../src/domain/transfers";
 import { partners, transfers } from "../db/schema";
 import type { Deps } from "../deps";
+import { partnerRefusalsOn } from "./ping-refusals";
 import { type TransferView, transferView } from "./transfer-events";
 
 export interface PartnerProfile {
@@ -39,7 +40,13 @@ export async function findPartnerByUser(deps: Deps, userId: string): Promise<Par
 }
 
 export interface PartnerStats {
-  today: { day: string; calls: number; dailyCallCap: number };
+  today: {
+    day: string;
+    calls: number;
+    dailyCallCap: number;
+    /** Pings refused today: all, and those outside the prospect's legal window, over a state's 24-hour calls, or on a Do Not Call list. */
+    refusals: { refused: number; callingWindow: number; callLimit: number; suppressed: number };
+  };
   completed: number;
   billable: number;
   /** Billable / completed, 0..1; null before any completed call. */
@@ -50,7 +57,7 @@ export interface PartnerStats {
 export async function partnerStats(deps: Deps, partner: PartnerProfile): Promise<PartnerStats> {
   const { db, now } = deps;
   const day = localTime(now, partner.timeZone).day;
-  const [[today], [totals]] = await Promise.all([
+  const [[today], [totals], refusals] = await Promise.all([
     db
       .select({ calls: count() })
       .from(transfers)
@@ -63,11 +70,12 @@ export async function partnerStats(deps: Deps, partner: PartnerProfile): Promise
       })
       .from(transfers)
       .where(and(eq(transfers.partnerId, partner.id), eq(transfers.status, "completed"))),
+    partnerRefusalsOn(deps, partner.id, day),
   ]);
   const completed = totals?.completed ?? 0;
   const billable = Number(totals?.billable ?? 0);
   return {
-    today: { day, calls: today?.calls ?? 0, dailyCallCap: partner.dailyCallCap },
+    today: { day, calls: today?.calls ?? 0, dailyCallCap: partner.dailyCallCap, refusals },
     completed,
     billable,
     billableRate: completed > 0 ? billable / completed : null,

@@ -14,15 +14,18 @@
  * list exists. A shared list answers `suppressed` only once an order could take the call: a ping for a
  * call no order could take gets the same answer with or without suppression (a ping is no free registry
  * lookup), and a `suppressed` answer uses one of the partner's daily calls.
+ *
+ * Calling rules (docs/decisions/0064): a prospect outside their legal calling hours (federal and state, in
+ * every zone they may be in) is refused with `calling_window` before any read; in a state that limits calls
+ * to one number in 24 hours, the main read also takes the one bounded count (an index range seek), and a
+ * number at the limit is refused with `call_limit`. Both answers say when the call may next be routed.
  */
 import { sql } from "drizzle-orm";
 import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
 import type { PingInput, RouteAnswer } from "../../src/domain/schemas/partner-api";
-import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
+import { localTime } from "../../src/domain/time-zones";
 import {
   ALL_STATES,
-  DUPLICATE_WINDOW_DAYS,
-  NO_CONTACT_STATUSES,
   NO_ROUTE_REASONS,
   type NoRouteReason,
   ROUTE_ANSWER_TTL_SECONDS,
@@ -33,6 +36,8 @@ import { batchable } from "../db/raw-batch";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
+import { limitReachedAt, refuseUntil } from "./calling-refusals";
+import { type CallingWindow, callingWindow, nextAllowedMoment } from "./calling-window";
 import {
   deliveredLastHour,
   LIMIT_COLUMNS,
@@ -42,6 +47,16 @@ import {
   withinOrderCaps,
 } from "./order-limits-sql";
 import { recordRefusal } from "./ping-refusals";
+import {
+  buyerKeyOf,
+  DAY_MS,
+  deliveredOnDay,
+  heldCount,
+  inZone,
+  localTimes,
+  partnerCallsOn,
+  recentContact,
+} from "./routing-sql";
 import { recordChecksStatement } from "./suppression-checks";
 import { privateListHoldsSql, sharedListHoldsSql } from "./suppression-rules";
 import { transferRoutedFact } from "./webhooks/facts";
@@ -49,55 +64,11 @@ import { webhookRecording } from "./webhooks/record";
 
 export type { PingInput, RouteAnswer };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** A claim lost to a concurrent ping moves on to the next order, this many times at most. */
 const MAX_CLAIM_ATTEMPTS = 5;
 /** Orders whose counts are read at once, oldest paid first, and how many such pages at most. */
 const COUNT_PAGE = 25;
 const MAX_COUNT_PAGES = 8;
-
-// ——— SQL shared by the routing read and the claim (raw: correlated counts drizzle's builder cannot say) ———
-
-/** Transfers holding a slot on order `orderId`: routed answers not yet expired and connected calls. */
-const heldCount = (orderId: unknown, now: number) =>
-  sql`(SELECT count(*) FROM transfers h WHERE h.order_id = ${orderId} AND h.status IN ('routed', 'connected') AND h.expires_at > ${now})`;
-
-/** Transfers sent to order `orderId` on local day `day`, except those that expired or went unanswered. */
-const deliveredOnDay = (orderId: unknown, day: unknown, now: number) =>
-  sql`(SELECT count(*) FROM transfers p WHERE p.order_id = ${orderId} AND p.buyer_local_day = ${day}
-      AND (p.status IN ('connected', 'completed') OR (p.status = 'routed' AND p.expires_at > ${now})))`;
-
-/**
- * What a partner used of its daily call cap on its local day `day`: its transfers (the counter the
- * triggers keep) and its `suppressed` answers (counted by ping-refusals.ts). Two primary-key seeks.
- */
-const partnerCallsOn = (partnerId: string, day: string) =>
-  sql`(coalesce((SELECT calls FROM partner_day_calls WHERE partner_id = ${partnerId} AND day = ${day}), 0)
-    + coalesce((SELECT suppressed FROM partner_day_refusals WHERE partner_id = ${partnerId} AND day = ${day}), 0))`;
-
-/** The buyer's key for the duplicate rule: the user id, else the order's e-mail. */
-const buyerKeyOf = sql`coalesce(o.user_id, 'email:' || lower(o.email))`;
-
-/**
- * The duplicate rule's one condition, for transfer alias `t`: a transfer of this phone routed within the
- * window that is a contact (every status but those in NO_CONTACT_STATUSES: an answer left to expire
- * counts until the dialer reports it unanswered or failed). The candidate read, the full read and the
- * claim all use it.
- */
-const recentContact = (phone: string, now: number) =>
-  sql`t.phone = ${phone} AND t.routed_at > ${now - DUPLICATE_WINDOW_DAYS * DAY_MS}
-    AND t.status NOT IN (${sql.join(
-      NO_CONTACT_STATUSES.map((status) => sql`${status}`),
-      sql`, `,
-    )})`;
-
-/** Local day, weekday and minute of the day in every US zone at `now`, as JSON for json_extract by an order's zone. */
-function localTimes(now: number): string {
-  return JSON.stringify(Object.fromEntries(US_TIME_ZONES.map((zone) => [zone, localTime(now, zone)])));
-}
-/** One field of localTimes for the zone in column `zoneColumn` (e.g. d.time_zone). */
-const inZone = (times: string, zoneColumn: string, field: "day" | "weekday" | "minute") =>
-  sql`json_extract(${times}, '$."' || ${sql.raw(zoneColumn)} || '".${sql.raw(field)}')`;
 
 /** An order's own limits (and its count per hour) are in LimitRow (order-limits-sql.ts). */
 interface CandidateRow extends LimitRow {
@@ -235,6 +206,9 @@ function readPing(input: PingInput, now: number, owner: KeyOwner) {
   return { ...input.prospect, optInAt };
 }
 
+/** The prospect as routing uses it: the ping's fields and the calling rules' answer for now, when open. */
+type Prospect = ReturnType<typeof readPing> & { window: Extract<CallingWindow, { open: true }> };
+
 /** The ping's consent evidence as stored (the schema has checked each format; product rule 39). */
 function storedConsent(consent: PingInput["consent"]) {
   return {
@@ -251,10 +225,13 @@ function storedConsent(consent: PingInput["consent"]) {
  * that breaks a rule (400) counts nothing; every 409 is counted for the day (ping-refusals.ts).
  */
 export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInput): Promise<RouteAnswer> {
-  const prospect = readPing(input, deps.now, owner);
+  const ping = readPing(input, deps.now, owner);
   const partnerDay = localTime(deps.now, owner.timeZone).day;
   try {
-    return await route(deps, owner, prospect, input.consent, partnerDay);
+    // The calling rules first: pure and cached, no read (docs/decisions/0064).
+    const window = callingWindow(ping, deps.now);
+    if (!window.open) refuseUntil("calling_window", window.nextAllowedAt);
+    return await route(deps, owner, { ...ping, window }, input.consent, partnerDay);
   } catch (error) {
     const reason = error instanceof ConflictError ? error.details?.reason : undefined;
     if (typeof reason === "string" && reason in NO_ROUTE_REASONS) {
@@ -267,7 +244,7 @@ export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInpu
 async function route(
   deps: Deps,
   owner: KeyOwner,
-  prospect: ReturnType<typeof readPing>,
+  prospect: Prospect,
   consent: PingInput["consent"],
   partnerDay: string,
 ): Promise<RouteAnswer> {
@@ -275,12 +252,19 @@ async function route(
   // One statement (raw SQL, the measured routing path): whether a shared Do Not Call list holds the
   // caller's number (one seek) and what the partner used of its daily call cap, beside the first few
   // candidates, already in paid order. The shared verdict waits until an order would take the call.
-  const rows = await db.all<CandidateRow & { partner_calls: number; suppressed: number }>(sql`
-    SELECT pc.partner_calls, pc.suppressed, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls,
-      ${sharedListHoldsSql(Number(prospect.phone))} AS suppressed) pc
+  // In a state that limits calls per 24 hours, the same statement takes the bounded count.
+  const limit = prospect.window.callLimit;
+  const rows = await db.all<CandidateRow & { partner_calls: number; suppressed: number; limit_at: number | null }>(sql`
+    SELECT pc.partner_calls, pc.suppressed, pc.limit_at, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls,
+      ${sharedListHoldsSql(Number(prospect.phone))} AS suppressed, ${limitReachedAt(prospect.phone, limit, now)} AS limit_at) pc
     LEFT JOIN (${candidatesFor(prospect.state, prospect.phone, now, COUNT_PAGE)}) c ON 1
     ORDER BY c.paid_at, c.order_id`);
   if ((rows[0]?.partner_calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
+  const limitAt = rows[0]?.limit_at;
+  if (limitAt !== null && limitAt !== undefined) {
+    const { states, zones } = prospect.window;
+    refuseUntil("call_limit", nextAllowedMoment(states, zones, Math.max(now, limitAt + DAY_MS)));
+  }
   const suppressed = Boolean(rows[0]?.suppressed);
   // The SQL left out this phone's recent buyers, so no candidate here is a duplicate.
   const candidates = rows.filter((row) => row.order_id !== null).map(toCandidate);
@@ -304,7 +288,7 @@ async function route(
 async function routeByFullRead(
   deps: Deps,
   owner: KeyOwner,
-  prospect: ReturnType<typeof readPing>,
+  prospect: Prospect,
   consent: PingInput["consent"],
   { partnerDay, suppressed }: { partnerDay: string; suppressed: boolean },
   claimsSoFar: number,
@@ -344,7 +328,7 @@ async function routeByFullRead(
 async function claim(
   deps: Deps,
   owner: KeyOwner,
-  prospect: ReturnType<typeof readPing>,
+  prospect: Prospect,
   consent: PingInput["consent"],
   order: RoutingCandidate,
   partnerDay: string,
@@ -375,6 +359,7 @@ async function claim(
       AND ${deliveredOnDay(sql`d.order_id`, buyerDay, now)} < d.per_day_cap
       AND ${withinOrderCaps(heldCount(sql`d.order_id`, now), now)}
       AND ${partnerCallsOn(owner.partnerId, partnerDay)} < ${owner.dailyCallCap}
+      AND ${limitReachedAt(prospect.phone, prospect.window.callLimit, now)} IS NULL
       AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(prospect.phone, now)} AND t.buyer_key = ${buyerKeyOf})
       AND NOT ${sharedListHoldsSql(Number(prospect.phone))} AND NOT ${privateListHoldsSql(Number(prospect.phone), sql`o.user_id`)}
     RETURNING id, transfer_phone`),

@@ -149,6 +149,11 @@ export const noRouteSchema = z.object({
       .join(" "),
     example: "caps_reached",
   }),
+  nextAllowedAt: z.string().optional().meta({
+    description:
+      "With `calling_window` and `call_limit`: the first moment (ISO 8601, UTC) at which the prospect may lawfully be called, under the federal and state rules in force at their location. Absent when none lies within 14 days.",
+    example: "2026-03-05T14:00:00.000Z",
+  }),
 });
 
 export const eventRefusedSchema = z

@@ -52,17 +52,26 @@ function Figures() {
     ["Average duration", loaded ? duration(loaded.averageDurationSeconds) : "…", "average-duration"],
     ["Pay per billable transfer", profile.data ? formatUsd(profile.data.payPerTransferCents) : "…", "pay-per-transfer"],
   ];
+  const refusals = loaded?.today.refusals;
   return (
-    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-busy={!loaded || undefined}>
-      {figures.map(([label, value, id]) => (
-        <Card key={id}>
-          <dt className="text-sm text-ink-soft">{label}</dt>
-          <dd className="mt-1 text-2xl font-bold" data-testid={id}>
-            {value}
-          </dd>
-        </Card>
-      ))}
-    </dl>
+    <>
+      <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-busy={!loaded || undefined}>
+        {figures.map(([label, value, id]) => (
+          <Card key={id}>
+            <dt className="text-sm text-ink-soft">{label}</dt>
+            <dd className="mt-1 text-2xl font-bold" data-testid={id}>
+              {value}
+            </dd>
+          </Card>
+        ))}
+      </dl>
+      <p className="mt-3 text-sm text-ink-soft" data-testid="refusals-today">
+        Pings refused today: {refusals ? refusals.refused : "…"}
+        {refusals
+          ? ` — ${refusals.callingWindow} outside the prospect's legal calling hours, ${refusals.callLimit} over their state's calls in 24 hours, ${refusals.suppressed} on a Do Not Call list.`
+          : ""}
+      </p>
+    </>
   );
 }
 

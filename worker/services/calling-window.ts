@@ -1,0 +1,94 @@
+/**
+ * Whether a prospect may be called now, and if not, when (docs/decisions/0064): the calling rules of
+ * src/domain/calling-rules.ts in every zone the prospect may be in (prospect-zone.ts), with the states'
+ * public holidays from date-holidays. A moment is allowed only when it is allowed in every candidate
+ * zone. Pure computation, cached per states, zone and local day, so a ping pays a map lookup (the ping
+ * hot path); only refusals search ahead for the next allowed moment.
+ */
+import Holidays from "date-holidays";
+import {
+  allowedHours,
+  callLimit,
+  type DayHours,
+  holidayStates,
+  withinAllowedHours,
+} from "../../src/domain/calling-rules";
+import { localTime } from "../../src/domain/time-zones";
+import { type ProspectPlace, prospectZones } from "./prospect-zone";
+
+const QUARTER_HOUR_MS = 15 * 60_000;
+/** How far ahead the next allowed moment is searched (a weekend and a holiday fit many times over). */
+const SEARCH_LIMIT_MS = 14 * 24 * 60 * 60_000;
+/** Cached days before the caches are emptied (bounded memory in a long-lived isolate). */
+const CACHE_LIMIT = 5000;
+
+const holidayDays = new Map<string, ReadonlySet<string>>();
+
+/** Whether local day `day` (YYYY-MM-DD) is a public holiday of `state` (date-holidays, type `public`). */
+export function isStateHoliday(state: string, day: string): boolean {
+  const year = day.slice(0, 4);
+  const key = `${state} ${year}`;
+  let days = holidayDays.get(key);
+  if (!days) {
+    const holidays = new Holidays("US", state, { types: ["public"] });
+    const list = holidays.getHolidays(Number(year)) || [];
+    days = new Set(list.filter((holiday) => holiday.type === "public").map((holiday) => holiday.date.slice(0, 10)));
+    if (holidayDays.size >= CACHE_LIMIT) holidayDays.clear();
+    holidayDays.set(key, days);
+  }
+  return days.has(day);
+}
+
+const hoursCache = new Map<string, DayHours>();
+
+/** The allowed hours of one local day in one zone for a prospect under `states`' rules (cached). */
+function hoursOn(states: readonly string[], local: { day: string; weekday: number }): DayHours {
+  const key = `${states.join(",")} ${local.day}`;
+  let hours = hoursCache.get(key);
+  if (hours === undefined) {
+    const keepsHolidays = holidayStates(states, local.day);
+    hours = allowedHours(states, local, (state) => keepsHolidays.includes(state) && isStateHoliday(state, local.day));
+    if (hoursCache.size >= CACHE_LIMIT) hoursCache.clear();
+    hoursCache.set(key, hours);
+  }
+  return hours;
+}
+
+/** Whether moment `at` is allowed in every zone. */
+function allowedAt(states: readonly string[], zones: readonly string[], at: number): boolean {
+  return zones.every((zone) => {
+    const local = localTime(at, zone);
+    return withinAllowedHours(hoursOn(states, local), local.minute);
+  });
+}
+
+/** The first moment at or after `from` allowed in every zone (rule boundaries fall on quarter hours of UTC). */
+export function nextAllowedMoment(states: readonly string[], zones: readonly string[], from: number): number | null {
+  if (allowedAt(states, zones, from)) return from;
+  for (
+    let at = Math.ceil(from / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+    at <= from + SEARCH_LIMIT_MS;
+    at += QUARTER_HOUR_MS
+  ) {
+    if (allowedAt(states, zones, at)) return at;
+  }
+  return null;
+}
+
+export type CallingWindow =
+  | { open: true; states: readonly string[]; zones: readonly string[]; callLimit: number | null }
+  | { open: false; states: readonly string[]; zones: readonly string[]; nextAllowedAt: number | null };
+
+/** Whether the prospect may be called at `now`: open (with the 24-hour call limit, if any), or when next. */
+export function callingWindow(place: ProspectPlace, now: number): CallingWindow {
+  const { states, zones } = prospectZones(place);
+  if (allowedAt(states, zones, now)) {
+    const limits = zones.map((zone) => callLimit(states, localTime(now, zone).day));
+    const limit = limits.reduce<number | null>(
+      (min, value) => (value === null ? min : Math.min(min ?? value, value)),
+      null,
+    );
+    return { open: true, states, zones, callLimit: limit };
+  }
+  return { open: false, states, zones, nextAllowedAt: nextAllowedMoment(states, zones, now) };
+}
