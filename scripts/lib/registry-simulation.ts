@@ -8,8 +8,8 @@
  * piece, so 258.5 million numbers stream through a few MB at a time.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
+import areaCodeData from "areacodes/lib/data.json" with { type: "json" };
 
 /** Dialable exchanges are 200-999: 800 of 10,000 lines each. */
 const FIRST_EXCHANGE = 200;
@@ -22,8 +22,7 @@ const WEIGHT_SPREAD = 1.5;
 
 /** The US area codes the `areacodes` package lists, ascending. */
 export function usAreaCodes(): number[] {
-  const data = createRequire(import.meta.url)("areacodes/lib/data.json") as Record<string, unknown>;
-  return Object.keys(data)
+  return Object.keys(areaCodeData)
     .map(Number)
     .filter((code) => code >= 200 && code <= 999)
     .sort((a, b) => a - b);
@@ -107,7 +106,7 @@ function writeNumber(out: Uint8Array, at: number, prefix: Uint8Array, slot: numb
 
 const asBytes = (text: string) => new TextEncoder().encode(text);
 
-export interface AreaCodeFiles {
+interface AreaCodeFiles {
   areaCode: number;
   numbers: number;
   deleted: number;

@@ -9,9 +9,9 @@
  * those bytes, which is what a Worker keeps in its cache.
  */
 
-export const LINES_PER_EXCHANGE = 10_000;
+const LINES_PER_EXCHANGE = 10_000;
 /** Exchanges 000-999: every exchange a phone key can hold (only 200-999 are dialable in the NANP). */
-export const EXCHANGES_PER_AREA_CODE = 1_000;
+const EXCHANGES_PER_AREA_CODE = 1_000;
 export const EXCHANGE_BYTES = LINES_PER_EXCHANGE / 8;
 /** Numbers an area code can hold: its exchanges times their lines. */
 const AREA_CODE_SPAN = EXCHANGES_PER_AREA_CODE * LINES_PER_EXCHANGE;

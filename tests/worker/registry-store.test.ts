@@ -168,6 +168,37 @@ describe("the registry's bits in R2", () => {
     expect(await registryObjects(808)).toHaveLength(3);
   });
 
+  it("a full area code (727,273 numbers, every 11th line of exchanges 200-999): stored, looked up, changed", async () => {
+    const deps = createDeps(env);
+    const listed = (key: number) => key % 10_000_000 >= 2_000_000 && key % 11 === 0;
+    const numbers: number[] = [];
+    for (let key = 7_202_000_000; key < 7_210_000_000; key++) if (listed(key)) numbers.push(key);
+    let started = performance.now();
+    const stored = await storeRegistryFullList(deps, 720, numbers.map((key) => `${key}\n`).join(""));
+    const storeMs = performance.now() - started;
+    expect(stored.numbers).toBe(numbers.length);
+    const cache = new RegistryCache();
+    started = performance.now();
+    await listedOnRegistry(deps, [7_205_550_000], cache);
+    const uncachedMs = performance.now() - started;
+    const probes = Array.from({ length: 100_000 }, (_, i) => 7_200_000_000 + ((i * 7_919) % 10_000_000));
+    started = performance.now();
+    const found = await listedOnRegistry(deps, probes, cache);
+    const cachedMs = performance.now() - started;
+    expect(probes.filter((key) => found.has(key) !== listed(key))).toEqual([]);
+    const changes = numbers.slice(0, 7_000).map((key) => `${key},D`);
+    started = performance.now();
+    const changed = await applyRegistryChangeList(deps, 720, lines(...changes));
+    const changeMs = performance.now() - started;
+    expect(changed).toMatchObject({ removed: 7_000, numbers: numbers.length - 7_000 });
+    const objects = (await env.DOCUMENTS.list({ prefix: "registry/720/", include: ["httpMetadata"] })).objects;
+    const bytes = Math.max(...objects.map((object) => object.size));
+    expect(bytes).toBeLessThanOrEqual(12 + 800 * (8 + 1_250));
+    console.log(
+      `registry, a full area code: ${(bytes / 1e6).toFixed(2)} MB stored; full list stored in ${storeMs.toFixed(0)} ms; first lookup (R2 read) ${uncachedMs.toFixed(1)} ms; 100,000 cached lookups ${cachedMs.toFixed(0)} ms (${((cachedMs * 1000) / 100_000).toFixed(2)} µs each); 7,000-line change list ${changeMs.toFixed(0)} ms`,
+    );
+  }, 120_000);
+
   it("keeps the isolate's bits within its byte budget, least recently used out first", async () => {
     const deps = createDeps(env);
     for (const areaCode of [901, 902, 903])

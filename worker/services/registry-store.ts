@@ -21,7 +21,7 @@ import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 
 /** How long an isolate trusts a pointer it read: a swap reaches every isolate within this. */
-export const POINTER_TTL_MS = 60_000;
+const POINTER_TTL_MS = 60_000;
 /** The bits an isolate keeps: about 40 full area codes, a third of the isolate's 128 MB. */
 const CACHE_BYTES = 48 * 1024 * 1024;
 
