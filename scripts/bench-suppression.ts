@@ -28,6 +28,7 @@ import { benchDataSql } from "./bench-transfers.ts";
 import { launchChromium } from "./chromium.ts";
 import { DEMO_ADMIN } from "./demo-data.ts";
 import { d1ExecuteFile } from "./lib/d1.ts";
+import { OPEN_CALLING_HOURS_VARS } from "./lib/env.ts";
 import { withLocalD1 } from "./lib/local-d1.ts";
 import { bin, root } from "./lib/paths.ts";
 import { run } from "./lib/run.ts";
@@ -174,24 +175,20 @@ async function oneRun(options: SuppressionBenchOptions, file: string): Promise<R
   console.log(
     `\n${bigSize.toLocaleString("en-US")} leads, ${BENCH_ORDERS.toLocaleString("en-US")} open orders; loading ${options.numbers.toLocaleString("en-US")} numbers in Chromium:`,
   );
-  const big = await startLocalServer(
-    "bench-suppression",
-    {},
-    {
-      beforeStart: async (persistTo) => {
-        await withLocalD1(persistTo, async (d1) => {
-          await insertBenchLeads(d1, 0, bigSize, Date.now());
-          await insertPrivateUploader(d1);
-        });
-        const sql = (await benchDataSql(BENCH_ORDERS, BENCH_TRANSFERS, Date.now(), keys)).filter(
-          (line) => line !== "ANALYZE;",
-        );
-        const path = join(mkdtempSync(join(tmpdir(), "bench-suppression-")), "orders.sql");
-        writeFileSync(path, sql.join("\n"));
-        d1ExecuteFile(path, { persistTo });
-      },
+  const big = await startLocalServer("bench-suppression", OPEN_CALLING_HOURS_VARS, {
+    beforeStart: async (persistTo) => {
+      await withLocalD1(persistTo, async (d1) => {
+        await insertBenchLeads(d1, 0, bigSize, Date.now());
+        await insertPrivateUploader(d1);
+      });
+      const sql = (await benchDataSql(BENCH_ORDERS, BENCH_TRANSFERS, Date.now(), keys)).filter(
+        (line) => line !== "ANALYZE;",
+      );
+      const path = join(mkdtempSync(join(tmpdir(), "bench-suppression-")), "orders.sql");
+      writeFileSync(path, sql.join("\n"));
+      d1ExecuteFile(path, { persistTo });
     },
-  );
+  });
   const browser = await launchChromium();
   try {
     const load = await loadInChromium(browser, big.baseURL, file, options.numbers);
@@ -210,23 +207,19 @@ async function oneRun(options: SuppressionBenchOptions, file: string): Promise<R
     console.log(
       `\n${smallSize.toLocaleString("en-US")} leads with the ${options.numbers.toLocaleString("en-US")} numbers loaded in SQL:`,
     );
-    const small = await startLocalServer(
-      "bench-suppression-small",
-      {},
-      {
-        beforeStart: async (persistTo) => {
-          await withLocalD1(persistTo, async (d1) => {
-            await insertBenchLeads(d1, 0, smallSize, Date.now());
-            await loadNumbersInSql(d1, options.numbers, Date.now());
-            await d1.batch([
-              d1.prepare("DELETE FROM aged_lead_counts"),
-              d1.prepare(`INSERT INTO aged_lead_counts (state, area_code, unsold) SELECT state, coalesce(area_code, ''), count(*)
+    const small = await startLocalServer("bench-suppression-small", OPEN_CALLING_HOURS_VARS, {
+      beforeStart: async (persistTo) => {
+        await withLocalD1(persistTo, async (d1) => {
+          await insertBenchLeads(d1, 0, smallSize, Date.now());
+          await loadNumbersInSql(d1, options.numbers, Date.now());
+          await d1.batch([
+            d1.prepare("DELETE FROM aged_lead_counts"),
+            d1.prepare(`INSERT INTO aged_lead_counts (state, area_code, unsold) SELECT state, coalesce(area_code, ''), count(*)
                 FROM aged_leads WHERE sold_at IS NULL AND suppressed_at IS NULL GROUP BY 1, 2`),
-            ]);
-          });
-        },
+          ]);
+        });
       },
-    );
+    });
     try {
       const list100k = await listQueries(small.baseURL);
       console.table(

@@ -14,6 +14,7 @@ import { apiKeys, partners, users } from "../worker/db/schema.ts";
 import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/services/api-key-format.ts";
 import { type D1Target, d1ExecuteFile, d1Query } from "./lib/d1.ts";
 import { inlinedSql, statements } from "./lib/drizzle-sql.ts";
+import { OPEN_CALLING_HOURS_VARS } from "./lib/env.ts";
 import { startLocalServer } from "./local-server.ts";
 
 const DAY_MS = 86_400_000;
@@ -155,23 +156,19 @@ export async function benchTransfers(options: {
     (_, i) => `${API_KEY_PREFIX}bench_${i}_${crypto.randomUUID().replaceAll("-", "")}`,
   );
   const loadStarted = performance.now();
-  const server = await startLocalServer(
-    "bench-transfers-state",
-    {},
-    {
-      beforeStart: async (persistTo) => {
-        const target: D1Target = { persistTo };
-        const file = join(mkdtempSync(join(tmpdir(), "bench-transfers-")), "data.sql");
-        writeFileSync(file, (await benchDataSql(options.orders, options.transfers, Date.now(), keys)).join("\n"));
-        d1ExecuteFile(file, target);
-        const [counts] = d1Query<{ orders: number; transfers: number }>(
-          "SELECT (SELECT count(*) FROM order_delivery) AS orders, (SELECT count(*) FROM transfers) AS transfers",
-          target,
-        );
-        console.log(`Loaded ${counts?.orders} open orders and ${counts?.transfers} transfers.`);
-      },
+  const server = await startLocalServer("bench-transfers-state", OPEN_CALLING_HOURS_VARS, {
+    beforeStart: async (persistTo) => {
+      const target: D1Target = { persistTo };
+      const file = join(mkdtempSync(join(tmpdir(), "bench-transfers-")), "data.sql");
+      writeFileSync(file, (await benchDataSql(options.orders, options.transfers, Date.now(), keys)).join("\n"));
+      d1ExecuteFile(file, target);
+      const [counts] = d1Query<{ orders: number; transfers: number }>(
+        "SELECT (SELECT count(*) FROM order_delivery) AS orders, (SELECT count(*) FROM transfers) AS transfers",
+        target,
+      );
+      console.log(`Loaded ${counts?.orders} open orders and ${counts?.transfers} transfers.`);
     },
-  );
+  });
   console.log(`Data loaded and server up in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s.`);
   try {
     let k = 0;

@@ -17,6 +17,12 @@ export interface Env {
   APP_ENV: string;
   /** "true" lets the simulated payment provider answer requests to localhost (never set in wrangler.toml). */
   ALLOW_SIMULATED_PAYMENTS?: string;
+  /**
+   * Local test servers only (the browser tests): an ISO instant at which the calling rules are read instead
+   * of the clock, so a run at night still routes calls. Ignored unless APP_ENV is development and simulated
+   * payments are on (which the local server allows only on a loopback address); docs/decisions/0064.
+   */
+  CALLING_RULES_AT?: string;
   PUBLIC_SITE_URL?: string;
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { CALLING_RULES, callLimit, FEDERAL, rulesInForce } from "../../src/domain/calling-rules";
-import { callingWindow, isStateHoliday, nextAllowedMoment } from "../../worker/services/calling-window";
+import type { Env } from "../../worker/env";
+import {
+  callingRulesClock,
+  callingWindow,
+  isStateHoliday,
+  nextAllowedMoment,
+} from "../../worker/services/calling-window";
 import { areaCodeState, prospectTimeZone, prospectZones, zipZone } from "../../worker/services/prospect-zone";
 
 const open = (place: Parameters<typeof callingWindow>[0], iso: string) => callingWindow(place, Date.parse(iso)).open;
@@ -205,3 +211,27 @@ function localIso(day: string, hour: number, minute: number, zone: string): stri
 function dayBefore(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
+
+describe("the clock the rules are read at", () => {
+  const now = Date.UTC(2026, 10, 27, 7, 45);
+  const at = "2027-03-03T20:00:00Z";
+  const env = (vars: Partial<Env>) => ({ APP_ENV: "production", ...vars }) as Env;
+
+  it("is the request's clock, unless a local test server names an instant", () => {
+    expect(callingRulesClock(env({}), now)).toBe(now);
+    expect(
+      callingRulesClock(env({ APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true", CALLING_RULES_AT: at }), now),
+    ).toBe(Date.parse(at));
+  });
+
+  it("ignores the instant in production, without simulated payments, or when it is no date", () => {
+    expect(callingRulesClock(env({ ALLOW_SIMULATED_PAYMENTS: "true", CALLING_RULES_AT: at }), now)).toBe(now);
+    expect(callingRulesClock(env({ APP_ENV: "development", CALLING_RULES_AT: at }), now)).toBe(now);
+    expect(
+      callingRulesClock(
+        env({ APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true", CALLING_RULES_AT: "soon" }),
+        now,
+      ),
+    ).toBe(now);
+  });
+});

@@ -14,6 +14,7 @@ import {
   withinAllowedHours,
 } from "../../src/domain/calling-rules";
 import { localTime } from "../../src/domain/time-zones";
+import type { Env } from "../env";
 import { type ProspectPlace, prospectZones } from "./prospect-zone";
 
 const QUARTER_HOUR_MS = 15 * 60_000;
@@ -91,4 +92,14 @@ export function callingWindow(place: ProspectPlace, now: number): CallingWindow 
     return { open: true, states, zones, callLimit: limit };
   }
   return { open: false, states, zones, nextAllowedAt: nextAllowedMoment(states, zones, now) };
+}
+
+/**
+ * The moment the calling rules are read at: the request's clock, or on a local test server the instant
+ * `CALLING_RULES_AT` names (never in production: it needs development mode and simulated payments).
+ */
+export function callingRulesClock(env: Env, now: number): number {
+  if (env.APP_ENV !== "development" || env.ALLOW_SIMULATED_PAYMENTS !== "true" || !env.CALLING_RULES_AT) return now;
+  const at = Date.parse(env.CALLING_RULES_AT);
+  return Number.isNaN(at) ? now : at;
 }

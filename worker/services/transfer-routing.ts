@@ -37,7 +37,7 @@ import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
 import { limitReachedAt, refuseUntil } from "./calling-refusals";
-import { type CallingWindow, callingWindow, nextAllowedMoment } from "./calling-window";
+import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "./calling-window";
 import {
   deliveredLastHour,
   LIMIT_COLUMNS,
@@ -229,7 +229,7 @@ export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInpu
   const partnerDay = localTime(deps.now, owner.timeZone).day;
   try {
     // The calling rules first: pure and cached, no read (docs/decisions/0064).
-    const window = callingWindow(ping, deps.now);
+    const window = callingWindow(ping, callingRulesClock(deps.env, deps.now));
     if (!window.open) refuseUntil("calling_window", window.nextAllowedAt);
     return await route(deps, owner, { ...ping, window }, input.consent, partnerDay);
   } catch (error) {
