@@ -18,12 +18,15 @@ beforeEach(clearTransfers);
 const chicago = (hour: number, minute = 0, day = 4) => Date.UTC(2026, 2, day, hour + 6, minute);
 
 type Partner = Awaited<ReturnType<typeof createPartner>>;
-const input = (phone = newPhone()) =>
+const input = (phone = newPhone(), state = "TX") =>
   pingSchema.parse({
-    prospect: { firstName: "Ann", lastName: "Lee", phone, state: "TX" },
+    prospect: { firstName: "Ann", lastName: "Lee", phone, state },
     consent: { optInAt: "2026-01-01T00:00:00Z", optInUrl: "https://example.com/quote" },
   });
 const route = (partner: Partner, now: number) => routeTransfer(createDeps(env, now), partner.owner, input());
+/** A Hawaii prospect (808 number), whose calling hours (docs/decisions/0064) are still open at a Chicago night. */
+const routeAtNight = (partner: Partner, now: number) =>
+  routeTransfer(createDeps(env, now), partner.owner, input(`808${newPhone().slice(3)}`, "HI"));
 const noRoute = async (promise: Promise<unknown>, reason: string) =>
   expect(promise).rejects.toMatchObject({ name: "ConflictError", details: { reason } });
 const connect = (partner: Partner, id: string, now: number) =>
@@ -45,12 +48,12 @@ describe("routing keeps to an order's own limits", () => {
     const partner = await createPartner();
     await createOpenOrder({ closedFrom: "2026-03-04", closedUntil: "2026-03-05", timeZone: "America/New_York" });
     await noRoute(route(partner, chicago(10, 0, 4)), "outside_hours");
-    await noRoute(route(partner, chicago(22, 30, 5)), "outside_hours"); // 23:30 on the 5th in New York
+    await noRoute(routeAtNight(partner, chicago(22, 30, 5)), "outside_hours"); // 23:30 on the 5th in New York
     // 23:30 on the 5th in Chicago is already the 6th in New York: open again.
-    expect((await route(partner, chicago(23, 30, 5))).transferId).toBeTruthy();
+    expect((await routeAtNight(partner, chicago(23, 30, 5))).transferId).toBeTruthy();
     // 23:59 on the 3rd in New York is open; a minute later the closure starts.
-    expect((await route(partner, chicago(22, 59, 3))).transferId).toBeTruthy();
-    await noRoute(route(partner, chicago(23, 0, 3)), "outside_hours");
+    expect((await routeAtNight(partner, chicago(22, 59, 3))).transferId).toBeTruthy();
+    await noRoute(routeAtNight(partner, chicago(23, 0, 3)), "outside_hours");
   });
 
   it("puts through at most the hourly cap in any 60 minutes, counted as the per-day cap counts", async () => {
