@@ -1,6 +1,6 @@
 /**
  * The call-back journey (docs/decisions/0058, 0060, 0062): the demo partner posts a call-back over the
- * partner API → it goes to the demo buyer's paid call-back order (the seed's, the oldest with room) → the
+ * partner API → it goes to the demo buyer's paid call-back order (the seed's, given one more place, the oldest with room) → the
  * delivery e-mail is in the local outbox → the buyer sees it in My Call-Backs and marks "No answer",
  * which stays after a reload; the Return action says when it opens. Then axe on My Call-Backs at 1280
  * and 390 px. And a buyer returns a call-back not reached, from the keyboard, once its window has ended.
@@ -61,11 +61,17 @@ test("a partner's call-back reaches My Call-Backs and the outbox, and the buyer 
   buyerPage: page,
 }) => {
   const person = prospect();
+  const [buyer] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(DEMO_BUYER.username)}`);
+  // The seed's call-back order of the demo buyer is full (its places are delivered): one more place, so it
+  // is the oldest paid order with room when the partner's call-back arrives.
+  query(
+    `UPDATE orders SET quantity = quantity + 1 WHERE user_id = ${sqlLiteral(buyer?.id ?? "")} AND status = 'paid'
+      AND json_extract(details, '$.leadType') = 'Call-Backs'`,
+  );
   const callbackId = await postCallback(person);
   const [row] = query<{ buyer_user_id: string | null }>(
     `SELECT buyer_user_id FROM callback_opportunities WHERE id = ${sqlLiteral(callbackId)}`,
   );
-  const [buyer] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(DEMO_BUYER.username)}`);
   expect(row?.buyer_user_id).toBe(buyer?.id);
 
   await expect
