@@ -126,7 +126,7 @@ export function windowFit(place: ProspectPlace, start: number, end: number): Win
 }
 
 /** The calling status line of one prospect at `now`, in the prospect's own (first candidate) zone. */
-export function callableAt(place: ProspectPlace, now: number): Callable {
+function callableAt(place: ProspectPlace, now: number): Callable {
   const window = callingWindow(place, now);
   const timeZone = window.zones[0] ?? defaultTimeZone(place.state);
   const next = window.open ? null : window.nextAllowedAt;
