@@ -3,10 +3,13 @@
  * My Call-Backs, both CSVs and the aged-lead list say "Callable now" or from when at the request's clock,
  * and the marketplace filters on it.
  */
+import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WINDOW_FIT_LABELS } from "../../src/domain/callable";
 import type { DeliveredCallback } from "../../src/domain/schemas/callbacks";
 import type { AgedLeadPage, OwnedLeadPage } from "../../src/domain/schemas/dashboard";
+import { listAvailableLeads } from "../../worker/services/lead-listing";
+import { watchD1 } from "./d1-usage";
 import { createCallback, createLead, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";
 
@@ -169,5 +172,51 @@ describe("the aged-lead marketplace", () => {
   it("refuses a callable flag that is not true or false", async () => {
     const { cookie } = await buyerAt(FLORIDA_EVENING);
     expect((await callApi("/api/aged-leads?callable=yes", { cookie })).status).toBe(400);
+  });
+
+  /** The list through a watched D1 at `now`, "callable now" on. */
+  async function watchedList(now: number, location?: string) {
+    const watched = watchD1(env.DB);
+    const deps = { db: testDb(), env: { ...env, DB: watched.db } as Cloudflare.Env, now };
+    const page = await listAvailableLeads(deps, 1, location, false, true);
+    return { page, statements: watched.usage.statements };
+  }
+
+  it("reads no page at all when nothing may be called anywhere (3 am in New York, 10 pm in Honolulu)", async () => {
+    await createLead(testDb(), { state: "HI", phone: phoneIn("808") });
+    const night = Date.UTC(2027, 2, 4, 8);
+    const first = await watchedList(night);
+    expect(first.page.total).toBe(0);
+    // The counts and the reservations (the isolate's hint may plan a page only on the first call).
+    const { page, statements } = await watchedList(night);
+    expect(page).toMatchObject({ items: [], total: 0 });
+    expect(statements).toHaveLength(2);
+    expect(statements.some((statement) => /FROM aged_leads\s+WHERE rowid IN/.test(statement.sql))).toBe(false);
+  });
+
+  /** The query plan of the page statement `listAvailableLeads` ran (the second call: the counts hint is warm). */
+  async function pagePlan(callableOnly: boolean): Promise<string[]> {
+    const watched = watchD1(env.DB);
+    const deps = { db: testDb(), env: { ...env, DB: watched.db } as Cloudflare.Env, now: FLORIDA_EVENING };
+    await listAvailableLeads(deps, 1, undefined, false, callableOnly);
+    const pageQuery = watched.usage.statements.find((statement) =>
+      /FROM aged_leads\s+WHERE rowid IN/.test(statement.sql),
+    );
+    if (!pageQuery) throw new Error("no page query");
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${pageQuery.sql}`)
+      .bind(...Array.from({ length: pageQuery.params }, () => null))
+      .all<{ detail: string }>();
+    return results.map((row) => row.detail);
+  }
+
+  it("walks the same listing index with the callable keys as without, testing them as a list", async () => {
+    await watchedList(FLORIDA_EVENING);
+    const walks = (plan: string[]) => plan.filter((detail) => /^(SCAN|SEARCH) aged_leads\b/.test(detail));
+    const plain = await pagePlan(false);
+    const callable = await pagePlan(true);
+    expect(walks(plain)).toContain("SCAN aged_leads USING INDEX aged_leads_listing_idx");
+    expect(walks(callable)).toEqual(walks(plain));
+    expect(callable).toContain("SCAN json_each VIRTUAL TABLE INDEX 1:");
+    expect(plain).not.toContain("SCAN json_each VIRTUAL TABLE INDEX 1:");
   });
 });
