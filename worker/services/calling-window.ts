@@ -15,7 +15,7 @@ import {
   withinAllowedHours,
 } from "../../src/domain/calling-rules";
 import { defaultTimeZone, localTime } from "../../src/domain/time-zones";
-import type { Env } from "../env";
+import type { Deps } from "../deps";
 import { areaCodeState, type ProspectPlace, prospectZones, zipZone } from "./prospect-zone";
 
 const QUARTER_HOUR_MS = 15 * 60_000;
@@ -99,7 +99,8 @@ export function callingWindow(place: ProspectPlace, now: number): CallingWindow 
  * The moment the calling rules are read at: the request's clock, or on a local test server the instant
  * `CALLING_RULES_AT` names (never in production: it needs development mode and simulated payments).
  */
-export function callingRulesClock(env: Env, now: number): number {
+export function callingRulesClock(deps: Pick<Deps, "env" | "now">): number {
+  const { env, now } = deps;
   if (env.APP_ENV !== "development" || env.ALLOW_SIMULATED_PAYMENTS !== "true" || !env.CALLING_RULES_AT) return now;
   const at = Date.parse(env.CALLING_RULES_AT);
   return Number.isNaN(at) ? now : at;
