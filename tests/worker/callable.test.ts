@@ -160,6 +160,26 @@ describe("the aged-lead marketplace", () => {
     expect((await list(cookie, "page=1&location=415&callable=true")).total).toBe(1);
   });
 
+  it("counts running reservations against the callable leads only when the Floridian is held too", async () => {
+    const { cookie } = await buyerAt(FLORIDA_EVENING);
+    const db = testDb();
+    const californian = await createLead(db, { state: "CA", phone: phoneIn("415") });
+    const floridian = await createLead(db, { state: "FL", phone: phoneIn("305") });
+    const before = await list(cookie, "page=1&callable=true");
+    const inCaliforniaBefore = (await list(cookie, "page=1&location=CA&callable=true")).total;
+    const other = await signedIn();
+    const reserved = await callApi("/api/bulk-purchase-leads", {
+      json: { leadIds: [californian.id, floridian.id] },
+      cookie: other.cookie,
+    });
+    expect(reserved.status).toBe(200);
+    const after = await list(cookie, "page=1&callable=true");
+    // The Floridian was not callable, so holding it changes nothing here.
+    expect(after.total).toBe(before.total - 1);
+    expect(after.items.map((item) => item.id)).not.toContain(californian.id);
+    expect((await list(cookie, "page=1&location=CA&callable=true")).total).toBe(inCaliforniaBefore - 1);
+  });
+
   it("lists nothing callable on a Sunday morning in Texas for Texas leads, and all of them at noon", async () => {
     const { cookie } = await buyerAt(TEXAS_SUNDAY_MORNING);
     const first = await list(cookie, "page=1&location=TX");
