@@ -40,6 +40,7 @@ const zonedDayTime = /* @__PURE__ */ formatterPerZone({
   minute: "2-digit",
   timeZoneName: "short",
 });
+const zonedWeekday = /* @__PURE__ */ formatterPerZone({ weekday: "short" });
 const zonedClock = /* @__PURE__ */ formatterPerZone({ hour: "numeric", minute: "2-digit", timeZoneName: "short" });
 const logTimeFormat = /* @__PURE__ */ new Intl.DateTimeFormat("en-US", {
   month: "short",
@@ -51,6 +52,10 @@ const logTimeFormat = /* @__PURE__ */ new Intl.DateTimeFormat("en-US", {
 
 /** "Fri, Nov 27, 9:00 AM EST" as a zone's clock reads it (the reader's own zone when none is given). */
 export const formatDayTimeIn = (instant: number, timeZone?: string) => zonedDayTime(timeZone).format(instant);
+
+/** "Thu 9:00 AM CST": a moment within the coming week as a zone's clock reads it. */
+export const formatWeekdayTimeIn = (instant: number, timeZone?: string) =>
+  `${zonedWeekday(timeZone).format(instant)} ${zonedClock(timeZone).format(instant)}`;
 
 /** A call-back's window, "Fri, Nov 27, 9:00 AM EST – 11:00 AM EST", in a zone (the reader's own when none). */
 export const formatWindowIn = (start: number, end: number, timeZone?: string) =>

@@ -215,23 +215,20 @@ function dayBefore(day: string): string {
 describe("the clock the rules are read at", () => {
   const now = Date.UTC(2026, 10, 27, 7, 45);
   const at = "2027-03-03T20:00:00Z";
-  const env = (vars: Partial<Env>) => ({ APP_ENV: "production", ...vars }) as Env;
+  const env = (vars: Partial<Env>) => ({ env: { APP_ENV: "production", ...vars } as Env, now });
 
   it("is the request's clock, unless a local test server names an instant", () => {
-    expect(callingRulesClock(env({}), now)).toBe(now);
+    expect(callingRulesClock(env({}))).toBe(now);
     expect(
-      callingRulesClock(env({ APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true", CALLING_RULES_AT: at }), now),
+      callingRulesClock(env({ APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true", CALLING_RULES_AT: at })),
     ).toBe(Date.parse(at));
   });
 
   it("ignores the instant in production, without simulated payments, or when it is no date", () => {
-    expect(callingRulesClock(env({ ALLOW_SIMULATED_PAYMENTS: "true", CALLING_RULES_AT: at }), now)).toBe(now);
-    expect(callingRulesClock(env({ APP_ENV: "development", CALLING_RULES_AT: at }), now)).toBe(now);
+    expect(callingRulesClock(env({ ALLOW_SIMULATED_PAYMENTS: "true", CALLING_RULES_AT: at }))).toBe(now);
+    expect(callingRulesClock(env({ APP_ENV: "development", CALLING_RULES_AT: at }))).toBe(now);
     expect(
-      callingRulesClock(
-        env({ APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true", CALLING_RULES_AT: "soon" }),
-        now,
-      ),
+      callingRulesClock(env({ APP_ENV: "development", ALLOW_SIMULATED_PAYMENTS: "true", CALLING_RULES_AT: "soon" })),
     ).toBe(now);
   });
 });

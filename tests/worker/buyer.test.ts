@@ -37,6 +37,8 @@ describe("GET /api/aged-leads", () => {
       price: 4,
       priceCents: 400,
       certified: false,
+      // Its calling line at the wall clock (tests/worker/callable.test.ts checks it at fixed clocks).
+      callable: expect.objectContaining({ timeZone: "America/Chicago", label: expect.stringMatching(/^Callable /) }),
     });
     expect(JSON.stringify(first)).not.toContain("mary@example.com");
     const second = await (await callApi("/api/aged-leads?location=QA&page=2", { cookie })).json<{ items: unknown[] }>();
@@ -196,7 +198,7 @@ describe("My Leads and My Orders", () => {
     expect(csv.headers.get("content-disposition")).toContain("attachment");
     const text = await csv.text();
     expect(text.split("\r\n")[0]).toBe(
-      "Name,Phone,Email,State,Form fill time,Purchased at,Order,Opt-in time (UTC),Opt-in page URL,Consent text or version,IP address,TrustedForm certificate URL,Jornaya LeadiD,Certificate",
+      "Name,Phone,Email,State,Form fill time,Purchased at,Order,Time zone,Callable,Opt-in time (UTC),Opt-in page URL,Consent text or version,IP address,TrustedForm certificate URL,Jornaya LeadiD,Certificate",
     );
     expect(text).toContain(`"'=cmd Smith"`);
 

@@ -353,7 +353,7 @@ describe("My Leads with 10,000 purchased leads", () => {
     }
     const lines = text.split("\r\n");
     expect(lines[0]).toBe(
-      "Name,Phone,Email,State,Form fill time,Purchased at,Order,Opt-in time (UTC),Opt-in page URL,Consent text or version,IP address,TrustedForm certificate URL,Jornaya LeadiD,Certificate",
+      "Name,Phone,Email,State,Form fill time,Purchased at,Order,Time zone,Callable,Opt-in time (UTC),Opt-in page URL,Consent text or version,IP address,TrustedForm certificate URL,Jornaya LeadiD,Certificate",
     );
     expect(lines).toHaveLength(10_001);
     expect(new Set(lines.slice(1)).size).toBe(10_000);

@@ -18,8 +18,8 @@ import { validate, validateJson } from "../validation";
 /** Mounted in the buyer sub-app (worker/api.ts). */
 export const buyer = new Hono<SignedInBindings>()
   .get("/aged-leads", validate("query", agedLeadsQuerySchema), async (c) => {
-    const { page, location, certified } = c.req.valid("query");
-    return c.json(await listAvailableLeads(c.var.deps, page, location, certified));
+    const { page, location, certified, callable } = c.req.valid("query");
+    return c.json(await listAvailableLeads(c.var.deps, page, location, certified, callable));
   })
   .post(
     "/bulk-purchase-leads",

@@ -8,6 +8,7 @@
  * call-back, leave exactly one winner; the loser chooses again from what is left.
  */
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { WINDOW_FIT_LABELS } from "../../src/domain/callable";
 import { CALLBACK_OUTCOME_LABELS, callbackReturnBy } from "../../src/domain/callback-returns";
 import {
   type CallbackToPlace,
@@ -33,6 +34,7 @@ import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import type { KeyOwner } from "./api-keys";
 import { mailCallbackDelivered } from "./callback-notifications";
+import { callableMemo, windowFit } from "./calling-window";
 import { purchasedLeadConsent } from "./consent-records";
 import { prospectTimeZone } from "./prospect-zone";
 import { sharedListHoldsSql } from "./suppression-rules";
@@ -276,24 +278,33 @@ export async function deliveredCallbacks(deps: Pick<Deps, "db" | "now">, userId:
     .where(eq(callbacks.buyerUserId, userId))
     .orderBy(passed, sql`CASE WHEN ${passed} THEN -${callbacks.windowStart} ELSE ${callbacks.windowStart} END`)
     .limit(500);
-  return rows.map(({ row, returnStatus, returnNote }) => ({
-    id: row.id,
-    kind: row.kind,
-    name: row.name,
-    phone: row.phone,
-    email: row.email,
-    state: row.state,
-    timeZone: row.timeZone ?? defaultTimeZone(row.state),
-    windowStart: (row.windowStart ?? row.createdAt).toISOString(),
-    windowEnd: (row.windowEnd ?? row.createdAt).toISOString(),
-    deliveredAt: (row.deliveredAt ?? row.createdAt).toISOString(),
-    orderId: row.orderId ?? "",
-    consent: purchasedLeadConsent({ ...row, certificateCheck: null }),
-    outcome: row.outcome,
-    returnBy: new Date(callbackReturnBy((row.windowEnd ?? row.createdAt).getTime())).toISOString(),
-    returnStatus,
-    returnNote,
-  }));
+  // When the buyer may call each, at the request's clock, and whether its own window is legal (decision 0070).
+  const callable = callableMemo(deps.now);
+  return rows.map(({ row, returnStatus, returnNote }) => {
+    const place = { state: row.state, phone: row.phone, zip: row.zip, timeZone: row.timeZone };
+    const windowStart = (row.windowStart ?? row.createdAt).getTime();
+    const windowEnd = (row.windowEnd ?? row.createdAt).getTime();
+    return {
+      id: row.id,
+      kind: row.kind,
+      name: row.name,
+      phone: row.phone,
+      email: row.email,
+      state: row.state,
+      timeZone: row.timeZone ?? defaultTimeZone(row.state),
+      windowStart: (row.windowStart ?? row.createdAt).toISOString(),
+      windowEnd: (row.windowEnd ?? row.createdAt).toISOString(),
+      deliveredAt: (row.deliveredAt ?? row.createdAt).toISOString(),
+      orderId: row.orderId ?? "",
+      consent: purchasedLeadConsent({ ...row, certificateCheck: null }),
+      outcome: row.outcome,
+      returnBy: new Date(callbackReturnBy((row.windowEnd ?? row.createdAt).getTime())).toISOString(),
+      returnStatus,
+      returnNote,
+      callable: callable(place),
+      windowFit: windowFit(place, windowStart, windowEnd),
+    };
+  });
 }
 
 /** My Call-Backs as CSV: the contact, the window in the prospect's zone and in UTC, and the consent. */
@@ -312,6 +323,8 @@ export async function deliveredCallbacksCsv(deps: Pick<Deps, "db" | "now">, user
     "Order",
     "Outcome",
     "Return",
+    "Callable",
+    "Window and calling hours",
     ...CONSENT_CSV_HEADER,
   ];
   const rows = (await deliveredCallbacks(deps, userId)).map((item) => [
@@ -332,6 +345,8 @@ export async function deliveredCallbacksCsv(deps: Pick<Deps, "db" | "now">, user
     item.orderId,
     item.outcome ? CALLBACK_OUTCOME_LABELS[item.outcome] : "",
     item.returnStatus ?? "",
+    item.callable.label,
+    WINDOW_FIT_LABELS[item.windowFit],
     ...consentCsvCells(item.consent),
   ]);
   return rows.length > 0 ? `${csvLines([header])}\r\n${csvLines(rows, true)}` : csvLines([header]);

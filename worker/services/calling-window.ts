@@ -6,6 +6,7 @@
  * hot path); only refusals search ahead for the next allowed moment.
  */
 import Holidays from "date-holidays";
+import { type Callable, callableLabel, type WindowFit } from "../../src/domain/callable";
 import {
   allowedHours,
   callLimit,
@@ -13,9 +14,9 @@ import {
   holidayStates,
   withinAllowedHours,
 } from "../../src/domain/calling-rules";
-import { localTime } from "../../src/domain/time-zones";
-import type { Env } from "../env";
-import { type ProspectPlace, prospectZones } from "./prospect-zone";
+import { defaultTimeZone, localTime } from "../../src/domain/time-zones";
+import type { Deps } from "../deps";
+import { areaCodeState, type ProspectPlace, prospectZones, zipZone } from "./prospect-zone";
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 /** How far ahead the next allowed moment is searched (a weekend and a holiday fit many times over). */
@@ -98,8 +99,59 @@ export function callingWindow(place: ProspectPlace, now: number): CallingWindow 
  * The moment the calling rules are read at: the request's clock, or on a local test server the instant
  * `CALLING_RULES_AT` names (never in production: it needs development mode and simulated payments).
  */
-export function callingRulesClock(env: Env, now: number): number {
+export function callingRulesClock(deps: Pick<Deps, "env" | "now">): number {
+  const { env, now } = deps;
   if (env.APP_ENV !== "development" || env.ALLOW_SIMULATED_PAYMENTS !== "true" || !env.CALLING_RULES_AT) return now;
   const at = Date.parse(env.CALLING_RULES_AT);
   return Number.isNaN(at) ? now : at;
+}
+
+/**
+ * How a call-back's own window [start, end) lies within the legal calling hours (docs/decisions/0070): every
+ * rule boundary falls on a quarter hour of UTC, so the window's start and each quarter hour inside it
+ * decide it exactly.
+ */
+export function windowFit(place: ProspectPlace, start: number, end: number): WindowFit {
+  const { states, zones } = prospectZones(place);
+  let allowed = 0;
+  let points = 0;
+  for (
+    let at = start;
+    at < end && points < 4 * 24 * 14;
+    at = Math.floor(at / QUARTER_HOUR_MS) * QUARTER_HOUR_MS + QUARTER_HOUR_MS
+  ) {
+    points++;
+    if (allowedAt(states, zones, at)) allowed++;
+  }
+  return allowed === 0 ? "outside" : allowed === points ? "inside" : "partly";
+}
+
+/** The calling status line of one prospect at `now`, in the prospect's own (first candidate) zone. */
+function callableAt(place: ProspectPlace, now: number): Callable {
+  const window = callingWindow(place, now);
+  const timeZone = window.zones[0] ?? defaultTimeZone(place.state);
+  const next = window.open ? null : window.nextAllowedAt;
+  return {
+    timeZone,
+    now: window.open,
+    from: next === null ? null : new Date(next).toISOString(),
+    label: callableLabel(window.open, next, timeZone, now),
+  };
+}
+
+/**
+ * `callableAt` remembered per distinct place for one request: a page of leads shares few states and area
+ * codes, so it pays for each once (the aged-lead list is a measured hot path, decision 0012).
+ */
+export function callableMemo(now: number): (place: ProspectPlace) => Callable {
+  const seen = new Map<string, Callable>();
+  return (place) => {
+    const key = `${place.state} ${areaCodeState(place.phone) ?? ""} ${zipZone(place.zip) ?? ""} ${place.timeZone ?? ""}`;
+    let callable = seen.get(key);
+    if (!callable) {
+      callable = callableAt(place, now);
+      seen.set(key, callable);
+    }
+    return callable;
+  };
 }

@@ -1,14 +1,17 @@
 /**
  * The aged-lead marketplace list (product rules 12-14), built to stay fast at a million leads
  * (docs/decisions/0012): totals come from the per-state counts table, pages from partial indexes over
- * listed leads, newest first, with the location filter turned into exact index keys. My Leads is in
- * owned-leads.ts.
+ * listed leads, newest first, with the location filter turned into exact index keys. "Callable now"
+ * (docs/decisions/0070) is decided per key of the counts table: an aged lead's calling rules depend only on
+ * its state and its number's area code, so the page query tests a list of keys, never a row's clock. My
+ * Leads is in owned-leads.ts.
  */
 import { keysMatch, type LocationTerm, locationKeys, parseLocationFilter } from "../../src/domain/location-filter";
 import { maskName, maskPhone } from "../../src/domain/masking";
 import type { AgeRange } from "../../src/domain/pricing";
 import { AGED_LEADS_PAGE_SIZE, type AgedLeadPage } from "../../src/domain/schemas/dashboard";
 import type { Deps } from "../deps";
+import { callableMemo } from "./calling-window";
 import { priceLead } from "./leads";
 
 /**
@@ -69,10 +72,16 @@ let lastUnsold: KeyCount[] = [];
  */
 function tally(
   terms: readonly LocationTerm[],
-  unsold: readonly KeyCount[],
-  held: readonly KeyCount[],
+  allUnsold: readonly KeyCount[],
+  allHeld: readonly KeyCount[],
   certifiedOnly: boolean,
+  callableKey: ((row: KeyCount) => boolean) | null,
 ) {
+  // "Callable now": only the keys whose leads may be called at this moment; null = every key.
+  const unsold = callableKey ? allUnsold.filter(callableKey) : allUnsold;
+  const held = callableKey ? allHeld.filter(callableKey) : allHeld;
+  const callableKeys =
+    callableKey && unsold.length < allUnsold.length ? unsold.map((row) => `${row.state}\n${row.areaCode}`) : null;
   const keys = locationKeys(
     terms,
     unsold.map((row) => row.state),
@@ -102,6 +111,7 @@ function tally(
     const heldAll = held.reduce((total, row) => total + row.n, 0);
     return {
       keys,
+      callableKeys,
       available: available - heldTotal,
       matched: matched - heldTotal,
       matchedAll: matchedAll - heldAll,
@@ -116,16 +126,17 @@ function tally(
         .map((row) => row.areaCode),
     ),
   ].sort();
-  return { keys, available, matched, matchedAll, areaOutside };
+  return { keys, callableKeys, available, matched, matchedAll, areaOutside };
 }
 
 type Plan = ReturnType<typeof tally>;
 
 const samePlan = (a: Plan, b: Plan) =>
-  a.keys.all || b.keys.all
+  a.callableKeys?.join("\n") === b.callableKeys?.join("\n") &&
+  (a.keys.all || b.keys.all
     ? a.keys.all === b.keys.all
     : [...a.keys.states].sort().join("\n") === [...b.keys.states].sort().join("\n") &&
-      a.areaOutside.join("\n") === b.areaOutside.join("\n");
+      a.areaOutside.join("\n") === b.areaOutside.join("\n"));
 
 /**
  * The rowids of one page, newest first, and their parameters (?1 now, ?2 offset, then the key lists: at
@@ -136,8 +147,12 @@ const samePlan = (a: Plan, b: Plan) =>
 function pageRowids(plan: Plan, certifiedOnly: boolean, now: number, offset: number) {
   const { keys, available, matchedAll } = plan;
   const walkIndex = certifiedOnly ? "aged_leads_certified_listing_idx" : "aged_leads_listing_idx";
-  const certified = certifiedOnly ? ` AND ${CERTIFIED}` : "";
   const params: (string | number)[] = [now, offset];
+  // "Callable now": the callable keys as one JSON list (?3), looked up per walked entry.
+  if (plan.callableKeys) params.push(JSON.stringify(plan.callableKeys));
+  const certified = `${certifiedOnly ? ` AND ${CERTIFIED}` : ""}${
+    plan.callableKeys ? ` AND state || char(10) || coalesce(area_code, '') IN (SELECT value FROM json_each(?3))` : ""
+  }`;
   // One key list: `= ?n` for a single value (one ordered index range), else a JSON list.
   const oneOf = (column: string, values: readonly string[]) => {
     params.push(values.length === 1 ? (values[0] ?? "") : JSON.stringify(values));
@@ -185,14 +200,23 @@ function pageRowids(plan: Plan, certifiedOnly: boolean, now: number, offset: num
   return { sql: `SELECT rowid FROM (${branches.join(" UNION ALL ")} ${page})`, params };
 }
 
-/** The marketplace list; `certifiedOnly` lists only leads with a consent certificate (decision 0041). */
+/**
+ * The marketplace list; `certifiedOnly` lists only leads with a consent certificate (decision 0041),
+ * `callableOnly` only those the calling rules allow calling now (decision 0070).
+ */
 export async function listAvailableLeads(
   deps: Deps,
   page: number,
   location: string | undefined,
   certifiedOnly = false,
+  callableOnly = false,
 ): Promise<AgedLeadPage> {
   const { now } = deps;
+  // Per distinct state and area code, once per request (the counts have a few hundred keys).
+  const callable = callableMemo(now);
+  const callableKey = callableOnly
+    ? (row: KeyCount) => callable({ state: row.state, phone: `${row.areaCode}5550100` }).now
+    : null;
   const d1 = deps.env.DB; // raw D1: the measured listing path (decision 0012), see the batch below
   const offset = (page - 1) * AGED_LEADS_PAGE_SIZE;
   const terms = parseLocationFilter(location);
@@ -206,15 +230,16 @@ export async function listAvailableLeads(
       .bind(...rowids.params);
   };
   // Raw D1 batch (one transaction, one round trip): the page query needs INDEXED BY, which drizzle lacks.
-  const planned = tally(terms, lastUnsold, [], certifiedOnly);
+  const planned = tally(terms, lastUnsold, [], certifiedOnly, callableKey);
   const withPage = planned.matched > offset;
   const [unsold, held, listed] = await d1.batch<KeyCount | PreviewRow>([
     d1.prepare(UNSOLD_SQL),
-    d1.prepare(planned.keys.all ? HELD_SQL : HELD_BY_KEY_SQL).bind(now),
+    // Per key when some keys are not callable: their reservations must not count against the callable.
+    d1.prepare(planned.keys.all && !callableOnly ? HELD_SQL : HELD_BY_KEY_SQL).bind(now),
     ...(withPage ? [pageQuery(planned)] : []),
   ]);
   lastUnsold = (unsold?.results ?? []) as KeyCount[];
-  const fresh = tally(terms, lastUnsold, (held?.results ?? []) as KeyCount[], certifiedOnly);
+  const fresh = tally(terms, lastUnsold, (held?.results ?? []) as KeyCount[], certifiedOnly, callableKey);
   const { matched } = fresh;
   let rows = (listed?.results ?? []) as PreviewRow[];
   if (matched > offset && !(withPage && samePlan(planned, fresh))) {
@@ -238,6 +263,7 @@ export async function listAvailableLeads(
         priceCents: priced.priceCents,
         // Before purchase only whether a certificate exists, never its URL (product rule 39).
         certified: row.certified === 1,
+        callable: callable({ state: row.state, phone: row.phone }),
       };
     }),
     total: matched,

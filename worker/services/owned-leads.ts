@@ -4,6 +4,7 @@
  * Call list after the purchase (decision 0042).
  */
 import { and, count, desc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
+import type { Callable } from "../../src/domain/callable";
 import { CONSENT_CSV_HEADER, consentCsvCells } from "../../src/domain/consent-record";
 import { csvLines } from "../../src/domain/csv-writer";
 import {
@@ -14,6 +15,7 @@ import {
 } from "../../src/domain/schemas/dashboard";
 import { agedLeads } from "../db/schema";
 import type { Deps } from "../deps";
+import { callableMemo } from "./calling-window";
 import { leadConsentColumns, purchasedLeadConsent } from "./consent-records";
 import { suppressedAfterPurchase } from "./suppression-checks";
 
@@ -30,7 +32,9 @@ const owned = {
 };
 type OwnedRow = { [K in keyof typeof owned]: (typeof owned)[K]["_"]["data"] | null };
 
-const toOwnedLead = (row: OwnedRow): OwnedLead => ({
+type CallableOf = (place: { state: string; phone: string }) => Callable;
+
+const toOwnedLead = (row: OwnedRow, callable: CallableOf): OwnedLead => ({
   id: row.id ?? "",
   name: row.name ?? "",
   email: row.email,
@@ -41,6 +45,8 @@ const toOwnedLead = (row: OwnedRow): OwnedLead => ({
   orderId: row.orderId ?? "",
   consent: purchasedLeadConsent(row),
   suppressedOn: null,
+  // When the buyer may call it, at the request's clock (docs/decisions/0070).
+  callable: callable({ state: row.state ?? "", phone: row.phone ?? "" }),
 });
 
 /** Leads the buyer bought and kept: an approved return or a full refund takes a lead out of My Leads. */
@@ -66,7 +72,8 @@ export async function listOwnedLeads(deps: Deps, userId: string, page: number): 
       .offset((page - 1) * MY_LEADS_PAGE_SIZE),
   ]);
   const total = counted?.total ?? 0;
-  const items = rows.map(toOwnedLead);
+  const callable = callableMemo(deps.now);
+  const items = rows.map((row) => toOwnedLead(row, callable));
   // Numbers added to a Do Not Call list since they were bought: flagged, so the buyer stops calling.
   const flags = await suppressedAfterPurchase(
     deps,
@@ -118,6 +125,8 @@ const MY_LEADS_CSV_HEADER = [
   "Form fill time",
   "Purchased at",
   "Order",
+  "Time zone",
+  "Callable",
   ...CONSENT_CSV_HEADER,
 ];
 
@@ -125,6 +134,7 @@ const MY_LEADS_CSV_HEADER = [
 export function myLeadsCsv(deps: Deps, userId: string): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const chunks = ownedLeadChunks(deps, userId);
+  const callable = callableMemo(deps.now);
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(csvLines([MY_LEADS_CSV_HEADER])));
@@ -136,11 +146,13 @@ export function myLeadsCsv(deps: Deps, userId: string): ReadableStream<Uint8Arra
         return;
       }
       const rows = next.value.map((row) => {
-        const lead = toOwnedLead(row);
+        const lead = toOwnedLead(row, callable);
         return [
           ...[lead.name, lead.phone, lead.email, lead.state, lead.formFillTime, lead.purchasedAt, lead.orderId].map(
             (value) => value ?? "",
           ),
+          lead.callable.timeZone,
+          lead.callable.label,
           // The same consent object as the row and the webhook (docs/decisions/0054).
           ...consentCsvCells(lead.consent),
         ];

@@ -229,7 +229,7 @@ export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInpu
   const partnerDay = localTime(deps.now, owner.timeZone).day;
   try {
     // The calling rules first: pure and cached, no read (docs/decisions/0064).
-    const window = callingWindow(ping, callingRulesClock(deps.env, deps.now));
+    const window = callingWindow(ping, callingRulesClock(deps));
     if (!window.open) refuseUntil("calling_window", window.nextAllowedAt);
     return await route(deps, owner, { ...ping, window }, input.consent, partnerDay);
   } catch (error) {

@@ -3,6 +3,7 @@
  * form sends it: the prospect and consent exactly as a ping carries them (./partner-api.ts), plus the
  * window the prospect agreed to, in the prospect's local time (src/domain/callbacks.ts).
  */
+import type { Callable, WindowFit } from "../callable";
 import type { CallbackOutcome } from "../callback-returns.ts";
 import { CALLBACK_KINDS } from "../callbacks.ts";
 import type { ConsentSummary } from "../consent-record.ts";
@@ -94,4 +95,8 @@ export interface DeliveredCallback {
   /** Its return's status and the admin's note, null when not returned. */
   returnStatus: "pending" | "approved" | "denied" | null;
   returnNote: string | null;
+  /** Whether it may be called now or from when, at the server's clock (decision 0070). */
+  callable: Callable;
+  /** How its own window lies within the legal calling hours. */
+  windowFit: WindowFit;
 }

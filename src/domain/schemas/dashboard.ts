@@ -1,4 +1,5 @@
 /** Buyer dashboard requests (product rules 12-14, 22): aged-lead list and bulk purchase, call-transfer orders. */
+import type { Callable } from "../callable";
 import type { ConsentSummary } from "../consent-record";
 import { ADMIN_ORDER_STATUSES } from "../dashboard";
 import type { OrderDeliveryView } from "../delivery-setup";
@@ -38,6 +39,11 @@ export const agedLeadsQuerySchema = pageQuerySchema.extend({
     .enum(["true", "false"], { error: "certified must be true or false" })
     .optional()
     .transform((value) => value === "true"),
+  /** `true`: only leads the calling rules allow calling at the request's time (docs/decisions/0070). */
+  callable: z
+    .enum(["true", "false"], { error: "callable must be true or false" })
+    .optional()
+    .transform((value) => value === "true"),
 });
 
 /** A masked preview, as the marketplace shows it. */
@@ -56,6 +62,8 @@ interface AgedLeadPreview {
   priceCents: number;
   /** Whether the lead carries a consent certificate; its URL is shown only after purchase (product rule 39). */
   certified: boolean;
+  /** Its time zone and whether it may be called now or from when, at the server's clock (decision 0070). */
+  callable: Callable;
 }
 
 export type AgedLeadPage = Page<AgedLeadPreview>;
@@ -83,6 +91,8 @@ export interface OwnedLead {
   consent: ConsentSummary;
   /** The day ('YYYY-MM-DD') its number was added to a Do Not Call list after the purchase, or null: stop calling it. */
   suppressedOn: string | null;
+  /** Its time zone and whether it may be called now or from when, at the server's clock (decision 0070). */
+  callable: Callable;
 }
 
 export type OwnedLeadPage = Page<OwnedLead>;

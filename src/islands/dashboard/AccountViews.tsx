@@ -4,6 +4,7 @@ import { formatCount, formatDate } from "../../domain/format";
 import { formatUsd } from "../../domain/pricing";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
+import { CallableText } from "../../ui/callable";
 import { PhoneWithDncFlag } from "../../ui/dnc-flag";
 import { Pager } from "../../ui/pager";
 import { QueryView } from "../../ui/query-view";
@@ -55,7 +56,7 @@ export function MyLeadsView() {
           <p className="text-sm text-ink-soft" aria-live="polite">
             {formatCount(data.total)} leads · page {data.page} of {data.pageCount}
           </p>
-          <Table label="My leads" headers={["Name", "Phone", "E-mail", "State", "Purchased", "Consent"]}>
+          <Table label="My leads" headers={["Name", "Phone", "E-mail", "State", "Calling", "Purchased", "Consent"]}>
             {data.items.map((lead) => (
               <tr key={lead.id} className="border-t border-line">
                 <td className="px-4 py-3 font-medium">{lead.name}</td>
@@ -64,6 +65,9 @@ export function MyLeadsView() {
                 </td>
                 <td className="px-4 py-3">{lead.email ?? "—"}</td>
                 <td className="px-4 py-3">{lead.state}</td>
+                <td className="px-4 py-3">
+                  <CallableText callable={lead.callable} />
+                </td>
                 <td className="px-4 py-3">{formatDate(lead.purchasedAt)}</td>
                 <td className="min-w-56 px-4 py-3">
                   <ConsentSummaryCell

@@ -1,6 +1,7 @@
 /** Buy Aged Leads (product rules 12-14, 45: masked previews, 50 a page, sold once). */
 
 import { lazy, useEffect, useMemo, useState } from "react";
+import { CALLABLE_NOW_FILTER_LABEL } from "../../domain/callable";
 import { CERTIFICATE_FILTER_LABEL, CERTIFICATE_STATUS_LABELS, certificateStatus } from "../../domain/consent";
 import { RESERVATION_MINUTES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
@@ -8,6 +9,7 @@ import { countOf } from "../../domain/units";
 import { type Answer, ApiError, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
+import { CallableText } from "../../ui/callable";
 import { Checkbox } from "../../ui/checkbox";
 import { Dialog } from "../../ui/dialog";
 import { useHydrated } from "../../ui/hydrated";
@@ -38,19 +40,21 @@ export function AgedLeadsView() {
   const hydrated = useHydrated();
   const location = useDebounced(filterInput.trim(), 300);
   const [certifiedOnly, setCertifiedOnly] = useState(false);
+  const [callableOnly, setCallableOnly] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [purchase, setPurchase] = useState<Answer<(typeof api)["bulk-purchase-leads"]["$post"]> | null>(null);
 
   // Spec §4: a new filter goes back to page 1; any page or filter change clears the selection.
-  const [appliedLocation, setAppliedLocation] = useState(`${location}|${certifiedOnly}`);
-  if (`${location}|${certifiedOnly}` !== appliedLocation) {
-    setAppliedLocation(`${location}|${certifiedOnly}`);
+  const filters = `${location}|${certifiedOnly}|${callableOnly}`;
+  const [appliedLocation, setAppliedLocation] = useState(filters);
+  if (filters !== appliedLocation) {
+    setAppliedLocation(filters);
     setPage(1);
     setSelected(new Set());
   }
 
   const leads = useQuery({
-    queryKey: ["/api/aged-leads", page, location, certifiedOnly],
+    queryKey: ["/api/aged-leads", page, location, certifiedOnly, callableOnly],
     queryFn: () =>
       call(
         api["aged-leads"].$get({
@@ -58,6 +62,7 @@ export function AgedLeadsView() {
             page: String(page),
             ...(location ? { location } : {}),
             ...(certifiedOnly ? { certified: "true" } : {}),
+            ...(callableOnly ? { callable: "true" } : {}),
           },
         }),
       ),
@@ -166,6 +171,15 @@ export function AgedLeadsView() {
             />
             {CERTIFICATE_FILTER_LABEL}
           </label>
+          <label className="mt-2 flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="h-4 w-4 accent-brand-600"
+              checked={callableOnly}
+              onChange={(e) => setCallableOnly(e.target.checked)}
+            />
+            {CALLABLE_NOW_FILTER_LABEL}
+          </label>
         </div>
       </div>
 
@@ -185,9 +199,11 @@ export function AgedLeadsView() {
         <p className="text-ink-soft">Leads could not be loaded. Please reload the page.</p>
       ) : items.length === 0 ? (
         <p className="rounded-xl border border-dashed border-line py-12 text-center text-ink-soft">
-          {certifiedOnly
-            ? `No aged leads match right now with a ${CERTIFICATE_STATUS_LABELS.unverified.toLowerCase()}.`
-            : "No aged leads available at this time."}
+          {callableOnly
+            ? "No aged leads match that may be called right now."
+            : certifiedOnly
+              ? `No aged leads match right now with a ${CERTIFICATE_STATUS_LABELS.unverified.toLowerCase()}.`
+              : "No aged leads available at this time."}
         </p>
       ) : (
         <Table
@@ -206,6 +222,7 @@ export function AgedLeadsView() {
             "Age",
             "Band",
             "Certificate",
+            "Calling",
             "Price",
           ]}
         >
@@ -225,6 +242,9 @@ export function AgedLeadsView() {
               <td className="px-4 py-3">{lead.actualAge === null ? "—" : `${lead.actualAge} days`}</td>
               <td className="px-4 py-3">{lead.currentAgeRange}</td>
               <td className="px-4 py-3">{CERTIFICATE_STATUS_LABELS[certificateStatus(lead.certified, null)]}</td>
+              <td className="px-4 py-3">
+                <CallableText callable={lead.callable} />
+              </td>
               <td className="px-4 py-3">{formatUsd(lead.priceCents)}</td>
             </tr>
           ))}

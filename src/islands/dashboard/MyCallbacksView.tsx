@@ -3,11 +3,13 @@
  * full contact and the window in the prospect's time zone and the buyer's own, and how long until it opens
  * (src/domain/callbacks.ts, docs/decisions/0058), and its outcome and return (./CallbackActions, decision 0062).
  */
+import { WINDOW_FIT_LABELS } from "../../domain/callable";
 import { icsPath } from "../../domain/callback-market";
 import { CERTIFICATE_STATUS_LABELS } from "../../domain/consent";
 import { formatDayTimeIn, formatWindowIn } from "../../domain/format";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
+import { CallableText } from "../../ui/callable";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
@@ -82,6 +84,17 @@ export function MyCallbacksView() {
                     <dd>{windowText(start, end, item.timeZone)}</dd>
                     <dt className="text-ink-soft">Your time</dt>
                     <dd>{windowText(start, end)}</dd>
+                    <dt className="text-ink-soft">Calling</dt>
+                    <dd>
+                      <CallableText callable={item.callable} />
+                      <span
+                        className={
+                          item.windowFit === "inside" ? "block text-ink-soft" : "block font-medium text-red-900"
+                        }
+                      >
+                        {WINDOW_FIT_LABELS[item.windowFit]}
+                      </span>
+                    </dd>
                     <dt className="text-ink-soft">Consent</dt>
                     <dd>
                       {item.consent.optInAt
