@@ -3,8 +3,8 @@
  * calendar invite), and the marketplace of unassigned ones (Buy Call Backs, Buy Appointments; decision 0061).
  */
 import { Hono } from "hono";
-import { callbackOutcomeSchema } from "../../src/domain/schemas/returns";
 import { callbackPurchaseSchema, marketKindQuerySchema } from "../../src/domain/schemas/callback-market";
+import { callbackOutcomeSchema } from "../../src/domain/schemas/returns";
 import type { SignedInBindings } from "../env";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { callbackInvite, listMarketCallbacks, purchaseCallback } from "../services/callback-market";

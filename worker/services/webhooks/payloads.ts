@@ -138,7 +138,10 @@ async function returnBuilder(deps: Deps, ids: string[]): Promise<Builder> {
     if (!row || row.status === "pending" || !row.decidedAt) return null;
     return {
       returnId: row.id,
-      subject: { kind: returnSubjectKind(row.kind), id: (row.transferId ?? row.agedLeadId ?? row.callbackId) as string },
+      subject: {
+        kind: returnSubjectKind(row.kind),
+        id: (row.transferId ?? row.agedLeadId ?? row.callbackId) as string,
+      },
       decision: row.status,
       reason: row.reason,
       reasonText: row.reasonText,
