@@ -79,7 +79,7 @@ export function mapCallbackHeaders(headers: readonly string[]): Partial<Record<C
   return mapping;
 }
 
-export const CALLBACK_IMPORT_MESSAGES = {
+const CALLBACK_IMPORT_MESSAGES = {
   zip: "ZIP must be a 5-digit ZIP code",
   optInAt: "Opt-in time is required: a call-back is taken only with the prospect's recorded consent",
 } as const;
