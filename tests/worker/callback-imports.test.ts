@@ -10,7 +10,10 @@ import type { ImportStatus } from "../../src/domain/schemas/admin-leads";
 import { CALLBACK_IMPORT_BATCH_SIZE, mapCallbackHeaders } from "../../src/domain/schemas/callback-import";
 import { localTime } from "../../src/domain/time-zones";
 import { D1_LIMITS } from "../../worker/db/limits";
+import { createDeps } from "../../worker/deps";
 import { MAX_QUERIES_PER_CALLBACK_MESSAGE } from "../../worker/services/callback-imports";
+import { resendStalledBatches } from "../../worker/services/import-sweep";
+import { type ImportBatchMessage, STALLED_BATCH_MS } from "../../worker/services/imports";
 import { paidCallbackOrder } from "./callback-fixtures";
 import { brokenD1Limits, watchD1 } from "./d1-usage";
 import { callApi, createUser, deliverToQueue, signedIn } from "./helpers";
@@ -196,6 +199,28 @@ describe("a CSV of call-backs and appointments (decision 0069)", () => {
     expect(brokenD1Limits(usage)).toEqual([]);
     expect(usage.statements.length).toBeLessThanOrEqual(MAX_QUERIES_PER_CALLBACK_MESSAGE);
   }, 60_000);
+
+  it("announces a call-back batch as such, at upload and when the sweep sends a stalled one again", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const sent: ImportBatchMessage[] = [];
+    const queue = {
+      send: async (body: ImportBatchMessage) => void sent.push(body),
+      sendBatch: async (messages: { body: ImportBatchMessage }[]) => void sent.push(...messages.map((m) => m.body)),
+    };
+    const response = await callApi("/api/bulk-upload-aged-leads", {
+      json: { kind: "callbacks", batchNumber: 1, leads: [row(2)] },
+      cookie,
+      env: { IMPORT_QUEUE: queue },
+    });
+    const { importId } = await response.json<{ importId: string }>();
+    const expected = { kind: "import-batch", importId, batchNumber: 1, callbacks: true };
+    expect(sent).toEqual([expected]);
+    await env.DB.prepare("UPDATE import_batches SET queued_at = ? WHERE import_id = ?")
+      .bind(Date.now() - STALLED_BATCH_MS - 1000, importId)
+      .run();
+    await resendStalledBatches(createDeps({ ...env, IMPORT_QUEUE: queue as unknown as Queue }));
+    expect(sent.filter((message) => message.importId === importId)).toEqual([expected, expected]);
+  });
 
   it("refuses a batch too big for call-backs (400) and a batch of another kind than its import (404)", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
