@@ -1,6 +1,7 @@
 import { D1_LIMITS } from "./db/limits";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { MAX_QUERIES_PER_CALLBACK_MESSAGE } from "./services/callback-imports";
 import { optimizeDatabase } from "./services/db-maintenance";
 import {
   failImportBatch,
@@ -29,7 +30,8 @@ export const IMPORT_MESSAGES_PER_INVOCATION = Math.floor(
 
 /** The most D1 queries a message of this body can cost (null: not a message this consumer knows). */
 function queriesOf(body: unknown): number | null {
-  if (isImportBatchMessage(body)) return MAX_QUERIES_PER_IMPORT_MESSAGE;
+  if (isImportBatchMessage(body))
+    return body.callbacks ? MAX_QUERIES_PER_CALLBACK_MESSAGE : MAX_QUERIES_PER_IMPORT_MESSAGE;
   if (isSuppressionMessage(body)) {
     return body.kind === "suppression-batch" ? MAX_QUERIES_PER_SUPPRESSION_MESSAGE : SWEEP_QUERIES;
   }

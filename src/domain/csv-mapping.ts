@@ -8,6 +8,9 @@ import { AGE_RANGES, type AgeRange } from "./pricing";
 export const BULK_BATCH_SIZE = 1000;
 /** A batch of an import: queued for the consumer, then done, or failed after its last retry. */
 export const IMPORT_BATCH_STATUSES = ["queued", "done", "failed"] as const;
+/** What an import's file holds (decision 0069): aged leads, or call-backs and appointments. */
+export const IMPORT_KINDS = ["leads", "callbacks"] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
 /**
  * A batch still queued this long after it was handed to the Queue has lost its message (a crash): the
  * sweep (worker/scheduled.ts, every 5 minutes, and the local server's start) sends it again.

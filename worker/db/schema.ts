@@ -17,7 +17,7 @@ import { ACCOUNT_TYPES } from "../../src/domain/account-types";
 import { CALLBACK_OUTCOMES } from "../../src/domain/callback-returns";
 import { CALLBACK_KINDS, CALLBACK_SOURCES } from "../../src/domain/callbacks";
 import { CERTIFICATE_CHECKS } from "../../src/domain/consent";
-import { IMPORT_BATCH_STATUSES } from "../../src/domain/csv-mapping";
+import { IMPORT_BATCH_STATUSES, IMPORT_KINDS } from "../../src/domain/csv-mapping";
 import { PAUSE_KINDS, PAUSE_LIFTS } from "../../src/domain/delivery-pauses";
 import { ORDER_KINDS, ORDER_STATUSES } from "../../src/domain/orders";
 import { APPLICATION_STATUSES, PAYMENT_TERMS, TIME_ZONES } from "../../src/domain/partner";
@@ -172,6 +172,8 @@ export const imports = sqliteTable(
     rowsCertified: integer("rows_certified").notNull().default(0),
     /** Set at upload (migration 0017): this upload's leads without a certificate are stored but never listed or sold. */
     certificateRequired: integer("certificate_required", { mode: "boolean" }).notNull().default(false),
+    /** What the file holds (migration 0037, decision 0069): aged leads, or call-backs and appointments. */
+    kind: text("kind", { enum: IMPORT_KINDS }).notNull().default("leads"),
     createdAt: createdAt(),
   },
   (t) => [index("imports_created_at_idx").on(t.createdAt)],
@@ -364,9 +366,13 @@ export const callbackOpportunities = sqliteTable(
     outcomeAt: integer("outcome_at", { mode: "timestamp_ms" }),
     /** When an approved return gave it back: no longer counted in its order (decision 0062). */
     returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
+    /** The CSV import and batch that took it in (migration 0037, decision 0069): a batch's counts are read back from its rows. */
+    importId: text("import_id"),
+    importBatch: integer("import_batch"),
   },
   (t) => [
     index("callback_opportunities_created_at_idx").on(t.createdAt),
+    index("callback_opportunities_import_idx").on(t.importId, t.importBatch).where(sql`${t.importId} IS NOT NULL`),
     index("callback_opportunities_order_idx").on(t.orderId),
     index("callback_opportunities_buyer_phone_idx").on(t.buyerUserId, t.phoneKey, t.deliveredAt),
     index("callback_opportunities_unassigned_idx").on(t.windowEnd).where(sql`${t.orderId} IS NULL`),

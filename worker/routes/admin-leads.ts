@@ -9,8 +9,9 @@ import {
   recentAgedLeads,
   recentCallbackOpportunities,
 } from "../services/admin-leads";
+import { importReportCsv } from "../services/import-report";
 import { receivedBatchNumbers } from "../services/import-sweep";
-import { acceptBatch, findImport, importReportCsv } from "../services/imports";
+import { acceptBatch, findImport } from "../services/imports";
 import { validateJson } from "../validation";
 
 /** Mounted in the admin sub-app (worker/api.ts). */

@@ -52,7 +52,16 @@ const PLACE_ATTEMPTS = 5;
  */
 type Source =
   | { source: "partner"; owner: KeyOwner }
-  | { source: "admin" | "import"; createdBy: string; priceCents?: number };
+  | { source: "admin"; createdBy: string; priceCents?: number }
+  | {
+      source: "import";
+      createdBy: string | null;
+      priceCents: number;
+      /** The row's own id (decision 0069): a batch delivered again does not take the row twice. */
+      id: string;
+      importId: string;
+      importBatch: number;
+    };
 
 /**
  * A call-back as the service takes it: a partner's payload, or the admin's form (docs/decisions/0059),
@@ -87,8 +96,8 @@ export async function takeCallback(deps: Deps, input: CallbackIntake, from: Sour
   const [listed] = await db.all<{ held: number }>(sql`SELECT ${sharedListHoldsSql(key)} AS held`);
   if (listed?.held) throw new ConflictError(CALLBACK_SUPPRESSED, { reason: "suppressed" });
 
-  const id = crypto.randomUUID();
-  await db.insert(callbacks).values({
+  const id = from.source === "import" ? from.id : crypto.randomUUID();
+  const insert = db.insert(callbacks).values({
     id,
     kind: input.kind,
     name: prospectName(input.prospect),
@@ -110,7 +119,10 @@ export async function takeCallback(deps: Deps, input: CallbackIntake, from: Sour
     ipAddress: input.consent.ipAddress ?? null,
     trustedFormUrl: input.consent.trustedFormUrl ?? null,
     jornayaLeadId: input.consent.jornayaLeadId ?? null,
+    importId: from.source === "import" ? from.importId : null,
+    importBatch: from.source === "import" ? from.importBatch : null,
   });
+  await (from.source === "import" ? insert.onConflictDoNothing() : insert);
   await placeCallback(deps, id);
   return {
     callbackId: id,

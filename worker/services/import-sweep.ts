@@ -7,7 +7,7 @@
  * batch once however often its message arrives, so sending again is always safe.
  * The browser resumes an interrupted upload from `receivedBatchNumbers`: only the batches never received.
  */
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { importBatches, imports } from "../db/schema";
 import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
@@ -15,7 +15,7 @@ import { type ImportBatchMessage, STALLED_BATCH_MS } from "./imports";
 
 /** Messages one `sendBatch` takes (Queues: at most 100 per call). */
 const SEND_BATCH = 100;
-/** Rounds one sweep runs at most (2 D1 queries each, well inside one invocation's budget); the rest waits for the next. */
+/** Rounds one sweep runs at most (3 D1 queries each, well inside one invocation's budget); the rest waits for the next. */
 const MAX_ROUNDS = 20;
 
 /**
@@ -40,9 +40,28 @@ export async function resendStalledBatches(deps: Deps, options: { stalledAfterMs
       .where(and(sql`rowid IN ${stalled}`, eq(importBatches.status, "queued"), lt(importBatches.queuedAt, cutoff)))
       .returning({ importId: importBatches.importId, batchNumber: importBatches.batchNumber });
     if (claimed.length === 0) break;
+    // A call-back import's batches say so: the consumer budgets them as such (decision 0069).
+    const callbackImports = new Set(
+      (
+        await db
+          .select({ id: imports.id })
+          .from(imports)
+          .where(
+            and(
+              inArray(imports.id, [...new Set(claimed.map((batch) => batch.importId))]),
+              eq(imports.kind, "callbacks"),
+            ),
+          )
+      ).map((row) => row.id),
+    );
     await env.IMPORT_QUEUE.sendBatch(
       claimed.map(({ importId, batchNumber }) => ({
-        body: { kind: "import-batch", importId, batchNumber } satisfies ImportBatchMessage,
+        body: {
+          kind: "import-batch",
+          importId,
+          batchNumber,
+          ...(callbackImports.has(importId) ? { callbacks: true as const } : {}),
+        } satisfies ImportBatchMessage,
         contentType: "json" as const,
       })),
     );

@@ -5,9 +5,8 @@
  * duplicate or rejected, and a batch is processed once however often its message arrives.
  */
 
-import { and, asc, count, eq, gt, lt } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, lt } from "drizzle-orm";
 import { BULK_BATCH_SIZE, STALLED_BATCH_MINUTES } from "../../src/domain/csv-mapping";
-import { csvLines } from "../../src/domain/csv-writer";
 import { type StoredLead, storedLead } from "../../src/domain/leads";
 import {
   type BulkUpload,
@@ -15,15 +14,19 @@ import {
   type ImportStatus,
   STATUS_REJECTIONS,
 } from "../../src/domain/schemas/admin-leads";
-import { importBatches, importRejections, imports } from "../db/schema";
+import { CALLBACK_IMPORT_BATCH_SIZE, type CallbackImportRow } from "../../src/domain/schemas/callback-import";
+import { callbackOpportunities, importBatches, importRejections, imports } from "../db/schema";
 import type { Deps } from "../deps";
-import { NotFoundError } from "../errors";
+import { InvalidError, NotFoundError } from "../errors";
+import { checkCallbackRows, takeCallbackRows, untakenRows } from "./callback-imports";
 import { evidenceInsert } from "./import-evidence";
 
 export interface ImportBatchMessage {
   kind: "import-batch";
   importId: string;
   batchNumber: number;
+  /** A batch of call-backs (decision 0069): it costs the consumer more queries (queue.ts budgets it). */
+  callbacks?: true;
 }
 
 export const isImportBatchMessage = (body: unknown): body is ImportBatchMessage =>
@@ -88,6 +91,9 @@ export async function acceptBatch(deps: Deps, adminId: string | null, upload: Bu
   const { env } = deps;
   const db = env.DB; // raw D1: the measured import path (decision 0013), JSON row sets and UPDATE … FROM
   const importId = upload.importId ?? crypto.randomUUID();
+  const kind = upload.kind ?? "leads";
+  const batchSize = kind === "callbacks" ? CALLBACK_IMPORT_BATCH_SIZE : BULK_BATCH_SIZE;
+  if (upload.leads.length > batchSize) throw new InvalidError(`Send at most ${batchSize} call-backs per batch`);
   const batchNumber =
     upload.batchNumber ??
     (upload.importId
@@ -99,15 +105,9 @@ export async function acceptBatch(deps: Deps, adminId: string | null, upload: Bu
         )?.next ?? 1)
       : 1);
   // Without row numbers, rows are numbered as lines of a file with a header: batch n starts after n-1 full batches.
-  const firstRow = 2 + (batchNumber - 1) * BULK_BATCH_SIZE;
-  const valid: ValidLead[] = [];
-  const rejected: { rowNumber: number; reason: string }[] = [];
-  for (const [index, row] of upload.leads.entries()) {
-    const rowNumber = row.rowNumber ?? firstRow + index;
-    const checked = checkLeadRow(row);
-    if ("lead" in checked) valid.push({ rowNumber, ...storedLead(checked.lead) });
-    else rejected.push({ rowNumber, reason: checked.reason });
-  }
+  const firstRow = 2 + (batchNumber - 1) * batchSize;
+  const { valid, rejected } =
+    kind === "callbacks" ? checkCallbackRows(upload.leads, firstRow) : checkLeadRows(upload.leads, firstRow);
 
   const key = batchKey(importId, batchNumber);
   // Absent fields (most consent cells) are left out rather than stored as null: json_extract reads both as NULL.
@@ -121,14 +121,17 @@ export async function acceptBatch(deps: Deps, adminId: string | null, upload: Bu
       ? []
       : [
           db
-            .prepare("INSERT INTO imports (id, created_by, file_name, certificate_required) VALUES (?, ?, ?, ?)")
-            .bind(importId, adminId, upload.fileName ?? null, upload.certificateRequired ? 1 : 0),
+            .prepare(
+              "INSERT INTO imports (id, created_by, file_name, certificate_required, kind) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(importId, adminId, upload.fileName ?? null, upload.certificateRequired ? 1 : 0, kind),
         ]),
     db
       .prepare(
-        // A batch sent again while still queued is announced again: its time on the Queue starts over.
+        // A batch sent again while still queued is announced again: its time on the Queue starts over. A
+        // batch of another kind than its import's is not taken (Not found).
         `INSERT INTO import_batches (import_id, batch_number, row_count, rows_received, status, queued_at)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM imports WHERE id = ?1)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM imports WHERE id = ?1 AND kind = ?7)
          ON CONFLICT (import_id, batch_number) DO UPDATE SET queued_at = excluded.queued_at WHERE status = 'queued'`,
       )
       .bind(
@@ -138,6 +141,7 @@ export async function acceptBatch(deps: Deps, adminId: string | null, upload: Bu
         upload.leads.length,
         valid.length === 0 ? "done" : "queued",
         Date.now(),
+        kind,
       ),
     recordRejections(db, importId, rejected),
     refreshTotals(db, importId),
@@ -147,7 +151,12 @@ export async function acceptBatch(deps: Deps, adminId: string | null, upload: Bu
   ]);
   const status = results.at(-1)?.results[0]?.status;
   if (status === "queued") {
-    const message: ImportBatchMessage = { kind: "import-batch", importId, batchNumber };
+    const message: ImportBatchMessage = {
+      kind: "import-batch",
+      importId,
+      batchNumber,
+      ...(kind === "callbacks" ? { callbacks: true as const } : {}),
+    };
     await env.IMPORT_QUEUE.send(message, { contentType: "json" });
   } else if (valid.length > 0) {
     // An unknown import, or a batch already processed: the copy just stored is not needed.
@@ -163,6 +172,18 @@ export async function acceptBatch(deps: Deps, adminId: string | null, upload: Bu
   };
 }
 
+function checkLeadRows(rows: readonly { rowNumber?: number | undefined }[], firstRow: number) {
+  const valid: ValidLead[] = [];
+  const rejected: { rowNumber: number; reason: string }[] = [];
+  for (const [index, row] of rows.entries()) {
+    const rowNumber = row.rowNumber ?? firstRow + index;
+    const checked = checkLeadRow(row);
+    if ("lead" in checked) valid.push({ rowNumber, ...storedLead(checked.lead) });
+    else rejected.push({ rowNumber, reason: checked.reason });
+  }
+  return { valid, rejected };
+}
+
 /**
  * Inserts a queued batch. Answers whether it did and left every batch received so far settled (the import
  * may be complete: a bulk change worth `PRAGMA optimize`); false for a redelivered message.
@@ -172,13 +193,17 @@ export async function processImportBatch(deps: Deps, message: ImportBatchMessage
   const { env } = deps;
   const db = env.DB; // raw D1: the measured import path (decision 0013), INSERT … SELECT over json_each
   const batch = await db
-    .prepare("SELECT status FROM import_batches WHERE import_id = ? AND batch_number = ?")
+    .prepare(
+      `SELECT b.status, i.kind, i.created_by AS createdBy FROM import_batches b JOIN imports i ON i.id = b.import_id
+       WHERE b.import_id = ? AND b.batch_number = ?`,
+    )
     .bind(importId, batchNumber)
-    .first<{ status: string }>();
+    .first<{ status: string; kind: string; createdBy: string | null }>();
   if (batch?.status !== "queued") return false;
   const stored = await env.DOCUMENTS.get(batchKey(importId, batchNumber));
   if (!stored) throw new Error(`Batch ${batchNumber} of import ${importId} is missing from storage`);
   const rows = await stored.text();
+  if (batch.kind === "callbacks") return processCallbackBatch(deps, message, batch.createdBy, rows);
   const queued =
     "EXISTS (SELECT 1 FROM import_batches WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued')";
   // Ids start with the insert's millisecond (then 80 random bits), so a big import appends to the primary
@@ -219,12 +244,40 @@ export async function processImportBatch(deps: Deps, message: ImportBatchMessage
   return Boolean(results.at(-1)?.results[0]?.settled);
 }
 
+/** A call-back batch (decision 0069): its rows taken in one by one, then its counts read back from them. */
+async function processCallbackBatch(deps: Deps, message: ImportBatchMessage, createdBy: string | null, rows: string) {
+  const { importId, batchNumber } = message;
+  const db = deps.env.DB; // raw D1: the import's own statements (recordRejections, refreshTotals)
+  const rejected = await takeCallbackRows(
+    deps,
+    { importId, batchNumber, createdBy },
+    JSON.parse(rows) as CallbackImportRow[],
+  );
+  const taken = "FROM callback_opportunities WHERE import_id = ?1 AND import_batch = ?2";
+  const results = await db.batch<{ settled: number }>([
+    recordRejections(db, importId, rejected),
+    db
+      .prepare(
+        `UPDATE import_batches SET inserted = (SELECT count(*) ${taken}), duplicates = 0, suppressed = 0,
+           certified = (SELECT count(*) ${taken} AND (trusted_form_url IS NOT NULL OR jornaya_lead_id IS NOT NULL)),
+           status = 'done', processed_at = ?3
+         WHERE import_id = ?1 AND batch_number = ?2 AND status = 'queued'`,
+      )
+      .bind(importId, batchNumber, Date.now()),
+    refreshTotals(db, importId),
+  ]);
+  await deps.env.DOCUMENTS.delete(batchKey(importId, batchNumber));
+  return Boolean(results.at(-1)?.results[0]?.settled);
+}
+
 /** A batch that kept failing: its rows are reported rejected, so none is silently lost. */
 export async function failImportBatch(deps: Deps, message: ImportBatchMessage, error: string): Promise<void> {
   const { importId, batchNumber } = message;
   const { env } = deps;
   const stored = await env.DOCUMENTS.get(batchKey(importId, batchNumber));
-  const rows = stored ? ((await stored.json()) as { rowNumber: number }[]) : [];
+  const storedRows = stored ? ((await stored.json()) as { rowNumber: number }[]) : [];
+  // A call-back batch may have taken some rows before failing (decision 0069): those are not rejected.
+  const rows = message.callbacks ? await untakenRows(deps, importId, storedRows) : storedRows;
   const reason = `Not saved: batch ${batchNumber} failed (${error.slice(0, 200)})`;
   // Raw D1: the import's own statements (recordRejections, refreshTotals), in one batch.
   await env.DB.batch([
@@ -242,7 +295,7 @@ export async function failImportBatch(deps: Deps, message: ImportBatchMessage, e
 
 async function importStatus(deps: Deps, importId: string): Promise<ImportStatus | null> {
   const { db, now } = deps;
-  const [[row], rejections, [stalled]] = await db.batch([
+  const [[row], rejections, [stalled], [placed]] = await db.batch([
     db.select().from(imports).where(eq(imports.id, importId)),
     db
       .select({ rowNumber: importRejections.rowNumber, reason: importRejections.reason })
@@ -260,6 +313,10 @@ async function importStatus(deps: Deps, importId: string): Promise<ImportStatus 
           lt(importBatches.queuedAt, now - STALLED_BATCH_MS),
         ),
       ),
+    db
+      .select({ n: count() })
+      .from(callbackOpportunities)
+      .where(and(eq(callbackOpportunities.importId, importId), isNotNull(callbackOpportunities.orderId))),
   ]);
   if (!row) return null;
   const counts = {
@@ -274,6 +331,8 @@ async function importStatus(deps: Deps, importId: string): Promise<ImportStatus 
   };
   return {
     id: importId,
+    kind: row.kind,
+    rowsPlaced: placed?.n ?? 0,
     fileName: row.fileName,
     ...counts,
     // Of the inserted leads (decision 0041): with a TrustedForm certificate or a LeadiD, and without.
@@ -286,71 +345,6 @@ async function importStatus(deps: Deps, importId: string): Promise<ImportStatus 
     stalledBatches: stalled?.n ?? 0,
     rejections,
   };
-}
-
-/** Rejections read per query for the report: a million-row import needs a few hundred queries at most. */
-const REPORT_PAGE_ROWS = 5000;
-
-async function* rejectionPages(deps: Deps, importId: string) {
-  const { db } = deps;
-  let after = 0;
-  for (;;) {
-    const page = await db
-      .select({ rowNumber: importRejections.rowNumber, reason: importRejections.reason })
-      .from(importRejections)
-      .where(and(eq(importRejections.importId, importId), gt(importRejections.rowNumber, after)))
-      .orderBy(asc(importRejections.rowNumber))
-      .limit(REPORT_PAGE_ROWS);
-    if (page.length > 0) yield page;
-    const last = page.at(-1);
-    if (!last || page.length < REPORT_PAGE_ROWS) return;
-    after = last.rowNumber;
-  }
-}
-
-/** The reason is always quoted (it is free text); row number and outcome never need it. */
-const REPORT_QUOTES = [false, false, true];
-
-/** The import's report as CSV (every rejected row, then the totals), streamed page by page. */
-export function importReportCsv(deps: Deps, status: ImportStatus): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const pages = rejectionPages(deps, status.id);
-  let started = false;
-  return new ReadableStream({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`${csvLines([["Row", "Outcome", "Reason"]])}\r\n`));
-        return;
-      }
-      const next = await pages.next();
-      if (!next.done) {
-        controller.enqueue(
-          encoder.encode(
-            `${csvLines(
-              next.value.map((r) => [r.rowNumber, "rejected", r.reason]),
-              REPORT_QUOTES,
-            )}\r\n`,
-          ),
-        );
-        return;
-      }
-      const totals = csvLines([
-        ["Rows received", status.rowsReceived],
-        ["Inserted", status.rowsInserted],
-        ["Of which suppressed (on a Do Not Call list: stored, not for sale)", status.rowsSuppressed],
-        ["Duplicates skipped", status.rowsDuplicate],
-        ["Rejected", status.rowsRejected],
-        ["With certificate", status.rowsCertified],
-        [
-          status.certificateRequired ? "Without certificate (stored, not for sale)" : "Without certificate",
-          status.rowsUncertified,
-        ],
-      ]);
-      controller.enqueue(encoder.encode(`\r\n${totals}`));
-      controller.close();
-    },
-  });
 }
 
 /** An import's status and counts; an unknown id is NotFound. */

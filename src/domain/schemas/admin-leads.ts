@@ -1,6 +1,14 @@
 /** Admin lead uploads (product rules 15, 48): the single aged lead, call-backs and appointments, CSV batches. */
 
-import { BULK_BATCH_SIZE, IMPORT_FIELDS, NOT_IN_FILE, parseFormFillTime, parsePrice } from "../csv-mapping";
+import {
+  BULK_BATCH_SIZE,
+  IMPORT_FIELDS,
+  IMPORT_KINDS,
+  type ImportKind,
+  NOT_IN_FILE,
+  parseFormFillTime,
+  parsePrice,
+} from "../csv-mapping";
 
 export { STATUS_REJECTIONS } from "../csv-mapping";
 
@@ -216,6 +224,11 @@ export const bulkUploadSchema = z.object({
    * stored but never listed nor sold (decision 0041). Absent = they may be sold.
    */
   certificateRequired: z.boolean({ error: "certificateRequired must be true or false" }).optional(),
+  /**
+   * What the file holds (decision 0069), sent with every batch: aged leads (absent), or call-backs and
+   * appointments (`callbacks`, at most CALLBACK_IMPORT_BATCH_SIZE rows a batch).
+   */
+  kind: z.enum(IMPORT_KINDS, { error: `kind must be one of ${IMPORT_KINDS.join(", ")}` }).optional(),
   leads: z
     .array(bulkLead, { error: "No Valid Data" })
     .min(1, "No Valid Data")
@@ -227,6 +240,10 @@ export type BulkUpload = z.infer<typeof bulkUploadSchema>;
 /** An import's progress and final report (`GET /api/imports/:id`). */
 export interface ImportStatus {
   id: string;
+  /** Aged leads, or call-backs and appointments (decision 0069). */
+  kind: ImportKind;
+  /** Of a call-back import's inserted rows, those placed in a paid order (the rest wait for one). */
+  rowsPlaced: number;
   fileName: string | null;
   rowsReceived: number;
   rowsInserted: number;

@@ -7,7 +7,18 @@ import { buttonClass } from "../../../ui/styles";
 import type { UnfinishedUpload } from "./resume";
 import type { ImportStatus, Stage } from "./useCsvImport";
 
-export function DropArea({ reading, onFile }: { reading: boolean; onFile: (file: File) => void }) {
+/** `columns` and `inputId`: another file than aged leads' (the call-backs' CSV, decision 0069). */
+export function DropArea({
+  reading,
+  onFile,
+  columns = "Columns: Name, Phone, State, Form fill time (optional), Email (optional), consent evidence (optional: see the template)",
+  inputId = "bulk-csv",
+}: {
+  reading: boolean;
+  onFile: (file: File) => void;
+  columns?: string;
+  inputId?: string;
+}) {
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
   // A file chosen before React hydrates would be dropped (decision 0009): the picker waits for it.
@@ -31,13 +42,10 @@ export function DropArea({ reading, onFile }: { reading: boolean; onFile: (file:
       <p className="font-medium" role={reading ? "status" : undefined}>
         {reading ? "Reading your file…" : "Drop a CSV file here"}
       </p>
-      <p className="mt-1 text-sm text-ink-soft">
-        Columns: Name, Phone, State, Form fill time (optional), Email (optional), consent evidence (optional: see the
-        template)
-      </p>
+      <p className="mt-1 text-sm text-ink-soft">{columns}</p>
       <input
         ref={picker}
-        id="bulk-csv"
+        id={inputId}
         type="file"
         accept=".csv,text/csv"
         className="sr-only"
@@ -48,14 +56,22 @@ export function DropArea({ reading, onFile }: { reading: boolean; onFile: (file:
           e.target.value = "";
         }}
       />
-      <label htmlFor="bulk-csv" className={`${buttonClass("primary", "md", "mt-4")} cursor-pointer`}>
+      <label htmlFor={inputId} className={`${buttonClass("primary", "md", "mt-4")} cursor-pointer`}>
         Choose CSV file
       </label>
     </section>
   );
 }
 
-export function UploadProgress({ stage }: { stage: Extract<Stage, { name: "uploading" }> }) {
+export function UploadProgress({
+  stage,
+  unit = "Leads",
+  batchSize = BULK_BATCH_SIZE,
+}: {
+  stage: Extract<Stage, { name: "uploading" }>;
+  unit?: string;
+  batchSize?: number;
+}) {
   const processed = stage.status
     ? stage.status.rowsInserted + stage.status.rowsDuplicate + stage.status.rowsRejected
     : 0;
@@ -64,7 +80,9 @@ export function UploadProgress({ stage }: { stage: Extract<Stage, { name: "uploa
     <div role="status" className="space-y-3 rounded-xl border border-line p-6">
       <p className="font-semibold">Uploading {stage.fileName}…</p>
       <p className="text-sm text-ink-soft">
-        Leads are processed in batches of {formatCount(BULK_BATCH_SIZE)} with automatic pricing.
+        {unit === "Leads"
+          ? `Leads are processed in batches of ${formatCount(batchSize)} with automatic pricing.`
+          : `The ${unit} are processed in batches of ${formatCount(batchSize)}.`}
       </p>
       <div
         role="progressbar"
@@ -152,15 +170,24 @@ export function ImportReport({ report }: { report: ImportStatus }) {
         Import report: {report.fileName}
       </h4>
       <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
-        {[
-          ["Rows received", report.rowsReceived],
-          ["Inserted", report.rowsInserted],
-          ["Duplicates skipped", report.rowsDuplicate],
-          ["Rejected", report.rowsRejected],
-          ["With certificate", report.rowsCertified],
-          ["Without certificate", report.rowsUncertified],
-          ["Suppressed", report.rowsSuppressed],
-        ].map(([label, value]) => (
+        {(report.kind === "callbacks"
+          ? [
+              ["Rows received", report.rowsReceived],
+              ["Taken in", report.rowsInserted],
+              ["Placed", report.rowsPlaced],
+              ["Waiting", report.rowsInserted - report.rowsPlaced],
+              ["Rejected", report.rowsRejected],
+            ]
+          : [
+              ["Rows received", report.rowsReceived],
+              ["Inserted", report.rowsInserted],
+              ["Duplicates skipped", report.rowsDuplicate],
+              ["Rejected", report.rowsRejected],
+              ["With certificate", report.rowsCertified],
+              ["Without certificate", report.rowsUncertified],
+              ["Suppressed", report.rowsSuppressed],
+            ]
+        ).map(([label, value]) => (
           <div key={label}>
             <dt className="text-muted">{label}</dt>
             <dd

@@ -3,6 +3,7 @@
  * window in the prospect's zone and its consent evidence, placed like a partner's; and below it the latest
  * ones (./CallbacksList.tsx, with each one's consent record: docs/decisions/0063).
  */
+import { lazy, Suspense, useState } from "react";
 import { useForm } from "react-hook-form";
 import { CALLBACK_KIND_LABELS, type CallbackKind } from "../../../domain/callbacks";
 import type { CallbackOpportunity, CallbackOpportunityInput } from "../../../domain/schemas/admin-leads";
@@ -26,6 +27,9 @@ const KIND_OPTIONS = (Object.keys(CALLBACK_KIND_LABELS) as CallbackKind[]).map((
 const ZONE_OPTIONS = US_TIME_ZONES.map((zone) => ({ value: zone, label: zone.replace("_", " ") }));
 const DEFAULTS: Partial<CallbackOpportunityInput> = { kind: "callback" };
 
+/** The CSV upload of call-backs (decision 0069): its code (and papaparse) loads when the admin opens it. */
+const CallbackCsvUpload = lazy(() => import("./CallbackCsvUpload").then((m) => ({ default: m.CallbackCsvUpload })));
+
 /** Below the form: the latest call-backs, their code loaded as they near the screen (decision 0032). */
 const CallbacksList = lazyView(() => import("./CallbacksList").then((m) => m.CallbacksList), { hydrate: "visible" });
 
@@ -38,6 +42,7 @@ export function CallbacksTab() {
     ),
   });
   const [kind, state] = form.watch(["kind", "state"]);
+  const [csvOpen, setCsvOpen] = useState(false);
   const stateCode = typeof state === "string" ? state.trim() : "";
   const save = useMutation({
     mutationFn: (values: CallbackOpportunity) => call(api.admin["callback-opportunities"].$post({ json: values })),
@@ -56,6 +61,21 @@ export function CallbacksTab() {
 
   return (
     <div className="space-y-6">
+      <Card className="space-y-4">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h3 className="text-lg font-bold">Upload a CSV of call-backs</h3>
+          {!csvOpen && (
+            <Button variant="secondary" onClick={() => setCsvOpen(true)}>
+              Upload a CSV of call-backs
+            </Button>
+          )}
+        </div>
+        {csvOpen && (
+          <Suspense fallback={<p className="text-sm text-ink-soft">Loading…</p>}>
+            <CallbackCsvUpload />
+          </Suspense>
+        )}
+      </Card>
       <Card>
         <h3 className="text-lg font-bold">Upload a callback opportunity</h3>
         <Form className="mt-4 space-y-5" onSubmit={form.handleSubmit((values) => save.mutate(values))}>
