@@ -103,6 +103,10 @@ test("a partner's call-back reaches My Call-Backs and the outbox, and the buyer 
 
   await page.reload();
   await expect(card.getByLabel("Outcome")).toHaveValue("no_answer");
+  // The whole consent record, folded under the summary: what the partner sent, and what it did not.
+  await card.getByText("Full consent record").click();
+  await expect(card.getByText("https://example.com/quote", { exact: true })).toBeVisible();
+  await expect(card.getByText("Not given").first()).toBeVisible();
   const problems = await axeProblems(page, "my-call-backs @1280px");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(card.getByLabel("Outcome")).toBeVisible();

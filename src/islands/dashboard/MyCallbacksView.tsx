@@ -3,10 +3,12 @@
  * full contact and the window in the prospect's time zone and the buyer's own, and how long until it opens
  * (src/domain/callbacks.ts, docs/decisions/0058), and its outcome and return (./CallbackActions, decision 0062).
  */
+import { Fragment } from "react";
 import { WINDOW_FIT_LABELS } from "../../domain/callable";
 import { icsPath } from "../../domain/callback-market";
 import { CERTIFICATE_STATUS_LABELS } from "../../domain/consent";
 import { formatDayTimeIn, formatWindowIn } from "../../domain/format";
+import type { DeliveredCallback } from "../../domain/schemas/callbacks";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
 import { CallableText } from "../../ui/callable";
@@ -27,6 +29,31 @@ function untilOpen(windowStart: number, windowEnd: number, now: number): string 
 }
 
 const windowText = formatWindowIn;
+
+/** The whole stored consent record, folded: what a buyer shows when asked how the prospect agreed. */
+function ConsentDetails({ consent }: { consent: DeliveredCallback["consent"] }) {
+  const rows: [string, string | null][] = [
+    ["Opt-in time (UTC)", consent.optInAt],
+    ["Opt-in page", consent.optInUrl],
+    ["Consent text", consent.consentText],
+    ["IP address", consent.ipAddress],
+    ["TrustedForm certificate", consent.trustedFormUrl],
+    ["Jornaya LeadiD", consent.jornayaLeadId],
+  ];
+  return (
+    <details className="mt-1">
+      <summary className="cursor-pointer font-medium text-brand-700 underline">Full consent record</summary>
+      <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        {rows.map(([label, value]) => (
+          <Fragment key={label}>
+            <dt className="text-ink-soft">{label}</dt>
+            <dd className="break-all">{value ?? "Not given"}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </details>
+  );
+}
 
 export function MyCallbacksView() {
   const callbacks = useQuery({
@@ -102,6 +129,7 @@ export function MyCallbacksView() {
                         : "No opt-in time"}
                       {item.consent.optInUrl ? ` on ${item.consent.optInUrl}` : ""} ·{" "}
                       {CERTIFICATE_STATUS_LABELS[item.consent.certificate]}
+                      <ConsentDetails consent={item.consent} />
                     </dd>
                   </dl>
                   {item.kind === "appointment" && (
