@@ -192,6 +192,33 @@ describe("buying", () => {
     expect(results[0]?.n).toBe(1);
   });
 
+  it("lets a buyer hold one purchase at a time, so no buyer can keep the marketplace reserved", async () => {
+    const hoarder = await signedIn();
+    const other = await signedIn();
+    const items = await Promise.all([stock(), stock(), stock()]);
+    // One after another, and then all at once: each purchase ends the buyer's previous hold.
+    for (const item of items) expect((await buy(hoarder.cookie, item.id)).status).toBe(200);
+    await Promise.all(items.map((item) => buy(hoarder.cookie, item.id)));
+    const held = await env.DB.prepare(
+      "SELECT count(*) AS n FROM callback_opportunities WHERE reserved_by_user_id = ? AND reserved_until > ?",
+    )
+      .bind(hoarder.user.id, Date.now())
+      .first<{ n: number }>();
+    expect(held?.n).toBe(1);
+    const listed = (await listing(other.cookie, "appointment")).map((item) => item.id);
+    expect(items.filter((item) => listed.includes(item.id))).toHaveLength(2);
+    // A refused attempt (another buyer's hold) keeps the hold the buyer has.
+    const taken = await stock();
+    expect((await buy(other.cookie, taken.id)).status).toBe(200);
+    expect((await buy(hoarder.cookie, taken.id)).status).toBe(409);
+    const still = await env.DB.prepare(
+      "SELECT count(*) AS n FROM callback_opportunities WHERE reserved_by_user_id = ? AND reserved_until > ?",
+    )
+      .bind(hoarder.user.id, Date.now())
+      .first<{ n: number }>();
+    expect(still?.n).toBe(1);
+  });
+
   it("refuses unknown, sold and started ones with a message, and changes nothing", async () => {
     const buyer = await signedIn();
     const other = await signedIn();

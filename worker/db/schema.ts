@@ -361,6 +361,8 @@ export const callbackOpportunities = sqliteTable(
     /** A buyer's marketplace purchase holds it until then for its pending order (migration 0030, decision 0061). */
     reservedOrderId: text("reserved_order_id"),
     reservedUntil: integer("reserved_until", { mode: "timestamp_ms" }),
+    /** The buyer whose purchase holds it: a buyer holds at most one (migration 0038, decision 0061). */
+    reservedByUserId: text("reserved_by_user_id"),
     /** What the buyer marked after calling (migration 0031, decision 0062), and when. */
     outcome: text("outcome", { enum: CALLBACK_OUTCOMES }),
     outcomeAt: integer("outcome_at", { mode: "timestamp_ms" }),

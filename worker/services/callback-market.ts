@@ -95,12 +95,28 @@ export async function purchaseCallback(
 > {
   const { db, now } = deps;
   const orderId = crypto.randomUUID();
-  // The reservation: one conditional UPDATE, so of buyers racing for one call-back exactly one holds it.
-  const [row] = await db
-    .update(callbacks)
-    .set({ reservedOrderId: orderId, reservedUntil: new Date(now + RESERVATION_MINUTES * 60_000) })
-    .where(and(eq(callbacks.id, callbackId), forSale(now), notHeld(now)))
-    .returning();
+  // A buyer holds one purchase at a time, as with aged leads: the batch first ends the buyer's other
+  // running holds (only when this one can be had, so a refused attempt keeps them), so no buyer can keep
+  // the marketplace reserved. Then the reservation: one conditional UPDATE, so of buyers racing for one
+  // call-back exactly one holds it. One batch, one transaction.
+  const mine = eq(callbacks.reservedByUserId, user.id);
+  const obtainable = sql`EXISTS (SELECT 1 FROM ${callbacks} WHERE ${and(eq(callbacks.id, callbackId), forSale(now), or(notHeld(now), mine))})`;
+  const [, reserved] = await db.batch([
+    db
+      .update(callbacks)
+      .set({ reservedOrderId: null, reservedUntil: null, reservedByUserId: null })
+      .where(and(mine, isNull(callbacks.buyerUserId), obtainable)),
+    db
+      .update(callbacks)
+      .set({
+        reservedOrderId: orderId,
+        reservedUntil: new Date(now + RESERVATION_MINUTES * 60_000),
+        reservedByUserId: user.id,
+      })
+      .where(and(eq(callbacks.id, callbackId), forSale(now), notHeld(now)))
+      .returning(),
+  ]);
+  const [row] = reserved;
   if (!row) throw await whyNotForSale(deps, callbackId);
   let balanceAppliedCents = 0;
   let payment: PaymentStart;

@@ -20,7 +20,7 @@ type Order = typeof orders.$inferSelect;
 export const releaseStatement = (deps: Pick<Deps, "db">, orderId: string) =>
   deps.db
     .update(callbacks)
-    .set({ reservedOrderId: null, reservedUntil: null })
+    .set({ reservedOrderId: null, reservedUntil: null, reservedByUserId: null })
     .where(and(eq(callbacks.reservedOrderId, orderId), isNull(callbacks.buyerUserId)));
 
 const callbackIdOf = (order: Pick<Order, "details">) => String(order.details.callbackId ?? "");
@@ -48,12 +48,18 @@ export function callbackSaleStatements(deps: Deps, order: Pick<Order, "id" | "us
     details: sql`${orders.details}`,
     sell: db
       .update(callbacks)
-      .set({ orderId: order.id, buyerUserId: order.userId, deliveredAt: new Date(now), reservedUntil: null })
+      .set({
+        orderId: order.id,
+        buyerUserId: order.userId,
+        deliveredAt: new Date(now),
+        reservedUntil: null,
+        reservedByUserId: null,
+      })
       .where(and(held, paidNow)),
     /** A one-item order holds nothing else: this ends no other reservation (the aged-lead sale's shape). */
     release: db
       .update(callbacks)
-      .set({ reservedOrderId: null, reservedUntil: null })
+      .set({ reservedOrderId: null, reservedUntil: null, reservedByUserId: null })
       .where(and(eq(callbacks.reservedOrderId, order.id), isNull(callbacks.buyerUserId), paidNow)),
     checks: recordChecksStatement(deps, { type: "order", id: order.id, userId: order.userId }, now, paidNow),
     /** The `callback.delivered` / `appointment.delivered` webhook, recorded only if `sell` delivered it. */
