@@ -5,7 +5,7 @@
  * it is allowed in each (worker/services/calling-window.ts). Server-only: the ZIP and area-code tables
  * (zipcode-to-timezone, areacodes) weigh about a megabyte, so no island may import this.
  */
-import areaCodes from "areacodes/lib/data.json";
+import areaCodes from "areacodes/lib/data.json" with { type: "json" };
 import { lookup as zipTimeZone } from "zipcode-to-timezone";
 import { defaultTimeZone } from "../../src/domain/time-zones";
 import { US_STATE_CODES, type UsStateCode } from "../../src/domain/us-states";
