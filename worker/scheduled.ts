@@ -1,6 +1,7 @@
 import { createDeps } from "./deps";
 import type { Env } from "./env";
 import { sendCallbackReminders } from "./services/callback-notifications";
+import { fillCallbackOrders } from "./services/callbacks";
 import { optimizeDatabase } from "./services/db-maintenance";
 import { sendDeliverySummaries } from "./services/delivery-summaries";
 import { resendStalledBatches } from "./services/import-sweep";
@@ -37,6 +38,9 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   if (resent > 0) console.log(`Sent ${resent} stalled import batches again`);
   const cancelled = await expireReservations(deps);
   if (cancelled > 0) console.log(`Cancelled the payments of ${cancelled} expired reservations`);
+  // Call-backs a lapsed marketplace hold kept from a paid call-back order are placed now (decision 0061).
+  const placed = await fillCallbackOrders(deps);
+  if (placed > 0) console.log(`Placed ${placed} waiting call-backs in paid call-back orders`);
   const summaries = await sendDeliverySummaries(deps);
   if (summaries > 0) console.log(`Sent ${summaries} daily delivery summaries`);
   const reminders = await sendCallbackReminders(deps);

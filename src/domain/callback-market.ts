@@ -32,6 +32,7 @@ export const MARKET_MESSAGES = {
   started: "Its window has already started, so it is no longer for sale.",
   reserved: "Another buyer is paying for it right now. Try another one, or again in a few minutes.",
   lost: "The call-back was sold to another buyer before the payment arrived; refunded",
+  suppressed: "Its number was added to a Do Not Call list before the payment arrived; refunded",
 } as const;
 
 /** The `.ics` file name and its address for a delivered call-back or appointment. */

@@ -155,11 +155,11 @@ describe("the prospect's zone", () => {
     });
   });
 
-  it("else from the area code's state, else the state; an explicit zone wins", () => {
+  it("else the state's zones and the area code's state's together; an explicit zone of the state wins", () => {
     expect(areaCodeState("3125550100")).toBe("IL");
     expect(areaCodeState("8005550100")).toBeNull();
     expect(prospectZones({ state: "TX", phone: "3125550100" })).toMatchObject({
-      zones: ["America/Chicago"],
+      zones: ["America/Chicago", "America/Denver"],
       from: "area_code",
     });
     expect(prospectZones({ state: "FL", phone: "8005550100" })).toMatchObject({
@@ -168,6 +168,22 @@ describe("the prospect's zone", () => {
     });
     expect(prospectZones({ state: "TX", zip: "79901", timeZone: "America/Chicago" })).toMatchObject({ from: "given" });
     expect(prospectTimeZone({ state: "AZ" })).toBe("America/Phoenix");
+  });
+
+  it("believes no ZIP, zone or area code that would move the prospect to a later clock", () => {
+    // A New Yorker sent with a Honolulu ZIP or zone keeps New York's clock.
+    expect(prospectZones({ state: "NY", phone: "2125550100", zip: "96813" }).zones).toEqual(["America/New_York"]);
+    expect(prospectZones({ state: "NY", timeZone: "Pacific/Honolulu" }).zones).toEqual(["America/New_York"]);
+    // A Californian with a New York number: both clocks must allow the call.
+    expect(prospectZones({ state: "CA", phone: "2125550100" }).zones).toEqual([
+      "America/Los_Angeles",
+      "America/New_York",
+    ]);
+    const sixInTheMorningPacific = Date.parse("2026-03-04T14:00:00Z");
+    expect(callingWindow({ state: "CA", phone: "2125550100" }, sixInTheMorningPacific).open).toBe(false);
+    expect(
+      callingWindow({ state: "NY", phone: "2125550100", zip: "96813" }, Date.parse("2026-03-05T03:30:00Z")).open,
+    ).toBe(false);
   });
 
   it("applies the rules of the area code's state too", () => {

@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { MARKET_MESSAGES, type MarketCallback } from "../../src/domain/callback-market";
 import { notChargedMessage } from "../../src/domain/private-lists";
 import { callbackOpportunities } from "../../worker/db/schema";
+import { scheduled } from "../../worker/scheduled";
 import { balanceOf } from "../../worker/services/balance";
 import { fillCallbackOrders } from "../../worker/services/callbacks";
 import { expireReservations } from "../../worker/services/orders";
@@ -19,6 +20,14 @@ import { deps } from "./transfer-fixtures";
 import { addEndpoint, eventsOf } from "./webhook-fixtures";
 
 const HOUR = 3_600_000;
+
+/** The five-minute cron's run (worker/scheduled.ts). */
+const runScheduled = () =>
+  scheduled(
+    { cron: "*/5 * * * *", scheduledTime: Date.now(), noRetry() {} } as ScheduledController,
+    env,
+    {} as ExecutionContext,
+  );
 
 let phoneCount = 0;
 /** A fresh prospect phone (area code 605: no other test file uses it). */
@@ -281,6 +290,49 @@ describe("buying", () => {
     expect(await orderRow(orderId)).toMatchObject({ status: "cancelled" });
     expect(await balanceOf(deps(), buyer.user.id)).toBe(500);
     expect((await listing(buyer.cookie, "appointment")).map((listed) => listed.id)).toEqual([item.id]);
+  });
+
+  it("is refused at payment and refunded once its number went on the Do Not Call list after the reservation", async () => {
+    const buyer = await signedIn();
+    const item = await stock();
+    const response = await buy(buyer.cookie, item.id);
+    const start = await response.json<{ clientSecret: string; orderId: string }>();
+    expect((await callApi("/api/do-not-call", { json: { phone: item.phone } })).status).toBeLessThan(300);
+    expect((await payWithCard(start.clientSecret)).status).toBe(200);
+    expect(await orderRow(start.orderId)).toMatchObject({
+      status: "refunded",
+      payment_error: MARKET_MESSAGES.suppressed,
+    });
+    expect(await row(item.id)).toMatchObject({ buyer_user_id: null, order_id: null, reserved_order_id: null });
+  });
+
+  it("buying again what the buyer holds never extends the hold, and the sweep places it once the hold lapses", async () => {
+    const buyer = await signedIn();
+    const item = await stock({ kind: "callback" });
+    expect((await buy(buyer.cookie, item.id)).status).toBe(200);
+    const first = await row(item.id);
+    await env.DB.prepare("UPDATE callback_opportunities SET reserved_until = ? WHERE id = ?")
+      .bind(Date.now() + 60_000, item.id)
+      .run();
+    expect((await buy(buyer.cookie, item.id)).status).toBe(200);
+    const again = await row(item.id);
+    expect(again?.reserved_order_id).not.toBe(first?.reserved_order_id);
+    expect(Number(again?.reserved_until)).toBeLessThanOrEqual(Date.now() + 60_000);
+    // A paid call-back order it fits is waiting; once the hold has lapsed, the sweep's run places it.
+    const orderId = crypto.randomUUID();
+    await env.DB.prepare(
+      `INSERT INTO orders (id, kind, quantity, unit_price_cents, total_cents, user_id, details, payment_intent_id, status, paid_at)
+       VALUES (?, 'survey', 1, 1500, 1500, ?, '{"leadType":"Call-Backs","totalCallbacks":1}', ?, 'paid', ?)`,
+    )
+      .bind(orderId, (await signedIn()).user.id, `pi_test_${orderId}`, Date.now())
+      .run();
+    expect(await fillCallbackOrders(deps())).toBe(0);
+    await env.DB.prepare("UPDATE callback_opportunities SET reserved_until = ? WHERE id = ?")
+      .bind(Date.now() - 1, item.id)
+      .run();
+    await runScheduled();
+    expect(await row(item.id)).toMatchObject({ order_id: orderId });
+    await env.DB.prepare("UPDATE orders SET status = 'completed' WHERE id = ?").bind(orderId).run();
   });
 
   it("is not placed in a paid call-back order while a purchase holds it", async () => {

@@ -378,6 +378,13 @@ export const callbackOpportunities = sqliteTable(
     index("callback_opportunities_order_idx").on(t.orderId),
     index("callback_opportunities_buyer_phone_idx").on(t.buyerUserId, t.phoneKey, t.deliveredAt),
     index("callback_opportunities_unassigned_idx").on(t.windowEnd).where(sql`${t.orderId} IS NULL`),
+    // A purchase's batch ends the buyer's other holds, and a release finds its order's (migration 0039).
+    index("callback_opportunities_reserved_by_idx")
+      .on(t.reservedByUserId)
+      .where(sql`${t.reservedByUserId} IS NOT NULL`),
+    index("callback_opportunities_reserved_order_idx")
+      .on(t.reservedOrderId)
+      .where(sql`${t.reservedOrderId} IS NOT NULL`),
     index("callback_opportunities_reminder_idx")
       .on(t.windowStart)
       .where(sql`${t.remindedAt} IS NULL AND ${t.orderId} IS NOT NULL`),

@@ -20,6 +20,7 @@ import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { bundleOf } from "./aged-lead-bundle-sale";
 import { openCallbackOrders, placeCallback } from "./callbacks";
+import { sharedListHoldsSql } from "./suppression-rules";
 
 /** Rows shown at once in each list (the call-backs soonest window first, orders oldest paid first). */
 const LIST_LIMIT = 200;
@@ -124,7 +125,14 @@ export async function callbackFulfilment(deps: Deps) {
     db
       .select()
       .from(callbacks)
-      .where(and(isNull(callbacks.orderId), gt(callbacks.windowEnd, new Date(now))))
+      // A number a shared Do Not Call list holds is never placed, so it is not offered either.
+      .where(
+        and(
+          isNull(callbacks.orderId),
+          gt(callbacks.windowEnd, new Date(now)),
+          sql`NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}`,
+        ),
+      )
       .orderBy(asc(callbacks.windowStart), asc(callbacks.id))
       .limit(LIST_LIMIT),
   ]);

@@ -6,7 +6,7 @@
  * `delivered_at` and, as `order_id`, the purchase's own order (kind `callbacks`), so it shows in My
  * Call-Backs, gets the delivery webhook, e-mail and reminder of a placed call-back (decision 0060).
  */
-import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import {
   calendarInvite,
   MARKET_LIST_LIMIT,
@@ -101,19 +101,22 @@ export async function purchaseCallback(
   // call-back exactly one holds it. One batch, one transaction.
   const mine = eq(callbacks.reservedByUserId, user.id);
   const obtainable = sql`EXISTS (SELECT 1 FROM ${callbacks} WHERE ${and(eq(callbacks.id, callbackId), forSale(now), or(notHeld(now), mine))})`;
+  // Buying again what the buyer already holds moves the hold to the new order but never extends it: a
+  // buyer cannot keep one call-back off the market by buying it every 14 minutes.
   const [, reserved] = await db.batch([
     db
       .update(callbacks)
       .set({ reservedOrderId: null, reservedUntil: null, reservedByUserId: null })
-      .where(and(mine, isNull(callbacks.buyerUserId), obtainable)),
+      .where(and(mine, ne(callbacks.id, callbackId), isNull(callbacks.buyerUserId), obtainable)),
     db
       .update(callbacks)
       .set({
         reservedOrderId: orderId,
-        reservedUntil: new Date(now + RESERVATION_MINUTES * 60_000),
+        reservedUntil: sql`CASE WHEN ${mine} AND ${callbacks.reservedUntil} > ${now} THEN ${callbacks.reservedUntil}
+          ELSE ${now + RESERVATION_MINUTES * 60_000} END`,
         reservedByUserId: user.id,
       })
-      .where(and(eq(callbacks.id, callbackId), forSale(now), notHeld(now)))
+      .where(and(eq(callbacks.id, callbackId), forSale(now), or(notHeld(now), mine)))
       .returning(),
   ]);
   const [row] = reserved;

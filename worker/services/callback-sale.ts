@@ -11,7 +11,7 @@ import type { Deps } from "../deps";
 import { mailCallbackDelivered } from "./callback-notifications";
 import { recordNotCharged } from "./not-charged";
 import { recordChecksStatement } from "./suppression-checks";
-import { privateListHoldsSql } from "./suppression-rules";
+import { privateListHoldsSql, sharedListHoldsSql } from "./suppression-rules";
 import { callbackDeliveredFact } from "./webhooks/facts";
 
 type Order = typeof orders.$inferSelect;
@@ -40,7 +40,8 @@ export function callbackSaleStatements(deps: Deps, order: Pick<Order, "id" | "us
     isNull(callbacks.orderId),
     isNull(callbacks.buyerUserId),
   );
-  const notPrivate = sql`NOT ${privateListHoldsSql(sql`${callbacks.phoneKey}`, order.userId ?? "")}`;
+  const notPrivate = sql`NOT ${privateListHoldsSql(sql`${callbacks.phoneKey}`, order.userId ?? "")}
+    AND NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}`;
   const kind = order.details.callbackKind === "appointment" ? "appointment" : "callback";
   return {
     callbackId: id,
@@ -81,7 +82,12 @@ async function callbackRefusal(deps: Deps, order: Pick<Order, "id" | "userId" | 
     .select({ id: callbacks.id })
     .from(callbacks)
     .where(and(eq(callbacks.id, id), privateListHoldsSql(sql`${callbacks.phoneKey}`, order.userId ?? "")));
+  const [onShared] = await deps.db
+    .select({ id: callbacks.id })
+    .from(callbacks)
+    .where(and(eq(callbacks.id, id), sharedListHoldsSql(sql`${callbacks.phoneKey}`)));
   await releaseStatement(deps, order.id);
+  if (onShared) return MARKET_MESSAGES.suppressed;
   if (!onList) return MARKET_MESSAGES.lost;
   await recordNotCharged(deps, order.id, [id]);
   return notChargedMessage(1);

@@ -234,6 +234,8 @@ export async function placeCallback(deps: Deps, callbackId: string, pick: Placem
           gt(callbacks.windowEnd, new Date(now)),
           // Not while a marketplace purchase holds it for payment (decision 0061).
           sql`(${callbacks.reservedUntil} IS NULL OR ${callbacks.reservedUntil} < ${now})`,
+          // Not once a shared Do Not Call list holds its number (a request may come after intake).
+          sql`NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}`,
           sql`(SELECT count(*) FROM callback_opportunities WHERE order_id = ${order.id} AND returned_at IS NULL) < ${order.quantity}`,
           sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'paid')`,
           sql`NOT EXISTS (SELECT 1 FROM callback_opportunities WHERE buyer_user_id = ${order.userId}

@@ -71,18 +71,33 @@ export interface ProspectZones {
   from: "given" | "zip" | "area_code" | "state";
 }
 
-/** The prospect's candidate zones and the states whose calling rules apply to them. */
+/**
+ * The prospect's candidate zones and the states whose calling rules apply to them. A zone sent with the
+ * prospect, else the ZIP's, narrows the state's zones only when it is one of them (a ZIP or zone of another
+ * state is not believed: it cannot move a New Yorker to Honolulu's clock); a number whose area code is in
+ * another state adds that state's zones. A moment is allowed only when every candidate allows it.
+ */
 export function prospectZones(place: ProspectPlace): ProspectZones {
   const areaState = areaCodeState(place.phone);
   const states = areaState && areaState !== place.state ? [place.state, areaState] : [place.state];
-  if (place.timeZone) return { zones: [place.timeZone], states, from: "given" };
+  const stateZones = stateTimeZones(place.state);
+  const given = place.timeZone && stateZones.includes(place.timeZone) ? place.timeZone : null;
   const zip = zipZone(place.zip);
-  if (zip) return { zones: [zip], states, from: "zip" };
-  if (areaState) return { zones: stateTimeZones(areaState), states, from: "area_code" };
-  return { zones: stateTimeZones(place.state), states, from: "state" };
+  const narrowed = given ?? (zip && stateZones.includes(zip) ? zip : null);
+  const zones = new Set(narrowed ? [narrowed] : stateZones);
+  if (areaState && areaState !== place.state) for (const zone of stateTimeZones(areaState)) zones.add(zone);
+  const from = given ? "given" : narrowed ? "zip" : areaState && areaState !== place.state ? "area_code" : "state";
+  return { zones: [...zones], states, from };
 }
 
-/** One zone for the prospect (a call-back's window is read in it): the first candidate. */
+/**
+ * One zone for the prospect, the one a call-back's window is read in: the zone sent, else the ZIP's, else
+ * the area code's state's, else the state's (whether the calling rules allow a moment is `prospectZones`).
+ */
 export function prospectTimeZone(place: ProspectPlace): string {
-  return prospectZones(place).zones[0] ?? defaultTimeZone(place.state);
+  if (place.timeZone) return place.timeZone;
+  const zip = zipZone(place.zip);
+  if (zip) return zip;
+  const areaState = areaCodeState(place.phone);
+  return stateTimeZones(areaState ?? place.state)[0] ?? defaultTimeZone(place.state);
 }
