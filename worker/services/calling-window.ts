@@ -14,9 +14,9 @@ import {
   holidayStates,
   withinAllowedHours,
 } from "../../src/domain/calling-rules";
-import { defaultTimeZone, localTime } from "../../src/domain/time-zones";
+import { localTime } from "../../src/domain/time-zones";
 import type { Deps } from "../deps";
-import { areaCodeState, type ProspectPlace, prospectZones, zipZone } from "./prospect-zone";
+import { areaCodeState, type ProspectPlace, prospectTimeZone, prospectZones, zipZone } from "./prospect-zone";
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 /** How far ahead the next allowed moment is searched (a weekend and a holiday fit many times over). */
@@ -126,10 +126,10 @@ export function windowFit(place: ProspectPlace, start: number, end: number): Win
   return allowed === 0 ? "outside" : allowed === points ? "inside" : "partly";
 }
 
-/** The calling status line of one prospect at `now`, in the prospect's own (first candidate) zone. */
+/** The calling status line of one prospect at `now`, written in the prospect's own zone (`prospectTimeZone`). */
 function callableAt(place: ProspectPlace, now: number): Callable {
   const window = callingWindow(place, now);
-  const timeZone = window.zones[0] ?? defaultTimeZone(place.state);
+  const timeZone = prospectTimeZone(place);
   const next = window.open ? null : window.nextAllowedAt;
   return {
     timeZone,
