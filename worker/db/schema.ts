@@ -676,6 +676,38 @@ export const orderDeliveryStates = sqliteTable(
   ],
 );
 
+/**
+ * An order's agents (docs/decisions/0071): each takes transfers at its own number, in its licensed states,
+ * within its own hours, one call at a time. An order without agents routes to its one transfer phone.
+ * Removed agents keep their row (`removed_at`) so the Lead Tracker still names who took a call.
+ */
+export const orderAgents = sqliteTable(
+  "order_agents",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Ten digits: where this agent's transfers ring. */
+    transferPhone: text("transfer_phone").notNull(),
+    /** The state codes the agent is licensed in, as a JSON array (never empty). */
+    states: text("states", { mode: "json" }).$type<string[]>().notNull(),
+    /** IANA zone, one of US_TIME_ZONES: the agent's days and hours. */
+    timeZone: text("time_zone").notNull(),
+    /** Weekdays the agent works (0 = Sunday … 6) as a JSON array. */
+    days: text("days", { mode: "json" }).$type<number[]>().notNull(),
+    /** Hours in minutes since local midnight; end < start spans midnight, end = start is all day. */
+    hoursStartMinute: integer("hours_start_minute").notNull(),
+    hoursEndMinute: integer("hours_end_minute").notNull(),
+    /** The agent's own switch: off = no transfers, whatever the hours. */
+    takingCalls: integer("taking_calls", { mode: "boolean" }).notNull().default(true),
+    removedAt: integer("removed_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("order_agents_order_idx").on(t.orderId, t.removedAt)],
+);
+
 /** One row per successful ping (a routed call) with its outcome; 409 answers leave no row. */
 export const transfers = sqliteTable(
   "transfers",
@@ -705,8 +737,10 @@ export const transfers = sqliteTable(
     consentText: text("consent_text"),
     ipAddress: text("ip_address"),
     jornayaLeadId: text("jornaya_lead_id"),
-    /** The number the call was sent to (the order's transfer phone at routing). */
+    /** The number the call was sent to (the order's transfer phone, or its agent's, at routing). */
     transferPhone: text("transfer_phone").notNull(),
+    /** The order's agent who took the call (docs/decisions/0071); null for an order without agents. */
+    agentId: text("agent_id").references(() => orderAgents.id, { onDelete: "set null" }),
     status: text("status", { enum: TRANSFER_STATUSES }).notNull().default("routed"),
     routedAt: integer("routed_at", { mode: "timestamp_ms" }).notNull(),
     /** While status is routed/connected and this is in the future, the transfer holds a slot on its order. */
@@ -735,6 +769,8 @@ export const transfers = sqliteTable(
     index("transfers_buyer_day_idx").on(t.buyerLocalDay, t.buyerUserId),
     // A state's calls to one number in 24 hours (docs/decisions/0064): one range seek per ping there.
     index("transfers_phone_routed_idx").on(t.phone, t.routedAt),
+    // An agent's live call and latest transfer (docs/decisions/0071): one seek per agent at routing.
+    index("transfers_agent_routed_idx").on(t.agentId, t.routedAt),
     check("transfers_status_check", oneOf(t.status, TRANSFER_STATUSES)),
   ],
 );
