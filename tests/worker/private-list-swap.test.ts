@@ -26,6 +26,17 @@ const heldBack = {
   IMPORT_QUEUE: { send: async () => {}, sendBatch: async () => {} } as unknown as Queue,
 } as Cloudflare.Env;
 const deliver = (message: object, attempts = 1) => deliverToQueue([message], { env: heldBack, attempts });
+/** Delivers a batch's message again (as the Queue does with the message a batch sends itself) until it is applied. */
+async function deliverUntilApplied(uploadId: number, batchNumber: number) {
+  const status = () =>
+    env.DB.prepare("SELECT status FROM suppression_upload_batches WHERE upload_id = ? AND batch_number = ?")
+      .bind(uploadId, batchNumber)
+      .first<string>("status");
+  for (let round = 0; round < 50 && (await status()) === "queued"; round++) {
+    await deliver({ kind: "suppression-batch", uploadId, batchNumber });
+  }
+  expect(await status()).toBe("done");
+}
 
 /** Of the numbers `from` … `from + count - 1`, those the buyer's private list holds now, as the payment reads it. */
 async function holds(userId: string, from: number, count: number): Promise<number[]> {
@@ -91,15 +102,20 @@ describe("a private list's full re-upload replaces it in one step", () => {
     // Sent, and finished as the route does, with the Queue held back.
     const uploadId = await startHeldBack(cookie, user.id, [next.slice(0, 10_000), next.slice(10_000)]);
 
-    // Batch 1 applies (in transactions of PRIVATE_CHUNK numbers): its 4,000 new numbers are stored, hidden.
+    // Batch 1 applies in transactions of PRIVATE_CHUNK numbers, a few per message: one message applies
+    // part of it (and sends itself again), the list still reads as the old one.
     expect(PRIVATE_CHUNK).toBeLessThan(10_000);
     await deliver({ kind: "suppression-batch", uploadId, batchNumber: 1 });
+    expect((await stored()).rows).toBeLessThan(16_000);
+    expect(await held()).toEqual(old);
+    // The messages sent again carry on where the last one stopped: its 4,000 new numbers are stored, hidden.
+    await deliverUntilApplied(uploadId, 1);
     expect(await stored()).toEqual({ rows: 16_000, numbers: 12_000 });
     expect(await held()).toEqual(old);
     expect(await flagged()).toEqual([String(base)]);
 
     // Batch 2: every new number is stored, the list still reads as the old one.
-    await deliver({ kind: "suppression-batch", uploadId, batchNumber: 2 });
+    await deliverUntilApplied(uploadId, 2);
     expect(await stored()).toEqual({ rows: 18_000, numbers: 12_000 });
     expect(await held()).toEqual(old);
     expect((await uploadStatus(cookie, uploadId, "buyer")).status).toBe("applying");

@@ -107,11 +107,14 @@ export async function uploadList(options: UploadOptions): Promise<SuppressionUpl
   });
   expect(finish.status, await finish.clone().text()).toBe(200);
   // The finish announces the batches (nothing is applied before it): the Queue delivers them.
-  await deliverToQueue(batches.map((_, i) => ({ kind: "suppression-batch", uploadId, batchNumber: i + 1 })));
-  for (let round = 0; round < 20; round++) {
+  const batchMessages = batches.map((_, i) => ({ kind: "suppression-batch", uploadId, batchNumber: i + 1 }));
+  await deliverToQueue(batchMessages);
+  for (let round = 0; round < 40; round++) {
     const status = await uploadStatus(options.cookie, uploadId, as);
     if (status.status !== "applying") return status;
-    await deliverToQueue([{ kind: "suppression-finish", uploadId }]);
+    // A private batch longer than one message sends its message again (the Queue's next delivery, played
+    // here); a batch already applied changes nothing when delivered again.
+    await deliverToQueue([...batchMessages, { kind: "suppression-finish", uploadId }]);
   }
   throw new Error(`upload ${uploadId} did not finish`);
 }

@@ -123,8 +123,15 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
   const owner = target.owner_user_id;
   if (owner !== null) {
     // A private list: small paced transactions, a full file staged beside the list (suppression-private.ts).
-    await applyPrivateBatch(deps, message, { listId: list, staged: target.contents === "full" }, add, remove);
-    return afterBatch(deps, uploadId, batchNumber);
+    const whole = await applyPrivateBatch(
+      deps,
+      message,
+      { listId: list, staged: target.contents === "full" },
+      add,
+      remove,
+    );
+    // A batch longer than one message carries on in the message sent again (its numbers stay in R2).
+    return whole ? afterBatch(deps, uploadId, batchNumber) : true;
   }
   const adds = JSON.stringify(add);
   const removes = JSON.stringify(remove);
