@@ -16,7 +16,7 @@ const MAX_LINES = 400;
 
 /** Files allowed past MAX_LINES, each with the reason. */
 const LONGER: Record<string, string> = {
-  "worker/db/schema.ts": "every table in one place (drizzle-kit reads one schema file)",
+  "worker/db/schema/index.ts": "every table in one place (drizzle-kit reads one schema file)",
 };
 
 function sourceFiles(dir: string): string[] {

@@ -13,26 +13,26 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import { ACCOUNT_TYPES } from "../../src/domain/account-types";
-import { CALLBACK_OUTCOMES } from "../../src/domain/callback-returns";
-import { CALLBACK_KINDS, CALLBACK_SOURCES } from "../../src/domain/callbacks";
-import { CERTIFICATE_CHECKS } from "../../src/domain/consent";
-import { IMPORT_BATCH_STATUSES, IMPORT_KINDS } from "../../src/domain/csv-mapping";
-import { PAUSE_KINDS, PAUSE_LIFTS } from "../../src/domain/delivery-pauses";
-import { ORDER_KINDS, ORDER_STATUSES } from "../../src/domain/orders";
-import { APPLICATION_STATUSES, PAYMENT_TERMS, TIME_ZONES } from "../../src/domain/partner";
-import { AGE_RANGES } from "../../src/domain/pricing";
-import { BALANCE_REASONS, RETURN_KINDS, RETURN_REASON_VALUES, RETURN_STATUSES } from "../../src/domain/returns";
-import { LINK_PURPOSES } from "../../src/domain/single-use-links";
-import { SURVEY_KINDS } from "../../src/domain/survey";
+import { ACCOUNT_TYPES } from "../../../src/domain/account-types";
+import { CALLBACK_OUTCOMES } from "../../../src/domain/callback-returns";
+import { CALLBACK_KINDS, CALLBACK_SOURCES } from "../../../src/domain/callbacks";
+import { CERTIFICATE_CHECKS } from "../../../src/domain/consent";
+import { IMPORT_BATCH_STATUSES, IMPORT_KINDS } from "../../../src/domain/csv-mapping";
+import { PAUSE_KINDS, PAUSE_LIFTS } from "../../../src/domain/delivery-pauses";
+import { ORDER_KINDS, ORDER_STATUSES } from "../../../src/domain/orders";
+import { APPLICATION_STATUSES, PAYMENT_TERMS, TIME_ZONES } from "../../../src/domain/partner";
+import { AGE_RANGES } from "../../../src/domain/pricing";
+import { BALANCE_REASONS, RETURN_KINDS, RETURN_REASON_VALUES, RETURN_STATUSES } from "../../../src/domain/returns";
+import { LINK_PURPOSES } from "../../../src/domain/single-use-links";
+import { SURVEY_KINDS } from "../../../src/domain/survey";
 import {
   DELIVERY_SETUP_STATUSES,
   PARTNER_PAYMENT_TERMS,
   TRANSFER_EVENT_TYPES,
   TRANSFER_STATUSES,
-} from "../../src/domain/transfers";
-import { DELIVERY_STATUSES } from "../../src/domain/webhooks/delivery";
-import { ALL_WEBHOOK_EVENT_TYPES } from "../../src/domain/webhooks/events";
+} from "../../../src/domain/transfers";
+import { DELIVERY_STATUSES } from "../../../src/domain/webhooks/delivery";
+import { ALL_WEBHOOK_EVENT_TYPES } from "../../../src/domain/webhooks/events";
 
 /** `column IN ('a', 'b', …)` over one of src/domain's enums, for a CHECK constraint (no parameters there). */
 const oneOf = (column: AnySQLiteColumn, values: readonly string[]): SQL =>
@@ -110,7 +110,7 @@ export const surveyResponses = sqliteTable(
   (t) => [index("survey_responses_user_idx").on(t.userId)],
 );
 
-export { ORDER_KINDS, ORDER_STATUSES, type OrderKind, type OrderStatus } from "../../src/domain/orders";
+export { ORDER_KINDS, ORDER_STATUSES, type OrderKind, type OrderStatus } from "../../../src/domain/orders";
 
 /** Product rule 7: every purchase, whichever screen sold it. */
 export const orders = sqliteTable(
@@ -903,7 +903,7 @@ export const deliverySummaries = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
 
-export * from "./schema-suppression";
+export * from "./suppression";
 // ——— Buyer webhooks (migration 0019, product rule 41, decisions 0037 and 0044) ———
 
 /** A buyer's webhook endpoint (at most WEBHOOK_MAX_ENDPOINTS each); secrets are stored encrypted. */
