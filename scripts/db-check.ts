@@ -1,13 +1,13 @@
 /**
- * `npm run db:check` (a step of `npm test`): schema.ts and the migrations folder agree as drizzle-kit sees
- * them (decision 0036):
+ * `npm run db:check` (a step of `npm test`): the schema (worker/db/schema/) and the migrations folder agree
+ * as drizzle-kit sees them (decision 0036):
  * - the journal lists every SQL migration, in order (else: `npm run db:snapshot`);
  * - `drizzle-kit check` finds the snapshots consistent (no two branches' snapshots on one parent);
- * - `drizzle-kit generate` on a copy of migrations/meta writes nothing, so schema.ts has no change without
+ * - `drizzle-kit generate` on a copy of migrations/meta writes nothing, so the schema has no change without
  *   its migration (else: `npm run db:generate`);
  * - no migration drops a table that others reference with ON DELETE CASCADE / SET NULL (drizzle-kit's way
  *   of changing a CHECK or a column type), unless it says it keeps their rows: on D1 that drop deletes them.
- * That the migrations build the database schema.ts describes is tests/worker/schema.test.ts's part.
+ * That the migrations build the database the schema describes is tests/worker/schema.test.ts's part.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -57,7 +57,7 @@ if (unsafe.length > 0) {
   );
 }
 
-/** What `drizzle-kit generate` says about schema.ts against the latest snapshot, on a throw-away copy. */
+/** What `drizzle-kit generate` says about the schema against the latest snapshot, on a throw-away copy. */
 function generateProblem(): string | null {
   const { path: out, relativePath } = scratchOutDir("db-check");
   try {

@@ -1,14 +1,14 @@
 /**
- * `npm run db:snapshot`: rebuilds migrations/meta from the migrations and schema.ts, so that drizzle-kit
+ * `npm run db:snapshot`: rebuilds migrations/meta from the migrations and the schema, so that drizzle-kit
  * knows every migration and diffs the next change against today's schema (decision 0036).
  *
  * - `_journal.json` gets one entry per SQL file, in file-name order (kept entries keep their time; new
  *   ones take the time git first saw the file).
- * - The latest migration's snapshot is drizzle-kit's own snapshot of worker/db/schema.ts, chained to the
+ * - The latest migration's snapshot is drizzle-kit's own snapshot of worker/db/schema/, chained to the
  *   last earlier snapshot; snapshots that do not chain (two branches that each generated one) are removed.
  *
  * Run it after merging branches that added migrations, after hand-written SQL, or whenever
- * `npm run db:check` says the journal is behind. It writes no SQL: that schema.ts and the migrations
+ * `npm run db:check` says the journal is behind. It writes no SQL: that the schema and the migrations
  * describe the same database is what tests/worker/schema.test.ts checks. Idempotent.
  */
 import { spawnSync } from "node:child_process";
@@ -52,7 +52,7 @@ function journalEntries(tags: string[]): JournalEntry[] {
   });
 }
 
-/** drizzle-kit's snapshot of schema.ts, made in an empty folder (its SQL is thrown away). */
+/** drizzle-kit's snapshot of the schema, made in an empty folder (its SQL is thrown away). */
 function schemaSnapshot(): Snapshot {
   const { path: out, relativePath } = scratchOutDir("db-snapshot");
   try {
@@ -71,8 +71,20 @@ function schemaSnapshot(): Snapshot {
   }
 }
 
+/** The value with every object's keys sorted: drizzle-kit lists tables in the order it loads the schema files. */
+const sortedKeys = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(sortedKeys)
+    : value !== null && typeof value === "object"
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+        )
+      : value;
+
 const sameSchema = (a: Snapshot, b: Snapshot) =>
-  JSON.stringify({ ...a, id: "", prevId: "" }) === JSON.stringify({ ...b, id: "", prevId: "" });
+  JSON.stringify(sortedKeys({ ...a, id: "", prevId: "" })) === JSON.stringify(sortedKeys({ ...b, id: "", prevId: "" }));
 
 const tags = migrationTags();
 const latest = tags.length - 1;

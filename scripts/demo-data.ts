@@ -1,13 +1,13 @@
 /**
  * The demo data `npm start` seeds into an empty local database (also used by the e2e tests), as rows of
- * the app's own drizzle tables (worker/db/schema.ts); scripts/seed.ts inserts them.
+ * the app's own drizzle tables (worker/db/schema/); scripts/seed.ts inserts them.
  */
 
 import { windowOf } from "../src/domain/callbacks.ts";
 import { storedLead } from "../src/domain/leads.ts";
 import type { SURVEY_ROLES } from "../src/domain/survey.ts";
 import { defaultTimeZone, localTime } from "../src/domain/time-zones.ts";
-import type { agedLeads, callbackOpportunities, orders, users } from "../worker/db/schema.ts";
+import type { agedLeads, callbackOpportunities, orders, users } from "../worker/db/schema/index.ts";
 import { hashPassword } from "../worker/services/passwords.ts";
 
 export interface NewUser {

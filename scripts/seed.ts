@@ -6,7 +6,7 @@
 import { count } from "drizzle-orm";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import type { SQLiteInsertValue, SQLiteTable } from "drizzle-orm/sqlite-core";
-import * as schema from "../worker/db/schema.ts";
+import * as schema from "../worker/db/schema/index.ts";
 import { DEMO_ADMIN, DEMO_BUYER, demoCallbacks, demoLeads, userRow } from "./demo-data.ts";
 import { DEMO_PARTNER, DEMO_PARTNER_KEY, demoTransferRows } from "./demo-transfers.ts";
 import { withLocalD1 } from "./lib/local-d1.ts";

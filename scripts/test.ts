@@ -1,8 +1,8 @@
 /**
  * `npm test`: first the static checks, at the same time (each mostly uses one core): formatter + linter,
- * type checks, dead code (knip, configured in knip.jsonc), schema.ts against the migrations (drizzle-kit);
+ * type checks, dead code (knip, configured in knip.jsonc), the schema against the migrations (drizzle-kit);
  * then every test layer: unit and Worker (vitest, whose tests/worker/schema.test.ts compares the migrated D1
- * with schema.ts), then the browser tests (Playwright's runner, which builds the app first). It ends with
+ * with worker/db/schema/), then the browser tests (Playwright's runner, which builds the app first). It ends with
  * each stage's time (docs/decisions/0056). Extra arguments go to vitest.
  */
 import { mkdtempSync, rmSync } from "node:fs";

@@ -8,7 +8,7 @@ import { or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isEmailAddress } from "../src/domain/email.ts";
 import { USERNAME_MAX, USERNAME_MIN, USERNAME_TOO_SHORT } from "../src/domain/user.ts";
-import { users } from "../worker/db/schema.ts";
+import { users } from "../worker/db/schema/index.ts";
 import { newPasswordProblem } from "../worker/services/password-policy.ts";
 import { userRow } from "./demo-data.ts";
 import { applyMigrations, d1Query } from "./lib/d1.ts";

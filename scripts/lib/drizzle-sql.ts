@@ -6,7 +6,7 @@
 import type { SQLWrapper } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
-import * as schema from "../../worker/db/schema.ts";
+import * as schema from "../../worker/db/schema/index.ts";
 
 /** A drizzle handle that only builds statements (`.getSQL()`); it never runs them. */
 export const statements = drizzle(

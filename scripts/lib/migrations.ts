@@ -1,6 +1,6 @@
 /**
  * The migrations folder as drizzle-kit keeps it: the SQL files wrangler applies, and beside them
- * `meta/_journal.json` (one entry per file) and the snapshot of schema.ts that the next
+ * `meta/_journal.json` (one entry per file) and the snapshot of the schema that the next
  * `drizzle-kit generate` diffs against (docs/operations.md, Changing the schema; decision 0036).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * Live transfers: the rules shared by the Worker and the browser. Pure: no I/O.
- * Enums named here are the values stored in D1 (worker/db/schema.ts).
+ * Enums named here are the values stored in D1 (worker/db/schema/).
  */
 import { type DeliveryLimits, isClosedOn } from "./delivery-limits.ts";
 import { withinHours } from "./hours.ts";

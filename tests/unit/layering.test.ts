@@ -204,7 +204,7 @@ describe("the layering check itself", () => {
     ["worker/routes/surveys.ts", "src/domain/pricing", false],
     ["worker/services/orders.ts", "worker/routes/payments", false],
     ["worker/services/orders.ts", "worker/http", false],
-    ["worker/db/schema.ts", "worker/services/orders", false],
+    ["worker/db/schema/orders.ts", "worker/services/orders", false],
     ["worker/services/orders.ts", "src/lib/api", true],
   ])("refuses %s → %s (type-only: %s)", (from, to, typeOnly) => {
     expect(violation({ from, to, typeOnly })).toEqual(expect.any(String));

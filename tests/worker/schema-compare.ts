@@ -1,7 +1,7 @@
 /**
- * What drizzle's table configs (worker/db/schema.ts) say the database holds, and what the migrated D1's
+ * What drizzle's table configs (worker/db/schema/) say the database holds, and what the migrated D1's
  * catalogue (sqlite_master and its pragmas) says it holds, in one comparable shape.
- * Every table exported by schema.ts is read: nothing here names a table.
+ * Every table exported by the schema is read: nothing here names a table.
  */
 import { is, SQL } from "drizzle-orm";
 import { getTableConfig, type Index, type SQLiteColumn, SQLiteSyncDialect, SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -68,7 +68,7 @@ export function checksOf(createTable: string): string[] {
   return checks;
 }
 
-// ——— schema.ts ———
+// ——— the schema (worker/db/schema/) ———
 
 export const tableName = (table: SQLiteTable) => getTableConfig(table).name;
 

@@ -1,8 +1,8 @@
 /**
  * The schema and the migrations agree: the D1 database the migrations build
  * (tests/worker/setup.ts applies every file of migrations/) holds exactly the tables, columns, primary and
- * foreign keys, indexes and CHECK constraints that worker/db/schema.ts declares, and every trigger the
- * migrations create. A schema.ts change without its migration, or a migration without its schema.ts
+ * foreign keys, indexes and CHECK constraints that worker/db/schema/ declares, and every trigger the
+ * migrations create. A schema change without its migration, or a migration without its schema
  * change, fails here (docs/operations.md, Changing the schema).
  */
 import { env } from "cloudflare:workers";
@@ -21,7 +21,7 @@ import {
 
 const tables = schemaTables(schema);
 
-describe("worker/db/schema.ts and the migrated database agree", () => {
+describe("worker/db/schema/ and the migrated database agree", () => {
   it("has the same tables", async () => {
     const declared = tables.map((table) => tableName(table)).sort();
     expect(await databaseTables(env.DB)).toEqual(declared);

@@ -21,8 +21,7 @@ import {
 import { maskLastName, maskPhone } from "../../src/domain/masking";
 import { CONTACT_SHOWN_STATUSES, type TrackerTransferStatus } from "../../src/domain/returns";
 import type { SuppressionCheckSubject } from "../../src/domain/suppression";
-import { agedLeads, transfers } from "../db/schema";
-import { suppressionChecks } from "../db/schema-suppression";
+import { agedLeads, suppressionChecks, transfers } from "../db/schema";
 import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
 import { checkLeadCertificates } from "./certificate-checks";

@@ -1,7 +1,7 @@
 /**
  * Test data factories (decision 0067, docs/testing.md): `const db = testDb()` once per test, then
  * `createBuyer(db)`, `createOrder(db, { quantity: 3 })`… Each answers the row it inserted; every
- * default is unique within the file and every override is a column of worker/db/schema.ts.
+ * default is unique within the file and every override is a column of worker/db/schema/.
  */
 export { createCallback } from "./callbacks";
 export { testDb } from "./db";

@@ -1,33 +1,20 @@
 /**
  * Suppression (Do Not Call) lists, their uploads, buyers' private scrubs and the record of what each sale
  * and transfer was checked against (product rule 40, docs/decisions/0042; migration 0018).
- * Re-exported by schema.ts, the one schema source (decision 0036).
+ * Re-exported by index.ts with the other schema files (decisions 0036 and 0073).
  */
-import { type SQL, sql } from "drizzle-orm";
-import {
-  type AnySQLiteColumn,
-  check,
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
-import { IMPORT_BATCH_STATUSES } from "../../src/domain/csv-mapping";
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { IMPORT_BATCH_STATUSES } from "../../../src/domain/csv-mapping";
 import {
   SUPPRESSION_CHECK_SUBJECTS,
   SUPPRESSION_LIST_KINDS,
   SUPPRESSION_LIST_STATUSES,
   SUPPRESSION_UPLOAD_STATUSES,
-} from "../../src/domain/suppression";
-import { SUPPRESSION_FILE_KINDS } from "../../src/domain/suppression-file";
-import { users } from "./schema";
-
-const oneOf = (column: AnySQLiteColumn, values: readonly string[]): SQL =>
-  sql`${column} IN (${sql.raw(values.map((value) => `'${value.replaceAll("'", "''")}'`).join(", "))})`;
-
-const now = () => sql`(unixepoch('subsec') * 1000)`;
+} from "../../../src/domain/suppression";
+import { SUPPRESSION_FILE_KINDS } from "../../../src/domain/suppression-file";
+import { users } from "./accounts";
+import { now, oneOf } from "./columns";
 
 /**
  * One list: a National Do Not Call Registry copy, a state list, a litigator list, the shop's own Do Not
