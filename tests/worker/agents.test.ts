@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { AGENT_MESSAGES, MAX_AGENTS_PER_ORDER } from "../../src/domain/agents";
-import type { Agent } from "../../src/domain/schemas/agents";
+import { type Agent, type AgentInput, agentSchema } from "../../src/domain/schemas/agents";
 import { localTime } from "../../src/domain/time-zones";
 import { orderAgents } from "../../worker/db/schema";
 import { createOrder, createTransfer, testDb } from "./factories";
@@ -10,7 +10,7 @@ import { callApi, signedIn } from "./helpers";
 import { signedInPartner } from "./partner-helpers";
 import { createOpenOrder } from "./transfer-fixtures";
 
-const AGENT = {
+const AGENT: AgentInput = {
   name: "Dana Cole",
   transferPhone: "(214) 555-0101",
   states: ["TX", "FL"],
@@ -31,10 +31,12 @@ async function buyerWithOrder() {
 async function addAgent(url: string, cookie: string, body: Record<string, unknown> = AGENT) {
   const response = await callApi(url, { json: body, cookie });
   expect(response.status, await response.clone().text()).toBe(201);
-  return response.json<Agent>();
+  return agentSchema.parse(await response.json());
 }
 
-const listOf = async (url: string, cookie: string) => (await callApi(url, { cookie })).json<Agent[]>();
+/** The list, checked against the API's own answer schema (routing and the panel read that shape). */
+const listOf = async (url: string, cookie: string): Promise<Agent[]> =>
+  agentSchema.array().parse(await (await callApi(url, { cookie })).json());
 
 describe("an order's agents: who may call", () => {
   it("answers 401 to a stranger on every agent route", async () => {
