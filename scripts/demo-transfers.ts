@@ -2,8 +2,8 @@
  * The live-transfer demo `npm start` seeds: a partner (call center) with a known local-only API key, and
  * two paid live-transfer orders of the demo buyer with their delivery settings ready, so
  * `npm run simulate:calls -- --partner <key>` has somewhere to deliver; the first already has a few
- * delivered calls (one under the 2-minute buffer) for the Lead Tracker and returns. Rows of the
- * app's drizzle tables; scripts/seed.ts inserts them.
+ * delivered calls (one under the 2-minute buffer) for the Lead Tracker and returns; the second has two
+ * agents (docs/decisions/0071). Rows of the app's drizzle tables; scripts/seed.ts inserts them.
  */
 import { packageUnitCents } from "../src/domain/pricing.ts";
 import { localTime } from "../src/domain/time-zones.ts";
@@ -35,8 +35,15 @@ export interface DemoTransferRows {
   orders: Row<typeof schema.orders>[];
   orderDelivery: Row<typeof schema.orderDelivery>[];
   orderDeliveryStates: Row<typeof schema.orderDeliveryStates>[];
+  orderAgents: Row<typeof schema.orderAgents>[];
   transfers: Row<typeof schema.transfers>[];
 }
+
+/** The agents of the demo buyer's Texas and Florida order, within its hours (Eastern). */
+export const DEMO_AGENTS = [
+  { name: "Maria Lopez", transferPhone: "5550100211", states: ["TX", "FL"], days: [0, 1, 2, 3, 4, 5, 6] },
+  { name: "James Carter", transferPhone: "5550100212", states: ["FL"], days: [1, 2, 3, 4, 5] },
+] as const;
 
 interface DemoOrder {
   id: string;
@@ -112,8 +119,8 @@ export async function demoTransferRows(partnerUserId: string, buyerId: string): 
       paidDaysAgo: 1,
     },
   ];
-  const [first] = orders;
-  if (!first) throw new Error("the demo has orders");
+  const [first, second] = orders;
+  if (!first || !second) throw new Error("the demo has orders");
   const delivered = demoDelivered(first.id, partnerId, buyerId, first.timeZone);
   const billable = delivered.filter((transfer) => transfer.billable).length;
   return {
@@ -171,6 +178,17 @@ export async function demoTransferRows(partnerUserId: string, buyerId: string): 
     orderDeliveryStates: orders.flatMap((order) =>
       (order.states.length ? order.states : ["ALL"]).map((state) => ({ state, orderId: order.id })),
     ),
+    orderAgents: DEMO_AGENTS.map((agent) => ({
+      id: crypto.randomUUID(),
+      orderId: second.id,
+      name: agent.name,
+      transferPhone: agent.transferPhone,
+      states: [...agent.states],
+      timeZone: second.timeZone,
+      days: [...agent.days],
+      hoursStartMinute: second.hours[0],
+      hoursEndMinute: second.hours[1],
+    })),
     transfers: delivered,
   };
 }

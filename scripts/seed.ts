@@ -34,6 +34,7 @@ export async function seedDemo(db: Database): Promise<void> {
     ...rows(schema.orders, transfers.orders),
     ...rows(schema.orderDelivery, transfers.orderDelivery),
     ...rows(schema.orderDeliveryStates, transfers.orderDeliveryStates),
+    ...rows(schema.orderAgents, transfers.orderAgents),
     ...rows(schema.transfers, transfers.transfers),
   ]);
 }

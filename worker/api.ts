@@ -23,6 +23,7 @@ import { sameOrigin } from "./middleware/csrf";
 import { mount } from "./mount";
 import { adminFulfilment } from "./routes/admin-fulfilment";
 import { adminLeads } from "./routes/admin-leads";
+import { agents } from "./routes/agents";
 import { auth, me } from "./routes/auth";
 import { buyer } from "./routes/buyer";
 import { buyerCallbacks } from "./routes/callbacks";
@@ -71,7 +72,8 @@ const buyerApp = new Hono<SignedInBindings>()
   .route("/", buyerReturnRoutes)
   .route("/", buyerSuppression)
   .route("/", webhooks)
-  .route("/", buyerCallbacks);
+  .route("/", buyerCallbacks)
+  .route("/", agents);
 
 const adminApp = new Hono<SignedInBindings>()
   .use("*", requireAdmin)

@@ -107,7 +107,7 @@ export function limitsFromDetails(details: Record<string, unknown>): DeliveryLim
 }
 
 /** "Mon–Fri" for a run of days, "Mon, Wed, Fri" otherwise. */
-function daysText(days: number[]): string {
+export function daysText(days: number[]): string {
   const run = days.every((day, i) => i === 0 || day === (days[i - 1] ?? 0) + 1);
   const names = days.map((day) => WEEKDAY_NAMES[day] ?? String(day));
   return run && days.length > 2 ? `${names[0]}–${names[names.length - 1]}` : names.join(", ");

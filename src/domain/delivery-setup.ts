@@ -77,8 +77,8 @@ export function deliverySettingsFromDetails(details: Details): DeliverySettings 
 
 /** "HH:MM", 24-hour. */
 export const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
-const toMinute = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
-const toClock = (minute: number) =>
+export const toMinute = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+export const toClock = (minute: number) =>
   `${String(Math.floor(minute / 60) % 24).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
 
 export function settingsFromInput(input: DeliverySettingsValues): DeliverySettings {

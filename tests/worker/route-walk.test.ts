@@ -80,6 +80,11 @@ const BUYER_ROUTES: Route[] = [
   "GET /api/webhook-endpoints/:id/deliveries",
   "POST /api/webhook-endpoints/:id/deliveries/:eventId/resend",
   "POST /api/webhook-endpoints/:id/resend-failed",
+  "GET /api/transfer-orders/:id/agents",
+  "POST /api/transfer-orders/:id/agents",
+  "PUT /api/transfer-orders/:id/agents/:agentId",
+  "PATCH /api/transfer-orders/:id/agents/:agentId/taking-calls",
+  "DELETE /api/transfer-orders/:id/agents/:agentId",
 ];
 
 /** The /partner portal's APIs, for partner accounts only. */

@@ -1,11 +1,11 @@
 /** A buyer's own orders (`/api/my-orders`, `/api/call-transfer-order`; product rules 8, 22). */
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { CALL_TRANSFER_UNIT_CENTS, dollarsToCents, formatUsd, quoteCallTransfer } from "../../src/domain/pricing";
 import { type callTransferOrderSchema, parseStates } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
 import type { PublicUser } from "../../src/domain/user";
-import { orders } from "../db/schema";
+import { orderDelivery, orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError, NotFoundError } from "../errors";
 import { notChargedCountSql, notChargedNotice } from "./not-charged";
@@ -28,6 +28,8 @@ export async function listBuyerOrders(deps: Deps, userId: string) {
       createdAt: orders.createdAt,
       paidAt: orders.paidAt,
       notCharged: notChargedCountSql,
+      // A paid live-transfer order (it has delivery settings): My Orders offers its agents (docs/decisions/0071).
+      delivers: sql<number>`EXISTS (SELECT 1 FROM ${orderDelivery} WHERE ${orderDelivery.orderId} = ${orders.id})`,
     })
     .from(orders)
     .where(eq(orders.userId, userId))
@@ -40,6 +42,7 @@ export async function listBuyerOrders(deps: Deps, userId: string) {
     // Said only once the order is paid (or refunded for it): product rule 40, decision 0049.
     notCharged: order.notCharged ?? 0,
     notice: notChargedNotice(order.notCharged),
+    delivers: Boolean(order.delivers),
   }));
 }
 

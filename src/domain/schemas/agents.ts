@@ -37,7 +37,8 @@ export const agentInputSchema = z.object({
   ),
   hoursStart: z.string({ error: AGENT_MESSAGES.hoursStart }).regex(CLOCK, AGENT_MESSAGES.hoursStart),
   hoursEnd: z.string({ error: AGENT_MESSAGES.hoursEnd }).regex(CLOCK, AGENT_MESSAGES.hoursEnd),
-  takingCalls: z.boolean().default(true),
+  /** The switch; a new agent without it takes calls, an edit without it keeps the agent's. */
+  takingCalls: z.boolean().optional(),
 });
 export type AgentInput = z.input<typeof agentInputSchema>;
 export type AgentValues = z.output<typeof agentInputSchema>;

@@ -1,4 +1,4 @@
-/** My Leads (full contact details of purchased leads, CSV export) and My Orders (with 'Pay now' on a pending order). */
+/** My Leads (full contact details of purchased leads, CSV export) and My Orders ('Pay now' on a pending order, a live-transfer order's agents). */
 import { useState } from "react";
 import { formatCount, formatDate } from "../../domain/format";
 import { formatUsd } from "../../domain/pricing";
@@ -12,6 +12,7 @@ import { Spinner } from "../../ui/spinner";
 import { StatusBadge } from "../../ui/status-badge";
 import { buttonClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
+import { OrderAgents } from "./agents/OrderAgents";
 import { ConsentSummaryCell } from "./ConsentRecord";
 import { PayNow } from "./PayNow";
 
@@ -123,6 +124,7 @@ export function MyOrdersView() {
                   </p>
                 )}
                 {order.status === "pending" && <PayNow orderId={order.id} />}
+                {order.delivers && <OrderAgents orderId={order.id} />}
               </li>
             ))}
           </ul>
