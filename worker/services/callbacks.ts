@@ -37,6 +37,7 @@ import { mailCallbackDelivered } from "./callback-notifications";
 import { callableMemo, windowFit } from "./calling-window";
 import { purchasedLeadConsent } from "./consent-records";
 import { prospectTimeZone } from "./prospect-zone";
+import { hadProspectSql } from "./same-prospect";
 import { sharedListHoldsSql } from "./suppression-rules";
 import { callbackDeliveredFact } from "./webhooks/facts";
 import { webhookRecording } from "./webhooks/record";
@@ -238,8 +239,7 @@ export async function placeCallback(deps: Deps, callbackId: string, pick: Placem
           sql`NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}`,
           sql`(SELECT count(*) FROM callback_opportunities WHERE order_id = ${order.id} AND returned_at IS NULL) < ${order.quantity}`,
           sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'paid')`,
-          sql`NOT EXISTS (SELECT 1 FROM callback_opportunities WHERE buyer_user_id = ${order.userId}
-            AND phone_key = ${row.phoneKey} AND delivered_at > ${now - SAME_PROSPECT_WINDOW_MS})`,
+          sql`NOT ${hadProspectSql(order.userId, row.phoneKey, now)}`,
         ),
       )
       .returning({ id: callbacks.id });
