@@ -1,12 +1,16 @@
 /**
  * The marketplace's edges (docs/decisions/0075): the 30-day rule that placement applies holds for a
- * purchase too (refused at purchase before any charge, or at payment and refunded).
+ * purchase too (refused at purchase before any charge, or at payment and refunded), and a marketplace
+ * call-back whose payment is refunded in full is marked refunded: out of My Call-Backs, its invite, its
+ * reminder and the return cap's deliveries, and never listed again.
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { MARKET_MESSAGES } from "../../src/domain/callback-market";
+import { icsPath, MARKET_MESSAGES } from "../../src/domain/callback-market";
 import { balanceOf } from "../../worker/services/balance";
-import { signedIn } from "./helpers";
+import { sendCallbackReminders } from "../../worker/services/callback-notifications";
+import { processPaymentEvent } from "../../worker/services/orders";
+import { callApi, signedIn } from "./helpers";
 import { buy, credit, freshPhone, HOUR, listing, row, stock } from "./market-fixtures";
 import { orderRow, payWithCard } from "./payment-fixtures";
 import { deps } from "./transfer-fixtures";
@@ -83,5 +87,67 @@ describe("the 30-day rule at a marketplace purchase", () => {
     expect(await row(item.id)).toMatchObject({ buyer_user_id: null, order_id: null, reserved_order_id: null });
     const other = await signedIn();
     expect((await listing(other.cookie, "callback")).map((listed) => listed.id)).toEqual([item.id]);
+  });
+});
+
+describe("a marketplace call-back refunded in full", () => {
+  /** The provider's `charge.refunded` for the whole order, or for $1.00 of it. */
+  async function refund(orderId: string, fully: boolean) {
+    const order = await orderRow(orderId);
+    await processPaymentEvent(
+      deps(),
+      {
+        id: `evt_${crypto.randomUUID()}`,
+        type: "charge.refunded",
+        paymentIntentId: String(order?.payment_intent_id),
+        amountRefundedCents: fully ? Number(order?.total_cents) : 100,
+        fullyRefunded: fully,
+      },
+      "http://localhost",
+    );
+  }
+
+  async function bought(startsIn = DAY) {
+    const buyer = await signedIn();
+    const item = await stock({ kind: "appointment", startsIn });
+    const start = await (await buy(buyer.cookie, item.id)).json<{ clientSecret: string; orderId: string }>();
+    expect((await payWithCard(start.clientSecret)).status).toBe(200);
+    expect(await row(item.id)).toMatchObject({ buyer_user_id: buyer.user.id, order_id: start.orderId });
+    return { ...buyer, item, orderId: start.orderId };
+  }
+
+  const myCallbacks = async (cookie: string) =>
+    (await (await callApi("/api/my-callbacks", { cookie })).json<{ callbacks: { id: string }[] }>()).callbacks;
+  const deliveries = async (cookie: string) =>
+    (await (await callApi("/api/returns", { cookie })).json<{ deliveriesInWindow: number }>()).deliveriesInWindow;
+
+  it("is marked refunded: out of My Call-Backs, its invite and the return cap, and never listed again", async () => {
+    const { cookie, item, orderId } = await bought();
+    expect((await myCallbacks(cookie)).map((mine) => mine.id)).toEqual([item.id]);
+    expect(await deliveries(cookie)).toBe(1);
+
+    await refund(orderId, true);
+    expect(await orderRow(orderId)).toMatchObject({ status: "refunded" });
+    const refunded = await row(item.id);
+    expect(refunded?.refunded_at).toEqual(expect.any(Number));
+    // Still delivered to its buyer (its number was shown), so never sold again.
+    expect(refunded).toMatchObject({ order_id: orderId, delivered_at: expect.any(Number) });
+    expect(await myCallbacks(cookie)).toEqual([]);
+    expect((await callApi(icsPath(item.id), { cookie })).status).toBe(404);
+    expect(await deliveries(cookie)).toBe(0);
+    const other = await signedIn();
+    expect(await listing(other.cookie, "appointment")).toEqual([]);
+  });
+
+  it("gets no reminder once refunded; a partial refund changes nothing", async () => {
+    const refundedOne = await bought(10 * 60_000);
+    const partlyOne = await bought(10 * 60_000);
+    await refund(refundedOne.orderId, true);
+    await refund(partlyOne.orderId, false);
+    expect((await row(partlyOne.item.id))?.refunded_at).toBeNull();
+    expect((await myCallbacks(partlyOne.cookie)).map((mine) => mine.id)).toEqual([partlyOne.item.id]);
+    expect(await sendCallbackReminders(deps())).toBe(1);
+    expect((await row(refundedOne.item.id))?.reminded_at).toBeNull();
+    expect((await row(partlyOne.item.id))?.reminded_at).toEqual(expect.any(Number));
   });
 });

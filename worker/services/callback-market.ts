@@ -173,7 +173,7 @@ export async function callbackInvite(deps: Deps, userId: string, callbackId: str
   const [row] = await deps.db
     .select()
     .from(callbacks)
-    .where(and(eq(callbacks.id, callbackId), eq(callbacks.buyerUserId, userId)));
+    .where(and(eq(callbacks.id, callbackId), eq(callbacks.buyerUserId, userId), isNull(callbacks.refundedAt)));
   if (!row?.windowStart || !row.windowEnd) throw new NotFoundError(MARKET_MESSAGES.unknown);
   return calendarInvite(
     {

@@ -24,6 +24,27 @@ export const releaseStatement = (deps: Pick<Deps, "db">, orderId: string) =>
     .set({ reservedOrderId: null, reservedUntil: null, reservedByUserId: null })
     .where(and(eq(callbacks.reservedOrderId, orderId), isNull(callbacks.buyerUserId)));
 
+/**
+ * After a full refund (docs/decisions/0075): the order's delivered call-backs are marked refunded, as an
+ * aged lead is. They leave My Call-Backs, its reminders and the return cap's deliveries, and are not
+ * listed again: their contact details were delivered. Runs in the refund's batch and only if that batch
+ * left the order refunded.
+ */
+export function refundCallbacksStatement(deps: Pick<Deps, "db" | "now">, order: { id: string; userId: string | null }) {
+  const refunded = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} = 'refunded')`;
+  return deps.db
+    .update(callbacks)
+    .set({ refundedAt: new Date(deps.now) })
+    .where(
+      and(
+        eq(callbacks.orderId, order.id),
+        eq(callbacks.buyerUserId, order.userId ?? ""),
+        isNull(callbacks.refundedAt),
+        refunded,
+      ),
+    );
+}
+
 const callbackIdOf = (order: Pick<Order, "details">) => String(order.details.callbackId ?? "");
 
 /**

@@ -289,7 +289,8 @@ export async function deliveredCallbacks(deps: Pick<Deps, "db" | "now">, userId:
     .select({ row: callbacks, returnStatus: returns.status, returnNote: returns.adminNote })
     .from(callbacks)
     .leftJoin(returns, eq(returns.callbackId, callbacks.id))
-    .where(eq(callbacks.buyerUserId, userId))
+    // A refunded one left with its order's money (docs/decisions/0075).
+    .where(and(eq(callbacks.buyerUserId, userId), isNull(callbacks.refundedAt)))
     .orderBy(passed, sql`CASE WHEN ${passed} THEN -${callbacks.windowStart} ELSE ${callbacks.windowStart} END`)
     .limit(500);
   // When the buyer may call each, at the request's clock, and whether its own window is legal (decision 0070).
