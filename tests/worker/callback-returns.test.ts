@@ -187,7 +187,7 @@ describe("an outcome changed to reached while the call-back is returned", () => 
     // The return reads the call-back first; the outcome's UPDATE is sent right after, so it lands before
     // the return's INSERT.
     const [returned, marked] = await Promise.allSettled([
-      createReturn(deps, user.id, { kind: "callback", itemId: id, reason: "disconnected" }),
+      createReturn(deps, user.id, { kind: "callback", itemId: id, reason: "disconnected", reasonText: undefined }),
       setCallbackOutcome(deps, user.id, id, "reached"),
     ]);
     expect(marked).toEqual({ status: "fulfilled", value: { id, outcome: "reached" } });
