@@ -3,7 +3,7 @@
  * before buying (masked like an aged lead, product rules 12 and 14), what a purchase sends, and the
  * calendar invite (RFC 5545) an appointment's buyer downloads. Shared by the Worker and the dashboard.
  */
-import type { CallbackKind } from "./callbacks.ts";
+import { type CallbackKind, SAME_PROSPECT_DAYS } from "./callbacks.ts";
 
 /** At most this many are listed at once, soonest window first. */
 export const MARKET_LIST_LIMIT = 100;
@@ -33,6 +33,10 @@ export const MARKET_MESSAGES = {
   reserved: "Another buyer is paying for it right now. Try another one, or again in a few minutes.",
   lost: "The call-back was sold to another buyer before the payment arrived; refunded",
   suppressed: "Its number was added to a Do Not Call list before the payment arrived; refunded",
+  /** The 30-day rule (docs/decisions/0075): refused at purchase, before anything is charged. */
+  hadProspect: `You received this prospect within the last ${SAME_PROSPECT_DAYS} days, so it cannot be sold to you. Nothing was charged.`,
+  /** The same, when the prospect reached the buyer between the purchase and its payment. */
+  hadProspectAtPayment: `You received this prospect within the last ${SAME_PROSPECT_DAYS} days before the payment arrived; refunded`,
 } as const;
 
 /** The `.ics` file name and its address for a delivered call-back or appointment. */

@@ -21,7 +21,7 @@ export type CallbackPreference = (typeof CALLBACK_PREFERENCES)[number];
 /** An appointment holds this long from its set time: the buyer calls within it. */
 export const APPOINTMENT_MINUTES = 30;
 /** The same prospect never goes to the same buyer twice within this many days. */
-const SAME_PROSPECT_DAYS = 30;
+export const SAME_PROSPECT_DAYS = 30;
 /** The longest call-back window the shop takes, and how far ahead a window may start. */
 export const MAX_WINDOW_MINUTES = 12 * 60;
 export const MAX_DAYS_AHEAD = 30;

@@ -8,14 +8,11 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DEMO_BUYER } from "../../scripts/demo-data.ts";
-import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { CALLBACK_RETURN_MESSAGES } from "../../src/domain/callback-returns";
-import { localTime } from "../../src/domain/time-zones";
 import { createUser, query } from "./database";
-import { expect, signIn, test, url } from "./fixtures";
-
-const DAY = 86_400_000;
+import { expect, signIn, test } from "./fixtures";
+import { postCallback } from "./partners";
 
 /** A fresh prospect, so the 30-day rule never keeps it from the demo buyer. */
 function prospect() {
@@ -27,22 +24,6 @@ function prospect() {
     state: "TX",
     email: `journey${tag}@example.com`,
   };
-}
-
-async function postCallback(person: ReturnType<typeof prospect>) {
-  const response = await fetch(url("/api/v1/callbacks"), {
-    method: "POST",
-    headers: { Authorization: `Bearer ${DEMO_PARTNER_KEY}`, "Content-Type": "application/json" },
-    body: JSON.stringify({
-      kind: "callback",
-      prospect: person,
-      window: { date: localTime(Date.now() + DAY, "America/Chicago").day, from: "09:00", to: "11:00" },
-      consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
-    }),
-  });
-  const json = (await response.json()) as { callbackId?: string; message?: string };
-  if (!response.ok || !json.callbackId) throw new Error(`POST /api/v1/callbacks → ${response.status} ${json.message}`);
-  return json.callbackId;
 }
 
 async function axeProblems(page: Page, where: string): Promise<string[]> {

@@ -6,14 +6,11 @@
  * Call-backs already waiting fill the new order at payment (oldest paid first): the order is bought with
  * room for all of them and a few more, and the test counts what is left.
  */
-import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { localTime } from "../../src/domain/time-zones";
 import { query } from "./database";
-import { expect, test, url } from "./fixtures";
+import { expect, test } from "./fixtures";
+import { postCallback } from "./partners";
 import { payWith } from "./pay";
-
-const DAY = 86_400_000;
 
 test("a new buyer buys Call-Backs through the survey and gets a partner's call-back", async ({ page }) => {
   test.setTimeout(90_000);
@@ -64,20 +61,9 @@ test("a new buyer buys Call-Backs through the survey and gets a partner's call-b
     state: "TX",
     email: `survey${tag}@example.com`,
   };
-  const response = await fetch(url("/api/v1/callbacks"), {
-    method: "POST",
-    headers: { Authorization: `Bearer ${DEMO_PARTNER_KEY}`, "Content-Type": "application/json" },
-    body: JSON.stringify({
-      kind: "callback",
-      prospect: person,
-      window: { date: localTime(Date.now() + DAY, "America/Chicago").day, from: "09:00", to: "11:00" },
-      consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
-    }),
-  });
-  const posted = (await response.json()) as { callbackId?: string; message?: string };
-  expect(response.status, posted.message).toBe(201);
+  const callbackId = await postCallback(person);
   const [callback] = query<{ order_id: string | null; buyer_user_id: string | null }>(
-    `SELECT order_id, buyer_user_id FROM callback_opportunities WHERE id = ${sqlLiteral(posted.callbackId ?? "")}`,
+    `SELECT order_id, buyer_user_id FROM callback_opportunities WHERE id = ${sqlLiteral(callbackId)}`,
   );
   expect(callback).toEqual({ order_id: paid?.id, buyer_user_id: paid?.user_id });
 

@@ -1,5 +1,40 @@
-/** Partner-application steps shared by the browser tests. */
+/** Partner-application steps and the demo partner's API calls, shared by the browser tests. */
 import type { Page } from "@playwright/test";
+import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
+import { localTime } from "../../src/domain/time-zones";
+import { url } from "./fixtures";
+
+const DAY = 86_400_000;
+
+/** A prospect as the partner API's call-back takes it. */
+interface CallbackProspect {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  state: string;
+  email: string;
+}
+
+/**
+ * The demo partner posts a call-back for `prospect` over the partner API (docs/decisions/0058): tomorrow
+ * 9-11 am in Chicago, with consent given a minute ago. Answers its id; throws with the status and message
+ * when it is not taken.
+ */
+export async function postCallback(prospect: CallbackProspect): Promise<string> {
+  const response = await fetch(url("/api/v1/callbacks"), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${DEMO_PARTNER_KEY}`, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      kind: "callback",
+      prospect,
+      window: { date: localTime(Date.now() + DAY, "America/Chicago").day, from: "09:00", to: "11:00" },
+      consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
+    }),
+  });
+  const json = (await response.json()) as { callbackId?: string; message?: string };
+  if (!response.ok || !json.callbackId) throw new Error(`POST /api/v1/callbacks → ${response.status} ${json.message}`);
+  return json.callbackId;
+}
 
 export async function fillApplication(page: Page, businessName: string, contactEmail = "pam@example.com") {
   const values: [string, string][] = [

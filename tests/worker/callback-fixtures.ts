@@ -1,30 +1,17 @@
 /** Call-backs as My Call-Backs and their returns see them: paid call-back orders and delivered rows, arranged directly. */
 import { env } from "cloudflare:workers";
-import { callbackOpportunities, orders } from "../../worker/db/schema";
+import { callbackOpportunities } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
+import { createCallbackOrder, testDb } from "./factories";
 import { newPhone } from "./transfer-fixtures";
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 
-/** A paid survey "Call-Backs" order of `userId`, paid `paidAgo` ms ago. */
+/** A paid survey "Call-Backs" order of `userId`, paid `paidAgo` ms ago (the factories' call-back order). */
 export async function paidCallbackOrder(userId: string, quantity: number, paidAgo = 0): Promise<string> {
-  const id = crypto.randomUUID();
-  await createDeps(env)
-    .db.insert(orders)
-    .values({
-      id,
-      kind: "survey",
-      quantity,
-      unitPriceCents: 1500,
-      totalCents: quantity * 1500,
-      userId,
-      details: { leadType: "Call-Backs", totalCallbacks: quantity },
-      paymentIntentId: `pi_test_${id}`,
-      status: "paid",
-      paidAt: new Date(Date.now() - paidAgo),
-    });
-  return id;
+  const order = await createCallbackOrder(testDb(), { userId, quantity, paidAt: new Date(Date.now() - paidAgo) });
+  return order.id;
 }
 
 /**

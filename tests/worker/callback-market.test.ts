@@ -6,20 +6,18 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { MARKET_MESSAGES, type MarketCallback } from "../../src/domain/callback-market";
+import { MARKET_MESSAGES } from "../../src/domain/callback-market";
 import { notChargedMessage } from "../../src/domain/private-lists";
-import { callbackOpportunities } from "../../worker/db/schema";
 import { scheduled } from "../../worker/scheduled";
 import { balanceOf } from "../../worker/services/balance";
 import { fillCallbackOrders } from "../../worker/services/callbacks";
 import { expireReservations } from "../../worker/services/orders";
 import { callApi, signedIn } from "./helpers";
+import { buy, credit, HOUR, listing, orderOf, row, stock } from "./market-fixtures";
 import { orderRow, payWithCard } from "./payment-fixtures";
 import { uploadList } from "./suppression-fixtures";
 import { deps } from "./transfer-fixtures";
 import { addEndpoint, eventsOf } from "./webhook-fixtures";
-
-const HOUR = 3_600_000;
 
 /** The five-minute cron's run (worker/scheduled.ts). */
 const runScheduled = () =>
@@ -28,69 +26,6 @@ const runScheduled = () =>
     env,
     {} as ExecutionContext,
   );
-
-let phoneCount = 0;
-/** A fresh prospect phone (area code 605: no other test file uses it). */
-const freshPhone = () => `605${String((Date.now() % 10_000) * 1000 + (++phoneCount % 1000)).padStart(7, "0")}`;
-
-/** An unassigned call-back or appointment whose window starts `startsIn` ms from now. */
-async function stock(options: { kind?: "callback" | "appointment"; startsIn?: number; priceCents?: number } = {}) {
-  const id = crypto.randomUUID();
-  const phone = freshPhone();
-  const start = Date.now() + (options.startsIn ?? 24 * HOUR);
-  const kind = options.kind ?? "appointment";
-  await deps()
-    .db.insert(callbackOpportunities)
-    .values({
-      id,
-      kind,
-      name: "Ruth Miller",
-      email: "ruth@example.com",
-      phone,
-      phoneKey: Number(phone),
-      state: "TX",
-      timeZone: "America/Chicago",
-      windowStart: new Date(start),
-      windowEnd: new Date(start + (kind === "appointment" ? 30 : 120) * 60_000),
-      priceCents: options.priceCents ?? 1500,
-      source: "admin",
-    });
-  return { id, phone, start };
-}
-
-async function listing(cookie: string, kind: "callback" | "appointment") {
-  const response = await callApi(`/api/callback-market?kind=${kind}`, { cookie });
-  expect(response.status).toBe(200);
-  return (await response.json<{ items: MarketCallback[] }>()).items;
-}
-
-const buy = (cookie: string, callbackId: string) =>
-  callApi("/api/callback-market/purchase", { cookie, json: { callbackId } });
-
-/** The marketplace order that holds `callbackId`. */
-async function orderOf(callbackId: string) {
-  const found = await env.DB.prepare("SELECT id FROM orders WHERE details ->> 'callbackId' = ?")
-    .bind(callbackId)
-    .first<{ id: string }>();
-  return { orderId: found?.id ?? "" };
-}
-
-async function row(id: string) {
-  const [found] = await env.DB.prepare("SELECT * FROM callback_opportunities WHERE id = ?")
-    .bind(id)
-    .all<Record<string, unknown>>()
-    .then((result) => result.results);
-  return found;
-}
-
-/** A ledger credit as an approved aged-lead return writes it. */
-async function credit(userId: string, amountCents: number) {
-  await env.DB.prepare(
-    "INSERT INTO balance_ledger (id, user_id, amount_cents, reason) VALUES (?, ?, ?, 'return_credit')",
-  )
-    .bind(crypto.randomUUID(), userId, amountCents)
-    .run();
-}
 
 beforeEach(async () => {
   await env.DB.prepare("DELETE FROM callback_opportunities").run();

@@ -12,12 +12,12 @@ import { type WebhookEvent, webhookEventSchema } from "../../src/domain/schemas/
 import { localTime } from "../../src/domain/time-zones";
 import { webhookEventIdFor } from "../../src/domain/webhooks/events";
 import { unixSeconds, verifyWebhookSignature } from "../../src/domain/webhooks/signature";
-import { orders } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { scheduled } from "../../worker/scheduled";
 import { sendCallbackReminders } from "../../worker/services/callback-notifications";
 import { fillCallbackOrders, takeCallback } from "../../worker/services/callbacks";
 import { siteOrigin } from "../../worker/services/mail";
+import { createCallbackOrder, testDb } from "./factories";
 import { callApi, createUser, signedIn } from "./helpers";
 import { newPhone } from "./transfer-fixtures";
 import { addEndpoint, eventsOf, type FakeQueue, fakeNetwork, fakeQueue, runQueue } from "./webhook-fixtures";
@@ -27,26 +27,6 @@ afterEach(() => vi.restoreAllMocks());
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 const CALLBACK_EVENTS = ["callback.delivered", "appointment.delivered"];
-
-/** A paid survey "Call-Backs" order of `userId`. */
-async function paidCallbackOrder(userId: string, quantity = 5) {
-  const id = crypto.randomUUID();
-  await createDeps(env)
-    .db.insert(orders)
-    .values({
-      id,
-      kind: "survey",
-      quantity,
-      unitPriceCents: 1500,
-      totalCents: quantity * 1500,
-      userId,
-      details: { leadType: "Call-Backs", totalCallbacks: quantity },
-      paymentIntentId: `pi_test_${id}`,
-      status: "paid",
-      paidAt: new Date(),
-    });
-  return id;
-}
 
 /** A call-back (or appointment) for tomorrow 09:00 in Chicago, taken in by an admin with `queue` as the webhook Queue. */
 async function take(queue: FakeQueue, kind: "callback" | "appointment" = "callback", now = Date.now()) {
@@ -104,7 +84,7 @@ describe("the delivery webhook", () => {
   it("records callback.delivered once with the prospect, window, order and consent, and delivers it signed", async () => {
     const buyer = await signedIn();
     const endpoint = await addEndpoint(buyer.cookie, { events: CALLBACK_EVENTS });
-    const orderId = await paidCallbackOrder(buyer.user.id);
+    const { id: orderId } = await createCallbackOrder(testDb(), { userId: buyer.user.id });
     const queue = fakeQueue();
     const { callbackId, windowStart, windowEnd, input } = await take(queue);
     expect(await orderOf(callbackId)).toBe(orderId);
@@ -159,7 +139,7 @@ describe("the delivery webhook", () => {
     const buyer = await signedIn();
     const chosen = await addEndpoint(buyer.cookie, { events: ["appointment.delivered"] });
     await addEndpoint(buyer.cookie, { events: ["callback.delivered", "lead.purchased"] });
-    await paidCallbackOrder(buyer.user.id);
+    await createCallbackOrder(testDb(), { userId: buyer.user.id });
     const queue = fakeQueue();
     const { callbackId, windowStart, windowEnd } = await take(queue, "appointment");
     expect(Date.parse(windowEnd) - Date.parse(windowStart)).toBe(30 * MINUTE);
@@ -178,7 +158,7 @@ describe("the delivery webhook", () => {
     expect(queue.sent).toEqual([]);
     expect(await mailsTo(buyer.user.email)).toEqual([]);
 
-    const orderId = await paidCallbackOrder(buyer.user.id);
+    const { id: orderId } = await createCallbackOrder(testDb(), { userId: buyer.user.id });
     // Three fills at once: each sees the call-back waiting, one UPDATE places it.
     await Promise.all([
       fillCallbackOrders(createDeps(queue.env)),
@@ -216,7 +196,7 @@ describe("the OpenAPI document", () => {
 describe("the buyer's e-mails", () => {
   it("e-mails the buyer at delivery with the prospect's first name, the window in the prospect's zone and My Call-Backs", async () => {
     const buyer = await createUser();
-    await paidCallbackOrder(buyer.id);
+    await createCallbackOrder(testDb(), { userId: buyer.id });
     const { windowStart, windowEnd } = await take(fakeQueue());
     const window = windowLabel({
       windowStart: Date.parse(windowStart),
@@ -238,7 +218,7 @@ describe("the buyer's e-mails", () => {
 
   it("reminds the buyer once, within 15 minutes of the window, even when two runs overlap", async () => {
     const buyer = await createUser();
-    await paidCallbackOrder(buyer.id);
+    await createCallbackOrder(testDb(), { userId: buyer.id });
     const { windowStart } = await take(fakeQueue());
     const opens = Date.parse(windowStart);
 
@@ -263,7 +243,7 @@ describe("the buyer's e-mails", () => {
     expect(await sendCallbackReminders(createDeps(env, opens - 10 * MINUTE))).toBe(0);
 
     const buyer = await createUser();
-    await paidCallbackOrder(buyer.id);
+    await createCallbackOrder(testDb(), { userId: buyer.id });
     expect(await fillCallbackOrders(createDeps(env))).toBe(1);
     expect(await sendCallbackReminders(createDeps(env, opens + MINUTE))).toBe(0);
     expect(await sendCallbackReminders(createDeps(env, opens + 3 * 60 * MINUTE))).toBe(0);
@@ -272,7 +252,7 @@ describe("the buyer's e-mails", () => {
 
   it("the five-minute cron sends due reminders; the every-minute webhook sweep does not", async () => {
     const buyer = await createUser();
-    await paidCallbackOrder(buyer.id);
+    await createCallbackOrder(testDb(), { userId: buyer.id });
     const { callbackId } = await take(fakeQueue());
     // The window moved to open 10 minutes from the real clock the cron reads.
     await env.DB.prepare("UPDATE callback_opportunities SET window_start = ?, window_end = ? WHERE id = ?")

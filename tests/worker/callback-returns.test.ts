@@ -1,14 +1,18 @@
 /**
  * Outcomes and returns of delivered call-backs and appointments (product rule 24, docs/decisions/0062):
  * the buyer marks them, returns one not reached from its window's end until 24 hours after within the
- * 20 % cap, and an admin's approval gives the order a place back (the next waiting call-back fills it) or
- * credits a call-back bought without an order, once.
+ * 20 % cap (a return and an outcome changed to reached in parallel never both stand), and an admin's
+ * approval gives the order a place back (the next waiting call-back fills it) or credits a call-back
+ * bought without an order, once.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CALLBACK_RETURN_MESSAGES } from "../../src/domain/callback-returns";
 import { RETURN_MESSAGES } from "../../src/domain/returns";
 import type { DeliveredCallback } from "../../src/domain/schemas/callbacks";
+import { createDeps } from "../../worker/deps";
+import { setCallbackOutcome } from "../../worker/services/callback-returns";
+import { createReturn } from "../../worker/services/returns";
 import { addCallback, callbackRow, countedIn, HOUR, MINUTE, paidCallbackOrder } from "./callback-fixtures";
 import { callApi, signedIn } from "./helpers";
 import { signedInPartner } from "./partner-helpers";
@@ -144,6 +148,55 @@ describe("returning a call-back (POST /api/returns, kind callback)", () => {
     expect(await returnsOf(ids[1] as string)).toEqual([]);
     const overview = await (await callApi("/api/returns", { cookie })).json<{ deliveriesInWindow: number }>();
     expect(overview.deliveriesInWindow).toBe(5);
+  });
+});
+
+describe("an outcome changed to reached while the call-back is returned", () => {
+  /** The outcome and the pending or approved returns of each call-back: never "reached" with one of them. */
+  async function reachedAndReturned(ids: string[]) {
+    const both: string[] = [];
+    for (const id of ids) {
+      const open = (await returnsOf(id)).filter((row) => row.status !== "denied");
+      if ((await callbackRow(id))?.outcome === "reached" && open.length > 0) both.push(id);
+    }
+    return both;
+  }
+
+  it("in parallel requests: exactly one of the two stands, never a reached call-back with a return", async () => {
+    const { cookie, ids } = await buyerWithCallbacks(20);
+    const raced = ids.slice(0, 4);
+    for (const id of raced) await mark(cookie, id, "no_answer");
+    const answers = await Promise.all(
+      raced.map((id) => Promise.all([returnIt(cookie, id), mark(cookie, id, "reached")])),
+    );
+    expect(await reachedAndReturned(raced)).toEqual([]);
+    // Each pair: the return taken and the outcome then locked, or the outcome changed and the return refused.
+    for (const [returned, marked] of answers) {
+      expect([
+        [201, 409],
+        [409, 200],
+      ]).toContainEqual([returned.status, marked.status]);
+    }
+  });
+
+  it("when the outcome's change lands between the return's checks and its write: the return is refused", async () => {
+    const { user, cookie, ids } = await buyerWithCallbacks(5);
+    const id = ids[0] as string;
+    await mark(cookie, id, "no_answer");
+    const deps = createDeps(env);
+    // The return reads the call-back first; the outcome's UPDATE is sent right after, so it lands before
+    // the return's INSERT.
+    const [returned, marked] = await Promise.allSettled([
+      createReturn(deps, user.id, { kind: "callback", itemId: id, reason: "disconnected", reasonText: undefined }),
+      setCallbackOutcome(deps, user.id, id, "reached"),
+    ]);
+    expect(marked).toEqual({ status: "fulfilled", value: { id, outcome: "reached" } });
+    expect(returned.status).toBe("rejected");
+    expect(returned.status === "rejected" && (returned.reason as Error).message).toBe(
+      CALLBACK_RETURN_MESSAGES.notUnreached,
+    );
+    expect(await returnsOf(id)).toEqual([]);
+    expect(await reachedAndReturned([id])).toEqual([]);
   });
 });
 

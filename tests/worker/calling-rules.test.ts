@@ -1,10 +1,12 @@
 /**
  * Pings obey the calling rules (docs/decisions/0064): outside the prospect's legal hours a ping answers
- * 409 `calling_window`, over their state's calls in 24 hours 409 `call_limit`, each with the moment it
- * may next be routed; both are counted for the partner's day and described in the OpenAPI document.
+ * 409 `calling_window`, over their state's calls in 24 hours 409 `call_limit` (only where an order would
+ * take the call, and using one of the partner's daily calls), each with the moment it may next be routed;
+ * both are counted for the partner's day and described in the OpenAPI document.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { NO_ROUTE_REASONS } from "../../src/domain/transfers";
 import { createDeps } from "../../worker/deps";
 import { partnerStats } from "../../worker/services/partner-portal";
 import { callApi } from "./helpers";
@@ -118,6 +120,68 @@ describe("call_limit", () => {
     expect(await refusalsToday(partner)).toMatchObject({ refused: 1, callLimit: 1, callingWindow: 0 });
     at("2027-03-04T15:00:00Z");
     expect((await ping(partner, { state: "FL", phone, zip: "33101" })).status).toBe(201);
+  });
+
+  it("answers `call_limit` only when an order would take the call: with none, the answer a number under its limit gets", async () => {
+    for (let n = 0; n < 3; n++) await createOpenOrder({ paidAt: n + 1 });
+    const partner = await createPartner();
+    const [limited, under] = [newPhone("305"), newPhone("305")];
+    const times = ["2027-03-03T15:00:00Z", "2027-03-03T16:00:00Z", "2027-03-03T17:00:00Z"];
+    for (const time of times) {
+      at(time);
+      expect((await ping(partner, { state: "FL", phone: limited, zip: "33101" })).status).toBe(201);
+    }
+    // Under its limit but already delivered to the same three buyers (two calls, and one a day ago).
+    at("2027-03-02T17:00:00Z");
+    expect((await ping(partner, { state: "FL", phone: under, zip: "33101" })).status).toBe(201);
+    for (const time of times.slice(0, 2)) {
+      at(time);
+      expect((await ping(partner, { state: "FL", phone: under, zip: "33101" })).status).toBe(201);
+    }
+    // Every buyer had the caller within 30 days: no order would take either call, so the calls made
+    // earlier (and when) stay unsaid, and neither answer uses a daily call.
+    at("2027-03-03T18:00:00Z");
+    const atLimit = await ping(partner, { state: "FL", phone: limited, zip: "33101" });
+    const underLimit = await ping(partner, { state: "FL", phone: under, zip: "33101" });
+    const duplicate = { message: NO_ROUTE_REASONS.duplicate, reason: "duplicate" };
+    expect({ status: atLimit.status, body: await atLimit.json() }).toEqual({ status: 409, body: duplicate });
+    expect({ status: underLimit.status, body: await underLimit.json() }).toEqual({ status: 409, body: duplicate });
+    expect(await refusalsToday(partner)).toMatchObject({ refused: 2, callLimit: 0 });
+  });
+
+  it("answers `call_limit` when an order further down the open orders would take the call (the full read)", async () => {
+    for (let n = 0; n < 3; n++) await createOpenOrder({ paidAt: n + 1 });
+    const partner = await createPartner();
+    const phone = newPhone("305");
+    const times = ["2027-03-03T15:00:00Z", "2027-03-03T16:00:00Z", "2027-03-03T17:00:00Z"];
+    for (const time of times) {
+      at(time);
+      expect((await ping(partner, { state: "FL", phone, zip: "33101" })).status).toBe(201);
+    }
+    // A first page of orders that take no call today, and one after them that would.
+    for (let n = 0; n < 25; n++) await createOpenOrder({ paidAt: 10 + n, perDayCap: 0 });
+    await createOpenOrder({ paidAt: 100 });
+    at("2027-03-03T18:00:00Z");
+    const refused = await ping(partner, { state: "FL", phone, zip: "33101" });
+    expect(await refused.json()).toMatchObject({ reason: "call_limit", nextAllowedAt: "2027-03-04T15:00:00.000Z" });
+  });
+
+  it("uses one of the partner's daily calls, as a routed call and `suppressed` do", async () => {
+    for (let n = 0; n < 4; n++) await createOpenOrder({ paidAt: n + 1 });
+    const partner = await createPartner({ dailyCallCap: 4 });
+    const phone = newPhone("305");
+    for (const time of ["2027-03-03T15:00:00Z", "2027-03-03T16:00:00Z", "2027-03-03T17:00:00Z"]) {
+      at(time);
+      expect((await ping(partner, { state: "FL", phone, zip: "33101" })).status).toBe(201);
+    }
+    at("2027-03-03T18:00:00Z");
+    expect(await (await ping(partner, { state: "FL", phone, zip: "33101" })).json()).toMatchObject({
+      reason: "call_limit",
+    });
+    // Three calls and one `call_limit` used the cap of 4: a clean number is no longer routed today.
+    const capped = await ping(partner, { state: "TX", phone: newPhone("214") });
+    expect(await capped.json()).toMatchObject({ reason: "partner_cap_reached" });
+    expect(await refusalsToday(partner)).toMatchObject({ refused: 2, callLimit: 1 });
   });
 
   it("takes no count in a state without a limit: a Texan's fourth call in an hour routes", async () => {

@@ -4,7 +4,8 @@
  * for its pending order with one conditional UPDATE (two buyers racing: exactly one holds it); the
  * payment's success sells it in the order's own `pending → paid` batch (orders.ts), writing the buyer,
  * `delivered_at` and, as `order_id`, the purchase's own order (kind `callbacks`), so it shows in My
- * Call-Backs, gets the delivery webhook, e-mail and reminder of a placed call-back (decision 0060).
+ * Call-Backs, gets the delivery webhook, e-mail and reminder of a placed call-back (decision 0060). A
+ * prospect the buyer received within 30 days is not sold to that buyer (decision 0075).
  */
 import { and, asc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import {
@@ -26,6 +27,7 @@ import { applyBalance, refundBalance } from "./balance";
 import { releaseStatement } from "./callback-sale";
 import { BALANCE_INTENT_PREFIX, processPaymentEvent, startPayment } from "./orders";
 import type { PaymentProvider } from "./payments/provider";
+import { hadProspectSql } from "./same-prospect";
 import { sharedListHoldsSql } from "./suppression-rules";
 
 /**
@@ -69,8 +71,8 @@ export async function listMarketCallbacks(deps: Deps, kind: CallbackKind): Promi
   );
 }
 
-/** Why `callbackId` could not be reserved at `now` (it was read after the reservation failed). */
-async function whyNotForSale(deps: Deps, callbackId: string): Promise<Error> {
+/** Why `callbackId` could not be reserved for `userId` at `now` (it was read after the reservation failed). */
+async function whyNotForSale(deps: Deps, callbackId: string, userId: string): Promise<Error> {
   const [row] = await deps.db.select().from(callbacks).where(eq(callbacks.id, callbackId));
   if (!row?.windowStart) return new NotFoundError(MARKET_MESSAGES.unknown);
   if (row.orderId || row.buyerUserId) return new ConflictError(MARKET_MESSAGES.sold, { reason: "sold" });
@@ -78,6 +80,10 @@ async function whyNotForSale(deps: Deps, callbackId: string): Promise<Error> {
   const [listed] = await deps.db.all<{ held: number }>(sql`SELECT ${sharedListHoldsSql(row.phoneKey ?? 0)} AS held`);
   // A number that reached a shared list is no longer sold: to a buyer it is gone, like a sold one.
   if (listed?.held) return new ConflictError(MARKET_MESSAGES.sold, { reason: "sold" });
+  const [had] = await deps.db.all<{ had: number }>(
+    sql`SELECT ${hadProspectSql(userId, row.phoneKey ?? 0, deps.now)} AS had`,
+  );
+  if (had?.had) return new ConflictError(MARKET_MESSAGES.hadProspect, { reason: "had_prospect" });
   return new ConflictError(MARKET_MESSAGES.reserved, { reason: "reserved" });
 }
 
@@ -100,7 +106,10 @@ export async function purchaseCallback(
   // the marketplace reserved. Then the reservation: one conditional UPDATE, so of buyers racing for one
   // call-back exactly one holds it. One batch, one transaction.
   const mine = eq(callbacks.reservedByUserId, user.id);
-  const obtainable = sql`EXISTS (SELECT 1 FROM ${callbacks} WHERE ${and(eq(callbacks.id, callbackId), forSale(now), or(notHeld(now), mine))})`;
+  // The 30-day rule: a prospect the buyer received within 30 days is refused here, before any charge. The
+  // listing stays the same for every buyer (docs/decisions/0075: hiding it would unmask it).
+  const newToBuyer = sql`NOT ${hadProspectSql(user.id, sql`${callbacks.phoneKey}`, now)}`;
+  const obtainable = sql`EXISTS (SELECT 1 FROM ${callbacks} WHERE ${and(eq(callbacks.id, callbackId), forSale(now), or(notHeld(now), mine), newToBuyer)})`;
   // Buying again what the buyer already holds moves the hold to the new order but never extends it: a
   // buyer cannot keep one call-back off the market by buying it every 14 minutes.
   const [, reserved] = await db.batch([
@@ -116,11 +125,11 @@ export async function purchaseCallback(
           ELSE ${now + RESERVATION_MINUTES * 60_000} END`,
         reservedByUserId: user.id,
       })
-      .where(and(eq(callbacks.id, callbackId), forSale(now), or(notHeld(now), mine)))
+      .where(and(eq(callbacks.id, callbackId), forSale(now), or(notHeld(now), mine), newToBuyer))
       .returning(),
   ]);
   const [row] = reserved;
-  if (!row) throw await whyNotForSale(deps, callbackId);
+  if (!row) throw await whyNotForSale(deps, callbackId, user.id);
   let balanceAppliedCents = 0;
   let payment: PaymentStart;
   try {
@@ -164,7 +173,7 @@ export async function callbackInvite(deps: Deps, userId: string, callbackId: str
   const [row] = await deps.db
     .select()
     .from(callbacks)
-    .where(and(eq(callbacks.id, callbackId), eq(callbacks.buyerUserId, userId)));
+    .where(and(eq(callbacks.id, callbackId), eq(callbacks.buyerUserId, userId), isNull(callbacks.refundedAt)));
   if (!row?.windowStart || !row.windowEnd) throw new NotFoundError(MARKET_MESSAGES.unknown);
   return calendarInvite(
     {

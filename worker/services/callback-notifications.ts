@@ -86,6 +86,7 @@ export async function sendCallbackReminders(deps: Deps): Promise<number> {
       and(
         isNull(callbacks.remindedAt),
         isNotNull(callbacks.orderId),
+        isNull(callbacks.refundedAt),
         gt(callbacks.windowStart, new Date(now)),
         lte(callbacks.windowStart, new Date(now + REMINDER_MINUTES_BEFORE * 60_000)),
       ),

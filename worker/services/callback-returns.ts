@@ -9,6 +9,7 @@ import {
   CALLBACK_RETURN_MESSAGES,
   type CallbackOutcome,
   callbackReturnProblem,
+  UNREACHED_OUTCOMES,
 } from "../../src/domain/callback-returns";
 import { callbackOpportunities as callbacks, orders, returns } from "../db/schema";
 import type { Deps } from "../deps";
@@ -64,6 +65,21 @@ export async function returnableCallback(deps: Deps, userId: string, callbackId:
   const problem = callbackReturnProblem({ outcome: row.outcome, windowEnd: row.windowEnd.getTime() }, now);
   if (problem) throw new ConflictError(problem);
   return { orderId: row.orderId ?? "" };
+}
+
+/**
+ * For the return's INSERT (returns.ts), in the same statement: a call-back is still the buyer's and marked
+ * not reached. The outcome's UPDATE refuses once a return is pending, and D1 runs one statement at a time,
+ * so an outcome changed to "reached" and a return racing it never both stand. Other kinds: no condition.
+ */
+export function stillUnreached(userId: string, input: { kind: string; itemId: string }): SQL {
+  if (input.kind !== "callback") return sql`1`;
+  const unreached = sql.join(
+    UNREACHED_OUTCOMES.map((outcome) => sql`${outcome}`),
+    sql`, `,
+  );
+  return sql`EXISTS (SELECT 1 FROM ${callbacks} WHERE ${callbacks.id} = ${input.itemId}
+    AND ${callbacks.buyerUserId} = ${userId} AND ${callbacks.outcome} IN (${unreached}))`;
 }
 
 /**

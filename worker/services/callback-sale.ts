@@ -1,7 +1,7 @@
 /**
  * The sale of a marketplace call-back or appointment at payment (docs/decisions/0061), joined to the
  * order's `pending → paid` batch in orders.ts the way an aged-lead sale is (leads.ts). The buyer's own
- * private Do Not Call list applies here, and only here (decision 0049).
+ * private Do Not Call list applies here, and only here (decision 0049); the 30-day rule again (decision 0075).
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { MARKET_MESSAGES } from "../../src/domain/callback-market";
@@ -10,6 +10,7 @@ import { callbackOpportunities as callbacks, orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { mailCallbackDelivered } from "./callback-notifications";
 import { recordNotCharged } from "./not-charged";
+import { hadProspectSql } from "./same-prospect";
 import { recordChecksStatement } from "./suppression-checks";
 import { privateListHoldsSql, sharedListHoldsSql } from "./suppression-rules";
 import { callbackDeliveredFact } from "./webhooks/facts";
@@ -22,6 +23,27 @@ export const releaseStatement = (deps: Pick<Deps, "db">, orderId: string) =>
     .update(callbacks)
     .set({ reservedOrderId: null, reservedUntil: null, reservedByUserId: null })
     .where(and(eq(callbacks.reservedOrderId, orderId), isNull(callbacks.buyerUserId)));
+
+/**
+ * After a full refund (docs/decisions/0075): the order's delivered call-backs are marked refunded, as an
+ * aged lead is. They leave My Call-Backs, its reminders and the return cap's deliveries, and are not
+ * listed again: their contact details were delivered. Runs in the refund's batch and only if that batch
+ * left the order refunded.
+ */
+export function refundCallbacksStatement(deps: Pick<Deps, "db" | "now">, order: { id: string; userId: string | null }) {
+  const refunded = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} = 'refunded')`;
+  return deps.db
+    .update(callbacks)
+    .set({ refundedAt: new Date(deps.now) })
+    .where(
+      and(
+        eq(callbacks.orderId, order.id),
+        eq(callbacks.buyerUserId, order.userId ?? ""),
+        isNull(callbacks.refundedAt),
+        refunded,
+      ),
+    );
+}
 
 const callbackIdOf = (order: Pick<Order, "details">) => String(order.details.callbackId ?? "");
 
@@ -40,8 +62,10 @@ export function callbackSaleStatements(deps: Deps, order: Pick<Order, "id" | "us
     isNull(callbacks.orderId),
     isNull(callbacks.buyerUserId),
   );
+  // Neither list holds the number, and the buyer did not receive the prospect within 30 days (decision 0075).
   const notPrivate = sql`NOT ${privateListHoldsSql(sql`${callbacks.phoneKey}`, order.userId ?? "")}
-    AND NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}`;
+    AND NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}
+    AND NOT ${hadProspectSql(order.userId ?? "", sql`${callbacks.phoneKey}`, now)}`;
   const kind = order.details.callbackKind === "appointment" ? "appointment" : "callback";
   return {
     callbackId: id,
@@ -86,8 +110,13 @@ async function callbackRefusal(deps: Deps, order: Pick<Order, "id" | "userId" | 
     .select({ id: callbacks.id })
     .from(callbacks)
     .where(and(eq(callbacks.id, id), sharedListHoldsSql(sql`${callbacks.phoneKey}`)));
+  const [had] = await deps.db
+    .select({ id: callbacks.id })
+    .from(callbacks)
+    .where(and(eq(callbacks.id, id), hadProspectSql(order.userId ?? "", sql`${callbacks.phoneKey}`, deps.now)));
   await releaseStatement(deps, order.id);
   if (onShared) return MARKET_MESSAGES.suppressed;
+  if (had) return MARKET_MESSAGES.hadProspectAtPayment;
   if (!onList) return MARKET_MESSAGES.lost;
   await recordNotCharged(deps, order.id, [id]);
   return notChargedMessage(1);

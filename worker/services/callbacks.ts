@@ -37,6 +37,7 @@ import { mailCallbackDelivered } from "./callback-notifications";
 import { callableMemo, windowFit } from "./calling-window";
 import { purchasedLeadConsent } from "./consent-records";
 import { prospectTimeZone } from "./prospect-zone";
+import { hadProspectSql } from "./same-prospect";
 import { sharedListHoldsSql } from "./suppression-rules";
 import { callbackDeliveredFact } from "./webhooks/facts";
 import { webhookRecording } from "./webhooks/record";
@@ -238,8 +239,7 @@ export async function placeCallback(deps: Deps, callbackId: string, pick: Placem
           sql`NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}`,
           sql`(SELECT count(*) FROM callback_opportunities WHERE order_id = ${order.id} AND returned_at IS NULL) < ${order.quantity}`,
           sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'paid')`,
-          sql`NOT EXISTS (SELECT 1 FROM callback_opportunities WHERE buyer_user_id = ${order.userId}
-            AND phone_key = ${row.phoneKey} AND delivered_at > ${now - SAME_PROSPECT_WINDOW_MS})`,
+          sql`NOT ${hadProspectSql(order.userId, row.phoneKey, now)}`,
         ),
       )
       .returning({ id: callbacks.id });
@@ -289,7 +289,8 @@ export async function deliveredCallbacks(deps: Pick<Deps, "db" | "now">, userId:
     .select({ row: callbacks, returnStatus: returns.status, returnNote: returns.adminNote })
     .from(callbacks)
     .leftJoin(returns, eq(returns.callbackId, callbacks.id))
-    .where(eq(callbacks.buyerUserId, userId))
+    // A refunded one left with its order's money (docs/decisions/0075).
+    .where(and(eq(callbacks.buyerUserId, userId), isNull(callbacks.refundedAt)))
     .orderBy(passed, sql`CASE WHEN ${passed} THEN -${callbacks.windowStart} ELSE ${callbacks.windowStart} END`)
     .limit(500);
   // When the buyer may call each, at the request's clock, and whether its own window is legal (decision 0070).

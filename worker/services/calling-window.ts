@@ -16,7 +16,7 @@ import {
 } from "../../src/domain/calling-rules";
 import { localTime } from "../../src/domain/time-zones";
 import type { Deps } from "../deps";
-import { areaCodeState, type ProspectPlace, prospectTimeZone, prospectZones, zipZone } from "./prospect-zone";
+import { type PlaceLookups, type ProspectPlace, placeLookups, prospectTimeZone, prospectZones } from "./prospect-zone";
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 /** How far ahead the next allowed moment is searched (a weekend and a holiday fit many times over). */
@@ -81,9 +81,12 @@ export type CallingWindow =
   | { open: true; states: readonly string[]; zones: readonly string[]; callLimit: number | null }
   | { open: false; states: readonly string[]; zones: readonly string[]; nextAllowedAt: number | null };
 
-/** Whether the prospect may be called at `now`: open (with the 24-hour call limit, if any), or when next. */
-export function callingWindow(place: ProspectPlace, now: number): CallingWindow {
-  const { states, zones } = prospectZones(place);
+/**
+ * Whether the prospect may be called at `now`: open (with the 24-hour call limit, if any), or when next.
+ * `lookups`: the place's area-code state and ZIP zone, when the caller has read them already.
+ */
+export function callingWindow(place: ProspectPlace, now: number, lookups?: PlaceLookups): CallingWindow {
+  const { states, zones } = prospectZones(place, lookups);
   if (allowedAt(states, zones, now)) {
     const limits = zones.map((zone) => callLimit(states, localTime(now, zone).day));
     const limit = limits.reduce<number | null>(
@@ -127,9 +130,9 @@ export function windowFit(place: ProspectPlace, start: number, end: number): Win
 }
 
 /** The calling status line of one prospect at `now`, written in the prospect's own zone (`prospectTimeZone`). */
-function callableAt(place: ProspectPlace, now: number): Callable {
-  const window = callingWindow(place, now);
-  const timeZone = prospectTimeZone(place);
+function callableAt(place: ProspectPlace, now: number, lookups: PlaceLookups): Callable {
+  const window = callingWindow(place, now, lookups);
+  const timeZone = prospectTimeZone(place, lookups);
   const next = window.open ? null : window.nextAllowedAt;
   return {
     timeZone,
@@ -141,15 +144,17 @@ function callableAt(place: ProspectPlace, now: number): Callable {
 
 /**
  * `callableAt` remembered per distinct place for one request: a page of leads shares few states and area
- * codes, so it pays for each once (the aged-lead list is a measured hot path, decision 0012).
+ * codes, so it pays for each once (the aged-lead list is a measured hot path, decision 0012). The area
+ * code's state and the ZIP's zone that make the key are read once and passed on to a miss's computation.
  */
 export function callableMemo(now: number): (place: ProspectPlace) => Callable {
   const seen = new Map<string, Callable>();
   return (place) => {
-    const key = `${place.state} ${areaCodeState(place.phone) ?? ""} ${zipZone(place.zip) ?? ""} ${place.timeZone ?? ""}`;
+    const lookups = placeLookups(place);
+    const key = `${place.state} ${lookups.areaState ?? ""} ${lookups.zip ?? ""} ${place.timeZone ?? ""}`;
     let callable = seen.get(key);
     if (!callable) {
-      callable = callableAt(place, now);
+      callable = callableAt(place, now, lookups);
       seen.set(key, callable);
     }
     return callable;

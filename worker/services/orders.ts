@@ -15,7 +15,7 @@ import { type OrderKind, orderDelivery, orders, paymentEvents } from "../db/sche
 import type { Deps } from "../deps";
 import { bundleLeadsAtPayment, refundBundleShortfall } from "./aged-lead-bundle-sale";
 import { refundBalanceStatement } from "./balance";
-import { callbackSaleStatements } from "./callback-sale";
+import { callbackSaleStatements, refundCallbacksStatement } from "./callback-sale";
 import { fillCallbackOrders } from "./callbacks";
 import { prepareDelivery } from "./delivery-setup";
 import { sha256Hex } from "./digest";
@@ -321,9 +321,9 @@ export async function processPaymentEvent(deps: Deps, event: PaymentEvent, origi
               .where(eq(orders.id, order.id)),
         // A fully refunded order gives back the balance it used, too (nothing for a live order) …
         refundBalanceStatement(deps, order.id),
-        // … and nothing on it is returned for credit on top: its leads are marked refunded (they leave My
-        // Leads) and its pending returns denied. Both only if this batch left the order refunded.
+        // … its leads and call-backs are marked refunded, its pending returns denied: no credit on top.
         refundLeadsStatement(deps, order),
+        refundCallbacksStatement(deps, order),
         denyReturnsOfRefundedOrderStatement(deps, order.id),
       ]);
       break;

@@ -71,18 +71,30 @@ export interface ProspectZones {
   from: "given" | "zip" | "area_code" | "state";
 }
 
+/** What a place's phone and ZIP say: the area code's state and the ZIP's zone (two table lookups). */
+export interface PlaceLookups {
+  areaState: string | null;
+  zip: string | null;
+}
+
+/** The area code's state and the ZIP's zone of a place, read once so callers can share them. */
+export const placeLookups = (place: ProspectPlace): PlaceLookups => ({
+  areaState: areaCodeState(place.phone),
+  zip: zipZone(place.zip),
+});
+
 /**
  * The prospect's candidate zones and the states whose calling rules apply to them. A zone sent with the
  * prospect, else the ZIP's, narrows the state's zones only when it is one of them (a ZIP or zone of another
  * state is not believed: it cannot move a New Yorker to Honolulu's clock); a number whose area code is in
  * another state adds that state's zones. A moment is allowed only when every candidate allows it.
+ * `lookups`: the place's own, when the caller has read them already.
  */
-export function prospectZones(place: ProspectPlace): ProspectZones {
-  const areaState = areaCodeState(place.phone);
+export function prospectZones(place: ProspectPlace, lookups: PlaceLookups = placeLookups(place)): ProspectZones {
+  const { areaState, zip } = lookups;
   const states = areaState && areaState !== place.state ? [place.state, areaState] : [place.state];
   const stateZones = stateTimeZones(place.state);
   const given = place.timeZone && stateZones.includes(place.timeZone) ? place.timeZone : null;
-  const zip = zipZone(place.zip);
   const narrowed = given ?? (zip && stateZones.includes(zip) ? zip : null);
   const zones = new Set(narrowed ? [narrowed] : stateZones);
   if (areaState && areaState !== place.state) for (const zone of stateTimeZones(areaState)) zones.add(zone);
@@ -93,11 +105,12 @@ export function prospectZones(place: ProspectPlace): ProspectZones {
 /**
  * One zone for the prospect, the one a call-back's window is read in: the zone sent, else the ZIP's, else
  * the area code's state's, else the state's (whether the calling rules allow a moment is `prospectZones`).
+ * `lookups`: the place's own, when the caller has read them already.
  */
-export function prospectTimeZone(place: ProspectPlace): string {
+export function prospectTimeZone(place: ProspectPlace, lookups?: PlaceLookups): string {
   if (place.timeZone) return place.timeZone;
-  const zip = zipZone(place.zip);
+  const zip = lookups ? lookups.zip : zipZone(place.zip);
   if (zip) return zip;
-  const areaState = areaCodeState(place.phone);
+  const areaState = lookups ? lookups.areaState : areaCodeState(place.phone);
   return stateTimeZones(areaState ?? place.state)[0] ?? defaultTimeZone(place.state);
 }

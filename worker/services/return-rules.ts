@@ -13,8 +13,8 @@ import { ConflictError } from "../errors";
 
 /**
  * Billable transfers, purchased aged leads and delivered call-backs and appointments of the buyer since
- * `since` (returned ones included, leads of a refunded order not: the refund took them back). Call-backs
- * count by their delivery, like the others (docs/decisions/0062).
+ * `since` (returned ones included, leads and call-backs of a refunded order not: the refund took them
+ * back, docs/decisions/0075). Call-backs count by their delivery, like the others (docs/decisions/0062).
  */
 export const deliveriesSince = (userId: string, since: number) =>
   sql<number>`((SELECT count(*) FROM ${transfers} WHERE ${transfers.buyerUserId} = ${userId}
@@ -22,7 +22,7 @@ export const deliveriesSince = (userId: string, since: number) =>
     + (SELECT count(*) FROM ${agedLeads} WHERE ${agedLeads.soldToUserId} = ${userId}
       AND ${agedLeads.soldAt} > ${since} AND ${agedLeads.refundedAt} IS NULL)
     + (SELECT count(*) FROM ${callbackOpportunities} WHERE ${callbackOpportunities.buyerUserId} = ${userId}
-      AND ${callbackOpportunities.deliveredAt} > ${since}))`;
+      AND ${callbackOpportunities.deliveredAt} > ${since} AND ${callbackOpportunities.refundedAt} IS NULL))`;
 
 /** Returns the buyer asked for since `since` that use the allowance (pending or approved). */
 export const returnsSince = (userId: string, since: number) =>

@@ -37,7 +37,7 @@ import {
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { creditReturnStatement } from "./balance";
-import { callbackApprovalStatements, refillAfterReturn, returnableCallback } from "./callback-returns";
+import { callbackApprovalStatements, refillAfterReturn, returnableCallback, stillUnreached } from "./callback-returns";
 import { emails } from "./email-templates";
 import { sendMail } from "./mail";
 import { assertOrderOpen, capState, deliveriesSince, orderOpen, returnsSince } from "./return-rules";
@@ -243,12 +243,13 @@ export async function createReturn(deps: Deps, userId: string, input: CreateRetu
       ${item.orderId}, ${input.reason},
       ${input.reasonText ?? null}, 'pending', ${now}
     WHERE (${returnsSince(userId, since)} + 1) * 100 <= ${deliveriesSince(userId, since)} * ${RETURN_CAP_PERCENT}
-      AND ${orderOpen(item.orderId)}
+      AND ${orderOpen(item.orderId)} AND ${stillUnreached(userId, input)}
     ON CONFLICT DO NOTHING
     RETURNING id`);
   if (inserted.length === 0) {
-    // Refunded or cancelled meanwhile (or before): the card has the money back, nothing to return.
+    // Refunded or cancelled meanwhile (or before), or a call-back marked reached meanwhile: said so.
     await assertOrderOpen(deps, item.orderId);
+    if (input.kind === "callback") await returnableCallback(deps, userId, input.itemId);
     const [existing] = await db
       .select({ id: returns.id })
       .from(returns)

@@ -19,11 +19,12 @@ export const deliveredOnDay = (orderId: unknown, day: unknown, now: number) =>
 
 /**
  * What a partner used of its daily call cap on its local day `day`: its transfers (the counter the
- * triggers keep) and its `suppressed` answers (counted by ping-refusals.ts). Two primary-key seeks.
+ * triggers keep) and its `suppressed` and `call_limit` answers (counted by ping-refusals.ts), each given
+ * only where an order would have taken the call (docs/decisions/0050, 0064). Two primary-key seeks.
  */
 export const partnerCallsOn = (partnerId: string, day: string) =>
   sql`(coalesce((SELECT calls FROM partner_day_calls WHERE partner_id = ${partnerId} AND day = ${day}), 0)
-    + coalesce((SELECT suppressed FROM partner_day_refusals WHERE partner_id = ${partnerId} AND day = ${day}), 0))`;
+    + coalesce((SELECT suppressed + call_limit FROM partner_day_refusals WHERE partner_id = ${partnerId} AND day = ${day}), 0))`;
 
 /** The buyer's key for the duplicate rule: the user id, else the order's e-mail. */
 export const buyerKeyOf = sql`coalesce(o.user_id, 'email:' || lower(o.email))`;

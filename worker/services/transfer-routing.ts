@@ -260,19 +260,22 @@ async function route(
     LEFT JOIN (${candidatesFor(prospect.state, prospect.phone, now, COUNT_PAGE)}) c ON 1
     ORDER BY c.paid_at, c.order_id`);
   if ((rows[0]?.partner_calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
-  const limitAt = rows[0]?.limit_at;
-  if (limitAt !== null && limitAt !== undefined) {
+  const suppressed = Boolean(rows[0]?.suppressed);
+  const limitAt = rows[0]?.limit_at ?? null;
+  // A shared list, then the 24-hour limit, answer only once an order would take the call, and each such
+  // answer uses one of the partner's daily calls (decisions 0050 and 0064): neither is a free lookup.
+  const refuseIfBarred = () => {
+    if (suppressed) noRoute("suppressed");
+    if (limitAt === null) return;
     const { states, zones } = prospect.window;
     refuseUntil("call_limit", nextAllowedMoment(states, zones, Math.max(now, limitAt + DAY_MS)));
-  }
-  const suppressed = Boolean(rows[0]?.suppressed);
+  };
   // The SQL left out this phone's recent buyers, so no candidate here is a duplicate.
   const candidates = rows.filter((row) => row.order_id !== null).map(toCandidate);
   const ranked = rankEligible(candidates, { now, recentBuyerKeys: new Set() });
   let claims = 0;
   if (!("reason" in ranked)) {
-    // An order would take the call: only now may a shared list answer (decision 0050).
-    if (suppressed) noRoute("suppressed");
+    refuseIfBarred();
     for (const order of ranked.orders) {
       if (claims++ >= MAX_CLAIM_ATTEMPTS) return noRoute("caps_reached");
       const answer = await claim(deps, owner, prospect, consent, order, partnerDay);
@@ -280,8 +283,13 @@ async function route(
     }
   }
   // Rarely (none of the first few can take the call, or none passes): every open order, to go further
-  // down the list or to name why none is eligible.
-  return routeByFullRead(deps, owner, prospect, consent, { partnerDay, suppressed }, claims);
+  // down the list or to name why none is eligible. It answers `suppressed` where an order would take the
+  // call; for a number only at its limit, that answer becomes `call_limit`.
+  const barred = suppressed || limitAt !== null;
+  return routeByFullRead(deps, owner, prospect, consent, { partnerDay, suppressed: barred }, claims).catch((error) => {
+    if (error instanceof ConflictError && error.details?.reason === "suppressed") refuseIfBarred();
+    throw error;
+  });
 }
 
 /** The same rule over every open order of the state, counts read a page at a time. */

@@ -3,26 +3,21 @@
  * shows, and the "Consent record" of one lead or transfer, opened from the row, with everything stored
  * and the suppression lists it was checked against before the sale.
  */
-import { type ReactNode, useRef, useState } from "react";
-import { CERTIFICATE_STATUS_LABELS, CONSENT_FIELD_LABELS } from "../../domain/consent";
+import { useRef, useState } from "react";
+import { CERTIFICATE_STATUS_LABELS } from "../../domain/consent";
 import {
   type ConsentRecord,
   type ConsentSummary,
   EVIDENCE_MASKED,
   NO_SUPPRESSION_CHECK,
 } from "../../domain/consent-record";
-import { formatExactUtc } from "../../domain/format";
 import { SUPPRESSION_LIST_KIND_LABELS, type SuppressionListKind } from "../../domain/suppression";
 import { api, call, errorMessage } from "../../lib/api";
 import { useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";
+import { EvidenceList, formatUtc, linkClass, Row } from "../../ui/consent-evidence";
 import { Dialog } from "../../ui/dialog";
 import { Spinner } from "../../ui/spinner";
-
-/** Evidence times to the second, in UTC: the same instant the certificate and the CSV name. */
-const formatUtc = (time: number | string) => `${formatExactUtc(time)} UTC`;
-
-const linkClass = "text-brand-700 underline";
 
 export type ConsentSubject = { kind: "aged_lead" | "transfer"; id: string; label: string };
 
@@ -104,17 +99,6 @@ function ConsentRecordView({ subject }: { subject: ConsentSubject }) {
   return <RecordBody record={record.data} />;
 }
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid gap-1 border-t border-line py-2 sm:grid-cols-[14rem_1fr] sm:gap-4">
-      <dt className="font-medium text-ink-soft">{label}</dt>
-      <dd className="min-w-0 break-words">{children}</dd>
-    </div>
-  );
-}
-
-const notGiven = <span className="text-ink-soft">Not given</span>;
-
 function RecordBody({ record }: { record: ConsentRecord }) {
   const { evidence } = record;
   const masked = <span className="text-ink-soft">Shown once the call connects</span>;
@@ -138,47 +122,17 @@ function RecordBody({ record }: { record: ConsentRecord }) {
           Consent evidence
         </h3>
         {!record.evidenceShown && <p className="mt-1 text-ink-soft">{EVIDENCE_MASKED}</p>}
-        <dl className="mt-2">
-          <Row label={CONSENT_FIELD_LABELS.optInAt}>{evidence.optInAt ? formatUtc(evidence.optInAt) : notGiven}</Row>
-          <Row label={CONSENT_FIELD_LABELS.optInUrl}>
-            {evidence.optInUrl ? (
-              <a className={linkClass} href={evidence.optInUrl} target="_blank" rel="noopener noreferrer nofollow">
-                {evidence.optInUrl}
-              </a>
-            ) : (
-              notGiven
-            )}
-          </Row>
-          <Row label={CONSENT_FIELD_LABELS.consentText}>
-            {evidence.consentText ? <q className="whitespace-pre-wrap">{evidence.consentText}</q> : notGiven}
-          </Row>
-          <Row label={CONSENT_FIELD_LABELS.ipAddress}>
-            {evidence.ipAddress ? <code>{evidence.ipAddress}</code> : record.evidenceShown ? notGiven : masked}
-          </Row>
-          <Row label="Certificate">
-            {CERTIFICATE_STATUS_LABELS[record.certificate]}
-            {record.certificates.length === 0 && record.certificate !== "none" && !record.evidenceShown && (
-              <> · {masked}</>
-            )}
-          </Row>
-          {record.certificates.map((certificate) => (
-            <Row
-              key={certificate.provider}
-              label={CONSENT_FIELD_LABELS[certificate.provider === "trustedform" ? "trustedFormUrl" : "jornayaLeadId"]}
-            >
-              {certificate.provider === "trustedform" ? (
-                <a className={linkClass} href={certificate.value} target="_blank" rel="noopener noreferrer">
-                  {certificate.value}
-                </a>
-              ) : (
-                <code>{certificate.value}</code>
-              )}
-              {certificate.claimNote && (
-                <span className="mt-1 block text-xs text-ink-soft">{certificate.claimNote}</span>
-              )}
-            </Row>
-          ))}
-        </dl>
+        <EvidenceList
+          evidence={evidence}
+          ipAddressMissing={record.evidenceShown ? undefined : masked}
+          certificate={record.certificate}
+          certificateNote={
+            record.certificates.length === 0 &&
+            record.certificate !== "none" &&
+            !record.evidenceShown && <> · {masked}</>
+          }
+          certificates={record.certificates}
+        />
       </section>
 
       <section aria-labelledby="consent-checks">

@@ -47,6 +47,8 @@ export const callbackOpportunities = sqliteTable(
     outcomeAt: integer("outcome_at", { mode: "timestamp_ms" }),
     /** When an approved return gave it back: no longer counted in its order (decision 0062). */
     returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
+    /** When its order was refunded in full: it leaves My Call-Backs and is not sold again (migration 0043, decision 0075). */
+    refundedAt: integer("refunded_at", { mode: "timestamp_ms" }),
     /** The CSV import and batch that took it in (migration 0037, decision 0069): a batch's counts are read back from its rows. */
     importId: text("import_id"),
     importBatch: integer("import_batch"),

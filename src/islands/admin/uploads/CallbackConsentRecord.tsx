@@ -4,32 +4,17 @@
  * the prospect, source, window and order, and every piece of consent evidence stored. The record loads
  * when the dialog opens.
  */
-import type { ReactNode } from "react";
-import { CERTIFICATE_STATUS_LABELS, CONSENT_FIELD_LABELS } from "../../../domain/consent";
-import { formatExactUtc } from "../../../domain/format";
 import { api, call, errorMessage } from "../../../lib/api";
 import { useQuery } from "../../../lib/query";
 import { Button } from "../../../ui/button";
+import { EvidenceList, formatUtc, notGiven, Row } from "../../../ui/consent-evidence";
 import { Dialog } from "../../../ui/dialog";
 import { Spinner } from "../../../ui/spinner";
 
-const formatUtc = (time: string) => `${formatExactUtc(time)} UTC`;
-const linkClass = "text-brand-700 underline";
 const SOURCE_LABELS: Record<string, string> = { admin: "Admin form", import: "CSV upload", partner: "Partner API" };
 /** Intake's scrub (docs/decisions/0058): a listed number is refused, so a stored call-back passed it. */
 const SCRUB_NOTE =
   "Checked against the shared Do Not Call lists when it was taken in (a listed number is refused); no per-list record is kept for call-backs.";
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid gap-1 border-t border-line py-2 sm:grid-cols-[14rem_1fr] sm:gap-4">
-      <dt className="font-medium text-ink-soft">{label}</dt>
-      <dd className="min-w-0 break-words">{children}</dd>
-    </div>
-  );
-}
-
-const notGiven = <span className="text-ink-soft">Not given</span>;
 
 function RecordView({ id }: { id: string }) {
   const record = useQuery({
@@ -73,37 +58,14 @@ function RecordView({ id }: { id: string }) {
         <h3 id="callback-consent-evidence" className="font-semibold">
           Consent evidence
         </h3>
-        <dl className="mt-2">
-          <Row label={CONSENT_FIELD_LABELS.optInAt}>{consent.optInAt ? formatUtc(consent.optInAt) : notGiven}</Row>
-          <Row label={CONSENT_FIELD_LABELS.optInUrl}>
-            {consent.optInUrl ? (
-              <a className={linkClass} href={consent.optInUrl} target="_blank" rel="noopener noreferrer nofollow">
-                {consent.optInUrl}
-              </a>
-            ) : (
-              notGiven
-            )}
-          </Row>
-          <Row label={CONSENT_FIELD_LABELS.consentText}>
-            {consent.consentText ? <q className="whitespace-pre-wrap">{consent.consentText}</q> : notGiven}
-          </Row>
-          <Row label={CONSENT_FIELD_LABELS.ipAddress}>
-            {consent.ipAddress ? <code>{consent.ipAddress}</code> : notGiven}
-          </Row>
-          <Row label="Certificate">{CERTIFICATE_STATUS_LABELS[consent.certificate]}</Row>
-          <Row label={CONSENT_FIELD_LABELS.trustedFormUrl}>
-            {consent.trustedFormUrl ? (
-              <a className={linkClass} href={consent.trustedFormUrl} target="_blank" rel="noopener noreferrer">
-                {consent.trustedFormUrl}
-              </a>
-            ) : (
-              notGiven
-            )}
-          </Row>
-          <Row label={CONSENT_FIELD_LABELS.jornayaLeadId}>
-            {consent.jornayaLeadId ? <code>{consent.jornayaLeadId}</code> : notGiven}
-          </Row>
-        </dl>
+        <EvidenceList
+          evidence={consent}
+          certificate={consent.certificate}
+          certificates={[
+            { provider: "trustedform", value: consent.trustedFormUrl },
+            { provider: "jornaya", value: consent.jornayaLeadId },
+          ]}
+        />
       </section>
       <section aria-labelledby="callback-consent-checks">
         <h3 id="callback-consent-checks" className="font-semibold">
