@@ -71,7 +71,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   storageStateOf: [
     async ({ browser }, use, workerInfo) => {
-      const folder = join(workerInfo.project.outputDir, ".auth");
+      // One folder per worker slot: two workers never write one file at once (playwright.config.ts).
+      const folder = join(workerInfo.project.outputDir, ".auth", String(workerInfo.parallelIndex));
       mkdirSync(folder, { recursive: true });
       const made = new Map<SignedIn, Promise<string>>();
       await use((visitor) => {
