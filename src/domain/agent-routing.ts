@@ -19,6 +19,8 @@ export interface RoutingAgent {
   hoursStartMinute: number;
   hoursEndMinute: number;
   takingCalls: boolean;
+  /** On a call as the routing read saw it (absent: not known; the claim checks again either way). */
+  onCall?: boolean;
 }
 
 /** Why an agent is passed over before any count: not licensed in the state, outside its hours, switched off. */
@@ -34,9 +36,9 @@ export function agentIneligibility(agent: RoutingAgent, state: string, now: numb
   return null;
 }
 
-/** The agents who may take the call now, before knowing who is on a call (the claim checks that). */
+/** The agents who may take the call now and were not on a call when read (the claim checks that again). */
 export function availableAgents(agents: readonly RoutingAgent[], state: string, now: number): RoutingAgent[] {
-  return agents.filter((agent) => agentIneligibility(agent, state, now) === null);
+  return agents.filter((agent) => !agent.onCall && agentIneligibility(agent, state, now) === null);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Live transfers: the rules shared by the Worker and the browser. Pure: no I/O.
  * Enums named here are the values stored in D1 (worker/db/schema.ts).
  */
-import { availableAgents, type RoutingAgent } from "./agent-routing.ts";
+import { agentIneligibility, availableAgents, type RoutingAgent } from "./agent-routing.ts";
 import { type DeliveryLimits, isClosedOn } from "./delivery-limits.ts";
 import { withinHours } from "./hours.ts";
 import { PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
@@ -172,12 +172,15 @@ export function ineligibility(order: RoutingCandidate, context: RoutingContext):
 /**
  * An order with agents takes the call only if one of them may take it now (docs/decisions/0072): none
  * licensed in the state reads as an order not open for it; licensed ones all off or outside their hours
- * as outside hours. Whether a free one is on a call is for the claim to say.
+ * as outside hours; the others all on calls as a full order. The claim checks who is free again.
  */
 function agentsIneligibility(order: RoutingCandidate, context: RoutingContext): NoRouteReason | null {
-  const { state } = context;
+  const { state, now } = context;
   if (!order.agents || order.agents.length === 0 || state === undefined) return null;
-  if (availableAgents(order.agents, state, context.now).length > 0) return null;
+  if (availableAgents(order.agents, state, now).length > 0) return null;
+  if (order.agents.some((agent) => agent.onCall && agentIneligibility(agent, state, now) === null)) {
+    return "caps_reached";
+  }
   return order.agents.some((agent) => agent.states.includes(state)) ? "outside_hours" : "no_open_order";
 }
 

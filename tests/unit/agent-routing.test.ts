@@ -93,7 +93,8 @@ describe("the agent who rings", () => {
       agent({ id: "d", days: [0] }),
     ];
     expect(pickAgent(agents, "TX", now)).toBeNull();
-    expect(availableAgents(agents, "TX", now).map((a) => a.id)).toEqual(["a"]);
+    expect(availableAgents(agents, "TX", now)).toEqual([]);
+    expect(availableAgents([...agents, agent({ id: "e" })], "TX", now).map((a) => a.id)).toEqual(["e"]);
   });
 
   it("never is an agent outside its hours, unlicensed, switched off or on a call, and always the least recently used free one", () => {
@@ -177,6 +178,10 @@ describe("an order with agents", () => {
     expect(ineligibility(order([agent({ states: ["FL"] })]), context)).toBe("no_open_order");
     expect(ineligibility(order([agent({ takingCalls: false }), agent({ days: [0] })]), context)).toBe("outside_hours");
     expect(ineligibility(order([agent({ takingCalls: false }), agent({ id: "b" })]), context)).toBeNull();
+    // Every agent who could take it is on a call: the order is full for now.
+    expect(ineligibility(order([agent({ onCall: true }), agent({ id: "b", states: ["FL"] })]), context)).toBe(
+      "caps_reached",
+    );
     expect(ineligibility(order([]), context)).toBeNull();
     expect(ineligibility(order(null), context)).toBeNull();
   });

@@ -126,7 +126,7 @@ async function withCounts(deps: Deps, orders: RoutingCandidate[]): Promise<Routi
   const rows = await deps.db.all<
     Pick<CandidateRow, "order_id" | "held" | "delivered_today" | "delivered_last_hour" | "agents">
   >(sql`
-    SELECT d.order_id, ${heldCount(sql`d.order_id`, now)} AS held, ${agentsJson(sql`d.order_id`)} AS agents,
+    SELECT d.order_id, ${heldCount(sql`d.order_id`, now)} AS held, ${agentsJson(sql`d.order_id`, now)} AS agents,
       ${deliveredOnDay(sql`d.order_id`, inZone(times, "d.time_zone", "day"), now)} AS delivered_today,
       ${deliveredLastHour(sql`d.order_id`, sql`d.per_hour_cap`, now)} AS delivered_last_hour
     FROM order_delivery d WHERE d.order_id IN (${ids})`);
@@ -155,7 +155,7 @@ function candidatesFor(state: string, phone: string, now: number, limit: number)
   // Raw SQL: a merged UNION ALL in index order, JSON lookups by zone and correlated counts.
   return sql`
     WITH s AS (${open(state)} UNION ALL ${open(ALL_STATES)})
-    SELECT c.*, ${heldCount(sql`c.order_id`, now)} AS held, ${agentsJson(sql`c.order_id`)} AS agents,
+    SELECT c.*, ${heldCount(sql`c.order_id`, now)} AS held, ${agentsJson(sql`c.order_id`, now)} AS agents,
       ${deliveredOnDay(sql`c.order_id`, inZone(times, "c.time_zone", "day"), now)} AS delivered_today,
       ${deliveredLastHour(sql`c.order_id`, sql`c.per_hour_cap`, now)} AS delivered_last_hour
     FROM (
