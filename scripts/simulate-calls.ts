@@ -9,7 +9,9 @@
  * the ping's consent (`POST /api/v1/callbacks`; `--no-callbacks` turns this off). A ping refused by the
  * calling rules (`calling_window`: outside the prospect's legal hours; `call_limit`: over their state's
  * calls in 24 hours; docs/decisions/0064) is logged with the moment it may next be routed and is not
- * offered a call-back. A summary prints every minute and at the end, always with those two counts.
+ * offered a call-back. A summary prints every minute and at the end, always with those two counts, and
+ * the routed calls per number answered (an order with agents rings each agent's own number,
+ * docs/decisions/0072).
  */
 import { parseArgs } from "node:util";
 import { TRANSFER_BUFFER_SECONDS } from "../src/domain/transfers.ts";
@@ -86,6 +88,8 @@ const tally = {
   callbacksPosted: 0,
   callbacksTaken: 0,
   callbacksRefused: new Map<string, number>(),
+  /** Routed calls per number the answers gave (the order's, or its agents'). */
+  numbers: new Map<string, number>(),
 };
 const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 const clock = () => new Date().toISOString().slice(11, 19);
@@ -154,6 +158,7 @@ async function dial(n: number): Promise<void> {
     return;
   }
   tally.routed += 1;
+  count(tally.numbers, String(json.phoneNumber));
   const transferId = String(json.transferId);
   console.log(`${label}: routed to ${json.phoneNumber} (transfer ${transferId.slice(0, 8)})`);
   await sleep(1000 + Math.random() * 3000);
@@ -196,6 +201,10 @@ function printSummary(title: string) {
     }),
     errors: tally.errors,
   });
+  if (tally.numbers.size > 0) {
+    console.log("Routed calls per number answered:");
+    console.table(Object.fromEntries([...tally.numbers].sort(([a], [b]) => (a < b ? -1 : 1))));
+  }
 }
 
 console.log(

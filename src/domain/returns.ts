@@ -118,6 +118,8 @@ export interface TrackerTransfer {
   billable: boolean;
   status: TrackerTransferStatus;
   recordingUrl: string | null;
+  /** The order's agent who took the call (docs/decisions/0072), or null (an order without agents). */
+  agentName: string | null;
   /** The order's delivery time zone, else America/New_York. */
   timeZone: string;
   /** Billable, within the window, not returned yet. */

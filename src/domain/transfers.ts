@@ -2,6 +2,7 @@
  * Live transfers: the rules shared by the Worker and the browser. Pure: no I/O.
  * Enums named here are the values stored in D1 (worker/db/schema/).
  */
+import { agentIneligibility, availableAgents, type RoutingAgent } from "./agent-routing.ts";
 import { type DeliveryLimits, isClosedOn } from "./delivery-limits.ts";
 import { withinHours } from "./hours.ts";
 import { PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
@@ -139,12 +140,19 @@ export interface RoutingCandidate {
   deliveredToday: number;
   /** Transfers routed to the order in the last 60 minutes, counted as `deliveredToday` is. */
   deliveredLastHour: number;
+  /**
+   * The order's agents, not removed (docs/decisions/0072): [] = none, the call rings the order's own phone;
+   * absent or null = not read yet (the rule passes the order; the claim reads them).
+   */
+  agents?: RoutingAgent[] | null;
 }
 
 export interface RoutingContext {
   now: number;
   /** Buyers who got this prospect phone within DUPLICATE_WINDOW_DAYS. */
   recentBuyerKeys: ReadonlySet<string>;
+  /** The prospect's state: an order with agents needs one licensed in it (absent: agents not checked). */
+  state?: string;
 }
 
 /** The one place that says whether an order can take a ping now, and if not, why. */
@@ -158,7 +166,22 @@ export function ineligibility(order: RoutingCandidate, context: RoutingContext):
   if (order.deliveredToday >= order.perDayCap) return "caps_reached";
   if (order.perHourCap !== null && order.deliveredLastHour >= order.perHourCap) return "caps_reached";
   if (order.maxConcurrent !== null && order.held >= order.maxConcurrent) return "caps_reached";
-  return null;
+  return agentsIneligibility(order, context);
+}
+
+/**
+ * An order with agents takes the call only if one of them may take it now (docs/decisions/0072): none
+ * licensed in the state reads as an order not open for it; licensed ones all off or outside their hours
+ * as outside hours; the others all on calls as a full order. The claim checks who is free again.
+ */
+function agentsIneligibility(order: RoutingCandidate, context: RoutingContext): NoRouteReason | null {
+  const { state, now } = context;
+  if (!order.agents || order.agents.length === 0 || state === undefined) return null;
+  if (availableAgents(order.agents, state, now).length > 0) return null;
+  if (order.agents.some((agent) => agent.onCall && agentIneligibility(agent, state, now) === null)) {
+    return "caps_reached";
+  }
+  return order.agents.some((agent) => agent.states.includes(state)) ? "outside_hours" : "no_open_order";
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 } from "../../src/domain/returns";
 import { localTime } from "../../src/domain/time-zones";
 import worker from "../../worker/app";
+import { createAgent, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";
 import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, mailsTo, requestReturn } from "./returns-fixtures";
 import { clearTransfers, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
@@ -123,6 +124,7 @@ describe("the buyer's transfers", { timeout: SLOW }, () => {
       "Status",
       "Recording",
       "Order",
+      "Agent",
       "Return",
       "Opt-in time (UTC)",
       "Opt-in page URL",
@@ -147,6 +149,7 @@ describe("the buyer's transfers", { timeout: SLOW }, () => {
       "",
       buyer.order.id,
       "",
+      "",
       expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       "https://example.com/quote",
       "",
@@ -158,6 +161,28 @@ describe("the buyer's transfers", { timeout: SLOW }, () => {
 
     const filtered = await callApi("/api/tracker/transfers.csv?billable=true&page=1", { cookie: buyer.cookie });
     expect(Papa.parse<string[]>(await filtered.text()).data).toHaveLength(2);
+  });
+});
+
+describe("the agent who took each call", { timeout: SLOW }, () => {
+  it("names the order's agent on each transfer, a removed agent still, and none for a call to the order's number", async () => {
+    const partner = await createPartner();
+    const buyer = await buyerWithOrder({ quantity: 20, timeZone: "America/Chicago" });
+    const agent = await createAgent(testDb(), buyer.order.id, { name: "Dana Cruz" });
+    const byAgent = await deliver(partner, { at: Date.now() - 2 * HOUR });
+    await env.DB.prepare("UPDATE order_agents SET removed_at = ? WHERE id = ?").bind(Date.now(), agent.id).run();
+    const byOrder = await deliver(partner, { at: Date.now() - HOUR });
+
+    const page = await trackerPage(buyer.cookie);
+    expect(page.items.map((item) => [item.id, item.agentName])).toEqual([
+      [byOrder, null],
+      [byAgent, "Dana Cruz"],
+    ]);
+    const csv = Papa.parse<string[]>(
+      await (await callApi("/api/tracker/transfers.csv", { cookie: buyer.cookie })).text(),
+    ).data;
+    const agentColumn = csv[0]?.indexOf("Agent") ?? -1;
+    expect(csv.slice(1).map((row) => row[agentColumn])).toEqual(["", "Dana Cruz"]);
   });
 });
 

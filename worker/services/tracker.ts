@@ -25,7 +25,7 @@ import type { TrackerQuery } from "../../src/domain/schemas/returns";
 import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import { NOT_CHARGED_LABEL } from "../../src/domain/transfers";
 import type { Database } from "../db/client";
-import { orderDelivery, orders, returns, transfers, users } from "../db/schema";
+import { orderAgents, orderDelivery, orders, returns, transfers, users } from "../db/schema";
 import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
 import { suppressedAfterPurchase } from "./suppression-checks";
@@ -58,6 +58,8 @@ const trackerColumns = {
   // Aliased: D1's batch answers rows keyed by column name, and `status` is also the transfer's.
   returnStatus: sql<ReturnStatus | null>`${returns.status}`.as("return_status"),
   returnNote: sql<string | null>`${returns.adminNote}`.as("return_note"),
+  // The agent who took the call (docs/decisions/0072); a removed agent keeps its row and its name.
+  agentName: sql<string | null>`${orderAgents.name}`.as("agent_name"),
 };
 
 type TrackerRow = Awaited<ReturnType<typeof trackerSelect>>[number];
@@ -82,6 +84,7 @@ function toTrackerTransfer(row: TrackerRow, now: number): TrackerTransfer {
     billable: row.billable,
     status,
     recordingUrl: row.recordingUrl,
+    agentName: row.agentName ?? null,
     timeZone: row.timeZone ?? DEFAULT_TRACKER_TIME_ZONE,
     returnable: row.billable && row.returnStatus === null && withinReturnWindow("transfer", routedAt, now),
     returnStatus: row.returnStatus ?? null,
@@ -119,6 +122,7 @@ function trackerSelect(db: Database, where: SQL | undefined) {
     .from(transfers)
     .leftJoin(orderDelivery, eq(orderDelivery.orderId, transfers.orderId))
     .leftJoin(returns, eq(returns.transferId, transfers.id))
+    .leftJoin(orderAgents, eq(orderAgents.id, transfers.agentId))
     .where(where);
 }
 
@@ -166,6 +170,7 @@ const TRACKER_CSV_HEADER = [
   "Status",
   "Recording",
   "Order",
+  "Agent",
   "Return",
   ...CONSENT_CSV_HEADER,
 ];
@@ -186,6 +191,7 @@ function csvRow(transfer: TrackerTransfer): string[] {
     transfer.status,
     transfer.recordingUrl ?? "",
     transfer.orderId,
+    transfer.agentName ?? "",
     transfer.returnStatus ?? "",
   ];
 }

@@ -19,8 +19,12 @@
  * every zone they may be in) is refused with `calling_window` before any read; in a state that limits calls
  * to one number in 24 hours, the main read also takes the one bounded count (an index range seek), and a
  * number at the limit is refused with `call_limit`. Both answers say when the call may next be routed.
+ *
+ * Agents (docs/decisions/0072): an order with agents rings the least recently used one free now, chosen
+ * in the claim itself (agent-routing-sql.ts); with none free the order is passed over like a full one.
  */
 import { sql } from "drizzle-orm";
+import { availableAgents } from "../../src/domain/agent-routing";
 import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
 import type { PingInput, RouteAnswer } from "../../src/domain/schemas/partner-api";
 import { localTime } from "../../src/domain/time-zones";
@@ -35,6 +39,7 @@ import {
 import { batchable } from "../db/raw-batch";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
+import { agentPick, agentsJson, agentsOf, withoutAgents } from "./agent-routing-sql";
 import type { KeyOwner } from "./api-keys";
 import { limitReachedAt, refuseUntil } from "./calling-refusals";
 import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "./calling-window";
@@ -84,6 +89,8 @@ interface CandidateRow extends LimitRow {
   transfers_billable: number;
   held: number;
   delivered_today: number;
+  /** The order's agents as `agentsJson` (absent from the read of every open order). */
+  agents?: string | null;
 }
 
 /**
@@ -117,9 +124,9 @@ async function withCounts(deps: Deps, orders: RoutingCandidate[]): Promise<Routi
   );
   // Raw SQL: the routing read's correlated counts (measured hot path).
   const rows = await deps.db.all<
-    Pick<CandidateRow, "order_id" | "held" | "delivered_today" | "delivered_last_hour">
+    Pick<CandidateRow, "order_id" | "held" | "delivered_today" | "delivered_last_hour" | "agents">
   >(sql`
-    SELECT d.order_id, ${heldCount(sql`d.order_id`, now)} AS held,
+    SELECT d.order_id, ${heldCount(sql`d.order_id`, now)} AS held, ${agentsJson(sql`d.order_id`, now)} AS agents,
       ${deliveredOnDay(sql`d.order_id`, inZone(times, "d.time_zone", "day"), now)} AS delivered_today,
       ${deliveredLastHour(sql`d.order_id`, sql`d.per_hour_cap`, now)} AS delivered_last_hour
     FROM order_delivery d WHERE d.order_id IN (${ids})`);
@@ -129,6 +136,7 @@ async function withCounts(deps: Deps, orders: RoutingCandidate[]): Promise<Routi
     held: counts.get(order.orderId)?.held ?? 0,
     deliveredToday: counts.get(order.orderId)?.delivered_today ?? 0,
     deliveredLastHour: counts.get(order.orderId)?.delivered_last_hour ?? 0,
+    agents: agentsOf(counts.get(order.orderId)?.agents),
   }));
 }
 
@@ -147,7 +155,7 @@ function candidatesFor(state: string, phone: string, now: number, limit: number)
   // Raw SQL: a merged UNION ALL in index order, JSON lookups by zone and correlated counts.
   return sql`
     WITH s AS (${open(state)} UNION ALL ${open(ALL_STATES)})
-    SELECT c.*, ${heldCount(sql`c.order_id`, now)} AS held,
+    SELECT c.*, ${heldCount(sql`c.order_id`, now)} AS held, ${agentsJson(sql`c.order_id`, now)} AS agents,
       ${deliveredOnDay(sql`c.order_id`, inZone(times, "c.time_zone", "day"), now)} AS delivered_today,
       ${deliveredLastHour(sql`c.order_id`, sql`c.per_hour_cap`, now)} AS delivered_last_hour
     FROM (
@@ -182,6 +190,7 @@ function toCandidate(row: CandidateRow): RoutingCandidate {
     transfersBillable: row.transfers_billable,
     held: row.held,
     deliveredToday: row.delivered_today,
+    agents: agentsOf(row.agents),
     ...limitsOf(row),
   };
 }
@@ -272,7 +281,7 @@ async function route(
   };
   // The SQL left out this phone's recent buyers, so no candidate here is a duplicate.
   const candidates = rows.filter((row) => row.order_id !== null).map(toCandidate);
-  const ranked = rankEligible(candidates, { now, recentBuyerKeys: new Set() });
+  const ranked = rankEligible(candidates, { now, recentBuyerKeys: new Set(), state: prospect.state });
   let claims = 0;
   if (!("reason" in ranked)) {
     refuseIfBarred();
@@ -308,13 +317,13 @@ async function routeByFullRead(
   ]);
   // First the rules that need no counting (state, duplicates, hours) over every open order, oldest paid
   // first; then the counts (slots, the day's cap) for a page of those at a time.
-  const ranked = rankEligible(open, { now, recentBuyerKeys });
+  const ranked = rankEligible(open, { now, recentBuyerKeys, state: prospect.state });
   if ("reason" in ranked) noRoute(ranked.reason);
   let claims = claimsSoFar;
   for (let page = 0; page * COUNT_PAGE < ranked.orders.length && page < MAX_COUNT_PAGES; page++) {
     const counted = rankEligible(
       await withCounts(deps, ranked.orders.slice(page * COUNT_PAGE, (page + 1) * COUNT_PAGE)),
-      { now, recentBuyerKeys },
+      { now, recentBuyerKeys, state: prospect.state },
     );
     if ("reason" in counted) continue;
     if (suppressed) noRoute("suppressed");
@@ -331,7 +340,9 @@ async function routeByFullRead(
  * Takes a slot on one order, or answers null when a concurrent ping took the last one first (or gave
  * its buyer this prospect first). One INSERT … SELECT: the slot, the day's cap, the order's caps per hour
  * and at once, the partner's cap and the duplicate rule are checked again in the statement that takes the
- * slot, so concurrent pings cannot overfill an order nor deliver one prospect to one buyer twice.
+ * slot, so concurrent pings cannot overfill an order nor deliver one prospect to one buyer twice. An order
+ * with agents rings the one `agentPick` chooses in the same statement (no free agent: no row, the next
+ * order is tried), so concurrent pings never put two calls on one agent (docs/decisions/0072).
  */
 async function claim(
   deps: Deps,
@@ -345,6 +356,11 @@ async function claim(
   const id = crypto.randomUUID();
   const buyerDay = localTime(now, order.timeZone).day;
   const evidence = storedConsent(consent);
+  // The agents the pure rule lets through; an order without agents (or none read) rings its own phone,
+  // provided it still has none.
+  const agentIds = availableAgents(order.agents ?? [], prospect.state, now).map((agent) => agent.id);
+  if (order.agents?.length && agentIds.length === 0) return null;
+  const agent = agentIds.length > 0;
   // Raw SQL: the routing claim (measured hot path), one conditional INSERT … SELECT. In the same batch: its
   // record of the lists it was checked against (the lists are checked again in the statement that takes
   // the slot, so a number suppressed a moment ago is not routed) and the buyer's `transfer.routed`
@@ -355,14 +371,16 @@ async function claim(
     db.all<{ id: string; transfer_phone: string }>(sql`
     INSERT INTO transfers (id, partner_id, api_key_id, order_id, buyer_user_id, buyer_key, first_name, last_name,
       phone, state, zip, age, opt_in_at, opt_in_url, trusted_form_url, jornaya_lead_id, consent_text, ip_address,
-      transfer_phone, status, routed_at, expires_at, buyer_local_day, partner_local_day)
+      transfer_phone, agent_id, status, routed_at, expires_at, buyer_local_day, partner_local_day)
     SELECT ${id}, ${owner.partnerId}, ${owner.apiKeyId}, d.order_id, o.user_id, ${buyerKeyOf}, ${prospect.firstName},
       ${prospect.lastName}, ${prospect.phone}, ${prospect.state}, ${prospect.zip ?? null}, ${prospect.age ?? null},
       ${prospect.optInAt}, ${evidence.optInUrl}, ${evidence.trustedFormUrl}, ${evidence.jornayaLeadId},
-      ${evidence.consentText}, ${evidence.ipAddress}, d.transfer_phone,
+      ${evidence.consentText}, ${evidence.ipAddress}, ${agent ? sql`g.transfer_phone, g.id` : sql`d.transfer_phone, NULL`},
       'routed', ${now}, ${now + ROUTE_ANSWER_TTL_SECONDS * 1000}, ${buyerDay}, ${partnerDay}
     FROM order_delivery d JOIN orders o ON o.id = d.order_id
+      ${agent ? sql`JOIN ${agentPick(order.orderId, agentIds, now)} g` : sql``}
     WHERE d.order_id = ${order.orderId} AND d.paused = 0 AND o.status = 'paid'
+      AND ${agent ? sql`1` : withoutAgents(sql`d.order_id`)}
       AND d.transfers_billable + ${heldCount(sql`d.order_id`, now)} < d.transfers_total
       AND ${deliveredOnDay(sql`d.order_id`, buyerDay, now)} < d.per_day_cap
       AND ${withinOrderCaps(heldCount(sql`d.order_id`, now), now)}

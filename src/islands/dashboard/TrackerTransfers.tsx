@@ -45,6 +45,9 @@ function Phone({ t }: { t: TrackerTransfer }) {
   );
 }
 
+/** The order's agent who took the call (docs/decisions/0072); "—" for an order without agents. */
+const agentText = (t: TrackerTransfer) => t.agentName ?? "—";
+
 function Charge({ t }: { t: TrackerTransfer }) {
   return <span className={t.billable ? "font-semibold" : "text-ink-soft"}>{chargeText(t)}</span>;
 }
@@ -107,6 +110,9 @@ function TransferRow({ t }: { t: TrackerTransfer }) {
         <span className="block tabular-nums">{formatDuration(t.durationSeconds)}</span>
         <Charge t={t} />
         <span className="block">
+          <span className="text-ink-soft">Agent:</span> {agentText(t)}
+        </span>
+        <span className="block">
           <Recording t={t} />
         </span>
       </td>
@@ -144,6 +150,9 @@ function TransferCard({ t }: { t: TrackerTransfer }) {
           <span className="tabular-nums">{formatDuration(t.durationSeconds)}</span>
         </Field>
         <Field label="Recording">{t.recordingUrl ? <Recording t={t} /> : "—"}</Field>
+        <Field label="Agent" wide>
+          {agentText(t)}
+        </Field>
         <Field label="Return" wide>
           <ReturnState t={t} />
         </Field>

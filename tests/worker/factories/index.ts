@@ -3,6 +3,7 @@
  * `createBuyer(db)`, `createOrder(db, { quantity: 3 })`… Each answers the row it inserted; every
  * default is unique within the file and every override is a column of worker/db/schema/.
  */
+export { createAgent } from "./agents";
 export { createCallback } from "./callbacks";
 export { testDb } from "./db";
 export { createLead, createLeads } from "./leads";
