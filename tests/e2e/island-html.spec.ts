@@ -126,12 +126,11 @@ const SCREENS: Screen[] = [
       await field(page, "Phone number");
     },
   },
-  dashboardView("aged-leads", "Buy Aged Leads", "Buy Aged Leads"),
   {
-    path: "/dashboard",
-    as: "buyer",
+    // The landing view, Buy Aged Leads, at /dashboard itself (decision 0074).
+    ...dashboardView("aged-leads", "Buy Aged Leads", "Buy Aged Leads"),
     shows: async (page) => {
-      await heading(page, "Buy Aged Leads");
+      await dashboardView("aged-leads", "Buy Aged Leads", "Buy Aged Leads").shows(page);
       await field(page, "Filter by location");
       await button(page, "Purchase Selected Leads");
     },
