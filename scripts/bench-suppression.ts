@@ -62,11 +62,11 @@ export interface SuppressionBenchOptions {
 /** The tab's JS heap, sampled through the DevTools protocol while `until` runs. */
 async function loadInChromium(browser: Browser, baseURL: string, file: string, count: number) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(new URL("/login?next=%2Fadmin%3Ftab%3Ddo-not-call", baseURL).toString());
+  await page.goto(new URL("/login?next=%2Fadmin%2Fdo-not-call", baseURL).toString());
   await page.getByLabel("Username").fill(DEMO_ADMIN.username);
   await page.getByLabel("Password", { exact: true }).fill(DEMO_ADMIN.password);
   await page.getByRole("button", { name: "Login" }).click();
-  await page.waitForURL("**/admin?tab=do-not-call");
+  await page.waitForURL("**/admin/do-not-call");
   await page.getByLabel("List name").waitFor();
   await page.getByLabel("List name").fill("National Do Not Call Registry (bench)");
   await page.getByLabel("Kind").selectOption("national_dnc");

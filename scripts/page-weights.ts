@@ -6,8 +6,8 @@
  */
 import { gzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Page, Response } from "playwright-core";
-import { ADMIN_TAB_IDS } from "../src/islands/admin/tabs.ts";
-import { DASHBOARD_VIEWS } from "../src/islands/dashboard/views.ts";
+import { ADMIN_LANDING, ADMIN_TAB_IDS, adminPath } from "../src/islands/admin/tabs.ts";
+import { DASHBOARD_LANDING, DASHBOARD_VIEWS, dashboardPath } from "../src/islands/dashboard/views.ts";
 import { DEMO_ADMIN, DEMO_BUYER } from "./demo-data.ts";
 import { DEMO_PARTNER } from "./demo-transfers.ts";
 
@@ -56,8 +56,8 @@ export const ROUTES: RouteSpec[] = [
   island("/transfer-checkout", "buyer"),
   island("/admin-orders", "admin"),
   island("/dashboard", "buyer"),
-  // Every dashboard view and admin tab is its own URL, loading its own code (decision 0032).
-  ...DASHBOARD_VIEWS.filter((view) => view !== "aged-leads").map((view) => island(`/dashboard?view=${view}`, "buyer")),
+  // Every dashboard view and admin tab is its own page with its own island (decision 0074).
+  ...DASHBOARD_VIEWS.filter((view) => view !== DASHBOARD_LANDING).map((view) => island(dashboardPath(view), "buyer")),
   island("/survey"),
   island("/get-started"),
   island("/ringcloud"),
@@ -67,7 +67,7 @@ export const ROUTES: RouteSpec[] = [
   island("/partner", "partner"),
   island("/do-not-call"),
   island("/admin", "admin"),
-  ...ADMIN_TAB_IDS.filter((tab) => tab !== "aged-leads").map((tab) => island(`/admin?tab=${tab}`, "admin")),
+  ...ADMIN_TAB_IDS.filter((tab) => tab !== ADMIN_LANDING).map((tab) => island(adminPath(tab), "admin")),
 ];
 
 export const demoAccount = { buyer: DEMO_BUYER, admin: DEMO_ADMIN, partner: DEMO_PARTNER } as const;

@@ -2,21 +2,6 @@ import { type ComponentType, createElement, lazy, memo, Suspense, use, useId } f
 
 const onServer = typeof window === "undefined";
 
-/** Every view's code the server has started to load (all of them, at definition: the server needs them all). */
-const serverLoads = new Set<Promise<unknown>>();
-
-/**
- * For the pages that render lazy views on the server: resolves once every view's code has loaded, the
- * views defined by those modules included, so the HTML holds the views themselves, not fallbacks.
- */
-export async function lazyViewsReady(): Promise<void> {
-  let settled = 0;
-  while (settled < serverLoads.size) {
-    settled = serverLoads.size;
-    await Promise.all(serverLoads);
-  }
-}
-
 export interface LazyViewOptions {
   /**
    * "visible": in the browser the view's code loads, and the server's HTML is hydrated, only once the view
@@ -43,11 +28,12 @@ function nearScreen(id: string): Promise<void> {
 }
 
 /**
- * A component whose code is its own chunk, loaded when first shown (decisions 0016, 0032), yet rendered
+ * A part of a page whose code is its own chunk, loaded when first shown (decisions 0016, 0032), yet rendered
  * into the server's HTML. In the browser it is `React.lazy`: the server's HTML stays on screen until the
- * chunk has arrived and hydrated. On the server every view's code loads at definition and the page awaits
- * `lazyViewsReady()` before rendering, so a view renders at once instead of streaming in a fallback.
- * Render it inside `<Suspense>` (a "visible" view brings its own).
+ * chunk has arrived and hydrated. On the server its code starts loading at definition, so once loaded the
+ * part renders at once; before that, React's streaming renderer waits for it and writes it in place.
+ * Render it inside `<Suspense>` (a "visible" part brings its own). Pages are never lazy: each view has its
+ * own page and island (decision 0074).
  */
 export function lazyView<P extends object>(
   load: () => Promise<ComponentType<P>>,
@@ -63,7 +49,7 @@ export function lazyView<P extends object>(
     return loading;
   };
   const Lazy = lazy(() => preload().then((component) => ({ default: component })));
-  if (onServer) serverLoads.add(preload());
+  if (onServer) void preload();
   // The same tree on both sides (the server's HTML must match what hydrates): on the server the view
   // itself, since its code is loaded; in the browser always the one `lazy`, so a view keeps its state.
   const current = () => (onServer && loaded) || Lazy;

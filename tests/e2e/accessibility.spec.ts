@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { ADMIN_TAB_IDS } from "../../src/islands/admin/tabs";
-import { DASHBOARD_VIEWS } from "../../src/islands/dashboard/views";
+import { ADMIN_TAB_IDS, adminPath } from "../../src/islands/admin/tabs";
+import { DASHBOARD_VIEWS, dashboardPath } from "../../src/islands/dashboard/views";
 import { expect, test } from "./fixtures";
 
 test.use({ bypassCSP: true });
@@ -223,7 +223,7 @@ for (const viewport of VIEWPORTS) {
       test.setTimeout(300_000);
       const problems: string[] = [];
       for (const view of DASHBOARD_VIEWS) {
-        await page.goto(`/dashboard?view=${view}`);
+        await page.goto(dashboardPath(view));
         await audit(page, `dashboard-${view}`, viewport, problems);
       }
       await page.goto("/transfer-checkout");
@@ -246,7 +246,7 @@ for (const viewport of VIEWPORTS) {
       test.setTimeout(300_000);
       const problems: string[] = [];
       for (const tab of ADMIN_TAB_IDS) {
-        await page.goto(`/admin?tab=${tab}`);
+        await page.goto(adminPath(tab));
         await audit(page, `admin-${tab}`, viewport, problems);
       }
       await page.goto("/admin-orders");

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
+import { ADMIN_TAB_IDS, adminPath } from "../../src/islands/admin/tabs.ts";
 import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../../worker/services/api-key-format.ts";
 import { createUser, latestMailTo, linkPrintedFor, query } from "./database";
 import { expect, test, url } from "./fixtures";
@@ -45,8 +46,8 @@ test.describe("login", () => {
     await page.getByRole("link", { name: /Manage Users/ }).click();
     await expect(page.getByText(`@${DEMO_BUYER.username}`, { exact: true })).toBeVisible();
     await expect(page.getByText("Admin", { exact: true }).first()).toBeAttached();
-    await expect(page).toHaveURL(/tab=users/);
-    // Tabs read as words; the URL keeps the ids.
+    await expect(page).toHaveURL(at("/admin/users"));
+    // Tabs read as words; each is its own page named by its id (decision 0074).
     const tabs = page.getByRole("navigation", { name: "Admin sections" }).getByRole("link");
     await expect(tabs).toHaveText([
       "Aged Leads",
@@ -58,7 +59,7 @@ test.describe("login", () => {
       "Do Not Call Requests",
     ]);
     await tabs.filter({ hasText: "Partner Applications" }).click();
-    await expect(page).toHaveURL(/tab=aff-network/);
+    await expect(page).toHaveURL(at("/admin/aff-network"));
     await expect(tabs.filter({ hasText: "Partner Applications" })).toHaveAttribute("aria-current", "page");
   });
 
@@ -89,6 +90,21 @@ test.describe("login", () => {
     await expect(page).toHaveURL((u) => `${u.pathname}${u.search}` === "/login?next=%2Fdashboard");
     await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
     await expect(page).toHaveURL(at("/dashboard"));
+  });
+
+  test("brings an anonymous visitor of a dashboard page, or of its old address, to that page after login", async ({
+    page,
+  }) => {
+    await page.goto("/dashboard/my-orders");
+    await expect(page).toHaveURL((u) => `${u.pathname}${u.search}` === "/login?next=%2Fdashboard%2Fmy-orders");
+    await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
+    await expect(page).toHaveURL(at("/dashboard/my-orders"));
+    await expect(page.getByRole("heading", { name: "My Orders" })).toBeVisible();
+
+    await page.context().clearCookies();
+    await page.goto("/dashboard?view=lead-tracker");
+    await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
+    await expect(page).toHaveURL(at("/dashboard/lead-tracker"));
   });
 
   for (const next of [
@@ -135,11 +151,11 @@ test.describe("login", () => {
     expect((await page.request.get("/api/me")).status()).toBe(401);
   });
 
-  test("answers 403 when a signed-in buyer opens /admin or /admin-orders", async ({ page }) => {
+  test("answers 403 when a signed-in buyer opens /admin, any admin page or /admin-orders", async ({ page }) => {
     await page.goto("/login");
     await logIn(page, DEMO_BUYER.username, DEMO_BUYER.password);
     await expect(page).toHaveURL(at("/dashboard"));
-    for (const path of ["/admin", "/admin-orders"]) {
+    for (const path of [...ADMIN_TAB_IDS.map(adminPath), "/admin-orders"]) {
       const response = await page.goto(path);
       expect(response?.status()).toBe(403);
       await expect(page.getByRole("heading", { level: 1 })).toContainText("403");
@@ -228,7 +244,7 @@ test.describe("user admin", () => {
     const admin = await newPage();
     await admin.goto("/login?next=%2Fadmin%3Ftab%3Dusers");
     await logIn(admin, DEMO_ADMIN.username, DEMO_ADMIN.password);
-    await expect(admin).toHaveURL(/\/admin\?tab=users$/);
+    await expect(admin).toHaveURL(at("/admin/users"));
     const card = admin.getByRole("listitem").filter({ hasText: `@${user.username}` });
     await card.getByRole("button", { name: "Change Password" }).click();
     const dialog = admin.getByRole("dialog");
@@ -292,7 +308,7 @@ test.describe("user admin", () => {
     const self = await createUser({ isAdmin: true });
     await admin.goto("/login?next=%2Fadmin%3Ftab%3Dusers");
     await logIn(admin, self.username, self.password);
-    await expect(admin).toHaveURL(/\/admin\?tab=users$/);
+    await expect(admin).toHaveURL(at("/admin/users"));
     const card = admin.getByRole("listitem").filter({ hasText: `@${self.username}` });
     await card.getByRole("button", { name: "Change Password" }).click();
     const dialog = admin.getByRole("dialog");

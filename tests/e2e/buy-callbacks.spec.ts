@@ -81,7 +81,7 @@ test.describe("Buy Call Backs and Buy Appointments", () => {
     const user = await createUser();
     const lastName = `Zq${Date.now().toString(36)}`;
     const { phone, start } = stockAppointment(lastName);
-    await signIn(page, user.username, user.password, "/dashboard?view=appointments");
+    await signIn(page, user.username, user.password, "/dashboard/appointments");
     await hydrated(page);
     const masked = `Eliza ${lastName[0]}.`;
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: masked }) });

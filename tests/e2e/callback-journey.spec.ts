@@ -115,7 +115,7 @@ test("a buyer returns an unreached call-back after its window, from the keyboard
     return id;
   });
   const page = await newPage({ viewport: { width: 390, height: 844 } });
-  await signIn(page, user.username, user.password, "/dashboard?view=my-call-backs");
+  await signIn(page, user.username, user.password, "/dashboard/my-call-backs");
   const card = page.getByRole("listitem").filter({ hasText: "Ended1 Prospect" });
   await card.getByLabel("Outcome").selectOption({ label: "Wrong number" });
   const returnButton = card.getByRole("button", { name: "Return", exact: true });

@@ -56,7 +56,7 @@ test.describe("the buyer's consent view", () => {
       soldLead(owner?.id ?? "", "Carla Consent");
       soldLead(owner?.id ?? "", "Brad Bare", true);
       const page = await newPage({ viewport });
-      await signIn(page, user.username, user.password, "/dashboard?view=my-leads");
+      await signIn(page, user.username, user.password, "/dashboard/my-leads");
 
       const row = page.getByRole("row").filter({ hasText: "Carla Consent" });
       await expect(row.getByText("Opted in Mar 4, 2026, 2:55:00 PM UTC")).toBeVisible();

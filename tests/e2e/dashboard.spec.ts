@@ -164,7 +164,7 @@ test.describe("Buy Call Transfers and /transfer-checkout", () => {
   test("info → form with the spec's messages → payment; 'Back to Form' clears it; /transfer-checkout resumes it", async ({
     page,
   }) => {
-    const user = await signInFreshBuyer(page, "/dashboard?view=call-transfers");
+    const user = await signInFreshBuyer(page, "/dashboard/call-transfers");
     await page.getByRole("button", { name: "Start an Order" }).click();
     await page.getByRole("button", { name: "Continue to Payment" }).click();
     for (const message of [
@@ -210,6 +210,6 @@ test.describe("Buy Call Transfers and /transfer-checkout", () => {
     await expect(page.getByRole("heading", { name: "No Order Found" })).toBeVisible();
     await expect(page.getByText("Please start your order from the dashboard.")).toBeVisible();
     await page.getByRole("link", { name: "Back to Dashboard" }).click();
-    await expect(page).toHaveURL(/\/dashboard\?view=call-transfers$/);
+    await expect(page).toHaveURL(/\/dashboard\/call-transfers$/);
   });
 });

@@ -105,7 +105,7 @@ test.describe("a paid transfer order", () => {
   test("never shows its payment card again: Buy Call Transfers and /transfer-checkout start afresh", async ({
     page,
   }) => {
-    await signInFreshBuyer(page, "/dashboard?view=call-transfers");
+    await signInFreshBuyer(page, "/dashboard/call-transfers");
     await page.getByRole("button", { name: "Start an Order" }).click();
     await page.getByLabel("Total transfers").fill("2");
     await page.getByLabel("Calls per day").fill("1");

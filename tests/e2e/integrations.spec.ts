@@ -61,7 +61,7 @@ test("add an endpoint, send a test event to simulate:crm, buy a lead, see it del
 }) => {
   test.setTimeout(180_000);
   const user = await createUser();
-  await signIn(page, user.username, user.password, "/dashboard?view=integrations");
+  await signIn(page, user.username, user.password, "/dashboard/integrations");
   await expect(page.getByRole("heading", { name: "Integrations" })).toBeVisible();
   await expect(page.getByText("No endpoints yet.")).toBeVisible();
   expect(await axeProblems(page)).toEqual([]);
@@ -140,7 +140,7 @@ test("the Integrations view fits a 390-px phone and passes axe with an endpoint 
   test.setTimeout(90_000);
   const user = await createUser();
   const page = await newPage({ viewport: { width: 390, height: 844 } });
-  await signIn(page, user.username, user.password, "/dashboard?view=integrations");
+  await signIn(page, user.username, user.password, "/dashboard/integrations");
   await page.getByRole("button", { name: "Add endpoint" }).click();
   await page.getByLabel("Name").fill("Phone CRM");
   await page.getByLabel("URL").fill("http://localhost:9/hooks");

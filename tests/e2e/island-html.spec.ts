@@ -7,6 +7,8 @@
 import type { Page } from "@playwright/test";
 import { DEMO_BUYER } from "../../scripts/demo-data.ts";
 import { ROUTES } from "../../scripts/page-weights.ts";
+import { type AdminTab, adminPath } from "../../src/islands/admin/tabs.ts";
+import { type DashboardView, dashboardPath } from "../../src/islands/dashboard/views.ts";
 import { expect, type SignedIn, test } from "./fixtures";
 
 interface Screen {
@@ -35,25 +37,22 @@ const checkout = (path: string, title: string): Screen => ({
 });
 
 /** The dashboard on one view: the signed-in buyer's name, the sidebar with that view current, its heading. */
-const dashboardView = (view: string, label: string, title: string): Screen => ({
-  path: `/dashboard?view=${view}`,
+const dashboardView = (view: DashboardView, label: string, title: string): Screen => ({
+  path: dashboardPath(view),
   as: "buyer",
   shows: async (page) => {
     await expect(page.getByText(`Signed in as ${DEMO_BUYER.firstName} ${DEMO_BUYER.lastName}`)).toBeAttached();
     const nav = page.getByRole("navigation", { name: "Dashboard" });
     await expect(nav.getByRole("link", { name: label, exact: true })).toHaveAttribute("aria-current", "page");
-    await expect(nav.getByRole("link", { name: label, exact: true })).toHaveAttribute(
-      "href",
-      `/dashboard?view=${view}`,
-    );
+    await expect(nav.getByRole("link", { name: label, exact: true })).toHaveAttribute("href", dashboardPath(view));
     // The view's own heading (the sidebar's section titles are headings too).
     await expect(page.locator("h2:not(nav h2)").filter({ hasText: new RegExp(`^${title}$`) })).toBeVisible();
   },
 });
 
 /** The admin panel on one tab: the tab current in the tab row, and what the tab shows first. */
-const adminTab = (tab: string, label: string, first: (page: Page) => Promise<void>): Screen => ({
-  path: `/admin?tab=${tab}`,
+const adminTab = (tab: AdminTab, label: string, first: (page: Page) => Promise<void>): Screen => ({
+  path: adminPath(tab),
   as: "admin",
   shows: async (page) => {
     await heading(page, "Admin Panel");
@@ -127,12 +126,11 @@ const SCREENS: Screen[] = [
       await field(page, "Phone number");
     },
   },
-  dashboardView("aged-leads", "Buy Aged Leads", "Buy Aged Leads"),
   {
-    path: "/dashboard",
-    as: "buyer",
+    // The landing view, Buy Aged Leads, at /dashboard itself (decision 0074).
+    ...dashboardView("aged-leads", "Buy Aged Leads", "Buy Aged Leads"),
     shows: async (page) => {
-      await heading(page, "Buy Aged Leads");
+      await dashboardView("aged-leads", "Buy Aged Leads", "Buy Aged Leads").shows(page);
       await field(page, "Filter by location");
       await button(page, "Purchase Selected Leads");
     },
@@ -144,6 +142,8 @@ const SCREENS: Screen[] = [
   dashboardView("my-call-backs", "My Call-Backs", "My Call-Backs"),
   dashboardView("my-orders", "My Orders", "My Orders"),
   dashboardView("lead-tracker", "Lead Tracker", "Lead Tracker"),
+  dashboardView("do-not-call-list", "My Do Not Call List", "My Do Not Call list"),
+  dashboardView("integrations", "Integrations", "Integrations"),
   dashboardView("return-lead", "Return a Lead", "Return a Lead"),
   dashboardView("support", "Support", "Support"),
   adminTab("aged-leads", "Aged Leads", async (page) => {
@@ -163,6 +163,10 @@ const SCREENS: Screen[] = [
   adminTab("users", "Users", (page) => expect(page.getByRole("status")).toHaveText("Loading users...")),
   adminTab("aff-network", "Partner Applications", (page) => expect(page.getByRole("status").first()).toBeVisible()),
   adminTab("fulfilment", "Fulfilment", (page) => heading(page, "Returns")),
+  adminTab("do-not-call", "Do Not Call", (page) => heading(page, "Do Not Call lists")),
+  adminTab("dnc-requests", "Do Not Call Requests", (page) =>
+    expect(page.getByRole("status").filter({ hasText: "Loading requests..." })).toBeVisible(),
+  ),
   {
     path: "/admin-orders",
     as: "admin",
@@ -186,7 +190,7 @@ const SCREENS: Screen[] = [
     path: "/transfer-checkout",
     as: "buyer",
     shows: async (page) => {
-      await expect(page.getByRole("link", { name: "Back" })).toHaveAttribute("href", "/dashboard?view=call-transfers");
+      await expect(page.getByRole("link", { name: "Back" })).toHaveAttribute("href", "/dashboard/call-transfers");
       await expect(page.getByRole("status")).toHaveText("Loading your order...");
     },
   },

@@ -6,6 +6,8 @@
  */
 import type { ExtractSchema } from "hono/types";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_TAB_IDS, adminPath } from "../../src/islands/admin/tabs";
+import { DASHBOARD_VIEWS, dashboardPath } from "../../src/islands/dashboard/views";
 import { type Api, api } from "../../worker/api";
 import { GUARDED_PREFIXES } from "../../worker/middleware/page-guards";
 import { callApi, signedIn } from "./helpers";
@@ -270,7 +272,11 @@ describe("the page guards", () => {
   it("guard exactly the prefixes of the page list, and nothing that only starts alike", () => {
     expect([...GUARDED_PREFIXES.keys()].sort()).toEqual(Object.keys(PAGE_AUDIENCE).sort());
     const guarded = PAGES.filter((page) => guardOf(page));
-    expect(guarded.sort()).toEqual(["/admin", "/admin-orders", "/dashboard", "/partner", "/transfer-checkout"]);
+    // Each dashboard view and admin tab is its own page (decision 0074), all under the same two prefixes.
+    const screens = [...DASHBOARD_VIEWS.map(dashboardPath), ...ADMIN_TAB_IDS.map(adminPath)];
+    expect(screens).toContain("/dashboard/lead-tracker");
+    expect(screens).toContain("/admin/users");
+    expect(guarded.sort()).toEqual([...screens, "/admin-orders", "/partner", "/transfer-checkout"].sort());
     expect(PAGES).toContain("/partner-invitation");
   });
 

@@ -1,6 +1,7 @@
 /**
- * The admin panel's tabs, in order; each opens at /admin?tab=<value>, its own URL with its own code.
- * `label` is what the tab reads; `card` and `text` are its card above the tabs.
+ * The admin panel's tabs, in order; each is its own page with its own island (decision 0074): /admin opens
+ * the first, every other one /admin/<value>. `label` is what the tab reads; `card` and `text` are its card
+ * above the tabs.
  */
 export const ADMIN_TABS = [
   {
@@ -42,5 +43,11 @@ export const ADMIN_TABS = [
   },
 ] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number]["value"];
-/** The tabs' ids, in order (each opens at /admin?tab=<id>). */
-export const ADMIN_TAB_IDS = ADMIN_TABS.map((tab) => tab.value);
+/** The tabs' ids, in order. */
+export const ADMIN_TAB_IDS: readonly AdminTab[] = ADMIN_TABS.map((tab) => tab.value);
+
+/** The tab /admin itself opens. */
+export const ADMIN_LANDING: AdminTab = "aged-leads";
+
+/** The page of a tab: /admin for the landing tab, /admin/<value> for the others. */
+export const adminPath = (tab: AdminTab): string => (tab === ADMIN_LANDING ? "/admin" : `/admin/${tab}`);

@@ -18,6 +18,7 @@ import { Spinner } from "../../ui/spinner";
 import { inputClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
+import { dashboardPath } from "./views";
 
 /** A reservation's payment: the card amount, and the part the buyer's balance pays. */
 
@@ -279,7 +280,7 @@ export function AgedLeadsView() {
             payment={purchase}
             submitLabel={`Complete Payment - ${formatUsd(purchase.amountCents)}`}
             outcome={{
-              returnUrl: `/dashboard?view=my-leads`,
+              returnUrl: dashboardPath("my-leads"),
               successDescription: `Successfully purchased ${purchase.count} leads`,
               onPaid: () => purchased(purchase),
             }}

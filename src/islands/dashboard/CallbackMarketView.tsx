@@ -17,6 +17,7 @@ import { Dialog } from "../../ui/dialog";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
+import { dashboardPath } from "./views";
 
 /** The payment step loads when the buyer has reserved one (decision 0016). */
 const PaymentCard = lazy(() => import("../payment/PaymentCard").then((m) => ({ default: m.PaymentCard })));
@@ -179,7 +180,7 @@ export function CallbackMarketView({ kind }: { kind: CallbackKind }) {
             payment={purchase}
             submitLabel={`Complete Payment - ${formatUsd(purchase.amountCents)}`}
             outcome={{
-              returnUrl: "/dashboard?view=my-call-backs",
+              returnUrl: dashboardPath("my-call-backs"),
               successDescription: `Your ${copy.noun} is in My Call-Backs`,
               onPaid: () => purchased(purchase, purchase.item),
             }}
@@ -200,7 +201,7 @@ export function CallbackMarketView({ kind }: { kind: CallbackKind }) {
                 Download calendar invite (.ics)
               </a>
             )}
-            <a href="/dashboard?view=my-call-backs" className={buttonClass("secondary")}>
+            <a href={dashboardPath("my-call-backs")} className={buttonClass("secondary")}>
               Open My Call-Backs
             </a>
           </div>

@@ -8,6 +8,7 @@ import { Summary } from "../../ui/summary";
 import { AppProviders } from "../AppProviders";
 import { PaymentCard } from "../payment/PaymentCard";
 import { usePendingTransferOrder } from "./pending-transfer-order";
+import { dashboardPath } from "./views";
 
 function Checkout() {
   // The store is read from localStorage after hydration and checked with the server; until then, say nothing.
@@ -20,7 +21,7 @@ function Checkout() {
       <Card className="mx-auto max-w-lg text-center">
         <h1 className="text-2xl font-bold">No Order Found</h1>
         <p className="mt-2 text-ink-soft">Please start your order from the dashboard.</p>
-        <a href="/dashboard?view=call-transfers" className={buttonClass("primary", "md", "mt-6")}>
+        <a href={dashboardPath("call-transfers")} className={buttonClass("primary", "md", "mt-6")}>
           Back to Dashboard
         </a>
       </Card>

@@ -1,0 +1,12 @@
+/** The island of /dashboard/my-orders (decision 0074). */
+
+import { Screen, type ScreenProps } from "../../Screen";
+import { MyOrdersView } from "../AccountViews";
+
+export default function MyOrdersScreen({ user }: ScreenProps) {
+  return (
+    <Screen user={user}>
+      <MyOrdersView />
+    </Screen>
+  );
+}
