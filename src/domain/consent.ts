@@ -183,3 +183,20 @@ export function parseOptInTime(value: string | number): number | null {
   const time = Date.parse(`${year}-${month}-${day}T${hour}:${minute}:${second}${fraction}${offset}`);
   return Number.isNaN(time) ? null : time;
 }
+
+/** A ping's consent evidence as a transfer stores it (the schema has checked each format; product rule 39). */
+export function storedConsent(consent: {
+  optInUrl: string;
+  trustedFormUrl?: string;
+  jornayaLeadId?: string;
+  consentText?: string;
+  ipAddress?: string;
+}) {
+  return {
+    optInUrl: consent.optInUrl,
+    trustedFormUrl: consent.trustedFormUrl ?? null,
+    jornayaLeadId: consent.jornayaLeadId ?? null,
+    consentText: consent.consentText || null,
+    ipAddress: consent.ipAddress ?? null,
+  };
+}

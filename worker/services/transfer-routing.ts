@@ -25,7 +25,7 @@
  */
 import { sql } from "drizzle-orm";
 import { availableAgents } from "../../src/domain/agent-routing";
-import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
+import { storedConsent, TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
 import type { PingInput, RouteAnswer } from "../../src/domain/schemas/partner-api";
 import { localTime } from "../../src/domain/time-zones";
 import {
@@ -217,17 +217,6 @@ function readPing(input: PingInput, now: number, owner: KeyOwner) {
 
 /** The prospect as routing uses it: the ping's fields and the calling rules' answer for now, when open. */
 type Prospect = ReturnType<typeof readPing> & { window: Extract<CallingWindow, { open: true }> };
-
-/** The ping's consent evidence as stored (the schema has checked each format; product rule 39). */
-function storedConsent(consent: PingInput["consent"]) {
-  return {
-    optInUrl: consent.optInUrl,
-    trustedFormUrl: consent.trustedFormUrl ?? null,
-    jornayaLeadId: consent.jornayaLeadId ?? null,
-    consentText: consent.consentText || null,
-    ipAddress: consent.ipAddress ?? null,
-  };
-}
 
 /**
  * Routes a partner's ping to the oldest-paid eligible order, or throws a 409 naming why none is. A ping
