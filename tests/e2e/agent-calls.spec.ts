@@ -62,7 +62,7 @@ test("a ping rings the order's agent, and the Lead Tracker names the agent", asy
     expect(second).toEqual({ phoneNumber: agent.transferPhone, orderId: first.orderId, agentId: agent.id });
 
     const buyer = await newPage({ as: "buyer", bypassCSP: true });
-    await buyer.goto("/dashboard?view=lead-tracker");
+    await buyer.goto("/dashboard/lead-tracker");
     await buyer.getByRole("heading", { name: "Lead Tracker" }).waitFor();
     const table = buyer.getByRole("region", { name: "Delivered transfers" });
     const row = (firstName: string) => table.locator("tr").filter({ hasText: `${firstName} ${lastName}` });

@@ -61,7 +61,7 @@ async function openAgents(page: Page) {
 test("a buyer adds an agent, switches it off and on, edits and removes it; bad input says why", async ({ page }) => {
   test.setTimeout(120_000);
   const { user } = await buyerWithOrder();
-  await signIn(page, user.username, user.password, "/dashboard?view=my-orders");
+  await signIn(page, user.username, user.password, "/dashboard/my-orders");
   const panel = await openAgents(page);
   await expect(panel).toContainText(AGENTS_EXPLAINED);
   await expect(panel).toContainText("No agents yet");
@@ -134,7 +134,7 @@ test.describe("on a phone", () => {
 
   test("the panel and its form fit the screen", async ({ page }) => {
     const { user } = await buyerWithOrder();
-    await signIn(page, user.username, user.password, "/dashboard?view=my-orders");
+    await signIn(page, user.username, user.password, "/dashboard/my-orders");
     const panel = await openAgents(page);
     await panel.getByRole("button", { name: "Add an agent" }).click();
     await expect(panel.getByLabel("Agent's name")).toBeVisible();
@@ -145,7 +145,7 @@ test.describe("on a phone", () => {
 });
 
 test("the demo buyer's Texas and Florida order shows its two seeded agents", async ({ buyerPage }) => {
-  await buyerPage.goto("/dashboard?view=my-orders");
+  await buyerPage.goto("/dashboard/my-orders");
   // Every live-transfer order's panel open (each button turns into "Hide agents").
   const closed = buyerPage.getByRole("button", { name: "Agents", exact: true });
   await expect(closed.first()).toBeVisible();
