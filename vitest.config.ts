@@ -25,6 +25,8 @@ export default defineConfig({
                 APP_ENV: "development",
                 ALLOW_SIMULATED_PAYMENTS: "true",
                 WEBHOOK_SECRETS_KEY: DEVELOPMENT_WEBHOOK_SECRETS_KEY,
+                // Private lists are paced for production (docs/decisions/0066); the tests' lists are small.
+                PRIVATE_LIST_WRITE_GAP_MS: "0",
               },
             },
           }),

@@ -37,6 +37,9 @@ export interface PrivateReupload {
   applySeconds: number;
   /** The other buyer's slowest list query during the re-upload. */
   during: Timing;
+  /** The same, while the batches were being sent, and from the finish on (the Queue applying them). */
+  sending: Timing | null;
+  applying: Timing | null;
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,7 +62,7 @@ async function call(baseURL: string, cookie: string, path: string, json?: unknow
 }
 
 /** One upload as the page sends it; answers seconds to done and seconds from the finish to done. */
-async function upload(baseURL: string, cookie: string, numbers: number[]) {
+async function upload(baseURL: string, cookie: string, numbers: number[], onSent = () => {}) {
   const started = performance.now();
   const report = {
     lines: numbers.length,
@@ -91,6 +94,7 @@ async function upload(baseURL: string, cookie: string, numbers: number[]) {
   };
   await Promise.all([sender(), sender()]);
   const finished = performance.now();
+  onSent();
   await call(baseURL, cookie, `/my-suppression-uploads/${uploadId}/finish`, { batches });
   for (;;) {
     const status = (await (await call(baseURL, cookie, `/my-suppression-uploads/${uploadId}`)).json()) as {
@@ -122,8 +126,13 @@ export async function benchPrivateReupload(
   const other = await signIn(baseURL);
   const headers = { Cookie: other, Origin: baseURL };
   const samples = new Map<string, number[]>(QUERIES.map(([label]) => [label, []]));
+  // Each phase's samples too: the sending (the batches' requests) and the applying (the Queue's writes).
+  const phases = { sending: new Map<string, number[]>(), applying: new Map<string, number[]>() };
+  let phase: keyof typeof phases = "sending";
   let uploading = true;
-  const reupload = upload(baseURL, uploader, numbers).finally(() => {
+  const reupload = upload(baseURL, uploader, numbers, () => {
+    phase = "applying";
+  }).finally(() => {
     uploading = false;
   });
   for (let i = 0; uploading; i++) {
@@ -132,14 +141,33 @@ export async function benchPrivateReupload(
     const [label, path] = query;
     const [ms] = await timed(() => fetch(`${baseURL}${path}`, { headers }));
     samples.get(label)?.push(ms);
+    const inPhase = phases[phase];
+    inPhase.set(label, [...(inPhase.get(label) ?? []), ms]);
   }
   const { seconds, applySeconds } = await reupload;
-  const timings = [...samples].filter(([, s]) => s.length > 0).map(([label, s]) => summarize(label, s));
-  const during = timings.reduce((a, b) => (b.p95 > a.p95 ? b : a));
+  const slowest = (of: Map<string, number[]>) =>
+    [...of]
+      .filter(([, s]) => s.length > 0)
+      .map(([label, s]) => summarize(label, s))
+      .reduce<Timing | null>((a, b) => (a === null || b.p95 > a.p95 ? b : a), null);
+  const during = slowest(samples);
+  if (!during) throw new Error("No list request was timed during the re-upload.");
+  const sending = slowest(phases.sending);
+  const applying = slowest(phases.applying);
+  const line = (t: Timing | null) => (t ? `${t.p95.toFixed(1)} ms (${t.label}, ${t.count} samples)` : "no samples");
   console.log(
     `  re-uploaded (full, replacing) in ${seconds.toFixed(1)} s (${applySeconds.toFixed(1)} s applying); the other buyer's slowest list p95 meanwhile ${during.p95.toFixed(1)} ms (${during.label}, ${during.count} samples)`,
   );
-  return { numbers: count, firstSeconds: first.seconds, reuploadSeconds: seconds, applySeconds, during };
+  console.log(`    of which while sending: ${line(sending)}; while applying: ${line(applying)}`);
+  return {
+    numbers: count,
+    firstSeconds: first.seconds,
+    reuploadSeconds: seconds,
+    applySeconds,
+    during,
+    sending,
+    applying,
+  };
 }
 
 const load = () =>

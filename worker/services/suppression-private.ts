@@ -20,16 +20,21 @@ import type { SuppressionBatchMessage, SuppressionFinishMessage } from "./suppre
 import { NOW_MS } from "./suppression-rules";
 
 /**
- * Numbers one transaction applies or sweeps: a couple of milliseconds of the single writer, so a request
- * that arrives meanwhile waits about that long (1,000 made other buyers' p95 1.55× on a quiet machine).
+ * Numbers one transaction applies or sweeps, and the pause after it. What slows other buyers' requests is
+ * how many of them meet a write, more than how long one write takes: a transaction of 100 numbers (about
+ * 2 ms) every 20 ms still made another buyer's list p95 1.33× on a quiet machine, 250 every 25 ms 1.39×,
+ * 1,000 every 0.4 s 1.16×, 2,000 (about 5 ms) every 0.8 s 1.14× (docs/decisions/0066). So the writes are
+ * few and far apart: fewer than one request in twenty meets one, and the p95 does not see them. The cost is
+ * apply time (a 1,000,000-number list: 500 transactions, about 6.5 minutes).
  */
-export const PRIVATE_CHUNK = 250;
+export const PRIVATE_CHUNK = 2000;
 /**
- * The pause between two of them, so that waiting requests go first: at least `PAUSE_SHARE` times as long
- * as the last one took (the writer is this upload's at most a third of the time), and never under `PAUSE_MS`.
+ * The pause between two of them: at least `PAUSE_SHARE` times as long as the last one took (the upload
+ * holds the writer at most a twentieth of the time, however slow D1 gets), and never under `PAUSE_MS`
+ * (or the environment's `PRIVATE_LIST_WRITE_GAP_MS`).
  */
-const PAUSE_MS = 20;
-const PAUSE_SHARE = 2;
+const PAUSE_MS = 800;
+const PAUSE_SHARE = 19;
 /** Sweep steps one finish message takes (3 queries each); the next message carries on. */
 const STEPS_PER_MESSAGE = 20;
 /**
@@ -37,7 +42,7 @@ const STEPS_PER_MESSAGE = 20;
  * carries on from the batch's progress. This keeps a message's D1 queries low enough that a whole Queue
  * delivery fits one invocation: a message handed back over budget would use up its retries.
  */
-const CHUNKS_PER_MESSAGE = 8;
+const CHUNKS_PER_MESSAGE = 4;
 /** D1 queries a private batch message costs at most: the progress read, 5 per chunk, the end of the batch. */
 export const PRIVATE_BATCH_QUERIES = 1 + 5 * CHUNKS_PER_MESSAGE + 2;
 /** D1 queries a private finish message costs at most: two reads, the steps, the end of two, `PRAGMA optimize`. */
@@ -46,7 +51,11 @@ export const PRIVATE_FINISH_QUERIES = 2 + 3 * STEPS_PER_MESSAGE + 2 + 1;
 const SWEEP_START = 2_000_000_000;
 const SWEEP_END = 9_999_999_999;
 
-const pause = (took: number) => new Promise((resolve) => setTimeout(resolve, Math.max(PAUSE_MS, PAUSE_SHARE * took)));
+function pause(deps: Deps, took: number): Promise<void> {
+  const gap = Number(deps.env.PRIVATE_LIST_WRITE_GAP_MS ?? PAUSE_MS);
+  const least = Number.isFinite(gap) && gap >= 0 ? gap : PAUSE_MS;
+  return new Promise((resolve) => setTimeout(resolve, Math.max(least, PAUSE_SHARE * took)));
+}
 
 /**
  * Applies one batch of a private list's upload, `PRIVATE_CHUNK` numbers per transaction, at most
@@ -137,7 +146,7 @@ export async function applyPrivateBatch(
         .bind(offset + chunk.length, uploadId, batchNumber, offset),
     ]);
     offset += chunk.length;
-    if (offset < total) await pause(Date.now() - started);
+    if (offset < total) await pause(deps, Date.now() - started);
   }
   const whole = `EXISTS (SELECT 1 FROM suppression_upload_batches WHERE upload_id = ${uploadId}
     AND batch_number = ${batchNumber} AND status = 'queued' AND applied = ${total})`;
@@ -248,7 +257,7 @@ async function sweepOldVersion(
   const { uploadId } = message;
   let from = Math.max(upload.swept_to, SWEEP_START);
   for (let step = 0, took = 0; step < STEPS_PER_MESSAGE; step++) {
-    if (step > 0) await pause(took);
+    if (step > 0) await pause(deps, took);
     const started = Date.now();
     // Index entries only (the list's index is covering for this): a bounded read.
     const window = await db
