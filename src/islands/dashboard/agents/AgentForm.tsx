@@ -5,6 +5,7 @@
  */
 import { type ChangeEvent, type FormEvent, useId, useRef, useState } from "react";
 import { AGENT_HOURS_HINT } from "../../../domain/agents";
+import { WEEKDAY_NAMES } from "../../../domain/delivery-limits";
 import { TIME_ZONE_OPTIONS } from "../../../domain/delivery-setup";
 import type { Agent, AgentValues, agentInputSchema } from "../../../domain/schemas/agents";
 import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "../../../domain/time-zones";
@@ -12,8 +13,7 @@ import { ApiError, api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Form } from "../../../ui/form";
 import { Field, SelectField } from "../../../ui/input";
-import { fieldErrorClass } from "../../../ui/styles";
-import { WeekdayFieldset } from "../../../ui/weekday-fieldset";
+import { fieldErrorClass, labelClass } from "../../../ui/styles";
 
 interface FormValues {
   name: string;
@@ -178,15 +178,28 @@ export default function AgentForm({ orderId, agent, onSaved, onCancel }: Props) 
         />
       </div>
       <Field label="Licensed states" hint="Two-letter codes separated by commas, e.g. TX, FL." {...text("states")} />
-      <WeekdayFieldset
-        legend="Working days"
-        error={errors.days}
-        checkbox={(day) => ({
-          name: "days",
-          checked: values.days.includes(String(day)),
-          onChange: (event) => toggleDay(String(day), event.target.checked),
-        })}
-      />
+      <fieldset aria-describedby={errors.days ? `${id}-days-error` : undefined}>
+        <legend className={labelClass}>Working days</legend>
+        <div className="flex flex-wrap gap-3">
+          {WEEKDAY_NAMES.map((weekday, day) => (
+            <label key={weekday} className="flex items-center gap-1.5 text-sm">
+              <input
+                type="checkbox"
+                name="days"
+                value={String(day)}
+                checked={values.days.includes(String(day))}
+                onChange={(event) => toggleDay(String(day), event.target.checked)}
+              />
+              {weekday}
+            </label>
+          ))}
+        </div>
+        {errors.days && (
+          <p id={`${id}-days-error`} className={fieldErrorClass} role="alert">
+            {errors.days}
+          </p>
+        )}
+      </fieldset>
       <div className="grid gap-4 sm:grid-cols-3">
         <Field label="Takes calls from" type="time" {...text("hoursStart")} />
         <Field label="Takes calls until" type="time" {...text("hoursEnd")} />
