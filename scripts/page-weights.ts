@@ -112,8 +112,16 @@ export interface PageWeight {
 type Kind = "html" | "css" | "js";
 const kindOf: Record<string, Kind> = { document: "html", stylesheet: "css", script: "js" };
 
-/** Loads `path` until the network is idle and adds up what it fetched from the site (`baseURL`) itself. */
-export async function weighPage(page: Page, baseURL: string, path: string): Promise<PageWeight> {
+/**
+ * Loads `path` until the network is idle and adds up what it fetched from the site (`baseURL`) itself;
+ * with `then`, also what the page fetches while the visitor does it (opening a panel and its form).
+ */
+export async function weighPage(
+  page: Page,
+  baseURL: string,
+  path: string,
+  then?: (page: Page) => Promise<void>,
+): Promise<PageWeight> {
   const site = new URL(baseURL).origin;
   const weight: PageWeight = {
     html: { raw: 0, gzip: 0 },
@@ -143,6 +151,7 @@ export async function weighPage(page: Page, baseURL: string, path: string): Prom
   };
   page.on("response", onResponse);
   await page.goto(new URL(path, baseURL).toString(), { waitUntil: "networkidle" });
+  await then?.(page);
   await Promise.all(pending);
   page.off("response", onResponse);
   return weight;

@@ -35,6 +35,12 @@ export const TIME_ZONE_LABELS: Record<UsTimeZone, string> = {
   "Pacific/Honolulu": "Hawaii",
 };
 
+/** The zones as a select offers them (the delivery settings and the agents' forms). */
+export const TIME_ZONE_OPTIONS = /* @__PURE__ */ US_TIME_ZONES.map((zone) => ({
+  value: zone,
+  label: TIME_ZONE_LABELS[zone],
+}));
+
 type Details = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 

@@ -4,34 +4,22 @@
  * Then axe over that view.
  */
 import { AxeBuilder } from "@axe-core/playwright";
-import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
 import { inlinedSql, statements } from "../../scripts/lib/drizzle-sql.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { orderAgents } from "../../worker/db/schema";
 import { query } from "./database";
-import { expect, test, url } from "./fixtures";
-
-/** One request of the demo partner's dialer to the partner API. */
-async function call(path: string, body: unknown) {
-  const response = await fetch(url(`/api/v1${path}`), {
-    method: "POST",
-    headers: { Authorization: `Bearer ${DEMO_PARTNER_KEY}`, "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`${path} → ${response.status} ${String(json.message)}`);
-  return json;
-}
+import { expect, test } from "./fixtures";
+import { partnerPost } from "./partners";
 
 /** A Texas caller pinged, connected and completed after three minutes (billable). */
 async function deliver(firstName: string, lastName: string, phone: string) {
-  const routed = await call("/transfers", {
+  const routed = await partnerPost("/transfers", {
     prospect: { firstName, lastName, phone, state: "TX", age: 70 },
     consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
   });
   const id = String(routed.transferId);
-  await call(`/transfers/${id}/events`, { type: "connected" });
-  await call(`/transfers/${id}/events`, { type: "completed", durationSeconds: 180 });
+  await partnerPost(`/transfers/${id}/events`, { type: "connected" });
+  await partnerPost(`/transfers/${id}/events`, { type: "completed", durationSeconds: 180 });
   const [row] = query<{ order_id: string; agent_id: string | null }>(
     `SELECT order_id, agent_id FROM transfers WHERE id = ${sqlLiteral(id)}`,
   );

@@ -4,7 +4,8 @@
  * existing account once its password is given.
  */
 import type { Page } from "@playwright/test";
-import { createUser, linkPrintedFor } from "./database";
+import { sqlLiteral } from "../../scripts/lib/sql.ts";
+import { createUser, linkPrintedFor, query } from "./database";
 import { expect, test, url } from "./fixtures";
 
 /** A pricing-page order for 10 live transfers, paid without an account: answers the setup link's path. */
@@ -37,9 +38,14 @@ test.describe("the delivery-setup page", () => {
     page,
   }) => {
     const tag = Date.now().toString(36);
-    await page.goto(await paidOrderFor(page, `setup_new_${tag}@example.com`));
+    const email = `setup_new_${tag}@example.com`;
+    await page.goto(await paidOrderFor(page, email));
     await expect(page.getByText("Create an account for this order, or sign in to the one you have")).toBeVisible();
     await fillSettings(page);
+    // The order's own weekdays: the days checked are the days saved.
+    const days = page.getByRole("group", { name: "Days" });
+    await days.getByLabel("Sat").check();
+    await days.getByLabel("Sun").check();
     await page.getByLabel("Username").fill(`setup_new_${tag}`);
     await page.getByLabel("Password", { exact: true }).fill("password1");
     await page.getByRole("button", { name: "Save and start deliveries" }).click();
@@ -49,6 +55,10 @@ test.describe("the delivery-setup page", () => {
     await page.getByRole("button", { name: "Save and start deliveries" }).click();
     await expect(page.getByRole("heading", { name: "Deliveries are set up" })).toBeVisible();
     await expect(page.getByText(`You are signed in as setup_new_${tag}.`)).toBeVisible();
+    const [saved] = query<{ days: string | null }>(
+      `SELECT d.days FROM order_delivery d JOIN orders o ON o.id = d.order_id WHERE o.email = ${sqlLiteral(email)}`,
+    );
+    expect(JSON.parse(saved?.days ?? "null")).toEqual([0, 6]);
   });
 
   test("an existing account takes the order only with its password", async ({ page }) => {

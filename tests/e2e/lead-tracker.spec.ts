@@ -6,27 +6,15 @@
  */
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../../src/domain/transfers";
 import { createUser, query } from "./database";
 import { expect, signIn, test, url } from "./fixtures";
+import { partnerPost } from "./partners";
 import { payWith, toast } from "./pay";
 
-/** One request of the demo partner's dialer to the partner API. */
-async function call(path: string, body: unknown) {
-  const response = await fetch(url(`/api/v1${path}`), {
-    method: "POST",
-    headers: { Authorization: `Bearer ${DEMO_PARTNER_KEY}`, "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`${path} → ${response.status} ${String(json.message)}`);
-  return json;
-}
-
 const ping = (prospect: { firstName: string; lastName: string; phone: string }) =>
-  call("/transfers", {
+  partnerPost("/transfers", {
     prospect: { ...prospect, state: "TX", age: 70 },
     consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
   });
@@ -35,8 +23,8 @@ const ping = (prospect: { firstName: string; lastName: string; phone: string }) 
 async function deliver(prospect: { firstName: string; lastName: string; phone: string }, durationSeconds: number) {
   const routed = await ping(prospect);
   const id = String(routed.transferId);
-  await call(`/transfers/${id}/events`, { type: "connected" });
-  await call(`/transfers/${id}/events`, {
+  await partnerPost(`/transfers/${id}/events`, { type: "connected" });
+  await partnerPost(`/transfers/${id}/events`, {
     type: "completed",
     durationSeconds,
     recordingUrl: `https://recordings.example.com/${id}.mp3`,
@@ -159,7 +147,7 @@ test.describe("lead tracker and returns", () => {
     for (let n = 0; n < 3; n++) {
       const routed = await ping({ firstName: `Nobody${"abc"[n]}`, lastName, phone: `469${digits}${n}` });
       ids.push(String(routed.transferId));
-      await call(`/transfers/${ids[n]}/events`, { type: "no-answer" });
+      await partnerPost(`/transfers/${ids[n]}/events`, { type: "no-answer" });
     }
     const orderOf = (id: string) =>
       query<{ order_id: string }>(`SELECT order_id FROM transfers WHERE id = ${sqlLiteral(id)}`)[0]?.order_id;
@@ -200,7 +188,7 @@ test.describe("lead tracker and returns", () => {
       // The next caller rings the new number.
       const next = await ping({ firstName: "Nextcaller", lastName, phone: `469${digits}9` });
       expect(next.phoneNumber).toBe("3125550199");
-      await call(`/transfers/${String(next.transferId)}/events`, { type: "failed" });
+      await partnerPost(`/transfers/${String(next.transferId)}/events`, { type: "failed" });
     } finally {
       // Later tests expect the seeded number and a running order.
       query(

@@ -2,8 +2,11 @@
  * Decisions 0016 and 0032: every route's JavaScript stays within its gzip budget, every island page (each
  * dashboard view and admin tab included) within 100 KB with React. The bench prints the figures.
  */
-import { KB, ROUTES, VISITOR_VIEWPORT, weighPage } from "../../scripts/page-weights.ts";
-import { expect, setupValue, test } from "./fixtures";
+import { ISLAND_PAGE_BUDGET, KB, ROUTES, VISITOR_VIEWPORT, weighPage } from "../../scripts/page-weights.ts";
+import { expect, hydrated, setupValue, test } from "./fixtures";
+
+const listed = (weight: Awaited<ReturnType<typeof weighPage>>) =>
+  weight.scripts.map((s) => `${s.url} ${(s.gzip / KB).toFixed(1)} KB`).join(", ") || "no scripts";
 
 test.describe("JavaScript per page load (gzip)", () => {
   for (const route of ROUTES) {
@@ -11,10 +14,33 @@ test.describe("JavaScript per page load (gzip)", () => {
       const as = route.visitor === "anonymous" ? undefined : route.visitor;
       const page = await newPage({ as, viewport: VISITOR_VIEWPORT });
       const weight = await weighPage(page, setupValue("E2E_BASE_URL"), route.path);
-      const scripts = weight.scripts.map((s) => `${s.url} ${(s.gzip / KB).toFixed(1)} KB`).join(", ");
-      expect(weight.js.gzip, `${route.path} loads ${scripts || "no scripts"}`).toBeLessThanOrEqual(route.budget);
+      expect(weight.js.gzip, `${route.path} loads ${listed(weight)}`).toBeLessThanOrEqual(route.budget);
     });
   }
+
+  // The agents' form loads with the panel, after the page: its chunks count too (docs/decisions/0071).
+  test("My Orders with an order's Agents panel and its add-agent form open stays within 100 KB", async ({
+    newPage,
+  }) => {
+    const page = await newPage({ as: "buyer", viewport: VISITOR_VIEWPORT });
+    const weight = await weighPage(page, setupValue("E2E_BASE_URL"), "/dashboard/my-orders", async () => {
+      await hydrated(page);
+      // The demo buyer has two live-transfer orders: the first one's panel.
+      await page.getByRole("button", { name: "Agents", exact: true }).first().click();
+      const panel = page.getByTestId("agents-panel");
+      await panel.getByRole("button", { name: "Add an agent" }).click();
+      const form = panel.getByRole("form", { name: "Add an agent" });
+      await expect(form.getByLabel("Agent's name")).toBeEnabled();
+      await expect(form.getByLabel("Time zone")).toBeVisible();
+    });
+    const message = `My Orders with the agents' form loads ${listed(weight)}`;
+    expect(weight.js.gzip, message).toBeLessThanOrEqual(ISLAND_PAGE_BUDGET);
+    // The panel's and the form's own chunks were counted: the page alone is lighter.
+    expect(
+      weight.scripts.some((script) => /AgentForm/.test(script.url)),
+      message,
+    ).toBe(true);
+  });
 
   test("counts what a page really loads (an island page is not empty)", async ({ newPage }) => {
     const page = await newPage({ viewport: VISITOR_VIEWPORT });

@@ -6,6 +6,18 @@ import { url } from "./fixtures";
 
 const DAY = 86_400_000;
 
+/** One POST of the demo partner's dialer to the partner API (`path` under /api/v1); throws unless it is taken. */
+export async function partnerPost(path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url(`/api/v1${path}`), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${DEMO_PARTNER_KEY}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${path} → ${response.status} ${String(json.message)}`);
+  return json;
+}
+
 /** A prospect as the partner API's call-back takes it. */
 interface CallbackProspect {
   firstName: string;
@@ -21,18 +33,14 @@ interface CallbackProspect {
  * when it is not taken.
  */
 export async function postCallback(prospect: CallbackProspect): Promise<string> {
-  const response = await fetch(url("/api/v1/callbacks"), {
-    method: "POST",
-    headers: { Authorization: `Bearer ${DEMO_PARTNER_KEY}`, "Content-Type": "application/json" },
-    body: JSON.stringify({
-      kind: "callback",
-      prospect,
-      window: { date: localTime(Date.now() + DAY, "America/Chicago").day, from: "09:00", to: "11:00" },
-      consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
-    }),
+  const json = await partnerPost("/callbacks", {
+    kind: "callback",
+    prospect,
+    window: { date: localTime(Date.now() + DAY, "America/Chicago").day, from: "09:00", to: "11:00" },
+    consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
   });
-  const json = (await response.json()) as { callbackId?: string; message?: string };
-  if (!response.ok || !json.callbackId) throw new Error(`POST /api/v1/callbacks → ${response.status} ${json.message}`);
+  if (typeof json.callbackId !== "string")
+    throw new Error(`/callbacks answered no callbackId: ${JSON.stringify(json)}`);
   return json.callbackId;
 }
 

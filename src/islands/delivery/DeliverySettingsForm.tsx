@@ -5,15 +5,12 @@ import {
   type DeliverySettingsInput,
   type DeliverySettingsValues,
   MAX_TRANSFERS_PER_DAY,
-  TIME_ZONE_LABELS,
+  TIME_ZONE_OPTIONS,
 } from "../../domain/delivery-setup";
-import { US_TIME_ZONES } from "../../domain/time-zones";
 import { Button } from "../../ui/button";
 import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";
 import { DeliveryLimitFields } from "./DeliveryLimitFields";
-
-const ZONE_OPTIONS = US_TIME_ZONES.map((zone) => ({ value: zone, label: TIME_ZONE_LABELS[zone] }));
 
 interface Props {
   defaultValues: DeliverySettingsInput;
@@ -52,7 +49,7 @@ export function DeliverySettingsForm({ defaultValues, submitLabel, busy, onSubmi
         <Field label="Transfers until" type="time" {...fieldProps(form, "hoursEnd")} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label="Time zone" options={ZONE_OPTIONS} {...fieldProps(form, "timeZone")} />
+        <SelectField label="Time zone" options={TIME_ZONE_OPTIONS} {...fieldProps(form, "timeZone")} />
         <Field
           label="Transfers per day"
           type="number"
