@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "./src/domain/webhooks/dev-key.ts";
+import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "./src/features/webhooks/dev-key.ts";
 
 const migrations = await readD1Migrations("./migrations");
 

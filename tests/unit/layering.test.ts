@@ -257,7 +257,7 @@ describe("one way to the database (decision 0039)", () => {
 
   it.each([
     ["worker/services/orders.ts", "const db = database(env.DB);"],
-    ["worker/middleware/partner-key.ts", "const db = database(c.env.DB);"],
+    ["worker/features/partners/middleware/partner-key.ts", "const db = database(c.env.DB);"],
     ["worker/routes/buyer.ts", 'await c.env.DB.prepare("SELECT 1").first();'],
     ["worker/services/users.ts", "export async function listUsers(db: D1Database): Promise<PublicUser[]> {"],
     ["worker/services/orders.ts", "export async function expireReservations(env: Env, now = Date.now()) {"],
