@@ -18,6 +18,7 @@
 import { dayNumber } from "../../../src/features/do-not-call/suppression";
 import type { Deps } from "../../deps";
 import { optimizeDatabase } from "../../services/db-maintenance";
+import type { SuppressionBatchMessage, SuppressionFinishMessage, SuppressionMessage } from "./suppression-messages";
 import {
   applyPrivateBatch,
   finishPrivateUpload,
@@ -25,17 +26,6 @@ import {
   PRIVATE_FINISH_QUERIES,
 } from "./suppression-private";
 import { NOW_MS, sharedListHolds } from "./suppression-rules";
-
-export interface SuppressionBatchMessage {
-  kind: "suppression-batch";
-  uploadId: number;
-  batchNumber: number;
-}
-export interface SuppressionFinishMessage {
-  kind: "suppression-finish";
-  uploadId: number;
-}
-export type SuppressionMessage = SuppressionBatchMessage | SuppressionFinishMessage;
 
 /** A message of ours: its numbers go into SQL text, so they must be whole numbers. */
 export const isSuppressionMessage = (body: unknown): body is SuppressionMessage => {

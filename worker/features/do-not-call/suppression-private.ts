@@ -16,7 +16,7 @@
 import { dayNumber } from "../../../src/features/do-not-call/suppression";
 import type { Deps } from "../../deps";
 import { optimizeDatabase } from "../../services/db-maintenance";
-import type { SuppressionBatchMessage, SuppressionFinishMessage } from "./suppression-apply";
+import type { SuppressionBatchMessage, SuppressionFinishMessage } from "./suppression-messages";
 import { NOW_MS } from "./suppression-rules";
 
 /**

@@ -12,7 +12,7 @@ import {
   SUPPRESSION_UPLOAD_REFUSALS,
 } from "../../../src/features/do-not-call/private-lists";
 import type { Deps } from "../../deps";
-import type { SuppressionBatchMessage, SuppressionFinishMessage } from "./suppression-apply";
+import type { SuppressionBatchMessage, SuppressionFinishMessage } from "./suppression-messages";
 
 /**
  * Uploads given up before they were finished (`ids`, already `failed`): their waiting batches are failed

@@ -24,8 +24,9 @@ import { freshUntil, isListStale } from "../../../src/features/do-not-call/suppr
 import { suppressionLists, suppressionUploads } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError, NotFoundError } from "../../errors";
-import { batchKey, queueFinish, refreshUploadTotals, type SuppressionBatchMessage } from "./suppression-apply";
+import { batchKey, queueFinish, refreshUploadTotals } from "./suppression-apply";
 import { checkBuyerBatch, checkBuyerUpload, declaredNumbers } from "./suppression-limits";
+import type { SuppressionBatchMessage } from "./suppression-messages";
 import { discardUploads } from "./suppression-resend";
 
 /** Who uploads: an admin (shared lists) or a buyer (their own private list). */
