@@ -18,7 +18,11 @@ export default defineConfig({
     build: {
       rolldownOptions: {
         treeshake: {
-          moduleSideEffects: (id) => !/[\\/]src[\\/](domain|ui|lib|config)[\\/](?!schemas[\\/])/.test(id),
+          // A feature's rules and index.ts are pure like src/domain; its schemas/ and views/ are not declared so.
+          moduleSideEffects: (id) =>
+            !/[\\/]src[\\/]((domain|ui|lib|config)[\\/](?!schemas[\\/])|features[\\/][\w-]+[\\/](?!schemas[\\/]|views[\\/]))/.test(
+              id,
+            ),
         },
       },
     },

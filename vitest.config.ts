@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
-import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "./src/domain/webhooks/dev-key.ts";
+import { configDefaults, defineConfig } from "vitest/config";
+import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "./src/features/webhooks/dev-key.ts";
 
 const migrations = await readD1Migrations("./migrations");
 
@@ -10,8 +10,14 @@ export default defineConfig({
     // waiting on workerd, so two files at once on the 2-core machine took 309 s instead of 476 s.
     maxWorkers: "100%",
     projects: [
+      // A feature's tests sit in its test/ folder (decision 0077): `*.worker.test.ts` run in workerd, the rest in node.
       {
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts", "{src,worker}/features/*/test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "**/*.worker.test.ts"],
+          environment: "node",
+        },
       },
       {
         plugins: [
@@ -33,7 +39,7 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
-          include: ["tests/worker/**/*.test.ts"],
+          include: ["tests/worker/**/*.test.ts", "{src,worker}/features/*/test/**/*.worker.test.ts"],
           setupFiles: ["./tests/worker/setup.ts"],
           // vitest's default of 5 s is a limit on a test's speed, which a 2-core machine shared with other
           // runs does not keep: a loaded machine timed out tests that pass (docs/decisions/0056).

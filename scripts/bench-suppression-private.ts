@@ -7,8 +7,8 @@
  */
 import { loadavg } from "node:os";
 import { drizzle } from "drizzle-orm/d1";
-import { PRIVATE_LIST_LIMITS } from "../src/domain/private-lists.ts";
-import { SUPPRESSION_BATCH_NUMBERS } from "../src/domain/suppression.ts";
+import { PRIVATE_LIST_LIMITS } from "../src/features/do-not-call/private-lists.ts";
+import { SUPPRESSION_BATCH_NUMBERS } from "../src/features/do-not-call/suppression.ts";
 import * as schema from "../worker/db/schema/index.ts";
 import { QUERIES, signIn, summarize, type Timing, timed } from "./bench-leads.ts";
 import { insertBenchLeads } from "./bench-leads-data.ts";

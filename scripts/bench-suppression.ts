@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser } from "playwright-core";
-import { API_KEY_PREFIX } from "../worker/services/api-key-format.ts";
+import { API_KEY_PREFIX } from "../worker/features/partners/api-key-format.ts";
 import { benchImport } from "./bench-import.ts";
 import { medianOfRuns, QUERIES, REQUESTS, signIn, summarize, type Timing, timed, WARM_UP } from "./bench-leads.ts";
 import { insertBenchLeads } from "./bench-leads-data.ts";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { US_TIME_ZONES } from "../src/domain/time-zones.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
 import { apiKeys, partners, users } from "../worker/db/schema/index.ts";
-import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/services/api-key-format.ts";
+import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/features/partners/api-key-format.ts";
 import { type D1Target, d1ExecuteFile, d1Query } from "./lib/d1.ts";
 import { inlinedSql, statements } from "./lib/drizzle-sql.ts";
 import { OPEN_CALLING_HOURS_VARS } from "./lib/env.ts";

@@ -8,7 +8,7 @@ import { storedLead } from "../src/domain/leads.ts";
 import type { SURVEY_ROLES } from "../src/domain/survey.ts";
 import { defaultTimeZone, localTime } from "../src/domain/time-zones.ts";
 import type { agedLeads, callbackOpportunities, orders, users } from "../worker/db/schema/index.ts";
-import { hashPassword } from "../worker/services/passwords.ts";
+import { hashPassword } from "../worker/features/accounts/passwords.ts";
 
 export interface NewUser {
   username: string;

@@ -7,7 +7,7 @@
  * secret rotation, give both secrets: `--secret whsec_new,whsec_old`.
  */
 import { parseArgs } from "node:util";
-import { WEBHOOK_SECRET_PREFIX } from "../src/domain/webhooks/signature.ts";
+import { WEBHOOK_SECRET_PREFIX } from "../src/features/webhooks/signature.ts";
 import { listenCrmReceiver } from "./lib/crm-receiver.ts";
 
 const USAGE =

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { isEmailAddress } from "../src/domain/email.ts";
 import { USERNAME_MAX, USERNAME_MIN, USERNAME_TOO_SHORT } from "../src/domain/user.ts";
 import { users } from "../worker/db/schema/index.ts";
-import { newPasswordProblem } from "../worker/services/password-policy.ts";
+import { newPasswordProblem } from "../worker/features/accounts/password-policy.ts";
 import { userRow } from "./demo-data.ts";
 import { applyMigrations, d1Query } from "./lib/d1.ts";
 import { inlinedSql, statements } from "./lib/drizzle-sql.ts";

@@ -1,14 +1,14 @@
 /// <reference types="astro/client" />
 
-import type { Flash } from "./domain/flash";
 import type { PublicUser } from "./domain/user";
+import type { Flash } from "./features/accounts/flash";
 
 declare global {
   namespace App {
     interface Locals {
       /** Who is signed in, set by src/middleware.ts for pages rendered in the Worker (null when pre-rendered). */
       user: PublicUser | null;
-      /** A message left for this page by the previous response (src/domain/flash.ts), shown once. */
+      /** A message left for this page by the previous response (src/features/accounts/flash.ts), shown once. */
       flash: Flash | null;
     }
   }

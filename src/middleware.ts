@@ -6,7 +6,7 @@
  */
 import { defineMiddleware } from "astro:middleware";
 import { pageUser } from "../worker/page-user";
-import { clearFlashCookie, FLASH_COOKIE, flashNamed } from "./domain/flash";
+import { clearFlashCookie, FLASH_COOKIE, flashNamed } from "./features/accounts/flash";
 
 export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.user = null;

@@ -6,7 +6,7 @@ export interface Env {
   DB: D1Database;
   DOCUMENTS: R2Bucket;
   IMPORT_QUEUE: Queue<unknown>;
-  /** Buyer webhook deliveries (worker/services/webhooks/queue.ts). */
+  /** Buyer webhook deliveries (worker/features/webhooks/queue.ts). */
   WEBHOOK_QUEUE: Queue<unknown>;
   ASSETS: Fetcher;
   RATE_LIMITER?: RateLimit;
@@ -42,7 +42,7 @@ export interface Env {
    */
   WEBHOOK_SECRETS_KEY?: string;
   /**
-   * Where TrustedForm certificates are claimed (worker/services/consent-certificates.ts); unset, certificates
+   * Where TrustedForm certificates are claimed (worker/features/consent/consent-certificates.ts); unset, certificates
    * stay "on file, not verified". Locally: `npm run simulate:trustedform` (docs/decisions/0054).
    */
   TRUSTEDFORM_CLAIM_URL?: string;

@@ -1,6 +1,15 @@
 import { D1_LIMITS } from "./db/limits";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import {
+  applySuppressionBatch,
+  failSuppressionBatch,
+  finishSuppressionUpload,
+  isSuppressionMessage,
+  MAX_QUERIES_PER_SUPPRESSION_MESSAGE,
+  SWEEP_QUERIES,
+} from "./features/do-not-call/suppression-apply";
+import { deliverWebhookMessages } from "./features/webhooks/queue";
 import { MAX_QUERIES_PER_CALLBACK_MESSAGE } from "./services/callback-imports";
 import { optimizeDatabase } from "./services/db-maintenance";
 import {
@@ -10,15 +19,6 @@ import {
   MAX_QUERIES_PER_IMPORT_MESSAGE,
   processImportBatch,
 } from "./services/imports";
-import {
-  applySuppressionBatch,
-  failSuppressionBatch,
-  finishSuppressionUpload,
-  isSuppressionMessage,
-  MAX_QUERIES_PER_SUPPRESSION_MESSAGE,
-  SWEEP_QUERIES,
-} from "./services/suppression-apply";
-import { deliverWebhookMessages } from "./services/webhooks/queue";
 
 /**
  * Import messages one invocation handles, so that it stays within D1's queries per invocation whatever
@@ -40,7 +40,7 @@ function queriesOf(body: unknown): number | null {
 
 /**
  * Queue consumer for CSV import batches (product rule 15), suppression list uploads (product rule 40) and buyer webhook deliveries
- * (worker/services/webhooks, their own queue). A failing batch is retried by the Queue; on its last
+ * (worker/features/webhooks, their own queue). A failing batch is retried by the Queue; on its last
  * delivery it is reported failed (an import's rows rejected with the reason, a suppression upload failed)
  * rather than silently dropped. A message this consumer cannot understand is logged and acknowledged:
  * retrying it could never succeed. After a delivery that finished an import, the database is optimized (a

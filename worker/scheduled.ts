@@ -1,13 +1,13 @@
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { expireSuppressionUploads, resendStalledSuppression } from "./features/do-not-call/suppression-resend";
+import { sweepWebhooks } from "./features/webhooks/sweep";
 import { sendCallbackReminders } from "./services/callback-notifications";
 import { fillCallbackOrders } from "./services/callbacks";
 import { optimizeDatabase } from "./services/db-maintenance";
 import { sendDeliverySummaries } from "./services/delivery-summaries";
 import { resendStalledBatches } from "./services/import-sweep";
 import { expireReservations } from "./services/orders";
-import { expireSuppressionUploads, resendStalledSuppression } from "./services/suppression-resend";
-import { sweepWebhooks } from "./services/webhooks/sweep";
 import { STARTUP_CRON, WEBHOOK_SWEEP_CRON } from "./startup";
 
 /**

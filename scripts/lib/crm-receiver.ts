@@ -6,9 +6,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { webhookEventSchema, webhookEventSubject } from "../../src/domain/schemas/webhooks.ts";
-import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_SIGNATURE_TOLERANCE_SECONDS } from "../../src/domain/webhooks/events.ts";
-import { unixSeconds, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from "../../src/domain/webhooks/signature.ts";
+import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_SIGNATURE_TOLERANCE_SECONDS } from "../../src/features/webhooks/events.ts";
+import { webhookEventSchema, webhookEventSubject } from "../../src/features/webhooks/schemas/webhooks.ts";
+import {
+  unixSeconds,
+  verifyWebhookSignature,
+  WEBHOOK_SIGNATURE_HEADER,
+} from "../../src/features/webhooks/signature.ts";
 
 export interface CrmReceiverOptions {
   /** The endpoint's signing secrets (two during a rotation). */

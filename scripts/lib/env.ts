@@ -1,6 +1,6 @@
 /** The environment the npm scripts give the tools they run: quiet, and local for the local server. */
 import { resolve } from "node:path";
-import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/domain/webhooks/dev-key.ts";
+import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/features/webhooks/dev-key.ts";
 import { root } from "./paths.ts";
 
 /** No telemetry, no update checks, tool state inside the project. */

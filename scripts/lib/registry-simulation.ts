@@ -1,7 +1,7 @@
 /**
  * A synthetic National Do Not Call Registry for `npm run simulate:registry` (docs/decisions/0065): numbers
  * over the US area codes (the `areacodes` package's list), drawn from a seed so the same flags write the
- * same bytes, in the formats src/domain/registry-file.ts reads: per area code a full list
+ * same bytes, in the formats src/features/do-not-call/registry-file.ts reads: per area code a full list
  * (`full/AAA.txt`, one 10-digit number a line, ascending) and a change list (`changes/AAA.txt`,
  * `5551234567,D` for numbers of the full list, then `5551234567,A` for numbers not on it), and a
  * `manifest.json` with what each holds. Each area code is built as bits in memory (1 MB) and written in one

@@ -2,7 +2,7 @@
  * Bulk CSV mapping (product rules 5, 15, 48): auto-mapping by header text, manual mapping
  * rules, and turning a parsed row into the lead the upload sends. Shared by the browser and the bench.
  */
-import { CONSENT_FIELD_LABELS, CONSENT_FIELDS, type ConsentField } from "./consent";
+import { CONSENT_FIELD_LABELS, CONSENT_FIELDS, type ConsentField } from "../features/consent/consent";
 import { AGE_RANGES, type AgeRange } from "./pricing";
 
 export const BULK_BATCH_SIZE = 1000;

@@ -4,7 +4,7 @@
  * It pulls in papaparse: the browser loads this module only when it writes a file.
  */
 import Papa from "papaparse";
-import { SAMPLE_CERTIFICATES, TRUSTEDFORM_CERT_HOST } from "./consent";
+import { SAMPLE_CERTIFICATES, TRUSTEDFORM_CERT_HOST } from "../features/consent/consent";
 import { AGED_LEAD_PRICING_RULE } from "./pricing";
 
 /**

@@ -1,5 +1,5 @@
 /** Rules about leads shared by the upload screens, the import consumer and the seed data. */
-import { hasConsentCertificate } from "./consent.ts";
+import { hasConsentCertificate } from "../features/consent/consent.ts";
 import { type AgeRange, dollarsToCents } from "./pricing.ts";
 
 /** A phone number has at least this many digits (every form that asks for one). */

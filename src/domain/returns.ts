@@ -3,7 +3,7 @@
  * browser, and the shapes of the API's answers. Pure: no I/O, no zod (the request schemas are in
  * ./schemas/returns, loaded lazily by the islands).
  */
-import type { ConsentSummary } from "./consent-record";
+import type { ConsentSummary } from "../features/consent/consent-record";
 import type { PauseView } from "./delivery-pauses";
 import type { DeliverySetupStatus } from "./transfers";
 

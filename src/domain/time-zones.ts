@@ -2,7 +2,7 @@
  * US time zones: the zones a buyer's deliveries and a partner's day follow, each state's default zone, the
  * partner application's zone names, and a moment's local day, weekday and minute in a zone. Pure: no I/O.
  */
-import type { ApplicationTimeZone } from "./partner.ts";
+import type { ApplicationTimeZone } from "../features/partners/partner.ts";
 
 /** The US time zones a buyer's deliveries can follow (IANA names). */
 export const US_TIME_ZONES = [

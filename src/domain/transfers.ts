@@ -2,11 +2,12 @@
  * Live transfers: the rules shared by the Worker and the browser. Pure: no I/O.
  * Enums named here are the values stored in D1 (worker/db/schema/).
  */
+
+import { SUPPRESSED_NO_ROUTE } from "../features/do-not-call/suppressed-answer.ts";
+import { PAYMENT_TERMS, type PaymentTerms } from "../features/partners/partner.ts";
 import { agentIneligibility, availableAgents, type RoutingAgent } from "./agent-routing.ts";
 import { type DeliveryLimits, isClosedOn } from "./delivery-limits.ts";
 import { withinHours } from "./hours.ts";
-import { PAYMENT_TERMS, type PaymentTerms } from "./partner.ts";
-import { SUPPRESSED_NO_ROUTE } from "./suppressed-answer.ts";
 import { localTime, type UsTimeZone } from "./time-zones.ts";
 
 /** A live-transfer order's delivery settings are either still missing or complete. */

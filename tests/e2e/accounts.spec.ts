@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { ADMIN_TAB_IDS, adminPath } from "../../src/islands/admin/tabs.ts";
-import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../../worker/services/api-key-format.ts";
+import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../../worker/features/partners/api-key-format.ts";
 import { createUser, latestMailTo, linkPrintedFor, query } from "./database";
 import { expect, test, url } from "./fixtures";
 import { toast } from "./pay";

@@ -3,8 +3,8 @@
  * schema), and a CSV upload that sells only leads with a certificate, whose report counts both kinds.
  */
 import type { Page } from "@playwright/test";
-import { CERTIFICATE_STATUS_LABELS } from "../../src/domain/consent";
-import { CONSENT_MESSAGES } from "../../src/domain/schemas/consent";
+import { CERTIFICATE_STATUS_LABELS } from "../../src/features/consent/consent";
+import { CONSENT_MESSAGES } from "../../src/features/consent/schemas/consent";
 import { query } from "./database";
 import { expect, test } from "./fixtures";
 import { toast } from "./pay";

@@ -7,8 +7,8 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { CERTIFICATE_FILTER_LABEL, CERTIFICATE_STATUS_LABELS } from "../../src/domain/consent";
-import { NOT_CONFIGURED_MESSAGES } from "../../worker/services/consent-certificates";
+import { CERTIFICATE_FILTER_LABEL, CERTIFICATE_STATUS_LABELS } from "../../src/features/consent/consent";
+import { NOT_CONFIGURED_MESSAGES } from "../../worker/features/consent/consent-certificates";
 import { createUser, query } from "./database";
 import { expect, signIn, test, url } from "./fixtures";
 

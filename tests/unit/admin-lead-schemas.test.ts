@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { CONSENT_FIELDS } from "../../src/domain/consent";
 import { mapRow } from "../../src/domain/csv-mapping";
 import { LEAD_LIMITS } from "../../src/domain/leads";
 import {
@@ -8,7 +7,8 @@ import {
   checkLeadRow,
   LEAD_MESSAGES,
 } from "../../src/domain/schemas/admin-leads";
-import { CONSENT_MESSAGES } from "../../src/domain/schemas/consent";
+import { CONSENT_FIELDS } from "../../src/features/consent/consent";
+import { CONSENT_MESSAGES } from "../../src/features/consent/schemas/consent";
 
 const form = { name: "Ann", phone: "2145550100", state: "TX" };
 /** The consent inputs of the single form, left blank. */

@@ -1,6 +1,5 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { CONSENT_FIELDS } from "../../src/domain/consent";
 import {
   AUTO_MAP_REQUIRED,
   autoMapColumns,
@@ -16,7 +15,8 @@ import {
 import { templateCsv } from "../../src/domain/csv-writer";
 import { AGED_LEAD_PRICING_RULE } from "../../src/domain/pricing";
 import { bulkUploadSchema, checkLeadRow } from "../../src/domain/schemas/admin-leads";
-import { CONSENT_MESSAGES } from "../../src/domain/schemas/consent";
+import { CONSENT_FIELDS } from "../../src/features/consent/consent";
+import { CONSENT_MESSAGES } from "../../src/features/consent/schemas/consent";
 
 describe("auto-mapping by header text (product rule 48)", () => {
   it("finds name, email, phone, state, form fill time, age range and price", () => {

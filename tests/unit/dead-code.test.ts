@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import * as apiKeys from "../../worker/services/api-keys";
+import * as apiKeys from "../../worker/features/partners/api-keys";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "../..");
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { localBindings } from "../../scripts/lib/serve.ts";
-import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/domain/webhooks/dev-key.ts";
+import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../src/features/webhooks/dev-key.ts";
 
 const wranglerToml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -60,6 +60,9 @@ describe("the one formatting module", () => {
     };
     walk("src/islands");
     walk("src/pages");
+    // The features' views are islands too (decision 0077).
+    for (const feature of readdirSync("src/features"))
+      if (existsSync(`src/features/${feature}/views`)) walk(`src/features/${feature}/views`);
     expect(offenders).toEqual([]);
   });
 });

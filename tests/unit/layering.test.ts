@@ -1,54 +1,29 @@
 /**
  * Decision 0022: which folder may import which. Reads the import statements (static, dynamic, re-exports)
- * of every .ts/.tsx/.astro file under src/ and worker/ and fails on an edge the picture forbids.
+ * of every .ts/.tsx/.astro file under src/ and worker/ (tests left out) and fails on an edge the picture
+ * forbids. Decision 0077 adds the feature folders: a feature reaches another only through its index.ts, the
+ * kernel reaches none, and no file imports itself back through others.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, posix, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { circles, FEATURE, type ImportEdge, importsOf, ROOT, sourceFiles } from "./imports";
 
-const ROOT = join(dirname(new URL(import.meta.url).pathname), "../..");
-
-interface ImportEdge {
-  /** The importing file, relative to the repository root (posix). */
-  from: string;
-  /** A repository path for relative imports, else the package name as written. */
-  to: string;
-  typeOnly: boolean;
-}
-
-/** Import clauses hold only names, braces, commas, `*`, `as` and `type`: the match cannot run past one statement. */
-const STATIC = /^[ \t]*(import|export)\s+(type\s+)?([\w*{}\s,$]*?)\s*from\s*["']([^"']+)["']/gm;
-const SIDE_EFFECT = /^[ \t]*import\s*["']([^"']+)["']/gm;
-const DYNAMIC = /(typeof\s+)?import\(\s*["']([^"']+)["']\s*\)/g;
-
-/** `{ type A, type B }` with no default or namespace import is as type-only as `import type`. */
-function clauseIsTypeOnly(clause: string): boolean {
-  const braces = /^\{([\s\S]*)\}$/.exec(clause.trim());
-  if (!braces?.[1]) return false;
-  const names = braces[1]
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
-  return names.length > 0 && names.every((name) => name.startsWith("type "));
-}
-
-function importsOf(file: string, text: string): ImportEdge[] {
-  const resolve = (spec: string) =>
-    spec.startsWith(".") ? posix.normalize(posix.join(posix.dirname(file), spec)) : spec;
-  const edges: ImportEdge[] = [];
-  for (const [, , typeWord, clause, spec] of text.matchAll(STATIC)) {
-    edges.push({ from: file, to: resolve(spec ?? ""), typeOnly: Boolean(typeWord) || clauseIsTypeOnly(clause ?? "") });
-  }
-  for (const [, spec] of text.matchAll(SIDE_EFFECT))
-    edges.push({ from: file, to: resolve(spec ?? ""), typeOnly: false });
-  for (const [, typeOf, spec] of text.matchAll(DYNAMIC)) {
-    edges.push({ from: file, to: resolve(spec ?? ""), typeOnly: Boolean(typeOf) });
-  }
-  return edges;
-}
-
-/** The folder an edge end belongs to: `src/<folder>`, `worker/<folder>`, or `worker/` for its top-level files. */
+/**
+ * The layer an edge end belongs to: `src/<folder>`, `worker/<folder>`, or `worker/` for its top-level files.
+ * A feature folder (decision 0077) holds several layers: in `src/features/<name>/` its views/ are islands and
+ * the rest is domain; in `worker/features/<name>/` its routes/ are routes, its middleware/ middleware and the
+ * rest (service, SQL) services.
+ */
 function area(path: string): string {
+  const feature = FEATURE.exec(path);
+  if (feature) {
+    const [, top, , inner = ""] = feature;
+    if (top === "src") return /^views(\/|$)/.test(inner) ? "src/islands" : "src/domain";
+    if (/^routes(\/|$)/.test(inner)) return "worker/routes";
+    if (/^middleware(\/|$)/.test(inner)) return "worker/middleware";
+    return "worker/services";
+  }
   const [top, second, third] = path.split("/");
   if (top === "src") return `src/${second}`;
   if (top === "worker") return third === undefined ? "worker/" : `worker/${second}`;
@@ -141,10 +116,20 @@ function violation(edge: ImportEdge): string | null {
   return null;
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.(ts|tsx|astro)$/.test(entry.name))
-    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)).split("\\").join("/"));
+/** The shared kernel (decision 0077): db, http, ui, formatting helpers. It imports no feature. */
+const KERNEL =
+  /^(src\/(ui|lib|config|styles|scripts)\/|worker\/(db\/(?!schema\/)|middleware\/|(http|errors|env|deps|validation)\.ts$))/;
+
+/** Decision 0077: why the edge breaks the feature folders, or null. */
+function featureViolation(edge: ImportEdge): string | null {
+  const target = FEATURE.exec(edge.to.replace(/\.tsx?$/, ""));
+  if (!target) return null;
+  if (KERNEL.test(edge.from)) return "the kernel imports no feature";
+  const source = FEATURE.exec(edge.from);
+  if (!source || source[2] === target[2]) return null;
+  return target[3] === undefined || target[3] === "index"
+    ? null
+    : `another feature is reached through its index.ts only (${target[1]}/features/${target[2]}/index.ts)`;
 }
 
 describe("layering (decision 0022)", () => {
@@ -163,6 +148,75 @@ describe("layering (decision 0022)", () => {
       return why ? [`${edge.from} → ${edge.to}: ${why}`] : [];
     });
     expect(broken).toEqual([]);
+  });
+});
+
+describe("one folder per feature (decision 0077)", () => {
+  const files = [...sourceFiles("src"), ...sourceFiles("worker")];
+  const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
+
+  it("reaches another feature only through its index.ts, and the kernel reaches no feature", () => {
+    expect(files.filter((file) => FEATURE.test(file)).length).toBeGreaterThan(50);
+    const broken = files
+      .flatMap((file) => importsOf(file, read(file)))
+      .flatMap((edge) => {
+        const why = featureViolation(edge);
+        return why ? [`${edge.from} → ${edge.to}: ${why}`] : [];
+      });
+    expect(broken).toEqual([]);
+  });
+
+  it("has no circle of imports among the files of src/ and worker/", () => {
+    const edges = files.flatMap((file) => importsOf(file, read(file), true));
+    expect(edges.length).toBeGreaterThan(1000);
+    expect(circles(edges, files)).toEqual([]);
+  });
+
+  it.each([
+    ["src/features/consent/views/ConsentRecord.tsx", "src/features/do-not-call/suppression"],
+    ["worker/features/partners/partner-admin.ts", "worker/features/webhooks/record.ts"],
+    ["worker/features/webhooks/deliver.ts", "src/features/consent/consent"],
+    ["src/ui/button.tsx", "src/features/consent/index"],
+    ["worker/db/client.ts", "worker/features/webhooks/index"],
+  ])("refuses %s → %s", (from, to) => {
+    expect(featureViolation({ from, to, typeOnly: false })).toEqual(expect.any(String));
+  });
+
+  it.each([
+    ["src/features/consent/views/ConsentRecord.tsx", "src/features/do-not-call/index"],
+    ["worker/features/webhooks/deliver.ts", "src/features/consent/index.ts"],
+    ["worker/features/do-not-call/do-not-call.ts", "src/features/do-not-call/suppression"],
+    ["src/pages/do-not-call.astro", "src/features/do-not-call/views/DoNotCallForm"],
+  ])("allows %s → %s", (from, to) => {
+    expect(featureViolation({ from, to, typeOnly: false })).toBeNull();
+  });
+
+  it("keeps the layers inside a feature (decision 0022)", () => {
+    expect(violation({ from: "src/features/consent/consent.ts", to: "react", typeOnly: false })).toEqual(
+      expect.any(String),
+    );
+    expect(
+      violation({ from: "worker/features/consent/routes/consent.ts", to: "worker/db/client", typeOnly: false }),
+    ).toEqual(expect.any(String));
+    expect(
+      violation({ from: "worker/features/consent/consent-records.ts", to: "worker/http", typeOnly: false }),
+    ).toEqual(expect.any(String));
+    expect(
+      violation({ from: "src/features/consent/views/ConsentRecord.tsx", to: "src/ui/button", typeOnly: false }),
+    ).toBeNull();
+  });
+
+  it("finds a circle, also through an index.ts, and not through `import type`", () => {
+    const a = "src/features/a/x.ts";
+    const b = "src/features/b/y.ts";
+    const index = "src/features/b/index.ts";
+    const edges = [
+      { from: a, to: "src/features/b/index", typeOnly: false },
+      { from: index, to: "src/features/b/y", typeOnly: false },
+      { from: b, to: "src/features/a/x", typeOnly: false },
+    ];
+    expect(circles(edges, [a, b, index]).map((circle) => circle.sort())).toEqual([[index, a, b].sort()]);
+    expect(circles([{ ...edges[0], typeOnly: true }, ...edges.slice(1)] as ImportEdge[], [a, b, index])).toEqual([]);
   });
 });
 
@@ -239,8 +293,8 @@ function depsViolation(file: string, text: string): string | null {
   if (file !== "worker/deps.ts" && file !== "worker/db/client.ts" && DATABASE_CALL.test(text)) {
     return "calls database(): take the request's deps (worker/deps.ts) instead";
   }
-  if (file.startsWith("worker/routes/") && PREPARE_CALL.test(text)) return "a route prepares SQL: call a service";
-  if (file.startsWith("worker/services/") && SERVICE_WITH_OLD_HANDLE.test(text)) {
+  if (area(file) === "worker/routes" && PREPARE_CALL.test(text)) return "a route prepares SQL: call a service";
+  if (area(file) === "worker/services" && SERVICE_WITH_OLD_HANDLE.test(text)) {
     return "an exported service takes a D1Database, Database or Env first: take `deps: Deps`";
   }
   return null;
@@ -257,7 +311,7 @@ describe("one way to the database (decision 0039)", () => {
 
   it.each([
     ["worker/services/orders.ts", "const db = database(env.DB);"],
-    ["worker/middleware/partner-key.ts", "const db = database(c.env.DB);"],
+    ["worker/features/partners/middleware/partner-key.ts", "const db = database(c.env.DB);"],
     ["worker/routes/buyer.ts", 'await c.env.DB.prepare("SELECT 1").first();'],
     ["worker/services/users.ts", "export async function listUsers(db: D1Database): Promise<PublicUser[]> {"],
     ["worker/services/orders.ts", "export async function expireReservations(env: Env, now = Date.now()) {"],

@@ -6,9 +6,9 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CrmReceiverOptions, listenCrmReceiver } from "../../scripts/lib/crm-receiver.ts";
-import { buildWebhookEvent } from "../../src/domain/schemas/webhooks.ts";
-import { newWebhookEventId } from "../../src/domain/webhooks/events.ts";
-import { generateWebhookSecret, unixSeconds, webhookSignatureHeader } from "../../src/domain/webhooks/signature.ts";
+import { newWebhookEventId } from "../../src/features/webhooks/events.ts";
+import { buildWebhookEvent } from "../../src/features/webhooks/schemas/webhooks.ts";
+import { generateWebhookSecret, unixSeconds, webhookSignatureHeader } from "../../src/features/webhooks/signature.ts";
 import { scriptOutput } from "./script-output";
 
 const root = resolve(import.meta.dirname, "../..");

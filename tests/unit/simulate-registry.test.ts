@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { shares, usAreaCodes, writeRegistry } from "../../scripts/lib/registry-simulation.ts";
-import { applyChangeList, parseFullList } from "../../src/domain/registry-file";
+import { applyChangeList, parseFullList } from "../../src/features/do-not-call/registry-file";
 
 const root = resolve(import.meta.dirname, "../..");
 const folders: string[] = [];

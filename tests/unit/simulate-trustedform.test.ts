@@ -7,8 +7,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listenTrustedFormStandIn, outcomeOf, parseOutcomes } from "../../scripts/lib/trustedform-stand-in.ts";
-import { TRUSTEDFORM_CERT_HOST } from "../../src/domain/consent.ts";
-import { claimerFor, trustedFormClaimer } from "../../worker/services/consent-certificates.ts";
+import { TRUSTEDFORM_CERT_HOST } from "../../src/features/consent/consent.ts";
+import { claimerFor, trustedFormClaimer } from "../../worker/features/consent/consent-certificates.ts";
 import { scriptOutput } from "./script-output";
 
 const root = resolve(import.meta.dirname, "../..");

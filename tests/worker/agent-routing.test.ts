@@ -4,8 +4,8 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { pingSchema } from "../../src/domain/schemas/partner-api";
 import { CONNECTED_HOLD_SECONDS } from "../../src/domain/transfers";
+import { pingSchema } from "../../src/features/partners/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { createAgent, createTransfer, testDb } from "./factories";

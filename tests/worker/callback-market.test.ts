@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MARKET_MESSAGES } from "../../src/domain/callback-market";
-import { notChargedMessage } from "../../src/domain/private-lists";
+import { notChargedMessage } from "../../src/features/do-not-call/private-lists";
 import { scheduled } from "../../worker/scheduled";
 import { balanceOf } from "../../worker/services/balance";
 import { fillCallbackOrders } from "../../worker/services/callbacks";

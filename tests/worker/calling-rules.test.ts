@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NO_ROUTE_REASONS } from "../../src/domain/transfers";
 import { createDeps } from "../../worker/deps";
-import { partnerStats } from "../../worker/services/partner-portal";
+import { partnerStats } from "../../worker/features/partners/partner-portal";
 import { callApi } from "./helpers";
 import { clearTransfers, createOpenOrder, createPartner, newPhone, pingBody } from "./transfer-fixtures";
 

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { LIMIT_MESSAGES } from "../../src/domain/delivery-limits";
-import { pingSchema } from "../../src/domain/schemas/partner-api";
+import { pingSchema } from "../../src/features/partners/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";

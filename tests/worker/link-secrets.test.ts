@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PASSWORD_TOO_COMMON } from "../../src/domain/password-rule";
+import { PASSWORD_TOO_COMMON } from "../../src/features/accounts/password-rule";
 import { createDeps } from "../../worker/deps";
 import { REDACTED } from "../../worker/services/mail";
 import { sendSetupLink } from "../../worker/services/setup-links";

@@ -1,7 +1,7 @@
 /** Buyers with delivered transfers and bought aged leads, for the tracker, returns and balance tests. */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { pingSchema } from "../../src/domain/schemas/partner-api";
+import { pingSchema } from "../../src/features/partners/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { callApi, signedIn } from "./helpers";

@@ -11,7 +11,7 @@ import {
   SETUP_NOT_A_BUYER_ACCOUNT,
   SETUP_SIGN_IN_FIRST,
 } from "../../src/domain/delivery-setup";
-import { PASSWORD_TOO_COMMON } from "../../src/domain/password-rule";
+import { PASSWORD_TOO_COMMON } from "../../src/features/accounts/password-rule";
 import { SAMPLE_DELIVERY_SETTINGS as SETTINGS } from "../delivery-settings-sample";
 import { createAdmin, createBuyer, createOrder, testDb } from "./factories";
 import { callApi, login, printedToken, sessionCookie, signedIn } from "./helpers";

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { pingSchema } from "../../src/domain/schemas/partner-api";
+import { pingSchema } from "../../src/features/partners/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
 import { sendDeliverySummaries } from "../../worker/services/delivery-summaries";
 import { emails } from "../../worker/services/email-templates";

@@ -2,8 +2,8 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { leadDedupeKey } from "../../src/domain/leads";
-import type { SuppressionListView, SuppressionUploadView } from "../../src/domain/schemas/suppression";
-import type { SuppressionFileKind } from "../../src/domain/suppression-file";
+import type { SuppressionListView, SuppressionUploadView } from "../../src/features/do-not-call/schemas/suppression";
+import type { SuppressionFileKind } from "../../src/features/do-not-call/suppression-file";
 import { callApi, deliverToQueue } from "./helpers";
 
 export const today = () => new Date().toISOString().slice(0, 10);

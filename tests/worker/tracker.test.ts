@@ -3,7 +3,6 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CERTIFICATE_STATUS_LABELS } from "../../src/domain/consent";
 import {
   type FulfilmentOverview,
   TRACKER_PAGE_SIZE,
@@ -11,6 +10,7 @@ import {
   type TrackerPage,
 } from "../../src/domain/returns";
 import { localTime } from "../../src/domain/time-zones";
+import { CERTIFICATE_STATUS_LABELS } from "../../src/features/consent/consent";
 import worker from "../../worker/app";
 import { createAgent, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";

@@ -1,8 +1,8 @@
 /** The routing and billing rules of the transfers service, at chosen moments (time is a parameter). */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { pingSchema } from "../../src/domain/schemas/partner-api";
 import { NO_ANSWER_PAUSE_REASON } from "../../src/domain/transfers";
+import { pingSchema } from "../../src/features/partners/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
 import {
   listPartnerTransfers,

@@ -5,12 +5,12 @@
  */
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
-import type { WebhookEndpointWithSecret } from "../../src/domain/schemas/webhook-settings";
-import { DOH_ENDPOINT } from "../../src/domain/webhooks/ssrf";
+import type { WebhookEndpointWithSecret } from "../../src/features/webhooks/schemas/webhook-settings";
+import { DOH_ENDPOINT } from "../../src/features/webhooks/ssrf";
 import { createDeps } from "../../worker/deps";
-import { type DeliveryReport, deliverWebhooks } from "../../worker/services/webhooks/deliver";
-import type { DeliveryKey, WebhookDeliveryMessage } from "../../worker/services/webhooks/record";
-import type { WebhookRuntime } from "../../worker/services/webhooks/runtime";
+import { type DeliveryReport, deliverWebhooks } from "../../worker/features/webhooks/deliver";
+import type { DeliveryKey, WebhookDeliveryMessage } from "../../worker/features/webhooks/record";
+import type { WebhookRuntime } from "../../worker/features/webhooks/runtime";
 import { callApi } from "./helpers";
 
 /** A public address every name resolves to unless a test says otherwise. */

@@ -2,7 +2,7 @@
  * Per-client-address limits on abuse-prone endpoints, ADDRESS_RULE's 10 requests a minute, counted
  * by the one fixed-window limiter (worker/services/rate-limiter.ts). `rateLimit` counts every request;
  * `rateLimitOutcomes` counts only the responses that matter (applications accepted). Logins have their
- * own throttle with back-off, counted before the password is checked (worker/services/login-throttle.ts).
+ * own throttle with back-off, counted before the password is checked (worker/features/accounts/login-throttle.ts).
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";

@@ -14,8 +14,8 @@ import {
 } from "../../src/domain/schemas/survey";
 import type { AppBindings, SignedInBindings } from "../env";
 import { UnauthenticatedError } from "../errors";
+import { createBuyerWithSurvey, findOwnSurvey, updateBuyerSurvey } from "../features/accounts/accounts";
 import { rateLimit } from "../middleware/rate-limit";
-import { createBuyerWithSurvey, findOwnSurvey, updateBuyerSurvey } from "../services/accounts";
 import { ringcloudCheckout, surveyQuote } from "../services/checkout";
 import { sessions } from "../services/sessions";
 import { validateJson, validationFailure } from "../validation";

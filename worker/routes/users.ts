@@ -1,8 +1,8 @@
 /** User administration (the users tab; product rules 28, 29): admins only. */
 import { Hono } from "hono";
-import { changePasswordSchema } from "../../src/domain/schemas/auth";
+import { changePasswordSchema } from "../../src/features/accounts/schemas/auth";
 import type { SignedInBindings } from "../env";
-import { activeKeysOfUser } from "../services/partner-admin";
+import { activeKeysOfUser } from "../features/partners/partner-admin";
 import { sessions } from "../services/sessions";
 import { changeUserPassword, listUsers } from "../services/users";
 import { validateJson } from "../validation";

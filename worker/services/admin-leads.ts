@@ -7,8 +7,8 @@ import { defaultTimeZone } from "../../src/domain/time-zones";
 import { agedLeads, callbackOpportunities } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
+import { purchasedLeadConsent } from "../features/consent/consent-records";
 import { takeCallback } from "./callbacks";
-import { purchasedLeadConsent } from "./consent-records";
 
 /** How many of the latest uploads the admin lists show. */
 const RECENT = 50;

@@ -18,9 +18,9 @@ import { defaultTimeZone } from "../../src/domain/time-zones";
 import { agedLeads, callbackOpportunities as callbacks, orders, users } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
+import { sharedListHoldsSql } from "../features/do-not-call/suppression-rules";
 import { bundleOf } from "./aged-lead-bundle-sale";
 import { openCallbackOrders, placeCallback } from "./callbacks";
-import { sharedListHoldsSql } from "./suppression-rules";
 
 /** Rows shown at once in each list (the call-backs soonest window first, orders oldest paid first). */
 const LIST_LIMIT = 200;

@@ -23,12 +23,12 @@ import type { PublicUser } from "../../src/domain/user";
 import { callbackOpportunities as callbacks } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
+import { sharedListHoldsSql } from "../features/do-not-call/suppression-rules";
 import { applyBalance, refundBalance } from "./balance";
 import { releaseStatement } from "./callback-sale";
 import { BALANCE_INTENT_PREFIX, processPaymentEvent, startPayment } from "./orders";
 import type { PaymentProvider } from "./payments/provider";
 import { hadProspectSql } from "./same-prospect";
-import { sharedListHoldsSql } from "./suppression-rules";
 
 /**
  * For sale at `now`: nobody's (no order, no buyer), its window not yet started, no shared Do Not Call list

@@ -5,15 +5,15 @@
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { MARKET_MESSAGES } from "../../src/domain/callback-market";
-import { notChargedMessage } from "../../src/domain/private-lists";
+import { notChargedMessage } from "../../src/features/do-not-call/private-lists";
 import { callbackOpportunities as callbacks, orders } from "../db/schema";
 import type { Deps } from "../deps";
+import { recordChecksStatement } from "../features/do-not-call/suppression-checks";
+import { privateListHoldsSql, sharedListHoldsSql } from "../features/do-not-call/suppression-rules";
+import { callbackDeliveredFact } from "../features/webhooks/facts";
 import { mailCallbackDelivered } from "./callback-notifications";
 import { recordNotCharged } from "./not-charged";
 import { hadProspectSql } from "./same-prospect";
-import { recordChecksStatement } from "./suppression-checks";
-import { privateListHoldsSql, sharedListHoldsSql } from "./suppression-rules";
-import { callbackDeliveredFact } from "./webhooks/facts";
 
 type Order = typeof orders.$inferSelect;
 

@@ -22,25 +22,25 @@ import {
   windowOf,
   windowProblem,
 } from "../../src/domain/callbacks";
-import { TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
-import { CONSENT_CSV_HEADER, consentCsvCells } from "../../src/domain/consent-record";
 import { csvLines } from "../../src/domain/csv-writer";
 import { surveyUnitCents } from "../../src/domain/pricing";
 import type { CallbackAccepted, CallbackInput, DeliveredCallback } from "../../src/domain/schemas/callbacks";
-import { phoneKey } from "../../src/domain/suppression";
 import { defaultTimeZone } from "../../src/domain/time-zones";
+import { TRUSTED_FORM_REQUIRED } from "../../src/features/consent/consent";
+import { CONSENT_CSV_HEADER, consentCsvCells } from "../../src/features/consent/consent-record";
+import { phoneKey } from "../../src/features/do-not-call/suppression";
 import { callbackOpportunities as callbacks, orders, returns } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
-import type { KeyOwner } from "./api-keys";
+import { purchasedLeadConsent } from "../features/consent/consent-records";
+import { sharedListHoldsSql } from "../features/do-not-call/suppression-rules";
+import type { KeyOwner } from "../features/partners/api-keys";
+import { callbackDeliveredFact } from "../features/webhooks/facts";
+import { webhookRecording } from "../features/webhooks/record";
 import { mailCallbackDelivered } from "./callback-notifications";
 import { callableMemo, windowFit } from "./calling-window";
-import { purchasedLeadConsent } from "./consent-records";
 import { prospectTimeZone } from "./prospect-zone";
 import { hadProspectSql } from "./same-prospect";
-import { sharedListHoldsSql } from "./suppression-rules";
-import { callbackDeliveredFact } from "./webhooks/facts";
-import { webhookRecording } from "./webhooks/record";
 
 /** What a partner is told about a number on a shared Do Not Call list (the list is not named). */
 const CALLBACK_SUPPRESSED = "The prospect's number is on a Do Not Call list; the call-back was not taken.";

@@ -18,7 +18,7 @@ import type { PublicUser } from "../../src/domain/user";
 import type { OrderKind } from "../db/schema";
 import type { Deps } from "../deps";
 import { InvalidError, PaymentDeclinedError } from "../errors";
-import { findSurvey } from "./accounts";
+import { findSurvey } from "../features/accounts/accounts";
 import { bundleRequest, startBundlePayment } from "./aged-lead-bundles";
 import { processPaymentEvent, startPayment } from "./orders";
 import type { PaymentEvent, PaymentProvider } from "./payments/provider";

@@ -5,15 +5,15 @@
  * out of the outbox and out of non-development logs.
  */
 import { site as siteConfig } from "../../src/config/site";
-import { RESET_LINK_LIFETIME } from "../../src/domain/auth-limits";
 import { type CallbackKind, REMINDER_MINUTES_BEFORE } from "../../src/domain/callbacks";
 import { RESUME_REFUSALS } from "../../src/domain/delivery-pauses";
 import { SETUP_LINK_TTL_DAYS } from "../../src/domain/delivery-setup";
 import { formatUsd } from "../../src/domain/pricing";
 import { returnReasonLabel } from "../../src/domain/returns";
-import { INVITATION_TTL_HOURS } from "../../src/domain/schemas/partner-account";
 import { NO_ANSWER_PAUSE_REASON, NOT_CHARGED_LABEL } from "../../src/domain/transfers";
-import { WEBHOOK_DISABLE_AFTER_MS } from "../../src/domain/webhooks/events";
+import { RESET_LINK_LIFETIME } from "../../src/features/accounts/auth-limits";
+import { INVITATION_TTL_HOURS } from "../../src/features/partners/schemas/partner-account";
+import { WEBHOOK_DISABLE_AFTER_MS } from "../../src/features/webhooks/events";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -3,12 +3,12 @@ import { and, count, eq, exists, isNull, sql } from "drizzle-orm";
 import { maskName } from "../../src/domain/masking";
 import { type AgeRange, agedLeadPrice } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
-import { SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/suppression";
+import { SUPPRESSED_LEAD_MESSAGE } from "../../src/features/do-not-call/suppression";
 import { agedLeads, orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
-import { recordChecksStatement, suppressedLeadIds } from "./suppression-checks";
-import { privateListHoldsSql } from "./suppression-rules";
+import { recordChecksStatement, suppressedLeadIds } from "../features/do-not-call/suppression-checks";
+import { privateListHoldsSql } from "../features/do-not-call/suppression-rules";
 
 interface LeadRow {
   id: string;

@@ -8,7 +8,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { formatUsd } from "../../src/domain/pricing";
-import { notChargedMessage } from "../../src/domain/private-lists";
+import { notChargedMessage } from "../../src/features/do-not-call/private-lists";
 import { balanceLedger, orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { providerOfIntent } from "./payments/provider";

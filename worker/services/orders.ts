@@ -6,13 +6,16 @@
 import { and, eq, getTableColumns, inArray, lt, ne, sql } from "drizzle-orm";
 import { callbackOrderTerms } from "../../src/domain/callbacks";
 import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
-import { notChargedMessage } from "../../src/domain/private-lists";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
-import { SUPPRESSED_LEAD_MESSAGE } from "../../src/domain/suppression";
+import { notChargedMessage } from "../../src/features/do-not-call/private-lists";
+import { SUPPRESSED_LEAD_MESSAGE } from "../../src/features/do-not-call/suppression";
 import type { Database } from "../db/client";
 import { type OrderKind, orderDelivery, orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";
+import { suppressedLeadIds } from "../features/do-not-call/suppression-checks";
+import { orderPaidFacts } from "../features/webhooks/facts";
+import { webhookRecording } from "../features/webhooks/record";
 import { bundleLeadsAtPayment, refundBundleShortfall } from "./aged-lead-bundle-sale";
 import { refundBalanceStatement } from "./balance";
 import { callbackSaleStatements, refundCallbacksStatement } from "./callback-sale";
@@ -25,9 +28,6 @@ import { sendMail } from "./mail";
 import { notChargedCountSql, notChargedNotice, recordNotCharged, refundNotCharged } from "./not-charged";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
 import { denyReturnsOfRefundedOrderStatement } from "./return-rules";
-import { suppressedLeadIds } from "./suppression-checks";
-import { orderPaidFacts } from "./webhooks/facts";
-import { webhookRecording } from "./webhooks/record";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
 export interface NewOrder {

@@ -5,7 +5,6 @@
  */
 import { and, count, desc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Callable } from "../../src/domain/callable";
-import { CONSENT_CSV_HEADER, consentCsvCells } from "../../src/domain/consent-record";
 import { csvLines } from "../../src/domain/csv-writer";
 import {
   MY_LEADS_EXPORT_CHUNK,
@@ -13,11 +12,12 @@ import {
   type OwnedLead,
   type OwnedLeadPage,
 } from "../../src/domain/schemas/dashboard";
+import { CONSENT_CSV_HEADER, consentCsvCells } from "../../src/features/consent/consent-record";
 import { agedLeads } from "../db/schema";
 import type { Deps } from "../deps";
+import { leadConsentColumns, purchasedLeadConsent } from "../features/consent/consent-records";
+import { suppressedAfterPurchase } from "../features/do-not-call/suppression-checks";
 import { callableMemo } from "./calling-window";
-import { leadConsentColumns, purchasedLeadConsent } from "./consent-records";
-import { suppressedAfterPurchase } from "./suppression-checks";
 
 const owned = {
   id: agedLeads.id,

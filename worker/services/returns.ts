@@ -36,13 +36,13 @@ import {
 } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
+import { returnDecidedFact } from "../features/webhooks/facts";
+import { webhookRecording } from "../features/webhooks/record";
 import { creditReturnStatement } from "./balance";
 import { callbackApprovalStatements, refillAfterReturn, returnableCallback, stillUnreached } from "./callback-returns";
 import { emails } from "./email-templates";
 import { sendMail } from "./mail";
 import { assertOrderOpen, capState, deliveriesSince, orderOpen, returnsSince } from "./return-rules";
-import { returnDecidedFact } from "./webhooks/facts";
-import { webhookRecording } from "./webhooks/record";
 
 // ——— Reading returns ———
 

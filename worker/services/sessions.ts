@@ -9,8 +9,8 @@
 import { D1Adapter } from "@lucia-auth/adapter-sqlite";
 import { and, eq, lt } from "drizzle-orm";
 import { Lucia, TimeSpan } from "lucia";
-import { ADMIN_SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../src/domain/auth-limits";
 import type { PublicUser } from "../../src/domain/user";
+import { ADMIN_SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../src/features/accounts/auth-limits";
 import { sessions as sessionsTable } from "../db/schema";
 import type { Deps } from "../deps";
 import { toPublicUser, userFromRow } from "./users";

@@ -26,11 +26,11 @@ import type { Database } from "../db/client";
 import { orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "../errors";
-import { createUser } from "./accounts";
+import { createUser } from "../features/accounts/accounts";
+import { checkCredentials } from "../features/accounts/sign-in";
 import { emails } from "./email-templates";
 import { sendMail } from "./mail";
 import { deliverySettingsStatements, getOrderDelivery, paidLiveTransferOrder } from "./order-delivery";
-import { checkCredentials } from "./sign-in";
 import { newLink, peekLink, redeemLink } from "./single-use-links";
 import { findUserById, toPublicUser } from "./users";
 

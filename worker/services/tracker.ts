@@ -4,8 +4,6 @@
  * ./delivery-pauses). Only the buyer's own transfers and orders: anything else is 404.
  */
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
-import { certificateStatus, hasConsentCertificate } from "../../src/domain/consent";
-import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/domain/consent-record";
 import { csvLines } from "../../src/domain/csv-writer";
 import { limitsText } from "../../src/domain/delivery-limits";
 import { pauseView } from "../../src/domain/delivery-pauses";
@@ -24,11 +22,13 @@ import {
 import type { TrackerQuery } from "../../src/domain/schemas/returns";
 import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import { NOT_CHARGED_LABEL } from "../../src/domain/transfers";
+import { certificateStatus, hasConsentCertificate } from "../../src/features/consent/consent";
+import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/features/consent/consent-record";
 import type { Database } from "../db/client";
 import { orderAgents, orderDelivery, orders, returns, transfers, users } from "../db/schema";
 import type { Deps } from "../deps";
 import { NotFoundError } from "../errors";
-import { suppressedAfterPurchase } from "./suppression-checks";
+import { suppressedAfterPurchase } from "../features/do-not-call/suppression-checks";
 
 const DEFAULT_TRACKER_TIME_ZONE = "America/New_York";
 /** The CSV export reads this many transfers per database query. */

@@ -9,7 +9,6 @@
  * another caller, so billing it could pass what the buyer bought (decision 0026).
  */
 import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import type { TransferEventInput, TransferView } from "../../src/domain/schemas/partner-api";
 import {
   CONNECTED_HOLD_SECONDS,
   EVENT_REFUSALS,
@@ -19,13 +18,14 @@ import {
   type TransferEventType,
   type TransferStatus,
 } from "../../src/domain/transfers";
+import type { TransferEventInput, TransferView } from "../../src/features/partners/schemas/partner-api";
 import type { Database } from "../db/client";
 import { orderDelivery, orders, transferEvents, transfers } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
+import { transferEventFacts } from "../features/webhooks/facts";
+import { webhookRecording } from "../features/webhooks/record";
 import { pauseIfUnanswered } from "./delivery-pauses";
-import { transferEventFacts } from "./webhooks/facts";
-import { webhookRecording } from "./webhooks/record";
 
 export type { TransferEventInput, TransferView };
 

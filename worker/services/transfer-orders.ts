@@ -4,9 +4,9 @@ import { ORDER_TRANSITIONS, parseStates, type TransferOrderView } from "../../sr
 import { orders, users } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
+import { orderBuyer, orderCompletedFact } from "../features/webhooks/facts";
+import { webhookRecording } from "../features/webhooks/record";
 import { deliveryViews } from "./delivery-setup";
-import { orderBuyer, orderCompletedFact } from "./webhooks/facts";
-import { webhookRecording } from "./webhooks/record";
 
 /**
  * Live transfers, whichever screen sold them: dashboard orders, pricing packages, and both surveys'

@@ -25,8 +25,6 @@
  */
 import { sql } from "drizzle-orm";
 import { availableAgents } from "../../src/domain/agent-routing";
-import { storedConsent, TRUSTED_FORM_REQUIRED } from "../../src/domain/consent";
-import type { PingInput, RouteAnswer } from "../../src/domain/schemas/partner-api";
 import { localTime } from "../../src/domain/time-zones";
 import {
   ALL_STATES,
@@ -36,11 +34,17 @@ import {
   type RoutingCandidate,
   rankEligible,
 } from "../../src/domain/transfers";
+import { storedConsent, TRUSTED_FORM_REQUIRED } from "../../src/features/consent/consent";
+import type { PingInput, RouteAnswer } from "../../src/features/partners/schemas/partner-api";
 import { batchable } from "../db/raw-batch";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
+import { recordChecksStatement } from "../features/do-not-call/suppression-checks";
+import { privateListHoldsSql, sharedListHoldsSql } from "../features/do-not-call/suppression-rules";
+import type { KeyOwner } from "../features/partners/api-keys";
+import { transferRoutedFact } from "../features/webhooks/facts";
+import { webhookRecording } from "../features/webhooks/record";
 import { agentPick, agentsJson, agentsOf, withoutAgents } from "./agent-routing-sql";
-import type { KeyOwner } from "./api-keys";
 import { limitReachedAt, refuseUntil } from "./calling-refusals";
 import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "./calling-window";
 import {
@@ -62,10 +66,6 @@ import {
   partnerCallsOn,
   recentContact,
 } from "./routing-sql";
-import { recordChecksStatement } from "./suppression-checks";
-import { privateListHoldsSql, sharedListHoldsSql } from "./suppression-rules";
-import { transferRoutedFact } from "./webhooks/facts";
-import { webhookRecording } from "./webhooks/record";
 
 export type { PingInput, RouteAnswer };
 

@@ -12,6 +12,6 @@ export {
   type PartnerProfile,
   partnerPayouts,
   partnerStats,
-} from "./partner-portal";
+} from "../features/partners/partner-portal";
 export { recordTransferEvent, type TransferEventInput } from "./transfer-events";
 export { routeTransfer } from "./transfer-routing";

@@ -1,11 +1,11 @@
 import { desc, eq, getTableColumns, sql } from "drizzle-orm";
-import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "../../src/domain/password-rule";
 import type { PublicUser } from "../../src/domain/user";
+import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "../../src/features/accounts/password-rule";
 import { users } from "../db/schema";
 import type { Deps } from "../deps";
 import { InvalidError, NotFoundError } from "../errors";
-import { assertNewPasswordAllowed } from "./password-policy";
-import { hashPassword, verifyPassword } from "./passwords";
+import { assertNewPasswordAllowed } from "../features/accounts/password-policy";
+import { hashPassword, verifyPassword } from "../features/accounts/passwords";
 
 type UserRecord = typeof users.$inferSelect;
 

@@ -12,6 +12,7 @@ import {
 
 export { STATUS_REJECTIONS } from "../csv-mapping";
 
+import { consentEvidenceShape } from "../../features/consent/schemas/consent";
 import { CALLBACK_KINDS, windowOf, windowProblem } from "../callbacks";
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";
 import { hasPhoneDigits, isForeignPhone, LEAD_LIMITS, normalizeUsPhone } from "../leads";
@@ -19,7 +20,6 @@ import { AGE_RANGES, dollarsToCents, formatUsd } from "../pricing";
 import { defaultTimeZone, US_TIME_ZONES } from "../time-zones";
 import { US_STATE_CODES } from "../us-states";
 import { blankAsMissing, emailAddress, requiredString } from "./common";
-import { consentEvidenceShape } from "./consent";
 import { z } from "./zod";
 
 /** What each field of a lead must be: the form shows the message under the field, the import report beside the row. */

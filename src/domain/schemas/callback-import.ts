@@ -4,7 +4,7 @@
  * window in the prospect's local time, the optional zone and the consent evidence), plus the ZIP (the
  * prospect's zone, decision 0064) and an opt-in time, which a file must give as a partner must.
  */
-import { CONSENT_FIELD_LABELS, CONSENT_FIELDS } from "../consent";
+import { CONSENT_FIELD_LABELS, CONSENT_FIELDS } from "../../features/consent/consent";
 import { type CallbackOpportunity, callbackOpportunitySchema } from "./admin-leads";
 import { blankAsMissing } from "./common";
 import { z } from "./zod";

@@ -3,12 +3,13 @@
  * form sends it: the prospect and consent exactly as a ping carries them (./partner-api.ts), plus the
  * window the prospect agreed to, in the prospect's local time (src/domain/callbacks.ts).
  */
+
+import type { ConsentSummary } from "../../features/consent/consent-record.ts";
+import { pingSchema } from "../../features/partners/schemas/partner-api.ts";
 import type { Callable, WindowFit } from "../callable";
 import type { CallbackOutcome } from "../callback-returns.ts";
 import { CALLBACK_KINDS } from "../callbacks.ts";
-import type { ConsentSummary } from "../consent-record.ts";
 import { US_TIME_ZONES } from "../time-zones.ts";
-import { pingSchema } from "./partner-api.ts";
 import { z } from "./zod.ts";
 
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;

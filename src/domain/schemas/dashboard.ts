@@ -1,6 +1,7 @@
 /** Buyer dashboard requests (product rules 12-14, 22): aged-lead list and bulk purchase, call-transfer orders. */
+
+import type { ConsentSummary } from "../../features/consent/consent-record";
 import type { Callable } from "../callable";
-import type { ConsentSummary } from "../consent-record";
 import { ADMIN_ORDER_STATUSES } from "../dashboard";
 import type { OrderDeliveryView } from "../delivery-setup";
 import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../leads";

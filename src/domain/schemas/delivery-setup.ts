@@ -1,9 +1,10 @@
 /** The delivery settings' form and API bodies; the rules they use are in ../delivery-setup.ts. */
+
+import { changePasswordSchema, loginSchema } from "../../features/accounts/schemas/auth";
 import { CLOCK, MAX_TRANSFERS_PER_DAY, SETUP_LINK_INVALID, statesFromText } from "../delivery-setup";
 import { US_TIME_ZONES } from "../time-zones";
 import { normalizeUsPhone } from "../transfers";
 import { US_STATE_CODES } from "../us-states";
-import { changePasswordSchema, loginSchema } from "./auth";
 import { checkDeliveryLimits, deliveryLimitsShape } from "./delivery-limits";
 import { surveyStep1Schema } from "./survey";
 import { z } from "./zod";

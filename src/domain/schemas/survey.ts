@@ -2,13 +2,14 @@
  * The /survey and /ringcloud wizards (product rules 42, 44): one schema per step, shared by the forms and by
  * `POST /api/survey` and `POST /api/ringcloud-survey`.
  */
+
+import { PASSWORD_MIN } from "../../features/accounts/password-rule";
+import { newPassword, PASSWORDS_DONT_MATCH } from "../../features/accounts/schemas/auth";
 import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../leads";
-import { PASSWORD_MIN } from "../password-rule";
 import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../pricing";
 import { CALLBACK_PREFERENCES, SURVEY_ROLES, type SurveyKind } from "../survey";
 import { US_STATE_CODES } from "../us-states";
 import { USERNAME_MAX, USERNAME_MIN, USERNAME_TOO_SHORT } from "../user";
-import { newPassword, PASSWORDS_DONT_MATCH } from "./auth";
 import { emailAddress, numberFromInput, requiredString } from "./common";
 import { z } from "./zod";
 

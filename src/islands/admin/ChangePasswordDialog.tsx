@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import type { NewPasswordForm } from "../../domain/schemas/auth";
 import { displayName, type PublicUser } from "../../domain/user";
+import type { NewPasswordForm } from "../../features/accounts/schemas/auth";
+import { PartnerKeyList } from "../../features/partners/views/PartnerAccounts";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
@@ -10,7 +11,6 @@ import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
 import { Field } from "../../ui/input";
 import { toast } from "../../ui/toast";
 import { NewPasswordFields } from "../auth/NewPasswordFields";
-import { PartnerKeyList } from "./PartnerAccounts";
 
 type PartnerKeys = Answer<(typeof api.users)[":userId"]["change-password"]["$post"]>["partnerKeys"];
 
@@ -23,7 +23,9 @@ interface ChangePasswordProps {
 
 export function ChangePasswordDialog({ user, ownAccount, onClose }: ChangePasswordProps) {
   const form = useForm<NewPasswordForm>({
-    resolver: lazyZodResolver(() => import("../../domain/schemas/auth").then((m) => m.newPasswordFormSchema)),
+    resolver: lazyZodResolver(() =>
+      import("../../features/accounts/schemas/auth").then((m) => m.newPasswordFormSchema),
+    ),
     defaultValues: { password: "", confirmPassword: "", currentPassword: "" },
   });
   // A partner's API keys outlive its password: after the reset, the admin sees the active ones to revoke.

@@ -3,7 +3,7 @@
  * admin's switch on the partner's card. From the partner's next ping on, one without
  * `consent.trustedFormUrl` answers 400.
  */
-import type { AdminPartnerView } from "../../domain/schemas/partner-account";
+import type { AdminPartnerView } from "../../features/partners/schemas/partner-account";
 import { api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQueryClient } from "../../lib/query";
 import { toast } from "../../ui/toast";

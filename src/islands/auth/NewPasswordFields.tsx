@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { UseFormReturn } from "react-hook-form";
-import { PASSWORD_HINT } from "../../domain/password-rule";
-import type { NewPasswordForm } from "../../domain/schemas/auth";
+import { PASSWORD_HINT } from "../../features/accounts/password-rule";
+import type { NewPasswordForm } from "../../features/accounts/schemas/auth";
 import { fieldProps } from "../../ui/form";
 import { Field } from "../../ui/input";
 

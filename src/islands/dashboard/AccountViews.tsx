@@ -2,10 +2,11 @@
 import { useState } from "react";
 import { formatCount, formatDate } from "../../domain/format";
 import { formatUsd } from "../../domain/pricing";
+import { ConsentSummaryCell } from "../../features/consent/views/ConsentRecord";
+import { PhoneWithDncFlag } from "../../features/do-not-call/views/dnc-flag";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
 import { CallableText } from "../../ui/callable";
-import { PhoneWithDncFlag } from "../../ui/dnc-flag";
 import { Pager } from "../../ui/pager";
 import { QueryView } from "../../ui/query-view";
 import { Spinner } from "../../ui/spinner";
@@ -13,7 +14,6 @@ import { StatusBadge } from "../../ui/status-badge";
 import { buttonClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { OrderAgents } from "./agents/OrderAgents";
-import { ConsentSummaryCell } from "./ConsentRecord";
 import { PayNow } from "./PayNow";
 
 const KIND_LABELS: Record<string, string> = {

@@ -2,10 +2,10 @@
 
 import { lazy, useEffect, useMemo, useState } from "react";
 import { CALLABLE_NOW_FILTER_LABEL } from "../../domain/callable";
-import { CERTIFICATE_FILTER_LABEL, CERTIFICATE_STATUS_LABELS, certificateStatus } from "../../domain/consent";
 import { RESERVATION_MINUTES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
 import { countOf } from "../../domain/units";
+import { CERTIFICATE_FILTER_LABEL, CERTIFICATE_STATUS_LABELS, certificateStatus } from "../../features/consent/consent";
 import { type Answer, ApiError, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";

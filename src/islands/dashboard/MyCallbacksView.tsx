@@ -6,9 +6,9 @@
 import { Fragment } from "react";
 import { WINDOW_FIT_LABELS } from "../../domain/callable";
 import { icsPath } from "../../domain/callback-market";
-import { CERTIFICATE_STATUS_LABELS } from "../../domain/consent";
 import { formatDayTimeIn, formatWindowIn } from "../../domain/format";
 import type { DeliveredCallback } from "../../domain/schemas/callbacks";
+import { CERTIFICATE_STATUS_LABELS } from "../../features/consent/consent";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
 import { CallableText } from "../../ui/callable";

@@ -6,11 +6,11 @@
  * in the Prospect cell for a small badge per row (decision 0048).
  */
 import type { ReactNode } from "react";
+import { ConsentSummaryCell } from "../../features/consent/views/ConsentRecord";
+import { PhoneWithDncFlag } from "../../features/do-not-call/views/dnc-flag";
 import type { Answer, api } from "../../lib/api";
-import { PhoneWithDncFlag } from "../../ui/dnc-flag";
 import { Table } from "../../ui/table";
 import { chargeText, formatDuration, formatInZone } from "../../ui/transfer-format";
-import { ConsentSummaryCell } from "./ConsentRecord";
 
 type TrackerTransfer = Answer<typeof api.tracker.transfers.$get>["items"][number];
 

@@ -1,5 +1,5 @@
 /** Call-back opportunities straight into D1, as an admin's form leaves them (decision 0067, decision 0058). */
-import { phoneKey } from "../../../src/domain/suppression";
+import { phoneKey } from "../../../src/features/do-not-call/suppression";
 import { callbackOpportunities } from "../../../worker/db/schema";
 import { type Database, uniquePhone } from "./db";
 

@@ -1,6 +1,6 @@
 /** A partner (call center) with its user, its row and one working API key (decision 0067). */
 import { partners } from "../../../worker/db/schema";
-import { createApiKey, hashApiKey, keyOwnerOf, keyOwnerQuery } from "../../../worker/services/api-keys";
+import { createApiKey, hashApiKey, keyOwnerOf, keyOwnerQuery } from "../../../worker/features/partners/api-keys";
 import { type Database, depsOf, nextNumber } from "./db";
 import { createBuyer, type UserOverrides } from "./users";
 

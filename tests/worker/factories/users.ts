@@ -1,6 +1,6 @@
 /** Buyers and admins straight into D1, with a password the test can sign in with (decision 0067). */
 import { users } from "../../../worker/db/schema";
-import { hashPassword } from "../../../worker/services/passwords";
+import { hashPassword } from "../../../worker/features/accounts/passwords";
 import { type Database, nextNumber } from "./db";
 
 const DEFAULT_PASSWORD = "secret-password-1";

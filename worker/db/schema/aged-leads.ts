@@ -11,8 +11,8 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import { CERTIFICATE_CHECKS } from "../../../src/domain/consent";
 import { AGE_RANGES } from "../../../src/domain/pricing";
+import { CERTIFICATE_CHECKS } from "../../../src/features/consent/consent";
 import { users } from "./accounts";
 import { consentEvidenceColumns, createdAt } from "./columns";
 import { imports } from "./imports";
@@ -64,7 +64,7 @@ export const agedLeads = sqliteTable(
     certificateCheckedAt: integer("certificate_checked_at", { mode: "timestamp_ms" }),
     /** No certificate, and its upload sells only leads with one (imports.certificate_required): never listed nor sold. */
     withheld: integer("withheld", { mode: "boolean" }).notNull().default(false),
-    /** The phone as `phoneKey` (src/domain/suppression.ts), filled on insert; what suppression lists are matched by. */
+    /** The phone as `phoneKey` (src/features/do-not-call/suppression.ts), filled on insert; what suppression lists are matched by. */
     phoneKey: integer("phone_key"),
     /**
      * Set while an active shared suppression list holds the number (or the phone is no US number): the lead

@@ -26,7 +26,7 @@ export const callbackOpportunities = sqliteTable(
     timeZone: text("time_zone"),
     windowStart: integer("window_start", { mode: "timestamp_ms" }),
     windowEnd: integer("window_end", { mode: "timestamp_ms" }),
-    /** The phone as `phoneKey` (src/domain/suppression.ts): what the 30-day rule and the lists compare. */
+    /** The phone as `phoneKey` (src/features/do-not-call/suppression.ts): what the 30-day rule and the lists compare. */
     phoneKey: integer("phone_key"),
     source: text("source", { enum: CALLBACK_SOURCES }).notNull().default("admin"),
     partnerId: text("partner_id"),

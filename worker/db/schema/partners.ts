@@ -3,8 +3,8 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { APPLICATION_STATUSES, PAYMENT_TERMS, TIME_ZONES } from "../../../src/domain/partner";
 import { PARTNER_PAYMENT_TERMS } from "../../../src/domain/transfers";
+import { APPLICATION_STATUSES, PAYMENT_TERMS, TIME_ZONES } from "../../../src/features/partners/partner";
 import { users } from "./accounts";
 import { createdAt, oneOf } from "./columns";
 

@@ -11,8 +11,8 @@ import {
   SUPPRESSION_LIST_KINDS,
   SUPPRESSION_LIST_STATUSES,
   SUPPRESSION_UPLOAD_STATUSES,
-} from "../../../src/domain/suppression";
-import { SUPPRESSION_FILE_KINDS } from "../../../src/domain/suppression-file";
+} from "../../../src/features/do-not-call/suppression";
+import { SUPPRESSION_FILE_KINDS } from "../../../src/features/do-not-call/suppression-file";
 import { users } from "./accounts";
 import { now, oneOf } from "./columns";
 

@@ -3,8 +3,8 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { DELIVERY_STATUSES } from "../../../src/domain/webhooks/delivery";
-import { ALL_WEBHOOK_EVENT_TYPES } from "../../../src/domain/webhooks/events";
+import { DELIVERY_STATUSES } from "../../../src/features/webhooks/delivery";
+import { ALL_WEBHOOK_EVENT_TYPES } from "../../../src/features/webhooks/events";
 import { users } from "./accounts";
 import { createdAt, oneOf } from "./columns";
 
@@ -25,7 +25,7 @@ export const webhookEndpoints = sqliteTable(
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
     /** Set when it was switched off for failing 3 days in a row (null when on, or switched off by hand). */
     disabledAt: integer("disabled_at", { mode: "timestamp_ms" }),
-    /** The signing secret, encrypted (`enc1:…`, src/domain/webhooks/secret-box.ts) with the row id bound in. */
+    /** The signing secret, encrypted (`enc1:…`, src/features/webhooks/secret-box.ts) with the row id bound in. */
     secret: text("secret").notNull(),
     secretCreatedAt: integer("secret_created_at", { mode: "timestamp_ms" }).notNull(),
     /** After a rotation, the old secret signs too until `previousSecretExpiresAt`. */

@@ -1,7 +1,7 @@
 /** The aged-leads tab (product rule 45): bulk CSV upload, then the single-lead form, then the latest leads. */
 
-import { CERTIFICATE_STATUS_LABELS, certificateStatus } from "../../../domain/consent";
 import { formatUsd } from "../../../domain/pricing";
+import { CERTIFICATE_STATUS_LABELS, certificateStatus } from "../../../features/consent/consent";
 import { api, call } from "../../../lib/api";
 import { useQuery } from "../../../lib/query";
 import { lazyView } from "../../../ui/lazy-view";

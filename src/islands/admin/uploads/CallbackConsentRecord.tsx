@@ -1,13 +1,14 @@
 /**
  * "Consent record" on the admin's Callbacks rows (docs/decisions/0063): the whole record of one call-back
- * or appointment in a dialog, as a buyer's Consent record shows a lead's (src/islands/dashboard/ConsentRecord.tsx):
+ * or appointment in a dialog, as a buyer's Consent record shows a lead's (src/features/consent/views/ConsentRecord.tsx):
  * the prospect, source, window and order, and every piece of consent evidence stored. The record loads
  * when the dialog opens.
  */
+
+import { EvidenceList, formatUtc, notGiven, Row } from "../../../features/consent/views/consent-evidence";
 import { api, call, errorMessage } from "../../../lib/api";
 import { useQuery } from "../../../lib/query";
 import { Button } from "../../../ui/button";
-import { EvidenceList, formatUtc, notGiven, Row } from "../../../ui/consent-evidence";
 import { Dialog } from "../../../ui/dialog";
 import { Spinner } from "../../../ui/spinner";
 

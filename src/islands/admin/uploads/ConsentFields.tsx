@@ -3,7 +3,7 @@
  * schema with `consentEvidenceShape` (the single aged lead; the callbacks tab's call-back, decision 0059).
  */
 import type { FieldValues, UseFormReturn } from "react-hook-form";
-import { CONSENT_FIELD_LABELS, type ConsentField, TRUSTEDFORM_CERT_HOST } from "../../../domain/consent";
+import { CONSENT_FIELD_LABELS, type ConsentField, TRUSTEDFORM_CERT_HOST } from "../../../features/consent/consent";
 import { fieldProps } from "../../../ui/form";
 import { Field } from "../../../ui/input";
 

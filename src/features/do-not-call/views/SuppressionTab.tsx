@@ -1,0 +1,126 @@
+/**
+ * The admin's Do Not Call tab: every shared suppression list with its size and its
+ * refreshed-on day, flagged once older than 31 days (sellers re-scrub at least every 31 days), and the
+ * upload of a new list or a fresh copy of one, with its progress and report. Loads when first opened.
+ */
+
+import { formatCount } from "../../../domain/format";
+import { api, call } from "../../../lib/api";
+import { useQuery, useQueryClient } from "../../../lib/query";
+import { Card } from "../../../ui/card";
+import { RetryNotice } from "../../../ui/retry";
+import { Spinner } from "../../../ui/spinner";
+import { Table } from "../../../ui/table";
+import type { SuppressionListView } from "../schemas/suppression";
+import { SUPPRESSION_LIST_KIND_LABELS, staleListMessage } from "../suppression";
+import type { SuppressionFileKind } from "../suppression-file";
+import { SuppressionUploader } from "./SuppressionUploader";
+
+const LISTS_URL = "/api/admin/suppression-lists";
+const n = formatCount;
+const CONTENTS: Record<SuppressionFileKind, string> = {
+  full: "full list",
+  additions: "additions",
+  deletions: "deletions",
+  changes: "change list",
+};
+
+function Freshness({ list }: { list: SuppressionListView }) {
+  if (list.kind === "internal_dnc") return <span className="text-ink-soft">Live: requests apply at once</span>;
+  if (list.stale) {
+    return (
+      <span className="font-medium text-red-800" data-testid="stale-list">
+        <span className="mr-1.5 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">Stale</span>
+        {list.refreshedOn ? staleListMessage(list.refreshedOn) : "Never refreshed. Upload a fresh copy."}
+      </span>
+    );
+  }
+  return <span className="text-ink-soft">Fresh until {list.freshUntil}</span>;
+}
+
+function LastUpload({ list }: { list: SuppressionListView }) {
+  const upload = list.lastUpload;
+  if (!upload) return <span className="text-ink-soft">—</span>;
+  const what = `${upload.fileName} (${CONTENTS[upload.contents]})`;
+  if (upload.status === "failed")
+    return (
+      <span className="text-red-800">
+        {what}: failed. {upload.error}
+      </span>
+    );
+  if (upload.status !== "done")
+    return (
+      <span>
+        {what}: {upload.status}…
+      </span>
+    );
+  return (
+    <span>
+      {what}: +{n(upload.numbersAdded)} / −{n(upload.numbersRemoved)}
+    </span>
+  );
+}
+
+export default function SuppressionTab() {
+  const queryClient = useQueryClient();
+  const lists = useQuery({ queryKey: [LISTS_URL], queryFn: () => call(api.admin["suppression-lists"].$get()) });
+  const stale = lists.data?.lists.filter((list) => list.stale) ?? [];
+  return (
+    <div className="space-y-6">
+      <Card className="space-y-4">
+        <div>
+          <h2 className="text-lg font-bold">Do Not Call lists</h2>
+          <p className="text-sm text-ink-soft">
+            A number on any of these lists is never listed, sold or routed. Each sale and transfer records the lists it
+            was checked against. Re-upload a list at least every 31 days.
+          </p>
+        </div>
+        {stale.length > 0 && (
+          <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-900">
+            {stale.length === 1 ? "1 list is" : `${stale.length} lists are`} older than 31 days: upload a fresh copy.
+          </p>
+        )}
+        {lists.isPending ? (
+          <Spinner label="Loading the lists..." />
+        ) : lists.isError || !lists.data ? (
+          <RetryNotice message="The lists could not be loaded." onRetry={() => void lists.refetch()} />
+        ) : (
+          <Table
+            label="Do Not Call lists"
+            headers={["List", "Kind", "Numbers", "Refreshed on", "Freshness", "Last upload"]}
+          >
+            {lists.data.lists.map((list) => (
+              <tr key={list.id} className="border-t border-line" data-testid={`suppression-list-${list.id}`}>
+                <td className="px-4 py-3 font-medium">{list.name}</td>
+                <td className="px-4 py-3">{SUPPRESSION_LIST_KIND_LABELS[list.kind]}</td>
+                <td className="px-4 py-3">{n(list.numbers)}</td>
+                <td className="px-4 py-3">{list.refreshedOn ?? "—"}</td>
+                <td className="px-4 py-3 whitespace-normal">
+                  <Freshness list={list} />
+                </td>
+                <td className="px-4 py-3 whitespace-normal">
+                  <LastUpload list={list} />
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Card>
+      <Card className="space-y-4">
+        <div>
+          <h3 className="text-lg font-bold">Upload a list</h3>
+          <p className="text-sm text-ink-soft">
+            National Do Not Call Registry area-code files (full lists, additions, deletions or change lists), state
+            lists and litigator lists. A file is read in full before anything is sent; a file that is not a list of
+            phone numbers changes nothing.
+          </p>
+        </div>
+        <SuppressionUploader
+          scope="admin"
+          lists={lists.data?.lists ?? []}
+          onDone={() => void queryClient.invalidateQueries({ queryKey: [LISTS_URL] })}
+        />
+      </Card>
+    </div>
+  );
+}

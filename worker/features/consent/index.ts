@@ -1,0 +1,6 @@
+/**
+ * The consent feature's public face (worker/ half): other features import it from here alone
+ * (docs/decisions/0077-one-folder-per-feature.md).
+ */
+export * from "./certificate-checks";
+export * from "./consent-records";

@@ -1,0 +1,244 @@
+/**
+ * The National Do Not Call Registry kept as bits per area code in R2 (docs/decisions/0065), not as D1 rows.
+ * In the DOCUMENTS bucket, under `registry/`:
+ * - `registry/AAA/v<version>-<uuid>.bin`: one version of area code AAA's bits (src/features/do-not-call/registry-bitmap.ts's
+ *   stored form), written once and never changed;
+ * - `registry/AAA/current`: the pointer, a small JSON naming the current version's object.
+ * A full list or a change list builds the new version whole in memory (a change list on a copy of the
+ * current bits), writes its object, and only then swaps the pointer with a conditional put (the pointer's
+ * etag as read): a reader reads the pointer, then the object it names, so it sees the old version or the
+ * new one, never a mix, and a file refused on any line writes nothing. Two swaps racing for one area code:
+ * the second's conditional put fails and it is refused (ConflictError) with its object deleted. The
+ * version before the current one is kept (a reader that read the old pointer may still fetch it); older
+ * ones are deleted at the swap.
+ *
+ * Lookups read through a `RegistryCache`: pointers for POINTER_TTL_MS, bits by immutable version key in
+ * an LRU bounded by bytes (an isolate has 128 MB; a full area code is at most 1.25 MB).
+ */
+import {
+  AreaCodeBitmap,
+  areaCodeOf,
+  isAreaCode,
+  StoredAreaCode,
+} from "../../../src/features/do-not-call/registry-bitmap";
+import { changeListReader, fullListReader, RegistryFileError } from "../../../src/features/do-not-call/registry-file";
+import type { Deps } from "../../deps";
+import { ConflictError, InvalidError } from "../../errors";
+
+/** How long an isolate trusts a pointer it read: a swap reaches every isolate within this. */
+const POINTER_TTL_MS = 60_000;
+/** The bits an isolate keeps: about 40 full area codes, a third of the isolate's 128 MB. */
+const CACHE_BYTES = 48 * 1024 * 1024;
+
+interface RegistryPointer {
+  version: number;
+  key: string;
+  /** The version before, kept for readers that read the pointer before the swap. */
+  previousKey: string | null;
+  numbers: number;
+  bytes: number;
+  storedAt: number;
+}
+
+const pointerKey = (areaCode: number) => `registry/${areaCode}/current`;
+const versionKey = (areaCode: number, version: number) => `registry/${areaCode}/v${version}-${crypto.randomUUID()}.bin`;
+
+/** An isolate's pointers (for a while) and bits (by version, LRU within a byte budget). */
+export class RegistryCache {
+  readonly budget: number;
+  readonly #pointers = new Map<number, { pointer: RegistryPointer | null; readAt: number }>();
+  readonly #bits = new Map<string, StoredAreaCode>();
+  #bytes = 0;
+  /** Bits answered from memory, and bits read from R2. */
+  readonly stats = { hits: 0, misses: 0 };
+
+  constructor(budget = CACHE_BYTES) {
+    this.budget = budget;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  pointer(areaCode: number, now: number): RegistryPointer | null | undefined {
+    const entry = this.#pointers.get(areaCode);
+    return entry && now - entry.readAt < POINTER_TTL_MS ? entry.pointer : undefined;
+  }
+
+  setPointer(areaCode: number, pointer: RegistryPointer | null, now: number): void {
+    this.#pointers.set(areaCode, { pointer, readAt: now });
+  }
+
+  bits(key: string): StoredAreaCode | undefined {
+    const found = this.#bits.get(key);
+    if (found) {
+      // Most recently used last: a Map keeps insertion order.
+      this.#bits.delete(key);
+      this.#bits.set(key, found);
+    }
+    return found;
+  }
+
+  setBits(key: string, bits: StoredAreaCode): void {
+    if (bits.byteLength > this.budget || this.#bits.has(key)) return;
+    this.#bits.set(key, bits);
+    this.#bytes += bits.byteLength;
+    for (const [oldest, old] of this.#bits) {
+      if (this.#bytes <= this.budget) break;
+      this.#bits.delete(oldest);
+      this.#bytes -= old.byteLength;
+    }
+  }
+}
+
+/** The isolate's cache (module state lives as long as the isolate). */
+const isolateCache = new RegistryCache();
+
+async function readPointer(deps: Deps, areaCode: number) {
+  const object = await deps.env.DOCUMENTS.get(pointerKey(areaCode));
+  if (!object) return { pointer: null, etag: null };
+  return { pointer: await object.json<RegistryPointer>(), etag: object.etag };
+}
+
+async function currentPointer(deps: Deps, areaCode: number, cache: RegistryCache, fresh = false) {
+  const cached = fresh ? undefined : cache.pointer(areaCode, deps.now);
+  if (cached !== undefined) return cached;
+  const { pointer } = await readPointer(deps, areaCode);
+  cache.setPointer(areaCode, pointer, deps.now);
+  return pointer;
+}
+
+async function fetchBits(deps: Deps, key: string, cache: RegistryCache): Promise<StoredAreaCode | null> {
+  const cached = cache.bits(key);
+  if (cached) {
+    cache.stats.hits++;
+    return cached;
+  }
+  const object = await deps.env.DOCUMENTS.get(key);
+  if (!object) return null;
+  cache.stats.misses++;
+  const bits = new StoredAreaCode(new Uint8Array(await object.arrayBuffer()));
+  cache.setBits(key, bits);
+  return bits;
+}
+
+/** An area code's current bits, or null when no list was ever stored for it. */
+async function currentBits(deps: Deps, areaCode: number, cache: RegistryCache): Promise<StoredAreaCode | null> {
+  const pointer = await currentPointer(deps, areaCode, cache);
+  if (!pointer) return null;
+  const bits = await fetchBits(deps, pointer.key, cache);
+  if (bits) return bits;
+  // The pointer was stale and its version since deleted: read the pointer again, once.
+  const fresh = await currentPointer(deps, areaCode, cache, true);
+  return fresh ? fetchBits(deps, fresh.key, cache) : null;
+}
+
+/**
+ * Which of `keys` (phone keys, suppression.ts) are on the registry. An area code with no stored list has
+ * no number on it.
+ */
+export async function listedOnRegistry(
+  deps: Deps,
+  keys: readonly number[],
+  cache: RegistryCache = isolateCache,
+): Promise<Set<number>> {
+  const byAreaCode = new Map<number, number[]>();
+  for (const key of keys) {
+    const own = byAreaCode.get(areaCodeOf(key));
+    if (own) own.push(key);
+    else byAreaCode.set(areaCodeOf(key), [key]);
+  }
+  const listed = new Set<number>();
+  for (const [areaCode, own] of byAreaCode) {
+    if (!isAreaCode(areaCode)) continue;
+    const bits = await currentBits(deps, areaCode, cache);
+    if (bits) for (const key of own) if (bits.has(key)) listed.add(key);
+  }
+  return listed;
+}
+
+/** A registry file: a request's or an R2 object's body, or (in tests and scripts) bytes or text. */
+type RegistryFile = ReadableStream<Uint8Array> | Uint8Array | string;
+
+async function readFile(file: RegistryFile, push: (chunk: Uint8Array) => void): Promise<void> {
+  if (typeof file === "string") return push(new TextEncoder().encode(file));
+  if (file instanceof Uint8Array) return push(file);
+  const reader = file.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) push(read.value);
+}
+
+/** What a stored file changed: the new version, the numbers it holds, and (for a change list) what changed. */
+export interface RegistrySwap {
+  areaCode: number;
+  version: number;
+  numbers: number;
+  added: number;
+  removed: number;
+}
+
+/** Builds the next version from the current one, writes it, then swaps the pointer (module comment). */
+async function swap(
+  deps: Deps,
+  areaCode: number,
+  build: (current: RegistryPointer | null) => Promise<{ bitmap: AreaCodeBitmap; added: number; removed: number }>,
+): Promise<RegistrySwap> {
+  if (!isAreaCode(areaCode)) throw new InvalidError(`${areaCode} is no area code (200-999).`);
+  const { pointer: current, etag } = await readPointer(deps, areaCode);
+  let built: Awaited<ReturnType<typeof build>>;
+  try {
+    built = await build(current);
+  } catch (error) {
+    if (error instanceof RegistryFileError) throw new InvalidError(error.message, { line: error.line });
+    throw error;
+  }
+  const bytes = built.bitmap.serialize();
+  const version = (current?.version ?? 0) + 1;
+  const key = versionKey(areaCode, version);
+  await deps.env.DOCUMENTS.put(key, bytes);
+  const next: RegistryPointer = {
+    version,
+    key,
+    previousKey: current?.key ?? null,
+    numbers: built.bitmap.size,
+    bytes: bytes.byteLength,
+    storedAt: deps.now,
+  };
+  // Swapped only if nobody swapped since we read it (a missing pointer: only if still missing).
+  const swapped = await deps.env.DOCUMENTS.put(pointerKey(areaCode), JSON.stringify(next), {
+    onlyIf: etag ? { etagMatches: etag } : { etagDoesNotMatch: "*" },
+  });
+  if (!swapped) {
+    await deps.env.DOCUMENTS.delete(key);
+    throw new ConflictError(
+      `Another file for area code ${areaCode} was applied at the same time; nothing of this one was. Send it again.`,
+    );
+  }
+  if (current?.previousKey) await deps.env.DOCUMENTS.delete(current.previousKey);
+  isolateCache.setPointer(areaCode, next, deps.now);
+  isolateCache.setBits(key, new StoredAreaCode(bytes));
+  return { areaCode, version, numbers: next.numbers, added: built.added, removed: built.removed };
+}
+
+/** Replaces area code `areaCode`'s numbers with a full list (one 10-digit number a line). */
+export function storeRegistryFullList(deps: Deps, areaCode: number, file: RegistryFile): Promise<RegistrySwap> {
+  return swap(deps, areaCode, async () => {
+    const reader = fullListReader(areaCode);
+    await readFile(file, reader.push);
+    const bitmap = reader.end();
+    return { bitmap, added: bitmap.size, removed: 0 };
+  });
+}
+
+/** Applies a change list (`5551234567,A` / `5551234567,D` lines) to area code `areaCode`'s current numbers. */
+export function applyRegistryChangeList(deps: Deps, areaCode: number, file: RegistryFile): Promise<RegistrySwap> {
+  return swap(deps, areaCode, async (current) => {
+    const bits = current ? await fetchBits(deps, current.key, isolateCache) : null;
+    if (!bits) throw new ConflictError(`Area code ${areaCode} has no full list yet: store one before a change list.`);
+    const reader = changeListReader(AreaCodeBitmap.deserialize(bitsBytes(bits)));
+    await readFile(file, reader.push);
+    return reader.end();
+  });
+}
+
+const bitsBytes = (bits: StoredAreaCode) =>
+  new Uint8Array(bits.view.buffer, bits.view.byteOffset, bits.view.byteLength);
