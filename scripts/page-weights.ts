@@ -10,6 +10,7 @@ import { ADMIN_LANDING, ADMIN_TAB_IDS, adminPath } from "../src/islands/admin/ta
 import { DASHBOARD_LANDING, DASHBOARD_VIEWS, dashboardPath } from "../src/islands/dashboard/views.ts";
 import { DEMO_ADMIN, DEMO_BUYER } from "./demo-data.ts";
 import { DEMO_PARTNER } from "./demo-transfers.ts";
+import { followRequests, settled } from "./lib/settled.ts";
 
 export type Visitor = "anonymous" | "buyer" | "admin" | "partner";
 
@@ -112,7 +113,7 @@ export interface PageWeight {
 type Kind = "html" | "css" | "js";
 const kindOf: Record<string, Kind> = { document: "html", stylesheet: "css", script: "js" };
 
-/** Loads `path` until the network is idle and adds up what it fetched from the site (`baseURL`) itself. */
+/** Loads `path` until it has settled (scripts/lib/settled.ts) and adds up what it fetched from the site (`baseURL`) itself. */
 export async function weighPage(page: Page, baseURL: string, path: string): Promise<PageWeight> {
   const site = new URL(baseURL).origin;
   const weight: PageWeight = {
@@ -142,7 +143,9 @@ export async function weighPage(page: Page, baseURL: string, path: string): Prom
     );
   };
   page.on("response", onResponse);
-  await page.goto(new URL(path, baseURL).toString(), { waitUntil: "networkidle" });
+  followRequests(page);
+  await page.goto(new URL(path, baseURL).toString());
+  await settled(page);
   await Promise.all(pending);
   page.off("response", onResponse);
   return weight;
