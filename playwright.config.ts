@@ -10,7 +10,11 @@
 import { defineConfig } from "@playwright/test";
 import { chromiumArgs, chromiumPath } from "./scripts/chromium.ts";
 
-/** Specs that arrange nothing another spec asserts on: they may run beside the journeys. */
+/**
+ * Specs that arrange nothing another spec asserts on: they may run beside the journeys. The view URLs' spec
+ * only opens pages and asks for redirects; the crons' spec serves its own app from its own state (a second
+ * server), so it shares nothing with them either.
+ */
 const AUDITS = [
   "**/accessibility.spec.ts",
   "**/console-errors.spec.ts",
@@ -18,6 +22,8 @@ const AUDITS = [
   "**/island-html.spec.ts",
   "**/server-pages.spec.ts",
   "**/marketing.spec.ts",
+  "**/view-urls.spec.ts",
+  "**/local-server.spec.ts",
 ];
 
 export default defineConfig({

@@ -10,6 +10,7 @@ import { ADMIN_LANDING, ADMIN_TAB_IDS, adminPath } from "../src/islands/admin/ta
 import { DASHBOARD_LANDING, DASHBOARD_VIEWS, dashboardPath } from "../src/islands/dashboard/views.ts";
 import { DEMO_ADMIN, DEMO_BUYER } from "./demo-data.ts";
 import { DEMO_PARTNER } from "./demo-transfers.ts";
+import { followRequests, settled } from "./lib/settled.ts";
 
 export type Visitor = "anonymous" | "buyer" | "admin" | "partner";
 
@@ -113,8 +114,9 @@ type Kind = "html" | "css" | "js";
 const kindOf: Record<string, Kind> = { document: "html", stylesheet: "css", script: "js" };
 
 /**
- * Loads `path` until the network is idle and adds up what it fetched from the site (`baseURL`) itself;
- * with `then`, also what the page fetches while the visitor does it (opening a panel and its form).
+ * Loads `path` until it has settled (scripts/lib/settled.ts) and adds up what it fetched from the site
+ * (`baseURL`) itself; with `then`, also what the page fetches while the visitor does it (opening a panel
+ * and its form).
  */
 export async function weighPage(
   page: Page,
@@ -150,8 +152,13 @@ export async function weighPage(
     );
   };
   page.on("response", onResponse);
-  await page.goto(new URL(path, baseURL).toString(), { waitUntil: "networkidle" });
-  await then?.(page);
+  followRequests(page);
+  await page.goto(new URL(path, baseURL).toString());
+  await settled(page);
+  if (then) {
+    await then(page);
+    await settled(page);
+  }
   await Promise.all(pending);
   page.off("response", onResponse);
   return weight;

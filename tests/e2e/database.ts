@@ -16,14 +16,18 @@ import { setupValue } from "./fixtures";
 
 let opened: DatabaseSync | undefined;
 
-function database(): DatabaseSync {
-  if (opened) return opened;
-  const folder = join(setupValue("E2E_PERSIST_TO"), "v3", "d1", "miniflare-D1DatabaseObject");
+/** Opens the D1 database of a local state folder (a server's `persistTo`) in this process. */
+export function openD1(persistTo: string): DatabaseSync {
+  const folder = join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
   // One file per database, named by its Durable Object id (metadata.sqlite beside it is Miniflare's own).
   const files = readdirSync(folder).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name));
   if (files.length !== 1) throw new Error(`Expected one D1 database in ${folder}, found ${files.length}`);
   // A statement here waits (up to 15 s) while the server holds the database's write lock.
-  opened = new DatabaseSync(join(folder, files[0] ?? ""), { timeout: 15_000 });
+  return new DatabaseSync(join(folder, files[0] ?? ""), { timeout: 15_000 });
+}
+
+function database(): DatabaseSync {
+  opened ??= openD1(setupValue("E2E_PERSIST_TO"));
   return opened;
 }
 

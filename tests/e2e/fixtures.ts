@@ -8,7 +8,10 @@
  *   scripts switched off;
  *   by default it takes the test's `viewport` and `bypassCSP` options (`test.use`);
  * - `buyerPage` / `adminPage`: a page signed in as the demo buyer / admin through storage state, saved once
- *   per run under the test output folder.
+ *   per run under the test output folder;
+ * - `newContext()` (worker-scoped, for `beforeAll`): a fresh context as `newPage()` makes one, which the
+ *   caller closes, for a group of tests that share one visitor's cookies and cache.
+ * `settled(page)` waits until a page has loaded what it loads by itself (scripts/lib/settled.ts).
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +25,7 @@ import {
 } from "@playwright/test";
 import { signIn as signInDemo, type Visitor } from "../../scripts/page-weights.ts";
 
+export { followRequests, settled } from "../../scripts/lib/settled.ts";
 export { expect };
 
 /** What global-setup.ts put in the environment. */
@@ -35,6 +39,9 @@ export const url = (path: string) => new URL(path, setupValue("E2E_BASE_URL")).t
 
 const randomOctet = () => Math.floor(Math.random() * 250) + 1;
 const clientAddress = () => ({ "CF-Connecting-IP": `10.${randomOctet()}.${randomOctet()}.${randomOctet()}` });
+
+/** Makes the page's requests come from a client of their own, in a context that other pages share. */
+export const asNewClient = (page: Page) => page.setExtraHTTPHeaders(clientAddress());
 
 export type SignedIn = Exclude<Visitor, "anonymous">;
 
@@ -56,6 +63,8 @@ interface TestFixtures {
 interface WorkerFixtures {
   /** The storage-state file of a signed-in demo account, made on first use. */
   storageStateOf: (visitor: SignedIn) => Promise<string>;
+  /** A fresh context (the options as `newPage`'s; default viewport 1280 × 900, CSP kept), closed by the caller. */
+  newContext: (options?: PageOptions) => Promise<BrowserContext>;
 }
 
 async function saveStorageState(browser: Browser, visitor: SignedIn, file: string) {
@@ -90,16 +99,29 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: "worker" },
   ],
 
-  newPage: async ({ browser, baseURL, viewport, bypassCSP, storageStateOf }, use) => {
+  newContext: [
+    async ({ browser, storageStateOf }, use) => {
+      await use(async (options = {}) =>
+        browser.newContext({
+          baseURL: setupValue("E2E_BASE_URL"),
+          viewport: options.viewport ?? { width: 1280, height: 900 },
+          extraHTTPHeaders: clientAddress(),
+          bypassCSP: options.bypassCSP ?? false,
+          storageState: options.as ? await storageStateOf(options.as) : undefined,
+          javaScriptEnabled: options.javaScriptEnabled ?? true,
+        }),
+      );
+    },
+    { scope: "worker" },
+  ],
+
+  newPage: async ({ newContext, viewport, bypassCSP }, use) => {
     const contexts: BrowserContext[] = [];
     await use(async (options = {}) => {
-      const context = await browser.newContext({
-        baseURL,
-        viewport: options.viewport ?? viewport,
-        extraHTTPHeaders: clientAddress(),
+      const context = await newContext({
+        ...options,
+        viewport: options.viewport ?? viewport ?? undefined,
         bypassCSP: options.bypassCSP ?? bypassCSP,
-        storageState: options.as ? await storageStateOf(options.as) : undefined,
-        javaScriptEnabled: options.javaScriptEnabled ?? true,
       });
       contexts.push(context);
       return context.newPage();

@@ -7,7 +7,7 @@
 import type { Page } from "@playwright/test";
 import { ADMIN_TAB_IDS, adminPath } from "../../src/islands/admin/tabs";
 import { DASHBOARD_VIEWS, dashboardPath } from "../../src/islands/dashboard/views";
-import { expect, hydrated, test } from "./fixtures";
+import { expect, followRequests, hydrated, settled, test } from "./fixtures";
 
 /** The file names of the scripts the page fetched from the site. */
 function scriptsOf(page: Page): string[] {
@@ -30,10 +30,11 @@ async function redirectOf(page: Page, path: string): Promise<string | null> {
 test.describe("dashboard pages", () => {
   test("load their own island, link to each other with plain links, and follow Back", async ({ buyerPage: page }) => {
     const scripts = scriptsOf(page);
+    followRequests(page);
     await page.goto("/dashboard");
     await hydrated(page);
     await expect(page.getByRole("heading", { name: "Buy Aged Leads" })).toBeVisible();
-    await page.waitForLoadState("networkidle");
+    await settled(page);
     expect(loaded(scripts, "AgedLeadsScreen")).toBe(true);
     for (const other of ["MyOrdersScreen", "LeadTrackerScreen", "ReturnLeadScreen", "CallTransfersScreen"]) {
       expect(loaded(scripts, other), `${other} on the first load`).toBe(false);
@@ -87,10 +88,11 @@ test.describe("dashboard pages", () => {
 test.describe("admin pages", () => {
   test("load their own island and link to each other with plain links", async ({ adminPage: page }) => {
     const scripts = scriptsOf(page);
+    followRequests(page);
     await page.goto("/admin/users");
     await hydrated(page);
     await expect(page.getByText("@buyer", { exact: true })).toBeVisible();
-    await page.waitForLoadState("networkidle");
+    await settled(page);
     expect(loaded(scripts, "UsersTabScreen")).toBe(true);
     for (const other of ["AgedLeadsTabScreen", "CallbacksTabScreen", "PartnersTabScreen", "FulfilmentTabScreen"]) {
       expect(loaded(scripts, other), `${other} on the first load`).toBe(false);
