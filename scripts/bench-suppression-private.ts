@@ -142,7 +142,9 @@ export async function benchPrivateReupload(
     const [ms] = await timed(() => fetch(`${baseURL}${path}`, { headers }));
     samples.get(label)?.push(ms);
     const inPhase = phases[phase];
-    inPhase.set(label, [...(inPhase.get(label) ?? []), ms]);
+    const phaseSamples = inPhase.get(label);
+    if (phaseSamples) phaseSamples.push(ms);
+    else inPhase.set(label, [ms]);
   }
   const { seconds, applySeconds } = await reupload;
   const slowest = (of: Map<string, number[]>) =>
