@@ -1,5 +1,6 @@
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { recordRevocationEvents, sendRevocationDigests } from "./features/do-not-call/revocations";
 import { expireSuppressionUploads, resendStalledSuppression } from "./features/do-not-call/suppression-resend";
 import { sweepWebhooks } from "./features/webhooks/sweep";
 import { sendCallbackReminders } from "./services/callback-notifications";
@@ -26,6 +27,9 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   const deps = createDeps(env);
   const startup = controller.cron === STARTUP_CRON;
   if (startup || controller.cron === WEBHOOK_SWEEP_CRON) {
+    // Revocations listed since the last minute get their `lead.suppressed` webhooks (docs/decisions/0082).
+    const revoked = await recordRevocationEvents(deps);
+    if (revoked > 0) console.log(`Recorded the webhooks of ${revoked} revoked sales`);
     const webhooks = await sweepWebhooks(deps, { startup });
     if (webhooks.requeued > 0) {
       console.log(
@@ -43,6 +47,8 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   if (placed > 0) console.log(`Placed ${placed} waiting call-backs in paid call-back orders`);
   const summaries = await sendDeliverySummaries(deps);
   if (summaries > 0) console.log(`Sent ${summaries} daily delivery summaries`);
+  const digests = await sendRevocationDigests(deps);
+  if (digests > 0) console.log(`Sent ${digests} daily revocation digests`);
   const reminders = await sendCallbackReminders(deps);
   if (reminders > 0) console.log(`Sent ${reminders} call-back reminders`);
   const expired = await expireSuppressionUploads(deps);

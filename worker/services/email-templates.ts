@@ -162,6 +162,17 @@ export const emails = {
       ["Every call, its recording and returns are in your Lead Tracker: ", page(origin, "/dashboard")],
     ]),
 
+  /** The day's revocations (docs/decisions/0082): numbers masked, one line each. */
+  revocationDigest: (origin: string, digest: { firstName: string | null; day: string; lines: string[] }) =>
+    compose(`Numbers you bought added to Do Not Call on ${digest.day}`, [
+      hello(digest.firstName),
+      "",
+      `On ${digest.day} ${plural(digest.lines.length, "number")} you bought reached a Do Not Call list. Stop calling them:`,
+      ...digest.lines.map((line) => `- ${line}`),
+      "",
+      ["They are flagged in My Leads and your Lead Tracker: ", page(origin, "/dashboard")],
+    ]),
+
   transfersPaused: (origin: string, paused: { name: string | null; orderId: string; needsAdmin: boolean }) =>
     compose("Live transfers paused on your order", [
       hello(paused.name),

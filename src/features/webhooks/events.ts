@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "return.decided",
   "callback.delivered",
   "appointment.delivered",
+  "lead.suppressed",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -38,6 +39,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<AnyWebhookEventType, string> = {
     "A call-back was placed in one of your call-back orders: the prospect's contact, window and consent.",
   "appointment.delivered":
     "An appointment was placed in one of your call-back orders: the prospect's contact, set time and consent.",
+  "lead.suppressed":
+    "A number you bought (a lead, a transfer or a call-back, in the last 5 years) was added to a Do Not Call list: stop calling it.",
   test: 'A test event, sent by "Send test event" in your integration settings.',
 };
 
@@ -122,12 +125,18 @@ export const WEBHOOK_SUBJECT_OF: Record<AnyWebhookEventType, WebhookSubjectKind>
   "return.decided": "return",
   "callback.delivered": "callback",
   "appointment.delivered": "callback",
+  // Ordered under its item (`lead:`, `transfer:` or `callback:`), after the item's other events: see `revokedSubject`.
+  "lead.suppressed": "lead",
   test: "test",
 };
 
 /** 'transfer:<id>': the key deliveries are ordered by. */
 export const webhookSubject = (type: AnyWebhookEventType, subjectId: string): string =>
   `${WEBHOOK_SUBJECT_OF[type]}:${subjectId}`;
+
+/** The subject of a `lead.suppressed` event: the sold item it revokes, so it follows that item's own events. */
+export const revokedSubject = (itemType: "lead" | "transfer" | "callback", itemId: string): string =>
+  `${itemType}:${itemId}`;
 
 /**
  * Events of one subject in their natural order, for ties in time: a transfer is routed, then connected,
@@ -144,5 +153,6 @@ export const WEBHOOK_EVENT_RANK: Record<AnyWebhookEventType, number> = {
   "return.decided": 0,
   "callback.delivered": 0,
   "appointment.delivered": 0,
+  "lead.suppressed": 9,
   test: 0,
 };

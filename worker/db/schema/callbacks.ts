@@ -58,6 +58,8 @@ export const callbackOpportunities = sqliteTable(
     index("callback_opportunities_import_idx").on(t.importId, t.importBatch).where(sql`${t.importId} IS NOT NULL`),
     index("callback_opportunities_order_idx").on(t.orderId),
     index("callback_opportunities_buyer_phone_idx").on(t.buyerUserId, t.phoneKey, t.deliveredAt),
+    // Delivered call-backs by number: a list's new numbers find what was sold with them (docs/decisions/0082).
+    index("callback_opportunities_phone_delivered_idx").on(t.phoneKey, t.deliveredAt),
     index("callback_opportunities_unassigned_idx").on(t.windowEnd).where(sql`${t.orderId} IS NULL`),
     // A purchase's batch ends the buyer's other holds, and a release finds its order's (migration 0039).
     index("callback_opportunities_reserved_by_idx")

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { IMPORT_BATCH_STATUSES } from "../../../src/domain/csv-mapping";
+import { REVOKED_ITEM_TYPES, REVOKING_LIST_KINDS } from "../../../src/features/do-not-call/revocations";
 import {
   SUPPRESSION_CHECK_SUBJECTS,
   SUPPRESSION_LIST_KINDS,
@@ -224,4 +225,42 @@ export const doNotCallAlerts = sqliteTable(
     addresses: integer("addresses").notNull(),
   },
   (t) => [index("do_not_call_alerts_sent_idx").on(t.sentAt)],
+);
+
+/**
+ * A revocation (docs/decisions/0082): a number sold in the last 5 years (an aged lead, a billed transfer, a
+ * delivered call-back) became new on a shared list; one row per (item, list), written in the transaction
+ * that listed the number. The minute cron records its `lead.suppressed` webhook (`events_recorded_at`) and
+ * the daily digest lists it once (`digest_sent_at`).
+ */
+export const suppressionRevocations = sqliteTable(
+  "suppression_revocations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    itemType: text("item_type", { enum: REVOKED_ITEM_TYPES }).notNull(),
+    itemId: text("item_id").notNull(),
+    orderId: text("order_id"),
+    /** The number as the item stores it. */
+    phone: text("phone").notNull(),
+    listId: integer("list_id")
+      .notNull()
+      .references(() => suppressionLists.id, { onDelete: "cascade" }),
+    listKind: text("list_kind", { enum: REVOKING_LIST_KINDS }).notNull(),
+    /** When the item was bought (a transfer: routed). */
+    soldAt: integer("sold_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    eventsRecordedAt: integer("events_recorded_at", { mode: "timestamp_ms" }),
+    digestSentAt: integer("digest_sent_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("suppression_revocations_item_unique").on(t.itemType, t.itemId, t.listId),
+    index("suppression_revocations_user_idx").on(t.userId, t.createdAt),
+    index("suppression_revocations_pending_idx").on(t.createdAt).where(sql`${t.eventsRecordedAt} IS NULL`),
+    index("suppression_revocations_digest_idx").on(t.createdAt).where(sql`${t.digestSentAt} IS NULL`),
+    check("suppression_revocations_item_type_check", oneOf(t.itemType, REVOKED_ITEM_TYPES)),
+    check("suppression_revocations_list_kind_check", oneOf(t.listKind, REVOKING_LIST_KINDS)),
+  ],
 );

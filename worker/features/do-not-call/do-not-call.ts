@@ -11,6 +11,7 @@ import type { DoNotCallRequest } from "../../../src/features/do-not-call/schemas
 import { dayNumber, doNotCallConfirmation } from "../../../src/features/do-not-call/suppression";
 import type { Deps } from "../../deps";
 import { alertAdminsOfBurst } from "./do-not-call-alerts";
+import { revocationsStatement } from "./revocations";
 import { NOW_MS } from "./suppression-rules";
 
 const INTERNAL_LIST = "(SELECT id FROM suppression_lists WHERE kind = 'internal_dnc')";
@@ -47,6 +48,8 @@ export async function requestDoNotCall(
   const userAgent = client.userAgent ? client.userAgent.slice(0, USER_AGENT_MAX_LENGTH) : null;
   // Raw statements: one D1 transaction whose list count reads changes() of the insert before it.
   await db.batch([
+    // Before the number is listed: what was sold with it, when it is new on the list (docs/decisions/0082).
+    revocationsStatement(db, JSON.stringify([number]), "internal", deps.now),
     db
       .prepare(
         `INSERT INTO suppression_numbers (number, list_id, added_on) VALUES (?1, ${INTERNAL_LIST}, ?2)

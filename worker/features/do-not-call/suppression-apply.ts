@@ -18,6 +18,7 @@
 import { dayNumber } from "../../../src/features/do-not-call/suppression";
 import type { Deps } from "../../deps";
 import { optimizeDatabase } from "../../services/db-maintenance";
+import { revocationsStatement } from "./revocations";
 import type { SuppressionBatchMessage, SuppressionFinishMessage, SuppressionMessage } from "./suppression-messages";
 import {
   applyPrivateBatch,
@@ -133,6 +134,8 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
   const statements: D1PreparedStatement[] = [];
   if (add.length > 0) {
     statements.push(
+      // Before the numbers are listed: what was sold with a number new on the list (docs/decisions/0082).
+      revocationsStatement(db, adds, { id: list }, deps.now, queued),
       // Sorted keys append to the table (a registry file is sorted); a number already listed keeps its day.
       db
         .prepare(

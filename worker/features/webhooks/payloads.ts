@@ -15,6 +15,7 @@ import {
 import { agedLeads, callbackOpportunities, orders, returns, transfers } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { checkLeadCertificates, purchasedLeadConsent } from "../consent/index";
+import { revocationBuilder } from "./revocation-payloads";
 
 export interface EventRow {
   id: string;
@@ -184,6 +185,7 @@ const BUILDERS: Partial<Record<AnyWebhookEventType, (deps: Deps, ids: string[]) 
   "return.decided": returnBuilder,
   "callback.delivered": callbackBuilder,
   "appointment.delivered": callbackBuilder,
+  "lead.suppressed": revocationBuilder,
 };
 
 /**

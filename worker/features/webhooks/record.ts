@@ -26,8 +26,11 @@ export interface WebhookFact {
   userId: string | SQL;
   /** When the fact happened: the write's own `now`. */
   at: number;
-  /** Each subject, and the parts of its event id beyond the type (the fact's natural key). */
-  subjects: readonly { subjectId: string; idKeys: readonly string[] }[];
+  /**
+   * Each subject, and the parts of its event id beyond the type (the fact's natural key); `subject` orders
+   * the delivery under another key than `<kind>:<subjectId>` (a revocation, under the item it revokes).
+   */
+  subjects: readonly { subjectId: string; idKeys: readonly string[]; subject?: string }[];
   /**
    * True where the fact did happen in this batch, read after the fact's own statements ran (e.g. the
    * order is paid at `at`). Given the subject id as SQL, for facts that hold per subject.
@@ -114,12 +117,12 @@ export async function webhookRecording(
     if (fact.subjects.length === 0) continue;
     const events = await Promise.all(
       fact.subjects.map(
-        async ({ subjectId, idKeys }) =>
-          [await webhookEventIdFor(fact.type, ...idKeys), subjectId, webhookSubject(fact.type, subjectId)] as [
-            string,
-            string,
-            string,
-          ],
+        async ({ subjectId, idKeys, subject }) =>
+          [
+            await webhookEventIdFor(fact.type, ...idKeys),
+            subjectId,
+            subject ?? webhookSubject(fact.type, subjectId),
+          ] as [string, string, string],
       ),
     );
     statements.push(...statementsFor(db, fact, events));

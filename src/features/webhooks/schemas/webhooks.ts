@@ -10,8 +10,10 @@ import { RETURN_REASON_VALUES, type ReturnKind } from "../../../domain/returns.t
 import { z } from "../../../domain/schemas/zod.ts";
 import { TRANSFER_STATUSES } from "../../../domain/transfers.ts";
 import { CERTIFICATE_STATUS_LABELS, CERTIFICATE_STATUSES } from "../../consent/index.ts";
+import { REVOKED_ITEM_TYPES, REVOKING_LIST_KINDS } from "../../do-not-call/revocations.ts";
 import {
   type AnyWebhookEventType,
+  revokedSubject,
   TEST_EVENT_TYPE,
   WEBHOOK_API_VERSION,
   WEBHOOK_EVENT_DESCRIPTIONS,
@@ -162,6 +164,28 @@ const callbackDeliveredData = z.object({
   consent: webhookConsentSchema,
 });
 
+/** `lead.suppressed` (docs/decisions/0082): a sold item's number reached a shared Do Not Call list. */
+const leadSuppressedData = z.object({
+  item: z.object({
+    type: z.enum(REVOKED_ITEM_TYPES).meta({ description: "An aged lead, a live transfer or a call-back." }),
+    id: id("The lead, transfer or call-back, as in My Leads, the Lead Tracker or My Call-Backs.", "lead_5b0c4c5e"),
+  }),
+  orderId: orderId.nullable(),
+  phone: z
+    .string()
+    .max(30)
+    .meta({ description: "The number, masked: match the item by its id.", example: "(214) ***-****" }),
+  list: z.object({
+    kind: z.enum(REVOKING_LIST_KINDS).meta({
+      description:
+        "The list it reached: the national registry, a state list, known litigators or the shop's own requests.",
+      example: "national_dnc",
+    }),
+  }),
+  purchasedAt: isoTime.meta({ description: "When you bought the item (a transfer: when it was routed)." }),
+  suppressedAt: isoTime.meta({ description: "When the number reached the list." }),
+});
+
 const testData = z.object({ message: z.string().max(500).meta({ example: "A test event from your shop." }) });
 
 /** Each event's `data`, by type. */
@@ -176,6 +200,7 @@ const WEBHOOK_DATA_SCHEMAS = {
   "return.decided": returnDecidedData,
   "callback.delivered": callbackDeliveredData,
   "appointment.delivered": callbackDeliveredData,
+  "lead.suppressed": leadSuppressedData,
   [TEST_EVENT_TYPE]: testData,
 } as const satisfies Record<AnyWebhookEventType, z.ZodType>;
 type DataSchemas = typeof WEBHOOK_DATA_SCHEMAS;
@@ -192,6 +217,7 @@ export const WEBHOOK_SCHEMA_NAMES: Record<AnyWebhookEventType, string> = {
   "return.decided": "ReturnDecidedEvent",
   "callback.delivered": "CallbackDeliveredEvent",
   "appointment.delivered": "AppointmentDeliveredEvent",
+  "lead.suppressed": "LeadSuppressedEvent",
   [TEST_EVENT_TYPE]: "TestEvent",
 };
 
@@ -222,6 +248,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   "return.decided": envelope("return.decided"),
   "callback.delivered": envelope("callback.delivered"),
   "appointment.delivered": envelope("appointment.delivered"),
+  "lead.suppressed": envelope("lead.suppressed"),
   [TEST_EVENT_TYPE]: envelope(TEST_EVENT_TYPE),
 };
 
@@ -286,6 +313,8 @@ export function webhookEventSubject(event: WebhookEvent): string {
     case "callback.delivered":
     case "appointment.delivered":
       return webhookSubject(event.type, event.data.callbackId);
+    case "lead.suppressed":
+      return revokedSubject(event.data.item.type, event.data.item.id);
     case TEST_EVENT_TYPE:
       return webhookSubject(event.type, event.id);
   }

@@ -101,6 +101,14 @@ const SAMPLES: { [T in AnyWebhookEventType]: WebhookDataInput<T> } = {
     deliveredAt: "2026-11-24T15:00:00.000Z",
     consent: { optInAt: "2026-11-24T14:55:00.000Z" },
   },
+  "lead.suppressed": {
+    item: { type: "transfer", id: "tr_1" },
+    orderId: "ord_1",
+    phone: "(214) ***-****",
+    list: { kind: "national_dnc" },
+    purchasedAt: "2026-11-24T15:00:00.000Z",
+    suppressedAt: "2026-11-25T10:00:00.000Z",
+  },
   test: { message: "A test event from your shop." },
 };
 
@@ -116,7 +124,7 @@ describe("webhook payloads", () => {
     expect(webhookEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
   });
 
-  it("covers the eight events of the issue, the two call-back deliveries (docs/decisions/0060) and the test event", () => {
+  it("covers the eight events of the issue, the two call-back deliveries (docs/decisions/0060), the revocation (docs/decisions/0082) and the test event", () => {
     expect(WEBHOOK_EVENT_TYPES).toEqual([
       "lead.purchased",
       "transfer.routed",
@@ -128,6 +136,7 @@ describe("webhook payloads", () => {
       "return.decided",
       "callback.delivered",
       "appointment.delivered",
+      "lead.suppressed",
     ]);
     expect(Object.keys(WEBHOOK_EVENT_SCHEMAS).sort()).toEqual([...ALL_WEBHOOK_EVENT_TYPES].sort());
   });
@@ -175,9 +184,22 @@ describe("webhook payloads", () => {
     expect(webhookEventSubject(build("return.decided"))).toBe("return:ret_1");
     expect(webhookEventSubject(build("callback.delivered"))).toBe("callback:cb_1");
     expect(webhookEventSubject(build("appointment.delivered"))).toBe("callback:cb_2");
+    // A revocation is ordered under the item it revokes, after that item's own events.
+    expect(webhookEventSubject(build("lead.suppressed"))).toBe("transfer:tr_1");
     const test = build("test");
     expect(webhookEventSubject(test)).toBe(`test:${test.id}`);
     expect(returnSubjectKind("transfer")).toBe("transfer");
+  });
+
+  it("lead.suppressed names the item, a masked number and a shared list only, never a buyer's private list", () => {
+    expect(build("lead.suppressed").data).toMatchObject({ phone: "(214) ***-****", list: { kind: "national_dnc" } });
+    const privateList = { ...SAMPLES["lead.suppressed"], list: { kind: "buyer_private" } };
+    expect(() =>
+      buildWebhookEvent("lead.suppressed", privateList as WebhookDataInput<"lead.suppressed">, {
+        id: newWebhookEventId(),
+        createdAt: AT,
+      }),
+    ).toThrow(/kind/);
   });
 });
 
