@@ -2,12 +2,13 @@
  * Do Not Call lists (product rule 40) in the browser: an admin uploads a Do Not Call list and follows its progress to the
  * report; bad files get a clear message and change nothing; a stale list is flagged; /do-not-call
  * suppresses a number at once (with and without JavaScript); a buyer uploads a private list; a number
- * suppressed after purchase is flagged in My Leads.
+ * suppressed after purchase is flagged in My Leads, and a billed transfer's in the Lead Tracker, where the
+ * buyer sees the revocation (docs/decisions/0082).
  */
 import type { Page } from "@playwright/test";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { createUser, query } from "./database";
-import { expect, test } from "./fixtures";
+import { expect, signIn, test } from "./fixtures";
 
 const file = (name: string, text: string) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) });
 
@@ -209,6 +210,51 @@ test.describe("buyer: My Do Not Call list and flags after purchase", () => {
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Orders" }).click();
     await expect(page.getByTestId("order-not-charged")).toHaveText(
       "2 leads were on your Do Not Call list and were not charged.",
+    );
+  });
+
+  test("a buyer sees a revocation flag: a billed transfer whose number reached Do Not Call, in the Lead Tracker", async ({
+    page,
+  }) => {
+    const user = await createUser();
+    const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
+    const [partner] = query<{ id: string }>("SELECT id FROM partners ORDER BY created_at LIMIT 1");
+    const buyerId = sqlLiteral(owner?.id ?? "");
+    const orderId = `${user.username}-transfers`;
+    const transferId = `${user.username}-call`;
+    const [number] = numbers(1);
+    const routedAt = Date.now() - 86_400_000;
+    const day = new Date(routedAt).toISOString().slice(0, 10);
+    query(
+      `INSERT INTO orders (id, kind, quantity, unit_price_cents, total_cents, user_id, details, payment_intent_id, status, paid_at)
+       VALUES (${sqlLiteral(orderId)}, 'transfer', 5, 5000, 25000, ${buyerId}, '{}', ${sqlLiteral(`pi_e2e_${orderId}`)}, 'paid', ${routedAt})`,
+    );
+    query(
+      `INSERT INTO transfers (id, partner_id, order_id, buyer_user_id, buyer_key, first_name, last_name, phone, state, opt_in_at,
+         opt_in_url, transfer_phone, status, routed_at, expires_at, connected_at, ended_at, duration_seconds, billable,
+         buyer_local_day, partner_local_day)
+       VALUES (${sqlLiteral(transferId)}, ${sqlLiteral(partner?.id ?? "")}, ${sqlLiteral(orderId)}, ${buyerId}, ${buyerId},
+         'Revoked', 'Caller', '${number}', 'TX', ${routedAt - 60_000}, 'https://example.com/quote', '2145559000', 'completed',
+         ${routedAt}, ${routedAt}, ${routedAt + 5000}, ${routedAt + 305_000}, 300, 1, '${day}', '${day}')`,
+    );
+
+    const request = await page.request.post("/api/do-not-call", { data: { phone: String(number) } });
+    expect(request.status()).toBe(200);
+    // Written with the listing: the buyer's webhook and digest are told from this row.
+    expect(
+      query<{ item_type: string }>(
+        `SELECT item_type FROM suppression_revocations WHERE item_id = ${sqlLiteral(transferId)} AND user_id = ${buyerId}`,
+      ),
+    ).toEqual([{ item_type: "transfer" }]);
+
+    await signIn(page, user.username, user.password, "/dashboard?view=lead-tracker");
+    await expect(page.getByRole("heading", { name: "Lead Tracker" })).toBeVisible();
+    const row = page
+      .getByRole("region", { name: "Delivered transfers" })
+      .locator("tr")
+      .filter({ hasText: "Revoked Caller" });
+    await expect(row.getByTestId("dnc-flag")).toHaveText(
+      `Added to Do Not Call on ${new Date().toISOString().slice(0, 10)}`,
     );
   });
 });
