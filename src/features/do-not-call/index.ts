@@ -2,4 +2,6 @@
  * The do-not-call feature's public face (src/ half): other features import it from here alone
  * (docs/decisions/0077-one-folder-per-feature.md).
  */
+
+export * from "./revocations";
 export * from "./suppression";

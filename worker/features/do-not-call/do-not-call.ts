@@ -49,7 +49,7 @@ export async function requestDoNotCall(
   // Raw statements: one D1 transaction whose list count reads changes() of the insert before it.
   await db.batch([
     // Before the number is listed: what was sold with it, when it is new on the list (docs/decisions/0082).
-    revocationsStatement(db, JSON.stringify([number]), "internal", deps.now),
+    revocationsStatement(deps, JSON.stringify([number]), "internal"),
     db
       .prepare(
         `INSERT INTO suppression_numbers (number, list_id, added_on) VALUES (?1, ${INTERNAL_LIST}, ?2)

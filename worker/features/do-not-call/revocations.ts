@@ -10,12 +10,12 @@
 import { and, asc, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { maskPhone } from "../../../src/domain/masking";
 import { digestDays, revocationLine, revocationSince } from "../../../src/features/do-not-call/revocations";
-import { revokedSubject } from "../../../src/features/webhooks/events";
+import { revokedSubject } from "../../../src/features/webhooks/index";
 import { suppressionRevocations, users } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { emails } from "../../services/email-templates";
 import { sendMail, siteOrigin } from "../../services/mail";
-import { type WebhookFact, webhookRecording } from "../webhooks/record";
+import { type WebhookFact, webhookRecording } from "../webhooks/index";
 
 /**
  * The SQL of `revocationsStatement` (binds: ?1 the numbers as JSON, ?2 now, ?3 the earliest sale). Raw SQL
@@ -49,17 +49,17 @@ export function revocationsSql(list: { id: number } | "internal", guard = "1"): 
 
 /**
  * The statement that writes the revocations of `numbers` (a JSON list of phone keys, up to a batch's 2,000)
- * becoming new on the active shared list `list` at `now`, guarded by `guard` (SQL text: the batch is still
+ * becoming new on the active shared list `list` at `deps.now`, guarded by `guard` (SQL text: the batch is still
  * to apply). It must run BEFORE the statement that lists the numbers: a number the list already holds
  * revokes nothing.
  */
 export const revocationsStatement = (
-  db: D1Database,
+  deps: Pick<Deps, "env" | "now">,
   numbers: string,
   list: { id: number } | "internal",
-  now: number,
   guard = "1",
-): D1PreparedStatement => db.prepare(revocationsSql(list, guard)).bind(numbers, now, revocationSince(now));
+): D1PreparedStatement =>
+  deps.env.DB.prepare(revocationsSql(list, guard)).bind(numbers, deps.now, revocationSince(deps.now));
 
 /** Revocations whose webhook the cron records per run at most (the rest go on the next minute). */
 const EVENTS_PER_RUN = 500;

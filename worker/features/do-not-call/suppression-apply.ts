@@ -135,7 +135,7 @@ export async function applySuppressionBatch(deps: Deps, message: SuppressionBatc
   if (add.length > 0) {
     statements.push(
       // Before the numbers are listed: what was sold with a number new on the list (docs/decisions/0082).
-      revocationsStatement(db, adds, { id: list }, deps.now, queued),
+      revocationsStatement(deps, adds, { id: list }, queued),
       // Sorted keys append to the table (a registry file is sorted); a number already listed keeps its day.
       db
         .prepare(

@@ -10,7 +10,7 @@ import { RETURN_REASON_VALUES, type ReturnKind } from "../../../domain/returns.t
 import { z } from "../../../domain/schemas/zod.ts";
 import { TRANSFER_STATUSES } from "../../../domain/transfers.ts";
 import { CERTIFICATE_STATUS_LABELS, CERTIFICATE_STATUSES } from "../../consent/index.ts";
-import { REVOKED_ITEM_TYPES, REVOKING_LIST_KINDS } from "../../do-not-call/revocations.ts";
+import { REVOKED_ITEM_TYPES, REVOKING_LIST_KINDS } from "../../do-not-call/index.ts";
 import {
   type AnyWebhookEventType,
   revokedSubject,
