@@ -247,7 +247,7 @@ test.describe("buyer: My Do Not Call list and flags after purchase", () => {
       ),
     ).toEqual([{ item_type: "transfer" }]);
 
-    await signIn(page, user.username, user.password, "/dashboard?view=lead-tracker");
+    await signIn(page, user.username, user.password, "/dashboard/lead-tracker");
     await expect(page.getByRole("heading", { name: "Lead Tracker" })).toBeVisible();
     const row = page
       .getByRole("region", { name: "Delivered transfers" })
