@@ -130,6 +130,19 @@ describe("a shared list's new numbers revoke what was sold with them", () => {
     expect(await revocationsOf(ann.user.id)).toEqual([]);
   });
 
+  it("a batch of 2,000 numbers finds the few sold among them, in the one transaction that lists them", async () => {
+    const { cookie: admin } = await signedIn({ isAdmin: true });
+    const ann = await signedIn();
+    const sold = await Promise.all(Array.from({ length: 10 }, () => soldLead(ann.user.id)));
+    const soldKeys = sold.map((lead) => Number(phoneKey(lead.phone)));
+    const filler = Array.from({ length: 1990 }, (_, i) => 3_125_550_000 + i);
+    const upload = await uploadList({ cookie: admin, kind: "state_dnc", add: [...filler, ...soldKeys].sort() });
+    expect(upload.status).toBe("done");
+    const rows = await revocationsOf(ann.user.id);
+    expect(rows.map((row) => row.item_id).sort()).toEqual(sold.map((lead) => lead.id).sort());
+    expect(new Set(rows.map((row) => row.list_kind))).toEqual(new Set(["state_dnc"]));
+  });
+
   it("finds a batch's sold items by index, never by scanning a table", async () => {
     for (const list of [{ id: 1 }, "internal"] as const) {
       const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${revocationsSql(list)}`)
