@@ -8,10 +8,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { drizzle } from "drizzle-orm/d1";
 import { type NewUser, userRow } from "../../scripts/demo-data.ts";
 import { inlinedSql, statements } from "../../scripts/lib/drizzle-sql.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
+import * as schema from "../../worker/db/schema";
 import { users } from "../../worker/db/schema";
+import { type Database, startSequenceAt } from "../worker/factories/db";
+import { d1StandIn } from "./d1-stand-in";
 import { setupValue } from "./fixtures";
 
 let opened: DatabaseSync | undefined;
@@ -37,6 +41,21 @@ export function query<Row>(sql: string): Row[] {
   const unprepared = sql.trim().replace(/;$/, "").slice(statement.sourceSQL.trim().replace(/;$/, "").length);
   if (unprepared.trim()) throw new Error(`query() runs one statement; this SQL has more: ${sql}`);
   return statement.all().map((row) => ({ ...row }) as Row);
+}
+
+let handle: Database | undefined;
+
+/**
+ * The Worker tests' factories' drizzle handle on the server's database (tests/worker/factories/*.ts, not
+ * their index: that one brings workerd's `env`). This process takes its own range of factory numbers, as the
+ * other test worker and earlier runs on the same state share the database.
+ */
+export function e2eDb(): Database {
+  if (!handle) {
+    startSequenceAt(1_000_000 + Math.floor(Math.random() * 90_000_000));
+    handle = drizzle(d1StandIn(database()) as unknown as Parameters<typeof drizzle>[0], { schema });
+  }
+  return handle;
 }
 
 let created = 0;

@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { BUNDLE_NEEDS_ACCOUNT, bundleStockMessage } from "../../src/domain/aged-lead-bundles";
 import { insertLeads } from "./bundle-fixtures";
+import { createSuppressionList, testDb } from "./factories";
 import { callApi, sessionCookie, signedIn } from "./helpers";
 import { orderRow, payWithCard, simulatedIntentOf } from "./payment-fixtures";
 
@@ -104,14 +105,11 @@ describe("survey bundles fill at payment", () => {
     const listed = await env.DB.prepare("SELECT phone_key FROM aged_leads WHERE id = ?")
       .bind(leads[0])
       .first<{ phone_key: number }>();
-    const list = await env.DB.prepare(
-      "INSERT INTO suppression_lists (kind, name, owner_user_id, numbers) VALUES ('buyer_private', 'Mine', ?, 1) RETURNING id",
-    )
-      .bind(user?.id)
-      .first<{ id: number }>();
-    await env.DB.prepare("INSERT INTO suppression_numbers (number, list_id, added_on) VALUES (?, ?, 0)")
-      .bind(listed?.phone_key, list?.id)
-      .run();
+    await createSuppressionList(testDb(), [listed?.phone_key ?? 0], {
+      kind: "buyer_private",
+      name: "Mine",
+      ownerUserId: user?.id,
+    });
 
     expect((await payWithCard(start.clientSecret)).status).toBe(200);
     const mine = await myLeadIds(buyer.cookie);

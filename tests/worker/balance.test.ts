@@ -5,19 +5,11 @@ import type { BalanceView } from "../../src/domain/returns";
 import { createDeps } from "../../worker/deps";
 import { applyBalance, balanceOf, refundBalance } from "../../worker/services/balance";
 import { expireReservations, processPaymentEvent } from "../../worker/services/orders";
+import { createCredit, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";
 import { buyLeads, createLeads, orderRow, payWithCard, type Started } from "./payment-fixtures";
 
 type Checkout = Started & { balanceAppliedCents: number; paidWithBalance: boolean };
-
-/** A ledger credit as an approved aged-lead return writes it. */
-async function credit(userId: string, amountCents: number) {
-  await env.DB.prepare(
-    "INSERT INTO balance_ledger (id, user_id, amount_cents, reason) VALUES (?, ?, ?, 'return_credit')",
-  )
-    .bind(crypto.randomUUID(), userId, amountCents)
-    .run();
-}
 
 async function balance(cookie: string): Promise<BalanceView> {
   const response = await callApi("/api/balance", { cookie });
@@ -29,8 +21,8 @@ describe("the balance", () => {
   it("is the sum of the ledger", async () => {
     const buyer = await signedIn();
     expect(await balance(buyer.cookie)).toEqual({ balanceCents: 0, entries: [] });
-    await credit(buyer.user.id, 500);
-    await credit(buyer.user.id, 300);
+    await createCredit(testDb(), buyer.user.id, 500);
+    await createCredit(testDb(), buyer.user.id, 300);
     const view = await balance(buyer.cookie);
     expect(view.balanceCents).toBe(800);
     expect(view.entries.map((entry) => entry.amountCents).sort()).toEqual([300, 500]);
@@ -39,7 +31,7 @@ describe("the balance", () => {
 
   it("is applied at the next aged-lead checkout and the card pays the rest", async () => {
     const buyer = await signedIn();
-    await credit(buyer.user.id, 300);
+    await createCredit(testDb(), buyer.user.id, 300);
     const started = await buyLeads(buyer.cookie, await createLeads(2)); // 2 × $5.00
     expect(started.status).toBe(200);
     const checkout = await started.json<Checkout>();
@@ -55,7 +47,7 @@ describe("the balance", () => {
 
   it("pays an order it covers without a card", async () => {
     const buyer = await signedIn();
-    await credit(buyer.user.id, 1200);
+    await createCredit(testDb(), buyer.user.id, 1200);
     const [lead] = await createLeads(1);
     const checkout = await (await buyLeads(buyer.cookie, [lead ?? ""])).json<Checkout>();
     expect(checkout).toMatchObject({ amountCents: 0, balanceAppliedCents: 500, paidWithBalance: true });
@@ -70,7 +62,7 @@ describe("the balance", () => {
   it("is applied once per order and never goes below zero, even for two checkouts at once", async () => {
     const buyer = await signedIn();
     const deps = createDeps(env);
-    await credit(buyer.user.id, 500);
+    await createCredit(testDb(), buyer.user.id, 500);
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
     const applied = await Promise.all([
       applyBalance(deps, buyer.user.id, a, 400),
@@ -86,7 +78,7 @@ describe("the balance", () => {
 
   it("two parallel checkouts through the API spend the balance at most once", async () => {
     const buyer = await signedIn();
-    await credit(buyer.user.id, 500);
+    await createCredit(testDb(), buyer.user.id, 500);
     const leads = await createLeads(4);
     const answers = await Promise.all([
       buyLeads(buyer.cookie, leads.slice(0, 2)),
@@ -109,7 +101,7 @@ describe("the balance", () => {
 
   it("comes back when the order is cancelled or its reservation expires, once", async () => {
     const buyer = await signedIn();
-    await credit(buyer.user.id, 300);
+    await createCredit(testDb(), buyer.user.id, 300);
     const checkout = await (await buyLeads(buyer.cookie, await createLeads(1))).json<Checkout>();
     expect(checkout.balanceAppliedCents).toBe(300);
     expect((await balance(buyer.cookie)).balanceCents).toBe(0);
@@ -127,7 +119,7 @@ describe("the balance", () => {
 
   it("comes back when the card payment is fully refunded", async () => {
     const buyer = await signedIn();
-    await credit(buyer.user.id, 200);
+    await createCredit(testDb(), buyer.user.id, 200);
     const checkout = await (await buyLeads(buyer.cookie, await createLeads(1))).json<Checkout>();
     expect((await payWithCard(checkout.clientSecret)).status).toBe(200);
     const order = await orderRow(checkout.orderId);
@@ -148,7 +140,7 @@ describe("the balance", () => {
 
   it("is not given back for a paid order", async () => {
     const buyer = await signedIn();
-    await credit(buyer.user.id, 200);
+    await createCredit(testDb(), buyer.user.id, 200);
     const checkout = await (await buyLeads(buyer.cookie, await createLeads(1))).json<Checkout>();
     expect((await payWithCard(checkout.clientSecret)).status).toBe(200);
     await refundBalance(createDeps(env), checkout.orderId);

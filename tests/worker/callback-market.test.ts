@@ -12,6 +12,7 @@ import { scheduled } from "../../worker/scheduled";
 import { balanceOf } from "../../worker/services/balance";
 import { fillCallbackOrders } from "../../worker/services/callbacks";
 import { expireReservations } from "../../worker/services/orders";
+import { createCallbackOrder, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";
 import { buy, credit, HOUR, listing, orderOf, row, stock } from "./market-fixtures";
 import { orderRow, payWithCard } from "./payment-fixtures";
@@ -254,13 +255,7 @@ describe("buying", () => {
     expect(again?.reserved_order_id).not.toBe(first?.reserved_order_id);
     expect(Number(again?.reserved_until)).toBeLessThanOrEqual(Date.now() + 60_000);
     // A paid call-back order it fits is waiting; once the hold has lapsed, the sweep's run places it.
-    const orderId = crypto.randomUUID();
-    await env.DB.prepare(
-      `INSERT INTO orders (id, kind, quantity, unit_price_cents, total_cents, user_id, details, payment_intent_id, status, paid_at)
-       VALUES (?, 'survey', 1, 1500, 1500, ?, '{"leadType":"Call-Backs","totalCallbacks":1}', ?, 'paid', ?)`,
-    )
-      .bind(orderId, (await signedIn()).user.id, `pi_test_${orderId}`, Date.now())
-      .run();
+    const { id: orderId } = await createCallbackOrder(testDb(), { quantity: 1, userId: (await signedIn()).user.id });
     expect(await fillCallbackOrders(deps())).toBe(0);
     await env.DB.prepare("UPDATE callback_opportunities SET reserved_until = ? WHERE id = ?")
       .bind(Date.now() - 1, item.id)
@@ -274,12 +269,7 @@ describe("buying", () => {
     const buyer = await signedIn();
     const item = await stock({ kind: "callback" });
     expect((await buy(buyer.cookie, item.id)).status).toBe(200);
-    await env.DB.prepare(
-      `INSERT INTO orders (id, kind, quantity, unit_price_cents, total_cents, user_id, details, payment_intent_id, status, paid_at)
-       VALUES (?, 'survey', 5, 1500, 7500, ?, '{"leadType":"Call-Backs","totalCallbacks":5}', ?, 'paid', ?)`,
-    )
-      .bind(crypto.randomUUID(), (await signedIn()).user.id, `pi_test_${crypto.randomUUID()}`, Date.now())
-      .run();
+    await createCallbackOrder(testDb(), { userId: (await signedIn()).user.id });
     expect(await fillCallbackOrders(deps())).toBe(0);
     expect(await row(item.id)).toMatchObject({ order_id: null });
     await env.DB.prepare("UPDATE orders SET status = 'completed' WHERE kind = 'survey' AND status = 'paid'").run();

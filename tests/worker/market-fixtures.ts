@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { MarketCallback } from "../../src/domain/callback-market";
 import { callbackOpportunities } from "../../worker/db/schema";
+import { createCredit, testDb } from "./factories";
 import { callApi } from "./helpers";
 import { deps } from "./transfer-fixtures";
 
@@ -66,9 +67,5 @@ export async function row(id: string) {
 
 /** A ledger credit as an approved aged-lead return writes it. */
 export async function credit(userId: string, amountCents: number) {
-  await env.DB.prepare(
-    "INSERT INTO balance_ledger (id, user_id, amount_cents, reason) VALUES (?, ?, ?, 'return_credit')",
-  )
-    .bind(crypto.randomUUID(), userId, amountCents)
-    .run();
+  await createCredit(testDb(), userId, amountCents);
 }

@@ -8,6 +8,7 @@ import { leadAreaCode } from "../../src/domain/leads";
 import { leadMatchesLocation, parseLocationFilter } from "../../src/domain/location-filter";
 import { MAX_RESERVED_LEADS } from "../../src/domain/orders";
 import type { AgedLeadPage, OwnedLeadPage } from "../../src/domain/schemas/dashboard";
+import { createLeads, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";
 
 const DAY = 86_400_000;
@@ -21,30 +22,24 @@ interface NewLead {
   soldAt?: number;
 }
 
-/** Inserts leads in one statement (one JSON parameter); answers their ids in the given order. */
-async function insertLeads(leads: NewLead[]): Promise<string[]> {
+/** Inserts leads through the lead factory (as few statements as D1 allows); answers their ids in the given order. */
+function insertLeads(leads: NewLead[]): Promise<string[]> {
   batchCount += 1;
   const now = Date.now();
-  const rows = leads.map((lead, i) => ({
-    id: `t${batchCount}-${i}-${crypto.randomUUID().slice(0, 8)}`,
-    phone: lead.phone,
-    state: lead.state,
-    formFillTime: now - 20 * DAY,
-    dedupeKey: `${lead.phone}|${now}|${batchCount}|${i}`,
-    createdAt: lead.createdAt ?? now + i,
-    soldTo: lead.soldTo ?? null,
-    soldAt: lead.soldAt ?? null,
-  }));
-  await env.DB.prepare(
-    `INSERT INTO aged_leads (id, name, email, phone, state, form_fill_time, dedupe_key, created_at, sold_to_user_id, sold_order_id, sold_at)
-     SELECT value ->> 'id', 'Mary Johnson', 'mary@example.com', value ->> 'phone', value ->> 'state', value ->> 'formFillTime',
-            value ->> 'dedupeKey', value ->> 'createdAt', value ->> 'soldTo', CASE WHEN value ->> 'soldTo' IS NOT NULL THEN 'seeded' END,
-            value ->> 'soldAt'
-     FROM json_each(?)`,
-  )
-    .bind(JSON.stringify(rows))
-    .run();
-  return rows.map((row) => row.id);
+  return createLeads(testDb(), leads.length, (i) => {
+    const lead = leads[i] ?? { state: "", phone: "" };
+    return {
+      id: `t${batchCount}-${i}-${crypto.randomUUID().slice(0, 8)}`,
+      phone: lead.phone,
+      state: lead.state,
+      formFillTime: new Date(now - 20 * DAY),
+      dedupeKey: `${lead.phone}|${now}|${batchCount}|${i}`,
+      createdAt: new Date(lead.createdAt ?? now + i),
+      soldToUserId: lead.soldTo ?? null,
+      soldOrderId: lead.soldTo ? "seeded" : null,
+      soldAt: lead.soldAt === undefined ? null : new Date(lead.soldAt),
+    };
+  });
 }
 
 async function list(cookie: string, location: string, page = 1) {

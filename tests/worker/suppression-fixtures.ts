@@ -1,9 +1,9 @@
 /** Suppression list uploads driven as the browser drives them, leads in states of their own, and lists read back. */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { leadDedupeKey } from "../../src/domain/leads";
 import type { SuppressionListView, SuppressionUploadView } from "../../src/features/do-not-call/schemas/suppression";
 import type { SuppressionFileKind } from "../../src/features/do-not-call/suppression-file";
+import { createLeads, testDb } from "./factories";
 import { callApi, deliverToQueue } from "./helpers";
 
 export const today = () => new Date().toISOString().slice(0, 10);
@@ -21,20 +21,15 @@ export function freshPhone(): string {
 }
 
 /** Unsold leads, ten days old, one per phone; answers their ids in order. */
-export async function insertLeads(state: string, phones: string[]): Promise<string[]> {
-  const formFillTime = Date.now() - 10 * 86_400_000;
-  const rows = phones.map((phone) => ({
-    id: crypto.randomUUID(),
-    phone,
-    dedupeKey: leadDedupeKey(phone, formFillTime),
+export function insertLeads(state: string, phones: string[]): Promise<string[]> {
+  const formFillTime = new Date(Date.now() - 10 * 86_400_000);
+  return createLeads(testDb(), phones.length, (i) => ({
+    phone: phones[i],
+    state,
+    name: "Dana Lead",
+    email: "dana@example.com",
+    formFillTime,
   }));
-  await env.DB.prepare(
-    `INSERT INTO aged_leads (id, name, email, phone, state, form_fill_time, dedupe_key)
-     SELECT value ->> 'id', 'Dana Lead', 'dana@example.com', value ->> 'phone', ?1, ?2, value ->> 'dedupeKey' FROM json_each(?3)`,
-  )
-    .bind(state, formFillTime, JSON.stringify(rows))
-    .run();
-  return rows.map((row) => row.id);
 }
 
 export const emptyReport = (accepted: number) => ({

@@ -24,7 +24,7 @@ export async function paidLiveTransferOrder(deps: Deps, orderId: string) {
  * Counts of delivered transfers are kept.
  */
 export function deliverySettingsStatements(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   orderId: string,
   transfersTotal: number,
   settings: DeliverySettings,
@@ -51,7 +51,7 @@ export function deliverySettingsStatements(
 
 /** Creates or replaces an order's delivery settings in one transaction (see deliverySettingsStatements). */
 export async function saveDeliverySettings(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   orderId: string,
   transfersTotal: number,
   settings: DeliverySettings,

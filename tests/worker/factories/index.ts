@@ -4,10 +4,12 @@
  * default is unique within the file and every override is a column of worker/db/schema/.
  */
 export { createAgent } from "./agents";
+export { createCredit } from "./balance";
 export { createCallback } from "./callbacks";
-export { testDb } from "./db";
 export { createLead, createLeads } from "./leads";
 export { createAgedLeadOrder, createCallbackOrder, createOpenOrder, createOrder } from "./orders";
 export { createPartner } from "./partners";
+export { createSuppressionList } from "./suppression";
+export { testDb } from "./test-db";
 export { createTransfer, transferRow } from "./transfers";
 export { createAdmin, createBuyer } from "./users";

@@ -2,7 +2,7 @@
 import type { DeliverySettings } from "../../../src/domain/transfers";
 import { orders } from "../../../worker/db/schema";
 import { saveDeliverySettings } from "../../../worker/services/order-delivery";
-import { type Database, depsOf } from "./db";
+import type { Database } from "./db";
 import { createBuyer } from "./users";
 
 /** Any column of `orders`; the buyer is made unless `userId` is given (null: a guest's order). */
@@ -62,7 +62,7 @@ export async function createOpenOrder(
 ): Promise<TestOrder> {
   const order = await createOrder(db, { ...overrides, kind: "transfer" });
   const given = Object.fromEntries(Object.entries(delivery).filter(([, value]) => value !== undefined));
-  await saveDeliverySettings(depsOf(db), order.id, order.quantity, { ...OPEN_DELIVERY, ...given });
+  await saveDeliverySettings({ db }, order.id, order.quantity, { ...OPEN_DELIVERY, ...given });
   return order;
 }
 

@@ -1,7 +1,7 @@
 /** A partner (call center) with its user, its row and one working API key (decision 0067). */
 import { partners } from "../../../worker/db/schema";
 import { createApiKey, hashApiKey, keyOwnerOf, keyOwnerQuery } from "../../../worker/features/partners/api-keys";
-import { type Database, depsOf, nextNumber } from "./db";
+import { type Database, nextNumber } from "./db";
 import { createBuyer, type UserOverrides } from "./users";
 
 /** Any column of `partners` but its user, which the factory makes (`user` sets that user's columns). */
@@ -36,9 +36,9 @@ export async function createPartner(db: Database, overrides: PartnerOverrides = 
     })
     .returning();
   if (!row) throw new Error("the partner was not inserted");
-  const { key, apiKey } = await createApiKey(depsOf(db), row.id, "Dialer");
+  const { key, apiKey } = await createApiKey({ db }, row.id, "Dialer");
   // The partner-key middleware's own lookup: unknown or revoked keys are 401.
-  const owner = keyOwnerOf(await keyOwnerQuery(depsOf(db), await hashApiKey(key)));
+  const owner = keyOwnerOf(await keyOwnerQuery({ db }, await hashApiKey(key)));
   const profile = {
     id: row.id,
     businessName: row.businessName,

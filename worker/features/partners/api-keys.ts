@@ -51,7 +51,7 @@ const activeKeysOf = (partnerId: string) =>
  * MAX_ACTIVE_API_KEYS active keys: the insert itself counts them, so keys created at once cannot pass it.
  */
 export async function createApiKey(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   partnerId: string,
   name: string,
 ): Promise<{ key: string; apiKey: ApiKeyView }> {
@@ -129,7 +129,7 @@ export function partnerApiKeys(deps: Deps, partnerId: string) {
 }
 
 /** The lookup of a key by its hash, as a query the caller may run in a batch beside others. */
-export function keyOwnerQuery(deps: Deps, keyHash: string) {
+export function keyOwnerQuery(deps: Pick<Deps, "db">, keyHash: string) {
   return deps.db
     .select({
       apiKeyId: apiKeys.id,

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ImportStatus } from "../../../../src/domain/schemas/admin-leads";
 import type { AgedLeadPage } from "../../../../src/domain/schemas/dashboard";
 import { CONSENT_MESSAGES } from "../../../../src/features/consent/schemas/consent";
+import { createLeads as createFactoryLeads, testDb } from "../../../../tests/worker/factories";
 import { bulkRow, callApi, deliverToQueue, signedIn, uniquePhones } from "../../../../tests/worker/helpers";
 import { createLeads, payWithCard, type Started } from "../../../../tests/worker/payment-fixtures";
 
@@ -237,33 +238,28 @@ describe("an upload that sells only leads with a certificate", () => {
 });
 
 describe("the marketplace's 'with certificate' filter", () => {
-  /** Leads inserted straight into D1: every third certified, some sold, reserved or withheld. */
+  /** Leads through the lead factory: every third certified, some sold, reserved or withheld. */
   async function insertMix(count: number) {
     const base = Date.now() + 20 * 86_400_000;
-    const rows = Array.from({ length: count }, (_, i) => {
-      const number = `${["601", "602", "603", "604"][i % 4]}556${String(i).padStart(4, "0")}`;
+    await createFactoryLeads(testDb(), count, (i) => {
+      const certified = i % 3 === 1 || i % 7 === 0;
+      const id = `cert-${i}-${crypto.randomUUID().slice(0, 8)}`;
       return {
-        id: `cert-${i}-${crypto.randomUUID().slice(0, 8)}`,
-        phone: number,
+        id,
+        name: "Mary Johnson",
+        email: null,
+        phone: `${["601", "602", "603", "604"][i % 4]}556${String(i).padStart(4, "0")}`,
         state: ["PX", "PY", "Pennsylvania-ish"][i % 3],
-        createdAt: base + Math.floor(i / 4),
-        certified: i % 3 === 1 || i % 7 === 0 ? 1 : 0,
-        trustedFormUrl: i % 3 === 1 || i % 7 === 0 ? CERT_URL : null,
-        withheld: i % 11 === 5 && !(i % 3 === 1 || i % 7 === 0) ? 1 : 0,
-        soldAt: i % 13 === 4 ? Date.now() : null,
-        reservedUntil: i % 17 === 2 ? Date.now() + 600_000 : null,
+        formFillTime: new Date(base + Math.floor(i / 4)),
+        dedupeKey: id,
+        createdAt: new Date(base + Math.floor(i / 4)),
+        certified,
+        trustedFormUrl: certified ? CERT_URL : null,
+        withheld: i % 11 === 5 && !certified,
+        soldAt: i % 13 === 4 ? new Date() : null,
+        reservedUntil: i % 17 === 2 ? new Date(Date.now() + 600_000) : null,
       };
     });
-    await env.DB.prepare(
-      `INSERT INTO aged_leads (id, name, phone, state, form_fill_time, dedupe_key, created_at, certified, trusted_form_url,
-         withheld, sold_at, reserved_until)
-       SELECT value ->> 'id', 'Mary Johnson', value ->> 'phone', value ->> 'state', value ->> 'createdAt', value ->> 'id',
-              value ->> 'createdAt', value ->> 'certified', value ->> 'trustedFormUrl', value ->> 'withheld',
-              value ->> 'soldAt', value ->> 'reservedUntil'
-       FROM json_each(?)`,
-    )
-      .bind(JSON.stringify(rows))
-      .run();
   }
 
   /** The certified list as the rule defines it, from every row (newest first, then id). */

@@ -19,6 +19,7 @@ import {
   newPhone,
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
+import { suppressionChecks } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { recordTransferEvent, routeTransfer } from "../../../services/transfers";
 import { NOT_CONFIGURED_MESSAGES } from "../consent-certificates";
@@ -150,14 +151,38 @@ describe("the consent record of a purchased lead", () => {
       const lead = await ownedLead(buyer.user.id, orderId, FULL);
       const checkedAt = Date.UTC(2026, 5, 1, 12);
       // Name, kind and day are copied into the check: a later rename or refresh of a list does not rewrite it.
-      await env.DB.prepare(
-        `INSERT INTO suppression_checks (subject_type, subject_id, list_id, list_kind, list_name, refreshed_on, list_numbers, checked_at)
-         VALUES ('order', ?1, 9001, 'national_dnc', 'National DNC, area codes 201-989', '2026-05-28', 5000000, ?2),
-                ('order', ?1, 9002, 'litigator', 'Litigators', '2026-05-30', 12000, ?2),
-                ('order', 'another', 9001, 'national_dnc', 'National DNC', '2026-05-01', 1, ?2)`,
-      )
-        .bind(orderId, checkedAt)
-        .run();
+      const check = { subjectType: "order", checkedAt: new Date(checkedAt) } as const;
+      await testDb()
+        .insert(suppressionChecks)
+        .values([
+          {
+            ...check,
+            subjectId: orderId,
+            listId: 9001,
+            listKind: "national_dnc",
+            listName: "National DNC, area codes 201-989",
+            refreshedOn: "2026-05-28",
+            listNumbers: 5000000,
+          },
+          {
+            ...check,
+            subjectId: orderId,
+            listId: 9002,
+            listKind: "litigator",
+            listName: "Litigators",
+            refreshedOn: "2026-05-30",
+            listNumbers: 12000,
+          },
+          {
+            ...check,
+            subjectId: "another",
+            listId: 9001,
+            listKind: "national_dnc",
+            listName: "National DNC",
+            refreshedOn: "2026-05-01",
+            listNumbers: 1,
+          },
+        ]);
       const record = await (
         await callApi(`/api/my-leads/${lead.id}/consent`, { cookie: buyer.cookie })
       ).json<ConsentRecord>();

@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { notChargedMessage } from "../../../../src/features/do-not-call/private-lists";
+import { createCredit, testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { buyLeads, orderRow, payWithCard, simulatedIntentOf } from "../../../../tests/worker/payment-fixtures";
 import {
@@ -204,11 +205,7 @@ describe("a listed lead on the buyer's private list is never charged", () => {
     const [onList, clean] = await insertLeads(uniqueState(), [phone, freshPhone()]);
     await uploadList({ cookie: buyer.cookie, as: "buyer", name: "Mine", add: [Number(phone)] });
     // A balance that pays the whole order: nothing goes to a card.
-    await env.DB.prepare(
-      "INSERT INTO balance_ledger (id, user_id, amount_cents, reason) VALUES (?, ?, 100000, 'return_credit')",
-    )
-      .bind(crypto.randomUUID(), buyer.user.id)
-      .run();
+    await createCredit(testDb(), buyer.user.id, 100000);
     const response = await buyLeads(buyer.cookie, [onList ?? "", clean ?? ""]);
     expect(response.status).toBe(200);
     const started = await response.json<{ orderId: string; paidWithBalance: boolean; balanceAppliedCents: number }>();

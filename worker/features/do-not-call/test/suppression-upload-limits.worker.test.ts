@@ -19,6 +19,7 @@ import {
   uploadList,
   uploadStatus,
 } from "../../../../tests/worker/suppression-fixtures";
+import { rateLimitWindows } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { expireSuppressionUploads } from "../suppression-resend";
 
@@ -223,9 +224,13 @@ describe("a buyer's private list is bounded", () => {
       .all<{ id: number }>();
     const receiving = results[0]?.id ?? 0;
     // This minute's batches used up (as if sent a moment ago).
-    await env.DB.prepare("INSERT INTO rate_limit_windows (key, window_start, hits) VALUES (?, ?, ?)")
-      .bind(`suppression-batches:${user.id}`, Date.now(), PRIVATE_LIST_LIMITS.batchesPerMinute)
-      .run();
+    await createDeps(env)
+      .db.insert(rateLimitWindows)
+      .values({
+        key: `suppression-batches:${user.id}`,
+        windowStart: Date.now(),
+        hits: PRIVATE_LIST_LIMITS.batchesPerMinute,
+      });
     await expectRefused(
       await batch(cookie, BUYER, receiving, { batchNumber: 1, add: [Number(freshPhone())], remove: [] }),
       429,
