@@ -1,0 +1,40 @@
+/**
+ * The partner API reference at /api/v1/docs (docs/decisions/0081): Scalar's API reference UI reading the
+ * shop's OpenAPI document, its script served by the shop itself (no CDN; src/config/api-reference.ts).
+ * The security headers' middleware stamps the response's CSP nonce onto its scripts, as on every page.
+ */
+import { Scalar } from "@scalar/hono-api-reference";
+import type { Handler } from "hono";
+import { API_REFERENCE_SCRIPT } from "../../../../src/config/api-reference";
+
+export const OPENAPI_DOCUMENT_PATH = "/api/v1/openapi.json";
+
+const TITLE = "Partner API reference";
+
+const scalar = Scalar({
+  url: OPENAPI_DOCUMENT_PATH,
+  cdn: API_REFERENCE_SCRIPT,
+  pageTitle: TITLE,
+  // Light only, in the UI's own default theme; nothing fetched from Scalar's servers (fonts, telemetry, MCP).
+  theme: "default",
+  forceDarkModeState: "light",
+  hideDarkModeToggle: true,
+  withDefaultFonts: false,
+  telemetry: false,
+  mcp: { disabled: true },
+  showDeveloperTools: "never",
+  documentDownloadType: "json",
+});
+
+/** Without JavaScript the page still says where the document is. */
+const NOSCRIPT = `<noscript><main><h1>${TITLE}</h1><p>This reference needs JavaScript. The OpenAPI 3.1 document it shows is at <a href="${OPENAPI_DOCUMENT_PATH}">${OPENAPI_DOCUMENT_PATH}</a>.</p></main></noscript>`;
+
+export const partnerApiReference: Handler = async (c, next) => {
+  const page = await scalar(c, next);
+  // Scalar's handler always answers with its page; its middleware type also allows answering nothing.
+  if (!page) throw new Error("the API reference rendered no page");
+  return new HTMLRewriter()
+    .on("html", { element: (html) => void html.setAttribute("lang", "en") })
+    .on("body", { element: (body) => void body.prepend(NOSCRIPT, { html: true }) })
+    .transform(page);
+};
