@@ -1,18 +1,15 @@
-/** The Worker's request pipeline without Astro: security headers, the vendor files' cache, page guards, then the API. */
+/** The Worker's request pipeline without Astro: security headers, page guards, then the API. */
 import { Hono } from "hono";
-import { VENDOR_PREFIX } from "../src/config/api-reference";
 import { api } from "./api";
 import type { AppBindings, Env } from "./env";
 import { pageGuards } from "./middleware/page-guards";
 import { securityHeaders } from "./middleware/security-headers";
-import { vendorAssets } from "./middleware/vendor-assets";
 import { queue } from "./queue";
 import { scheduled } from "./scheduled";
 
 export function createApp() {
   const app = new Hono<AppBindings>();
   app.use(securityHeaders());
-  app.use(`${VENDOR_PREFIX}*`, vendorAssets);
   app.route("/", api);
   app.use(pageGuards);
   return app;

@@ -9,5 +9,5 @@ export const API_REFERENCE_VERSION = "1.76.0";
 /** Where the Worker serves it (from the ASSETS binding). */
 export const API_REFERENCE_SCRIPT = `/vendor/scalar-api-reference-${API_REFERENCE_VERSION}.js`;
 
-/** Every file under this folder has its version in its name. */
+/** Every file under this folder has its version in its name: the build has browsers keep them a year. */
 export const VENDOR_PREFIX = "/vendor/";

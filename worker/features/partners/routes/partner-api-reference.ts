@@ -15,13 +15,18 @@ const scalar = Scalar({
   url: OPENAPI_DOCUMENT_PATH,
   cdn: API_REFERENCE_SCRIPT,
   pageTitle: TITLE,
-  // Light only, in the UI's own default theme; nothing fetched from Scalar's servers (fonts, telemetry, MCP).
+  // Light only, in the UI's own default theme; nothing sent to or fetched from Scalar's servers (fonts,
+  // telemetry, MCP, the "Ask AI" agent).
   theme: "default",
   forceDarkModeState: "light",
   hideDarkModeToggle: true,
   withDefaultFonts: false,
   telemetry: false,
   mcp: { disabled: true },
+  agent: { disabled: true },
+  // Its sidebar link opens Scalar's hosted client (client.scalar.com); each operation's own "Test Request"
+  // opens the client inside the page.
+  hideClientButton: true,
   showDeveloperTools: "never",
   documentDownloadType: "json",
 });
