@@ -31,6 +31,8 @@ const scalar = Scalar({
   documentDownloadType: "json",
 });
 
+const FAVICON = '<link rel="icon" type="image/svg+xml" href="/favicon.svg" />';
+
 /** Without JavaScript the page still says where the document is. */
 const NOSCRIPT = `<noscript><main><h1>${TITLE}</h1><p>This reference needs JavaScript. The OpenAPI 3.1 document it shows is at <a href="${OPENAPI_DOCUMENT_PATH}">${OPENAPI_DOCUMENT_PATH}</a>.</p></main></noscript>`;
 
@@ -38,8 +40,12 @@ export const partnerApiReference: Handler = async (c, next) => {
   const page = await scalar(c, next);
   // Scalar's handler always answers with its page; its middleware type also allows answering nothing.
   if (!page) throw new Error("the API reference rendered no page");
-  return new HTMLRewriter()
-    .on("html", { element: (html) => void html.setAttribute("lang", "en") })
-    .on("body", { element: (body) => void body.prepend(NOSCRIPT, { html: true }) })
-    .transform(page);
+  return (
+    new HTMLRewriter()
+      .on("html", { element: (html) => void html.setAttribute("lang", "en") })
+      // The site's icon, as on every page: without it the browser asks for /favicon.ico, which is a 404.
+      .on("head", { element: (head) => void head.append(FAVICON, { html: true }) })
+      .on("body", { element: (body) => void body.prepend(NOSCRIPT, { html: true }) })
+      .transform(page)
+  );
 };

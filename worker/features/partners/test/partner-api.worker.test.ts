@@ -298,6 +298,7 @@ describe("the OpenAPI document and reference", () => {
     // Nothing from another origin (no CDN, no web fonts).
     expect(page).not.toMatch(/(src|href|url)="?(https?:)?\/\//);
     expect(page).toContain('<html lang="en">');
+    expect(page).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg" />');
     // Without JavaScript: where the document is.
     expect(page).toMatch(new RegExp(`<noscript>.*<a href="${OPENAPI_DOCUMENT_PATH}">`, "s"));
   });
