@@ -11,6 +11,21 @@ export const OPENAPI_DOCUMENT_PATH = "/api/v1/openapi.json";
 
 const TITLE = "Partner API reference";
 
+/**
+ * Scalar's default light theme draws its muted text, method badges and code numbers below WCAG AA
+ * contrast (4.5:1) on its white and light grey backgrounds: these shades pass on both. Its own stylesheet
+ * is injected after this one, hence `!important`.
+ */
+const CONTRAST_CSS = `.light-mode {
+  --scalar-color-2: #5c5c5c !important;
+  --scalar-color-3: #636363 !important;
+  --scalar-color-accent: #0062ad !important;
+  --scalar-color-green: #04744c !important;
+  --scalar-color-red: #c00005 !important;
+  --scalar-color-yellow: #7f6000 !important;
+  --scalar-color-orange: #b03f00 !important;
+}`;
+
 const scalar = Scalar({
   url: OPENAPI_DOCUMENT_PATH,
   cdn: API_REFERENCE_SCRIPT,
@@ -18,6 +33,7 @@ const scalar = Scalar({
   // Light only, in the UI's own default theme; nothing sent to or fetched from Scalar's servers (fonts,
   // telemetry, MCP, the "Ask AI" agent).
   theme: "default",
+  customCss: CONTRAST_CSS,
   forceDarkModeState: "light",
   hideDarkModeToggle: true,
   withDefaultFonts: false,
