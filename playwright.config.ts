@@ -24,6 +24,7 @@ const AUDITS = [
   "**/marketing.spec.ts",
   "**/view-urls.spec.ts",
   "**/local-server.spec.ts",
+  "**/api-reference.spec.ts",
 ];
 
 export default defineConfig({

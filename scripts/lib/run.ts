@@ -1,5 +1,9 @@
 /** Running the project's tools from the npm scripts. */
 import { spawn, spawnSync } from "node:child_process";
+import { appendFileSync, copyFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { API_REFERENCE_SCRIPT, VENDOR_PREFIX } from "../../src/config/api-reference.ts";
 import { toolEnv } from "./env.ts";
 import { bin, root } from "./paths.ts";
 
@@ -21,6 +25,24 @@ export function run(command: string, args: string[], extraEnv: Record<string, st
 export function build(): void {
   // Tests run under NODE_ENV=test, which would bundle React's development build.
   run(bin("astro"), ["build"], { NODE_ENV: "production" });
+  copyApiReferenceScript();
+}
+
+/**
+ * The partner API reference's UI script, served from the shop's own assets rather than a CDN
+ * (docs/decisions/0081): @scalar/api-reference's single-file standalone bundle. Its name carries its
+ * version, so browsers keep it for a year, as the Cloudflare adapter's `_headers` rule does for /_astro/*.
+ */
+function copyApiReferenceScript(): void {
+  const entry = fileURLToPath(import.meta.resolve("@scalar/api-reference"));
+  const client = join(root, "dist", "client");
+  const target = join(client, API_REFERENCE_SCRIPT);
+  mkdirSync(dirname(target), { recursive: true });
+  copyFileSync(join(dirname(entry), "browser", "standalone.js"), target);
+  appendFileSync(
+    join(client, "_headers"),
+    `\n${VENDOR_PREFIX}*\n  Cache-Control: public, max-age=31536000, immutable\n`,
+  );
 }
 
 /** One step of a gate: what it is called, and the command that runs it. */

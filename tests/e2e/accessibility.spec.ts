@@ -142,6 +142,15 @@ for (const viewport of VIEWPORTS) {
       expect(problems).toEqual([]);
     });
 
+    // Decision 0081: Scalar's UI, audited once it has drawn the document, its webhooks included.
+    test("the partner API reference", async ({ page }) => {
+      const problems: string[] = [];
+      await visit(page, "/api/v1/docs");
+      await expect(page.getByRole("heading", { name: "Webhooks" })).toBeVisible();
+      await audit(page, "api-reference", viewport, problems);
+      expect(problems).toEqual([]);
+    });
+
     test("the survey at every step", async ({ page }) => {
       test.setTimeout(240_000);
       const problems: string[] = [];

@@ -93,7 +93,8 @@ function policyNonce(response: Response): string {
 const scriptTags = (html: string) => html.match(/<script\b[^>]*>/gi) ?? [];
 
 test.describe("CSP nonce on served pages", () => {
-  for (const path of ["/checkout", "/login", "/survey", "/ringcloud"]) {
+  // The partner API reference (decision 0081) too: Scalar's script and the call that starts it.
+  for (const path of ["/checkout", "/login", "/survey", "/ringcloud", "/api/v1/docs"]) {
     test(`every script of ${path} carries the response's nonce, and the nonce changes per response`, async () => {
       const first = await get(path);
       const second = await get(path);

@@ -15,7 +15,7 @@ import { siteOrigin } from "../../../services/mail";
 import { getTransfer, recordTransferEvent } from "../../../services/transfer-events";
 import { routeTransfer } from "../../../services/transfer-routing";
 import { type PartnerApiBindings, requirePartnerKey } from "../middleware/partner-key";
-import { partnerApiReference } from "./partner-api-docs";
+import { partnerApiReference } from "./partner-api-reference";
 import { event, ping, postCallback, show } from "./partner-api-schemas";
 
 const PARTNER_API_VERSION = "1.0.0";
@@ -91,10 +91,8 @@ function partnerApiDocument() {
 }
 
 partnerApi.get("/openapi.json", (c) => c.json(partnerApiDocument()));
-// The reference page reads the same document through its own narrower view of OpenAPI.
-partnerApi.get("/docs", (c) =>
-  c.html(partnerApiReference(partnerApiDocument() as unknown as Parameters<typeof partnerApiReference>[0])),
-);
+// The reference UI loads that document in the browser.
+partnerApi.get("/docs", partnerApiReference);
 
 partnerApi.all("*", () => {
   throw new NotFoundError("Not found. The partner API reference is at /api/v1/docs.");

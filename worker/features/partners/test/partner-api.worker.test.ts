@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { API_REFERENCE_SCRIPT } from "../../../../src/config/api-reference";
 import { NOT_CHARGED_LABEL } from "../../../../src/domain/transfers";
 import { callApi } from "../../../../tests/worker/helpers";
 import {
@@ -12,6 +13,7 @@ import {
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
 import { hashApiKey, revokeApiKey } from "../api-keys";
+import { OPENAPI_DOCUMENT_PATH } from "../routes/partner-api-reference";
 
 routeAtCallingHours();
 
@@ -269,16 +271,36 @@ describe("the OpenAPI document and reference", () => {
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining(["Ping", "TransferEvent", "Error"]),
     );
+    // What partners read in the reference: the ping's prospect phone, a completed call's duration.
+    expect(document.components.schemas.Ping).toMatchObject({
+      properties: { prospect: { properties: { phone: { type: "string" } } } },
+    });
+    expect(JSON.stringify(document.components.schemas.TransferEvent)).toContain('"durationSeconds"');
   });
 
-  it("renders a readable reference page", async () => {
+  it("serves the reference UI from the shop itself, reading that document, under the site's CSP", async () => {
     const response = await callApi("/api/v1/docs");
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toContain("text/html");
+    const policy = response.headers.get("Content-Security-Policy") ?? "";
+    const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain("unsafe-eval");
+    expect(response.headers.get("X-Frame-Options")).toBe("DENY");
     const page = await response.text();
-    expect(page).toContain("POST /api/v1/transfers");
-    expect(page).toContain("prospect.phone");
-    expect(page).toContain("durationSeconds");
+    // The self-hosted script, then the call that starts it on the document: both carry the response's nonce.
+    expect(page.match(/<script\b[^>]*>/g)).toEqual([
+      `<script src="${API_REFERENCE_SCRIPT}" nonce="${nonce}">`,
+      `<script type="text/javascript" nonce="${nonce}">`,
+    ]);
+    expect(page).toContain(`"url": "${OPENAPI_DOCUMENT_PATH}"`);
+    // Nothing from another origin (no CDN, no web fonts).
+    expect(page).not.toMatch(/(src|href|url)="?(https?:)?\/\//);
+    expect(page).toContain('<html lang="en">');
+    expect(page).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg" />');
+    // Without JavaScript: where the document is.
+    expect(page).toMatch(new RegExp(`<noscript>.*<a href="${OPENAPI_DOCUMENT_PATH}">`, "s"));
   });
 
   it("answers unknown partner API paths with a JSON 404", async () => {
