@@ -3,27 +3,31 @@
  * is marked "Expires soon", and the admin places it by hand in the open call-back order they pick.
  */
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { createUser, query } from "./database";
+import { createCallback } from "../worker/factories/callbacks";
+import { createCallbackOrder } from "../worker/factories/orders";
+import { createUser, e2eDb, query } from "./database";
 import { expect, hydrated, test } from "./fixtures";
 
 test("an admin sees a call-back about to expire unsold and assigns it to a chosen order", async ({ adminPage }) => {
   const buyer = await createUser();
   const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(buyer.username)}`);
-  const orderId = crypto.randomUUID();
-  query(
-    `INSERT INTO orders (id, kind, quantity, unit_price_cents, total_cents, user_id, details, payment_intent_id, status, paid_at)
-     VALUES (${sqlLiteral(orderId)}, 'survey', 2, 1500, 3000, ${sqlLiteral(owner?.id ?? "")},
-             '{"leadType":"Call-Backs","totalCallbacks":2}', ${sqlLiteral(`pi_e2e_${orderId}`)}, 'paid', ${Date.now()})`,
-  );
+  const { id: orderId } = await createCallbackOrder(e2eDb(), {
+    quantity: 2,
+    userId: owner?.id ?? "",
+    paymentIntentId: `pi_e2e_${crypto.randomUUID()}`,
+  });
   const name = `Waiting ${Date.now()}`;
   const phone = `312${String(Date.now() % 10_000_000).padStart(7, "0")}`;
   const start = Date.now() + 60 * 60_000;
-  query(
-    `INSERT INTO callback_opportunities (id, name, email, phone, state, price_cents, kind, time_zone, window_start,
-       window_end, phone_key, source)
-     VALUES (${sqlLiteral(crypto.randomUUID())}, ${sqlLiteral(name)}, 'w@example.com', ${sqlLiteral(phone)}, 'TX',
-             1500, 'callback', 'America/Chicago', ${start}, ${start + 2 * 60 * 60_000}, ${phone}, 'admin')`,
-  );
+  await createCallback(e2eDb(), {
+    name,
+    email: "w@example.com",
+    phone,
+    priceCents: 1500,
+    windowStart: new Date(start),
+    windowEnd: new Date(start + 2 * 60 * 60_000),
+    source: "admin",
+  });
 
   const page = adminPage;
   await page.goto("/admin?tab=fulfilment");

@@ -1,5 +1,6 @@
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { createUser, query } from "./database";
+import { createLeads } from "../worker/factories/leads";
+import { createUser, e2eDb, query } from "./database";
 import { expect, test } from "./fixtures";
 
 test.describe("My Leads", () => {
@@ -9,13 +10,18 @@ test.describe("My Leads", () => {
     const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
     const tag = user.username;
     // 120 leads sold to this buyer, one purchase a second (lead 120 is the newest).
-    query(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120)
-       INSERT INTO aged_leads (id, name, email, phone, state, area_code, form_fill_time, dedupe_key, sold_to_user_id, sold_order_id, sold_at)
-       SELECT ${sqlLiteral(tag)} || '-' || i, 'Owned Lead ' || i, 'owned' || i || '@example.com', '909' || printf('%07d', i),
-              'QM', '909', 1700000000000, ${sqlLiteral(tag)} || '|' || i, ${sqlLiteral(owner?.id ?? "")}, 'e2e', 1800000000000 + i * 1000
-       FROM n`,
-    );
+    await createLeads(e2eDb(), 120, (i) => ({
+      id: `${tag}-${i + 1}`,
+      name: `Owned Lead ${i + 1}`,
+      email: `owned${i + 1}@example.com`,
+      phone: `909${String(i + 1).padStart(7, "0")}`,
+      state: "QM",
+      formFillTime: new Date(1700000000000),
+      dedupeKey: `${tag}|${i + 1}`,
+      soldToUserId: owner?.id ?? "",
+      soldOrderId: "e2e",
+      soldAt: new Date(1800000000000 + (i + 1) * 1000),
+    }));
     await page.goto("/login?next=%2Fdashboard");
     await page.getByLabel("Username").fill(user.username);
     await page.getByLabel("Password", { exact: true }).fill(user.password);

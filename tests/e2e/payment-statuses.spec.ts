@@ -1,6 +1,7 @@
 /** Payment events in the browser: refunded orders and disputed orders on My Orders and /admin-orders. */
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { createUser, query } from "./database";
+import { eq } from "drizzle-orm";
+import { orders } from "../../worker/db/schema";
+import { createUser, e2eDb } from "./database";
 import { expect, signIn, test, url } from "./fixtures";
 
 test.describe("refunded and disputed orders", () => {
@@ -8,7 +9,6 @@ test.describe("refunded and disputed orders", () => {
     page,
     adminPage: admin,
   }) => {
-    // Arranging the order goes through `wrangler d1 execute`, which takes seconds on a busy machine.
     test.setTimeout(90_000);
     const buyer = await createUser();
     await signIn(page, buyer.username, buyer.password, "/dashboard");
@@ -27,10 +27,15 @@ test.describe("refunded and disputed orders", () => {
     expect(created.status()).toBe(200);
     const { orderId } = (await created.json()) as { orderId: string };
     // As the provider's charge.refunded and charge.dispute.created events leave it (tests/worker/payment-events.test.ts).
-    query(
-      `UPDATE orders SET status = 'refunded', refunded_at = 1, disputed_at = 1767225600000, dispute_reason = 'fraudulent'
-       WHERE id = ${sqlLiteral(orderId)}`,
-    );
+    await e2eDb()
+      .update(orders)
+      .set({
+        status: "refunded",
+        refundedAt: new Date(1),
+        disputedAt: new Date(1767225600000),
+        disputeReason: "fraudulent",
+      })
+      .where(eq(orders.id, orderId));
 
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Orders" }).click();
     await expect(page.getByText("Refunded", { exact: true })).toBeVisible();
