@@ -174,7 +174,7 @@ describe("one folder per feature (decision 0077)", () => {
 
   it.each([
     ["src/features/consent/views/ConsentRecord.tsx", "src/features/do-not-call/suppression"],
-    ["worker/features/partners/partner-admin.ts", "worker/features/webhooks/record.ts"],
+    ["worker/features/partners/partner-admin.ts", "worker/features/webhook-outbox/record.ts"],
     ["worker/features/webhooks/deliver.ts", "src/features/consent/consent"],
     ["src/ui/button.tsx", "src/features/consent/index"],
     ["worker/db/client.ts", "worker/features/webhooks/index"],

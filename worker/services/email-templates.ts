@@ -13,7 +13,7 @@ import { returnReasonLabel } from "../../src/domain/returns";
 import { NO_ANSWER_PAUSE_REASON, NOT_CHARGED_LABEL } from "../../src/domain/transfers";
 import { RESET_LINK_LIFETIME } from "../../src/features/accounts/auth-limits";
 import { INVITATION_TTL_HOURS } from "../../src/features/partners/schemas/partner-account";
-import { WEBHOOK_DISABLE_AFTER_MS } from "../../src/features/webhooks/events";
+import { WEBHOOK_DISABLE_AFTER_MS } from "../../src/features/webhook-outbox/events";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

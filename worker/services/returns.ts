@@ -36,8 +36,8 @@ import {
 } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
-import { returnDecidedFact } from "../features/webhooks/facts";
-import { webhookRecording } from "../features/webhooks/record";
+import { returnDecidedFact } from "../features/webhook-outbox/facts";
+import { webhookRecording } from "../features/webhook-outbox/record";
 import { creditReturnStatement } from "./balance";
 import { callbackApprovalStatements, refillAfterReturn, returnableCallback, stillUnreached } from "./callback-returns";
 import { emails } from "./email-templates";

@@ -23,8 +23,8 @@ import type { Database } from "../db/client";
 import { orderDelivery, orders, transferEvents, transfers } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
-import { transferEventFacts } from "../features/webhooks/facts";
-import { webhookRecording } from "../features/webhooks/record";
+import { transferEventFacts } from "../features/webhook-outbox/facts";
+import { webhookRecording } from "../features/webhook-outbox/record";
 import { pauseIfUnanswered } from "./delivery-pauses";
 
 export type { TransferEventInput, TransferView };

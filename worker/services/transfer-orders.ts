@@ -4,8 +4,8 @@ import { ORDER_TRANSITIONS, parseStates, type TransferOrderView } from "../../sr
 import { orders, users } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
-import { orderBuyer, orderCompletedFact } from "../features/webhooks/facts";
-import { webhookRecording } from "../features/webhooks/record";
+import { orderBuyer, orderCompletedFact } from "../features/webhook-outbox/facts";
+import { webhookRecording } from "../features/webhook-outbox/record";
 import { deliveryViews } from "./delivery-setup";
 
 /**

@@ -6,7 +6,7 @@
  */
 import { type AnyColumn, sql } from "drizzle-orm";
 import type { TransferStatus } from "../../../src/domain/transfers";
-import type { AnyWebhookEventType } from "../../../src/features/webhooks/events";
+import type { AnyWebhookEventType } from "../../../src/features/webhook-outbox/index";
 import {
   buildWebhookEvent,
   returnSubjectKind,

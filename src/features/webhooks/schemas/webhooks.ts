@@ -17,7 +17,7 @@ import {
   WEBHOOK_EVENT_DESCRIPTIONS,
   WEBHOOK_EVENT_ID_PATTERN,
   webhookSubject,
-} from "../events.ts";
+} from "../../webhook-outbox/index.ts";
 
 const isoTime = z.iso.datetime({ offset: false }).meta({ example: "2026-11-24T15:04:05.000Z" });
 const nullableTime = (description: string) => isoTime.nullable().meta({ description });

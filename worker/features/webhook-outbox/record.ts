@@ -14,7 +14,7 @@ import {
   type WebhookEventType,
   webhookEventIdFor,
   webhookSubject,
-} from "../../../src/features/webhooks/events";
+} from "../../../src/features/webhook-outbox/events";
 import type { Database } from "../../db/client";
 import { batchable } from "../../db/raw-batch";
 import type { Deps } from "../../deps";
