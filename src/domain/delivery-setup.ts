@@ -7,9 +7,10 @@
 import { parseStates } from "./dashboard";
 import { limitsFromDetails, normalizeDays } from "./delivery-limits";
 import { formatMinute, parseTransferHours } from "./hours";
+import { normalizeUsPhone } from "./phone";
 import type { DeliverySettingsValues } from "./schemas/delivery-setup";
 import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "./time-zones";
-import { type DeliverySettings, normalizeUsPhone } from "./transfers";
+import type { DeliverySettings } from "./transfers";
 import { US_STATES } from "./us-states";
 
 export { limitsText } from "./delivery-limits";

@@ -5,6 +5,7 @@
  */
 import type { ConsentSummary } from "../features/consent/consent-record";
 import type { PauseView } from "./delivery-pauses";
+import type { TrackerTransferStatus } from "./masking";
 import type { DeliverySetupStatus } from "./transfers";
 
 /** What can be returned: a delivered live transfer, a purchased aged lead, or a call-back or appointment (decision 0062). */
@@ -95,11 +96,6 @@ export function balanceToApply(balanceCents: number, totalCents: number): number
 }
 
 // ——— API answers (times are epoch ms, money integer cents) ———
-
-export type TrackerTransferStatus = "routed" | "connected" | "completed" | "no_answer" | "failed" | "expired";
-
-/** The buyer sees a prospect's full name and phone only for calls that connected (paid-for prospects). */
-export const CONTACT_SHOWN_STATUSES: readonly TrackerTransferStatus[] = ["connected", "completed"];
 
 export interface TrackerTransfer {
   id: string;

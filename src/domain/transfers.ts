@@ -254,5 +254,5 @@ export function payoutStatement(
   return [...lines.values()].sort((a, b) => (a.start < b.start ? 1 : -1));
 }
 
-/** Ten digits of a US phone number, or null: the rule lives in leads.ts (suppression.ts keys numbers by it too). */
-export { normalizeUsPhone } from "./leads.ts";
+/** Ten digits of a US phone number, or null: the rule lives in phone.ts (suppression.ts keys numbers by it too). */
+export { normalizeUsPhone } from "./phone.ts";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseTransferHours, withinHours } from "../../src/domain/hours";
+import { normalizeUsPhone } from "../../src/domain/phone";
 import { defaultTimeZone, localTime } from "../../src/domain/time-zones";
 import {
   ineligibility,
   isBillable,
   NOT_CHARGED_LABEL,
-  normalizeUsPhone,
   payoutPeriod,
   payoutStatement,
   type RoutingCandidate,

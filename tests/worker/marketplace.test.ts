@@ -4,9 +4,9 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { leadAreaCode } from "../../src/domain/leads";
 import { leadMatchesLocation, parseLocationFilter } from "../../src/domain/location-filter";
 import { MAX_RESERVED_LEADS } from "../../src/domain/orders";
+import { leadAreaCode } from "../../src/domain/phone";
 import type { AgedLeadPage, OwnedLeadPage } from "../../src/domain/schemas/dashboard";
 import { callApi, signedIn } from "./helpers";
 

@@ -6,9 +6,9 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { AGENT_MESSAGES, MAX_AGENTS_PER_ORDER } from "../../src/domain/agents";
 import { toClock, toMinute } from "../../src/domain/delivery-setup";
+import { normalizeUsPhone } from "../../src/domain/phone";
 import type { Agent, AgentValues } from "../../src/domain/schemas/agents";
 import { defaultTimeZone, localTime } from "../../src/domain/time-zones";
-import { normalizeUsPhone } from "../../src/domain/transfers";
 import type { PublicUser } from "../../src/domain/user";
 import { orderAgents, orderDelivery, orders, transfers } from "../db/schema";
 import type { Deps } from "../deps";

@@ -7,16 +7,14 @@ import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, or, type SQ
 import { csvLines } from "../../src/domain/csv-writer";
 import { limitsText } from "../../src/domain/delivery-limits";
 import { pauseView } from "../../src/domain/delivery-pauses";
-import { maskLastName, maskPhone } from "../../src/domain/masking";
+import { CONTACT_SHOWN_STATUSES, maskLastName, maskPhone, type TrackerTransferStatus } from "../../src/domain/masking";
 import {
-  CONTACT_SHOWN_STATUSES,
   packageName,
   type ReturnStatus,
   TRACKER_PAGE_SIZE,
   type TrackerOrder,
   type TrackerPage,
   type TrackerTransfer,
-  type TrackerTransferStatus,
   withinReturnWindow,
 } from "../../src/domain/returns";
 import type { TrackerQuery } from "../../src/domain/schemas/returns";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeUsPhone } from "../../../domain/leads";
+import { normalizeUsPhone } from "../../../domain/phone";
 import { normalizeUsPhone as fromTransfers } from "../../../domain/transfers";
 import { doNotCallSchema, SUPPRESSION_LIST_MESSAGES, suppressionListSchema } from "../schemas/suppression";
 import {

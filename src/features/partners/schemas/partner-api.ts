@@ -6,7 +6,7 @@
  * here; the services only apply the rules that need the database or the clock.
  */
 
-import { normalizeUsPhone } from "../../../domain/leads.ts";
+import { normalizeUsPhone } from "../../../domain/phone.ts";
 import { z } from "../../../domain/schemas/zod.ts";
 import {
   EVENT_REFUSALS,
