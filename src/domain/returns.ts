@@ -259,3 +259,19 @@ export function packageName(kind: string, tier: string | null, quantity: number)
 export function itemLabel(name: string, state: string): string {
   return `${name.trim()} (${state})`;
 }
+
+// ——— How the returns form states the rules, from their constants ———
+
+export const RETURN_WINDOWS_TEXT = `Transfers can be returned within ${TRANSFER_RETURN_WINDOW_HOURS} hours of delivery, aged leads within ${AGED_LEAD_RETURN_WINDOW_DAYS} days of purchase.`;
+
+/**
+ * "You can return 3 more this period (up to 20% of your deliveries in the last 14 days)." While the count
+ * loads (undefined), the same sentence with "…" for it, so the line keeps its length.
+ */
+export function remainingText(remaining: number | undefined): string {
+  const rule = `up to ${RETURN_CAP_PERCENT}% of your deliveries in the last ${RETURN_CAP_WINDOW_DAYS} days`;
+  if (remaining === undefined) return `You can return … more this period (${rule}).`;
+  return remaining > 0
+    ? `You can return ${remaining} more this period (${rule}).`
+    : `You cannot return more this period: returns are limited to ${rule}.`;
+}

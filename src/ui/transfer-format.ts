@@ -1,13 +1,7 @@
 /**
- * How the Lead Tracker, the returns form and the Fulfilment tab write transfers and returns: durations,
- * delivery progress, local times, and the return rules stated from their constants.
+ * How the Lead Tracker and the Fulfilment tab write transfers: durations, delivery progress, local times.
+ * The returns form states its rules from ../domain/returns.ts.
  */
-import {
-  AGED_LEAD_RETURN_WINDOW_DAYS,
-  RETURN_CAP_PERCENT,
-  RETURN_CAP_WINDOW_DAYS,
-  TRANSFER_RETURN_WINDOW_HOURS,
-} from "../domain/returns";
 import { formatterPerZone } from "../domain/time-zones";
 import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../domain/transfers";
 
@@ -57,18 +51,4 @@ export function formatInZone(epochMs: number, timeZone: string): string {
 /** "67%" for a rate between 0 and 1; "—" when there is nothing to rate yet. */
 export function formatRate(rate: number | null): string {
   return rate === null ? "—" : `${Math.round(rate * 100)}%`;
-}
-
-export const RETURN_WINDOWS_TEXT = `Transfers can be returned within ${TRANSFER_RETURN_WINDOW_HOURS} hours of delivery, aged leads within ${AGED_LEAD_RETURN_WINDOW_DAYS} days of purchase.`;
-
-/**
- * "You can return 3 more this period (up to 20% of your deliveries in the last 14 days)." While the count
- * loads (undefined), the same sentence with "…" for it, so the line keeps its length.
- */
-export function remainingText(remaining: number | undefined): string {
-  const rule = `up to ${RETURN_CAP_PERCENT}% of your deliveries in the last ${RETURN_CAP_WINDOW_DAYS} days`;
-  if (remaining === undefined) return `You can return … more this period (${rule}).`;
-  return remaining > 0
-    ? `You can return ${remaining} more this period (${rule}).`
-    : `You cannot return more this period: returns are limited to ${rule}.`;
 }

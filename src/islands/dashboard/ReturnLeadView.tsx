@@ -10,7 +10,9 @@ import {
   OTHER_REASON,
   RETURN_REASONS,
   RETURN_TEXT_MAX,
+  RETURN_WINDOWS_TEXT,
   type ReturnKind,
+  remainingText,
   returnReasonLabel,
   TRANSFER_RETURN_WINDOW_HOURS,
 } from "../../domain/returns";
@@ -26,7 +28,6 @@ import { ReturnStatusBadge } from "../../ui/return-status";
 import { Spinner } from "../../ui/spinner";
 import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
-import { RETURN_WINDOWS_TEXT, remainingText } from "../../ui/transfer-format";
 
 const RETURNS_URL = "/api/returns";
 
