@@ -1,7 +1,7 @@
 /** How the Lead Tracker and the Fulfilment tab write transfers, and the returns form's cap sentence. */
 import { describe, expect, it } from "vitest";
-import { RETURN_CAP_PERCENT, RETURN_CAP_WINDOW_DAYS, remainingText } from "../../src/domain/returns";
 import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../../src/domain/transfers";
+import { RETURN_CAP_PERCENT, RETURN_CAP_WINDOW_DAYS, remainingText } from "../../src/features/returns/returns";
 import {
   chargeText,
   deliveryProgressText,

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
 import { maskPhone } from "../../src/domain/masking";
-import type { TrackerPage } from "../../src/domain/returns";
+import type { TrackerPage } from "../../src/features/returns/returns";
 import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { callApi } from "./helpers";

@@ -17,15 +17,15 @@ import { env } from "cloudflare:workers";
 import { and, eq, ne } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ReturnDecisionInput } from "../../src/domain/schemas/returns";
 import { CONNECTED_HOLD_SECONDS, ROUTE_ANSWER_TTL_SECONDS } from "../../src/domain/transfers";
+import type { ReturnDecisionInput } from "../../src/features/returns/schemas/returns";
 import { insertInChunks } from "../../worker/db/bulk-insert";
 import { orderDelivery, orders, returns, systemPauses, transferEvents, transfers } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { ConflictError } from "../../worker/errors";
+import { createReturn, decideReturn } from "../../worker/features/returns/returns";
 import { balanceOf } from "../../worker/services/balance";
 import { liftSystemPause, pauseDeliveries, resumeDeliveries } from "../../worker/services/delivery-pauses";
-import { createReturn, decideReturn } from "../../worker/services/returns";
 import {
   partnerPayouts,
   recordTransferEvent,

@@ -4,8 +4,8 @@
  * billable rate and average duration.
  */
 import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
-import type { FulfilmentOrder, FulfilmentOverview, FulfilmentPartner } from "../../src/domain/returns";
 import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
+import type { FulfilmentOrder, FulfilmentOverview, FulfilmentPartner } from "../../src/features/returns/returns";
 import { orderDelivery, orders, partnerDayCalls, partners, transfers } from "../db/schema";
 import type { Deps } from "../deps";
 import { refusalsOn } from "./ping-refusals";

@@ -8,6 +8,10 @@ import { csvLines } from "../../src/domain/csv-writer";
 import { limitsText } from "../../src/domain/delivery-limits";
 import { pauseView } from "../../src/domain/delivery-pauses";
 import { CONTACT_SHOWN_STATUSES, maskLastName, maskPhone, type TrackerTransferStatus } from "../../src/domain/masking";
+import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
+import { NOT_CHARGED_LABEL } from "../../src/domain/transfers";
+import { certificateStatus, hasConsentCertificate } from "../../src/features/consent/consent";
+import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/features/consent/consent-record";
 import {
   packageName,
   type ReturnStatus,
@@ -16,12 +20,8 @@ import {
   type TrackerPage,
   type TrackerTransfer,
   withinReturnWindow,
-} from "../../src/domain/returns";
-import type { TrackerQuery } from "../../src/domain/schemas/returns";
-import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
-import { NOT_CHARGED_LABEL } from "../../src/domain/transfers";
-import { certificateStatus, hasConsentCertificate } from "../../src/features/consent/consent";
-import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/features/consent/consent-record";
+} from "../../src/features/returns/returns";
+import type { TrackerQuery } from "../../src/features/returns/schemas/returns";
 import type { Database } from "../db/client";
 import { orderAgents, orderDelivery, orders, returns, transfers, users } from "../db/schema";
 import type { Deps } from "../deps";

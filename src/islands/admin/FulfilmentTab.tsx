@@ -12,13 +12,13 @@ import {
   RETURN_STATUSES,
   type ReturnStatus,
   returnReasonLabel,
-} from "../../domain/returns";
+} from "../../features/returns/returns";
+import { RETURN_STATUS_LABELS, ReturnStatusBadge } from "../../features/returns/views/return-status";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { lazyView } from "../../ui/lazy-view";
 import { RetryNotice } from "../../ui/retry";
-import { RETURN_STATUS_LABELS, ReturnStatusBadge } from "../../ui/return-status";
 import { Spinner } from "../../ui/spinner";
 import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
 import { Table } from "../../ui/table";

@@ -6,10 +6,10 @@
 import { env } from "cloudflare:workers";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { TrackerPage } from "../../../../src/domain/returns";
 import type { OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
 import type { ConsentRecord } from "../../../../src/features/consent/consent-record";
 import { pingSchema } from "../../../../src/features/partners/schemas/partner-api";
+import type { TrackerPage } from "../../../../src/features/returns/returns";
 import { createLead, testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { buyerWithOrder } from "../../../../tests/worker/returns-fixtures";
