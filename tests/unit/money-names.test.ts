@@ -40,7 +40,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
   "worker/features/aged-leads/owned-leads.ts": { total: "a page's row count" },
   "src/features/webhooks/schemas/webhook-settings.ts": { total: "a page's row count" },
   "worker/features/webhooks/log.ts": { total: "a count of deliveries" },
-  "worker/services/transfer-orders.ts": { totalPrice: "product rule 49: transfer order (admin view): dollars" },
+  "worker/features/transfers/transfer-orders.ts": {
+    totalPrice: "product rule 49: transfer order (admin view): dollars",
+  },
   "src/domain/schemas/admin-leads.ts": {
     price: "product rule 49: aged lead (admin single form) and bulk lead row: dollars",
   },
@@ -121,7 +123,7 @@ describe("the money-name check itself", () => {
     ["src/domain/schemas/payments.ts", "  amountCents: number;"],
     ["src/features/returns/returns.ts", "  balanceCents: number;\n  paidWithBalance: boolean;"],
     ["src/domain/pricing.ts", "export const MESSAGES = { priceMax: `Price must be at most $4.50` };"],
-    ["src/domain/transfers.ts", "  transfersTotal: number;\n  totalTransfers: number;"],
+    ["src/features/transfers/transfers.ts", "  transfersTotal: number;\n  totalTransfers: number;"],
     ["src/domain/schemas/dashboard.ts", "  price: number;"],
     ["worker/services/orders.ts", "  // amount: the card's, in dollars"],
   ])("allows %s containing %j", (file, text) => {

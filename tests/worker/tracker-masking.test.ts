@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { maskPhone } from "../../src/domain/masking";
 import type { TrackerPage } from "../../src/features/returns/returns";
 import { createDeps } from "../../worker/deps";
-import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
+import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
 import { callApi } from "./helpers";
 import { buyerWithOrder, type Partner } from "./returns-fixtures";
 import { clearTransfers, createPartner, newPhone, routeAtCallingHours } from "./transfer-fixtures";

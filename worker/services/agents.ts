@@ -1,6 +1,6 @@
 /**
  * An order's agents (docs/decisions/0071): its owner (or an admin) lists, adds, edits, removes them and
- * flips each one's "taking calls now" switch. Routing reads the same rows (worker/services/transfer-routing.ts).
+ * flips each one's "taking calls now" switch. Routing reads the same rows (worker/features/transfers/transfer-routing.ts).
  * Another buyer's order or agent is "not found", exactly as a missing one.
  */
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";

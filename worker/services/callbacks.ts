@@ -34,7 +34,7 @@ import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import { purchasedLeadConsent } from "../features/consent/consent-records";
 import { sharedListHoldsSql } from "../features/do-not-call/suppression-rules";
-import type { KeyOwner } from "../features/partners/api-keys";
+import type { PingSource } from "../features/transfers/ping-source";
 import { callbackDeliveredFact } from "../features/webhook-outbox/facts";
 import { webhookRecording } from "../features/webhook-outbox/record";
 import { mailCallbackDelivered } from "./callback-notifications";
@@ -52,7 +52,7 @@ const PLACE_ATTEMPTS = 5;
  * survey's call-back price (product rule 4).
  */
 type Source =
-  | { source: "partner"; owner: KeyOwner }
+  | { source: "partner"; owner: PingSource }
   | { source: "admin"; createdBy: string; priceCents?: number }
   | {
       source: "import";

@@ -17,8 +17,8 @@ import {
   SYSTEM_PAUSES_BEFORE_ADMIN,
 } from "../../src/domain/delivery-pauses";
 import { normalizeUsPhone } from "../../src/domain/phone";
-import { NO_ANSWER_PAUSE_COUNT, NO_ANSWER_PAUSE_WINDOW_MS } from "../../src/domain/transfers";
 import type { TrackerOrder } from "../../src/features/returns/returns";
+import { NO_ANSWER_PAUSE_COUNT, NO_ANSWER_PAUSE_WINDOW_MS } from "../../src/features/transfers/transfers";
 import type { Database } from "../db/client";
 import { orderDelivery, orders, systemPauses, transfers, users } from "../db/schema";
 import type { Deps } from "../deps";

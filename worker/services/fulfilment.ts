@@ -8,7 +8,7 @@ import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import type { FulfilmentOrder, FulfilmentOverview, FulfilmentPartner } from "../../src/features/returns/returns";
 import { orderDelivery, orders, partnerDayCalls, partners, transfers } from "../db/schema";
 import type { Deps } from "../deps";
-import { refusalsOn } from "./ping-refusals";
+import { refusalsOn } from "../features/transfers/ping-refusals";
 import { orderProgressSelect, todayCounts, toTrackerOrder } from "./tracker";
 
 /** Open orders shown at once, oldest paid first (the order routing serves them in). */

@@ -9,7 +9,6 @@ import { limitsText } from "../../src/domain/delivery-limits";
 import { pauseView } from "../../src/domain/delivery-pauses";
 import { CONTACT_SHOWN_STATUSES, maskLastName, maskPhone, type TrackerTransferStatus } from "../../src/domain/masking";
 import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
-import { NOT_CHARGED_LABEL } from "../../src/domain/transfers";
 import { certificateStatus, hasConsentCertificate } from "../../src/features/consent/consent";
 import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/features/consent/consent-record";
 import {
@@ -22,6 +21,7 @@ import {
   withinReturnWindow,
 } from "../../src/features/returns/returns";
 import type { TrackerQuery } from "../../src/features/returns/schemas/returns";
+import { NOT_CHARGED_LABEL } from "../../src/features/transfers/transfers";
 import type { Database } from "../db/client";
 import { orderAgents, orderDelivery, orders, returns, transfers, users } from "../db/schema";
 import type { Deps } from "../deps";

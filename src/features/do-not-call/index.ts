@@ -2,4 +2,6 @@
  * The do-not-call feature's public face (src/ half): other features import it from here alone
  * (docs/decisions/0077-one-folder-per-feature.md).
  */
-export * from "./suppression";
+
+// With its extension: the transfer rules load this index in scripts Node runs without tsx (simulate:calls).
+export * from "./suppression.ts";

@@ -6,8 +6,8 @@
 
 import type { PauseView } from "../../domain/delivery-pauses";
 import type { TrackerTransferStatus } from "../../domain/masking";
-import type { DeliverySetupStatus } from "../../domain/transfers";
 import type { ConsentSummary } from "../consent/index";
+import type { DeliverySetupStatus } from "../transfers/index";
 
 /** What can be returned: a delivered live transfer, a purchased aged lead, or a call-back or appointment (decision 0062). */
 export const RETURN_KINDS = ["transfer", "aged_lead", "callback"] as const;

@@ -7,9 +7,9 @@
 import { CALLBACK_KINDS } from "../../../domain/callbacks.ts";
 import { ORDER_KINDS, ORDER_STATUSES } from "../../../domain/orders.ts";
 import { z } from "../../../domain/schemas/zod.ts";
-import { TRANSFER_STATUSES } from "../../../domain/transfers.ts";
 import { CERTIFICATE_STATUS_LABELS, CERTIFICATE_STATUSES } from "../../consent/index.ts";
 import { RETURN_REASON_VALUES, type ReturnKind } from "../../returns/index.ts";
+import { TRANSFER_STATUSES } from "../../transfers/index.ts";
 import {
   type AnyWebhookEventType,
   TEST_EVENT_TYPE,

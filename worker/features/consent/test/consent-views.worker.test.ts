@@ -8,8 +8,8 @@ import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
 import type { ConsentRecord } from "../../../../src/features/consent/consent-record";
-import { pingSchema } from "../../../../src/features/partners/schemas/partner-api";
 import type { TrackerPage } from "../../../../src/features/returns/returns";
+import { pingSchema } from "../../../../src/features/transfers/schemas/partner-api";
 import { createLead, testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { buyerWithOrder } from "../../../../tests/worker/returns-fixtures";
@@ -20,7 +20,7 @@ import {
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
 import { createDeps } from "../../../deps";
-import { recordTransferEvent, routeTransfer } from "../../../services/transfers";
+import { recordTransferEvent, routeTransfer } from "../../transfers/transfers";
 import { NOT_CONFIGURED_MESSAGES } from "../consent-certificates";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { NOT_CHARGED_LABEL } from "../../../../src/domain/transfers";
+import { NOT_CHARGED_LABEL } from "../../../../src/features/transfers/transfers";
 import { callApi } from "../../../../tests/worker/helpers";
 import {
   clearTransfers,

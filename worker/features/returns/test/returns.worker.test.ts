@@ -30,7 +30,7 @@ import {
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
 import { createDeps } from "../../../deps";
-import { partnerPayouts } from "../../../services/transfers";
+import { partnerPayouts } from "../../partners/partner-portal";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
 routeAtCallingHours();

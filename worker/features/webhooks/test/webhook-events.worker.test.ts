@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
-import { pingSchema } from "../../../../src/features/partners/schemas/partner-api";
+import { pingSchema } from "../../../../src/features/transfers/schemas/partner-api";
 import { WEBHOOK_EVENT_TYPES, webhookEventIdFor } from "../../../../src/features/webhook-outbox/events";
 import { type WebhookEvent, webhookEventSchema } from "../../../../src/features/webhooks/schemas/webhooks";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
@@ -29,7 +29,7 @@ import {
 } from "../../../../tests/worker/webhook-fixtures";
 import { database } from "../../../db/client";
 import { createDeps } from "../../../deps";
-import { recordTransferEvent, routeTransfer } from "../../../services/transfers";
+import { recordTransferEvent, routeTransfer } from "../../transfers/transfers";
 import { orderPaidFacts } from "../../webhook-outbox/facts";
 import { webhookRecording } from "../../webhook-outbox/record";
 import { sweepWebhooks } from "../sweep";

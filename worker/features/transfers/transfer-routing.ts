@@ -3,7 +3,7 @@
  * order, holding a slot on it until the call ends or the answer expires.
  *
  * Routing reads the open orders for the prospect's state and ranks them by the pure rule in
- * src/domain/transfers.ts (rules that need no counting first), reads the live holds and today's counts
+ * src/features/transfers/transfers.ts (rules that need no counting first), reads the live holds and today's counts
  * of the best few, then claims a slot with a conditional insert that succeeds only if the order still
  * has one and its buyer had no contact with this phone within the duplicate window. D1 runs one
  * statement at a time, so two pings can never both take an order's last slot, nor both give one buyer
@@ -24,8 +24,10 @@
  * in the claim itself (agent-routing-sql.ts); with none free the order is passed over like a full one.
  */
 import { sql } from "drizzle-orm";
-import { availableAgents } from "../../src/domain/agent-routing";
-import { localTime } from "../../src/domain/time-zones";
+import { availableAgents } from "../../../src/domain/agent-routing";
+import { localTime } from "../../../src/domain/time-zones";
+import { storedConsent, TRUSTED_FORM_REQUIRED } from "../../../src/features/consent/index";
+import type { PingInput, RouteAnswer } from "../../../src/features/transfers/schemas/partner-api";
 import {
   ALL_STATES,
   NO_ROUTE_REASONS,
@@ -33,20 +35,15 @@ import {
   ROUTE_ANSWER_TTL_SECONDS,
   type RoutingCandidate,
   rankEligible,
-} from "../../src/domain/transfers";
-import { storedConsent, TRUSTED_FORM_REQUIRED } from "../../src/features/consent/consent";
-import type { PingInput, RouteAnswer } from "../../src/features/partners/schemas/partner-api";
-import { batchable } from "../db/raw-batch";
-import type { Deps } from "../deps";
-import { ConflictError, InvalidError } from "../errors";
-import { recordChecksStatement } from "../features/do-not-call/suppression-checks";
-import { privateListHoldsSql, sharedListHoldsSql } from "../features/do-not-call/suppression-rules";
-import type { KeyOwner } from "../features/partners/api-keys";
-import { transferRoutedFact } from "../features/webhook-outbox/facts";
-import { webhookRecording } from "../features/webhook-outbox/record";
-import { agentPick, agentsJson, agentsOf, withoutAgents } from "./agent-routing-sql";
+} from "../../../src/features/transfers/transfers";
+import { batchable } from "../../db/raw-batch";
+import type { Deps } from "../../deps";
+import { ConflictError, InvalidError } from "../../errors";
+import { agentPick, agentsJson, agentsOf, withoutAgents } from "../../services/agent-routing-sql";
+import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "../../services/calling-window";
+import { privateListHoldsSql, recordChecksStatement, sharedListHoldsSql } from "../do-not-call/index";
+import { transferRoutedFact, webhookRecording } from "../webhook-outbox/index";
 import { limitReachedAt, refuseUntil } from "./calling-refusals";
-import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "./calling-window";
 import {
   deliveredLastHour,
   LIMIT_COLUMNS,
@@ -56,6 +53,7 @@ import {
   withinOrderCaps,
 } from "./order-limits-sql";
 import { recordRefusal } from "./ping-refusals";
+import type { PingSource } from "./ping-source";
 import {
   buyerKeyOf,
   DAY_MS,
@@ -208,7 +206,7 @@ function noRoute(reason: NoRouteReason): never {
 }
 
 /** The ping's opt-in time, which may not lie ahead of the clock, and the partner's TrustedForm rule (the schema checked every field's form). */
-function readPing(input: PingInput, now: number, owner: KeyOwner) {
+function readPing(input: PingInput, now: number, owner: PingSource) {
   const optInAt = Date.parse(input.consent.optInAt);
   if (optInAt > now + 5 * 60_000) throw new InvalidError("consent.optInAt cannot be in the future.");
   if (owner.requireTrustedForm && !input.consent.trustedFormUrl) throw new InvalidError(TRUSTED_FORM_REQUIRED);
@@ -222,7 +220,7 @@ type Prospect = ReturnType<typeof readPing> & { window: Extract<CallingWindow, {
  * Routes a partner's ping to the oldest-paid eligible order, or throws a 409 naming why none is. A ping
  * that breaks a rule (400) counts nothing; every 409 is counted for the day (ping-refusals.ts).
  */
-export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInput): Promise<RouteAnswer> {
+export async function routeTransfer(deps: Deps, owner: PingSource, input: PingInput): Promise<RouteAnswer> {
   const ping = readPing(input, deps.now, owner);
   const partnerDay = localTime(deps.now, owner.timeZone).day;
   try {
@@ -241,7 +239,7 @@ export async function routeTransfer(deps: Deps, owner: KeyOwner, input: PingInpu
 
 async function route(
   deps: Deps,
-  owner: KeyOwner,
+  owner: PingSource,
   prospect: Prospect,
   consent: PingInput["consent"],
   partnerDay: string,
@@ -293,7 +291,7 @@ async function route(
 /** The same rule over every open order of the state, counts read a page at a time. */
 async function routeByFullRead(
   deps: Deps,
-  owner: KeyOwner,
+  owner: PingSource,
   prospect: Prospect,
   consent: PingInput["consent"],
   { partnerDay, suppressed }: { partnerDay: string; suppressed: boolean },
@@ -335,7 +333,7 @@ async function routeByFullRead(
  */
 async function claim(
   deps: Deps,
-  owner: KeyOwner,
+  owner: PingSource,
   prospect: Prospect,
   consent: PingInput["consent"],
   order: RoutingCandidate,

@@ -8,12 +8,6 @@
 
 import { normalizeUsPhone } from "../../../domain/phone.ts";
 import { z } from "../../../domain/schemas/zod.ts";
-import {
-  EVENT_REFUSALS,
-  NO_ROUTE_REASONS,
-  TRANSFER_BUFFER_SECONDS,
-  TRANSFER_STATUSES,
-} from "../../../domain/transfers.ts";
 import { US_STATE_CODES } from "../../../domain/us-states.ts";
 import {
   CONSENT_LIMITS,
@@ -23,6 +17,7 @@ import {
   TRUSTED_FORM_REQUIRED,
   TRUSTEDFORM_CERT_HOST,
 } from "../../consent/index.ts";
+import { EVENT_REFUSALS, NO_ROUTE_REASONS, TRANSFER_BUFFER_SECONDS, TRANSFER_STATUSES } from "../transfers.ts";
 
 const text = (name: string, max: number) =>
   z

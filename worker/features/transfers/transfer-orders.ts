@@ -1,12 +1,11 @@
 /** /admin-orders (`GET /api/transfer-orders`; product rules 8, 45): every live-transfer order and its status changes. */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { ORDER_TRANSITIONS, parseStates, type TransferOrderView } from "../../src/domain/schemas/dashboard";
-import { orders, users } from "../db/schema";
-import type { Deps } from "../deps";
-import { ConflictError, NotFoundError } from "../errors";
-import { orderBuyer, orderCompletedFact } from "../features/webhook-outbox/facts";
-import { webhookRecording } from "../features/webhook-outbox/record";
-import { deliveryViews } from "./delivery-setup";
+import { ORDER_TRANSITIONS, parseStates, type TransferOrderView } from "../../../src/domain/schemas/dashboard";
+import { orders, users } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { ConflictError, NotFoundError } from "../../errors";
+import { deliveryViews } from "../../services/delivery-setup";
+import { orderBuyer, orderCompletedFact, webhookRecording } from "../webhook-outbox/index";
 
 /**
  * Live transfers, whichever screen sold them: dashboard orders, pricing packages, and both surveys'

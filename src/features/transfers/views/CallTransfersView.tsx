@@ -1,14 +1,14 @@
 /** Buy Call Transfers (product rules 45, 46): info → form → card payment; the pending order is kept for /transfer-checkout. */
 import { lazy, Suspense, useEffect, useState } from "react";
-import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../domain/pricing";
-import type { CallTransferForm } from "../../domain/schemas/dashboard";
-import { TRANSFER_BUFFER_SECONDS } from "../../domain/transfers";
-import { $pendingTransferOrder } from "../../lib/stores";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
-import { CheckList } from "../../ui/check-list";
-import { Spinner } from "../../ui/spinner";
-import { PaymentCard } from "../payment/PaymentCard";
+import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../../domain/pricing";
+import type { CallTransferForm } from "../../../domain/schemas/dashboard";
+import { PaymentCard } from "../../../islands/payment/PaymentCard";
+import { $pendingTransferOrder } from "../../../lib/stores";
+import { Button } from "../../../ui/button";
+import { Card } from "../../../ui/card";
+import { CheckList } from "../../../ui/check-list";
+import { Spinner } from "../../../ui/spinner";
+import { TRANSFER_BUFFER_SECONDS } from "../transfers";
 import { usePendingTransferOrder } from "./pending-transfer-order";
 
 // The order form (and its form library) loads when the buyer starts an order (decision 0032).

@@ -1,11 +1,11 @@
 /**
  * Routing's SQL for an order's own limits (docs/decisions/0068): its closure, its cap per 60 minutes and
  * its cap on calls at once, beside the hours, weekdays and per-day cap in transfer-routing.ts. The pure
- * rule is `ineligibility` (src/domain/transfers.ts); these say the same in the candidate read and the claim.
+ * rule is `ineligibility` (src/features/transfers/transfers.ts); these say the same in the candidate read and the claim.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { HOUR_MS } from "../../src/domain/delivery-limits";
-import type { RoutingCandidate } from "../../src/domain/transfers";
+import { HOUR_MS } from "../../../src/domain/delivery-limits";
+import type { RoutingCandidate } from "../../../src/features/transfers/transfers";
 
 /** The limit columns of `order_delivery d`, for the candidate reads. */
 export const LIMIT_COLUMNS = sql.raw("d.closed_from, d.closed_until, d.per_hour_cap, d.max_concurrent");

@@ -2,8 +2,8 @@
  * How the Lead Tracker and the Fulfilment tab write transfers: durations, delivery progress, local times.
  * The returns form states its rules from ../domain/returns.ts.
  */
-import { formatterPerZone } from "../domain/time-zones";
-import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../domain/transfers";
+import { formatterPerZone } from "../../../domain/time-zones";
+import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../transfers";
 
 /** 185 → "3:05"; null (the call has not ended) → "—". */
 export function formatDuration(seconds: number | null): string {
@@ -23,7 +23,7 @@ export function todayText(todayCount: number, perDayCap: number | null): string 
 }
 
 /**
- * What "today" and the daily cap count, as routing counts it (worker/services/transfer-routing.ts,
+ * What "today" and the daily cap count, as routing counts it (worker/features/transfers/transfer-routing.ts,
  * `deliveredOnDay`): the order's transfers of its local day that connected, charged or not, and one ringing
  * now; unanswered, failed and expired ones are not counted.
  */

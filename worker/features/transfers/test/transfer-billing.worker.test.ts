@@ -5,12 +5,19 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CONNECTED_HOLD_SECONDS, EVENT_REFUSALS } from "../../src/domain/transfers";
-import { createDeps } from "../../worker/deps";
-import { partnerPayouts } from "../../worker/services/transfers";
-import { createBuyer, testDb } from "./factories";
-import { callApi } from "./helpers";
-import { clearTransfers, createOpenOrder, createPartner, newPhone, orderCounts, pingBody } from "./transfer-fixtures";
+import { CONNECTED_HOLD_SECONDS, EVENT_REFUSALS } from "../../../../src/features/transfers/transfers";
+import { createBuyer, testDb } from "../../../../tests/worker/factories";
+import { callApi } from "../../../../tests/worker/helpers";
+import {
+  clearTransfers,
+  createOpenOrder,
+  createPartner,
+  newPhone,
+  orderCounts,
+  pingBody,
+} from "../../../../tests/worker/transfer-fixtures";
+import { createDeps } from "../../../deps";
+import { partnerPayouts } from "../../partners/partner-portal";
 
 type Partner = Awaited<ReturnType<typeof createPartner>>;
 

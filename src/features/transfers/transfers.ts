@@ -3,12 +3,11 @@
  * Enums named here are the values stored in D1 (worker/db/schema/).
  */
 
-import { SUPPRESSED_NO_ROUTE } from "../features/do-not-call/suppressed-answer.ts";
-import { PAYMENT_TERMS, type PaymentTerms } from "../features/partners/partner.ts";
-import { agentIneligibility, availableAgents, type RoutingAgent } from "./agent-routing.ts";
-import { type DeliveryLimits, isClosedOn } from "./delivery-limits.ts";
-import { withinHours } from "./hours.ts";
-import { localTime, type UsTimeZone } from "./time-zones.ts";
+import { agentIneligibility, availableAgents, type RoutingAgent } from "../../domain/agent-routing.ts";
+import { type DeliveryLimits, isClosedOn } from "../../domain/delivery-limits.ts";
+import { withinHours } from "../../domain/hours.ts";
+import { localTime, type UsTimeZone } from "../../domain/time-zones.ts";
+import { SUPPRESSED_NO_ROUTE } from "../do-not-call/index.ts";
 
 /** A live-transfer order's delivery settings are either still missing or complete. */
 export const DELIVERY_SETUP_STATUSES = ["awaiting_setup", "ready"] as const;
@@ -24,10 +23,6 @@ export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 /** Events a partner's dialer reports (`POST /api/v1/transfers/:id/events`). */
 export const TRANSFER_EVENT_TYPES = ["connected", "completed", "no-answer", "failed"] as const;
 export type TransferEventType = (typeof TRANSFER_EVENT_TYPES)[number];
-
-/** Payment terms of a partner: the application's choices (declared in partner.ts). */
-export const PARTNER_PAYMENT_TERMS = PAYMENT_TERMS;
-export type PartnerPaymentTerms = PaymentTerms;
 
 /** An order's delivery settings; none of its limits (delivery-limits.ts) is needed before it can be delivered to. */
 export interface DeliverySettings extends DeliveryLimits {
@@ -208,51 +203,5 @@ export function rankEligible(
   return { orders: eligible };
 }
 
-// ——— Partner payouts ———
-
-const PAYMENT_TERM_DAYS: Record<PartnerPaymentTerms, number> = { "Net 7": 7, "Net 15": 15, "Net 30": 30 };
-
-function addDays(day: string, days: number): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
-/**
- * Partners are paid by the week: a statement period runs Monday to Sunday (the partner's local days)
- * and is due its payment terms' days after the period ends.
- */
-export function payoutPeriod(day: string, terms: PartnerPaymentTerms): { start: string; end: string; due: string } {
-  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-  const start = addDays(day, -((weekday + 6) % 7));
-  const end = addDays(start, 6);
-  return { start, end, due: addDays(end, PAYMENT_TERM_DAYS[terms]) };
-}
-
-export interface PayoutLine {
-  start: string;
-  end: string;
-  due: string;
-  billableTransfers: number;
-  amountCents: number;
-}
-
-/** Folds billable transfers per local day into weekly statement lines, newest period first. */
-export function payoutStatement(
-  billablePerDay: { day: string; billable: number }[],
-  payPerTransferCents: number,
-  terms: PartnerPaymentTerms,
-): PayoutLine[] {
-  const lines = new Map<string, PayoutLine>();
-  for (const { day, billable } of billablePerDay) {
-    const period = payoutPeriod(day, terms);
-    const line = lines.get(period.start) ?? { ...period, billableTransfers: 0, amountCents: 0 };
-    line.billableTransfers += billable;
-    line.amountCents = line.billableTransfers * payPerTransferCents;
-    lines.set(period.start, line);
-  }
-  return [...lines.values()].sort((a, b) => (a.start < b.start ? 1 : -1));
-}
-
 /** Ten digits of a US phone number, or null: the rule lives in phone.ts (suppression.ts keys numbers by it too). */
-export { normalizeUsPhone } from "./phone.ts";
+export { normalizeUsPhone } from "../../domain/phone.ts";

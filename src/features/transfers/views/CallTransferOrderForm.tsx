@@ -1,19 +1,19 @@
 /** The call-transfer order form (product rules 4, 22, 45): it loads when the buyer starts an order, not with the page. */
 import { useForm } from "react-hook-form";
-import { parseStates } from "../../domain/dashboard";
-import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../domain/pricing";
-import type { CallTransferForm } from "../../domain/schemas/dashboard";
-import { api, call, errorMessage } from "../../lib/api";
-import { useMutation } from "../../lib/query";
-import { $pendingTransferOrder } from "../../lib/stores";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
-import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
-import { Field } from "../../ui/input";
-import { buttonClass } from "../../ui/styles";
-import { toast } from "../../ui/toast";
-import { DeliveryLimitFields } from "../delivery/DeliveryLimitFields";
-import { LiveTransferFields } from "../field-blocks";
+import { parseStates } from "../../../domain/dashboard";
+import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../../domain/pricing";
+import type { CallTransferForm } from "../../../domain/schemas/dashboard";
+import { DeliveryLimitFields } from "../../../islands/delivery/DeliveryLimitFields";
+import { LiveTransferFields } from "../../../islands/field-blocks";
+import { api, call, errorMessage } from "../../../lib/api";
+import { useMutation } from "../../../lib/query";
+import { $pendingTransferOrder } from "../../../lib/stores";
+import { Button } from "../../../ui/button";
+import { Card } from "../../../ui/card";
+import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
+import { Field } from "../../../ui/input";
+import { buttonClass } from "../../../ui/styles";
+import { toast } from "../../../ui/toast";
 
 interface OrderFormProps {
   defaultValues: CallTransferForm | undefined;
@@ -26,7 +26,7 @@ export default function CallTransferOrderForm({ defaultValues, onOrdered, onBack
   const form = useForm({
     // Checkboxes hold their values as text: the chosen days come back checked after 'Back'.
     ...(defaultValues ? { defaultValues: { ...defaultValues, days: defaultValues.days.map(String) } } : {}),
-    resolver: lazyZodResolver(() => import("../../domain/schemas/dashboard").then((m) => m.callTransferFormSchema)),
+    resolver: lazyZodResolver(() => import("../../../domain/schemas/dashboard").then((m) => m.callTransferFormSchema)),
   });
   const totalTransfers = Number(form.watch("totalTransfers")) || 0;
   const totalCents = Math.max(totalTransfers, 0) * CALL_TRANSFER_UNIT_CENTS;

@@ -3,8 +3,8 @@
  * raw, because they are correlated counts drizzle's builder cannot say, on the measured routing path.
  */
 import { sql } from "drizzle-orm";
-import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
-import { DUPLICATE_WINDOW_DAYS, NO_CONTACT_STATUSES } from "../../src/domain/transfers";
+import { localTime, US_TIME_ZONES } from "../../../src/domain/time-zones";
+import { DUPLICATE_WINDOW_DAYS, NO_CONTACT_STATUSES } from "../../../src/features/transfers/transfers";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 

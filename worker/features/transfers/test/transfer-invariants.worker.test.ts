@@ -17,23 +17,19 @@ import { env } from "cloudflare:workers";
 import { and, eq, ne } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CONNECTED_HOLD_SECONDS, ROUTE_ANSWER_TTL_SECONDS } from "../../src/domain/transfers";
-import type { ReturnDecisionInput } from "../../src/features/returns/schemas/returns";
-import { insertInChunks } from "../../worker/db/bulk-insert";
-import { orderDelivery, orders, returns, systemPauses, transferEvents, transfers } from "../../worker/db/schema";
-import { createDeps } from "../../worker/deps";
-import { ConflictError } from "../../worker/errors";
-import { createReturn, decideReturn } from "../../worker/features/returns/returns";
-import { balanceOf } from "../../worker/services/balance";
-import { liftSystemPause, pauseDeliveries, resumeDeliveries } from "../../worker/services/delivery-pauses";
-import {
-  partnerPayouts,
-  recordTransferEvent,
-  routeTransfer,
-  type TransferEventInput,
-} from "../../worker/services/transfers";
-import { createAdmin, createBuyer, createOrder, testDb, transferRow } from "./factories";
-import { createOpenOrder, createPartner, routeAtCallingHours } from "./transfer-fixtures";
+import type { ReturnDecisionInput } from "../../../../src/features/returns/schemas/returns";
+import { CONNECTED_HOLD_SECONDS, ROUTE_ANSWER_TTL_SECONDS } from "../../../../src/features/transfers/transfers";
+import { createAdmin, createBuyer, createOrder, testDb, transferRow } from "../../../../tests/worker/factories";
+import { createOpenOrder, createPartner, routeAtCallingHours } from "../../../../tests/worker/transfer-fixtures";
+import { insertInChunks } from "../../../db/bulk-insert";
+import { orderDelivery, orders, returns, systemPauses, transferEvents, transfers } from "../../../db/schema";
+import { createDeps } from "../../../deps";
+import { ConflictError } from "../../../errors";
+import { balanceOf } from "../../../services/balance";
+import { liftSystemPause, pauseDeliveries, resumeDeliveries } from "../../../services/delivery-pauses";
+import { partnerPayouts } from "../../partners/partner-portal";
+import { createReturn, decideReturn } from "../../returns/returns";
+import { recordTransferEvent, routeTransfer, type TransferEventInput } from "../transfers";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
 routeAtCallingHours();

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callApi, expectAdminOnly, signedIn } from "./helpers";
+import { callApi, expectAdminOnly, signedIn } from "../../../../tests/worker/helpers";
 
 async function transferOrder(cookie: string) {
   const response = await callApi("/api/call-transfer-order", {

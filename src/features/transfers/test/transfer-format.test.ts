@@ -1,7 +1,7 @@
 /** How the Lead Tracker and the Fulfilment tab write transfers, and the returns form's cap sentence. */
 import { describe, expect, it } from "vitest";
-import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../../src/domain/transfers";
-import { RETURN_CAP_PERCENT, RETURN_CAP_WINDOW_DAYS, remainingText } from "../../src/features/returns/returns";
+import { RETURN_CAP_PERCENT, RETURN_CAP_WINDOW_DAYS, remainingText } from "../../returns/returns";
+import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../transfers";
 import {
   chargeText,
   deliveryProgressText,
@@ -9,7 +9,7 @@ import {
   formatInZone,
   formatRate,
   todayText,
-} from "../../src/ui/transfer-format";
+} from "../views/transfer-format";
 
 describe("transfer formatting", () => {
   it("writes durations as m:ss and an unfinished call as a dash", () => {

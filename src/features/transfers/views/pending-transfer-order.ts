@@ -5,11 +5,11 @@
  * of a payment card for something already settled.
  */
 import { useEffect } from "react";
-import { ApiError } from "../../lib/api";
-import { useQuery } from "../../lib/query";
-import { $pendingTransferOrder, type PendingTransferOrder } from "../../lib/stores";
-import { useStoredValue } from "../../ui/hydrated";
-import { orderStatusQuery } from "../payment/complete-payment";
+import { orderStatusQuery } from "../../../islands/payment/complete-payment";
+import { ApiError } from "../../../lib/api";
+import { useQuery } from "../../../lib/query";
+import { $pendingTransferOrder, type PendingTransferOrder } from "../../../lib/stores";
+import { useStoredValue } from "../../../ui/hydrated";
 
 export interface CheckedPendingOrder {
   /** The kept order, once the server has said it still waits for payment. */

@@ -1,7 +1,7 @@
 /** The island of /dashboard/call-transfers (decision 0074). */
 
-import { Screen, type ScreenProps } from "../../Screen";
-import { CallTransfersView } from "../CallTransfersView";
+import { Screen, type ScreenProps } from "../../../islands/Screen";
+import { CallTransfersView } from "./CallTransfersView";
 
 export default function CallTransfersScreen({ user }: ScreenProps) {
   return (

@@ -1,14 +1,14 @@
 /** /transfer-checkout (product rules 45, 46): resumes the pending call-transfer order kept in the browser, while the server says it is pending. */
-import { formatUsd } from "../../domain/pricing";
-import { Card } from "../../ui/card";
-import { useHydrated } from "../../ui/hydrated";
-import { Spinner } from "../../ui/spinner";
-import { buttonClass } from "../../ui/styles";
-import { Summary } from "../../ui/summary";
-import { AppProviders } from "../AppProviders";
-import { PaymentCard } from "../payment/PaymentCard";
+import { formatUsd } from "../../../domain/pricing";
+import { AppProviders } from "../../../islands/AppProviders";
+import { dashboardPath } from "../../../islands/dashboard/views";
+import { PaymentCard } from "../../../islands/payment/PaymentCard";
+import { Card } from "../../../ui/card";
+import { useHydrated } from "../../../ui/hydrated";
+import { Spinner } from "../../../ui/spinner";
+import { buttonClass } from "../../../ui/styles";
+import { Summary } from "../../../ui/summary";
 import { usePendingTransferOrder } from "./pending-transfer-order";
-import { dashboardPath } from "./views";
 
 function Checkout() {
   // The store is read from localStorage after hydration and checked with the server; until then, say nothing.

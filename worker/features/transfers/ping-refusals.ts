@@ -7,9 +7,9 @@
  * routed path writes nothing more.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { NoRouteReason } from "../../src/domain/transfers";
-import { partnerDayRefusals } from "../db/schema";
-import type { Deps } from "../deps";
+import type { NoRouteReason } from "../../../src/features/transfers/transfers";
+import { partnerDayRefusals } from "../../db/schema";
+import type { Deps } from "../../deps";
 
 /** A day's refused pings, and those among them counted by reason. */
 export interface DayRefusals {

@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseTransferHours, withinHours } from "../../src/domain/hours";
-import { normalizeUsPhone } from "../../src/domain/phone";
-import { defaultTimeZone, localTime } from "../../src/domain/time-zones";
-import {
-  ineligibility,
-  isBillable,
-  NOT_CHARGED_LABEL,
-  payoutPeriod,
-  payoutStatement,
-  type RoutingCandidate,
-  rankEligible,
-} from "../../src/domain/transfers";
+import { parseTransferHours, withinHours } from "../../../domain/hours";
+import { normalizeUsPhone } from "../../../domain/phone";
+import { defaultTimeZone, localTime } from "../../../domain/time-zones";
+import { payoutPeriod, payoutStatement } from "../../partners/payouts";
+import { ineligibility, isBillable, NOT_CHARGED_LABEL, type RoutingCandidate, rankEligible } from "../transfers";
 
 describe("the 120-second buffer", () => {
   it("bills only calls longer than 120 seconds", () => {

@@ -3,8 +3,8 @@
  * with the first moment the call may be routed, and the one bounded count a state's 24-hour limit needs.
  */
 import { sql } from "drizzle-orm";
-import { NO_ROUTE_REASONS } from "../../src/domain/transfers";
-import { ConflictError } from "../errors";
+import { NO_ROUTE_REASONS } from "../../../src/features/transfers/transfers";
+import { ConflictError } from "../../errors";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,19 +1,10 @@
 /** The routing and billing rules of the transfers service, at chosen moments (time is a parameter). */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { NO_ANSWER_PAUSE_REASON } from "../../src/domain/transfers";
-import { pingSchema } from "../../src/features/partners/schemas/partner-api";
-import { createDeps } from "../../worker/deps";
-import {
-  listPartnerTransfers,
-  partnerPayouts,
-  partnerStats,
-  recordTransferEvent,
-  routeTransfer,
-  type TransferEventInput,
-} from "../../worker/services/transfers";
-import { createOpenOrder as openOrder, testDb } from "./factories";
-import { latestMailTo } from "./helpers";
+import { pingSchema } from "../../../../src/features/transfers/schemas/partner-api";
+import { NO_ANSWER_PAUSE_REASON } from "../../../../src/features/transfers/transfers";
+import { createOpenOrder as openOrder, testDb } from "../../../../tests/worker/factories";
+import { latestMailTo } from "../../../../tests/worker/helpers";
 import {
   clearTransfers,
   createOpenOrder,
@@ -21,7 +12,10 @@ import {
   newPhone,
   orderCounts,
   routeAtCallingHours,
-} from "./transfer-fixtures";
+} from "../../../../tests/worker/transfer-fixtures";
+import { createDeps } from "../../../deps";
+import { listPartnerTransfers, partnerPayouts, partnerStats } from "../../partners/partner-portal";
+import { recordTransferEvent, routeTransfer, type TransferEventInput } from "../transfers";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
 routeAtCallingHours();

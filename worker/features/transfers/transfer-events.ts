@@ -9,6 +9,7 @@
  * another caller, so billing it could pass what the buyer bought (decision 0026).
  */
 import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import type { TransferEventInput, TransferView } from "../../../src/features/transfers/schemas/partner-api";
 import {
   CONNECTED_HOLD_SECONDS,
   EVENT_REFUSALS,
@@ -17,15 +18,13 @@ import {
   NOT_CHARGED_LABEL,
   type TransferEventType,
   type TransferStatus,
-} from "../../src/domain/transfers";
-import type { TransferEventInput, TransferView } from "../../src/features/partners/schemas/partner-api";
-import type { Database } from "../db/client";
-import { orderDelivery, orders, transferEvents, transfers } from "../db/schema";
-import type { Deps } from "../deps";
-import { ConflictError, NotFoundError } from "../errors";
-import { transferEventFacts } from "../features/webhook-outbox/facts";
-import { webhookRecording } from "../features/webhook-outbox/record";
-import { pauseIfUnanswered } from "./delivery-pauses";
+} from "../../../src/features/transfers/transfers";
+import type { Database } from "../../db/client";
+import { orderDelivery, orders, transferEvents, transfers } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { ConflictError, NotFoundError } from "../../errors";
+import { pauseIfUnanswered } from "../../services/delivery-pauses";
+import { transferEventFacts, webhookRecording } from "../webhook-outbox/index";
 
 export type { TransferEventInput, TransferView };
 
