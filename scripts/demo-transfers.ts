@@ -7,7 +7,7 @@
  */
 import { packageUnitCents } from "../src/domain/pricing.ts";
 import { localTime } from "../src/domain/time-zones.ts";
-import { isBillable } from "../src/domain/transfers.ts";
+import { isBillable } from "../src/features/transfers/transfers.ts";
 import type * as schema from "../worker/db/schema/index.ts";
 import { hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/features/partners/api-key-format.ts";
 import { DEMO_BUYER, type NewUser } from "./demo-data.ts";

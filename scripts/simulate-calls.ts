@@ -14,8 +14,8 @@
  * docs/decisions/0072).
  */
 import { parseArgs } from "node:util";
-import { TRANSFER_BUFFER_SECONDS } from "../src/domain/transfers.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
+import { TRANSFER_BUFFER_SECONDS } from "../src/features/transfers/transfers.ts";
 import { becomesCallback, drawSlot, planCallback } from "./lib/simulated-callbacks.ts";
 
 const USAGE =

@@ -25,6 +25,8 @@ import { partnerAdmin } from "./features/partners/routes/partner-admin";
 import { partnerApi } from "./features/partners/routes/partner-api";
 import { partnerInvitations, partnerPortal } from "./features/partners/routes/partner-portal";
 import { partnerApplicationReview, partnerApplications } from "./features/partners/routes/partners";
+import { buyerReturnRoutes } from "./features/returns/routes/returns";
+import { transferOrders } from "./features/transfers/routes/transfer-orders";
 import { webhooks } from "./features/webhooks/routes/webhooks";
 import { errorJson } from "./http";
 import { loadSession, requireAdmin, requireBuyer, requirePartner, requireUser } from "./middleware/auth";
@@ -38,10 +40,8 @@ import { buyerCallbacks } from "./routes/callbacks";
 import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
 import { payments } from "./routes/payments";
-import { buyerReturnRoutes } from "./routes/returns";
 import { savedSurveys, surveys } from "./routes/surveys";
 import { tracker } from "./routes/tracker";
-import { transferOrders } from "./routes/transfer-orders";
 import { users } from "./routes/users";
 
 /** JSON bodies beyond this are refused before they are read (the largest is a 1,000-row lead batch). */

@@ -6,7 +6,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_SIGNATURE_TOLERANCE_SECONDS } from "../../src/features/webhooks/events.ts";
+import {
+  WEBHOOK_MAX_BODY_BYTES,
+  WEBHOOK_SIGNATURE_TOLERANCE_SECONDS,
+} from "../../src/features/webhook-outbox/events.ts";
 import { webhookEventSchema, webhookEventSubject } from "../../src/features/webhooks/schemas/webhooks.ts";
 import {
   unixSeconds,

@@ -6,7 +6,7 @@
 // Types only from callbacks.ts: its imports do not load without tsx.
 import type { CallbackKind, CallbackPreference } from "../../src/domain/callbacks.ts";
 import { defaultTimeZone, localTime, type UsTimeZone } from "../../src/domain/time-zones.ts";
-import type { NoRouteReason } from "../../src/domain/transfers.ts";
+import type { NoRouteReason } from "../../src/features/transfers/transfers.ts";
 
 /**
  * The ping refusals that mean no order could take the caller now, so a dialer offers a call-back. Not

@@ -2,7 +2,7 @@
  * A live-transfer order's own limits beside its hours and per-day cap (docs/decisions/0068): the
  * weekdays it takes calls, one closure (a range of its local days), a cap per 60 minutes and a cap on
  * calls at once. What they mean, their maxima and messages, and how they read in a summary. Routing
- * applies them through src/domain/transfers.ts (and the same conditions in its SQL). Pure: no I/O.
+ * applies them through src/features/transfers/transfers.ts (and the same conditions in its SQL). Pure: no I/O.
  */
 import { formatDay } from "./format.ts";
 

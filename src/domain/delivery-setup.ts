@@ -4,12 +4,14 @@
  * form's and APIs' zod schemas are in ./schemas/delivery-setup.ts, so a page that needs only these rules
  * does not load zod (decision 0032).
  */
+
+import type { DeliverySettings } from "../features/transfers/transfers";
 import { parseStates } from "./dashboard";
 import { limitsFromDetails, normalizeDays } from "./delivery-limits";
 import { formatMinute, parseTransferHours } from "./hours";
+import { normalizeUsPhone } from "./phone";
 import type { DeliverySettingsValues } from "./schemas/delivery-setup";
 import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "./time-zones";
-import { type DeliverySettings, normalizeUsPhone } from "./transfers";
 import { US_STATES } from "./us-states";
 
 export { limitsText } from "./delivery-limits";

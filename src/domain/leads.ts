@@ -1,12 +1,7 @@
 /** Rules about leads shared by the upload screens, the import consumer and the seed data. */
 import { hasConsentCertificate } from "../features/consent/consent.ts";
+import { leadAreaCode, PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, phoneDigits, usPhoneKey } from "./phone.ts";
 import { type AgeRange, dollarsToCents } from "./pricing.ts";
-
-/** A phone number has at least this many digits (every form that asks for one). */
-export const PHONE_MIN_DIGITS = 10;
-export const PHONE_TOO_SHORT = `Phone number must be at least ${PHONE_MIN_DIGITS} digits`;
-/** Room for formatting: '+1 (214) 555-0100 ext. 12'. */
-export const PHONE_MAX_LENGTH = 30;
 
 /** What an aged lead may hold (the single form and every CSV row, schemas/admin-leads.ts). */
 export const LEAD_LIMITS = {
@@ -20,43 +15,10 @@ export const LEAD_LIMITS = {
   priceCents: 10_000_000,
 } as const;
 
-export const phoneDigits = (phone: string) => phone.replace(/\D/g, "");
-
 /** Product rule 15: a lead with the same phone and formFillTime as an existing one is a duplicate. */
 export function leadDedupeKey(phone: string, formFillTime: Date | number | null | undefined): string {
   return `${phoneDigits(phone)}|${formFillTime == null ? "" : Number(formFillTime)}`;
 }
-
-/** The phone's national number: a leading country code 1 of an 11-digit number dropped. */
-export function nationalDigits(phone: string): string {
-  const digits = phoneDigits(phone);
-  return digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits;
-}
-
-/**
- * Ten digits of a US phone number (a leading country code 1 dropped), or null: the one rule for a callable
- * US number (transfers, delivery setup, suppression keys in suppression.ts).
- */
-export function normalizeUsPhone(text: string): string | null {
-  const national = nationalDigits(text);
-  return /^[2-9]\d{9}$/.test(national) ? national : null;
-}
-
-/** The 10-digit US number as an integer, or null (suppression.ts's `phoneKey`, which lists and pings use). */
-export function usPhoneKey(text: string): number | null {
-  const national = normalizeUsPhone(text);
-  return national === null ? null : Number(national);
-}
-
-/** '(214) 555-1000' → '214'; '' when the phone has fewer than three digits. Stored as aged_leads.area_code. */
-export function leadAreaCode(phone: string): string {
-  const national = nationalDigits(phone);
-  return national.length >= 3 ? national.slice(0, 3) : "";
-}
-
-export const hasPhoneDigits = (phone: string) => phoneDigits(phone).length >= LEAD_LIMITS.phoneDigits;
-/** A phone with enough digits that is still no US number (a lead must be one: it is checked against Do Not Call lists). */
-export const isForeignPhone = (phone: string) => hasPhoneDigits(phone) && normalizeUsPhone(phone) === null;
 
 /** A checked lead (from the single form or a CSV row) as aged_leads stores it, consent evidence included (product rule 39). */
 export function storedLead(lead: {

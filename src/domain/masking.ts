@@ -1,5 +1,5 @@
 /** Masked lead previews (product rules 12, 14): enough to choose, nothing to call before paying. */
-import { nationalDigits } from "./leads";
+import { nationalDigits } from "./phone";
 
 /** 'Johnson' → 'J.'; nothing stays nothing. */
 export function maskLastName(last: string): string {
@@ -19,3 +19,9 @@ export function maskName(name: string): string {
 export function maskPhone(phone: string): string {
   return `(${nationalDigits(phone).slice(0, 3).padEnd(3, "*")}) ***-****`;
 }
+
+/** A live transfer's status as the buyer's tracker shows it. */
+export type TrackerTransferStatus = "routed" | "connected" | "completed" | "no_answer" | "failed" | "expired";
+
+/** The buyer sees a prospect's full name and phone only for calls that connected (paid-for prospects). */
+export const CONTACT_SHOWN_STATUSES: readonly TrackerTransferStatus[] = ["connected", "completed"];

@@ -9,7 +9,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DEMO_BUYER } from "../../scripts/demo-data.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { CALLBACK_RETURN_MESSAGES } from "../../src/domain/callback-returns";
+import { CALLBACK_RETURN_MESSAGES } from "../../src/features/returns/callback-returns";
 import { createUser, query } from "./database";
 import { expect, signIn, test } from "./fixtures";
 import { postCallback } from "./partners";

@@ -7,7 +7,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../../src/domain/transfers";
+import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../../src/features/transfers/transfers";
 import { createUser, query } from "./database";
 import { expect, signIn, test, url } from "./fixtures";
 import { partnerPost } from "./partners";

@@ -9,7 +9,7 @@ import {
   type RoutingAgent,
 } from "../../src/domain/agent-routing";
 import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
-import { ineligibility, type RoutingCandidate } from "../../src/domain/transfers";
+import { ineligibility, type RoutingCandidate } from "../../src/features/transfers/transfers";
 
 const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 const agent = (overrides: Partial<RoutingAgent & AgentLoad> = {}): RoutingAgent & AgentLoad => ({

@@ -15,7 +15,7 @@ import {
 import { settingsFromInput } from "../../src/domain/delivery-setup";
 import { deliverySettingsInputSchema } from "../../src/domain/schemas/delivery-setup";
 import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
-import { ineligibility, type RoutingCandidate } from "../../src/domain/transfers";
+import { ineligibility, type RoutingCandidate } from "../../src/features/transfers/transfers";
 import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
 
 const DAY_MS = 86_400_000;

@@ -7,8 +7,8 @@ import {
   statesFromText,
 } from "../../src/domain/delivery-setup";
 import { deliverySettingsInputSchema } from "../../src/domain/schemas/delivery-setup";
-import { isDeliveryComplete } from "../../src/domain/transfers";
 import { payPerTransferCents } from "../../src/features/partners/schemas/partner-account";
+import { isDeliveryComplete } from "../../src/features/transfers/transfers";
 import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
 
 describe("isLiveTransferOrder", () => {

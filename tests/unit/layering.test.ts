@@ -174,7 +174,7 @@ describe("one folder per feature (decision 0077)", () => {
 
   it.each([
     ["src/features/consent/views/ConsentRecord.tsx", "src/features/do-not-call/suppression"],
-    ["worker/features/partners/partner-admin.ts", "worker/features/webhooks/record.ts"],
+    ["worker/features/partners/partner-admin.ts", "worker/features/webhook-outbox/record.ts"],
     ["worker/features/webhooks/deliver.ts", "src/features/consent/consent"],
     ["src/ui/button.tsx", "src/features/consent/index"],
     ["worker/db/client.ts", "worker/features/webhooks/index"],
@@ -315,7 +315,7 @@ describe("one way to the database (decision 0039)", () => {
     ["worker/routes/buyer.ts", 'await c.env.DB.prepare("SELECT 1").first();'],
     ["worker/services/users.ts", "export async function listUsers(db: D1Database): Promise<PublicUser[]> {"],
     ["worker/services/orders.ts", "export async function expireReservations(env: Env, now = Date.now()) {"],
-    ["worker/services/leads.ts", "export function releaseLeadsStatement(db: Database, orderId: string) {"],
+    ["worker/features/aged-leads/leads.ts", "export function releaseLeadsStatement(db: Database, orderId: string) {"],
     ["worker/services/rate-limiter.ts", "export const countsInBinding = (env: Env, rule: RateRule) => true;"],
   ])("refuses %s containing %s", (file, text) => {
     expect(depsViolation(file, text)).toEqual(expect.any(String));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { leadDedupeKey, phoneDigits } from "../../src/domain/leads";
+import { leadDedupeKey } from "../../src/domain/leads";
+import { phoneDigits } from "../../src/domain/phone";
 
 describe("lead duplicate key (product rule 15)", () => {
   it("ignores phone punctuation", () => {

@@ -32,15 +32,17 @@ const ALLOWED: Record<string, Record<string, string>> = {
     totalPrice: "product rule 49: transfer order (admin view): dollars",
     total: "a page's row count",
   },
-  "worker/services/lead-listing.ts": {
+  "worker/features/aged-leads/lead-listing.ts": {
     currentPrice: "product rule 49: aged lead (list item): dollars",
     price: "product rule 49: aged lead (list item): dollars",
     total: "a page's row count",
   },
-  "worker/services/owned-leads.ts": { total: "a page's row count" },
+  "worker/features/aged-leads/owned-leads.ts": { total: "a page's row count" },
   "src/features/webhooks/schemas/webhook-settings.ts": { total: "a page's row count" },
   "worker/features/webhooks/log.ts": { total: "a count of deliveries" },
-  "worker/services/transfer-orders.ts": { totalPrice: "product rule 49: transfer order (admin view): dollars" },
+  "worker/features/transfers/transfer-orders.ts": {
+    totalPrice: "product rule 49: transfer order (admin view): dollars",
+  },
   "src/domain/schemas/admin-leads.ts": {
     price: "product rule 49: aged lead (admin single form) and bulk lead row: dollars",
   },
@@ -49,7 +51,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
     price: "decision 0069: a call-back file's column, as the admin form's: dollars",
   },
   "src/domain/leads.ts": { price: "product rule 49: aged lead (admin single form, bulk row): dollars" },
-  "src/domain/returns.ts": { total: "a page's row count" },
+  "src/features/returns/returns.ts": { total: "a page's row count" },
   "worker/services/tracker.ts": { total: "a page's row count" },
   "worker/services/payments/provider.ts": { amount: "Stripe's own field: cents" },
 };
@@ -111,7 +113,7 @@ describe("the money-name check itself", () => {
     ["worker/services/orders.ts", "  return { id: order.id, amount: order.totalCents };"],
     ["worker/services/balance.ts", "    .select({ total: sql<number>`sum(amount_cents)` })"],
     ["worker/services/checkout.ts", "export function surveyQuote(answers: Answers, totalPrice: number) {"],
-    ["src/domain/returns.ts", "  creditBalance?: number | null;"],
+    ["src/features/returns/returns.ts", "  creditBalance?: number | null;"],
     ["worker/features/partners/partner-portal.ts", "  const line = { payout: billable * rate };"],
   ])("refuses %s containing %j", (file, text) => {
     expect(unitlessMoney(file, text)).not.toEqual([]);
@@ -119,9 +121,9 @@ describe("the money-name check itself", () => {
 
   it.each([
     ["src/domain/schemas/payments.ts", "  amountCents: number;"],
-    ["src/domain/returns.ts", "  balanceCents: number;\n  paidWithBalance: boolean;"],
+    ["src/features/returns/returns.ts", "  balanceCents: number;\n  paidWithBalance: boolean;"],
     ["src/domain/pricing.ts", "export const MESSAGES = { priceMax: `Price must be at most $4.50` };"],
-    ["src/domain/transfers.ts", "  transfersTotal: number;\n  totalTransfers: number;"],
+    ["src/features/transfers/transfers.ts", "  transfersTotal: number;\n  totalTransfers: number;"],
     ["src/domain/schemas/dashboard.ts", "  price: number;"],
     ["worker/services/orders.ts", "  // amount: the card's, in dollars"],
   ])("allows %s containing %j", (file, text) => {

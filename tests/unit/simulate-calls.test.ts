@@ -15,7 +15,7 @@ import {
 } from "../../scripts/lib/simulated-callbacks.ts";
 import { PREFERENCE_MINUTES, windowOf, windowProblem } from "../../src/domain/callbacks.ts";
 import { callbackSchema } from "../../src/domain/schemas/callbacks.ts";
-import { NO_ROUTE_REASONS, type NoRouteReason } from "../../src/domain/transfers.ts";
+import { NO_ROUTE_REASONS, type NoRouteReason } from "../../src/features/transfers/transfers.ts";
 
 describe("which refused pings become call-backs", () => {
   it.each(["no_open_order", "outside_hours", "caps_reached"])("409 %s: no order can take the caller now", (reason) => {

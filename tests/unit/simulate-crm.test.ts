@@ -6,7 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CrmReceiverOptions, listenCrmReceiver } from "../../scripts/lib/crm-receiver.ts";
-import { newWebhookEventId } from "../../src/features/webhooks/events.ts";
+import { newWebhookEventId } from "../../src/features/webhook-outbox/events.ts";
 import { buildWebhookEvent } from "../../src/features/webhooks/schemas/webhooks.ts";
 import { generateWebhookSecret, unixSeconds, webhookSignatureHeader } from "../../src/features/webhooks/signature.ts";
 import { scriptOutput } from "./script-output";

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import * as accountTypes from "../../src/domain/account-types";
 import * as hours from "../../src/domain/hours";
 import * as timeZones from "../../src/domain/time-zones";
-import * as transfers from "../../src/domain/transfers";
+import * as transfers from "../../src/features/transfers/transfers";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "../..");
 const MAX_LINES = 400;
@@ -43,7 +43,7 @@ describe("source files", () => {
   });
 });
 
-describe("src/domain/transfers.ts holds the live-transfer rules only", () => {
+describe("src/features/transfers/transfers.ts holds the live-transfer rules only", () => {
   it("account types, time zones and transfer hours live in modules named for them", () => {
     for (const name of ["ACCOUNT_TYPES"]) expect(accountTypes).toHaveProperty(name);
     for (const name of ["US_TIME_ZONES", "defaultTimeZone", "APPLICATION_TIME_ZONES", "formatterPerZone", "localTime"])

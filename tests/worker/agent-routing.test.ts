@@ -4,10 +4,10 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CONNECTED_HOLD_SECONDS } from "../../src/domain/transfers";
-import { pingSchema } from "../../src/features/partners/schemas/partner-api";
+import { pingSchema } from "../../src/features/transfers/schemas/partner-api";
+import { CONNECTED_HOLD_SECONDS } from "../../src/features/transfers/transfers";
 import { createDeps } from "../../worker/deps";
-import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
+import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
 import { createAgent, createTransfer, testDb } from "./factories";
 import { clearTransfers, createOpenOrder, createPartner, newPhone } from "./transfer-fixtures";
 

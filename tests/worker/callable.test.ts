@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WINDOW_FIT_LABELS } from "../../src/domain/callable";
 import type { DeliveredCallback } from "../../src/domain/schemas/callbacks";
 import type { AgedLeadPage, OwnedLeadPage } from "../../src/domain/schemas/dashboard";
-import { listAvailableLeads } from "../../worker/services/lead-listing";
+import { listAvailableLeads } from "../../worker/features/aged-leads/lead-listing";
 import { watchD1 } from "./d1-usage";
 import { createCallback, createLead, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { windowLabel } from "../../src/domain/callbacks";
 import { callbackSchema } from "../../src/domain/schemas/callbacks";
 import { localTime } from "../../src/domain/time-zones";
-import { webhookEventIdFor } from "../../src/features/webhooks/events";
+import { webhookEventIdFor } from "../../src/features/webhook-outbox/events";
 import { type WebhookEvent, webhookEventSchema } from "../../src/features/webhooks/schemas/webhooks";
 import { unixSeconds, verifyWebhookSignature } from "../../src/features/webhooks/signature";
 import { createDeps } from "../../worker/deps";

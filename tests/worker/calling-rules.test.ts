@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { NO_ROUTE_REASONS } from "../../src/domain/transfers";
+import { NO_ROUTE_REASONS } from "../../src/features/transfers/transfers";
 import { createDeps } from "../../worker/deps";
 import { partnerStats } from "../../worker/features/partners/partner-portal";
 import { callApi } from "./helpers";

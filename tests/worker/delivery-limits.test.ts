@@ -5,9 +5,9 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { LIMIT_MESSAGES } from "../../src/domain/delivery-limits";
-import { pingSchema } from "../../src/features/partners/schemas/partner-api";
+import { pingSchema } from "../../src/features/transfers/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
-import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
+import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
 import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
 import { callApi, signedIn } from "./helpers";
 import { clearTransfers, createOpenOrder, createPartner, newPhone } from "./transfer-fixtures";

@@ -1,9 +1,9 @@
 /** Buyers with delivered transfers and bought aged leads, for the tracker, returns and balance tests. */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { pingSchema } from "../../src/features/partners/schemas/partner-api";
+import { pingSchema } from "../../src/features/transfers/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
-import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
+import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
 import { callApi, signedIn } from "./helpers";
 import { buyLeads, createLeads, payWithCard, type Started } from "./payment-fixtures";
 import { createOpenOrder, type createPartner, newPhone } from "./transfer-fixtures";

@@ -5,12 +5,12 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { pingSchema } from "../../src/features/partners/schemas/partner-api";
+import { pingSchema } from "../../src/features/transfers/schemas/partner-api";
 import { createDeps } from "../../worker/deps";
+import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
 import { sendDeliverySummaries } from "../../worker/services/delivery-summaries";
 import { emails } from "../../worker/services/email-templates";
 import { DEVELOPMENT_SITE_URL, RelativeLinkError, sendMail, siteOrigin } from "../../worker/services/mail";
-import { recordTransferEvent, routeTransfer } from "../../worker/services/transfers";
 import { createAdmin, createBuyer, createOrder, testDb } from "./factories";
 import { callApi, latestMailTo, login } from "./helpers";
 import { createOpenOrder, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";

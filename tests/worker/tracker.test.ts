@@ -3,14 +3,14 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
+import { localTime } from "../../src/domain/time-zones";
+import { CERTIFICATE_STATUS_LABELS } from "../../src/features/consent/consent";
 import {
   type FulfilmentOverview,
   TRACKER_PAGE_SIZE,
   type TrackerOrder,
   type TrackerPage,
-} from "../../src/domain/returns";
-import { localTime } from "../../src/domain/time-zones";
-import { CERTIFICATE_STATUS_LABELS } from "../../src/features/consent/consent";
+} from "../../src/features/returns/returns";
 import worker from "../../worker/app";
 import { createAgent, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";

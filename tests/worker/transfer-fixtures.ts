@@ -1,7 +1,8 @@
 /** Partners, keys and paid live-transfer orders with delivery settings, for the transfer tests. */
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, vi } from "vitest";
-import type { DeliverySettings, PartnerPaymentTerms } from "../../src/domain/transfers";
+import type { PaymentTerms } from "../../src/features/partners/partner";
+import type { DeliverySettings } from "../../src/features/transfers/transfers";
 import { createDeps } from "../../worker/deps";
 import { createPartner as createPartnerRow, createOpenOrder as openOrder, testDb } from "./factories";
 
@@ -10,7 +11,7 @@ export const deps = (now?: number) => createDeps(env, now);
 
 /** A partner with its user and a working API key (the partner factory's, kept for the older tests). */
 export function createPartner(
-  options: { dailyCallCap?: number; payPerTransferCents?: number; paymentTerms?: PartnerPaymentTerms } = {},
+  options: { dailyCallCap?: number; payPerTransferCents?: number; paymentTerms?: PaymentTerms } = {},
 ) {
   return createPartnerRow(testDb(), options);
 }

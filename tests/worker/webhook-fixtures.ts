@@ -8,8 +8,8 @@ import { expect, vi } from "vitest";
 import type { WebhookEndpointWithSecret } from "../../src/features/webhooks/schemas/webhook-settings";
 import { DOH_ENDPOINT } from "../../src/features/webhooks/ssrf";
 import { createDeps } from "../../worker/deps";
+import type { DeliveryKey, WebhookDeliveryMessage } from "../../worker/features/webhook-outbox/record";
 import { type DeliveryReport, deliverWebhooks } from "../../worker/features/webhooks/deliver";
-import type { DeliveryKey, WebhookDeliveryMessage } from "../../worker/features/webhooks/record";
 import type { WebhookRuntime } from "../../worker/features/webhooks/runtime";
 import { callApi } from "./helpers";
 

@@ -4,13 +4,13 @@
  */
 import { Hono } from "hono";
 import { assignCallbackSchema } from "../../src/domain/schemas/admin-leads";
-import { adminReturnsQuerySchema, returnDecisionSchema } from "../../src/domain/schemas/returns";
+import { adminReturnsQuerySchema, returnDecisionSchema } from "../../src/features/returns/schemas/returns";
 import type { SignedInBindings } from "../env";
+import { decideReturn, listAdminReturns } from "../features/returns/returns";
 import { assignCallback, callbackFulfilment } from "../services/callback-fulfilment";
 import { liftSystemPause } from "../services/delivery-pauses";
 import { fulfilmentOverview } from "../services/fulfilment";
 import { siteOrigin } from "../services/mail";
-import { decideReturn, listAdminReturns } from "../services/returns";
 import { validate, validateJson } from "../validation";
 
 /** Mounted in the admin sub-app (worker/api.ts). */

@@ -7,11 +7,11 @@ import {
   pageQuerySchema,
 } from "../../src/domain/schemas/dashboard";
 import type { SignedInBindings } from "../env";
+import { listAvailableLeads } from "../features/aged-leads/lead-listing";
+import { purchaseAgedLeads } from "../features/aged-leads/lead-purchases";
+import { listOwnedLeads, myLeadsCsv } from "../features/aged-leads/owned-leads";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { listBuyerOrders, resumeOrderPayment, startCallTransferOrder } from "../services/buyer-orders";
-import { listAvailableLeads } from "../services/lead-listing";
-import { purchaseAgedLeads } from "../services/lead-purchases";
-import { listOwnedLeads, myLeadsCsv } from "../services/owned-leads";
 import { paymentProvider } from "../services/payments/provider";
 import { validate, validateJson } from "../validation";
 

@@ -4,11 +4,11 @@
  */
 import { Hono } from "hono";
 import { callbackPurchaseSchema, marketKindQuerySchema } from "../../src/domain/schemas/callback-market";
-import { callbackOutcomeSchema } from "../../src/domain/schemas/returns";
+import { callbackOutcomeSchema } from "../../src/features/returns/schemas/returns";
 import type { SignedInBindings } from "../env";
+import { setCallbackOutcome } from "../features/returns/callback-returns";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { callbackInvite, listMarketCallbacks, purchaseCallback } from "../services/callback-market";
-import { setCallbackOutcome } from "../services/callback-returns";
 import { deliveredCallbacks, deliveredCallbacksCsv } from "../services/callbacks";
 import { paymentProvider } from "../services/payments/provider";
 import { validate, validateJson } from "../validation";

@@ -12,7 +12,8 @@ import { refusePartners } from "../middleware/auth";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { confirmSimulatedPayment, startCheckoutPayment } from "../services/checkout";
 import { siteOrigin } from "../services/mail";
-import { orderStatusFor, processPaymentEvent } from "../services/orders";
+import { orderStatusFor } from "../services/order-status";
+import { processPaymentEvent } from "../services/orders";
 import { paymentProvider, simulatedProviderFor, verifyStripeWebhook } from "../services/payments/provider";
 import { validate, validateJson } from "../validation";
 

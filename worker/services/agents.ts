@@ -1,14 +1,14 @@
 /**
  * An order's agents (docs/decisions/0071): its owner (or an admin) lists, adds, edits, removes them and
- * flips each one's "taking calls now" switch. Routing reads the same rows (worker/services/transfer-routing.ts).
+ * flips each one's "taking calls now" switch. Routing reads the same rows (worker/features/transfers/transfer-routing.ts).
  * Another buyer's order or agent is "not found", exactly as a missing one.
  */
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { AGENT_MESSAGES, MAX_AGENTS_PER_ORDER } from "../../src/domain/agents";
 import { toClock, toMinute } from "../../src/domain/delivery-setup";
+import { normalizeUsPhone } from "../../src/domain/phone";
 import type { Agent, AgentValues } from "../../src/domain/schemas/agents";
 import { defaultTimeZone, localTime } from "../../src/domain/time-zones";
-import { normalizeUsPhone } from "../../src/domain/transfers";
 import type { PublicUser } from "../../src/domain/user";
 import { orderAgents, orderDelivery, orders, transfers } from "../db/schema";
 import type { Deps } from "../deps";

@@ -18,8 +18,8 @@ import { defaultTimeZone } from "../../src/domain/time-zones";
 import { agedLeads, callbackOpportunities as callbacks, orders, users } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
+import { bundleOf } from "../features/aged-leads/aged-lead-bundle-sale";
 import { sharedListHoldsSql } from "../features/do-not-call/suppression-rules";
-import { bundleOf } from "./aged-lead-bundle-sale";
 import { openCallbackOrders, placeCallback } from "./callbacks";
 
 /** Rows shown at once in each list (the call-backs soonest window first, orders oldest paid first). */

@@ -10,7 +10,7 @@ import { callbackOpportunities as callbacks, orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { recordChecksStatement } from "../features/do-not-call/suppression-checks";
 import { privateListHoldsSql, sharedListHoldsSql } from "../features/do-not-call/suppression-rules";
-import { callbackDeliveredFact } from "../features/webhooks/facts";
+import { callbackDeliveredFact } from "../features/webhook-outbox/facts";
 import { mailCallbackDelivered } from "./callback-notifications";
 import { recordNotCharged } from "./not-charged";
 import { hadProspectSql } from "./same-prospect";

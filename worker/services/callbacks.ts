@@ -9,7 +9,6 @@
  */
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { WINDOW_FIT_LABELS } from "../../src/domain/callable";
-import { CALLBACK_OUTCOME_LABELS, callbackReturnBy } from "../../src/domain/callback-returns";
 import {
   type CallbackToPlace,
   callbackOrderTerms,
@@ -29,14 +28,15 @@ import { defaultTimeZone } from "../../src/domain/time-zones";
 import { TRUSTED_FORM_REQUIRED } from "../../src/features/consent/consent";
 import { CONSENT_CSV_HEADER, consentCsvCells } from "../../src/features/consent/consent-record";
 import { phoneKey } from "../../src/features/do-not-call/suppression";
+import { CALLBACK_OUTCOME_LABELS, callbackReturnBy } from "../../src/features/returns/callback-returns";
 import { callbackOpportunities as callbacks, orders, returns } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";
 import { purchasedLeadConsent } from "../features/consent/consent-records";
 import { sharedListHoldsSql } from "../features/do-not-call/suppression-rules";
-import type { KeyOwner } from "../features/partners/api-keys";
-import { callbackDeliveredFact } from "../features/webhooks/facts";
-import { webhookRecording } from "../features/webhooks/record";
+import type { PingSource } from "../features/transfers/ping-source";
+import { callbackDeliveredFact } from "../features/webhook-outbox/facts";
+import { webhookRecording } from "../features/webhook-outbox/record";
 import { mailCallbackDelivered } from "./callback-notifications";
 import { callableMemo, windowFit } from "./calling-window";
 import { prospectTimeZone } from "./prospect-zone";
@@ -52,7 +52,7 @@ const PLACE_ATTEMPTS = 5;
  * survey's call-back price (product rule 4).
  */
 type Source =
-  | { source: "partner"; owner: KeyOwner }
+  | { source: "partner"; owner: PingSource }
   | { source: "admin"; createdBy: string; priceCents?: number }
   | {
       source: "import";

@@ -19,7 +19,7 @@ import type { OrderKind } from "../db/schema";
 import type { Deps } from "../deps";
 import { InvalidError, PaymentDeclinedError } from "../errors";
 import { findSurvey } from "../features/accounts/accounts";
-import { bundleRequest, startBundlePayment } from "./aged-lead-bundles";
+import { bundleRequest, startBundlePayment } from "../features/aged-leads/aged-lead-bundles";
 import { processPaymentEvent, startPayment } from "./orders";
 import type { PaymentEvent, PaymentProvider } from "./payments/provider";
 import { openSimulatedIntent, recordSimulatedOutcome } from "./payments/simulated";

@@ -16,8 +16,9 @@ import {
   SYSTEM_PAUSE_ADMIN_WINDOW_MS,
   SYSTEM_PAUSES_BEFORE_ADMIN,
 } from "../../src/domain/delivery-pauses";
-import type { TrackerOrder } from "../../src/domain/returns";
-import { NO_ANSWER_PAUSE_COUNT, NO_ANSWER_PAUSE_WINDOW_MS, normalizeUsPhone } from "../../src/domain/transfers";
+import { normalizeUsPhone } from "../../src/domain/phone";
+import type { TrackerOrder } from "../../src/features/returns/returns";
+import { NO_ANSWER_PAUSE_COUNT, NO_ANSWER_PAUSE_WINDOW_MS } from "../../src/features/transfers/transfers";
 import type { Database } from "../db/client";
 import { orderDelivery, orders, systemPauses, transfers, users } from "../db/schema";
 import type { Deps } from "../deps";

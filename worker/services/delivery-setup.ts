@@ -14,7 +14,7 @@ import {
   type OrderDeliveryView,
   settingsFromInput,
 } from "../../src/domain/delivery-setup";
-import { isDeliveryComplete } from "../../src/domain/transfers";
+import { isDeliveryComplete } from "../../src/features/transfers/transfers";
 import { orderDelivery, type orders } from "../db/schema";
 import type { Deps } from "../deps";
 import { markAwaitingSetup, paidLiveTransferOrder, saveDeliverySettings } from "./order-delivery";

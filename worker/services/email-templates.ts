@@ -9,11 +9,11 @@ import { type CallbackKind, REMINDER_MINUTES_BEFORE } from "../../src/domain/cal
 import { RESUME_REFUSALS } from "../../src/domain/delivery-pauses";
 import { SETUP_LINK_TTL_DAYS } from "../../src/domain/delivery-setup";
 import { formatUsd } from "../../src/domain/pricing";
-import { returnReasonLabel } from "../../src/domain/returns";
-import { NO_ANSWER_PAUSE_REASON, NOT_CHARGED_LABEL } from "../../src/domain/transfers";
 import { RESET_LINK_LIFETIME } from "../../src/features/accounts/auth-limits";
 import { INVITATION_TTL_HOURS } from "../../src/features/partners/schemas/partner-account";
-import { WEBHOOK_DISABLE_AFTER_MS } from "../../src/features/webhooks/events";
+import { returnReasonLabel } from "../../src/features/returns/returns";
+import { NO_ANSWER_PAUSE_REASON, NOT_CHARGED_LABEL } from "../../src/features/transfers/transfers";
+import { WEBHOOK_DISABLE_AFTER_MS } from "../../src/features/webhook-outbox/events";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { isLiveTransferOrder } from "../../src/domain/delivery-setup";
-import { ALL_STATES, type DeliverySettings, isDeliveryComplete } from "../../src/domain/transfers";
+import { ALL_STATES, type DeliverySettings, isDeliveryComplete } from "../../src/features/transfers/transfers";
 import { insertInChunks } from "../db/bulk-insert";
 import { orderDelivery, orderDeliveryStates, orders } from "../db/schema";
 import type { Deps } from "../deps";

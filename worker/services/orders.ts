@@ -3,7 +3,7 @@
  * confirmation of the right amount, each provider event processed once and in one transaction with what
  * it changes; refunds and disputes follow the provider's events.
  */
-import { and, eq, getTableColumns, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import { callbackOrderTerms } from "../../src/domain/callbacks";
 import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
@@ -11,23 +11,28 @@ import type { PaymentStart } from "../../src/domain/schemas/payments";
 import { notChargedMessage } from "../../src/features/do-not-call/private-lists";
 import { SUPPRESSED_LEAD_MESSAGE } from "../../src/features/do-not-call/suppression";
 import type { Database } from "../db/client";
-import { type OrderKind, orderDelivery, orders, paymentEvents } from "../db/schema";
+import { type OrderKind, orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";
+import { bundleLeadsAtPayment, refundBundleShortfall } from "../features/aged-leads/aged-lead-bundle-sale";
+import {
+  leadSaleStatements,
+  privateListLeadIds,
+  refundLeadsStatement,
+  releaseLeadsStatement,
+} from "../features/aged-leads/leads";
 import { suppressedLeadIds } from "../features/do-not-call/suppression-checks";
-import { orderPaidFacts } from "../features/webhooks/facts";
-import { webhookRecording } from "../features/webhooks/record";
-import { bundleLeadsAtPayment, refundBundleShortfall } from "./aged-lead-bundle-sale";
+import { denyReturnsOfRefundedOrderStatement } from "../features/returns/return-rules";
+import { orderPaidFacts } from "../features/webhook-outbox/facts";
+import { webhookRecording } from "../features/webhook-outbox/record";
 import { refundBalanceStatement } from "./balance";
 import { callbackSaleStatements, refundCallbacksStatement } from "./callback-sale";
 import { fillCallbackOrders } from "./callbacks";
 import { prepareDelivery } from "./delivery-setup";
 import { sha256Hex } from "./digest";
 import { emails } from "./email-templates";
-import { leadSaleStatements, privateListLeadIds, refundLeadsStatement, releaseLeadsStatement } from "./leads";
 import { sendMail } from "./mail";
-import { notChargedCountSql, notChargedNotice, recordNotCharged, refundNotCharged } from "./not-charged";
+import { recordNotCharged, refundNotCharged } from "./not-charged";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
-import { denyReturnsOfRefundedOrderStatement } from "./return-rules";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
 export interface NewOrder {
@@ -92,43 +97,6 @@ export async function startPayment(deps: Deps, provider: PaymentProvider, order:
     currency: CURRENCY,
     provider: provider.name,
     ...(provider.publishableKey ? { publishableKey: provider.publishableKey } : {}),
-  };
-}
-
-/**
- * The order's status for its return page: only its owner (signed in) or whoever holds its payment's
- * client secret may read it; anyone else is told it does not exist.
- */
-export async function orderStatusFor(
-  deps: Deps,
-  orderId: string,
-  reader: { userId: string | null; clientSecret: string | null },
-) {
-  const [order] = await deps.db
-    .select({ ...getTableColumns(orders), notCharged: notChargedCountSql })
-    .from(orders)
-    .where(eq(orders.id, orderId));
-  const owner = order?.userId != null && order.userId === reader.userId;
-  const holdsSecret =
-    order?.clientSecretHash != null &&
-    reader.clientSecret !== null &&
-    (await sha256Hex(reader.clientSecret)) === order.clientSecretHash;
-  if (!order || !(owner || holdsSecret)) return null;
-  const [delivery] = await deps.db
-    .select({ setupStatus: orderDelivery.setupStatus })
-    .from(orderDelivery)
-    .where(eq(orderDelivery.orderId, order.id));
-  return {
-    id: order.id,
-    kind: order.kind,
-    status: order.status,
-    quantity: order.quantity,
-    totalCents: order.totalCents,
-    /** After payment only: leads left out for the buyer's private Do Not Call list (decision 0049). */
-    notCharged: order.notCharged ?? 0,
-    notice: notChargedNotice(order.notCharged),
-    /** Where the delivery-setup link went, while the paid order waits for its setup (the return page says so). */
-    deliverySetupEmailedTo: delivery?.setupStatus === "awaiting_setup" ? order.email : null,
   };
 }
 

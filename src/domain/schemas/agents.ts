@@ -1,8 +1,8 @@
 /** The agents' form and API bodies (docs/decisions/0071); the limits and messages are in ../agents.ts. */
 import { AGENT_MESSAGES, MAX_AGENT_NAME } from "../agents";
 import { CLOCK, statesFromText } from "../delivery-setup";
+import { normalizeUsPhone } from "../phone";
 import { US_TIME_ZONES } from "../time-zones";
-import { normalizeUsPhone } from "../transfers";
 import { US_STATE_CODES } from "../us-states";
 import { z } from "./zod";
 

@@ -2,8 +2,8 @@
 
 import { changePasswordSchema, loginSchema } from "../../features/accounts/schemas/auth";
 import { CLOCK, MAX_TRANSFERS_PER_DAY, SETUP_LINK_INVALID, statesFromText } from "../delivery-setup";
+import { normalizeUsPhone } from "../phone";
 import { US_TIME_ZONES } from "../time-zones";
-import { normalizeUsPhone } from "../transfers";
 import { US_STATE_CODES } from "../us-states";
 import { checkDeliveryLimits, deliveryLimitsShape } from "./delivery-limits";
 import { surveyStep1Schema } from "./survey";

@@ -5,7 +5,7 @@
 
 import { PASSWORD_MIN } from "../../features/accounts/password-rule";
 import { newPassword, PASSWORDS_DONT_MATCH } from "../../features/accounts/schemas/auth";
-import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../leads";
+import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../phone";
 import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../pricing";
 import { CALLBACK_PREFERENCES, SURVEY_ROLES, type SurveyKind } from "../survey";
 import { US_STATE_CODES } from "../us-states";

@@ -3,5 +3,6 @@
  * (docs/decisions/0077-one-folder-per-feature.md).
  */
 
-export * from "./revocations";
-export * from "./suppression";
+// With extensions: the transfer rules load this index in scripts Node runs without tsx (simulate:calls).
+export * from "./revocations.ts";
+export * from "./suppression.ts";

@@ -3,7 +3,7 @@
  * partner API's refusal, and the number key every list, lead and ping is compared by. Pure: no I/O. The
  * file formats are suppression-file.ts; the /do-not-call form and the list upload are schemas/suppression.ts.
  */
-import { usPhoneKey } from "../../domain/leads.ts";
+import { usPhoneKey } from "../../domain/phone.ts";
 
 /**
  * Where a list comes from. `internal_dnc` is the shop's own list (the /do-not-call page and the admin);

@@ -8,7 +8,7 @@ import {
   WEBHOOK_DISABLE_AFTER_MS,
   WEBHOOK_EVENT_RANK,
   WEBHOOK_RETRY_WINDOW_MS,
-} from "./events.ts";
+} from "../webhook-outbox/index.ts";
 
 /** A number in [0, 1), like Math.random. */
 export type RandomSource = () => number;

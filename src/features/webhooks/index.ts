@@ -3,5 +3,4 @@
  * (docs/decisions/0077-one-folder-per-feature.md).
  */
 
-export { revokedSubject } from "./events";
 export * from "./schemas/webhooks-openapi";

@@ -5,7 +5,7 @@
  * rest once that one gets a 2xx), and a bound on how long a batch goes on starting requests. So one slow, hanging or failing endpoint never holds up another's deliveries,
  * and a resend or a test event goes out on the endpoint's schedule. Pure: the clock is an argument.
  */
-import { WEBHOOK_TIMEOUT_MS } from "./events.ts";
+import { WEBHOOK_TIMEOUT_MS } from "../webhook-outbox/index.ts";
 
 /** Requests in flight at once in one consumer batch (a Worker opens at most six connections at a time). */
 export const WEBHOOK_BATCH_CONCURRENCY = 6;

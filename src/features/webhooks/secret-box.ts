@@ -8,7 +8,7 @@
  * while older values still decrypt, then be re-encrypted (`needsReencryption`) and the old key dropped.
  * The row's own id is bound in as additional data: a value copied to another row does not decrypt.
  */
-import { fromBase64, randomBytes, toBase64, toBase64Url, utf8 } from "./bytes.ts";
+import { fromBase64, randomBytes, toBase64, toBase64Url, utf8 } from "../webhook-outbox/index.ts";
 
 export const WEBHOOK_SECRETS_KEY_NAME = "WEBHOOK_SECRETS_KEY";
 const FORMAT = "enc1";

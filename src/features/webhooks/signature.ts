@@ -6,8 +6,15 @@
  * During a rotation's grace period the event is signed with both secrets, one `v1=` each; a receiver
  * accepts the event when any `v1` matches a secret it knows. WebCrypto only: Workers, Node and browsers.
  */
-import { bodyBytes, fromHex, randomBytes, toBase64Url, toHex, utf8 } from "./bytes.ts";
-import { WEBHOOK_SIGNATURE_TOLERANCE_SECONDS } from "./events.ts";
+import {
+  bodyBytes,
+  fromHex,
+  randomBytes,
+  toBase64Url,
+  toHex,
+  utf8,
+  WEBHOOK_SIGNATURE_TOLERANCE_SECONDS,
+} from "../webhook-outbox/index.ts";
 
 export const WEBHOOK_SIGNATURE_HEADER = "Webhook-Signature";
 export const WEBHOOK_SECRET_PREFIX = "whsec_";

@@ -5,7 +5,7 @@
  * a `ResolveHost` the caller gives (DNS-over-HTTPS in the Worker, a fake in tests). Each refusal
  * carries a message meant for the buyer (the API answers it as a 4xx).
  */
-import { WEBHOOK_URL_MAX } from "./events.ts";
+import { WEBHOOK_URL_MAX } from "../webhook-outbox/index.ts";
 import { blockedAddressReason, parseIPv4, parseIPv6 } from "./ip.ts";
 
 /** `production` unless APP_ENV says `development`: an unknown value gets the strict rules. */

@@ -12,17 +12,22 @@ import {
   RETURN_STATUSES,
   type ReturnStatus,
   returnReasonLabel,
-} from "../../domain/returns";
+} from "../../features/returns/returns";
+import { RETURN_STATUS_LABELS, ReturnStatusBadge } from "../../features/returns/views/return-status";
+import {
+  deliveryProgressText,
+  formatDuration,
+  formatRate,
+  todayText,
+} from "../../features/transfers/views/transfer-format";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { lazyView } from "../../ui/lazy-view";
 import { RetryNotice } from "../../ui/retry";
-import { RETURN_STATUS_LABELS, ReturnStatusBadge } from "../../ui/return-status";
 import { Spinner } from "../../ui/spinner";
 import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
-import { deliveryProgressText, formatDuration, formatRate, todayText } from "../../ui/transfer-format";
 import { PauseCell } from "./PauseCell";
 
 // Call-back and bundle orders and the waiting call-backs: their own chunk (docs/decisions/0063).

@@ -5,18 +5,18 @@
  * gives them); no form library, so the dashboard stays within its JavaScript budget.
  */
 import { useId, useState } from "react";
+import { formatDateTime } from "../../domain/format";
+import type { DeliveredCallback } from "../../domain/schemas/callbacks";
 import {
   CALLBACK_OUTCOME_LABELS,
   CALLBACK_OUTCOMES,
   type CallbackOutcome,
   callbackReturnProblem,
-} from "../../domain/callback-returns";
-import { formatDateTime } from "../../domain/format";
-import { OTHER_REASON, RETURN_REASONS, RETURN_TEXT_MAX, type ReturnReason } from "../../domain/returns";
-import type { DeliveredCallback } from "../../domain/schemas/callbacks";
+} from "../../features/returns/callback-returns";
+import { OTHER_REASON, RETURN_REASONS, RETURN_TEXT_MAX, type ReturnReason } from "../../features/returns/returns";
+import { ReturnStatusBadge } from "../../features/returns/views/return-status";
 import { api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQueryClient } from "../../lib/query";
-import { ReturnStatusBadge } from "../../ui/return-status";
 import { buttonClass, inputClass, labelClass } from "../../ui/styles";
 
 export function CallbackActions({ item, now }: { item: DeliveredCallback; now: number }) {

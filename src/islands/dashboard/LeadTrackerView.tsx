@@ -4,6 +4,7 @@
  */
 import { useId, useState } from "react";
 import { formatCount } from "../../domain/format";
+import { DAILY_CAP_RULE_TEXT, deliveryProgressText, todayText } from "../../features/transfers/views/transfer-format";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
@@ -13,7 +14,6 @@ import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass, inputClass, labelClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
-import { DAILY_CAP_RULE_TEXT, deliveryProgressText, todayText } from "../../ui/transfer-format";
 import { ResumeWithNumber } from "./ResumeWithNumber";
 import { TrackerTransfers } from "./TrackerTransfers";
 

@@ -5,8 +5,8 @@
  */
 import { type FormEvent, useId, useState } from "react";
 import { RESUME_REFUSALS } from "../../domain/delivery-pauses";
-import type { TrackerOrder } from "../../domain/returns";
-import { normalizeUsPhone } from "../../domain/transfers";
+import { normalizeUsPhone } from "../../domain/phone";
+import type { TrackerOrder } from "../../features/returns/returns";
 import { api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";

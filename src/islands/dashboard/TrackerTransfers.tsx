@@ -8,9 +8,9 @@
 import type { ReactNode } from "react";
 import { ConsentSummaryCell } from "../../features/consent/views/ConsentRecord";
 import { PhoneWithDncFlag } from "../../features/do-not-call/views/dnc-flag";
+import { chargeText, formatDuration, formatInZone } from "../../features/transfers/views/transfer-format";
 import type { Answer, api } from "../../lib/api";
 import { Table } from "../../ui/table";
-import { chargeText, formatDuration, formatInZone } from "../../ui/transfer-format";
 
 type TrackerTransfer = Answer<typeof api.tracker.transfers.$get>["items"][number];
 

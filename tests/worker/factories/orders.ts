@@ -1,5 +1,5 @@
 /** Orders of each kind the tests need: live transfers (with delivery settings), aged leads, call-backs (decision 0067). */
-import type { DeliverySettings } from "../../../src/domain/transfers";
+import type { DeliverySettings } from "../../../src/features/transfers/transfers";
 import { orders } from "../../../worker/db/schema";
 import { saveDeliverySettings } from "../../../worker/services/order-delivery";
 import type { Database } from "./db";

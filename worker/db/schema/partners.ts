@@ -3,7 +3,6 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { PARTNER_PAYMENT_TERMS } from "../../../src/domain/transfers";
 import { APPLICATION_STATUSES, PAYMENT_TERMS, TIME_ZONES } from "../../../src/features/partners/partner";
 import { users } from "./accounts";
 import { createdAt, oneOf } from "./columns";
@@ -76,7 +75,7 @@ export const partners = sqliteTable(
     didNumber: text("did_number").notNull(),
     dailyCallCap: integer("daily_call_cap").notNull(),
     payPerTransferCents: integer("pay_per_transfer_cents").notNull(),
-    paymentTerms: text("payment_terms", { enum: PARTNER_PAYMENT_TERMS }).notNull(),
+    paymentTerms: text("payment_terms", { enum: PAYMENT_TERMS }).notNull(),
     /** IANA zone (one of US_TIME_ZONES): the partner's day for its call cap and statements. */
     timeZone: text("time_zone").notNull(),
     /** Set while an admin has the partner suspended (migration 0016): its API keys answer 403. */
@@ -88,7 +87,7 @@ export const partners = sqliteTable(
   (t) => [
     uniqueIndex("partners_user_unique").on(t.userId),
     uniqueIndex("partners_application_unique").on(t.applicationId),
-    check("partners_payment_terms_check", oneOf(t.paymentTerms, PARTNER_PAYMENT_TERMS)),
+    check("partners_payment_terms_check", oneOf(t.paymentTerms, PAYMENT_TERMS)),
   ],
 );
 

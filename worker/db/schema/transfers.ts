@@ -5,7 +5,11 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { PAUSE_KINDS, PAUSE_LIFTS } from "../../../src/domain/delivery-pauses";
-import { DELIVERY_SETUP_STATUSES, TRANSFER_EVENT_TYPES, TRANSFER_STATUSES } from "../../../src/domain/transfers";
+import {
+  DELIVERY_SETUP_STATUSES,
+  TRANSFER_EVENT_TYPES,
+  TRANSFER_STATUSES,
+} from "../../../src/features/transfers/transfers";
 import { users } from "./accounts";
 import { createdAt, oneOf } from "./columns";
 import { orders } from "./orders";
@@ -13,7 +17,7 @@ import { apiKeys, partners } from "./partners";
 
 /**
  * The delivery settings of one live-transfer order and its running counts. Routing reads only
- * orders whose setup is 'ready', not paused, with billable deliveries left (see worker/services/transfers.ts).
+ * orders whose setup is 'ready', not paused, with billable deliveries left (see worker/features/transfers/transfers.ts).
  */
 export const orderDelivery = sqliteTable(
   "order_delivery",

@@ -3,8 +3,8 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { ALL_WEBHOOK_EVENT_TYPES } from "../../../src/features/webhook-outbox/events";
 import { DELIVERY_STATUSES } from "../../../src/features/webhooks/delivery";
-import { ALL_WEBHOOK_EVENT_TYPES } from "../../../src/features/webhooks/events";
 import { users } from "./accounts";
 import { createdAt, oneOf } from "./columns";
 

@@ -5,8 +5,12 @@
  * leads and transfers: anything else is 404.
  */
 import { and, eq, isNotNull } from "drizzle-orm";
-import { maskLastName, maskPhone } from "../../../src/domain/masking";
-import { CONTACT_SHOWN_STATUSES, type TrackerTransferStatus } from "../../../src/domain/returns";
+import {
+  CONTACT_SHOWN_STATUSES,
+  maskLastName,
+  maskPhone,
+  type TrackerTransferStatus,
+} from "../../../src/domain/masking";
 import {
   type CertificateCheck,
   certificateStatus,

@@ -10,12 +10,12 @@
 import { and, asc, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { maskPhone } from "../../../src/domain/masking";
 import { digestDays, revocationLine, revocationSince } from "../../../src/features/do-not-call/revocations";
-import { revokedSubject } from "../../../src/features/webhooks/index";
+import { revokedSubject } from "../../../src/features/webhook-outbox/index";
 import { suppressionRevocations, users } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { emails } from "../../services/email-templates";
 import { sendMail, siteOrigin } from "../../services/mail";
-import { type WebhookFact, webhookRecording } from "../webhooks/index";
+import { type WebhookFact, webhookRecording } from "../webhook-outbox/index";
 
 /**
  * The SQL of `revocationsStatement` (binds: ?1 the numbers as JSON, ?2 now, ?3 the earliest sale). Raw SQL

@@ -4,7 +4,7 @@
  */
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { and, count, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
-import type { PartnerPaymentTerms } from "../../../src/domain/transfers";
+import type { PaymentTerms } from "../../../src/features/partners/partner";
 import {
   type ApiKeyView,
   MAX_ACTIVE_API_KEYS,
@@ -28,7 +28,7 @@ export interface KeyOwner {
   dailyCallCap: number;
   timeZone: string;
   payPerTransferCents: number;
-  paymentTerms: PartnerPaymentTerms;
+  paymentTerms: PaymentTerms;
   /** Pings must carry `consent.trustedFormUrl` (an admin's setting, decision 0041). */
   requireTrustedForm: boolean;
   lastUsedAt: number | null;

@@ -5,11 +5,11 @@
  */
 import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import { localTime } from "../../../src/domain/time-zones";
-import { type PartnerPaymentTerms, type PayoutLine, payoutStatement } from "../../../src/domain/transfers";
+import type { PaymentTerms } from "../../../src/features/partners/partner";
+import { type PayoutLine, payoutStatement } from "../../../src/features/partners/payouts";
 import { partners, transfers } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { partnerRefusalsOn } from "../../services/ping-refusals";
-import { type TransferView, transferView } from "../../services/transfer-events";
+import { partnerRefusalsOn, type TransferView, transferView } from "../transfers/index";
 
 export interface PartnerProfile {
   id: string;
@@ -17,7 +17,7 @@ export interface PartnerProfile {
   dailyCallCap: number;
   timeZone: string;
   payPerTransferCents: number;
-  paymentTerms: PartnerPaymentTerms;
+  paymentTerms: PaymentTerms;
   /** Pings must carry `consent.trustedFormUrl` (an admin's setting, decision 0041). */
   requireTrustedForm: boolean;
 }

@@ -9,13 +9,13 @@
  * buyer e-mailed. Every decision reads `deps.now`, so tests drive days of retries with a fake clock.
  */
 import { and, sql } from "drizzle-orm";
+import { bodyTooLarge, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_TIMEOUT_MS } from "../../../src/features/webhook-outbox/index";
 import {
   afterFailedAttempt,
   type DeliveryStatus,
   endpointHealthAfter,
   isFinalDeliveryStatus,
 } from "../../../src/features/webhooks/delivery";
-import { bodyTooLarge, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_TIMEOUT_MS } from "../../../src/features/webhooks/events";
 import {
   deferSeconds,
   endpointBatchAllowance,
@@ -28,12 +28,12 @@ import { unixSeconds, webhookSignatureHeader } from "../../../src/features/webho
 import { checkWebhookTarget, type UrlCheck, webhookEnvironment } from "../../../src/features/webhooks/ssrf";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../db/schema";
 import type { Deps } from "../../deps";
+import { type DeliveryKey, enqueueWebhookDeliveries } from "../webhook-outbox/index";
 import { type EndpointRow, SWITCHED_OFF_ERROR, signingSecrets } from "./endpoints";
 import { webhookKeyRing } from "./keys";
 import { blockerOf, freedFollowers, type OpenDelivery, openLanes, subjectIsOrdered } from "./ordering";
 import { buildPayloads, inJson } from "./payloads";
 import { type Lane, sendFairly } from "./pool";
-import { type DeliveryKey, enqueueWebhookDeliveries } from "./record";
 import { type WebhookRuntime, workerRuntime } from "./runtime";
 import { type AttemptResult, attemptDelivery } from "./send";
 import { type EndpointRelease, type Settlement, settle, switchOffEndpoints } from "./settle";

@@ -8,7 +8,7 @@ import {
   WEBHOOK_MAX_ENDPOINTS,
   WEBHOOK_SECRET_GRACE_MS,
   type WebhookEventType,
-} from "../../../src/features/webhooks/events";
+} from "../../../src/features/webhook-outbox/index";
 import type {
   WebhookEndpointPatch,
   WebhookEndpointValues,

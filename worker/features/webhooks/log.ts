@@ -13,7 +13,7 @@ import {
   WEBHOOK_EVENT_ID_PATTERN,
   WEBHOOK_EVENT_RANK,
   webhookSubject,
-} from "../../../src/features/webhooks/events";
+} from "../../../src/features/webhook-outbox/index";
 import {
   WEBHOOK_BULK_RESEND_LIMITED,
   WEBHOOK_BULK_RESENDS_PER_MINUTE,
@@ -28,8 +28,8 @@ import { webhookDeliveries, webhookEvents } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError, NotFoundError, RateLimitedError } from "../../errors";
 import { admit, type RateRule } from "../../services/rate-limiter";
+import { enqueueWebhookDeliveries } from "../webhook-outbox/index";
 import { type EndpointRow, ownedEndpoint } from "./endpoints";
-import { enqueueWebhookDeliveries } from "./record";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 const iso = (date: Date | null) => (date ? date.toISOString() : null);

@@ -5,12 +5,12 @@
  * a lead has one event, so a 10,000-lead purchase reads nothing more.
  */
 import { sql } from "drizzle-orm";
-import { type DeliveryStatus, type OrderedDelivery, waitsFor } from "../../../src/features/webhooks/delivery";
 import {
   type AnyWebhookEventType,
   WEBHOOK_SUBJECT_OF,
   type WebhookSubjectKind,
-} from "../../../src/features/webhooks/events";
+} from "../../../src/features/webhook-outbox/index";
+import { type DeliveryStatus, type OrderedDelivery, waitsFor } from "../../../src/features/webhooks/delivery";
 import { webhookDeliveries } from "../../db/schema";
 import type { Deps } from "../../deps";
 

@@ -5,8 +5,8 @@
  * (`webhook_events.payload`), so retries and resends send the same bytes.
  */
 import { type AnyColumn, sql } from "drizzle-orm";
-import type { TransferStatus } from "../../../src/domain/transfers";
-import type { AnyWebhookEventType } from "../../../src/features/webhooks/events";
+import type { TransferStatus } from "../../../src/features/transfers/index";
+import type { AnyWebhookEventType } from "../../../src/features/webhook-outbox/index";
 import {
   buildWebhookEvent,
   returnSubjectKind,

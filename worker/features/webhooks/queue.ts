@@ -5,8 +5,8 @@
  * sending twice, and the sweep finds whatever the Queue gives up on.
  */
 import type { Deps } from "../../deps";
+import { isWebhookDeliveryMessage, type WebhookDeliveryMessage } from "../webhook-outbox/index";
 import { deliverWebhooks } from "./deliver";
-import { isWebhookDeliveryMessage, type WebhookDeliveryMessage } from "./record";
 import type { WebhookRuntime } from "./runtime";
 
 /** Delivers the webhook messages among `messages`; answers the others, for the import consumer. */

@@ -8,7 +8,7 @@ import {
   isDeliveredStatus,
   WEBHOOK_STORED_ANSWER_BYTES,
   WEBHOOK_TIMEOUT_MS,
-} from "../../../src/features/webhooks/events";
+} from "../../../src/features/webhook-outbox/index";
 import { WEBHOOK_SIGNATURE_HEADER } from "../../../src/features/webhooks/signature";
 
 export interface AttemptResult {

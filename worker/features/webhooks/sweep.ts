@@ -8,8 +8,8 @@
 import { sql } from "drizzle-orm";
 import { WEBHOOK_LEASE_MS } from "../../../src/features/webhooks/schedule";
 import type { Deps } from "../../deps";
-import type { WebhookFact } from "./record";
-import { enqueueWebhookDeliveries, subscribedEndpoint, webhookRecording } from "./record";
+import type { WebhookFact } from "../webhook-outbox/index";
+import { enqueueWebhookDeliveries, subscribedEndpoint, webhookRecording } from "../webhook-outbox/index";
 
 /** A delivery this late (its due time passed, nobody holds it) lost its message. */
 export const OVERDUE_MS = 10 * 60 * 1000;

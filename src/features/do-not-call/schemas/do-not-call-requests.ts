@@ -1,6 +1,6 @@
 /** The admin's search of the /do-not-call requests and the removal of a number (docs/decisions/0055). */
 
-import { PHONE_MAX_LENGTH } from "../../../domain/leads";
+import { PHONE_MAX_LENGTH } from "../../../domain/phone";
 import { blankAsMissing } from "../../../domain/schemas/common";
 import { pageQuerySchema } from "../../../domain/schemas/dashboard";
 import { z } from "../../../domain/schemas/zod";

@@ -3,7 +3,7 @@
  * an admin or a buyer uploads (its file is read by suppression-file.ts).
  */
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../../../domain/email";
-import { PHONE_MAX_LENGTH } from "../../../domain/leads";
+import { PHONE_MAX_LENGTH } from "../../../domain/phone";
 import { blankAsMissing } from "../../../domain/schemas/common";
 import { z } from "../../../domain/schemas/zod";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { normalizeUsPhone } from "../../../domain/leads";
-import { normalizeUsPhone as fromTransfers } from "../../../domain/transfers";
+import { normalizeUsPhone } from "../../../domain/phone";
+import { normalizeUsPhone as fromTransfers } from "../../transfers/transfers";
 import { doNotCallSchema, SUPPRESSION_LIST_MESSAGES, suppressionListSchema } from "../schemas/suppression";
 import {
   DO_NOT_CALL_MESSAGES,

@@ -3,7 +3,7 @@
  * form and the multipart fields of `POST /api/affnetwork-signup`.
  */
 
-import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../../../domain/leads";
+import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../../../domain/phone";
 import { emailAddress, numberFromInput, requiredString } from "../../../domain/schemas/common";
 import { z } from "../../../domain/schemas/zod";
 import { APPLICATION_DECISIONS, type ApplicationStatus, PAYMENT_TERMS, TIME_ZONES } from "../partner";

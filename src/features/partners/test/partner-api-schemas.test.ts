@@ -1,20 +1,20 @@
 /**
- * The partner API's payloads live in src/features/partners/schemas/partner-api.ts, the services'
+ * The partner API's payloads live in src/features/transfers/schemas/partner-api.ts, the services'
  * types are inferred from them, and each field is checked once (by the schema): the service receives a
  * ten-digit phone and an upper-case state code.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import type { getTransfer, recordTransferEvent } from "../../../../worker/services/transfer-events";
-import type { routeTransfer } from "../../../../worker/services/transfer-routing";
-import { MAX_API_KEY_NAME, newApiKeySchema } from "../schemas/partner-account";
+import type { getTransfer, recordTransferEvent } from "../../../../worker/features/transfers/transfer-events";
+import type { routeTransfer } from "../../../../worker/features/transfers/transfer-routing";
 import {
   PROSPECT_PHONE_INVALID,
   pingSchema,
   type routeAnswerSchema,
   transferEventSchema,
   type transferSchema,
-} from "../schemas/partner-api";
+} from "../../transfers/schemas/partner-api";
+import { MAX_API_KEY_NAME, newApiKeySchema } from "../schemas/partner-account";
 
 const ping = (prospect: Record<string, unknown>) => ({
   prospect: { firstName: "Mary", lastName: "Johnson", phone: "2145551000", state: "TX", ...prospect },

@@ -5,7 +5,6 @@
 import { useState } from "react";
 import { formatDateTime, formatDay } from "../../../domain/format";
 import { formatUsd } from "../../../domain/pricing";
-import { TRANSFER_BUFFER_SECONDS } from "../../../domain/transfers";
 import { AppProviders } from "../../../islands/AppProviders";
 import { type Answer, api, call, errorMessage } from "../../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
@@ -20,6 +19,7 @@ import { Spinner } from "../../../ui/spinner";
 import { buttonClass } from "../../../ui/styles";
 import { Table } from "../../../ui/table";
 import { toast } from "../../../ui/toast";
+import { TRANSFER_BUFFER_SECONDS } from "../../transfers/index";
 import { SuspendedNotice } from "./SuspendedNotice";
 
 const day = formatDay;

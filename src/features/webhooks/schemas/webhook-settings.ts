@@ -7,7 +7,6 @@
 
 import { pageQuerySchema } from "../../../domain/schemas/dashboard";
 import { z } from "../../../domain/schemas/zod";
-import type { DeliveryStatus } from "../delivery";
 import {
   ALL_WEBHOOK_EVENT_TYPES,
   type AnyWebhookEventType,
@@ -15,7 +14,8 @@ import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_URL_MAX,
   type WebhookEventType,
-} from "../events";
+} from "../../webhook-outbox/index";
+import type { DeliveryStatus } from "../delivery";
 
 const WEBHOOK_MESSAGES = {
   name: "Give the endpoint a name (e.g. My CRM).",

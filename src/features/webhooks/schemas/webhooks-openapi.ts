@@ -15,7 +15,7 @@ import {
   WEBHOOK_MAX_BODY_BYTES,
   WEBHOOK_SIGNATURE_TOLERANCE_SECONDS,
   WEBHOOK_TIMEOUT_MS,
-} from "../events.ts";
+} from "../../webhook-outbox/index.ts";
 import { WEBHOOK_SIGNATURE_HEADER } from "../signature.ts";
 import { WEBHOOK_SCHEMA_NAMES, webhookSchemaRegistry } from "./webhooks.ts";
 

@@ -6,11 +6,11 @@
  */
 import { CALLBACK_KINDS } from "../../../domain/callbacks.ts";
 import { ORDER_KINDS, ORDER_STATUSES } from "../../../domain/orders.ts";
-import { RETURN_REASON_VALUES, type ReturnKind } from "../../../domain/returns.ts";
 import { z } from "../../../domain/schemas/zod.ts";
-import { TRANSFER_STATUSES } from "../../../domain/transfers.ts";
 import { CERTIFICATE_STATUS_LABELS, CERTIFICATE_STATUSES } from "../../consent/index.ts";
 import { REVOKED_ITEM_TYPES, REVOKING_LIST_KINDS } from "../../do-not-call/index.ts";
+import { RETURN_REASON_VALUES, type ReturnKind } from "../../returns/index.ts";
+import { TRANSFER_STATUSES } from "../../transfers/index.ts";
 import {
   type AnyWebhookEventType,
   revokedSubject,
@@ -19,7 +19,7 @@ import {
   WEBHOOK_EVENT_DESCRIPTIONS,
   WEBHOOK_EVENT_ID_PATTERN,
   webhookSubject,
-} from "../events.ts";
+} from "../../webhook-outbox/index.ts";
 
 const isoTime = z.iso.datetime({ offset: false }).meta({ example: "2026-11-24T15:04:05.000Z" });
 const nullableTime = (description: string) => isoTime.nullable().meta({ description });

@@ -5,6 +5,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  type AnyWebhookEventType,
+  answerExcerpt,
+  bodyTooLarge,
+  isDeliveredStatus,
+  newWebhookEventId,
+  WEBHOOK_EVENT_ID_PATTERN,
+  WEBHOOK_MAX_BODY_BYTES,
+  WEBHOOK_RETRY_WINDOW_MS,
+  webhookEventIdFor,
+  webhookSubject,
+} from "../../webhook-outbox/events";
+import {
   afterFailedAttempt,
   compareDeliveries,
   type DeliveryStatus,
@@ -18,18 +30,6 @@ import {
   retryDelayMs,
   waitsFor,
 } from "../delivery";
-import {
-  type AnyWebhookEventType,
-  answerExcerpt,
-  bodyTooLarge,
-  isDeliveredStatus,
-  newWebhookEventId,
-  WEBHOOK_EVENT_ID_PATTERN,
-  WEBHOOK_MAX_BODY_BYTES,
-  WEBHOOK_RETRY_WINDOW_MS,
-  webhookEventIdFor,
-  webhookSubject,
-} from "../events";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -7,14 +7,14 @@ import { readFileSync } from "node:fs";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { CERTIFICATE_STATUS_LABELS, CERTIFICATE_STATUSES, CONSENT_FIELDS } from "../../consent/consent";
-import { nominalRetrySchedule } from "../delivery";
 import {
   ALL_WEBHOOK_EVENT_TYPES,
   type AnyWebhookEventType,
   newWebhookEventId,
   WEBHOOK_API_VERSION,
   WEBHOOK_EVENT_TYPES,
-} from "../events";
+} from "../../webhook-outbox/events";
+import { nominalRetrySchedule } from "../delivery";
 import {
   buildWebhookEvent,
   returnSubjectKind,

@@ -13,8 +13,8 @@ import { Spinner } from "../../../ui/spinner";
 import { inputClass, labelClass } from "../../../ui/styles";
 import { Table } from "../../../ui/table";
 import { toast } from "../../../ui/toast";
+import { ALL_WEBHOOK_EVENT_TYPES, type AnyWebhookEventType } from "../../webhook-outbox/index";
 import type { DeliveryStatus } from "../delivery";
-import { ALL_WEBHOOK_EVENT_TYPES, type AnyWebhookEventType } from "../events";
 import type { WebhookDeliveryView } from "../schemas/webhook-settings";
 
 export const deliveriesUrl = (endpointId: string) => `/api/webhook-endpoints/${endpointId}/deliveries`;

@@ -6,7 +6,7 @@ import { Button } from "../../../ui/button";
 import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
 import { Field } from "../../../ui/input";
 import { fieldErrorClass } from "../../../ui/styles";
-import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from "../events";
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from "../../webhook-outbox/index";
 import type { WebhookEndpointInput, WebhookEndpointValues, WebhookEndpointView } from "../schemas/webhook-settings";
 
 const FIELDS = ["name", "url", "events", "enabled"] as const;

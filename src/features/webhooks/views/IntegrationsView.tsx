@@ -11,7 +11,7 @@ import { Card } from "../../../ui/card";
 import { Spinner } from "../../../ui/spinner";
 import { inputClass } from "../../../ui/styles";
 import { toast } from "../../../ui/toast";
-import { WEBHOOK_MAX_ENDPOINTS } from "../events";
+import { WEBHOOK_MAX_ENDPOINTS } from "../../webhook-outbox/index";
 import type { WebhookEndpointValues, WebhookEndpointView } from "../schemas/webhook-settings";
 import { DeliveryLog, deliveriesUrl } from "./DeliveryLog";
 

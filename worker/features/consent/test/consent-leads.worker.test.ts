@@ -265,7 +265,7 @@ describe("the marketplace's 'with certificate' filter", () => {
   /** The certified list as the rule defines it, from every row (newest first, then id). */
   async function expectedIds(location: string) {
     const { parseLocationFilter, leadMatchesLocation } = await import("../../../../src/domain/location-filter");
-    const { leadAreaCode } = await import("../../../../src/domain/leads");
+    const { leadAreaCode } = await import("../../../../src/domain/phone");
     const { results } = await env.DB.prepare(
       "SELECT id, phone, state, created_at, sold_at, reserved_until, certified, withheld FROM aged_leads",
     ).all<{

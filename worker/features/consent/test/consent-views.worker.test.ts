@@ -6,10 +6,10 @@
 import { env } from "cloudflare:workers";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { TrackerPage } from "../../../../src/domain/returns";
 import type { OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
 import type { ConsentRecord } from "../../../../src/features/consent/consent-record";
-import { pingSchema } from "../../../../src/features/partners/schemas/partner-api";
+import type { TrackerPage } from "../../../../src/features/returns/returns";
+import { pingSchema } from "../../../../src/features/transfers/schemas/partner-api";
 import { createLead, testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { buyerWithOrder } from "../../../../tests/worker/returns-fixtures";
@@ -21,7 +21,7 @@ import {
 } from "../../../../tests/worker/transfer-fixtures";
 import { suppressionChecks } from "../../../db/schema";
 import { createDeps } from "../../../deps";
-import { recordTransferEvent, routeTransfer } from "../../../services/transfers";
+import { recordTransferEvent, routeTransfer } from "../../transfers/transfers";
 import { NOT_CONFIGURED_MESSAGES } from "../consent-certificates";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).

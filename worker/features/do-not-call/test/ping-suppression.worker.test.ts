@@ -6,10 +6,10 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { FulfilmentOverview } from "../../../../src/domain/returns";
 import { localTime } from "../../../../src/domain/time-zones";
-import { NO_ROUTE_REASONS } from "../../../../src/domain/transfers";
 import { SUPPRESSED_MESSAGE } from "../../../../src/features/do-not-call/suppression";
+import type { FulfilmentOverview } from "../../../../src/features/returns/returns";
+import { NO_ROUTE_REASONS } from "../../../../src/features/transfers/transfers";
 import { callApi, expectAdminOnly, signedIn } from "../../../../tests/worker/helpers";
 import { freshPhone, requestDoNotCall, uploadList } from "../../../../tests/worker/suppression-fixtures";
 import {

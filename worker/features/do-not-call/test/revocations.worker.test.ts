@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { phoneKey } from "../../../../src/features/do-not-call/suppression";
-import { webhookEventIdFor } from "../../../../src/features/webhooks/events";
+import { webhookEventIdFor } from "../../../../src/features/webhook-outbox/events";
 import { webhookEventSchema } from "../../../../src/features/webhooks/schemas/webhooks";
 import {
   createAgedLeadOrder,

@@ -1,27 +1,25 @@
 /**
  * The partner API's OpenAPI route definitions: its three routes with their request and answer schemas
- * (the payloads are src/features/partners/schemas/partner-api.ts, named here as OpenAPI components) and the error
+ * (the payloads are src/features/transfers/schemas/partner-api.ts, named here as OpenAPI components) and the error
  * answers every keyed route documents. worker/features/partners/routes/partner-api.ts serves them.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { APPOINTMENT_MINUTES, MAX_DAYS_AHEAD, MAX_WINDOW_MINUTES } from "../../../../src/domain/callbacks";
 import { callbackAcceptedSchema, callbackSchema } from "../../../../src/domain/schemas/callbacks";
+import { PARTNER_SUSPENDED } from "../../../../src/features/partners/schemas/partner-account";
 import {
   CONNECTED_HOLD_SECONDS,
   DUPLICATE_WINDOW_DAYS,
-  ROUTE_ANSWER_TTL_SECONDS,
-  TRANSFER_BUFFER_SECONDS,
-} from "../../../../src/domain/transfers";
-import { PARTNER_SUSPENDED } from "../../../../src/features/partners/schemas/partner-account";
-import {
   eventRefusedSchema,
   noRouteSchema,
   pingSchema,
+  ROUTE_ANSWER_TTL_SECONDS,
   routeAnswerSchema,
+  TRANSFER_BUFFER_SECONDS,
   transferEventSchema,
   transferIdSchema,
   transferSchema,
-} from "../../../../src/features/partners/schemas/partner-api";
+} from "../../../../src/features/transfers/index";
 import { PARTNER_KEY_RULE, PARTNER_RULE } from "../../../services/rate-limiter";
 
 // The payloads, under the component names the document has always used.

@@ -1,19 +1,18 @@
 /**
  * The partner API, /api/v1: server-to-server, authenticated by a bearer API
  * key (no session cookie, no same-origin check), described by an OpenAPI document generated from the
- * zod schemas that validate it (src/features/partners/schemas/partner-api.ts; the routes are defined in
+ * zod schemas that validate it (src/features/transfers/schemas/partner-api.ts; the routes are defined in
  * ./partner-api-schemas.ts). Errors are `{ message }` (plus `reason` on a 409 without a route).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import { TRANSFER_BUFFER_SECONDS } from "../../../../src/domain/transfers";
+import { TRANSFER_BUFFER_SECONDS } from "../../../../src/features/transfers/index";
 import { webhooksOpenApi } from "../../../../src/features/webhooks/index";
 import { InvalidError, NotFoundError } from "../../../errors";
 import { errorJson } from "../../../http";
 import { takeCallback } from "../../../services/callbacks";
 import { siteOrigin } from "../../../services/mail";
-import { getTransfer, recordTransferEvent } from "../../../services/transfer-events";
-import { routeTransfer } from "../../../services/transfer-routing";
+import { getTransfer, recordTransferEvent, routeTransfer } from "../../transfers/index";
 import { type PartnerApiBindings, requirePartnerKey } from "../middleware/partner-key";
 import { partnerApiReference } from "./partner-api-reference";
 import { event, ping, postCallback, show } from "./partner-api-schemas";

@@ -14,17 +14,17 @@ import { ForbiddenError } from "../../../errors";
 import { REFUSAL } from "../../../middleware/policy";
 import { rateLimit } from "../../../middleware/rate-limit";
 import { sessions } from "../../../services/sessions";
+import { validate, validateJson } from "../../../validation";
+import { partnerApiKeys } from "../api-keys";
+import { acceptInvitation, checkInvitation } from "../partner-accounts";
+import { partnerSuspendedAt } from "../partner-admin";
 import {
   findPartnerByUser,
   listPartnerTransfers,
   type PartnerProfile,
   partnerPayouts,
   partnerStats,
-} from "../../../services/transfers";
-import { validate, validateJson } from "../../../validation";
-import { partnerApiKeys } from "../api-keys";
-import { acceptInvitation, checkInvitation } from "../partner-accounts";
-import { partnerSuspendedAt } from "../partner-admin";
+} from "../partner-portal";
 
 /** The partner record of the signed-in partner user (the partner sub-app's guard has run). */
 async function signedInPartner(c: Context<SignedInBindings>): Promise<PartnerProfile> {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { API_REFERENCE_SCRIPT } from "../../../../src/config/api-reference";
-import { NOT_CHARGED_LABEL } from "../../../../src/domain/transfers";
+import { NOT_CHARGED_LABEL } from "../../../../src/features/transfers/transfers";
 import { callApi } from "../../../../tests/worker/helpers";
 import {
   clearTransfers,

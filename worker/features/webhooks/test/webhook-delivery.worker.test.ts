@@ -7,8 +7,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { WEBHOOK_RETRY_WINDOW_MS } from "../../../../src/features/webhook-outbox/events";
 import { nominalRetrySchedule } from "../../../../src/features/webhooks/delivery";
-import { WEBHOOK_RETRY_WINDOW_MS } from "../../../../src/features/webhooks/events";
 import { webhookEventSchema } from "../../../../src/features/webhooks/schemas/webhooks";
 import { unixSeconds, verifyWebhookSignature } from "../../../../src/features/webhooks/signature";
 import { callApi, latestMailTo, signedIn } from "../../../../tests/worker/helpers";

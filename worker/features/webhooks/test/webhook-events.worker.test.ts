@@ -7,8 +7,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
-import { pingSchema } from "../../../../src/features/partners/schemas/partner-api";
-import { WEBHOOK_EVENT_TYPES, webhookEventIdFor } from "../../../../src/features/webhooks/events";
+import { pingSchema } from "../../../../src/features/transfers/schemas/partner-api";
+import { WEBHOOK_EVENT_TYPES, webhookEventIdFor } from "../../../../src/features/webhook-outbox/events";
 import { type WebhookEvent, webhookEventSchema } from "../../../../src/features/webhooks/schemas/webhooks";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { createLeads, type Started } from "../../../../tests/worker/payment-fixtures";
@@ -29,9 +29,9 @@ import {
 } from "../../../../tests/worker/webhook-fixtures";
 import { database } from "../../../db/client";
 import { createDeps } from "../../../deps";
-import { recordTransferEvent, routeTransfer } from "../../../services/transfers";
-import { orderPaidFacts } from "../facts";
-import { webhookRecording } from "../record";
+import { recordTransferEvent, routeTransfer } from "../../transfers/transfers";
+import { orderPaidFacts } from "../../webhook-outbox/facts";
+import { webhookRecording } from "../../webhook-outbox/record";
 import { sweepWebhooks } from "../sweep";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).

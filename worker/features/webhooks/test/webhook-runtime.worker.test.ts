@@ -4,7 +4,7 @@
  * Worker's jitless zod. The delivery itself (D1, Queues, routes) is wired on top of these.
  */
 import { describe, expect, it } from "vitest";
-import { newWebhookEventId, webhookEventIdFor } from "../../../../src/features/webhooks/events";
+import { newWebhookEventId, webhookEventIdFor } from "../../../../src/features/webhook-outbox/events";
 import { buildWebhookEvent } from "../../../../src/features/webhooks/schemas/webhooks";
 import { webhooksOpenApi } from "../../../../src/features/webhooks/schemas/webhooks-openapi";
 import {

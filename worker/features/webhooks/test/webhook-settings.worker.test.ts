@@ -5,8 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { WEBHOOK_ENDPOINT_NAME_MAX, WEBHOOK_MAX_ENDPOINTS } from "../../../../src/features/webhook-outbox/events";
 import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../../../src/features/webhooks/dev-key";
-import { WEBHOOK_ENDPOINT_NAME_MAX, WEBHOOK_MAX_ENDPOINTS } from "../../../../src/features/webhooks/events";
 import type { WebhookEndpointView } from "../../../../src/features/webhooks/schemas/webhook-settings";
 import { generateSecretsKey } from "../../../../src/features/webhooks/secret-box";
 import { WEBHOOK_SECRET_PATTERN } from "../../../../src/features/webhooks/signature";

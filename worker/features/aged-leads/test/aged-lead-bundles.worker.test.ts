@@ -1,0 +1,339 @@
+/**
+ * Aged-lead bundles (docs/decisions/0057-aged-lead-bundles.md; product rules 5, 14): a survey or
+ * ringcloud order for N aged leads of a band reserves N listed leads at checkout, all or none, and sells
+ * them to the buyer when the payment succeeds, through the marketplace's sale.
+ */
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { BUNDLE_NEEDS_ACCOUNT, bundleStockMessage } from "../../../../src/features/aged-leads/aged-lead-bundles";
+import { insertLeads } from "../../../../tests/worker/bundle-fixtures";
+import { createSuppressionList, testDb } from "../../../../tests/worker/factories";
+import { callApi, sessionCookie, signedIn } from "../../../../tests/worker/helpers";
+import { orderRow, payWithCard, simulatedIntentOf } from "../../../../tests/worker/payment-fixtures";
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
+
+/** Every test starts from an empty stock: the leads other tests left unsold are taken off sale. */
+beforeEach(async () => {
+  await env.DB.prepare("UPDATE aged_leads SET withheld = 1 WHERE sold_at IS NULL").run();
+});
+
+/** The survey wizard's save for `count` aged leads of `band`: the new buyer's cookie and survey. */
+async function surveyBuyer(count: number, band: string, unitCents: number) {
+  const tag = unique();
+  const response = await callApi("/api/survey", {
+    json: {
+      firstName: "Sam",
+      lastName: "Agent",
+      agencyName: "Agent Co",
+      role: "Agency Owner",
+      phone: "5551234567",
+      email: `bundle${tag}@example.com`,
+      username: `bundle${tag}`,
+      password: "agent-secret-1",
+      leadType: "Aged Leads",
+      totalCallbacks: count,
+      ageRange: band,
+      totalPrice: count * unitCents,
+    },
+  });
+  expect(response.status).toBe(201);
+  const { surveyId } = await response.json<{ surveyId: string }>();
+  return { cookie: sessionCookie(response), surveyId, email: `bundle${tag}@example.com` };
+}
+
+function surveyCheckout(buyer: { cookie: string; surveyId: string }, count: number, band: string, unitCents: number) {
+  return callApi("/api/create-payment-intent", {
+    json: { amount: (count * unitCents) / 100, leadType: "Aged Leads", quantity: count, ageRange: band, ...buyer },
+    cookie: buyer.cookie,
+  });
+}
+
+interface Started {
+  clientSecret: string;
+  orderId: string;
+  amountCents: number;
+}
+
+async function myLeadIds(cookie: string): Promise<string[]> {
+  const response = await callApi("/api/my-leads", { cookie });
+  expect(response.status).toBe(200);
+  return (await response.json<{ items: { id: string }[] }>()).items.map((lead) => lead.id);
+}
+
+async function reservedCount() {
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE sold_at IS NULL AND reserved_until > ?")
+    .bind(Date.now())
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+async function ordersOf(cookie: string) {
+  const me = await (await callApi("/api/me", { cookie })).json<{ id?: string; user?: { id: string } }>();
+  const userId = me.user?.id ?? me.id;
+  const rows = await env.DB.prepare("SELECT id FROM orders WHERE user_id = ?").bind(userId).all();
+  return rows.results.length;
+}
+
+describe("survey bundles fill at payment", () => {
+  it("a paid survey bundle of N puts N leads of that band in My Leads at once", async () => {
+    const oldLeads = await insertLeads(5, { ageDays: 120 });
+    await insertLeads(3, { ageDays: 75 });
+    await insertLeads(2, { ageDays: 10 });
+    const buyer = await surveyBuyer(4, "90-180", 200);
+    const started = await surveyCheckout(buyer, 4, "90-180", 200);
+    expect(started.status).toBe(200);
+    const start = await started.json<Started>();
+    expect(start.amountCents).toBe(800);
+    expect(await myLeadIds(buyer.cookie)).toEqual([]);
+
+    expect((await payWithCard(start.clientSecret)).status).toBe(200);
+    const mine = await myLeadIds(buyer.cookie);
+    expect(mine).toHaveLength(4);
+    for (const id of mine) expect(oldLeads).toContain(id);
+    expect(await orderRow(start.orderId)).toMatchObject({ status: "paid", kind: "survey", quantity: 4 });
+    expect((await simulatedIntentOf(start.orderId))?.refunded_cents).toBe(0);
+  });
+
+  it("a bundle lead on the buyer's private Do Not Call list is left out at payment and refunded at the unit price", async () => {
+    const leads = await insertLeads(3, { ageDays: 120 });
+    const buyer = await surveyBuyer(3, "90-180", 200);
+    const start = await (await surveyCheckout(buyer, 3, "90-180", 200)).json<Started>();
+    // The buyer keeps one of the three leads' numbers on a private list (decision 0049).
+    const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(buyer.email).first<{ id: string }>();
+    const listed = await env.DB.prepare("SELECT phone_key FROM aged_leads WHERE id = ?")
+      .bind(leads[0])
+      .first<{ phone_key: number }>();
+    await createSuppressionList(testDb(), [listed?.phone_key ?? 0], {
+      kind: "buyer_private",
+      name: "Mine",
+      ownerUserId: user?.id,
+    });
+
+    expect((await payWithCard(start.clientSecret)).status).toBe(200);
+    const mine = await myLeadIds(buyer.cookie);
+    expect(mine).toHaveLength(2);
+    expect(mine).not.toContain(leads[0]);
+    expect((await simulatedIntentOf(start.orderId))?.refunded_cents).toBe(200);
+    expect(await orderRow(start.orderId)).toMatchObject({ status: "paid", quantity: 2, total_cents: 400 });
+  });
+
+  it("refuses a count beyond stock with the message and creates nothing", async () => {
+    await insertLeads(37, { ageDays: 120 });
+    const buyer = await surveyBuyer(40, "90-180", 200);
+    const ordersBefore = await ordersOf(buyer.cookie);
+    const response = await surveyCheckout(buyer, 40, "90-180", 200);
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({ message: "Only 37 leads of 90-180 days are available" });
+    expect(bundleStockMessage(37, "90-180")).toBe("Only 37 leads of 90-180 days are available");
+    expect(await ordersOf(buyer.cookie)).toBe(ordersBefore);
+    expect(await reservedCount()).toBe(0);
+  });
+
+  it("a retried payment step of the same survey gives its earlier reservation back first", async () => {
+    await insertLeads(3, { ageDays: 120 });
+    const buyer = await surveyBuyer(3, "90-180", 200);
+    const first = await (await surveyCheckout(buyer, 3, "90-180", 200)).json<Started>();
+    const again = await surveyCheckout(buyer, 3, "90-180", 200);
+    expect(again.status).toBe(200);
+    const second = await again.json<Started>();
+    expect(await orderRow(first.orderId)).toMatchObject({ status: "cancelled" });
+    expect((await payWithCard(second.clientSecret)).status).toBe(200);
+    expect(await myLeadIds(buyer.cookie)).toHaveLength(3);
+  });
+
+  it("never puts a suppressed or withheld lead in a bundle", async () => {
+    const clean = await insertLeads(3, { ageDays: 75 });
+    const withheld = await insertLeads(2, { ageDays: 75, withheld: true });
+    const suppressed = await insertLeads(2, { ageDays: 75, suppressed: true });
+    const buyer = await surveyBuyer(4, "60-90", 300);
+    const refused = await surveyCheckout(buyer, 4, "60-90", 300);
+    expect(await refused.json()).toEqual({ message: "Only 3 leads of 60-90 days are available" });
+
+    const fitting = await surveyBuyer(3, "60-90", 300);
+    const start = await (await surveyCheckout(fitting, 3, "60-90", 300)).json<Started>();
+    expect((await payWithCard(start.clientSecret)).status).toBe(200);
+    const mine = await myLeadIds(fitting.cookie);
+    expect(mine.sort()).toEqual([...clean].sort());
+    for (const id of [...withheld, ...suppressed]) expect(mine).not.toContain(id);
+  });
+
+  it("20 buyers racing for the last leads: no lead sold twice, no one charged for a lead not delivered", async () => {
+    await insertLeads(10, { ageDays: 75 });
+    const buyers = await Promise.all(Array.from({ length: 20 }, () => signedIn()));
+    const answers = await Promise.all(
+      buyers.map(({ cookie }) =>
+        callApi("/api/create-payment-intent", {
+          json: { amount: 9, leadType: "Aged Leads", quantity: 3, ageRange: "60-90" },
+          cookie,
+        }),
+      ),
+    );
+    const won = answers.filter((answer) => answer.status === 200);
+    expect(won).toHaveLength(3);
+    for (const lost of answers.filter((answer) => answer.status !== 200)) {
+      expect(lost.status).toBe(409);
+      expect((await lost.json<{ message: string }>()).message).toMatch(
+        /^Only [01] leads? of 60-90 days (is|are) available$/,
+      );
+    }
+    const starts = await Promise.all(won.map((answer) => answer.json<Started>()));
+    const payments = await Promise.all(starts.map((start) => payWithCard(start.clientSecret)));
+    for (const payment of payments) expect(payment.status).toBe(200);
+
+    const sold = new Map<string, string>();
+    for (const { cookie } of buyers) {
+      const mine = await myLeadIds(cookie);
+      for (const id of mine) {
+        expect(sold.has(id)).toBe(false);
+        sold.set(id, cookie);
+      }
+    }
+    expect(sold.size).toBe(9);
+    for (const start of starts) {
+      const order = await orderRow(start.orderId);
+      const delivered = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE sold_order_id = ?")
+        .bind(start.orderId)
+        .first<{ n: number }>();
+      const refunded = (await simulatedIntentOf(start.orderId))?.refunded_cents ?? 0;
+      expect(Number(order?.total_cents) - refunded).toBe((delivered?.n ?? 0) * 300);
+    }
+  }, 60_000);
+
+  it("a reservation that ran out before payment sells what can be sold and refunds the rest at once", async () => {
+    const leads = await insertLeads(4, { ageDays: 120 });
+    const buyer = await surveyBuyer(4, "90-180", 200);
+    const start = await (await surveyCheckout(buyer, 4, "90-180", 200)).json<Started>();
+    // The reservation runs out and another buyer takes one of its leads meanwhile.
+    const other = await signedIn();
+    await env.DB.prepare("UPDATE aged_leads SET reserved_until = ? WHERE reserved_by_order_id = ?")
+      .bind(Date.now() - 1000, start.orderId)
+      .run();
+    await env.DB.prepare("UPDATE aged_leads SET sold_at = ?, sold_to_user_id = ? WHERE id = ?")
+      .bind(Date.now(), other.user.id, leads[0])
+      .run();
+
+    expect((await payWithCard(start.clientSecret)).status).toBe(200);
+    const mine = await myLeadIds(buyer.cookie);
+    expect(mine.sort()).toEqual(leads.slice(1).sort());
+    expect(await orderRow(start.orderId)).toMatchObject({
+      status: "paid",
+      payment_error: "1 lead could not be delivered; $2.00 refunded",
+    });
+    expect((await simulatedIntentOf(start.orderId))?.refunded_cents).toBe(200);
+  });
+
+  it("a lost lead is replaced from the band's stock when it can be", async () => {
+    const leads = await insertLeads(4, { ageDays: 120 });
+    const buyer = await surveyBuyer(3, "90-180", 200);
+    const start = await (await surveyCheckout(buyer, 3, "90-180", 200)).json<Started>();
+    const reserved = await env.DB.prepare("SELECT id FROM aged_leads WHERE reserved_by_order_id = ?")
+      .bind(start.orderId)
+      .all<{ id: string }>();
+    const taken = reserved.results[0]?.id ?? "";
+    await env.DB.prepare("UPDATE aged_leads SET reserved_until = ? WHERE reserved_by_order_id = ?")
+      .bind(Date.now() - 1000, start.orderId)
+      .run();
+    await env.DB.prepare("UPDATE aged_leads SET sold_at = ? WHERE id = ?").bind(Date.now(), taken).run();
+
+    expect((await payWithCard(start.clientSecret)).status).toBe(200);
+    const mine = await myLeadIds(buyer.cookie);
+    expect(mine).toHaveLength(3);
+    expect(mine).not.toContain(taken);
+    for (const id of mine) expect(leads).toContain(id);
+    expect((await simulatedIntentOf(start.orderId))?.refunded_cents).toBe(0);
+  });
+});
+
+describe("ringcloud bundles fill at payment", () => {
+  async function ringcloudBuyer(count: number, band: string, workingStates: string) {
+    const tag = unique();
+    const response = await callApi("/api/ringcloud-survey", {
+      json: {
+        agencyName: "Ring Agency",
+        firstName: "Rae",
+        lastName: "Caller",
+        email: `ring${tag}@example.com`,
+        phone: "5559876543",
+        state: "TX",
+        username: `ring${tag}`,
+        password: "agent-secret-1",
+        confirmPassword: "agent-secret-1",
+        leadType: "partial_apps",
+        totalTransfers: count,
+        ageRange: band,
+        workingStates,
+        role: "Insurance Agent",
+      },
+    });
+    expect(response.status).toBe(201);
+    const { checkout } = await response.json<{ checkout: { amount: number; survey: string } }>();
+    const cookie = sessionCookie(response);
+    const pay = () =>
+      callApi("/api/create-payment-intent", {
+        json: {
+          amount: checkout.amount,
+          tier: "ringcloud",
+          packageType: "partial_apps",
+          quantity: count,
+          ageRange: band,
+          surveyId: checkout.survey,
+        },
+        cookie,
+      });
+    return { cookie, pay };
+  }
+
+  it("sells N leads of the band in the buyer's working states, and refuses beyond that stock", async () => {
+    const texas = await insertLeads(3, { state: "TX", ageDays: 75 });
+    const oklahoma = await insertLeads(2, { state: "OK", ageDays: 75 });
+    await insertLeads(5, { state: "FL", ageDays: 75 });
+    await insertLeads(5, { state: "TX", ageDays: 10 });
+
+    const greedy = await ringcloudBuyer(6, "60-90", "TX, Oklahoma");
+    const refused = await greedy.pay();
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: "Only 5 leads of 60-90 days are available in TX, OK" });
+    expect(await reservedCount()).toBe(0);
+
+    const buyer = await ringcloudBuyer(5, "60-90", "TX, Oklahoma");
+    const started = await buyer.pay();
+    expect(started.status).toBe(200);
+    const start = await started.json<Started>();
+    expect(start.amountCents).toBe(2000);
+    expect((await payWithCard(start.clientSecret)).status).toBe(200);
+    expect((await myLeadIds(buyer.cookie)).sort()).toEqual([...texas, ...oklahoma].sort());
+    expect(await orderRow(start.orderId)).toMatchObject({ status: "paid", kind: "ringcloud" });
+  });
+});
+
+describe("bad bundle input is refused with a message and changes nothing", () => {
+  it.each([
+    ["an unknown band", { ageRange: "10-20" }, 400, "Please select an age range"],
+    ["a count of zero", { quantity: 0, amount: 0 }, 400, "Quantity must be at least 1"],
+    ["a count beyond stock", { quantity: 5, amount: 15 }, 409, "Only 2 leads of 60-90 days are available"],
+    ["a foreign survey id", { surveyId: "not-a-survey-of-yours" }, 400, expect.any(String)],
+  ])("%s", async (_name, overrides, status, message) => {
+    await insertLeads(2, { ageDays: 75 });
+    const { cookie } = await signedIn();
+    const response = await callApi("/api/create-payment-intent", {
+      json: { amount: 3, leadType: "Aged Leads", quantity: 1, ageRange: "60-90", ...overrides },
+      cookie: "surveyId" in overrides ? undefined : cookie,
+    });
+    expect(response.status).toBe(status);
+    expect(await response.json()).toMatchObject({ message });
+    expect(await ordersOf(cookie)).toBe(0);
+    expect(await reservedCount()).toBe(0);
+  });
+
+  it("refuses an anonymous bundle: its leads go to an account's My Leads", async () => {
+    await insertLeads(2, { ageDays: 75 });
+    const response = await callApi("/api/create-payment-intent", {
+      json: { amount: 3, leadType: "Aged Leads", quantity: 1, ageRange: "60-90", email: "anon@example.com" },
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: BUNDLE_NEEDS_ACCOUNT });
+    expect(await reservedCount()).toBe(0);
+  });
+});

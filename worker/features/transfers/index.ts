@@ -1,0 +1,7 @@
+/**
+ * The transfers feature's public face (worker/ half): other features import it from here alone
+ * (docs/decisions/0077-one-folder-per-feature.md).
+ */
+export * from "./ping-refusals";
+export * from "./transfer-events";
+export * from "./transfer-routing";

@@ -1,0 +1,7 @@
+/**
+ * The webhook-outbox feature's public face (worker/ half): other features import it from here alone
+ * (docs/decisions/0077-one-folder-per-feature.md).
+ */
+
+export * from "./facts";
+export * from "./record";

@@ -1,5 +1,0 @@
-/**
- * The webhooks feature's public face (worker/ half): other features import it from here alone
- * (docs/decisions/0077-one-folder-per-feature.md).
- */
-export { type WebhookFact, webhookRecording } from "./record";
