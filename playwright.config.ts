@@ -26,6 +26,22 @@ const AUDITS = [
   "**/local-server.spec.ts",
 ];
 
+/**
+ * Journeys that assert only on what they arrange themselves (their own new accounts, orders, surveys and
+ * payments) or on what no spec changes (the demo accounts' sign-in, the 403 pages): they run one at a time
+ * in a second stream, beside the other journeys. None of them reads a shared total (the marketplace's
+ * stock, an admin list's length, what a cron did), opens a call for routing or changes a demo account.
+ * A journey that does any of that stays in "journeys" (docs/decisions/0076).
+ */
+const OWN_DATA_JOURNEYS = [
+  "**/accounts.spec.ts",
+  "**/checkouts.spec.ts",
+  "**/dead-ends.spec.ts",
+  "**/delivery-setup.spec.ts",
+  "**/onboarding.spec.ts",
+  "**/stripe-payment-element.spec.ts",
+];
+
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
@@ -37,9 +53,11 @@ export default defineConfig({
   // A page and its server share 2 busy cores: tests that need longer say so with test.setTimeout.
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  // Journeys first: one worker takes them in order while the other, kept off them, takes audits.
+  // The two journey streams first, one worker each, each in file order; audits fill a worker once its
+  // stream is done.
   projects: [
-    { name: "journeys", testIgnore: AUDITS, workers: 1, fullyParallel: false },
+    { name: "journeys", testIgnore: [...AUDITS, ...OWN_DATA_JOURNEYS], workers: 1, fullyParallel: false },
+    { name: "journeys-own-data", testMatch: OWN_DATA_JOURNEYS, workers: 1, fullyParallel: false },
     { name: "audits", testMatch: AUDITS, fullyParallel: true },
   ],
   reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
