@@ -27,19 +27,23 @@ const AUDITS = [
 ];
 
 /**
- * Journeys that assert only on what they arrange themselves (their own new accounts, orders, surveys and
- * payments) or on what no spec changes (the demo accounts' sign-in, the 403 pages): they run one at a time
- * in a second stream, beside the other journeys. None of them reads a shared total (the marketplace's
- * stock, an admin list's length, what a cron did), opens a call for routing or changes a demo account.
- * A journey that does any of that stays in "journeys" (docs/decisions/0076).
+ * The journeys run in two streams, each one test at a time in file order, beside each other. A journey that
+ * reads or changes data another journey asserts on is in that journey's stream: here the aged-lead
+ * marketplace (its stock and listing, bundles reserved at checkout, uploads that add to it) with the
+ * sign-up and checkout journeys; in "journeys" the calls' routing and deliveries, the demo buyer's orders
+ * and their agents, the call-back stock, partners, the do-not-call lists and the accounts. Across the
+ * streams a journey asserts only on what it arranged itself (its own new accounts, orders and leads)
+ * (docs/decisions/0076).
  */
-const OWN_DATA_JOURNEYS = [
-  "**/accounts.spec.ts",
+const LEAD_JOURNEYS = [
+  "**/admin-uploads.spec.ts",
   "**/checkouts.spec.ts",
+  "**/consent.spec.ts",
+  "**/consent-admin.spec.ts",
+  "**/dashboard.spec.ts",
   "**/dead-ends.spec.ts",
-  "**/delivery-setup.spec.ts",
+  "**/integrations.spec.ts",
   "**/onboarding.spec.ts",
-  "**/stripe-payment-element.spec.ts",
 ];
 
 export default defineConfig({
@@ -56,8 +60,8 @@ export default defineConfig({
   // The two journey streams first, one worker each, each in file order; audits fill a worker once its
   // stream is done.
   projects: [
-    { name: "journeys", testIgnore: [...AUDITS, ...OWN_DATA_JOURNEYS], workers: 1, fullyParallel: false },
-    { name: "journeys-own-data", testMatch: OWN_DATA_JOURNEYS, workers: 1, fullyParallel: false },
+    { name: "journeys", testIgnore: [...AUDITS, ...LEAD_JOURNEYS], workers: 1, fullyParallel: false },
+    { name: "journeys-leads", testMatch: LEAD_JOURNEYS, workers: 1, fullyParallel: false },
     { name: "audits", testMatch: AUDITS, fullyParallel: true },
   ],
   reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
