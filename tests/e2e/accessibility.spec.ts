@@ -8,12 +8,11 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { ADMIN_TAB_IDS, adminPath } from "../../src/islands/admin/tabs";
 import { DASHBOARD_VIEWS, dashboardPath } from "../../src/islands/dashboard/views";
-import { expect, followRequests, hydrated, settled, test } from "./fixtures";
+import { axeOf, expect, followRequests, hydrated, settled, test } from "./fixtures";
 
 test.use({ bypassCSP: true });
 
@@ -58,18 +57,8 @@ const PUBLIC_ROUTES: readonly [name: string, path: string][] = [
   ["not-found", "/no-such-page"],
 ];
 
-/**
- * Only violations are reported in full, which keeps each run short on a busy machine. A page without frames
- * (every page here) is audited by axe.run in the page itself, AxeBuilder's legacy mode: its default runs axe
- * in each frame and merges their results in a blank page it opens for that, which for one frame finds the
- * same with another page opened and closed per audit. A page with frames still gets the default.
- */
-const axe = (page: Page) =>
-  new AxeBuilder({ page })
-    .withTags(AXE_TAGS)
-    .options({ resultTypes: ["violations"] })
-    .setLegacyMode(page.frames().length === 1)
-    .analyze();
+/** Only violations are reported in full, in the page itself when it has no frames (`axeOf`, fixtures.ts). */
+const axe = (page: Page) => axeOf(page).withTags(AXE_TAGS).analyze();
 
 /** Opens `path`, following the page's requests from before it loads (for `settle`). */
 async function visit(page: Page, path: string) {

@@ -3,12 +3,11 @@
  * reach, a ping answers the agent's number, and the buyer's Lead Tracker names the agent who took the call.
  * Then axe over that view.
  */
-import { AxeBuilder } from "@axe-core/playwright";
 import { inlinedSql, statements } from "../../scripts/lib/drizzle-sql.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { orderAgents } from "../../worker/db/schema";
 import { query } from "./database";
-import { expect, test } from "./fixtures";
+import { axeOf, expect, test } from "./fixtures";
 import { partnerPost } from "./partners";
 
 /** A Texas caller pinged, connected and completed after three minutes (billable). */
@@ -59,9 +58,7 @@ test("a ping rings the order's agent, and the Lead Tracker names the agent", asy
     await expect(row("Beforeagent")).toContainText("Agent: —");
 
     await buyer.waitForLoadState("networkidle");
-    const results = await new AxeBuilder({ page: buyer })
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-      .analyze();
+    const results = await axeOf(buyer).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
     const serious = results.violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);

@@ -4,11 +4,10 @@
  * confirmation; it is then in My Call-Backs. axe finds no serious problem on either view at 1280 and 390 px.
  */
 import { readFileSync } from "node:fs";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { createUser, query } from "./database";
-import { expect, hydrated, signIn, test } from "./fixtures";
+import { axeOf, expect, hydrated, signIn, test } from "./fixtures";
 import { payWith } from "./pay";
 
 test.use({ bypassCSP: true });
@@ -22,10 +21,7 @@ const VIEWPORTS = [
 /** Serious and critical axe violations, and sideways scrolling, as readable lines. */
 async function problems(page: Page, where: string): Promise<string[]> {
   await page.waitForLoadState("networkidle");
-  const results = await new AxeBuilder({ page })
-    .withTags(AXE_TAGS)
-    .options({ resultTypes: ["violations"] })
-    .analyze();
+  const results = await axeOf(page).withTags(AXE_TAGS).analyze();
   const found = results.violations
     .filter((violation) => violation.impact === "critical" || violation.impact === "serious")
     .map(

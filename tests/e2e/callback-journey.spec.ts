@@ -5,13 +5,12 @@
  * which stays after a reload; the Return action says when it opens. Then axe on My Call-Backs at 1280
  * and 390 px. And a buyer returns a call-back not reached, from the keyboard, once its window has ended.
  */
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DEMO_BUYER } from "../../scripts/demo-data.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { CALLBACK_RETURN_MESSAGES } from "../../src/features/returns/callback-returns";
 import { createUser, query } from "./database";
-import { expect, signIn, test } from "./fixtures";
+import { axeOf, expect, signIn, test } from "./fixtures";
 import { postCallback } from "./partners";
 
 /** A fresh prospect, so the 30-day rule never keeps it from the demo buyer. */
@@ -27,10 +26,7 @@ function prospect() {
 }
 
 async function axeProblems(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .options({ resultTypes: ["violations"] })
-    .analyze();
+  const results = await axeOf(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((violation) => violation.impact === "critical" || violation.impact === "serious")
     .map(

@@ -3,14 +3,13 @@
  * record; a delivered transfer's record keeps the certificate masked until the call connects; the
  * marketplace filters for leads with a certificate. axe stays clean with the record open.
  */
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { CERTIFICATE_FILTER_LABEL, CERTIFICATE_STATUS_LABELS } from "../../src/features/consent/consent";
 import { NOT_CONFIGURED_MESSAGES } from "../../worker/features/consent/consent-certificates";
 import { createUser, query } from "./database";
-import { expect, signIn, test, url } from "./fixtures";
+import { axeOf, expect, signIn, test, url } from "./fixtures";
 
 const CERT_URL = `https://cert.trustedform.com/${"5c4b3a2f1e".repeat(4)}`;
 // Not the template's sample token: that is a placeholder, refused and never a certificate (docs/decisions/0054).
@@ -18,7 +17,7 @@ const LEAD_ID = "9C2B7E14-3A5D-4F60-8B1C-2D3E4F5A6B7C";
 const OPT_IN_AT = Date.UTC(2026, 2, 4, 14, 55);
 
 const seriousViolations = async (page: Page) => {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await axeOf(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);

@@ -8,10 +8,12 @@
  * cache of the site's immutable scripts, as one visitor browsing would), each route on a page of its own.
  * A page is watched until it has settled (scripts/lib/settled.ts): loaded, its islands hydrated, no request
  * of its own in flight for a quiet spell and its main thread idle, so an island's late fetch, and an error it
- * logs about the answer, still count (decision 0076).
+ * logs about the answer, still count (decision 0076). A route's own visitor (the one its weight is budgeted
+ * for) is checked in page-weight.spec.ts instead, on the one load that weighs it, in a fresh context.
  */
 import type { BrowserContext } from "@playwright/test";
 import { ROUTES, VISITOR_VIEWPORT, type Visitor } from "../../scripts/page-weights.ts";
+import { watchConsole } from "./console-problems";
 import { asNewClient, expect, followRequests, hydrated, settled, test, url } from "./fixtures";
 
 const visitors: Visitor[] = ["anonymous", "buyer", "admin", "partner"];
@@ -26,22 +28,14 @@ for (const visitor of visitors) {
     });
     test.afterAll(() => context?.close());
 
-    for (const path of ROUTES.map((route) => route.path)) {
+    // A route's own visitor (the one it is weighed for) is checked on the load page-weight.spec.ts weighs,
+    // in a fresh context: one visit for both audits (decision 0076). The other visitors are checked here.
+    for (const path of ROUTES.filter((route) => route.visitor !== visitor).map((route) => route.path)) {
       test(`${path} logs no console error or warning and hydrates its islands`, async () => {
         const page = await context.newPage();
         // Its own client address, as a context of its own had (per-address limits count one route's requests).
         await asNewClient(page);
-        const problems: string[] = [];
-        const pageUrl = url(path);
-        page.on("console", (message) => {
-          if (message.type() !== "error" && message.type() !== "warning") return;
-          // Chromium reports the document's own 4xx (the 404 page, the 403 page) as a failed resource:
-          // that status is the page's answer, not something failing on it.
-          const documentStatus =
-            message.location().url === pageUrl && /^Failed to load resource: .* status of 4\d\d/.test(message.text());
-          if (!documentStatus) problems.push(`${message.type()}: ${message.text()} (${message.location().url})`);
-        });
-        page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+        const problems = watchConsole(page, url(path));
         followRequests(page);
         await page.goto(path);
         await hydrated(page);

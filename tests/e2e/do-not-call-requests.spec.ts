@@ -3,10 +3,9 @@
  * Requests tab; the admin searches it and removes it with a reason, which is logged and shown; axe finds no
  * serious problem on the tab, its search result and its removal form, at 1280 and 390 px.
  */
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { query } from "./database";
-import { expect, hydrated, test } from "./fixtures";
+import { axeOf, expect, hydrated, test } from "./fixtures";
 
 test.use({ bypassCSP: true });
 
@@ -24,10 +23,7 @@ const formatted = (digits: string) => `(${digits.slice(0, 3)}) ${digits.slice(3,
 /** Serious and critical axe violations, and sideways scrolling, as readable lines. */
 async function problems(page: Page, where: string): Promise<string[]> {
   await page.waitForLoadState("networkidle");
-  const results = await new AxeBuilder({ page })
-    .withTags(AXE_TAGS)
-    .options({ resultTypes: ["violations"] })
-    .analyze();
+  const results = await axeOf(page).withTags(AXE_TAGS).analyze();
   const found = results.violations
     .filter((violation) => violation.impact === "critical" || violation.impact === "serious")
     .map(

@@ -15,6 +15,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
 import {
   type Browser,
   type BrowserContext,
@@ -149,3 +150,12 @@ export async function signIn(page: Page, username: string, password: string, nex
   await page.getByRole("button", { name: "Login" }).click();
   await expect(page).toHaveURL((u) => `${u.pathname}${u.search}` === next);
 }
+
+/**
+ * An axe-core audit of what `page` shows now (the caller adds its tags), reporting only violations in full.
+ * A page without frames (every page here) is audited by axe.run in the page itself, AxeBuilder's legacy
+ * mode, which finds what its default finds for one frame without opening and closing a blank page per audit
+ * to merge the frames' results in (decision 0076); a page with frames still gets the default.
+ */
+export const axeOf = (page: Page) =>
+  new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).setLegacyMode(page.frames().length === 1);

@@ -7,11 +7,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { toolEnv } from "../../scripts/lib/env.ts";
 import { createUser } from "./database";
-import { expect, signIn, test } from "./fixtures";
+import { axeOf, expect, signIn, test } from "./fixtures";
 import { payWith, toast } from "./pay";
 
 test.use({ bypassCSP: true });
@@ -52,7 +51,7 @@ async function simulateCrm(port: number, secret: string) {
 }
 
 async function axeProblems(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await axeOf(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
 }
 

@@ -4,12 +4,11 @@
  * the Lead Tracker → returns one → the admin approves it in the Fulfilment tab → the buyer's order has
  * the transfer back and the return reads approved. Then axe and a 390-px pass over the three views.
  */
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../../src/features/transfers/transfers";
 import { createUser, query } from "./database";
-import { expect, signIn, test, url } from "./fixtures";
+import { axeOf, expect, signIn, test, url } from "./fixtures";
 import { partnerPost } from "./partners";
 import { payWith, toast } from "./pay";
 
@@ -41,7 +40,7 @@ const progressOf = async (page: Page, orderId: string) => {
 
 const seriousViolations = async (page: Page) => {
   await page.waitForLoadState("networkidle");
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await axeOf(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);

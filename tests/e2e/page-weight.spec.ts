@@ -1,20 +1,33 @@
 /**
  * Decisions 0016 and 0032: every route's JavaScript stays within its gzip budget, every island page (each
  * dashboard view and admin tab included) within 100 KB with React. The bench prints the figures.
+ * The load a route is weighed on (its own visitor, a fresh context) is also that visitor's console-error
+ * audit of the route (decision 0032): no console error or warning, no uncaught error, every island
+ * hydrated, as console-errors.spec.ts checks the route for the other visitors (decision 0076).
  */
 import { ISLAND_PAGE_BUDGET, KB, ROUTES, VISITOR_VIEWPORT, weighPage } from "../../scripts/page-weights.ts";
-import { expect, hydrated, setupValue, test } from "./fixtures";
+import { watchConsole } from "./console-problems";
+import { expect, hydrated, settled, setupValue, test, url } from "./fixtures";
 
 const listed = (weight: Awaited<ReturnType<typeof weighPage>>) =>
   weight.scripts.map((s) => `${s.url} ${(s.gzip / KB).toFixed(1)} KB`).join(", ") || "no scripts";
 
 test.describe("JavaScript per page load (gzip)", () => {
   for (const route of ROUTES) {
-    test(`${route.path} (${route.visitor}) stays within its budget`, async ({ newPage }) => {
+    test(`${route.path} (${route.visitor}) stays within its budget, logs no console error or warning and hydrates its islands`, async ({
+      newPage,
+    }) => {
       const as = route.visitor === "anonymous" ? undefined : route.visitor;
       const page = await newPage({ as, viewport: VISITOR_VIEWPORT });
+      const problems = watchConsole(page, url(route.path));
       const weight = await weighPage(page, setupValue("E2E_BASE_URL"), route.path);
       expect(weight.js.gzip, `${route.path} loads ${listed(weight)}`).toBeLessThanOrEqual(route.budget);
+      // As console-errors.spec.ts: hydrated, settled (weighPage waited for that once), and the page it settled
+      // on (/get-started forwards to /survey) hydrated too.
+      await hydrated(page);
+      await settled(page);
+      await hydrated(page);
+      expect(problems).toEqual([]);
     });
   }
 

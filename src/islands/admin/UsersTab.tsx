@@ -35,8 +35,9 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
           <li key={user.id}>
             <Card className="flex h-full flex-col gap-3">
               <div className="flex items-start justify-between gap-3">
-                <div>
-                  <p className="font-semibold text-ink">
+                {/* A long name or username wraps rather than widening the card past a phone's screen. */}
+                <div className="min-w-0">
+                  <p className="font-semibold text-ink wrap-anywhere">
                     {displayName(user)}
                     {user.isAdmin && (
                       <span className="ml-2 rounded-full bg-navy-800 px-2 py-0.5 align-middle text-xs font-semibold text-white">
@@ -44,7 +45,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
                       </span>
                     )}
                   </p>
-                  <p className="text-sm text-ink-soft">@{user.username}</p>
+                  <p className="text-sm break-all text-ink-soft">@{user.username}</p>
                 </div>
                 <Button variant="secondary" onClick={() => setEditing(user)}>
                   Change Password

@@ -16,7 +16,8 @@ function Detail({ label, value }: { label: string; value: string | number | null
   return (
     <>
       <dt className="text-muted">{label}</dt>
-      <dd className="break-words">{value || "—"}</dd>
+      {/* Anywhere: a long e-mail address wraps rather than widening the card past a phone's screen. */}
+      <dd className="wrap-anywhere">{value || "—"}</dd>
     </>
   );
 }
