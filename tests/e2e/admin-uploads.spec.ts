@@ -95,9 +95,10 @@ test.describe("aged-leads tab", () => {
     const interrupted = page.getByRole("heading", { name: "The upload of resume.csv was interrupted" });
     await expect(interrupted).toBeVisible();
 
-    // The browser fails too: the note of the upload outlives the page.
-    await page.unroute(upload);
+    // The browser fails too: the note of the upload outlives the page. The server stays cut off until the
+    // page is gone, so a retry the old page still had pending cannot reach it.
     await page.reload();
+    await page.unroute(upload);
     await expect(interrupted).toBeVisible();
 
     // Another file is refused; the same file sends only batches 3 and 4.
