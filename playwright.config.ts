@@ -27,26 +27,6 @@ const AUDITS = [
   "**/api-reference.spec.ts",
 ];
 
-/**
- * The journeys run in two streams, each one test at a time in file order, beside each other. A journey that
- * reads or changes data another journey asserts on is in that journey's stream: here the aged-lead
- * marketplace (its stock and listing, bundles reserved at checkout, uploads that add to it) with the
- * sign-up and checkout journeys; in "journeys" the calls' routing and deliveries, the demo buyer's orders
- * and their agents, the call-back stock, partners, the do-not-call lists and the accounts. Across the
- * streams a journey asserts only on what it arranged itself (its own new accounts, orders and leads)
- * (docs/decisions/0076).
- */
-const LEAD_JOURNEYS = [
-  "**/admin-uploads.spec.ts",
-  "**/checkouts.spec.ts",
-  "**/consent.spec.ts",
-  "**/consent-admin.spec.ts",
-  "**/dashboard.spec.ts",
-  "**/dead-ends.spec.ts",
-  "**/integrations.spec.ts",
-  "**/onboarding.spec.ts",
-];
-
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
@@ -58,11 +38,9 @@ export default defineConfig({
   // A page and its server share 2 busy cores: tests that need longer say so with test.setTimeout.
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  // The two journey streams first, one worker each, each in file order; audits fill a worker once its
-  // stream is done.
+  // Journeys first: one worker takes them in order while the other, kept off them, takes audits.
   projects: [
-    { name: "journeys", testIgnore: [...AUDITS, ...LEAD_JOURNEYS], workers: 1, fullyParallel: false },
-    { name: "journeys-leads", testMatch: LEAD_JOURNEYS, workers: 1, fullyParallel: false },
+    { name: "journeys", testIgnore: AUDITS, workers: 1, fullyParallel: false },
     { name: "audits", testMatch: AUDITS, fullyParallel: true },
   ],
   reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],

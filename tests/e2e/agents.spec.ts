@@ -4,6 +4,7 @@
  * input shows the API's message; axe stays clean with the panel and its form open. The demo buyer's Texas
  * and Florida order shows its two seeded agents.
  */
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DEMO_AGENTS } from "../../scripts/demo-transfers.ts";
 import { inlinedSql, statements } from "../../scripts/lib/drizzle-sql.ts";
@@ -11,12 +12,12 @@ import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { AGENT_MESSAGES, AGENTS_EXPLAINED } from "../../src/domain/agents";
 import { orderDelivery, orders } from "../../worker/db/schema";
 import { createUser, query } from "./database";
-import { axeOf, expect, hydrated, signIn, test } from "./fixtures";
+import { expect, signIn, test } from "./fixtures";
 
 test.use({ bypassCSP: true });
 
 async function axeProblems(page: Page): Promise<string[]> {
-  const results = await axeOf(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
 }
 
@@ -145,15 +146,10 @@ test.describe("on a phone", () => {
 
 test("the demo buyer's Texas and Florida order shows its two seeded agents", async ({ buyerPage }) => {
   await buyerPage.goto("/dashboard/my-orders");
-  // Every live-transfer order's panel open (each button turns into "Hide agents"): a click before the
-  // island hydrates would be lost.
+  // Every live-transfer order's panel open (each button turns into "Hide agents").
   const closed = buyerPage.getByRole("button", { name: "Agents", exact: true });
   await expect(closed.first()).toBeVisible();
-  await hydrated(buyerPage);
-  for (let left = await closed.count(); left > 0; left--) {
-    await closed.first().click();
-    await expect(closed).toHaveCount(left - 1);
-  }
+  for (let opened = await closed.count(); opened > 0; opened--) await closed.first().click();
   for (const agent of DEMO_AGENTS) {
     await expect(buyerPage.getByTestId("agents-panel").getByText(agent.name)).toBeVisible();
   }

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { query } from "./database";
 import { expect, test } from "./fixtures";
-import { briefToast, recordToasts, toast } from "./pay";
+import { briefToast, toast } from "./pay";
 
 const STAND_IN = readFileSync(new URL("./stripe-stand-in.js", import.meta.url), "utf8");
 const PUBLISHABLE_KEY = "pk_test_local_stand_in";
@@ -76,7 +76,6 @@ test.describe("Stripe's Payment Element (local Stripe.js stand-in)", () => {
     expect(seen.clientSecret).toBe(clientSecret);
 
     await page.getByLabel("Card number (Stripe stand-in)").fill("4242 4242 4242 4242");
-    await recordToasts(page);
     await page.getByRole("button", { name: "Complete Payment - $975.00" }).click();
     await briefToast(page, "Payment Successful");
     await expect(page).toHaveURL(
