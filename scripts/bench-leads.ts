@@ -112,12 +112,16 @@ export async function timed(request: () => Promise<Response>, expectStatus = 200
 }
 
 /** Signs in as `username` (the demo buyer's password), each from its own client address. */
-export async function signIn(baseURL: string, username: string = DEMO_BUYER.username): Promise<string> {
+export async function signIn(
+  baseURL: string,
+  username: string = DEMO_BUYER.username,
+  password: string = DEMO_BUYER.password,
+): Promise<string> {
   const address = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
   const response = await fetch(`${baseURL}/api/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: baseURL, "CF-Connecting-IP": address },
-    body: JSON.stringify({ username, password: DEMO_BUYER.password }),
+    body: JSON.stringify({ username, password }),
   });
   if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
   return response.headers

@@ -13,7 +13,7 @@ import * as schema from "../worker/db/schema/index.ts";
 import { QUERIES, signIn, summarize, type Timing, timed } from "./bench-leads.ts";
 import { insertBenchLeads } from "./bench-leads-data.ts";
 import { listQueries } from "./bench-suppression.ts";
-import { loadNumbersInSql, perAreaOf, suppressedNumber } from "./bench-suppression-data.ts";
+import { cleanFileReport, loadNumbersInSql, perAreaOf, suppressedNumber } from "./bench-suppression-data.ts";
 import { DEMO_BUYER, userRow } from "./demo-data.ts";
 import { withLocalD1 } from "./lib/local-d1.ts";
 import { startLocalServer } from "./local-server.ts";
@@ -64,17 +64,7 @@ async function call(baseURL: string, cookie: string, path: string, json?: unknow
 /** One upload as the page sends it; answers seconds to done and seconds from the finish to done. */
 async function upload(baseURL: string, cookie: string, numbers: number[], onSent = () => {}) {
   const started = performance.now();
-  const report = {
-    lines: numbers.length,
-    header: false,
-    blank: 0,
-    accepted: numbers.length,
-    added: numbers.length,
-    removed: 0,
-    duplicates: 0,
-    rejected: 0,
-    rejections: [],
-  };
+  const report = cleanFileReport(numbers.length);
   const start = await call(baseURL, cookie, "/my-suppression-uploads", {
     name: "Bench private list",
     contents: "full",

@@ -15,6 +15,8 @@
  *    with `--numbers`, `--private-numbers` and the larger of `--lead-sizes`).
  *  - webhooks (scripts/bench-webhooks.ts): 10,000 purchased leads delivered to a local receiver as buyer
  *    webhooks, under 60 s, each once (`--webhook-runs N`, default 3, median).
+ *  - revocations (scripts/bench-revocations.ts): a litigator list's change touching 10,000 sold leads of 50
+ *    buyers, every buyer told by webhook within 5 minutes (`--revocation-runs N`, default 1).
  * `--runs N` repeats leads and suppression N times on fresh databases (docs/performance.md gets the median).
  */
 import { parseArgs } from "node:util";
@@ -22,6 +24,7 @@ import type { Browser } from "playwright-core";
 import { benchImport } from "./bench-import.ts";
 import { benchLeads } from "./bench-leads.ts";
 import { benchPages } from "./bench-pages.ts";
+import { benchRevocations } from "./bench-revocations.ts";
 import { benchSuppression } from "./bench-suppression.ts";
 import { benchPrivateOnly } from "./bench-suppression-private.ts";
 import { benchTransfers } from "./bench-transfers.ts";
@@ -44,6 +47,7 @@ const options = {
   "import-rows": { type: "string" },
   "private-numbers": { type: "string" },
   "webhook-runs": { type: "string" },
+  "revocation-runs": { type: "string" },
   only: { type: "string" },
 } as const;
 type Flags = { [name in keyof typeof options]?: string };
@@ -93,6 +97,7 @@ const standaloneParts: Record<string, StandalonePart> = {
           privateNumbers: Number(flags["private-numbers"] ?? 1_000_000),
         }),
   webhooks: (flags) => benchWebhooks(Number(flags["webhook-runs"] ?? 3)),
+  revocations: (flags) => benchRevocations(Number(flags["revocation-runs"] ?? 1)),
 };
 const known = [...Object.keys(browserParts), ...Object.keys(standaloneParts)];
 

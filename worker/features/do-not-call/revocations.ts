@@ -7,7 +7,7 @@
  * digest e-mail per day. My Leads and the Lead Tracker flag the items from the lists themselves
  * (suppression-checks.ts), so the flag needs nothing from here.
  */
-import { and, asc, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, gte, isNull, lt, sql } from "drizzle-orm";
 import { maskPhone } from "../../../src/domain/masking";
 import { digestDays, revocationLine, revocationSince } from "../../../src/features/do-not-call/revocations";
 import { revokedSubject } from "../../../src/features/webhook-outbox/index";
@@ -61,8 +61,15 @@ export const revocationsStatement = (
 ): D1PreparedStatement =>
   deps.env.DB.prepare(revocationsSql(list, guard)).bind(numbers, deps.now, revocationSince(deps.now));
 
-/** Revocations whose webhook the cron records per run at most (the rest go on the next minute). */
-const EVENTS_PER_RUN = 500;
+/** Revocations read and marked per round: one query for them, then a D1 batch per GROUPS_PER_BATCH groups. */
+const EVENTS_PER_ROUND = 500;
+/**
+ * Rounds per cron run at most: 10,000 revocations a minute, so a change that revokes 10,000 sales is told
+ * within the first minute's run (docs/decisions/0082's amendment). A round costs about 10 subrequests (its
+ * read, its batches and the Queue's sendBatch of 100 events each), so a run stays far below the Worker's limit
+ * of 1,000; whatever is left goes on the next minute.
+ */
+const ROUNDS_PER_RUN = 20;
 /** Buyers' groups recorded per D1 batch (two statements each). */
 const GROUPS_PER_BATCH = 20;
 
@@ -70,17 +77,30 @@ const GROUPS_PER_BATCH = 20;
  * Records the `lead.suppressed` webhook of every revocation not yet told (oldest first), one event per
  * (item, list): its id derives from that key, so a run that races another records nothing twice. Only
  * buyers with a subscribed endpoint get an event (the outbox's rule); every row is marked either way.
- * Answers how many revocations it marked.
+ * Works in rounds of EVENTS_PER_ROUND until none is left or ROUNDS_PER_RUN have run. Answers how many
+ * revocations it marked.
  */
 export async function recordRevocationEvents(deps: Deps): Promise<number> {
+  let marked = 0;
+  for (let round = 0; round < ROUNDS_PER_RUN; round++) {
+    const { read, marked: inRound } = await recordRevocationRound(deps);
+    marked += inRound;
+    // A short round read everything left; a round that marked nothing lost every row to a racing run.
+    if (read < EVENTS_PER_ROUND || inRound === 0) break;
+  }
+  return marked;
+}
+
+/** One round of `recordRevocationEvents`: how many rows it read, and how many of them it marked. */
+async function recordRevocationRound(deps: Deps): Promise<{ read: number; marked: number }> {
   const { db, now } = deps;
   const pending = await db
     .select()
     .from(suppressionRevocations)
     .where(isNull(suppressionRevocations.eventsRecordedAt))
     .orderBy(asc(suppressionRevocations.createdAt))
-    .limit(EVENTS_PER_RUN);
-  if (pending.length === 0) return 0;
+    .limit(EVENTS_PER_ROUND);
+  if (pending.length === 0) return { read: 0, marked: 0 };
   const groups = new Map<string, typeof pending>();
   for (const row of pending) {
     const key = `${row.userId} ${row.createdAt.getTime()}`;
@@ -91,11 +111,17 @@ export async function recordRevocationEvents(deps: Deps): Promise<number> {
   for (let start = 0; start < all.length; start += GROUPS_PER_BATCH) {
     const chunk = all.slice(start, start + GROUPS_PER_BATCH);
     const ids = chunk.flat().map((row) => row.id);
-    // Marked first, with this run's time: the events below are recorded only for rows this run marked.
+    // Marked first, with this run's time: the events below are recorded only for rows this run marked. The
+    // ids go as one JSON value: a buyer's group can hold hundreds of rows, and D1 binds at most 100 values.
     const mark = db
       .update(suppressionRevocations)
       .set({ eventsRecordedAt: new Date(now) })
-      .where(and(inArray(suppressionRevocations.id, ids), isNull(suppressionRevocations.eventsRecordedAt)))
+      .where(
+        and(
+          sql`${suppressionRevocations.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+          isNull(suppressionRevocations.eventsRecordedAt),
+        ),
+      )
       .returning({ id: suppressionRevocations.id });
     const facts: WebhookFact[] = chunk.map((rows) => ({
       type: "lead.suppressed",
@@ -106,6 +132,7 @@ export async function recordRevocationEvents(deps: Deps): Promise<number> {
         idKeys: [row.itemType, row.itemId, String(row.listId)],
         subject: revokedSubject(row.itemType, row.itemId),
       })),
+      // This row marked by this run (the run's rounds share its time; each fact names its own row).
       when: (id) =>
         sql`EXISTS (SELECT 1 FROM suppression_revocations r WHERE r.id = ${id} AND r.events_recorded_at = ${now})`,
     }));
@@ -114,7 +141,7 @@ export async function recordRevocationEvents(deps: Deps): Promise<number> {
     await hooks.enqueue(deps, results);
     marked += results[0].length;
   }
-  return marked;
+  return { read: pending.length, marked };
 }
 
 /** Digests sent per cron run at most. */

@@ -21,6 +21,7 @@ import { uniquePhone } from "../../../../tests/worker/factories/db";
 import { latestMailTo, signedIn } from "../../../../tests/worker/helpers";
 import { requestDoNotCall, uploadList } from "../../../../tests/worker/suppression-fixtures";
 import { addEndpoint, eventsOf, fakeNetwork, fakeQueue, runQueue } from "../../../../tests/worker/webhook-fixtures";
+import { suppressionRevocations } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { recordRevocationEvents, revocationsSql, sendRevocationDigests } from "../revocations";
 
@@ -200,6 +201,39 @@ describe("the buyer is told", () => {
         list: { kind: "internal_dnc" },
       },
     });
+  });
+
+  it("all of them within one minute's run, however many: 1,200 revocations, three rounds, each told once", async () => {
+    const ann = await signedIn();
+    await addEndpoint(ann.cookie, { events: ["lead.suppressed"] });
+    const internal = await env.DB.prepare("SELECT id FROM suppression_lists WHERE kind = 'internal_dnc'").first<{
+      id: number;
+    }>();
+    const at = Date.now();
+    const rows = Array.from({ length: 1_200 }, (_, i) => ({
+      id: `bulk-revocation-${i}`,
+      userId: ann.user.id,
+      itemType: "lead" as const,
+      itemId: `bulk-lead-${i}`,
+      phone: uniquePhone(),
+      listId: internal?.id ?? 0,
+      listKind: "internal_dnc" as const,
+      soldAt: new Date(at - DAY),
+      // Four listing times, so the rows fall into several buyers' groups as a long upload's batches do.
+      createdAt: new Date(at - (i % 4) * 1_000),
+    }));
+    const db = testDb();
+    // Nine rows per statement: D1 binds at most 100 values.
+    for (let start = 0; start < rows.length; start += 9) {
+      await db.insert(suppressionRevocations).values(rows.slice(start, start + 9));
+    }
+    const queue = fakeQueue();
+    expect(await recordRevocationEvents(createDeps(queue.env, at))).toBe(1_200);
+    expect(await recordRevocationEvents(createDeps(queue.env, at + 60_000))).toBe(0);
+    const events = (await eventsOf(ann.user.id)).filter((event) => event.type === "lead.suppressed");
+    expect(events).toHaveLength(1_200);
+    expect(new Set(events.map((event) => event.id)).size).toBe(1_200);
+    expect(queue.sent).toHaveLength(1_200);
   });
 
   it("by one digest e-mail a day listing that day's revocations, masked, sent once", async () => {
