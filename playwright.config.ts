@@ -48,7 +48,9 @@ export default defineConfig({
     browserName: "chromium",
     headless: true,
     viewport: { width: 1280, height: 900 },
-    trace: "retain-on-failure",
+    // A failed test keeps its trace (actions, DOM snapshots, network, console) but not the screencast: recording
+    // every test's screencast, to keep only the failures', doubled the CPU of a journey (docs/decisions/0056).
+    trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
 });

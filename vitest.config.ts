@@ -75,6 +75,10 @@ export default defineConfig({
             },
           },
           include: ["tests/worker/**/*.test.ts", "{src,worker}/features/*/test/**/*.worker.test.ts"],
+          // Files take turns in one workerd runtime per vitest worker instead of starting one each (3-4 s of CPU and
+          // module loading a file); tests/worker/setup.ts gives each file a freshly migrated, empty database and
+          // bucket, as its own runtime did (docs/decisions/0056, second amendment).
+          isolate: false,
           setupFiles: ["./tests/worker/setup.ts"],
           // vitest's default of 5 s is a limit on a test's speed, which a 2-core machine shared with other
           // runs does not keep: a loaded machine timed out tests that pass (docs/decisions/0056).

@@ -3,10 +3,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { applyMigrations } from "./lib/d1.ts";
 import { toolEnv } from "./lib/env.ts";
+import { applyLocalMigrations, withLocalD1 } from "./lib/local-d1.ts";
 import { root } from "./lib/paths.ts";
-import { seedIfEmpty } from "./seed.ts";
+import { seedDatabaseIfEmpty } from "./seed.ts";
 
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -44,7 +44,10 @@ export interface LocalServer {
 }
 
 export interface LocalServerOptions {
-  /** Runs on the migrated, seeded state before the server opens it (e.g. to write bench data). */
+  /**
+   * Runs on the migrated, seeded state before the server opens it (e.g. to write bench data, or to wait for
+   * a build that ran meanwhile).
+   */
   beforeStart?: (persistTo: string) => void | Promise<void>;
   /**
    * Cron expressions to fire. None by default: the browser tests and the bench measure requests, and a
@@ -62,8 +65,12 @@ export async function startLocalServer(
 ): Promise<LocalServer> {
   const persistTo = resolve(root, ".wrangler", stateName);
   rmSync(persistTo, { recursive: true, force: true });
-  applyMigrations({ persistTo }, true);
-  await seedIfEmpty(persistTo);
+  // Migrated and seeded through one Miniflare of wrangler.toml's database (the build's redirected config names
+  // the same one), so a build may run meanwhile.
+  await withLocalD1(persistTo, async (d1) => {
+    await applyLocalMigrations(d1);
+    await seedDatabaseIfEmpty(d1);
+  });
   await options.beforeStart?.(persistTo);
 
   const port = await freePort();

@@ -39,15 +39,18 @@ export async function seedDemo(db: Database): Promise<void> {
   ]);
 }
 
+/** Seeds a migrated database when it has no users; answers whether it did. */
+export async function seedDatabaseIfEmpty(d1: D1Database): Promise<boolean> {
+  const db = drizzle(d1, { schema });
+  const [row] = await db.select({ users: count() }).from(schema.users);
+  if ((row?.users ?? 0) > 0) return false;
+  await seedDemo(db);
+  return true;
+}
+
 /** Seeds the local database of `persistTo` (default .wrangler/state) when it has no users; answers whether it did. */
 export async function seedIfEmpty(persistTo?: string): Promise<boolean> {
-  return withLocalD1(persistTo, async (d1) => {
-    const db = drizzle(d1, { schema });
-    const [row] = await db.select({ users: count() }).from(schema.users);
-    if ((row?.users ?? 0) > 0) return false;
-    await seedDemo(db);
-    return true;
-  });
+  return withLocalD1(persistTo, seedDatabaseIfEmpty);
 }
 
 export function printDemoLogins(): void {

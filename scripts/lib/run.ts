@@ -28,6 +28,23 @@ export function build(): void {
   copyApiReferenceScript();
 }
 
+/** `build()` in a child process while the caller goes on (its output shown as it comes); rejects if it fails. */
+export function buildInBackground(): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(bin("astro"), ["build"], {
+      cwd: root,
+      stdio: "inherit",
+      env: toolEnv({ NODE_ENV: "production" }),
+    });
+    child.on("error", fail);
+    child.on("exit", (code, signal) => {
+      if (code !== 0) return fail(new Error(`astro build failed (exit ${code ?? signal})`));
+      copyApiReferenceScript();
+      done();
+    });
+  });
+}
+
 /**
  * The partner API reference's UI script, served from the shop's own assets rather than a CDN
  * (docs/decisions/0081): @scalar/api-reference's single-file standalone bundle. Its name carries its

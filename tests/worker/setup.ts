@@ -1,4 +1,38 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 
+/**
+ * Test files share one workerd runtime per vitest worker (`isolate: false` in vitest.config.ts): each file
+ * still starts from a freshly migrated, empty database and bucket, as it did in a runtime of its own
+ * (docs/decisions/0056). Everything the migrations made is dropped, their record included, and they run again.
+ */
+async function startFromNothing(db: D1Database, bucket: R2Bucket): Promise<void> {
+  const { results: views } = await db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'view'")
+    .all<{ name: string }>();
+  const { results: references } = await db
+    .prepare(
+      `SELECT m.name AS name, f."table" AS parent FROM sqlite_master m LEFT JOIN pragma_foreign_key_list(m.name) f
+       WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_cf_%'`,
+    )
+    .all<{ name: string; parent: string | null }>();
+  // A table goes once no table left refers to it (a child's implicit DELETE looks its parent up).
+  const left = new Set(references.map((r) => r.name));
+  const order: string[] = [];
+  while (left.size > 0) {
+    const referenced = new Set(references.filter((r) => left.has(r.name) && r.parent !== r.name).map((r) => r.parent));
+    const free = [...left].filter((name) => !referenced.has(name));
+    for (const name of free.length > 0 ? free : [...left]) {
+      order.push(name);
+      left.delete(name);
+    }
+  }
+  const drops = [...views.map(({ name }) => `DROP VIEW "${name}"`), ...order.map((name) => `DROP TABLE "${name}"`)];
+  if (drops.length > 0) await db.batch(drops.map((sql) => db.prepare(sql)));
+  for (let listed = await bucket.list(); listed.objects.length > 0; listed = await bucket.list()) {
+    await bucket.delete(listed.objects.map((object) => object.key));
+  }
+}
+
+await startFromNothing(env.DB, env.DOCUMENTS);
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
