@@ -89,7 +89,10 @@ export function ChangePasswordDialog({ user, ownAccount, onClose }: ChangePasswo
               {...fieldProps(form, "currentPassword")}
             />
           )}
-          <NewPasswordFields form={form} />
+          <NewPasswordFields
+            password={fieldProps(form, "password")}
+            confirmPassword={fieldProps(form, "confirmPassword")}
+          />
           <div className="flex justify-end gap-3 pt-2">
             <Button variant="secondary" onClick={close}>
               Cancel
