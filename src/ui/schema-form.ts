@@ -66,6 +66,23 @@ export function useSchemaForm<Values extends Record<string, unknown>, Schema ext
       onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
         change({ [name]: event.target.value } as Partial<Values>, name),
     }),
+    /**
+     * One checkbox of a group whose field holds the checked values as text (weekdays "0"-"6"), kept in
+     * ascending order as the boxes show them, as a form library's checkbox group sends them.
+     */
+    check: (name: Name, value: string) => {
+      const checked = (values[name] as readonly string[] | undefined) ?? [];
+      return {
+        name,
+        value,
+        checked: checked.includes(value),
+        onChange: (event: ChangeEvent<HTMLInputElement>) => {
+          const next = checked.filter((item) => item !== value);
+          if (event.target.checked) next.push(value);
+          change({ [name]: next.sort() } as Partial<Values>, name);
+        },
+      };
+    },
     /** Back to the starting values, with no messages and no checking on change (after a successful send). */
     reset: (next: Values) => {
       setValues(next);

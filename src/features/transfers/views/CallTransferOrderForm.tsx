@@ -1,4 +1,5 @@
 /** The call-transfer order form (product rules 4, 22, 45): it loads when the buyer starts an order, not with the page. */
+
 import { useForm } from "react-hook-form";
 import { parseStates } from "../../../domain/dashboard";
 import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../../domain/pricing";
@@ -80,7 +81,12 @@ export default function CallTransferOrderForm({ defaultValues, onOrdered, onBack
             perDayLabel="Calls per day"
           />
           <Field label="Working states" placeholder="e.g. TX, FL, GA" {...fieldProps(form, "workingStates")} />
-          <DeliveryLimitFields form={form} />
+          <DeliveryLimitFields
+            wiring={{
+              field: (name) => fieldProps(form, name),
+              day: (day) => ({ value: day, ...form.register("days") }),
+            }}
+          />
           <p className="rounded-lg bg-brand-50 px-4 py-3">
             Lead type: Live Transfers · {Math.max(totalTransfers, 0)} × {formatUsd(CALL_TRANSFER_UNIT_CENTS)} ={" "}
             <strong>{formatUsd(totalCents)}</strong>
