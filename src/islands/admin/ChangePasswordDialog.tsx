@@ -1,10 +1,10 @@
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { displayName, type PublicUser } from "../../domain/user";
 import type { NewPasswordForm } from "../../features/accounts/schemas/auth";
 import { PartnerKeyList } from "../../features/partners/views/PartnerAccounts";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
-import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Dialog } from "../../ui/dialog";
 import { Form, fieldProps, lazyZodResolver } from "../../ui/form";

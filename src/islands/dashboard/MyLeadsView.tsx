@@ -1,11 +1,11 @@
 /** My Leads: full contact details of purchased leads, the Do Not Call flag and consent per lead, CSV export. */
 
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatCount, formatDate } from "../../domain/format";
 import { ConsentSummaryCell } from "../../features/consent/views/ConsentRecord";
 import { PhoneWithDncFlag } from "../../features/do-not-call/views/dnc-flag";
 import { api, call } from "../../lib/api";
-import { useQuery } from "../../lib/query";
 import { CallableText } from "../../ui/callable";
 import { Pager } from "../../ui/pager";
 import { Spinner } from "../../ui/spinner";

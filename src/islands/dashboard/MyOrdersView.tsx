@@ -3,10 +3,10 @@
  * Leads, so the page does not load My Leads' consent and Do Not Call cells (docs/decisions/0074).
  */
 
+import { useQuery } from "@tanstack/react-query";
 import { formatDate } from "../../domain/format";
 import { formatUsd } from "../../domain/pricing";
 import { api, call } from "../../lib/api";
-import { useQuery } from "../../lib/query";
 import { QueryView } from "../../ui/query-view";
 import { StatusBadge } from "../../ui/status-badge";
 import { OrderAgents } from "./agents/OrderAgents";

@@ -1,8 +1,10 @@
 /** /partner-invitation: an approved partner opens the e-mailed link, chooses a password and lands in /partner. */
+
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { AppProviders } from "../../../islands/AppProviders";
 import { NewPasswordFields } from "../../../islands/auth/NewPasswordFields";
+import { QueryProvider } from "../../../islands/QueryProvider";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery } from "../../../lib/query";
 import { $user } from "../../../lib/stores";
 import { Button } from "../../../ui/button";
 import { Form } from "../../../ui/form";
@@ -78,8 +80,10 @@ function AcceptInvitation({ token }: LinkProps) {
 
 export default function AcceptInvitationForm(props: LinkProps) {
   return (
-    <AppProviders>
-      <AcceptInvitation {...props} />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <AcceptInvitation {...props} />
+      </AppProviders>
+    </QueryProvider>
   );
 }

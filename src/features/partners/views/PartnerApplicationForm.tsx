@@ -1,9 +1,11 @@
 /** /affnetwork (product rules 34, 44): the long partner form with optional documents. */
+
+import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useRef, useState } from "react";
 import { countOf, megabytes } from "../../../domain/units";
 import { AppProviders } from "../../../islands/AppProviders";
+import { QueryProvider } from "../../../islands/QueryProvider";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Form } from "../../../ui/form";
@@ -251,8 +253,10 @@ function Application() {
 
 export default function PartnerApplicationForm() {
   return (
-    <AppProviders>
-      <Application />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <Application />
+      </AppProviders>
+    </QueryProvider>
   );
 }

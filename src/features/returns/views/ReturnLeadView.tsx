@@ -2,10 +2,11 @@
  * Return a Lead (product rules 24-26): the buyer picks a returnable transfer or aged lead, gives a reason and
  * sends it to the admins' queue; below, their returns with the decision and the admin's note.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { formatDateTime } from "../../../domain/format";
 import { type Answer, api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { ChoiceGroup } from "../../../ui/choice";

@@ -1,5 +1,6 @@
 /** The call-transfer order form (product rules 4, 22, 45): it loads when the buyer starts an order, not with the page. */
 
+import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { parseStates } from "../../../domain/dashboard";
 import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../../domain/pricing";
@@ -7,7 +8,6 @@ import type { CallTransferForm } from "../../../domain/schemas/dashboard";
 import { DeliveryLimitFields } from "../../../islands/delivery/DeliveryLimitFields";
 import { LiveTransferFields } from "../../../islands/field-blocks";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation } from "../../../lib/query";
 import { $pendingTransferOrder } from "../../../lib/stores";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";

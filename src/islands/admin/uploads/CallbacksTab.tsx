@@ -4,12 +4,12 @@
  * ones (./CallbacksList.tsx, with each one's consent record: docs/decisions/0063).
  */
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { CALLBACK_KIND_LABELS, type CallbackKind } from "../../../domain/callbacks";
 import type { CallbackOpportunity } from "../../../domain/schemas/admin-leads";
 import { defaultTimeZone, US_TIME_ZONES } from "../../../domain/time-zones";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Form } from "../../../ui/form";
