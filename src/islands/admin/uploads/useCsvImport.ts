@@ -4,7 +4,6 @@
  * then streamed to the server in batches (a few in flight), and the import is followed to its report.
  * The main thread holds one review page and the batches in flight, never the file's rows.
  */
-
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import {
