@@ -39,6 +39,11 @@ export default defineConfig({
                     test: /node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react)[\\/]/,
                     priority: 2,
                   },
+                  {
+                    name: "query",
+                    test: /node_modules[\\/]@tanstack[\\/]|[\\/]src[\\/](lib[\\/]query-client|islands[\\/]QueryProvider)\./,
+                    priority: 1,
+                  },
                 ],
               },
             },

@@ -1,18 +1,17 @@
 /**
- * The root of a dashboard or admin page's island (decision 0074): the shared providers, and the `user`
- * mirror in localStorage written from the server's answer (a display cache, product rule 28).
+ * The root of a dashboard or admin page's island (decision 0074): the page's TanStack Query client around
+ * the shared providers and the `user` mirror (`PlainScreen`, which a screen without server data uses alone).
  */
-import { type ReactNode, useEffect } from "react";
-import type { PublicUser } from "../domain/user";
-import { mirrorUser } from "../lib/session";
-import { AppProviders } from "./AppProviders";
+import type { ReactNode } from "react";
+import { PlainScreen, type ScreenProps } from "./PlainScreen";
+import { QueryProvider } from "./QueryProvider";
 
-export interface ScreenProps {
-  /** Who is signed in, as the server read it from the session. */
-  user: PublicUser;
-}
+export type { ScreenProps };
 
 export function Screen({ user, children }: ScreenProps & { children: ReactNode }) {
-  useEffect(() => mirrorUser(user), [user]);
-  return <AppProviders>{children}</AppProviders>;
+  return (
+    <QueryProvider>
+      <PlainScreen user={user}>{children}</PlainScreen>
+    </QueryProvider>
+  );
 }

@@ -1,5 +1,5 @@
+import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import type { UseQueryResult } from "../lib/query";
 import { Spinner } from "./spinner";
 
 interface QueryViewProps<T> {

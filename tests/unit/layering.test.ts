@@ -251,7 +251,7 @@ describe("the layering check itself", () => {
     ["src/islands/Checkout.tsx", "worker/services/orders", false],
     ["src/lib/api.ts", "src/islands/AppProviders", false],
     ["src/ui/button.tsx", "src/islands/AppProviders", false],
-    ["src/ui/pager.tsx", "src/lib/query", false],
+    ["src/ui/pager.tsx", "src/lib/query-client", false],
     ["src/islands/Checkout.tsx", "src/pages/index.astro", false],
     ["worker/routes/buyer.ts", "worker/db/client", false],
     ["worker/routes/buyer.ts", "worker/db/schema", true],
@@ -272,7 +272,7 @@ describe("the layering check itself", () => {
     ["worker/services/orders.ts", "worker/db/client", false],
     ["worker/services/orders.ts", "src/domain/pricing", false],
     ["worker/services/checkout.ts", "src/domain/pricing", false],
-    ["src/ui/query-view.tsx", "src/lib/query", true],
+    ["src/ui/query-view.tsx", "src/lib/query-client", true],
   ])("allows %s → %s (type-only: %s)", (from, to, typeOnly) => {
     expect(violation({ from, to, typeOnly })).toBeNull();
   });

@@ -204,7 +204,6 @@ export const callbackOpportunitySchema = z
     const problem = windowProblem(window, Date.now());
     if (problem) context.addIssue({ code: "custom", path: ["date"], message: `Date, From and To: ${problem}` });
   });
-export type CallbackOpportunityInput = z.input<typeof callbackOpportunitySchema>;
 export type CallbackOpportunity = z.output<typeof callbackOpportunitySchema>;
 
 /**

@@ -1,12 +1,12 @@
 /** /admin-orders (product rules 8, 45): every live-transfer order, with the admin's status changes. */
 
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { ORDER_TRANSITIONS, REVENUE_LABEL, REVENUE_STATUSES } from "../../domain/dashboard";
 import { formatDateTime } from "../../domain/format";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../domain/orders";
 import { dollarsToCents, formatUsd } from "../../domain/pricing";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
-import { useMutation, useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Dialog } from "../../ui/dialog";
@@ -15,6 +15,7 @@ import { type OrderStatus, StatusBadge } from "../../ui/status-badge";
 import { Table } from "../../ui/table";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
+import { QueryProvider } from "../QueryProvider";
 import { DeliveryCounts } from "./DeliveryCounts";
 
 /** The settings form and its validation load only when an admin opens the dialog. */
@@ -234,8 +235,10 @@ function Orders() {
 
 export default function AdminOrders() {
   return (
-    <AppProviders>
-      <Orders />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <Orders />
+      </AppProviders>
+    </QueryProvider>
   );
 }

@@ -1,10 +1,10 @@
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { displayName, type PublicUser } from "../../domain/user";
 import type { NewPasswordForm } from "../../features/accounts/schemas/auth";
 import { PartnerKeyList } from "../../features/partners/views/PartnerAccounts";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
-import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Dialog } from "../../ui/dialog";
 import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
@@ -89,7 +89,10 @@ export function ChangePasswordDialog({ user, ownAccount, onClose }: ChangePasswo
               {...fieldProps(form, "currentPassword")}
             />
           )}
-          <NewPasswordFields form={form} />
+          <NewPasswordFields
+            password={fieldProps(form, "password")}
+            confirmPassword={fieldProps(form, "confirmPassword")}
+          />
           <div className="flex justify-end gap-3 pt-2">
             <Button variant="secondary" onClick={close}>
               Cancel

@@ -4,10 +4,11 @@
  * expire unsold marked. An admin places a waiting one by hand in an open order that fits; a refusal
  * shows the server's reason. Its own chunk: the tab's first load does not carry it.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { EXPIRING_SOON_TEXT, windowLabel } from "../../domain/callbacks";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { RetryNotice } from "../../ui/retry";
 import { Spinner } from "../../ui/spinner";

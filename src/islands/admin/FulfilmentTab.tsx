@@ -4,6 +4,8 @@
  * the waiting call-backs (./FulfilmentCallbacks.tsx, docs/decisions/0063),
  * and the returns queue with Approve / Deny (a note is required to deny), decided rows updated in place.
  */
+
+import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, Suspense, useId, useState } from "react";
 import { formatDateTime } from "../../domain/format";
 import {
@@ -21,7 +23,6 @@ import {
   todayText,
 } from "../../features/transfers/views/transfer-format";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
-import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { lazyView } from "../../ui/lazy-view";
 import { RetryNotice } from "../../ui/retry";

@@ -1,8 +1,8 @@
 /** /admin-orders' 'Set up delivery' dialog, loaded when an admin opens it (it carries the form). */
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type DeliverySettingsValues, inputFromSettings } from "../../domain/delivery-setup";
 import { api, call, errorMessage } from "../../lib/api";
-import { useMutation, useQueryClient } from "../../lib/query";
 import { Dialog } from "../../ui/dialog";
 import { toast } from "../../ui/toast";
 import { DeliverySettingsForm } from "../delivery/DeliverySettingsForm";

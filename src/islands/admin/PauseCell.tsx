@@ -2,10 +2,11 @@
  * The Fulfilment tab's Deliveries cell (decision 0027): active, paused (and why), and for a pause the
  * system set, Lift pause — the only way once it needs an admin (the third within 24 hours).
  */
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { PauseView } from "../../domain/delivery-pauses";
 import { api, call, errorMessage } from "../../lib/api";
-import { useMutation, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 
 export function PauseCell({

@@ -3,9 +3,10 @@
  * admin's switch on the partner's card. From the partner's next ping on, one without
  * `consent.trustedFormUrl` answers 400.
  */
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AdminPartnerView } from "../../features/partners/schemas/partner-account";
 import { api, call, errorMessage } from "../../lib/api";
-import { useMutation, useQueryClient } from "../../lib/query";
 import { toast } from "../../ui/toast";
 
 export function TrustedFormRule({ partner, queryKey }: { partner: AdminPartnerView; queryKey: readonly unknown[] }) {

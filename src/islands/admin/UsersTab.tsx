@@ -1,8 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { formatDate } from "../../domain/format";
 import { displayName, type PublicUser } from "../../domain/user";
 import { api, call } from "../../lib/api";
-import { useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";

@@ -1,14 +1,24 @@
-import { useState } from "react";
-import type { UseFormReturn } from "react-hook-form";
+import { type Ref, useState } from "react";
 import { PASSWORD_HINT } from "../../features/accounts/password-rule";
-import type { NewPasswordForm } from "../../features/accounts/schemas/auth";
-import { fieldProps } from "../../ui/form";
-import { Field } from "../../ui/input";
+import { Field, type FieldProps } from "../../ui/input";
 
-/** New password + confirmation with one show/hide toggle (reset page and Change Password dialog). */
-export function NewPasswordFields({ form }: { form: UseFormReturn<NewPasswordForm> }) {
+/** A field's wiring from its form (react-hook-form's `fieldProps`, or a plain form's value and message). */
+type PasswordInput = Omit<FieldProps, "label" | "type" | "autoComplete" | "hint" | "trailing"> & {
+  ref?: Ref<HTMLInputElement>;
+};
+
+/**
+ * New password + confirmation with one show/hide toggle (the Change Password dialog and the partner
+ * invitation). It knows no form library: each form hands in its fields' wiring.
+ */
+export function NewPasswordFields({
+  password,
+  confirmPassword,
+}: {
+  password: PasswordInput;
+  confirmPassword: PasswordInput;
+}) {
   const [visible, setVisible] = useState(false);
-  const { errors } = form.formState;
   const toggle = (
     <button
       type="button"
@@ -25,16 +35,15 @@ export function NewPasswordFields({ form }: { form: UseFormReturn<NewPasswordFor
         label="New Password"
         type={visible ? "text" : "password"}
         autoComplete="new-password"
-        error={errors.password?.message}
         hint={PASSWORD_HINT}
         trailing={toggle}
-        {...form.register("password")}
+        {...password}
       />
       <Field
         label="Confirm Password"
         type={visible ? "text" : "password"}
         autoComplete="new-password"
-        {...fieldProps(form, "confirmPassword")}
+        {...confirmPassword}
       />
     </>
   );

@@ -1,16 +1,17 @@
 /** The pricing checkouts' return page (product rule 44): 3 s of confetti and the order's real status from the server. */
 
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { site } from "../../config/site";
 import type { OrderStatus } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
-import { useQuery } from "../../lib/query";
 import { celebrateFor } from "../../scripts/confetti";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";
 import { AppProviders } from "../AppProviders";
 import { AfterPurchaseLinks } from "../payment/AfterPurchaseLinks";
 import { orderStatusQuery } from "../payment/complete-payment";
+import { QueryProvider } from "../QueryProvider";
 
 const HEADLINES: Record<OrderStatus, string> = {
   paid: "Payment received",
@@ -107,8 +108,10 @@ function Success({ search, signedIn }: SuccessProps) {
 
 export default function OnboardingSuccess(props: SuccessProps) {
   return (
-    <AppProviders>
-      <Success {...props} />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <Success {...props} />
+      </AppProviders>
+    </QueryProvider>
   );
 }

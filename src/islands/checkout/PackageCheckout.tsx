@@ -3,6 +3,7 @@
  * then pay on the payment card. Prices come from the shared pricing module; the server re-prices.
  */
 
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { isEmailAddress } from "../../domain/email";
 import {
@@ -18,7 +19,6 @@ import {
 import type { PaymentStart } from "../../domain/schemas/payments";
 import type { PublicUser } from "../../domain/user";
 import { api, call, errorMessage } from "../../lib/api";
-import { useMutation } from "../../lib/query";
 import { $highVolumeData, $projectedTransfers } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
@@ -27,6 +27,7 @@ import { Field } from "../../ui/input";
 import { Summary } from "../../ui/summary";
 import { AppProviders } from "../AppProviders";
 import { PaymentCard } from "../payment/PaymentCard";
+import { QueryProvider } from "../QueryProvider";
 
 interface CheckoutCopy {
   /** The checkout's own page (a login from it comes back here). */
@@ -266,8 +267,10 @@ function Checkout({ context, user }: CheckoutProps) {
 
 export default function PackageCheckout(props: CheckoutProps) {
   return (
-    <AppProviders>
-      <Checkout {...props} />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <Checkout {...props} />
+      </AppProviders>
+    </QueryProvider>
   );
 }

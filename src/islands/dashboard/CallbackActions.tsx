@@ -4,6 +4,8 @@
  * hours after, with a reason. Native selects and buttons (keyboard and screen readers as the browser
  * gives them); no form library, so the dashboard stays within its JavaScript budget.
  */
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { formatDateTime } from "../../domain/format";
 import type { DeliveredCallback } from "../../domain/schemas/callbacks";
@@ -16,7 +18,6 @@ import {
 import { OTHER_REASON, RETURN_REASONS, RETURN_TEXT_MAX, type ReturnReason } from "../../features/returns/returns";
 import { ReturnStatusBadge } from "../../features/returns/views/return-status";
 import { api, call, errorMessage } from "../../lib/api";
-import { useMutation, useQueryClient } from "../../lib/query";
 import { buttonClass, inputClass, labelClass } from "../../ui/styles";
 
 export function CallbackActions({ item, now }: { item: DeliveredCallback; now: number }) {

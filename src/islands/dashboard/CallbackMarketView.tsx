@@ -3,6 +3,8 @@
  * aged leads, each with its window in the buyer's time zone and the prospect's; bought one at a time by
  * balance or card. A bought appointment offers its calendar invite (.ics) at once.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, useState } from "react";
 import { icsPath, type MarketCallback } from "../../domain/callback-market";
 import type { CallbackKind } from "../../domain/callbacks";
@@ -10,7 +12,6 @@ import { formatDayTimeIn, formatWindowIn } from "../../domain/format";
 import { RESERVATION_MINUTES } from "../../domain/orders";
 import { formatUsd } from "../../domain/pricing";
 import { type Answer, ApiError, api, call, errorMessage } from "../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Dialog } from "../../ui/dialog";

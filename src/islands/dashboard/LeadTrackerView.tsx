@@ -2,11 +2,12 @@
  * Lead Tracker: the buyer's live-transfer orders (progress, today against the daily cap,
  * pause / resume) and every transfer delivered to them, newest first, paged and filtered on the server.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { formatCount } from "../../domain/format";
 import { DAILY_CAP_RULE_TEXT, deliveryProgressText, todayText } from "../../features/transfers/views/transfer-format";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Pager } from "../../ui/pager";

@@ -3,6 +3,8 @@
  * full contact and the window in the prospect's time zone and the buyer's own, and how long until it opens
  * (src/domain/callbacks.ts, docs/decisions/0058), and its outcome and return (./CallbackActions, decision 0062).
  */
+
+import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { WINDOW_FIT_LABELS } from "../../domain/callable";
 import { icsPath } from "../../domain/callback-market";
@@ -10,7 +12,6 @@ import { formatDayTimeIn, formatWindowIn } from "../../domain/format";
 import type { DeliveredCallback } from "../../domain/schemas/callbacks";
 import { CERTIFICATE_STATUS_LABELS } from "../../features/consent/consent";
 import { api, call } from "../../lib/api";
-import { useQuery } from "../../lib/query";
 import { CallableText } from "../../ui/callable";
 import { Card } from "../../ui/card";
 import { Spinner } from "../../ui/spinner";

@@ -3,12 +3,13 @@
  * the buyer confirms the transfer number, or changes it, before deliveries resume. A pause that needs an
  * admin says so instead and offers nothing to click.
  */
+
+import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { RESUME_REFUSALS } from "../../domain/delivery-pauses";
 import { normalizeUsPhone } from "../../domain/phone";
 import type { TrackerOrder } from "../../features/returns/returns";
 import { api, call, errorMessage } from "../../lib/api";
-import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
 

@@ -1,28 +1,33 @@
 /**
  * An order's own limits (docs/decisions/0068), each optional and explained in one sentence: the delivery
  * settings form and the dashboard's order form ask them the same way (fields days, closedFrom,
- * closedUntil, perHourCap, maxConcurrent; their schema is src/domain/schemas/delivery-limits.ts).
+ * closedUntil, perHourCap, maxConcurrent; their schema is src/domain/schemas/delivery-limits.ts). Each form
+ * hands in its fields' wiring: the order form's react-hook-form, the delivery settings' `useSchemaForm`
+ * (docs/decisions/0079).
  */
-import { useId } from "react";
-import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
+import { type InputHTMLAttributes, type Ref, useId } from "react";
 import {
   LIMIT_HINTS,
   MAX_CONCURRENT_TRANSFERS,
   MAX_TRANSFERS_PER_HOUR,
   WEEKDAY_NAMES,
 } from "../../domain/delivery-limits";
-import { fieldProps } from "../../ui/form";
 import { useAwaitingHydration } from "../../ui/hydrated";
-import { Field } from "../../ui/input";
+import { Field, type FieldProps } from "../../ui/input";
 import { labelClass } from "../../ui/styles";
 
-// biome-ignore lint/suspicious/noExplicitAny: the block works with any form that has the limit fields
-type AnyForm<Values extends FieldValues> = UseFormReturn<Values, any, any>;
+type LimitField = "closedFrom" | "closedUntil" | "perHourCap" | "maxConcurrent";
 
-export function DeliveryLimitFields<Values extends FieldValues>({ form }: { form: AnyForm<Values> }) {
+export interface LimitFieldsWiring {
+  /** A text field's wiring and message, spread on its Field. */
+  field: (name: LimitField) => Omit<FieldProps, "label"> & { ref?: Ref<HTMLInputElement> };
+  /** A weekday checkbox's wiring ("0" = Sunday), its `value` included. */
+  day: (day: string) => InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
+}
+
+export function DeliveryLimitFields({ wiring }: { wiring: LimitFieldsWiring }) {
   const id = useId();
   const waiting = useAwaitingHydration();
-  const name = (field: string) => field as Path<Values>;
   return (
     <>
       <fieldset aria-describedby={`${id}-days`}>
@@ -31,7 +36,7 @@ export function DeliveryLimitFields<Values extends FieldValues>({ form }: { form
         <div className="flex flex-wrap gap-3">
           {WEEKDAY_NAMES.map((weekday, day) => (
             <label key={weekday} className="flex items-center gap-1.5 text-sm">
-              <input type="checkbox" value={String(day)} disabled={waiting} {...form.register(name("days"))} />
+              <input type="checkbox" disabled={waiting} {...wiring.day(String(day))} />
               {weekday}
             </label>
           ))}
@@ -41,8 +46,8 @@ export function DeliveryLimitFields<Values extends FieldValues>({ form }: { form
         </p>
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Closed from" type="date" hint={LIMIT_HINTS.closure} {...fieldProps(form, name("closedFrom"))} />
-        <Field label="Closed until" type="date" {...fieldProps(form, name("closedUntil"))} />
+        <Field label="Closed from" type="date" hint={LIMIT_HINTS.closure} {...wiring.field("closedFrom")} />
+        <Field label="Closed until" type="date" {...wiring.field("closedUntil")} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
@@ -52,7 +57,7 @@ export function DeliveryLimitFields<Values extends FieldValues>({ form }: { form
           min={1}
           max={MAX_TRANSFERS_PER_HOUR}
           hint={LIMIT_HINTS.perHourCap}
-          {...fieldProps(form, name("perHourCap"))}
+          {...wiring.field("perHourCap")}
         />
         <Field
           label="Calls at once"
@@ -61,7 +66,7 @@ export function DeliveryLimitFields<Values extends FieldValues>({ form }: { form
           min={1}
           max={MAX_CONCURRENT_TRANSFERS}
           hint={LIMIT_HINTS.maxConcurrent}
-          {...fieldProps(form, name("maxConcurrent"))}
+          {...wiring.field("maxConcurrent")}
         />
       </div>
     </>

@@ -1,6 +1,9 @@
-/** The delivery-settings form: the setup page and the /admin-orders dialog both use it. */
+/**
+ * The delivery-settings form: the setup page and the /admin-orders dialog both use it. Plain React state
+ * checked by the API's own schema (`useSchemaForm`, docs/decisions/0079): /delivery-setup has no room for a
+ * form library beside TanStack Query (docs/decisions/0074).
+ */
 import type { ReactNode } from "react";
-import { useForm } from "react-hook-form";
 import {
   type DeliverySettingsInput,
   type DeliverySettingsValues,
@@ -8,8 +11,9 @@ import {
   TIME_ZONE_OPTIONS,
 } from "../../domain/delivery-setup";
 import { Button } from "../../ui/button";
-import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
+import { Form } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";
+import { useSchemaForm } from "../../ui/schema-form";
 import { DeliveryLimitFields } from "./DeliveryLimitFields";
 
 interface Props {
@@ -21,45 +25,59 @@ interface Props {
   children?: ReactNode;
 }
 
+/** The fields in the order they show: a failed save focuses the first one with a message. */
+const FIELDS = [
+  "transferPhone",
+  "states",
+  "hoursStart",
+  "hoursEnd",
+  "timeZone",
+  "perDayCap",
+  "days",
+  "closedFrom",
+  "closedUntil",
+  "perHourCap",
+  "maxConcurrent",
+] as const;
+
 export function DeliverySettingsForm({ defaultValues, submitLabel, busy, onSubmit, children }: Props) {
-  const form = useForm<DeliverySettingsInput, unknown, DeliverySettingsValues>({
-    // The schema (and zod) load with the first validation (decision 0016).
-    resolver: lazyZodResolver(() =>
-      import("../../domain/schemas/delivery-setup").then((m) => m.deliverySettingsInputSchema),
-    ),
-    defaultValues,
+  // The schema (and zod) load with the first submit (decision 0016).
+  const form = useSchemaForm({
+    initial: () => defaultValues,
+    fields: FIELDS,
+    load: () => import("../../domain/schemas/delivery-setup").then((m) => m.deliverySettingsInputSchema),
   });
   return (
-    <Form onSubmit={form.handleSubmit(onSubmit)} className="space-y-4">
+    <Form onSubmit={form.submit((values: DeliverySettingsValues) => onSubmit(values))} className="space-y-4">
       {children}
       <Field
         label="Transfer phone number"
         type="tel"
         autoComplete="tel"
         hint="The US number partners' calls ring."
-        {...fieldProps(form, "transferPhone")}
+        {...form.field("transferPhone")}
       />
       <Field
         label="States"
         hint="Two-letter codes separated by commas, e.g. TX, FL. Leave empty to take callers from every state."
-        {...fieldProps(form, "states")}
+        {...form.field("states")}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Transfers from" type="time" {...fieldProps(form, "hoursStart")} />
-        <Field label="Transfers until" type="time" {...fieldProps(form, "hoursEnd")} />
+        <Field label="Transfers from" type="time" {...form.field("hoursStart")} />
+        <Field label="Transfers until" type="time" {...form.field("hoursEnd")} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label="Time zone" options={TIME_ZONE_OPTIONS} {...fieldProps(form, "timeZone")} />
+        <SelectField label="Time zone" options={TIME_ZONE_OPTIONS} {...form.field("timeZone")} />
         <Field
           label="Transfers per day"
           type="number"
           inputMode="numeric"
           min={1}
           max={MAX_TRANSFERS_PER_DAY}
-          {...fieldProps(form, "perDayCap")}
+          {...form.field("perDayCap")}
         />
       </div>
-      <DeliveryLimitFields form={form} />
+      <DeliveryLimitFields wiring={{ field: form.field, day: (day) => form.check("days", day) }} />
       <Button type="submit" size="lg" className="w-full" busy={busy}>
         {submitLabel}
       </Button>

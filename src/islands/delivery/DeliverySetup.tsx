@@ -4,6 +4,7 @@
  * order bought without an account gets a new one or goes to the buyer's existing account (its password).
  */
 
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import {
   type DeliverySettingsValues,
@@ -12,13 +13,13 @@ import {
   SETUP_SIGN_IN_FIRST,
 } from "../../domain/delivery-setup";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
-import { useMutation, useQuery } from "../../lib/query";
 import { $user } from "../../lib/stores";
 import { Field } from "../../ui/input";
 import { Spinner } from "../../ui/spinner";
 import { buttonClass } from "../../ui/styles";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
+import { QueryProvider } from "../QueryProvider";
 import { DeliverySettingsForm } from "./DeliverySettingsForm";
 
 type AccountErrors = { username?: string | undefined; password?: string | undefined };
@@ -192,8 +193,10 @@ function Setup({ token }: LinkProps) {
 
 export default function DeliverySetup(props: LinkProps) {
   return (
-    <AppProviders>
-      <Setup {...props} />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <Setup {...props} />
+      </AppProviders>
+    </QueryProvider>
   );
 }

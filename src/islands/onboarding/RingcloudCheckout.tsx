@@ -3,6 +3,7 @@
  * query's amount is only shown; 'Complete Purchase' asks the server, which prices the order itself.
  */
 
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import {
   AGE_RANGES,
@@ -14,7 +15,6 @@ import {
 } from "../../domain/pricing";
 import type { PaymentStart } from "../../domain/schemas/payments";
 import { api, call, errorMessage } from "../../lib/api";
-import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CheckList } from "../../ui/check-list";
@@ -25,6 +25,7 @@ import { Summary } from "../../ui/summary";
 import { toast } from "../../ui/toast";
 import { AppProviders } from "../AppProviders";
 import { PaymentCard } from "../payment/PaymentCard";
+import { QueryProvider } from "../QueryProvider";
 import { RINGCLOUD_PACKAGES } from "./ringcloud-packages";
 
 const INCLUSIONS = ["Premium insurance leads", "TCPA compliant leads", "Real-time delivery", "Dedicated support"];
@@ -166,8 +167,10 @@ function Checkout({ search }: CheckoutProps) {
 
 export default function RingcloudCheckout(props: CheckoutProps) {
   return (
-    <AppProviders>
-      <Checkout {...props} />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <Checkout {...props} />
+      </AppProviders>
+    </QueryProvider>
   );
 }

@@ -3,9 +3,9 @@
  * 'Thank You - Your order is being processed'. The order's status comes from the server.
  */
 
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { site } from "../../config/site";
-import { useQuery } from "../../lib/query";
 import { forgetSettledTransferOrder } from "../../lib/stores";
 import { celebrateFor } from "../../scripts/confetti";
 import { Card } from "../../ui/card";
@@ -14,6 +14,7 @@ import { buttonClass } from "../../ui/styles";
 import { AppProviders } from "../AppProviders";
 import { AfterPurchaseLinks } from "../payment/AfterPurchaseLinks";
 import { orderStatusQuery } from "../payment/complete-payment";
+import { QueryProvider } from "../QueryProvider";
 
 function Support() {
   return (
@@ -114,8 +115,10 @@ function ThankYouCard({ search, signedIn }: ThankYouProps) {
 
 export default function ThankYou(props: ThankYouProps) {
   return (
-    <AppProviders>
-      <ThankYouCard {...props} />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <ThankYouCard {...props} />
+      </AppProviders>
+    </QueryProvider>
   );
 }

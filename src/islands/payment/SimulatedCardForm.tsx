@@ -3,12 +3,13 @@
  * confirmation through the server's provider path.
  */
 
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { cardInGroups, SUCCEEDING_CARD } from "../../domain/orders";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
-import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";
 import { Field } from "../../ui/input";
+import { QueryProvider } from "../QueryProvider";
 import { type PaymentFormProps, paymentError, paymentFailed, paymentSucceeded } from "./complete-payment";
 
 const groupCardNumber = (value: string) => cardInGroups(value.replace(/\D/g, "").slice(0, 19));
@@ -18,7 +19,19 @@ function formatExpiry(value: string): string {
   return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
 }
 
-export default function SimulatedCardForm({ payment, outcome, submitLabel }: PaymentFormProps) {
+/**
+ * Brings the page's query client (decision 0074): the form also shows in islands that hold no server data
+ * of their own (the survey's and ringcloud's payment steps), which therefore do not load the library up front.
+ */
+export default function SimulatedCardForm(props: PaymentFormProps) {
+  return (
+    <QueryProvider>
+      <CardForm {...props} />
+    </QueryProvider>
+  );
+}
+
+function CardForm({ payment, outcome, submitLabel }: PaymentFormProps) {
   const [ready, setReady] = useState(false);
   const [card, setCard] = useState({ cardNumber: "", expiry: "", cvc: "" });
   useEffect(() => setReady(true), []);

@@ -1,9 +1,9 @@
 /** The aged-leads tab (product rule 45): bulk CSV upload, then the single-lead form, then the latest leads. */
 
+import { useQuery } from "@tanstack/react-query";
 import { formatUsd } from "../../../domain/pricing";
 import { BulkUpload } from "../../../islands/admin/uploads/BulkUpload";
 import { api, call } from "../../../lib/api";
-import { useQuery } from "../../../lib/query";
 import { lazyView } from "../../../ui/lazy-view";
 import { QueryView } from "../../../ui/query-view";
 import { Table } from "../../../ui/table";

@@ -1,5 +1,6 @@
 /** Buy Aged Leads (product rules 12-14, 45: masked previews, 50 a page, sold once). */
 
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, useEffect, useMemo, useState } from "react";
 import { CALLABLE_NOW_FILTER_LABEL } from "../../../domain/callable";
 import { RESERVATION_MINUTES } from "../../../domain/orders";
@@ -7,7 +8,6 @@ import { formatUsd } from "../../../domain/pricing";
 import { countOf } from "../../../domain/units";
 import { dashboardPath } from "../../../islands/dashboard/views";
 import { type Answer, ApiError, api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { CallableText } from "../../../ui/callable";
 import { Checkbox } from "../../../ui/checkbox";

@@ -3,9 +3,10 @@
  * shows, and the "Consent record" of one lead or transfer, opened from the row, with everything stored
  * and the suppression lists it was checked against before the sale.
  */
+
+import { useQuery } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useQuery } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Dialog } from "../../../ui/dialog";
 import { Spinner } from "../../../ui/spinner";

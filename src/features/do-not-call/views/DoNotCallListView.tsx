@@ -5,9 +5,9 @@
  * callers are not routed to the buyer; other buyers and the shop's lists are unaffected.
  */
 
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { formatCount } from "../../../domain/format";
 import { api, call } from "../../../lib/api";
-import { useQuery, useQueryClient } from "../../../lib/query";
 import { Card } from "../../../ui/card";
 import { RetryNotice } from "../../../ui/retry";
 import { Spinner } from "../../../ui/spinner";

@@ -4,10 +4,11 @@
  * which is logged (who, when, why) and frees its unsold leads unless another list holds it. Loads when
  * first opened.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { formatCount, formatDateTime } from "../../../domain/format";
 import { ApiError, api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { useFocusOnChange } from "../../../ui/focus";

@@ -4,9 +4,9 @@
  * upload of a new list or a fresh copy of one, with its progress and report. Loads when first opened.
  */
 
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { formatCount } from "../../../domain/format";
 import { api, call } from "../../../lib/api";
-import { useQuery, useQueryClient } from "../../../lib/query";
 import { Card } from "../../../ui/card";
 import { RetryNotice } from "../../../ui/retry";
 import { Spinner } from "../../../ui/spinner";

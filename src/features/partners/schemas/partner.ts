@@ -52,7 +52,6 @@ export const partnerApplicationSchema = z.object({
   reference2ContactName: optionalText,
   reference2Phone: optionalText,
 });
-export type PartnerApplicationInput = z.input<typeof partnerApplicationSchema>;
 export type PartnerApplication = z.output<typeof partnerApplicationSchema>;
 
 export const applicationStatusSchema = z.object({

@@ -1,12 +1,14 @@
 /** /partner-invitation: an approved partner opens the e-mailed link, chooses a password and lands in /partner. */
-import { useForm } from "react-hook-form";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { AppProviders } from "../../../islands/AppProviders";
 import { NewPasswordFields } from "../../../islands/auth/NewPasswordFields";
+import { QueryProvider } from "../../../islands/QueryProvider";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery } from "../../../lib/query";
 import { $user } from "../../../lib/stores";
 import { Button } from "../../../ui/button";
-import { Form, lazyZodResolver } from "../../../ui/form";
+import { Form } from "../../../ui/form";
+import { useSchemaForm } from "../../../ui/schema-form";
 import { Spinner } from "../../../ui/spinner";
 import { toast } from "../../../ui/toast";
 import type { NewPasswordForm } from "../../accounts/index";
@@ -35,10 +37,11 @@ function AcceptInvitation({ token }: LinkProps) {
     queryFn: () => call(api["partner-invitation"].check.$post({ json: { token } })),
     enabled: token !== "",
   });
-  const form = useForm<NewPasswordForm>({
-    // The schema (and zod) load with the first validation (decision 0016).
-    resolver: lazyZodResolver(() => import("../../accounts/index").then((m) => m.newPasswordFormSchema)),
-    defaultValues: { password: "", confirmPassword: "" },
+  // Plain state checked by the API's own schema, which loads with the first submit (decisions 0016, 0074).
+  const form = useSchemaForm({
+    initial: () => ({ password: "", confirmPassword: "" }),
+    fields: ["password", "confirmPassword"],
+    load: () => import("../../accounts/index").then((m) => m.newPasswordFormSchema),
   });
   const accept = useMutation({
     mutationFn: ({ password }: NewPasswordForm) =>
@@ -59,7 +62,7 @@ function AcceptInvitation({ token }: LinkProps) {
   if (!check.data) return <Spinner label="Checking your invitation..." />;
 
   return (
-    <Form onSubmit={form.handleSubmit((values) => accept.mutate(values))} className="space-y-5">
+    <Form onSubmit={form.submit((values) => accept.mutate(values))} className="space-y-5">
       <p className="text-ink-soft">
         Welcome, <strong className="text-ink">{check.data.businessName}</strong>. Your username is{" "}
         <strong className="text-ink" data-testid="partner-username">
@@ -67,7 +70,7 @@ function AcceptInvitation({ token }: LinkProps) {
         </strong>
         . Choose a password to open your partner portal.
       </p>
-      <NewPasswordFields form={form} />
+      <NewPasswordFields password={form.field("password")} confirmPassword={form.field("confirmPassword")} />
       <Button type="submit" size="lg" className="w-full" busy={accept.isPending || accept.isSuccess}>
         {accept.isPending ? "Saving..." : "Set password and continue"}
       </Button>
@@ -77,8 +80,10 @@ function AcceptInvitation({ token }: LinkProps) {
 
 export default function AcceptInvitationForm(props: LinkProps) {
   return (
-    <AppProviders>
-      <AcceptInvitation {...props} />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <AcceptInvitation {...props} />
+      </AppProviders>
+    </QueryProvider>
   );
 }

@@ -3,11 +3,12 @@
  * reinstate (its API keys answer 403 meanwhile) and to see and revoke its API keys. `PartnerKeyList` also follows an admin's
  * password reset of a partner, whose keys would otherwise keep working unseen.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatDate } from "../../../domain/format";
 import { TrustedFormRule } from "../../../islands/admin/TrustedFormRule";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Dialog } from "../../../ui/dialog";

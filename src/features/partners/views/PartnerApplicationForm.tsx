@@ -1,14 +1,16 @@
 /** /affnetwork (product rules 34, 44): the long partner form with optional documents. */
+
+import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useRef, useState } from "react";
-import { useForm } from "react-hook-form";
 import { countOf, megabytes } from "../../../domain/units";
 import { AppProviders } from "../../../islands/AppProviders";
+import { QueryProvider } from "../../../islands/QueryProvider";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
-import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
+import { Form } from "../../../ui/form";
 import { Field, SelectField } from "../../../ui/input";
+import { useSchemaForm } from "../../../ui/schema-form";
 import { buttonClass } from "../../../ui/styles";
 import { toast } from "../../../ui/toast";
 import {
@@ -23,7 +25,7 @@ import {
   PAYMENT_TERMS,
   TIME_ZONES,
 } from "../partner";
-import type { PartnerApplication, PartnerApplicationInput } from "../schemas/partner";
+import type { PartnerApplication } from "../schemas/partner";
 
 const formatSize = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
@@ -37,11 +39,44 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** The fields in the order they show. */
+const FIELDS = [
+  "businessName",
+  "businessAddress",
+  "city",
+  "state",
+  "zip",
+  "ein",
+  "mainContact",
+  "contactPhone",
+  "contactEmail",
+  "paymentTerms",
+  "timeZone",
+  "numberOfAgents",
+  "officeHours",
+  "payPerTransfer",
+  "didNumber",
+  "dailyCallCap",
+  "reference1CompanyName",
+  "reference1ContactName",
+  "reference1Phone",
+  "reference2CompanyName",
+  "reference2ContactName",
+  "reference2Phone",
+] as const;
+type Values = Record<(typeof FIELDS)[number], string>;
+
+function startingValues(): Values {
+  const values = Object.fromEntries(FIELDS.map((name) => [name, ""])) as Values;
+  return { ...values, paymentTerms: DEFAULT_PAYMENT_TERMS, timeZone: DEFAULT_TIME_ZONE };
+}
+
 function Application() {
-  const form = useForm<PartnerApplicationInput, unknown, PartnerApplication>({
-    // The schema loads with the first validation (decision 0016).
-    resolver: lazyZodResolver(() => import("../schemas/partner").then((m) => m.partnerApplicationSchema)),
-    defaultValues: { paymentTerms: DEFAULT_PAYMENT_TERMS, timeZone: DEFAULT_TIME_ZONE },
+  // Plain state checked by the API's own schema, which loads with the first submit (decisions 0016, 0074).
+  const form = useSchemaForm({
+    initial: startingValues,
+    fields: FIELDS,
+    load: () => import("../schemas/partner").then((m) => m.partnerApplicationSchema),
   });
   const [documents, setDocuments] = useState<File[]>([]);
   const picker = useRef<HTMLInputElement>(null);
@@ -113,7 +148,7 @@ function Application() {
     );
   }
 
-  const field = (name: keyof PartnerApplicationInput) => fieldProps(form, name);
+  const field = form.field;
   return (
     <div className="mx-auto max-w-3xl">
       <h1 className="text-3xl font-bold tracking-tight">Partner Application</h1>
@@ -122,7 +157,7 @@ function Application() {
         {countOf(APPLICATION_REVIEW_HOURS, "hour")}.
       </p>
       <Card className="mt-6">
-        <Form className="space-y-8" onSubmit={form.handleSubmit((values) => submit.mutate(values))}>
+        <Form className="space-y-8" onSubmit={form.submit((values) => submit.mutate(values))}>
           <Section title="Business information">
             <Field label="Business name" autoComplete="organization" {...field("businessName")} />
             <Field label="Business address" autoComplete="street-address" {...field("businessAddress")} />
@@ -218,8 +253,10 @@ function Application() {
 
 export default function PartnerApplicationForm() {
   return (
-    <AppProviders>
-      <Application />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <Application />
+      </AppProviders>
+    </QueryProvider>
   );
 }

@@ -2,12 +2,14 @@
  * /partner: a partner's portal. Today's calls against the daily cap, billable
  * rate and average duration; API keys (created and shown once, revoked); their transfers; payouts.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatDateTime, formatDay } from "../../../domain/format";
 import { formatUsd } from "../../../domain/pricing";
 import { AppProviders } from "../../../islands/AppProviders";
+import { QueryProvider } from "../../../islands/QueryProvider";
 import { type Answer, api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { clearUserStores, LOGOUT_URL } from "../../../lib/stores";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
@@ -332,8 +334,10 @@ function Portal() {
 
 export default function PartnerPortal() {
   return (
-    <AppProviders>
-      <Portal />
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <Portal />
+      </AppProviders>
+    </QueryProvider>
   );
 }

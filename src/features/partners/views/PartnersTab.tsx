@@ -1,9 +1,9 @@
 /** The aff-network tab (product rule 45): approved partners as summary cards, pending ones in full with review buttons. */
 
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { formatDate } from "../../../domain/format";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Spinner } from "../../../ui/spinner";

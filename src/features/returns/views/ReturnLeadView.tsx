@@ -2,16 +2,17 @@
  * Return a Lead (product rules 24-26): the buyer picks a returnable transfer or aged lead, gives a reason and
  * sends it to the admins' queue; below, their returns with the decision and the admin's note.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { useForm } from "react-hook-form";
 import { formatDateTime } from "../../../domain/format";
 import { type Answer, api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { ChoiceGroup } from "../../../ui/choice";
-import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
+import { Form } from "../../../ui/form";
 import { RetryNotice } from "../../../ui/retry";
+import { useSchemaForm } from "../../../ui/schema-form";
 import { Spinner } from "../../../ui/spinner";
 import { fieldErrorClass, inputClass, labelClass } from "../../../ui/styles";
 import { toast } from "../../../ui/toast";
@@ -41,9 +42,14 @@ const KIND_LABELS: Record<ReturnKind, string> = {
   callback: "Call-back",
 };
 
+type Values = { kind: ReturnKind; itemId: string; reason: string; reasonText: string };
+/** What the schema reads: a reason not yet chosen is missing, not empty. */
+const input = (values: Values) => ({ ...values, reason: values.reason || undefined });
+
 /**
  * The return form. Until what may be returned has loaded (`eligible` undefined) it shows, disabled, at its
- * final size: the page's HTML holds the form, and nothing below it moves when the list arrives.
+ * final size: the page's HTML holds the form, and nothing below it moves when the list arrives. Plain React
+ * state checked by the API's own schema (decision 0074): the page has no room for a form library.
  */
 function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns | undefined; preselect: string | null }) {
   const queryClient = useQueryClient();
@@ -54,16 +60,22 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns | undef
   const kindOf = (itemId: string): ReturnKind =>
     agedLeads.some((lead) => lead.id === itemId) ? "aged_lead" : "transfer";
   const initial = preselect && transfers.some((t) => t.id === preselect) ? preselect : "";
-  const form = useForm({
-    resolver: lazyZodResolver(() => import("../schemas/returns").then((m) => m.createReturnSchema)),
-    defaultValues: { kind: kindOf(initial), itemId: initial, reasonText: "" },
+  // Plain state checked by the API's own schema, which loads with the first send (decisions 0016, 0074).
+  const form = useSchemaForm({
+    initial: (): Values => ({ kind: kindOf(initial), itemId: initial, reason: "", reasonText: "" }),
+    fields: ["kind", "itemId", "reason", "reasonText"],
+    load: () => import("../schemas/returns").then((m) => m.createReturnSchema),
+    input,
   });
+  // Bumped by a sent return: the reason's radios start again unchecked.
+  const [sent, setSent] = useState(0);
   const [serverError, setServerError] = useState("");
   const send = useMutation({
-    mutationFn: (values: CreateReturnInput) => call(api.returns.$post({ json: values })),
+    mutationFn: (body: CreateReturnInput) => call(api.returns.$post({ json: body })),
     onSuccess: async (created) => {
       setServerError("");
-      form.reset({ kind: "transfer", itemId: "", reasonText: "" });
+      form.reset({ kind: "transfer", itemId: "", reason: "", reasonText: "" });
+      setSent((count) => count + 1);
       toast({
         title: "Return sent",
         description: `${created.itemLabel} is waiting for review.`,
@@ -75,9 +87,10 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns | undef
     // What the buyer typed stays; the server's reason shows above the button.
     onError: (error) => setServerError(errorMessage(error, "The return could not be sent. Please try again.")),
   });
-  const reason = form.watch("reason");
-  const itemError = fieldProps(form, "itemId").error;
-  const textError = fieldProps(form, "reasonText").error;
+  const { values, errors, change } = form;
+  const reason = values.reason;
+  const itemError = errors.itemId;
+  const textError = errors.reasonText;
   const none = !loading && transfers.length === 0 && agedLeads.length === 0;
 
   if (none) {
@@ -88,8 +101,8 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns | undef
     );
   }
   return (
-    <Form className="space-y-5" onSubmit={form.handleSubmit((values) => send.mutate(values))}>
-      <input type="hidden" {...form.register("kind")} />
+    <Form className="space-y-5" onSubmit={form.submit((body) => send.mutate(body))}>
+      <input type="hidden" name="kind" value={values.kind} />
       <div>
         <label htmlFor={`${id}-item`} className={labelClass}>
           What do you want to return?
@@ -100,7 +113,9 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns | undef
           aria-invalid={itemError ? true : undefined}
           aria-describedby={`${id}-item-hint${itemError ? ` ${id}-item-error` : ""}`}
           disabled={loading}
-          {...form.register("itemId", { onChange: (e) => form.setValue("kind", kindOf(e.target.value)) })}
+          name="itemId"
+          value={values.itemId}
+          onChange={(event) => change({ itemId: event.target.value, kind: kindOf(event.target.value) }, "itemId")}
         >
           <option value="">{loading ? "Loading what you can return..." : "Choose a transfer or lead"}</option>
           {[
@@ -128,7 +143,15 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns | undef
           </p>
         )}
       </div>
-      <ChoiceGroup legend="Reason" columns={2} options={RETURN_REASONS} {...fieldProps(form, "reason")} />
+      <ChoiceGroup
+        key={sent}
+        legend="Reason"
+        columns={2}
+        options={RETURN_REASONS}
+        name="reason"
+        error={errors.reason}
+        onChange={(event) => change({ reason: event.target.value }, "reason")}
+      />
       {reason === OTHER_REASON && (
         <div>
           <label htmlFor={`${id}-text`} className={labelClass}>
@@ -141,7 +164,9 @@ function ReturnForm({ eligible, preselect }: { eligible: EligibleReturns | undef
             className={inputClass}
             aria-invalid={textError ? true : undefined}
             aria-describedby={textError ? `${id}-text-error` : undefined}
-            {...form.register("reasonText")}
+            name="reasonText"
+            value={values.reasonText}
+            onChange={(event) => change({ reasonText: event.target.value }, "reasonText")}
           />
           {textError && (
             <p id={`${id}-text-error`} className={fieldErrorClass} role="alert">

@@ -1,4 +1,6 @@
 /** The call-transfer order form (product rules 4, 22, 45): it loads when the buyer starts an order, not with the page. */
+
+import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { parseStates } from "../../../domain/dashboard";
 import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../../domain/pricing";
@@ -6,7 +8,6 @@ import type { CallTransferForm } from "../../../domain/schemas/dashboard";
 import { DeliveryLimitFields } from "../../../islands/delivery/DeliveryLimitFields";
 import { LiveTransferFields } from "../../../islands/field-blocks";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation } from "../../../lib/query";
 import { $pendingTransferOrder } from "../../../lib/stores";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
@@ -80,7 +81,12 @@ export default function CallTransferOrderForm({ defaultValues, onOrdered, onBack
             perDayLabel="Calls per day"
           />
           <Field label="Working states" placeholder="e.g. TX, FL, GA" {...fieldProps(form, "workingStates")} />
-          <DeliveryLimitFields form={form} />
+          <DeliveryLimitFields
+            wiring={{
+              field: (name) => fieldProps(form, name),
+              day: (day) => ({ value: day, ...form.register("days") }),
+            }}
+          />
           <p className="rounded-lg bg-brand-50 px-4 py-3">
             Lead type: Live Transfers · {Math.max(totalTransfers, 0)} × {formatUsd(CALL_TRANSFER_UNIT_CENTS)} ={" "}
             <strong>{formatUsd(totalCents)}</strong>

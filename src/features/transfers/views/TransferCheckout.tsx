@@ -3,6 +3,7 @@ import { formatUsd } from "../../../domain/pricing";
 import { AppProviders } from "../../../islands/AppProviders";
 import { dashboardPath } from "../../../islands/dashboard/views";
 import { PaymentCard } from "../../../islands/payment/PaymentCard";
+import { QueryProvider } from "../../../islands/QueryProvider";
 import { Card } from "../../../ui/card";
 import { useHydrated } from "../../../ui/hydrated";
 import { Spinner } from "../../../ui/spinner";
@@ -62,10 +63,12 @@ function Checkout() {
 
 export default function TransferCheckout() {
   return (
-    <AppProviders>
-      <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-        <Checkout />
-      </div>
-    </AppProviders>
+    <QueryProvider>
+      <AppProviders>
+        <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+          <Checkout />
+        </div>
+      </AppProviders>
+    </QueryProvider>
   );
 }

@@ -4,10 +4,11 @@
  * unknown is no longer pending: its leftover copy is removed, and the buyer gets a new order form instead
  * of a payment card for something already settled.
  */
+
+import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { orderStatusQuery } from "../../../islands/payment/complete-payment";
 import { ApiError } from "../../../lib/api";
-import { useQuery } from "../../../lib/query";
 import { $pendingTransferOrder, type PendingTransferOrder } from "../../../lib/stores";
 import { useStoredValue } from "../../../ui/hydrated";
 

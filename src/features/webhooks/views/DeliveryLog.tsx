@@ -3,10 +3,11 @@
  * (status code, latency, its first 1 KB) and next attempt, filtered and paged on the server; "Resend"
  * for one event and for every failed event of the chosen time range.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { formatCount, formatLogTime } from "../../../domain/format";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Pager } from "../../../ui/pager";
 import { Spinner } from "../../../ui/spinner";

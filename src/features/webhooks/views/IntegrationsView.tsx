@@ -2,10 +2,11 @@
  * My Account → Integrations: the buyer's webhook endpoints (at most five), each with its
  * events, on/off switch, signing secret (shown once, rotatable), "Send test event" and delivery log.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useId, useState } from "react";
 import { formatDateTime } from "../../../domain/format";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Spinner } from "../../../ui/spinner";

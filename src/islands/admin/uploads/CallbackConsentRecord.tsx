@@ -5,9 +5,9 @@
  * when the dialog opens.
  */
 
+import { useQuery } from "@tanstack/react-query";
 import { EvidenceList, formatUtc, notGiven, Row } from "../../../features/consent/views/consent-evidence";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useQuery } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Dialog } from "../../../ui/dialog";
 import { Spinner } from "../../../ui/spinner";

@@ -4,6 +4,8 @@
  * to the import pipeline as a `callbacks` import; the bulk upload's views show the progress and the
  * report. Loaded only when the admin opens it (the admin page's weight, decision 0032).
  */
+
+import { useQueryClient } from "@tanstack/react-query";
 import Papa from "papaparse";
 import { useState } from "react";
 import {
@@ -13,7 +15,6 @@ import {
   mapCallbackHeaders,
 } from "../../../domain/schemas/callback-import";
 import { errorMessage } from "../../../lib/api";
-import { useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { toast } from "../../../ui/toast";
 import { DropArea, ImportReport, UploadProgress } from "./BulkUploadViews";

@@ -3,12 +3,13 @@
  * the prospect's zone, the order it went to, and its whole consent record in a dialog
  * (./CallbackConsentRecord.tsx, docs/decisions/0063). Its own chunk, loaded as it nears the screen.
  */
+
+import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { CALLBACK_KIND_LABELS, type CallbackKind } from "../../../domain/callbacks";
 import { formatUsd } from "../../../domain/pricing";
 import { formatterPerZone } from "../../../domain/time-zones";
 import { api, call } from "../../../lib/api";
-import { useQuery } from "../../../lib/query";
 import { QueryView } from "../../../ui/query-view";
 import { Table } from "../../../ui/table";
 

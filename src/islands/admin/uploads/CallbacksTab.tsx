@@ -3,20 +3,21 @@
  * window in the prospect's zone and its consent evidence, placed like a partner's; and below it the latest
  * ones (./CallbacksList.tsx, with each one's consent record: docs/decisions/0063).
  */
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
-import { useForm } from "react-hook-form";
 import { CALLBACK_KIND_LABELS, type CallbackKind } from "../../../domain/callbacks";
-import type { CallbackOpportunity, CallbackOpportunityInput } from "../../../domain/schemas/admin-leads";
+import type { CallbackOpportunity } from "../../../domain/schemas/admin-leads";
 import { defaultTimeZone, US_TIME_ZONES } from "../../../domain/time-zones";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
-import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
+import { Form } from "../../../ui/form";
 import { Field, SelectField } from "../../../ui/input";
 import { lazyView } from "../../../ui/lazy-view";
+import { useSchemaForm } from "../../../ui/schema-form";
 import { toast } from "../../../ui/toast";
-import { ConsentFields } from "./ConsentFields";
+import { ConsentFields, toIso } from "./ConsentFields";
 
 /** The latest call-backs' query (./CallbacksList.tsx): a saved one refreshes it. */
 const LIST_KEY = ["/api/admin/callback-opportunities"];
@@ -25,7 +26,32 @@ const KIND_OPTIONS = (Object.keys(CALLBACK_KIND_LABELS) as CallbackKind[]).map((
   label: CALLBACK_KIND_LABELS[kind],
 }));
 const ZONE_OPTIONS = US_TIME_ZONES.map((zone) => ({ value: zone, label: zone.replace("_", " ") }));
-const DEFAULTS: Partial<CallbackOpportunityInput> = { kind: "callback" };
+/** The fields in the order they show: a failed save focuses the first one with a message. */
+const FIELDS = [
+  "name",
+  "email",
+  "phone",
+  "state",
+  "price",
+  "kind",
+  "date",
+  "from",
+  "to",
+  "timeZone",
+  "optInAt",
+  "optInUrl",
+  "consentText",
+  "ipAddress",
+  "trustedFormUrl",
+  "jornayaLeadId",
+] as const;
+type Values = Record<(typeof FIELDS)[number], string>;
+const DEFAULTS = (): Values => ({
+  ...(Object.fromEntries(FIELDS.map((name) => [name, ""])) as Values),
+  kind: "callback",
+});
+/** What the schema reads: the opt-in time, typed in the admin's zone, as an ISO instant. */
+const input = (values: Values) => ({ ...values, optInAt: toIso(values.optInAt) });
 
 /** The CSV upload of call-backs (decision 0069): its code (and papaparse) loads when the admin opens it. */
 const CallbackCsvUpload = lazy(() => import("./CallbackCsvUpload").then((m) => ({ default: m.CallbackCsvUpload })));
@@ -35,20 +61,21 @@ const CallbacksList = lazyView(() => import("./CallbacksList").then((m) => m.Cal
 
 export function CallbacksTab() {
   const queryClient = useQueryClient();
-  const form = useForm<CallbackOpportunityInput, unknown, CallbackOpportunity>({
-    defaultValues: DEFAULTS,
-    resolver: lazyZodResolver(() =>
-      import("../../../domain/schemas/admin-leads").then((m) => m.callbackOpportunitySchema),
-    ),
+  // Plain state checked by the API's own schema, which loads with the first save (decisions 0016, 0079).
+  const form = useSchemaForm({
+    initial: DEFAULTS,
+    fields: FIELDS,
+    load: () => import("../../../domain/schemas/admin-leads").then((m) => m.callbackOpportunitySchema),
+    input,
   });
-  const [kind, state] = form.watch(["kind", "state"]);
+  const { kind, state } = form.values;
   const [csvOpen, setCsvOpen] = useState(false);
   const stateCode = typeof state === "string" ? state.trim() : "";
   const save = useMutation({
     mutationFn: (values: CallbackOpportunity) => call(api.admin["callback-opportunities"].$post({ json: values })),
     onSuccess: () => {
       toast({ title: "Success", description: "Callback opportunity uploaded successfully", variant: "success" });
-      form.reset(DEFAULTS);
+      form.reset(DEFAULTS());
       void queryClient.invalidateQueries({ queryKey: LIST_KEY });
     },
     onError: (error) =>
@@ -78,21 +105,21 @@ export function CallbacksTab() {
       </Card>
       <Card>
         <h3 className="text-lg font-bold">Upload a callback opportunity</h3>
-        <Form className="mt-4 space-y-5" onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+        <Form className="mt-4 space-y-5" onSubmit={form.submit((values) => save.mutate(values))}>
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="Name" {...fieldProps(form, "name")} />
-            <Field label="Email" type="email" {...fieldProps(form, "email")} />
-            <Field label="Phone" type="tel" {...fieldProps(form, "phone")} />
-            <Field label="State" {...fieldProps(form, "state")} />
-            <Field label="Price" type="number" min={0} step="0.01" {...fieldProps(form, "price")} />
-            <SelectField label="Kind" options={KIND_OPTIONS} {...fieldProps(form, "kind")} />
+            <Field label="Name" {...form.field("name")} />
+            <Field label="Email" type="email" {...form.field("email")} />
+            <Field label="Phone" type="tel" {...form.field("phone")} />
+            <Field label="State" {...form.field("state")} />
+            <Field label="Price" type="number" min={0} step="0.01" {...form.field("price")} />
+            <SelectField label="Kind" options={KIND_OPTIONS} {...form.field("kind")} />
           </div>
           <fieldset className="space-y-3 rounded-xl border border-line p-4">
             <legend className="px-1 text-sm font-semibold">Window, in the prospect's time</legend>
             <div className="grid gap-5 sm:grid-cols-2">
-              <Field label="Date" type="date" {...fieldProps(form, "date")} />
-              <Field label={kind === "appointment" ? "At" : "From"} type="time" {...fieldProps(form, "from")} />
-              {kind !== "appointment" && <Field label="To" type="time" {...fieldProps(form, "to")} />}
+              <Field label="Date" type="date" {...form.field("date")} />
+              <Field label={kind === "appointment" ? "At" : "From"} type="time" {...form.field("from")} />
+              {kind !== "appointment" && <Field label="To" type="time" {...form.field("to")} />}
               <SelectField
                 label="Prospect's time zone (optional)"
                 placeholder={
@@ -101,12 +128,12 @@ export function CallbacksTab() {
                     : "The state's zone"
                 }
                 options={ZONE_OPTIONS}
-                {...fieldProps(form, "timeZone")}
+                {...form.field("timeZone")}
               />
             </div>
           </fieldset>
           <ConsentFields
-            form={form}
+            field={form.field}
             note="The buyer sees it with the call-back. Optional, checked like an aged lead's."
           />
           <Button type="submit" busy={save.isPending}>

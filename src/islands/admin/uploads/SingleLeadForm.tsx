@@ -1,16 +1,17 @@
 /** The single aged-lead form (product rule 5): the band and price shown live from the form fill time. */
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { isAgeRange } from "../../../domain/csv-mapping";
 import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents, formatUsd } from "../../../domain/pricing";
 import type { AdminAgedLead, AdminAgedLeadInput } from "../../../domain/schemas/admin-leads";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
 import { Field, SelectField } from "../../../ui/input";
 import { toast } from "../../../ui/toast";
-import { ConsentFields, toIso } from "./ConsentFields";
+import { ConsentFields, consentFieldProps, toIso } from "./ConsentFields";
 
 export function SingleLeadForm() {
   const queryClient = useQueryClient();
@@ -73,7 +74,7 @@ export function SingleLeadForm() {
             {...fieldProps(form, "formFillTime", { setValueAs: toIso })}
           />
         </div>
-        <ConsentFields form={form} />
+        <ConsentFields field={consentFieldProps(form)} />
         <p className="rounded-lg bg-surface px-4 py-3 text-sm" data-testid="price-hint">
           {hint.ageDays !== null ? `Age ${hint.ageDays} days · ` : ""}Band {hint.ageRange} ·{" "}
           <strong>{formatUsd(hint.priceCents)}</strong>

@@ -4,6 +4,7 @@
  * then streamed to the server in batches (a few in flight), and the import is followed to its report.
  * The main thread holds one review page and the batches in flight, never the file's rows.
  */
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import {
   AUTO_MAP_REQUIRED,
@@ -16,7 +17,6 @@ import {
   missingFields,
 } from "../../../domain/csv-mapping";
 import { ApiError, errorMessage } from "../../../lib/api";
-import { useQueryClient } from "../../../lib/query";
 import { toast } from "../../../ui/toast";
 import type { ReviewRow } from "./csv-protocol";
 import { CsvWorker, type WorkerAnswer } from "./csv-worker";

@@ -2,12 +2,13 @@
  * One live-transfer order's agents (docs/decisions/0071): the list with each agent's switch and calls today,
  * adding, editing and removing (with a confirmation). Its own chunk, loaded when the buyer opens it.
  */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { AGENTS_EXPLAINED, agentScheduleText, billableRateText, MAX_AGENTS_PER_ORDER } from "../../../domain/agents";
 import { formatPhoneKey } from "../../../domain/format";
 import type { Agent } from "../../../domain/schemas/agents";
 import { api, call, errorMessage } from "../../../lib/api";
-import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";
 import { RetryNotice } from "../../../ui/retry";
 import { Spinner } from "../../../ui/spinner";

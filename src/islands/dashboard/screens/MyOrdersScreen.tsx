@@ -1,7 +1,7 @@
 /** The island of /dashboard/my-orders (decision 0074). */
 
 import { Screen, type ScreenProps } from "../../Screen";
-import { MyOrdersView } from "../AccountViews";
+import { MyOrdersView } from "../MyOrdersView";
 
 export default function MyOrdersScreen({ user }: ScreenProps) {
   return (

@@ -1,12 +1,12 @@
-/** The island of /dashboard/support (decision 0074). */
+/** The island of /dashboard/support (decision 0074): no server data, so no query client. */
 
-import { Screen, type ScreenProps } from "../../Screen";
+import { PlainScreen, type ScreenProps } from "../../PlainScreen";
 import { SupportView } from "../SupportView";
 
 export default function SupportScreen({ user }: ScreenProps) {
   return (
-    <Screen user={user}>
+    <PlainScreen user={user}>
       <SupportView />
-    </Screen>
+    </PlainScreen>
   );
 }
