@@ -3,12 +3,12 @@
  * Worker's own routes (`hc<Api>`), so a changed response fails `tsc` in the island that reads it.
  * `worker/api.ts` is imported as a type only: no Worker code reaches a browser bundle.
  *
- * `api` answers to Hono's client's types (`api.x.$get()`); `call(api.x.$get())` sends the request (JSON in and out; same-origin, so `fetch` sends the session
+ * `api` is Hono's own client (`hc`); `call(api.x.$get())` sends the request (JSON in and out; same-origin, so `fetch` sends the session
  * cookie and the Origin the Worker's CSRF check wants) and answers the success
  * body, typed from the route. A non-OK answer throws an ApiError carrying the status and the server's
  * readable message.
  */
-import type { ClientResponse, hc, InferResponseType } from "hono/client";
+import { type ClientResponse, hc, type InferResponseType } from "hono/client";
 import type { SuccessStatusCode } from "hono/utils/http-status";
 import type { Api } from "../../worker/api";
 
@@ -26,46 +26,8 @@ export class ApiError extends Error {
   }
 }
 
-/** What the islands hand a request: path parameters, a query, a JSON body; `init` overrides the fetch's options. */
-interface RequestArgs {
-  param?: Record<string, string>;
-  query?: Record<string, unknown>;
-  json?: unknown;
-}
-
-/**
- * The request Hono's client (`hc`) would send for `path` (`["api", "orders", ":orderId", "$get"]`), in the
- * few lines the islands need (path parameters, query, JSON body, `init`): Hono's runtime client, with its
- * cookie, form and WebSocket support, cost every page 1.9 KB gzip (docs/decisions/0074). Its types stay.
- */
-function request(path: string[], args: RequestArgs = {}, options: { init?: RequestInit } = {}): Promise<Response> {
-  const method = (path.at(-1) ?? "").slice(1).toUpperCase();
-  let url = `/${path.slice(0, -1).join("/")}`;
-  for (const [name, value] of Object.entries(args.param ?? {}))
-    url = url.replace(new RegExp(`/:${name}(?:{[^/]+})?\\??(?=/|$)`), () => (value ? `/${value}` : ""));
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(args.query ?? {}))
-    for (const item of [value].flat()) if (item !== undefined) query.append(name, String(item));
-  const search = query.toString();
-  const json = args.json !== undefined;
-  return fetch(search ? `${url}?${search}` : url, {
-    method,
-    headers: json ? { "Content-Type": "application/json" } : {},
-    body: json && method !== "GET" && method !== "HEAD" ? JSON.stringify(args.json) : undefined,
-    ...options.init,
-  });
-}
-
-/** A path that grows with each property read and sends its request when called (`api.me.$get()`). */
-const pathProxy = (path: string[]): unknown =>
-  new Proxy(() => undefined, {
-    get: (_target, key) => (typeof key === "string" && key !== "then" ? pathProxy([...path, key]) : undefined),
-    apply: (_target, _this, args: Parameters<typeof request> extends [unknown, ...infer Rest] ? Rest : never) =>
-      request(path, ...args),
-  });
-
 /** The typed client for everything under /api: `api.me.$get()`, `api.orders[":orderId"].status.$get(…)`. */
-export const api = (pathProxy([]) as ReturnType<typeof hc<Api>>).api;
+export const api = hc<Api>("/").api;
 
 /** Any answer of the typed client. */
 type AnyClientResponse = ClientResponse<unknown, number, "json" | "text" | "redirect" | string>;
