@@ -10,6 +10,8 @@
  * - partner: partner accounts (401 anonymous, 403 everyone else).
  * `mount` keeps each guard to its own sub-app's routes and the URLs as they are (no path prefix).
  */
+// The products sold through orders, registered once before any payment is handled (docs/decisions/0077).
+import "./order-products";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";

@@ -1,3 +1,5 @@
+// The products sold through orders, registered once before any payment is handled (docs/decisions/0077).
+import "./order-products";
 import { D1_LIMITS } from "./db/limits";
 import { createDeps } from "./deps";
 import type { Env } from "./env";

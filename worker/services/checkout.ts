@@ -19,7 +19,7 @@ import type { OrderKind } from "../db/schema";
 import type { Deps } from "../deps";
 import { InvalidError, PaymentDeclinedError } from "../errors";
 import { findSurvey } from "../features/accounts/accounts";
-import { bundleRequest, startBundlePayment } from "../features/aged-leads/aged-lead-bundles";
+import { orderProducts } from "./order-products";
 import { processPaymentEvent, startPayment } from "./orders";
 import type { PaymentEvent, PaymentProvider } from "./payments/provider";
 import { openSimulatedIntent, recordSimulatedOutcome } from "./payments/simulated";
@@ -91,9 +91,11 @@ export async function startCheckoutPayment(
   const userId = caller?.id ?? survey?.userId ?? null;
   const orderDetails = survey ? { ...survey.answers, ...details } : details;
   const order = { kind, tier, quote, userId, email, details: orderDetails };
-  // Aged leads of a band are reserved before the payment starts, and sold when it succeeds (decision 0057).
-  const bundle = bundleRequest(order);
-  if (bundle) return startBundlePayment(deps, provider, order, bundle);
+  // A product may start the payment itself: aged leads of a band are reserved first (decision 0057).
+  for (const product of orderProducts()) {
+    const started = product.startPayment?.(deps, provider, order);
+    if (started) return started;
+  }
   return startPayment(deps, provider, order);
 }
 

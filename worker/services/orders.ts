@@ -4,34 +4,20 @@
  * it changes; refunds and disputes follow the provider's events.
  */
 import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
-import { callbackOrderTerms } from "../../src/domain/callbacks";
 import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
-import { notChargedMessage } from "../../src/features/do-not-call/private-lists";
-import { SUPPRESSED_LEAD_MESSAGE } from "../../src/features/do-not-call/suppression";
 import type { Database } from "../db/client";
 import { type OrderKind, orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";
-import { bundleLeadsAtPayment, refundBundleShortfall } from "../features/aged-leads/aged-lead-bundle-sale";
-import {
-  leadSaleStatements,
-  privateListLeadIds,
-  refundLeadsStatement,
-  releaseLeadsStatement,
-} from "../features/aged-leads/leads";
-import { suppressedLeadIds } from "../features/do-not-call/suppression-checks";
-import { denyReturnsOfRefundedOrderStatement } from "../features/returns/return-rules";
 import { orderPaidFacts } from "../features/webhook-outbox/facts";
 import { webhookRecording } from "../features/webhook-outbox/record";
 import { refundBalanceStatement } from "./balance";
-import { callbackSaleStatements, refundCallbacksStatement } from "./callback-sale";
-import { fillCallbackOrders } from "./callbacks";
-import { prepareDelivery } from "./delivery-setup";
 import { sha256Hex } from "./digest";
 import { emails } from "./email-templates";
 import { sendMail } from "./mail";
-import { recordNotCharged, refundNotCharged } from "./not-charged";
+import { refundNotCharged } from "./not-charged";
+import { type Order, orderProducts, type PaymentSale } from "./order-products";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
 
 type PricedQuote = Extract<Quote, { ok: true }>;
@@ -47,8 +33,6 @@ export interface NewOrder {
   /** The part of the total the buyer's balance already paid: the card is charged the rest. */
   balanceAppliedCents?: number;
 }
-
-type Order = typeof orders.$inferSelect;
 
 /** The amount the card pays for an order: its total less what the balance paid. */
 export const cardAmountCents = (order: Pick<Order, "totalCents" | "balanceAppliedCents">) =>
@@ -134,11 +118,24 @@ async function refundOrder(deps: Deps, order: Order, event: PaymentEvent, reason
       .update(orders)
       .set({ status: "refunded", refundedAt: now, paymentError: reason, updatedAt: now })
       .where(eq(orders.id, order.id)),
-    releaseLeadsStatement(deps, order.id),
+    ...releaseStatements(deps, order.id),
     refundBalanceStatement(deps, order.id),
   ]);
   console.error(`Order ${order.id} refunded: ${reason}`);
 }
+
+/** The sale of the product the order bought (a product's registration), or null when it sells nothing. */
+async function saleAtPayment(deps: Deps, order: Order): Promise<PaymentSale | null> {
+  for (const product of orderProducts()) {
+    const sale = await product.saleAtPayment?.(deps, order);
+    if (sale) return sale;
+  }
+  return null;
+}
+
+/** What every product reserved for the order ends (a cancel, or a refund before it was paid). */
+const releaseStatements = (deps: Deps, orderId: string) =>
+  orderProducts().flatMap((product) => product.releaseStatements?.(deps, orderId) ?? []);
 
 const PAID_AFTER_CANCEL = "Paid after the order was cancelled; refunded";
 const LEADS_GONE = "The leads were sold to another buyer before the payment arrived; refunded";
@@ -166,12 +163,7 @@ async function paymentSucceeded(
     await recordEvent(db, event);
     return;
   }
-  const callbackSale = order.kind === "callbacks" ? callbackSaleStatements(deps, order) : null; // decision 0061
-  const leadIds =
-    order.kind === "aged-leads"
-      ? ((order.details.leadIds as string[] | undefined) ?? [])
-      : await bundleLeadsAtPayment(deps, order); // an aged-lead bundle of a survey (decision 0057), else null
-  const sale = leadIds ? leadSaleStatements(deps, { id: order.id, userId: order.userId, leadIds }) : callbackSale;
+  const sale = await saleAtPayment(deps, order);
   const markPaid = db
     .update(orders)
     .set({
@@ -195,7 +187,7 @@ async function paymentSucceeded(
       .where(and(eq(orders.id, order.id), eq(orders.status, "paid"), eq(orders.paidAt, new Date(now)))),
   );
   // Buyer webhooks join the batch, recorded only if it sold; last, as `hooks.enqueue` reads from the end.
-  const facts = orderPaidFacts({ ...order, leadIds }, now).concat(callbackSale?.facts ?? []);
+  const facts = orderPaidFacts(order, now).concat(sale?.facts ?? []);
   const hooks = await webhookRecording(deps, facts);
   const results = sale
     ? await db.batch([markPaid, sale.sell, sale.release, sale.checks, recordIfPaid, ...hooks.statements])
@@ -207,38 +199,22 @@ async function paymentSucceeded(
     // Leads on the buyer's private list were left out: their price goes back at once (decision 0049); a
     // bundle whose reservation ran out gives back what it could not deliver (decision 0057).
     const settled = await refundNotCharged(deps, after);
-    await refundBundleShortfall(deps, settled);
-    await Promise.all([sendOrderConfirmation(deps, settled), callbackSale?.delivered()]);
-    try {
-      // After the confirmation: a live-transfer order gets its delivery settings, or e-mails the setup link.
-      await prepareDelivery(deps, after, origin);
-    } catch (error) {
-      // The payment stands; an admin can still fill the settings in from /admin-orders.
-      console.error(`Delivery settings for order ${order.id} could not be prepared`, error);
-    }
-    // A call-back order takes the waiting call-backs that fit it; if that fails, the payment still stands.
-    if (callbackOrderTerms(after.kind, after.details)) {
+    for (const product of orderProducts()) await product.settlePaid?.(deps, settled);
+    await Promise.all([sendOrderConfirmation(deps, settled), sale?.delivered?.()]);
+    // After the confirmation: a live-transfer order gets its delivery settings (or e-mails the setup link), a
+    // call-back order takes the waiting call-backs that fit it. If one fails, the payment still stands.
+    for (const product of orderProducts()) {
       try {
-        await fillCallbackOrders(deps);
+        await product.afterPaid?.(deps, after, origin);
       } catch (error) {
-        console.error(`Order ${order.id}: waiting call-backs could not be placed`, error);
+        console.error(`Order ${order.id}: ${product.name} could not finish after the payment`, error);
       }
     }
     return;
   }
   if (after?.status === "pending") {
-    // A lead whose number reached a Do Not Call list after it was reserved is never sold (product rule 40).
-    const suppressed = leadIds && (await suppressedLeadIds(deps, leadIds)).size > 0;
-    // Every lead on the buyer's private list: nothing is sold and nothing charged (decision 0049).
-    const privateIds = leadIds && !suppressed ? await privateListLeadIds(deps, order.userId, leadIds) : [];
-    const allPrivate = leadIds !== null && leadIds.length > 0 && privateIds.length === leadIds.length;
-    if (allPrivate) await recordNotCharged(deps, order.id, privateIds);
-    const reason = suppressed
-      ? `${SUPPRESSED_LEAD_MESSAGE} Refunded.`
-      : allPrivate
-        ? notChargedMessage(privateIds.length)
-        : ((await callbackSale?.refusal()) ?? LEADS_GONE);
-    return refundOrder(deps, order, event, reason);
+    // The sale was refused (a lead or call-back gone, on a Do Not Call list, or all on the private list).
+    return refundOrder(deps, order, event, (await sale?.refusal?.()) ?? LEADS_GONE);
   }
   if (after?.status === "cancelled") {
     return refundOrder(deps, order, event, PAID_AFTER_CANCEL);
@@ -290,9 +266,7 @@ export async function processPaymentEvent(deps: Deps, event: PaymentEvent, origi
         // A fully refunded order gives back the balance it used, too (nothing for a live order) …
         refundBalanceStatement(deps, order.id),
         // … its leads and call-backs are marked refunded, its pending returns denied: no credit on top.
-        refundLeadsStatement(deps, order),
-        refundCallbacksStatement(deps, order),
-        denyReturnsOfRefundedOrderStatement(deps, order.id),
+        ...orderProducts().flatMap((product) => product.refundStatements?.(deps, order) ?? []),
       ]);
       break;
     case "charge.dispute.created":
@@ -324,7 +298,7 @@ export async function cancelPendingOrder(deps: Deps, order: Pick<Order, "id" | "
       .update(orders)
       .set({ status: "cancelled", paymentError: reason, updatedAt: now })
       .where(and(eq(orders.id, order.id), eq(orders.status, "pending"))),
-    releaseLeadsStatement(deps, order.id),
+    ...releaseStatements(deps, order.id),
     // The balance the order held goes back to the buyer (once, whichever path cancels it).
     refundBalanceStatement(deps, order.id),
   ]);
