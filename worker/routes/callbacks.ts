@@ -1,12 +1,11 @@
 /**
  * A buyer's call-backs and appointments: My Call-Backs (delivered, their own only, with an appointment's
  * calendar invite), and the marketplace of unassigned ones (Buy Call Backs, Buy Appointments; decision 0061).
+ * A call-back's outcome and return are the returns' routes (worker/features/returns/routes/returns.ts).
  */
 import { Hono } from "hono";
 import { callbackPurchaseSchema, marketKindQuerySchema } from "../../src/domain/schemas/callback-market";
-import { callbackOutcomeSchema } from "../../src/features/returns/schemas/returns";
 import type { SignedInBindings } from "../env";
-import { setCallbackOutcome } from "../features/returns/callback-returns";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
 import { callbackInvite, listMarketCallbacks, purchaseCallback } from "../services/callback-market";
 import { deliveredCallbacks, deliveredCallbacksCsv } from "../services/callbacks";
@@ -40,9 +39,4 @@ export const buyerCallbacks = new Hono<SignedInBindings>()
       const provider = paymentProvider(c.var.deps, c.req.url);
       return c.json(await purchaseCallback(c.var.deps, provider, c.get("user"), c.req.valid("json").callbackId));
     },
-  )
-  // The buyer marks what happened when they called (docs/decisions/0062); others' call-backs are 404.
-  .put("/my-callbacks/:id/outcome", validateJson(callbackOutcomeSchema), async (c) => {
-    const { outcome } = c.req.valid("json");
-    return c.json(await setCallbackOutcome(c.var.deps, c.get("user").id, c.req.param("id"), outcome));
-  });
+  );

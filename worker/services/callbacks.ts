@@ -9,6 +9,7 @@
  */
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { WINDOW_FIT_LABELS } from "../../src/domain/callable";
+import { CALLBACK_OUTCOME_LABELS, callbackReturnBy } from "../../src/domain/callback-outcomes";
 import {
   type CallbackToPlace,
   callbackOrderTerms,
@@ -28,7 +29,6 @@ import { defaultTimeZone } from "../../src/domain/time-zones";
 import { TRUSTED_FORM_REQUIRED } from "../../src/features/consent/consent";
 import { CONSENT_CSV_HEADER, consentCsvCells } from "../../src/features/consent/consent-record";
 import { phoneKey } from "../../src/features/do-not-call/suppression";
-import { CALLBACK_OUTCOME_LABELS, callbackReturnBy } from "../../src/features/returns/callback-returns";
 import { callbackOpportunities as callbacks, orders, returns } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, InvalidError } from "../errors";

@@ -5,9 +5,9 @@
  */
 
 import type { ConsentSummary } from "../../features/consent/consent-record.ts";
-import type { CallbackOutcome } from "../../features/returns/callback-returns.ts";
 import { pingSchema } from "../../features/transfers/schemas/partner-api.ts";
 import type { Callable, WindowFit } from "../callable";
+import type { CallbackOutcome } from "../callback-outcomes.ts";
 import { CALLBACK_KINDS } from "../callbacks.ts";
 import { US_TIME_ZONES } from "../time-zones.ts";
 import { z } from "./zod.ts";

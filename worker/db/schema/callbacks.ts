@@ -3,8 +3,8 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { CALLBACK_OUTCOMES } from "../../../src/domain/callback-outcomes";
 import { CALLBACK_KINDS, CALLBACK_SOURCES } from "../../../src/domain/callbacks";
-import { CALLBACK_OUTCOMES } from "../../../src/features/returns/callback-returns";
 import { users } from "./accounts";
 import { consentEvidenceColumns, createdAt } from "./columns";
 

@@ -5,9 +5,9 @@
  * it). An approved return gives its order a place back, or credits a call-back bought without an order.
  */
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { CallbackOutcome } from "../../../src/domain/callback-outcomes";
 import {
   CALLBACK_RETURN_MESSAGES,
-  type CallbackOutcome,
   callbackReturnProblem,
   UNREACHED_OUTCOMES,
 } from "../../../src/features/returns/callback-returns";
