@@ -4,9 +4,9 @@
  * setup); the order of registration is the order of the statements in a refund's batch.
  */
 import { agedLeadPayments } from "./features/aged-leads/aged-lead-payments";
+import { callbackPayments } from "./features/callbacks/callback-payments";
 import { returnPayments } from "./features/returns/return-payments";
 import { transferPayments } from "./features/transfers/transfer-payments";
-import { callbackPayments } from "./services/callback-payments";
 import { registerOrderProducts } from "./services/order-products";
 
 registerOrderProducts(agedLeadPayments, callbackPayments, returnPayments, transferPayments);

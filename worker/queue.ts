@@ -3,6 +3,7 @@ import "./order-products";
 import { D1_LIMITS } from "./db/limits";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { MAX_QUERIES_PER_CALLBACK_MESSAGE } from "./features/callbacks/callback-imports";
 import {
   applySuppressionBatch,
   failSuppressionBatch,
@@ -12,7 +13,6 @@ import {
   SWEEP_QUERIES,
 } from "./features/do-not-call/suppression-apply";
 import { deliverWebhookMessages } from "./features/webhooks/queue";
-import { MAX_QUERIES_PER_CALLBACK_MESSAGE } from "./services/callback-imports";
 import { optimizeDatabase } from "./services/db-maintenance";
 import {
   failImportBatch,

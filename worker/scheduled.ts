@@ -2,11 +2,11 @@
 import "./order-products";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { sendCallbackReminders } from "./features/callbacks/callback-notifications";
+import { fillCallbackOrders } from "./features/callbacks/callbacks";
 import { recordRevocationEvents, sendRevocationDigests } from "./features/do-not-call/revocations";
 import { expireSuppressionUploads, resendStalledSuppression } from "./features/do-not-call/suppression-resend";
 import { sweepWebhooks } from "./features/webhooks/sweep";
-import { sendCallbackReminders } from "./services/callback-notifications";
-import { fillCallbackOrders } from "./services/callbacks";
 import { optimizeDatabase } from "./services/db-maintenance";
 import { sendDeliverySummaries } from "./services/delivery-summaries";
 import { resendStalledBatches } from "./services/import-sweep";

@@ -47,7 +47,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
     price: "product rule 49: aged lead (admin single form) and bulk lead row: dollars",
   },
   "src/domain/csv-mapping.ts": { price: "product rule 49: bulk lead row: dollars" },
-  "src/domain/schemas/callback-import.ts": {
+  "src/features/callbacks/schemas/callback-import.ts": {
     price: "decision 0069: a call-back file's column, as the admin form's: dollars",
   },
   "src/domain/leads.ts": { price: "product rule 49: aged lead (admin single form, bulk row): dollars" },

@@ -7,8 +7,8 @@ import { defaultTimeZone } from "../../src/domain/time-zones";
 import { agedLeads, callbackOpportunities } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
+import { takeCallback } from "../features/callbacks/callbacks";
 import { purchasedLeadConsent } from "../features/consent/consent-records";
-import { takeCallback } from "./callbacks";
 
 /** How many of the latest uploads the admin lists show. */
 const RECENT = 50;

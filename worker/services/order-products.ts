@@ -7,14 +7,28 @@
  */
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { Quote } from "../../src/domain/pricing";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
-import type { orders } from "../db/schema";
+import type { OrderKind, orders } from "../db/schema";
 import type { Deps } from "../deps";
 import type { WebhookFact } from "../features/webhook-outbox/record";
-import type { NewOrder } from "./orders";
 import type { PaymentProvider } from "./payments/provider";
 
 export type Order = typeof orders.$inferSelect;
+
+type PricedQuote = Extract<Quote, { ok: true }>;
+export interface NewOrder {
+  /** Given when something (a lead reservation) must point at the order before it exists. */
+  id?: string;
+  kind: OrderKind;
+  tier: string | null;
+  quote: PricedQuote;
+  userId: string | null;
+  email: string | null;
+  details: Record<string, unknown>;
+  /** The part of the total the buyer's balance already paid: the card is charged the rest. */
+  balanceAppliedCents?: number;
+}
 type Statement = BatchItem<"sqlite">;
 
 /**

@@ -4,11 +4,11 @@
  * it changes; refunds and disputes follow the provider's events.
  */
 import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
-import { CURRENCY, formatUsd, type Quote } from "../../src/domain/pricing";
+import { CURRENCY, formatUsd } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
 import type { Database } from "../db/client";
-import { type OrderKind, orders, paymentEvents } from "../db/schema";
+import { orders, paymentEvents } from "../db/schema";
 import type { Deps } from "../deps";
 import { orderPaidFacts } from "../features/webhook-outbox/facts";
 import { webhookRecording } from "../features/webhook-outbox/record";
@@ -17,22 +17,8 @@ import { sha256Hex } from "./digest";
 import { emails } from "./email-templates";
 import { sendMail } from "./mail";
 import { refundNotCharged } from "./not-charged";
-import { type Order, orderProducts, type PaymentSale } from "./order-products";
+import { type NewOrder, type Order, orderProducts, type PaymentSale } from "./order-products";
 import { type PaymentEvent, type PaymentProvider, providerOfIntent } from "./payments/provider";
-
-type PricedQuote = Extract<Quote, { ok: true }>;
-export interface NewOrder {
-  /** Given when something (a lead reservation) must point at the order before it exists. */
-  id?: string;
-  kind: OrderKind;
-  tier: string | null;
-  quote: PricedQuote;
-  userId: string | null;
-  email: string | null;
-  details: Record<string, unknown>;
-  /** The part of the total the buyer's balance already paid: the card is charged the rest. */
-  balanceAppliedCents?: number;
-}
 
 /** The amount the card pays for an order: its total less what the balance paid. */
 export const cardAmountCents = (order: Pick<Order, "totalCents" | "balanceAppliedCents">) =>

@@ -12,8 +12,8 @@ import {
 
 export { STATUS_REJECTIONS } from "../csv-mapping";
 
+import { CALLBACK_KINDS, windowOf, windowProblem } from "../../features/callbacks/callbacks";
 import { consentEvidenceShape } from "../../features/consent/schemas/consent";
-import { CALLBACK_KINDS, windowOf, windowProblem } from "../callbacks";
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";
 import { LEAD_LIMITS } from "../leads";
 import { hasPhoneDigits, isForeignPhone, normalizeUsPhone } from "../phone";

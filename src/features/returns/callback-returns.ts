@@ -4,7 +4,7 @@
  * number) can be returned from the moment its window ends until 24 hours after. Pure: shared by the
  * Worker and My Call-Backs.
  */
-import { CALLBACK_RETURN_HOURS, type CallbackOutcome, callbackReturnBy } from "../../domain/callback-outcomes";
+import { CALLBACK_RETURN_HOURS, type CallbackOutcome, callbackReturnBy } from "../callbacks/index";
 
 /** The outcomes that mean the prospect was not reached in the window: only these can be returned. */
 export const UNREACHED_OUTCOMES: readonly CallbackOutcome[] = ["no_answer", "wrong_number"];

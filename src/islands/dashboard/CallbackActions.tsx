@@ -5,9 +5,13 @@
  * gives them); no form library, so the dashboard stays within its JavaScript budget.
  */
 import { useId, useState } from "react";
-import { CALLBACK_OUTCOME_LABELS, CALLBACK_OUTCOMES, type CallbackOutcome } from "../../domain/callback-outcomes";
 import { formatDateTime } from "../../domain/format";
-import type { DeliveredCallback } from "../../domain/schemas/callbacks";
+import {
+  CALLBACK_OUTCOME_LABELS,
+  CALLBACK_OUTCOMES,
+  type CallbackOutcome,
+} from "../../features/callbacks/callback-outcomes";
+import type { DeliveredCallback } from "../../features/callbacks/schemas/callbacks";
 import { callbackReturnProblem } from "../../features/returns/callback-returns";
 import { OTHER_REASON, RETURN_REASONS, RETURN_TEXT_MAX, type ReturnReason } from "../../features/returns/returns";
 import { ReturnStatusBadge } from "../../features/returns/views/return-status";

@@ -13,7 +13,8 @@ import { BUNDLE_NEEDS_ACCOUNT, bundleStockMessage } from "../../../src/features/
 import { orders } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
-import { cancelPendingOrder, type NewOrder, startPayment } from "../../services/orders";
+import type { NewOrder } from "../../services/order-products";
+import { cancelPendingOrder, startPayment } from "../../services/orders";
 import type { PaymentProvider } from "../../services/payments/provider";
 import { type BundleSpec, bundleOf, bundleStock, reserveBundleLeads } from "./aged-lead-bundle-sale";
 import { releaseLeads } from "./leads";

@@ -5,7 +5,7 @@
  * it). An approved return gives its order a place back, or credits a call-back bought without an order.
  */
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
-import type { CallbackOutcome } from "../../../src/domain/callback-outcomes";
+import type { CallbackOutcome } from "../../../src/features/callbacks/index";
 import {
   CALLBACK_RETURN_MESSAGES,
   callbackReturnProblem,
@@ -15,7 +15,7 @@ import { callbackOpportunities as callbacks, orders, returns } from "../../db/sc
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
 import { creditReturnWhenStatement } from "../../services/balance";
-import { fillCallbackOrders } from "../../services/callbacks";
+import { fillCallbackOrders } from "../callbacks/index";
 
 const NO_SUCH_CALLBACK = "No such call-back.";
 

@@ -1,8 +1,8 @@
 /** Requests of the Lead Tracker, returns and admin decisions. */
 
-import { CALLBACK_OUTCOMES } from "../../../domain/callback-outcomes";
 import { pageQuerySchema } from "../../../domain/schemas/dashboard";
 import { z } from "../../../domain/schemas/zod";
+import { CALLBACK_OUTCOMES } from "../../callbacks/index";
 import { CALLBACK_RETURN_MESSAGES } from "../callback-returns";
 import {
   DECISION_NOTE_MAX,

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CALLBACK_OUTCOMES, callbackReturnBy } from "../../../domain/callback-outcomes";
+import { CALLBACK_OUTCOMES, callbackReturnBy } from "../../callbacks/callback-outcomes";
 import {
   CALLBACK_RETURN_MESSAGES,
   callbackReturnProblem,
