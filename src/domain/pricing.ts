@@ -264,6 +264,3 @@ export function dollarsToCents(dollars: number): number | null {
   const cents = Math.round(dollars * 100);
   return Math.abs(cents - dollars * 100) < 1e-6 ? cents : null;
 }
-
-/** Money is written by src/domain/format.ts (one formatting module). */
-export { formatUsd };

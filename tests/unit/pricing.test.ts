@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { formatUsd } from "../../src/domain/format";
 import {
   AGED_LEAD_PRICING_RULE,
   agedLeadPrice,
   dollarsToCents,
-  formatUsd,
   highVolumeTierLabel,
   highVolumeUnitCents,
   leadAgeDays,

@@ -1,11 +1,7 @@
 /** The buyer dashboard's API (product rules 8, 12, 14, 28): signed-in users only, their own data only. */
 import { Hono } from "hono";
-import {
-  agedLeadsQuerySchema,
-  bulkPurchaseSchema,
-  callTransferOrderSchema,
-  pageQuerySchema,
-} from "../../src/domain/schemas/dashboard";
+import { pageQuerySchema } from "../../src/domain/schemas/common";
+import { agedLeadsQuerySchema, bulkPurchaseSchema, callTransferOrderSchema } from "../../src/domain/schemas/dashboard";
 import type { SignedInBindings } from "../env";
 import { listAvailableLeads } from "../features/aged-leads/lead-listing";
 import { purchaseAgedLeads } from "../features/aged-leads/lead-purchases";

@@ -1,7 +1,8 @@
 /** A buyer's own orders (`/api/my-orders`, `/api/call-transfer-order`; product rules 8, 22). */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { CALL_TRANSFER_UNIT_CENTS, dollarsToCents, formatUsd, quoteCallTransfer } from "../../src/domain/pricing";
+import { formatUsd } from "../../src/domain/format";
+import { CALL_TRANSFER_UNIT_CENTS, dollarsToCents, quoteCallTransfer } from "../../src/domain/pricing";
 import { type callTransferOrderSchema, parseStates } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
 import type { PublicUser } from "../../src/domain/user";

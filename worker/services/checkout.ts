@@ -4,14 +4,8 @@
  * compared.
  */
 
-import {
-  dollarsToCents,
-  formatUsd,
-  type Quote,
-  quotePackage,
-  quoteRingcloud,
-  quoteSurvey,
-} from "../../src/domain/pricing";
+import { formatUsd } from "../../src/domain/format";
+import { dollarsToCents, type Quote, quotePackage, quoteRingcloud, quoteSurvey } from "../../src/domain/pricing";
 import type { PaymentIntentRequest, SimulatedCard } from "../../src/domain/schemas/payments";
 import { type RingcloudCheckoutParams, type RingcloudStep2, surveyQuantity } from "../../src/domain/schemas/survey";
 import type { PublicUser } from "../../src/domain/user";

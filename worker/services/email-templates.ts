@@ -7,7 +7,7 @@
 import { site as siteConfig } from "../../src/config/site";
 import { RESUME_REFUSALS } from "../../src/domain/delivery-pauses";
 import { SETUP_LINK_TTL_DAYS } from "../../src/domain/delivery-setup";
-import { formatUsd } from "../../src/domain/pricing";
+import { formatUsd } from "../../src/domain/format";
 import { RESET_LINK_LIFETIME } from "../../src/features/accounts/auth-limits";
 import { type CallbackKind, REMINDER_MINUTES_BEFORE } from "../../src/features/callbacks/callbacks";
 import { INVITATION_TTL_HOURS } from "../../src/features/partners/schemas/partner-account";

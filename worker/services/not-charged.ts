@@ -7,7 +7,7 @@
  * money back: to the card first, the rest to the balance the order used.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { formatUsd } from "../../src/domain/pricing";
+import { formatUsd } from "../../src/domain/format";
 import { notChargedMessage } from "../../src/features/do-not-call/private-lists";
 import { balanceLedger, orders } from "../db/schema";
 import type { Deps } from "../deps";

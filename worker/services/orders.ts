@@ -4,7 +4,8 @@
  * it changes; refunds and disputes follow the provider's events.
  */
 import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
-import { CURRENCY, formatUsd } from "../../src/domain/pricing";
+import { formatUsd } from "../../src/domain/format";
+import { CURRENCY } from "../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../src/domain/schemas/dashboard";
 import type { PaymentStart } from "../../src/domain/schemas/payments";
 import type { Database } from "../db/client";

@@ -7,7 +7,7 @@ import type { OrderDeliveryView } from "../delivery-setup";
 import { MAX_RESERVED_LEADS, type OrderStatus } from "../orders";
 import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../phone";
 import type { AgeRange } from "../pricing";
-import { numberFromInput, requiredString } from "./common";
+import { numberFromInput, pageQuerySchema, requiredString } from "./common";
 import { checkDeliveryLimits, deliveryLimitsShape } from "./delivery-limits";
 import { z } from "./zod";
 
@@ -23,15 +23,6 @@ export { RESERVATION_MINUTES } from "../orders";
 export const MY_LEADS_PAGE_SIZE = 50;
 /** The My Leads CSV is streamed, this many leads per database read. */
 export const MY_LEADS_EXPORT_CHUNK = 1000;
-
-export const pageQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: "Page must be a whole number" })
-    .int("Page must be a whole number")
-    .min(1, "Page must be a whole number")
-    .max(100_000, "Page must be a whole number")
-    .default(1),
-});
 
 export const agedLeadsQuerySchema = pageQuerySchema.extend({
   location: z.string().max(500).optional(),

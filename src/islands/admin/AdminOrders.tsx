@@ -2,9 +2,9 @@
 
 import { lazy, Suspense, useMemo, useState } from "react";
 import { ORDER_TRANSITIONS, REVENUE_LABEL, REVENUE_STATUSES } from "../../domain/dashboard";
-import { formatDateTime } from "../../domain/format";
+import { formatDateTime, formatUsd } from "../../domain/format";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../../domain/orders";
-import { dollarsToCents, formatUsd } from "../../domain/pricing";
+import { dollarsToCents } from "../../domain/pricing";
 import { type Answer, api, call, errorMessage } from "../../lib/api";
 import { useMutation, useQuery } from "../../lib/query";
 import { Button } from "../../ui/button";

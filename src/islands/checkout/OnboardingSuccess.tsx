@@ -2,8 +2,8 @@
 
 import { useEffect, useState } from "react";
 import { site } from "../../config/site";
+import { formatUsd } from "../../domain/format";
 import type { OrderStatus } from "../../domain/orders";
-import { formatUsd } from "../../domain/pricing";
 import { useQuery } from "../../lib/query";
 import { celebrateFor } from "../../scripts/confetti";
 import { Card } from "../../ui/card";

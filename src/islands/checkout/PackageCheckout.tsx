@@ -5,8 +5,8 @@
 
 import { useEffect, useState } from "react";
 import { isEmailAddress } from "../../domain/email";
+import { formatUsd } from "../../domain/format";
 import {
-  formatUsd,
   HIGH_VOLUME_TIERS,
   highVolumeTierLabel,
   PACKAGE_RULES,

@@ -1,7 +1,6 @@
 /** My Leads (full contact details of purchased leads, CSV export) and My Orders ('Pay now' on a pending order, a live-transfer order's agents). */
 import { useState } from "react";
-import { formatCount, formatDate } from "../../domain/format";
-import { formatUsd } from "../../domain/pricing";
+import { formatCount, formatDate, formatUsd } from "../../domain/format";
 import { ConsentSummaryCell } from "../../features/consent/views/ConsentRecord";
 import { PhoneWithDncFlag } from "../../features/do-not-call/views/dnc-flag";
 import { api, call } from "../../lib/api";

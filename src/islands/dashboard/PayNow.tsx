@@ -2,7 +2,7 @@
  * 'Pay now' on a pending order in My Orders: the order's own payment, resumed on the
  * intent it already has, so the buyer who left a checkout (or refreshed it) can finish without ordering twice.
  */
-import { formatUsd } from "../../domain/pricing";
+import { formatUsd } from "../../domain/format";
 import { api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";

@@ -4,11 +4,11 @@
  */
 
 import { useState } from "react";
+import { formatUsd } from "../../domain/format";
 import {
   AGE_RANGES,
   type AgeRange,
   dollarsToCents,
-  formatUsd,
   RINGCLOUD_LEAD_TYPES,
   type RingcloudLeadType,
 } from "../../domain/pricing";

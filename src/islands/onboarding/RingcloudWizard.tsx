@@ -4,7 +4,8 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { AGE_RANGES, formatUsd, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../domain/pricing";
+import { formatUsd } from "../../domain/format";
+import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../domain/pricing";
 import type { RingcloudStep1, RingcloudStep2 } from "../../domain/schemas/survey";
 import { CALLBACK_PREFERENCES } from "../../domain/survey";
 import { ApiError, api, call, errorMessage } from "../../lib/api";

@@ -4,9 +4,9 @@
  */
 import { type RefObject, useEffect } from "react";
 import { useForm } from "react-hook-form";
+import { formatUsd } from "../../domain/format";
 import {
   AGE_RANGES,
-  formatUsd,
   highVolumeUnitCents,
   PACKAGE_RULES,
   type Quote,

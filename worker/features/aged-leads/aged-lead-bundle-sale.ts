@@ -5,7 +5,8 @@
  * Also the one reservation statement the checkout uses: N listed leads of a band, all or none.
  */
 import { and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { type AgeRange, ageBandSpanMs, formatUsd } from "../../../src/domain/pricing";
+import { formatUsd } from "../../../src/domain/format";
+import { type AgeRange, ageBandSpanMs } from "../../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../../src/domain/schemas/dashboard";
 import { bundleShortfallNote } from "../../../src/features/aged-leads/aged-lead-bundles";
 import { agedLeads, orders } from "../../db/schema";

@@ -1,6 +1,6 @@
 /** The aged-leads tab (product rule 45): bulk CSV upload, then the single-lead form, then the latest leads. */
 
-import { formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
 import { BulkUpload } from "../../../islands/admin/uploads/BulkUpload";
 import { api, call } from "../../../lib/api";
 import { useQuery } from "../../../lib/query";

@@ -2,8 +2,8 @@
 
 import { lazy, useEffect, useMemo, useState } from "react";
 import { CALLABLE_NOW_FILTER_LABEL } from "../../../domain/callable";
+import { formatUsd } from "../../../domain/format";
 import { RESERVATION_MINUTES } from "../../../domain/orders";
-import { formatUsd } from "../../../domain/pricing";
 import { countOf } from "../../../domain/units";
 import { dashboardPath } from "../../../islands/dashboard/views";
 import { type Answer, ApiError, api, call, errorMessage } from "../../../lib/api";

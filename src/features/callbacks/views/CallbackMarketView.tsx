@@ -4,9 +4,8 @@
  * balance or card. A bought appointment offers its calendar invite (.ics) at once.
  */
 import { lazy, useState } from "react";
-import { formatDayTimeIn, formatWindowIn } from "../../../domain/format";
+import { formatDayTimeIn, formatUsd, formatWindowIn } from "../../../domain/format";
 import { RESERVATION_MINUTES } from "../../../domain/orders";
-import { formatUsd } from "../../../domain/pricing";
 import { dashboardPath } from "../../../islands/dashboard/views";
 import { type Answer, ApiError, api, call, errorMessage } from "../../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../../lib/query";

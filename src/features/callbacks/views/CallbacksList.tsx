@@ -4,7 +4,7 @@
  * (./CallbackConsentRecord.tsx, docs/decisions/0063). Its own chunk, loaded as it nears the screen.
  */
 import { lazy, Suspense, useState } from "react";
-import { formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
 import { formatterPerZone } from "../../../domain/time-zones";
 import { api, call } from "../../../lib/api";
 import { useQuery } from "../../../lib/query";

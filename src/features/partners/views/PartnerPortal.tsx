@@ -3,8 +3,7 @@
  * rate and average duration; API keys (created and shown once, revoked); their transfers; payouts.
  */
 import { useState } from "react";
-import { formatDateTime, formatDay } from "../../../domain/format";
-import { formatUsd } from "../../../domain/pricing";
+import { formatDateTime, formatDay, formatUsd } from "../../../domain/format";
 import { AppProviders } from "../../../islands/AppProviders";
 import { type Answer, api, call, errorMessage } from "../../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../../lib/query";

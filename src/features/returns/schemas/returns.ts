@@ -1,6 +1,6 @@
 /** Requests of the Lead Tracker, returns and admin decisions. */
 
-import { pageQuerySchema } from "../../../domain/schemas/dashboard";
+import { pageQuerySchema } from "../../../domain/schemas/common";
 import { z } from "../../../domain/schemas/zod";
 import { CALLBACK_OUTCOMES } from "../../callbacks/index";
 import { CALLBACK_RETURN_MESSAGES } from "../callback-returns";

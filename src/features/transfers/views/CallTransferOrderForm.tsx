@@ -1,7 +1,8 @@
 /** The call-transfer order form (product rules 4, 22, 45): it loads when the buyer starts an order, not with the page. */
 import { useForm } from "react-hook-form";
 import { parseStates } from "../../../domain/dashboard";
-import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
+import { CALL_TRANSFER_UNIT_CENTS } from "../../../domain/pricing";
 import type { CallTransferForm } from "../../../domain/schemas/dashboard";
 import { DeliveryLimitFields } from "../../../islands/delivery/DeliveryLimitFields";
 import { LiveTransferFields } from "../../../islands/field-blocks";

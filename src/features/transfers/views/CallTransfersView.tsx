@@ -1,6 +1,7 @@
 /** Buy Call Transfers (product rules 45, 46): info → form → card payment; the pending order is kept for /transfer-checkout. */
 import { lazy, Suspense, useEffect, useState } from "react";
-import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
+import { CALL_TRANSFER_UNIT_CENTS } from "../../../domain/pricing";
 import type { CallTransferForm } from "../../../domain/schemas/dashboard";
 import { PaymentCard } from "../../../islands/payment/PaymentCard";
 import { $pendingTransferOrder } from "../../../lib/stores";

@@ -1,7 +1,8 @@
 /** The single aged-lead form (product rule 5): the band and price shown live from the form fill time. */
 import { useForm } from "react-hook-form";
 import { isAgeRange } from "../../../domain/csv-mapping";
-import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents, formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
+import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents } from "../../../domain/pricing";
 import type { AdminAgedLead, AdminAgedLeadInput } from "../../../domain/schemas/admin-leads";
 import { api, call, errorMessage } from "../../../lib/api";
 import { useMutation, useQueryClient } from "../../../lib/query";
