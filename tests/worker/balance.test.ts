@@ -1,7 +1,7 @@
 /** The balance ledger (balance = sum, applied once at the next aged-lead checkout, never negative). */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { BalanceView } from "../../src/features/returns/returns";
+import type { BalanceView } from "../../src/domain/balance";
 import { createDeps } from "../../worker/deps";
 import { applyBalance, balanceOf, refundBalance } from "../../worker/services/balance";
 import { expireReservations, processPaymentEvent } from "../../worker/services/orders";

@@ -5,7 +5,7 @@
  * order's debit is written once and given back once (unique per order and reason).
  */
 import { and, desc, eq, notExists, notInArray, type SQL, sql } from "drizzle-orm";
-import type { BalanceView } from "../../src/features/returns/returns";
+import type { BalanceView } from "../../src/domain/balance";
 import { balanceLedger, orders, users } from "../db/schema";
 import type { Deps } from "../deps";
 

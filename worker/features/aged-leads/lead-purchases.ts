@@ -3,9 +3,9 @@
  * holds one open reservation: a new purchase replaces the previous unpaid one and cancels its payment.
  */
 
+import type { BalanceApplied } from "../../../src/domain/balance";
 import type { PaymentStart } from "../../../src/domain/schemas/payments";
 import type { PublicUser } from "../../../src/domain/user";
-import type { BalanceApplied } from "../../../src/features/returns/index";
 import type { Deps } from "../../deps";
 import { ConflictError } from "../../errors";
 import { applyBalance, refundBalance } from "../../services/balance";
