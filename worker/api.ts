@@ -24,6 +24,8 @@ import { buyerCallbacks } from "./features/callbacks/routes/callbacks";
 import { consent } from "./features/consent/routes/consent";
 import { adminDoNotCallRequests, doNotCall } from "./features/do-not-call/routes/do-not-call-requests";
 import { adminSuppression, buyerSuppression } from "./features/do-not-call/routes/suppression";
+import { payments } from "./features/orders/routes/payments";
+import { savedSurveys, surveys } from "./features/orders/routes/surveys";
 import { partnerAdmin } from "./features/partners/routes/partner-admin";
 import { partnerApi } from "./features/partners/routes/partner-api";
 import { partnerInvitations, partnerPortal } from "./features/partners/routes/partner-portal";
@@ -41,8 +43,6 @@ import { agents } from "./routes/agents";
 import { buyer } from "./routes/buyer";
 import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
-import { payments } from "./routes/payments";
-import { savedSurveys, surveys } from "./routes/surveys";
 import { tracker } from "./routes/tracker";
 import { users } from "./routes/users";
 

@@ -5,8 +5,8 @@
  */
 import { agedLeadPayments } from "./features/aged-leads/aged-lead-payments";
 import { callbackPayments } from "./features/callbacks/callback-payments";
+import { registerOrderProducts } from "./features/orders/order-products";
 import { returnPayments } from "./features/returns/return-payments";
 import { transferPayments } from "./features/transfers/transfer-payments";
-import { registerOrderProducts } from "./services/order-products";
 
 registerOrderProducts(agedLeadPayments, callbackPayments, returnPayments, transferPayments);

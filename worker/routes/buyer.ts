@@ -6,9 +6,9 @@ import type { SignedInBindings } from "../env";
 import { listAvailableLeads } from "../features/aged-leads/lead-listing";
 import { purchaseAgedLeads } from "../features/aged-leads/lead-purchases";
 import { listOwnedLeads, myLeadsCsv } from "../features/aged-leads/owned-leads";
+import { listBuyerOrders, resumeOrderPayment, startCallTransferOrder } from "../features/orders/buyer-orders";
+import { paymentProvider } from "../features/orders/payments/provider";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
-import { listBuyerOrders, resumeOrderPayment, startCallTransferOrder } from "../services/buyer-orders";
-import { paymentProvider } from "../services/payments/provider";
 import { validate, validateJson } from "../validation";
 
 /** Mounted in the buyer sub-app (worker/api.ts). */

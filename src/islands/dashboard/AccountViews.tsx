@@ -3,17 +3,17 @@ import { useState } from "react";
 import { formatCount, formatDate, formatUsd } from "../../domain/format";
 import { ConsentSummaryCell } from "../../features/consent/views/ConsentRecord";
 import { PhoneWithDncFlag } from "../../features/do-not-call/views/dnc-flag";
+import { PayNow } from "../../features/orders/views/PayNow";
+import { StatusBadge } from "../../features/orders/views/status-badge";
 import { api, call } from "../../lib/api";
 import { useQuery } from "../../lib/query";
 import { CallableText } from "../../ui/callable";
 import { Pager } from "../../ui/pager";
 import { QueryView } from "../../ui/query-view";
 import { Spinner } from "../../ui/spinner";
-import { StatusBadge } from "../../ui/status-badge";
 import { buttonClass } from "../../ui/styles";
 import { Table } from "../../ui/table";
 import { OrderAgents } from "./agents/OrderAgents";
-import { PayNow } from "./PayNow";
 
 const KIND_LABELS: Record<string, string> = {
   package: "Transfer package",

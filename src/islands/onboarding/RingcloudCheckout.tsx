@@ -5,14 +5,14 @@
 
 import { useState } from "react";
 import { formatUsd } from "../../domain/format";
+import type { PaymentStart } from "../../domain/schemas/payments";
 import {
   AGE_RANGES,
   type AgeRange,
   dollarsToCents,
   RINGCLOUD_LEAD_TYPES,
   type RingcloudLeadType,
-} from "../../domain/pricing";
-import type { PaymentStart } from "../../domain/schemas/payments";
+} from "../../features/orders/pricing";
 import { api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";

@@ -5,6 +5,8 @@
 import { type RefObject, useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { formatUsd } from "../../domain/format";
+import type { PaymentStart } from "../../domain/schemas/payments";
+import type { SurveyStep2 } from "../../domain/schemas/survey";
 import {
   AGE_RANGES,
   highVolumeUnitCents,
@@ -13,9 +15,7 @@ import {
   quoteSurvey,
   SURVEY_LEAD_TYPES,
   surveyUnitCents,
-} from "../../domain/pricing";
-import type { PaymentStart } from "../../domain/schemas/payments";
-import type { SurveyStep2 } from "../../domain/schemas/survey";
+} from "../../features/orders/pricing";
 import { $highVolumeData } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { ChoiceGroup } from "../../ui/choice";

@@ -4,7 +4,7 @@
  */
 
 import { useEffect, useState } from "react";
-import { cardInGroups, SUCCEEDING_CARD } from "../../domain/orders";
+import { cardInGroups, SUCCEEDING_CARD } from "../../features/orders/orders";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { useMutation } from "../../lib/query";
 import { Button } from "../../ui/button";

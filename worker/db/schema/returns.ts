@@ -3,7 +3,7 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { BALANCE_REASONS } from "../../../src/domain/balance";
+import { BALANCE_REASONS } from "../../../src/features/orders/balance";
 import { RETURN_KINDS, RETURN_REASON_VALUES, RETURN_STATUSES } from "../../../src/features/returns/returns";
 import { users } from "./accounts";
 import { agedLeads } from "./aged-leads";

@@ -6,12 +6,12 @@
  */
 import { and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { formatUsd } from "../../../src/domain/format";
-import { type AgeRange, ageBandSpanMs } from "../../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../../src/domain/schemas/dashboard";
 import { bundleShortfallNote } from "../../../src/features/aged-leads/aged-lead-bundles";
+import { type AgeRange, ageBandSpanMs } from "../../../src/features/orders/index";
 import { agedLeads, orders } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { providerOfIntent } from "../../services/payments/provider";
+import { providerOfIntent } from "../orders/index";
 import { FOR_SALE, sellableTo } from "./leads";
 
 /** What a bundle order bought, kept in its details. */

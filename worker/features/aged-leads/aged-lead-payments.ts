@@ -6,9 +6,9 @@
  */
 import { notChargedMessage, SUPPRESSED_LEAD_MESSAGE } from "../../../src/features/do-not-call/index";
 import type { Deps } from "../../deps";
-import { recordNotCharged } from "../../services/not-charged";
-import type { Order, OrderProduct, PaymentSale } from "../../services/order-products";
 import { suppressedLeadIds } from "../do-not-call/index";
+import type { Order, OrderProduct, PaymentSale } from "../orders/index";
+import { recordNotCharged } from "../orders/index";
 import { leadsPurchasedFacts } from "../webhook-outbox/index";
 import { bundleLeadsAtPayment, refundBundleShortfall } from "./aged-lead-bundle-sale";
 import { bundleRequest, startBundlePayment } from "./aged-lead-bundles";

@@ -3,21 +3,22 @@
  * holds one open reservation: a new purchase replaces the previous unpaid one and cancels its payment.
  */
 
-import type { BalanceApplied } from "../../../src/domain/balance";
 import type { PaymentStart } from "../../../src/domain/schemas/payments";
 import type { PublicUser } from "../../../src/domain/user";
+import type { BalanceApplied } from "../../../src/features/orders/index";
 import type { Deps } from "../../deps";
 import { ConflictError } from "../../errors";
-import { applyBalance, refundBalance } from "../../services/balance";
+import type { PaymentProvider } from "../orders/index";
 import {
+  applyBalance,
   BALANCE_INTENT_PREFIX,
   cancelPendingOrder,
   paymentIntentOf,
   pendingLeadOrders,
   processPaymentEvent,
+  refundBalance,
   startPayment,
-} from "../../services/orders";
-import type { PaymentProvider } from "../../services/payments/provider";
+} from "../orders/index";
 import { liveReservationSize, releaseLeads, reserveLeads } from "./leads";
 
 const REPLACED = "Replaced by a newer purchase";

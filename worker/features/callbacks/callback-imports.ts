@@ -6,12 +6,12 @@
  * so it is taken or not, never half; a batch delivered again skips the rows it already took or refused.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import { dollarsToCents } from "../../../src/domain/pricing";
 import {
   CALLBACK_IMPORT_BATCH_SIZE,
   type CallbackImportRow,
   checkCallbackRow,
 } from "../../../src/features/callbacks/schemas/callback-import";
+import { dollarsToCents } from "../../../src/features/orders/index";
 import { callbackOpportunities as callbacks, importRejections } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";

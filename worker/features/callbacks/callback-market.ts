@@ -9,7 +9,6 @@
  */
 import { and, asc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { maskName, maskPhone } from "../../../src/domain/masking";
-import { RESERVATION_MINUTES } from "../../../src/domain/orders";
 import type { PaymentStart } from "../../../src/domain/schemas/payments";
 import { defaultTimeZone } from "../../../src/domain/time-zones";
 import type { PublicUser } from "../../../src/domain/user";
@@ -20,13 +19,13 @@ import {
   type MarketCallback,
 } from "../../../src/features/callbacks/callback-market";
 import type { CallbackKind } from "../../../src/features/callbacks/callbacks";
+import { RESERVATION_MINUTES } from "../../../src/features/orders/index";
 import { callbackOpportunities as callbacks } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
-import { applyBalance, refundBalance } from "../../services/balance";
-import { BALANCE_INTENT_PREFIX, processPaymentEvent, startPayment } from "../../services/orders";
-import type { PaymentProvider } from "../../services/payments/provider";
 import { sharedListHoldsSql } from "../do-not-call/index";
+import type { PaymentProvider } from "../orders/index";
+import { applyBalance, BALANCE_INTENT_PREFIX, processPaymentEvent, refundBalance, startPayment } from "../orders/index";
 import { releaseStatement } from "./callback-sale";
 import { hadProspectSql } from "./same-prospect";
 

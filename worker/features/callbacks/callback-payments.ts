@@ -5,7 +5,7 @@
  * refunded. Registered with orders by worker/order-products.ts.
  */
 import { callbackOrderTerms } from "../../../src/features/callbacks/callbacks";
-import type { OrderProduct } from "../../services/order-products";
+import type { OrderProduct } from "../orders/index";
 import { callbackSaleStatements, refundCallbacksStatement } from "./callback-sale";
 import { fillCallbackOrders } from "./callbacks";
 

@@ -8,8 +8,8 @@ import { MARKET_MESSAGES } from "../../../src/features/callbacks/callback-market
 import { notChargedMessage } from "../../../src/features/do-not-call/index";
 import { callbackOpportunities as callbacks, orders } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { recordNotCharged } from "../../services/not-charged";
 import { privateListHoldsSql, recordChecksStatement, sharedListHoldsSql } from "../do-not-call/index";
+import { recordNotCharged } from "../orders/index";
 import { callbackDeliveredFact } from "../webhook-outbox/index";
 import { mailCallbackDelivered } from "./callback-notifications";
 import { hadProspectSql } from "./same-prospect";

@@ -10,7 +10,6 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { WINDOW_FIT_LABELS } from "../../../src/domain/callable";
 import { csvLines } from "../../../src/domain/csv-writer";
-import { surveyUnitCents } from "../../../src/domain/pricing";
 import { defaultTimeZone } from "../../../src/domain/time-zones";
 import { CALLBACK_OUTCOME_LABELS, callbackReturnBy } from "../../../src/features/callbacks/callback-outcomes";
 import {
@@ -32,6 +31,7 @@ import type {
 } from "../../../src/features/callbacks/schemas/callbacks";
 import { CONSENT_CSV_HEADER, consentCsvCells, TRUSTED_FORM_REQUIRED } from "../../../src/features/consent/index";
 import { phoneKey } from "../../../src/features/do-not-call/index";
+import { surveyUnitCents } from "../../../src/features/orders/index";
 import { callbackOpportunities as callbacks, orders, returns } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";

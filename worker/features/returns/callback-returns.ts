@@ -14,8 +14,8 @@ import {
 import { callbackOpportunities as callbacks, orders, returns } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
-import { creditReturnWhenStatement } from "../../services/balance";
 import { fillCallbackOrders } from "../callbacks/index";
+import { creditReturnWhenStatement } from "../orders/index";
 
 const NO_SUCH_CALLBACK = "No such call-back.";
 

@@ -3,7 +3,7 @@
  * denied, so no balance credit comes on top of the card refund. Registered with orders by
  * worker/order-products.ts.
  */
-import type { OrderProduct } from "../../services/order-products";
+import type { OrderProduct } from "../orders/index";
 import { denyReturnsOfRefundedOrderStatement } from "./return-rules";
 
 export const returnPayments: OrderProduct = {

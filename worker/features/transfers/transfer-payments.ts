@@ -5,7 +5,7 @@
  */
 
 import { prepareDelivery } from "../../services/delivery-setup";
-import type { OrderProduct } from "../../services/order-products";
+import type { OrderProduct } from "../orders/index";
 
 export const transferPayments: OrderProduct = {
   name: "transfers",

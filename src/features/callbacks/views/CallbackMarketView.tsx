@@ -5,7 +5,6 @@
  */
 import { lazy, useState } from "react";
 import { formatDayTimeIn, formatUsd, formatWindowIn } from "../../../domain/format";
-import { RESERVATION_MINUTES } from "../../../domain/orders";
 import { dashboardPath } from "../../../islands/dashboard/views";
 import { type Answer, ApiError, api, call, errorMessage } from "../../../lib/api";
 import { useMutation, useQuery, useQueryClient } from "../../../lib/query";
@@ -15,6 +14,7 @@ import { Dialog } from "../../../ui/dialog";
 import { Spinner } from "../../../ui/spinner";
 import { buttonClass } from "../../../ui/styles";
 import { toast } from "../../../ui/toast";
+import { RESERVATION_MINUTES } from "../../orders/index";
 import { icsPath, type MarketCallback } from "../callback-market";
 import type { CallbackKind } from "../callbacks";
 

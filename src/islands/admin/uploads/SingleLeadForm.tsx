@@ -2,8 +2,8 @@
 import { useForm } from "react-hook-form";
 import { isAgeRange } from "../../../domain/csv-mapping";
 import { formatUsd } from "../../../domain/format";
-import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents } from "../../../domain/pricing";
 import type { AdminAgedLead, AdminAgedLeadInput } from "../../../domain/schemas/admin-leads";
+import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents } from "../../../features/orders/pricing";
 import { api, call, errorMessage } from "../../../lib/api";
 import { useMutation, useQueryClient } from "../../../lib/query";
 import { Button } from "../../../ui/button";

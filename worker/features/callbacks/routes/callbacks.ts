@@ -10,8 +10,8 @@ import {
 } from "../../../../src/features/callbacks/schemas/callback-market";
 import type { SignedInBindings } from "../../../env";
 import { clientAddress, rateLimit } from "../../../middleware/rate-limit";
-import { paymentProvider } from "../../../services/payments/provider";
 import { validate, validateJson } from "../../../validation";
+import { paymentProvider } from "../../orders/index";
 import { callbackInvite, listMarketCallbacks, purchaseCallback } from "../callback-market";
 import { deliveredCallbacks, deliveredCallbacksCsv } from "../callbacks";
 

@@ -11,8 +11,8 @@ import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { buy, credit, freshPhone, HOUR, listing, row, stock } from "../../../../tests/worker/market-fixtures";
 import { orderRow, payWithCard } from "../../../../tests/worker/payment-fixtures";
 import { deps } from "../../../../tests/worker/transfer-fixtures";
-import { balanceOf } from "../../../services/balance";
-import { processPaymentEvent } from "../../../services/orders";
+import { balanceOf } from "../../orders/balance";
+import { processPaymentEvent } from "../../orders/orders";
 import { sendCallbackReminders } from "../callback-notifications";
 
 const DAY = 24 * HOUR;

@@ -16,8 +16,8 @@ import { uploadList } from "../../../../tests/worker/suppression-fixtures";
 import { deps } from "../../../../tests/worker/transfer-fixtures";
 import { addEndpoint, eventsOf } from "../../../../tests/worker/webhook-fixtures";
 import { scheduled } from "../../../scheduled";
-import { balanceOf } from "../../../services/balance";
-import { expireReservations } from "../../../services/orders";
+import { balanceOf } from "../../orders/balance";
+import { expireReservations } from "../../orders/orders";
 import { fillCallbackOrders } from "../callbacks";
 
 /** The five-minute cron's run (worker/scheduled.ts). */

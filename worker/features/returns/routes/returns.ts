@@ -2,8 +2,8 @@
 import { Hono } from "hono";
 import { callbackOutcomeSchema, createReturnSchema } from "../../../../src/features/returns/schemas/returns";
 import type { SignedInBindings } from "../../../env";
-import { getBalance } from "../../../services/balance";
 import { validateJson } from "../../../validation";
+import { getBalance } from "../../orders/index";
 import { setCallbackOutcome } from "../callback-returns";
 import { buyerReturns, createReturn, eligibleReturns } from "../returns";
 
