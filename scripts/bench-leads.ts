@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
-import { MAX_RESERVED_LEADS } from "../src/domain/orders.ts";
+import { MAX_RESERVED_LEADS } from "../src/features/orders/orders.ts";
 import { BENCH_STATES, benchAreaCode, insertBenchLeads } from "./bench-leads-data.ts";
 import { DEMO_BUYER } from "./demo-data.ts";
 import { withLocalD1 } from "./lib/local-d1.ts";

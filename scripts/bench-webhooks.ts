@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
-import { MAX_RESERVED_LEADS } from "../src/domain/orders.ts";
+import { MAX_RESERVED_LEADS } from "../src/features/orders/orders.ts";
 import { insertBenchLeads } from "./bench-leads-data.ts";
 import { DEMO_BUYER } from "./demo-data.ts";
 import { listenCrmReceiver } from "./lib/crm-receiver.ts";

@@ -5,8 +5,9 @@
  * delivered calls (one under the 2-minute buffer) for the Lead Tracker and returns; the second has two
  * agents (docs/decisions/0071). Rows of the app's drizzle tables; scripts/seed.ts inserts them.
  */
-import { packageUnitCents } from "../src/domain/pricing.ts";
+
 import { localTime } from "../src/domain/time-zones.ts";
+import { packageUnitCents } from "../src/features/orders/pricing.ts";
 import { isBillable } from "../src/features/transfers/transfers.ts";
 import type * as schema from "../worker/db/schema/index.ts";
 import { hashApiKey, SHOWN_PREFIX_LENGTH } from "../worker/features/partners/api-key-format.ts";

@@ -10,6 +10,8 @@
  * - partner: partner accounts (401 anonymous, 403 everyone else).
  * `mount` keeps each guard to its own sub-app's routes and the URLs as they are (no path prefix).
  */
+// The products sold through orders, registered once before any payment is handled (docs/decisions/0077).
+import "./order-products";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -18,9 +20,12 @@ import { withDeps } from "./deps";
 import type { AppBindings, SignedInBindings } from "./env";
 import { DomainError, domainErrorStatus } from "./errors";
 import { auth, me } from "./features/accounts/routes/auth";
+import { buyerCallbacks } from "./features/callbacks/routes/callbacks";
 import { consent } from "./features/consent/routes/consent";
 import { adminDoNotCallRequests, doNotCall } from "./features/do-not-call/routes/do-not-call-requests";
 import { adminSuppression, buyerSuppression } from "./features/do-not-call/routes/suppression";
+import { payments } from "./features/orders/routes/payments";
+import { savedSurveys, surveys } from "./features/orders/routes/surveys";
 import { partnerAdmin } from "./features/partners/routes/partner-admin";
 import { partnerApi } from "./features/partners/routes/partner-api";
 import { partnerInvitations, partnerPortal } from "./features/partners/routes/partner-portal";
@@ -36,11 +41,8 @@ import { adminFulfilment } from "./routes/admin-fulfilment";
 import { adminLeads } from "./routes/admin-leads";
 import { agents } from "./routes/agents";
 import { buyer } from "./routes/buyer";
-import { buyerCallbacks } from "./routes/callbacks";
 import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
-import { payments } from "./routes/payments";
-import { savedSurveys, surveys } from "./routes/surveys";
 import { tracker } from "./routes/tracker";
 import { users } from "./routes/users";
 

@@ -1,6 +1,9 @@
+// The products sold through orders, registered once before any payment is handled (docs/decisions/0077).
+import "./order-products";
 import { D1_LIMITS } from "./db/limits";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { MAX_QUERIES_PER_CALLBACK_MESSAGE } from "./features/callbacks/callback-imports";
 import {
   applySuppressionBatch,
   failSuppressionBatch,
@@ -10,7 +13,6 @@ import {
   SWEEP_QUERIES,
 } from "./features/do-not-call/suppression-apply";
 import { deliverWebhookMessages } from "./features/webhooks/queue";
-import { MAX_QUERIES_PER_CALLBACK_MESSAGE } from "./services/callback-imports";
 import { optimizeDatabase } from "./services/db-maintenance";
 import {
   failImportBatch,

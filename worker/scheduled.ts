@@ -1,14 +1,16 @@
+// The products sold through orders, registered once before any payment is handled (docs/decisions/0077).
+import "./order-products";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { sendCallbackReminders } from "./features/callbacks/callback-notifications";
+import { fillCallbackOrders } from "./features/callbacks/callbacks";
 import { recordRevocationEvents, sendRevocationDigests } from "./features/do-not-call/revocations";
 import { expireSuppressionUploads, resendStalledSuppression } from "./features/do-not-call/suppression-resend";
+import { expireReservations } from "./features/orders/orders";
 import { sweepWebhooks } from "./features/webhooks/sweep";
-import { sendCallbackReminders } from "./services/callback-notifications";
-import { fillCallbackOrders } from "./services/callbacks";
 import { optimizeDatabase } from "./services/db-maintenance";
 import { sendDeliverySummaries } from "./services/delivery-summaries";
 import { resendStalledBatches } from "./services/import-sweep";
-import { expireReservations } from "./services/orders";
 import { STARTUP_CRON, WEBHOOK_SWEEP_CRON } from "./startup";
 
 /**

@@ -4,8 +4,9 @@
  * which dials on import, so the unit tests can load it; Node runs it without tsx (types stripped only).
  */
 // Types only from callbacks.ts: its imports do not load without tsx.
-import type { CallbackKind, CallbackPreference } from "../../src/domain/callbacks.ts";
+
 import { defaultTimeZone, localTime, type UsTimeZone } from "../../src/domain/time-zones.ts";
+import type { CallbackKind, CallbackPreference } from "../../src/features/callbacks/callbacks.ts";
 import type { NoRouteReason } from "../../src/features/transfers/transfers.ts";
 
 /**
@@ -22,7 +23,7 @@ export function becomesCallback(status: number, reason: unknown): boolean {
 
 /**
  * The day parts a simulated prospect picks from, as local minutes [from, to): the hours of the buyers'
- * callback preferences (PREFERENCE_MINUTES in src/domain/callbacks.ts; a unit test keeps them equal).
+ * callback preferences (PREFERENCE_MINUTES in src/features/callbacks/callbacks.ts; a unit test keeps them equal).
  */
 export const SLOT_MINUTES = {
   morning: [8 * 60, 12 * 60],

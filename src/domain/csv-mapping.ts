@@ -3,7 +3,7 @@
  * rules, and turning a parsed row into the lead the upload sends. Shared by the browser and the bench.
  */
 import { CONSENT_FIELD_LABELS, CONSENT_FIELDS, type ConsentField } from "../features/consent/consent";
-import { AGE_RANGES, type AgeRange } from "./pricing";
+import { AGE_RANGES, type AgeRange } from "../features/orders/pricing";
 
 export const BULK_BATCH_SIZE = 1000;
 /** A batch of an import: queued for the consumer, then done, or failed after its last retry. */

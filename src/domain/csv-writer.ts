@@ -5,7 +5,7 @@
  */
 import Papa from "papaparse";
 import { SAMPLE_CERTIFICATES, TRUSTEDFORM_CERT_HOST } from "../features/consent/consent";
-import { AGED_LEAD_PRICING_RULE } from "./pricing";
+import { AGED_LEAD_PRICING_RULE } from "../features/orders/pricing";
 
 /**
  * A cell that starts with = + - @, a tab or a carriage return is a formula to Excel and LibreOffice

@@ -9,7 +9,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { withLocalD1 } from "../../scripts/lib/local-d1.ts";
 import { type LocalServer, startLocalServer } from "../../scripts/local-server.ts";
 import { orders } from "../../worker/db/schema";
-import { BALANCE_INTENT_PREFIX } from "../../worker/services/orders";
+import { BALANCE_INTENT_PREFIX } from "../../worker/features/orders/orders";
 import { openD1 } from "./database";
 import { expect, test } from "./fixtures";
 

@@ -1,4 +1,4 @@
-import { PRICING_PAGES } from "../../src/domain/pricing";
+import { PRICING_PAGES } from "../../src/features/orders/pricing";
 import { expect, test } from "./fixtures";
 
 test.describe("landing page", () => {

@@ -26,7 +26,7 @@ test.describe("refunded and disputed orders", () => {
     });
     expect(created.status()).toBe(200);
     const { orderId } = (await created.json()) as { orderId: string };
-    // As the provider's charge.refunded and charge.dispute.created events leave it (tests/worker/payment-events.test.ts).
+    // As the provider's charge.refunded and charge.dispute.created events leave it (worker/features/orders/test/payment-events.worker.test.ts).
     await e2eDb()
       .update(orders)
       .set({

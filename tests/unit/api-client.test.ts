@@ -4,7 +4,7 @@
  * answering a field an island reads fails there. The `it` blocks check what `call` does at run time.
  */
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
-import type { OrderStatus } from "../../src/domain/orders";
+import type { OrderStatus } from "../../src/features/orders/orders";
 import { type Answer, ApiError, api, call, errorMessage } from "../../src/lib/api";
 
 describe("response types come from the Worker's routes", () => {

@@ -13,10 +13,10 @@ import {
   parsePrice,
 } from "../../src/domain/csv-mapping";
 import { templateCsv } from "../../src/domain/csv-writer";
-import { AGED_LEAD_PRICING_RULE } from "../../src/domain/pricing";
 import { bulkUploadSchema, checkLeadRow } from "../../src/domain/schemas/admin-leads";
 import { CONSENT_FIELDS } from "../../src/features/consent/consent";
 import { CONSENT_MESSAGES } from "../../src/features/consent/schemas/consent";
+import { AGED_LEAD_PRICING_RULE } from "../../src/features/orders/pricing";
 
 describe("auto-mapping by header text (product rule 48)", () => {
   it("finds name, email, phone, state, form fill time, age range and price", () => {

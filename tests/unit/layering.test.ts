@@ -94,7 +94,7 @@ function violation(edge: ImportEdge): string | null {
 
   if (source.startsWith("worker")) {
     if (target === null) return null;
-    if (source === "worker/routes" && edge.to.replace(/\.ts$/, "") === "src/domain/pricing")
+    if (source === "worker/routes" && edge.to.replace(/\.ts$/, "") === "src/features/orders/pricing")
       return "routes do not price: the checkout service quotes";
     if (target.startsWith("src/")) {
       return target === "src/domain" || target === "src/config"
@@ -246,20 +246,20 @@ describe("the layering check itself", () => {
   });
 
   it.each([
-    ["src/domain/pricing.ts", "src/lib/api", false],
-    ["src/domain/pricing.ts", "react", false],
-    ["src/islands/Checkout.tsx", "worker/services/orders", false],
+    ["src/features/orders/pricing.ts", "src/lib/api", false],
+    ["src/features/orders/pricing.ts", "react", false],
+    ["src/islands/Checkout.tsx", "worker/features/orders/orders", false],
     ["src/lib/api.ts", "src/islands/AppProviders", false],
     ["src/ui/button.tsx", "src/islands/AppProviders", false],
     ["src/ui/pager.tsx", "src/lib/query-client", false],
     ["src/islands/Checkout.tsx", "src/pages/index.astro", false],
     ["worker/routes/buyer.ts", "worker/db/client", false],
     ["worker/routes/buyer.ts", "worker/db/schema", true],
-    ["worker/routes/surveys.ts", "src/domain/pricing", false],
-    ["worker/services/orders.ts", "worker/routes/payments", false],
-    ["worker/services/orders.ts", "worker/http", false],
-    ["worker/db/schema/orders.ts", "worker/services/orders", false],
-    ["worker/services/orders.ts", "src/lib/api", true],
+    ["worker/features/orders/routes/surveys.ts", "src/features/orders/pricing", false],
+    ["worker/features/orders/orders.ts", "worker/features/orders/routes/payments", false],
+    ["worker/features/orders/orders.ts", "worker/http", false],
+    ["worker/db/schema/orders.ts", "worker/features/orders/orders", false],
+    ["worker/features/orders/orders.ts", "src/lib/api", true],
   ])("refuses %s → %s (type-only: %s)", (from, to, typeOnly) => {
     expect(violation({ from, to, typeOnly })).toEqual(expect.any(String));
   });
@@ -268,10 +268,10 @@ describe("the layering check itself", () => {
     ["src/islands/Checkout.tsx", "worker/api", true],
     ["src/domain/leads.ts", "zod", false],
     ["src/pages/login.astro", "worker/form-posts", false],
-    ["worker/routes/buyer.ts", "worker/services/orders", false],
-    ["worker/services/orders.ts", "worker/db/client", false],
-    ["worker/services/orders.ts", "src/domain/pricing", false],
-    ["worker/services/checkout.ts", "src/domain/pricing", false],
+    ["worker/routes/buyer.ts", "worker/features/orders/orders", false],
+    ["worker/features/orders/orders.ts", "worker/db/client", false],
+    ["worker/features/orders/orders.ts", "src/features/orders/pricing", false],
+    ["worker/features/orders/checkout.ts", "src/features/orders/pricing", false],
     ["src/ui/query-view.tsx", "src/lib/query-client", true],
   ])("allows %s → %s (type-only: %s)", (from, to, typeOnly) => {
     expect(violation({ from, to, typeOnly })).toBeNull();
@@ -310,11 +310,11 @@ describe("one way to the database (decision 0039)", () => {
   });
 
   it.each([
-    ["worker/services/orders.ts", "const db = database(env.DB);"],
+    ["worker/features/orders/orders.ts", "const db = database(env.DB);"],
     ["worker/features/partners/middleware/partner-key.ts", "const db = database(c.env.DB);"],
     ["worker/routes/buyer.ts", 'await c.env.DB.prepare("SELECT 1").first();'],
     ["worker/services/users.ts", "export async function listUsers(db: D1Database): Promise<PublicUser[]> {"],
-    ["worker/services/orders.ts", "export async function expireReservations(env: Env, now = Date.now()) {"],
+    ["worker/features/orders/orders.ts", "export async function expireReservations(env: Env, now = Date.now()) {"],
     ["worker/features/aged-leads/leads.ts", "export function releaseLeadsStatement(db: Database, orderId: string) {"],
     ["worker/services/rate-limiter.ts", "export const countsInBinding = (env: Env, rule: RateRule) => true;"],
   ])("refuses %s containing %s", (file, text) => {
@@ -323,7 +323,7 @@ describe("one way to the database (decision 0039)", () => {
 
   it.each([
     ["worker/deps.ts", "return { db: database(env.DB), env, now };"],
-    ["worker/services/orders.ts", "export async function expireReservations(deps: Deps): Promise<number> {"],
+    ["worker/features/orders/orders.ts", "export async function expireReservations(deps: Deps): Promise<number> {"],
     ["worker/services/imports.ts", "const db = env.DB; // raw D1\nawait db.prepare(SQL).run();"],
     ["worker/services/mail.ts", "const isDevelopment = (env: Env) => env.APP_ENV === 'development';"],
   ])("allows %s containing %s", (file, text) => {

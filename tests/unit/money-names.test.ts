@@ -21,8 +21,10 @@ const ALLOWED: Record<string, Record<string, string>> = {
     amount: "product rule 49: the ringcloud checkout's query parameter: dollars",
     pricePerUnit: "product rule 49: the ringcloud checkout's query parameter: dollars",
   },
-  "worker/routes/surveys.ts": { totalPrice: "product rule 49: POST /api/survey: cents (read and answered)" },
-  "worker/services/checkout.ts": {
+  "worker/features/orders/routes/surveys.ts": {
+    totalPrice: "product rule 49: POST /api/survey: cents (read and answered)",
+  },
+  "worker/features/orders/checkout.ts": {
     amount: "product rule 49: create-payment-intent `amount` (dollars) and the ringcloud checkout's query (dollars)",
     pricePerUnit: "product rule 49: the ringcloud checkout's query parameter: dollars",
   },
@@ -47,13 +49,13 @@ const ALLOWED: Record<string, Record<string, string>> = {
     price: "product rule 49: aged lead (admin single form) and bulk lead row: dollars",
   },
   "src/domain/csv-mapping.ts": { price: "product rule 49: bulk lead row: dollars" },
-  "src/domain/schemas/callback-import.ts": {
+  "src/features/callbacks/schemas/callback-import.ts": {
     price: "decision 0069: a call-back file's column, as the admin form's: dollars",
   },
   "src/domain/leads.ts": { price: "product rule 49: aged lead (admin single form, bulk row): dollars" },
   "src/features/returns/returns.ts": { total: "a page's row count" },
   "worker/services/tracker.ts": { total: "a page's row count" },
-  "worker/services/payments/provider.ts": { amount: "Stripe's own field: cents" },
+  "worker/features/orders/payments/provider.ts": { amount: "Stripe's own field: cents" },
 };
 
 /** A property, key or parameter name and what follows its colon (the type, or the value). */
@@ -110,9 +112,9 @@ describe("money says its unit", () => {
 describe("the money-name check itself", () => {
   it.each([
     ["src/domain/schemas/payments.ts", "export interface PaymentStart {\n  amount: number;\n}"],
-    ["worker/services/orders.ts", "  return { id: order.id, amount: order.totalCents };"],
-    ["worker/services/balance.ts", "    .select({ total: sql<number>`sum(amount_cents)` })"],
-    ["worker/services/checkout.ts", "export function surveyQuote(answers: Answers, totalPrice: number) {"],
+    ["worker/features/orders/orders.ts", "  return { id: order.id, amount: order.totalCents };"],
+    ["worker/features/orders/balance.ts", "    .select({ total: sql<number>`sum(amount_cents)` })"],
+    ["worker/features/orders/checkout.ts", "export function surveyQuote(answers: Answers, totalPrice: number) {"],
     ["src/features/returns/returns.ts", "  creditBalance?: number | null;"],
     ["worker/features/partners/partner-portal.ts", "  const line = { payout: billable * rate };"],
   ])("refuses %s containing %j", (file, text) => {
@@ -122,10 +124,10 @@ describe("the money-name check itself", () => {
   it.each([
     ["src/domain/schemas/payments.ts", "  amountCents: number;"],
     ["src/features/returns/returns.ts", "  balanceCents: number;\n  paidWithBalance: boolean;"],
-    ["src/domain/pricing.ts", "export const MESSAGES = { priceMax: `Price must be at most $4.50` };"],
+    ["src/features/orders/pricing.ts", "export const MESSAGES = { priceMax: `Price must be at most $4.50` };"],
     ["src/features/transfers/transfers.ts", "  transfersTotal: number;\n  totalTransfers: number;"],
     ["src/domain/schemas/dashboard.ts", "  price: number;"],
-    ["worker/services/orders.ts", "  // amount: the card's, in dollars"],
+    ["worker/features/orders/orders.ts", "  // amount: the card's, in dollars"],
   ])("allows %s containing %j", (file, text) => {
     expect(unitlessMoney(file, text)).toEqual([]);
   });

@@ -13,8 +13,8 @@ import {
   type Slot,
   tomorrowIn,
 } from "../../scripts/lib/simulated-callbacks.ts";
-import { PREFERENCE_MINUTES, windowOf, windowProblem } from "../../src/domain/callbacks.ts";
-import { callbackSchema } from "../../src/domain/schemas/callbacks.ts";
+import { PREFERENCE_MINUTES, windowOf, windowProblem } from "../../src/features/callbacks/callbacks.ts";
+import { callbackSchema } from "../../src/features/callbacks/schemas/callbacks.ts";
 import { NO_ROUTE_REASONS, type NoRouteReason } from "../../src/features/transfers/transfers.ts";
 
 describe("which refused pings become call-backs", () => {

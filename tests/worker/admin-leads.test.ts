@@ -73,7 +73,7 @@ describe("POST /api/admin/aged-leads", () => {
 });
 
 describe("POST /api/admin/callback-opportunities", () => {
-  /** A call-back's window tomorrow (docs/decisions/0059; tests/worker/admin-callbacks.test.ts covers it). */
+  /** A call-back's window tomorrow (docs/decisions/0059; worker/features/callbacks/test/admin-callbacks.worker.test.ts covers it). */
   const window = { date: new Date(Date.now() + DAY).toISOString().slice(0, 10), from: "10:00", to: "12:00" };
   it("is for admins only", () => expectAdminOnly("/api/admin/callback-opportunities", { json: {} }));
 

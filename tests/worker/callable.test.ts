@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WINDOW_FIT_LABELS } from "../../src/domain/callable";
-import type { DeliveredCallback } from "../../src/domain/schemas/callbacks";
 import type { AgedLeadPage, OwnedLeadPage } from "../../src/domain/schemas/dashboard";
+import type { DeliveredCallback } from "../../src/features/callbacks/schemas/callbacks";
 import { listAvailableLeads } from "../../worker/features/aged-leads/lead-listing";
 import { watchD1 } from "./d1-usage";
 import { createCallback, createLead, testDb } from "./factories";

@@ -1,7 +1,7 @@
 /** The call-back marketplace as its tests arrange it (docs/decisions/0061): stock, the listing, a purchase, its order. */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { MarketCallback } from "../../src/domain/callback-market";
+import type { MarketCallback } from "../../src/features/callbacks/callback-market";
 import { callbackOpportunities } from "../../worker/db/schema";
 import { createCredit, testDb } from "./factories";
 import { callApi } from "./helpers";

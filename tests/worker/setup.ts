@@ -1,5 +1,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+// Tests call order services directly: the products sold through orders are registered as the Worker does.
+import "../../worker/order-products";
 
 /**
  * Test files share one workerd runtime per vitest worker (`isolate: false` in vitest.config.ts): each file

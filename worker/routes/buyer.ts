@@ -1,18 +1,14 @@
 /** The buyer dashboard's API (product rules 8, 12, 14, 28): signed-in users only, their own data only. */
 import { Hono } from "hono";
-import {
-  agedLeadsQuerySchema,
-  bulkPurchaseSchema,
-  callTransferOrderSchema,
-  pageQuerySchema,
-} from "../../src/domain/schemas/dashboard";
+import { pageQuerySchema } from "../../src/domain/schemas/common";
+import { agedLeadsQuerySchema, bulkPurchaseSchema, callTransferOrderSchema } from "../../src/domain/schemas/dashboard";
 import type { SignedInBindings } from "../env";
 import { listAvailableLeads } from "../features/aged-leads/lead-listing";
 import { purchaseAgedLeads } from "../features/aged-leads/lead-purchases";
 import { listOwnedLeads, myLeadsCsv } from "../features/aged-leads/owned-leads";
+import { listBuyerOrders, resumeOrderPayment, startCallTransferOrder } from "../features/orders/buyer-orders";
+import { paymentProvider } from "../features/orders/payments/provider";
 import { clientAddress, rateLimit } from "../middleware/rate-limit";
-import { listBuyerOrders, resumeOrderPayment, startCallTransferOrder } from "../services/buyer-orders";
-import { paymentProvider } from "../services/payments/provider";
 import { validate, validateJson } from "../validation";
 
 /** Mounted in the buyer sub-app (worker/api.ts). */

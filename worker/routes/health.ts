@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import type { AppBindings } from "../env";
+import { paymentProviderStatus } from "../features/orders/payments/provider";
 import { webhookKeyState } from "../features/webhooks/keys";
 import { databaseState } from "../services/health";
 import { siteUrlState } from "../services/mail";
-import { paymentProviderStatus } from "../services/payments/provider";
 
 const SITE_URL_MISSING =
   "PUBLIC_SITE_URL is not set: e-mails with links (password resets, invitations, setup links) are not sent.";

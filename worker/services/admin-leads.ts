@@ -1,14 +1,14 @@
 /** Admin lead uploads (product rules 5, 15): single aged leads, call-backs and appointments, newest first. */
 import { desc, eq } from "drizzle-orm";
 import { storedLead } from "../../src/domain/leads";
-import { agedLeadPrice, dollarsToCents } from "../../src/domain/pricing";
 import type { AdminAgedLead, CallbackOpportunity } from "../../src/domain/schemas/admin-leads";
 import { defaultTimeZone } from "../../src/domain/time-zones";
+import { agedLeadPrice, dollarsToCents } from "../../src/features/orders/pricing";
 import { agedLeads, callbackOpportunities } from "../db/schema";
 import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
+import { takeCallback } from "../features/callbacks/callbacks";
 import { purchasedLeadConsent } from "../features/consent/consent-records";
-import { takeCallback } from "./callbacks";
 
 /** How many of the latest uploads the admin lists show. */
 const RECENT = 50;

@@ -5,11 +5,11 @@
  * out of the outbox and out of non-development logs.
  */
 import { site as siteConfig } from "../../src/config/site";
-import { type CallbackKind, REMINDER_MINUTES_BEFORE } from "../../src/domain/callbacks";
 import { RESUME_REFUSALS } from "../../src/domain/delivery-pauses";
 import { SETUP_LINK_TTL_DAYS } from "../../src/domain/delivery-setup";
-import { formatUsd } from "../../src/domain/pricing";
+import { formatUsd } from "../../src/domain/format";
 import { RESET_LINK_LIFETIME } from "../../src/features/accounts/auth-limits";
+import { type CallbackKind, REMINDER_MINUTES_BEFORE } from "../../src/features/callbacks/callbacks";
 import { INVITATION_TTL_HOURS } from "../../src/features/partners/schemas/partner-account";
 import { returnReasonLabel } from "../../src/features/returns/returns";
 import { NO_ANSWER_PAUSE_REASON, NOT_CHARGED_LABEL } from "../../src/features/transfers/transfers";

@@ -14,11 +14,14 @@ import {
   type ImportStatus,
   STATUS_REJECTIONS,
 } from "../../src/domain/schemas/admin-leads";
-import { CALLBACK_IMPORT_BATCH_SIZE, type CallbackImportRow } from "../../src/domain/schemas/callback-import";
+import {
+  CALLBACK_IMPORT_BATCH_SIZE,
+  type CallbackImportRow,
+} from "../../src/features/callbacks/schemas/callback-import";
 import { callbackOpportunities, importBatches, importRejections, imports } from "../db/schema";
 import type { Deps } from "../deps";
 import { InvalidError, NotFoundError } from "../errors";
-import { checkCallbackRows, takeCallbackRows, untakenRows } from "./callback-imports";
+import { checkCallbackRows, takeCallbackRows, untakenRows } from "../features/callbacks/callback-imports";
 import { evidenceInsert } from "./import-evidence";
 
 export interface ImportBatchMessage {

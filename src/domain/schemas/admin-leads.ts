@@ -12,12 +12,13 @@ import {
 
 export { STATUS_REJECTIONS } from "../csv-mapping";
 
+import { CALLBACK_KINDS, windowOf, windowProblem } from "../../features/callbacks/callbacks";
 import { consentEvidenceShape } from "../../features/consent/schemas/consent";
-import { CALLBACK_KINDS, windowOf, windowProblem } from "../callbacks";
+import { AGE_RANGES, dollarsToCents } from "../../features/orders/pricing";
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../email";
+import { formatUsd } from "../format";
 import { LEAD_LIMITS } from "../leads";
 import { hasPhoneDigits, isForeignPhone, normalizeUsPhone } from "../phone";
-import { AGE_RANGES, dollarsToCents, formatUsd } from "../pricing";
 import { defaultTimeZone, US_TIME_ZONES } from "../time-zones";
 import { US_STATE_CODES } from "../us-states";
 import { blankAsMissing, emailAddress, requiredString } from "./common";

@@ -28,3 +28,13 @@ export function numberFromInput(value: unknown): unknown {
 /** Blank text (empty or only spaces) and null mean "not given": undefined, for an optional field. */
 export const blankAsMissing = (value: unknown): unknown =>
   value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
+
+/** `?page=` of a server-paged list (from 1): the query every paged list extends. */
+export const pageQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: "Page must be a whole number" })
+    .int("Page must be a whole number")
+    .min(1, "Page must be a whole number")
+    .max(100_000, "Page must be a whole number")
+    .default(1),
+});

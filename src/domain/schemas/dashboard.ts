@@ -1,13 +1,13 @@
 /** Buyer dashboard requests (product rules 12-14, 22): aged-lead list and bulk purchase, call-transfer orders. */
 
 import type { ConsentSummary } from "../../features/consent/consent-record";
+import { MAX_RESERVED_LEADS, type OrderStatus } from "../../features/orders/orders";
+import type { AgeRange } from "../../features/orders/pricing";
 import type { Callable } from "../callable";
 import { ADMIN_ORDER_STATUSES } from "../dashboard";
 import type { OrderDeliveryView } from "../delivery-setup";
-import { MAX_RESERVED_LEADS, type OrderStatus } from "../orders";
 import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../phone";
-import type { AgeRange } from "../pricing";
-import { numberFromInput, requiredString } from "./common";
+import { numberFromInput, pageQuerySchema, requiredString } from "./common";
 import { checkDeliveryLimits, deliveryLimitsShape } from "./delivery-limits";
 import { z } from "./zod";
 
@@ -18,20 +18,11 @@ export const AGED_LEADS_PAGE_SIZE = 50;
 /** A bulk purchase reserves at most this many leads: a buyer's one open reservation (a page is 50). */
 const MAX_BULK_PURCHASE = MAX_RESERVED_LEADS;
 
-export { RESERVATION_MINUTES } from "../orders";
+export { RESERVATION_MINUTES } from "../../features/orders/orders";
 /** My Leads pages on the server, like the marketplace. */
 export const MY_LEADS_PAGE_SIZE = 50;
 /** The My Leads CSV is streamed, this many leads per database read. */
 export const MY_LEADS_EXPORT_CHUNK = 1000;
-
-export const pageQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: "Page must be a whole number" })
-    .int("Page must be a whole number")
-    .min(1, "Page must be a whole number")
-    .max(100_000, "Page must be a whole number")
-    .default(1),
-});
 
 export const agedLeadsQuerySchema = pageQuerySchema.extend({
   location: z.string().max(500).optional(),

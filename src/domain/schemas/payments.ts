@@ -3,7 +3,7 @@
  * in dollars; the server prices the order itself and refuses an amount that differs (D1).
  */
 
-import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, RINGCLOUD_TIER, SURVEY_LEAD_TYPES } from "../pricing";
+import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, RINGCLOUD_TIER, SURVEY_LEAD_TYPES } from "../../features/orders/pricing";
 import { emailAddress } from "./common";
 import { z } from "./zod";
 

@@ -5,8 +5,8 @@
 
 import { PASSWORD_MIN } from "../../features/accounts/password-rule";
 import { newPassword, PASSWORDS_DONT_MATCH } from "../../features/accounts/schemas/auth";
+import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../../features/orders/pricing";
 import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../phone";
-import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, SURVEY_LEAD_TYPES } from "../pricing";
 import { CALLBACK_PREFERENCES, SURVEY_ROLES, type SurveyKind } from "../survey";
 import { US_STATE_CODES } from "../us-states";
 import { USERNAME_MAX, USERNAME_MIN, USERNAME_TOO_SHORT } from "../user";

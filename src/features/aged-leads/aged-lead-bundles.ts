@@ -2,7 +2,7 @@
  * Aged-lead bundles (docs/decisions/0057-aged-lead-bundles.md): the surveys' "N aged leads of a band"
  * orders, filled from the marketplace's own stock at payment. Shared by the Worker and the wizards.
  */
-import type { AgeRange } from "../../domain/pricing";
+import type { AgeRange } from "../orders/index";
 
 /** The band as the buyer picked it: "90-180 days". */
 const bandLabel = (band: AgeRange) => `${band} days`;

@@ -4,5 +4,6 @@
  */
 
 // With extensions: the transfer rules load this index in scripts Node runs without tsx (simulate:calls).
+export * from "./private-lists.ts";
 export * from "./revocations.ts";
 export * from "./suppression.ts";

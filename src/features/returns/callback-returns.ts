@@ -4,25 +4,10 @@
  * number) can be returned from the moment its window ends until 24 hours after. Pure: shared by the
  * Worker and My Call-Backs.
  */
-
-export const CALLBACK_OUTCOMES = ["reached", "no_answer", "wrong_number"] as const;
-export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
-
-export const CALLBACK_OUTCOME_LABELS: Record<CallbackOutcome, string> = {
-  reached: "Reached",
-  no_answer: "No answer",
-  wrong_number: "Wrong number",
-};
+import { CALLBACK_RETURN_HOURS, type CallbackOutcome, callbackReturnBy } from "../callbacks/index";
 
 /** The outcomes that mean the prospect was not reached in the window: only these can be returned. */
 export const UNREACHED_OUTCOMES: readonly CallbackOutcome[] = ["no_answer", "wrong_number"];
-
-/** How long after its window ends a call-back can be returned. */
-const CALLBACK_RETURN_HOURS = 24;
-const CALLBACK_RETURN_MS = CALLBACK_RETURN_HOURS * 60 * 60 * 1000;
-
-/** The last moment (epoch ms) a call-back whose window ends at `windowEnd` can be returned. */
-export const callbackReturnBy = (windowEnd: number): number => windowEnd + CALLBACK_RETURN_MS;
 
 /** Whether `now` is in the return period: from the window's end until 24 hours after, both included. */
 export function withinCallbackReturnPeriod(windowEnd: number, now: number): boolean {

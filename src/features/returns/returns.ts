@@ -87,10 +87,6 @@ export const RETURN_MESSAGES = {
   otherTextRequired: "Please describe the reason.",
 } as const;
 
-/** The balance ledger's reasons. */
-export const BALANCE_REASONS = ["return_credit", "checkout_debit", "checkout_refund"] as const;
-type BalanceReason = (typeof BALANCE_REASONS)[number];
-
 /** The part of an order total a balance pays: never more than either. */
 export function balanceToApply(balanceCents: number, totalCents: number): number {
   return Math.max(0, Math.min(balanceCents, totalCents));
@@ -191,18 +187,6 @@ export interface EligibleReturns {
   agedLeads: ReturnCandidate[];
 }
 
-interface BalanceEntry {
-  id: string;
-  amountCents: number;
-  reason: BalanceReason;
-  createdAt: number;
-}
-
-export interface BalanceView {
-  balanceCents: number;
-  entries: BalanceEntry[];
-}
-
 /** An open live-transfer order on the admin's Fulfilment tab. */
 export interface FulfilmentOrder extends Omit<TrackerOrder, "createdAt" | "setupStatus"> {
   /** The buyer's username, else e-mail. */
@@ -235,12 +219,6 @@ export interface AdminReturn extends BuyerReturn {
   buyerEmail: string | null;
   /** The partner that made the transfer; null for aged leads. */
   partnerBusinessName: string | null;
-}
-
-/** Aged-lead checkout: the part paid by the balance (0 when none); `paidWithBalance` when no card is needed. */
-export interface BalanceApplied {
-  balanceAppliedCents: number;
-  paidWithBalance: boolean;
 }
 
 const KIND_NAMES: Record<string, string> = {

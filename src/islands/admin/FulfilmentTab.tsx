@@ -32,7 +32,9 @@ import { Table } from "../../ui/table";
 import { PauseCell } from "./PauseCell";
 
 // Call-back and bundle orders and the waiting call-backs: their own chunk (docs/decisions/0063).
-const FulfilmentCallbacks = lazyView(() => import("./FulfilmentCallbacks").then((m) => m.default));
+const FulfilmentCallbacks = lazyView(() =>
+  import("../../features/callbacks/views/FulfilmentCallbacks").then((m) => m.default),
+);
 
 const FULFILMENT_URL = "/api/admin/fulfilment";
 const ADMIN_RETURNS_URL = "/api/admin/returns";

@@ -8,13 +8,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { formatDateTime } from "../../domain/format";
-import type { DeliveredCallback } from "../../domain/schemas/callbacks";
 import {
   CALLBACK_OUTCOME_LABELS,
   CALLBACK_OUTCOMES,
   type CallbackOutcome,
-  callbackReturnProblem,
-} from "../../features/returns/callback-returns";
+} from "../../features/callbacks/callback-outcomes";
+import type { DeliveredCallback } from "../../features/callbacks/schemas/callbacks";
+import { callbackReturnProblem } from "../../features/returns/callback-returns";
 import { OTHER_REASON, RETURN_REASONS, RETURN_TEXT_MAX, type ReturnReason } from "../../features/returns/returns";
 import { ReturnStatusBadge } from "../../features/returns/views/return-status";
 import { api, call, errorMessage } from "../../lib/api";

@@ -1,15 +1,15 @@
 /**
  * My Call-Backs: each call-back and appointment delivered to the buyer's paid call-back orders, with the
  * full contact and the window in the prospect's time zone and the buyer's own, and how long until it opens
- * (src/domain/callbacks.ts, docs/decisions/0058), and its outcome and return (./CallbackActions, decision 0062).
+ * (src/features/callbacks/callbacks.ts, docs/decisions/0058), and its outcome and return (./CallbackActions, decision 0062).
  */
 
 import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { WINDOW_FIT_LABELS } from "../../domain/callable";
-import { icsPath } from "../../domain/callback-market";
 import { formatDayTimeIn, formatWindowIn } from "../../domain/format";
-import type { DeliveredCallback } from "../../domain/schemas/callbacks";
+import { icsPath } from "../../features/callbacks/callback-market";
+import type { DeliveredCallback } from "../../features/callbacks/schemas/callbacks";
 import { CERTIFICATE_STATUS_LABELS } from "../../features/consent/consent";
 import { api, call } from "../../lib/api";
 import { CallableText } from "../../ui/callable";

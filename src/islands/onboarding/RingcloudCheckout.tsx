@@ -5,15 +5,15 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { formatUsd } from "../../domain/format";
+import type { PaymentStart } from "../../domain/schemas/payments";
 import {
   AGE_RANGES,
   type AgeRange,
   dollarsToCents,
-  formatUsd,
   RINGCLOUD_LEAD_TYPES,
   type RingcloudLeadType,
-} from "../../domain/pricing";
-import type { PaymentStart } from "../../domain/schemas/payments";
+} from "../../features/orders/pricing";
 import { api, call, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";

@@ -4,9 +4,10 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { AGE_RANGES, formatUsd, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../domain/pricing";
+import { formatUsd } from "../../domain/format";
 import type { RingcloudStep1, RingcloudStep2 } from "../../domain/schemas/survey";
 import { CALLBACK_PREFERENCES } from "../../domain/survey";
+import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../features/orders/pricing";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";

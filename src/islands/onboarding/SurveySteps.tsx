@@ -4,18 +4,18 @@
  */
 import { type RefObject, useEffect } from "react";
 import { useForm } from "react-hook-form";
+import { formatUsd } from "../../domain/format";
+import type { PaymentStart } from "../../domain/schemas/payments";
+import type { SurveyStep2 } from "../../domain/schemas/survey";
 import {
   AGE_RANGES,
-  formatUsd,
   highVolumeUnitCents,
   PACKAGE_RULES,
   type Quote,
   quoteSurvey,
   SURVEY_LEAD_TYPES,
   surveyUnitCents,
-} from "../../domain/pricing";
-import type { PaymentStart } from "../../domain/schemas/payments";
-import type { SurveyStep2 } from "../../domain/schemas/survey";
+} from "../../features/orders/pricing";
 import { $highVolumeData } from "../../lib/stores";
 import { Button } from "../../ui/button";
 import { ChoiceGroup } from "../../ui/choice";

@@ -5,9 +5,9 @@
  */
 import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { quoteSurvey } from "../../domain/pricing";
 import type { SurveyStep1, SurveyStep2 } from "../../domain/schemas/survey";
 import { SURVEY_ROLES, surveyQuantity } from "../../domain/survey";
+import { quoteSurvey } from "../../features/orders/pricing";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";

@@ -5,7 +5,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { cardInGroups, SUCCEEDING_CARD } from "../../domain/orders";
+import { cardInGroups, SUCCEEDING_CARD } from "../../features/orders/orders";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { Field } from "../../ui/input";

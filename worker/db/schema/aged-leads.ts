@@ -11,8 +11,8 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import { AGE_RANGES } from "../../../src/domain/pricing";
 import { CERTIFICATE_CHECKS } from "../../../src/features/consent/consent";
+import { AGE_RANGES } from "../../../src/features/orders/pricing";
 import { users } from "./accounts";
 import { consentEvidenceColumns, createdAt } from "./columns";
 import { imports } from "./imports";

@@ -1,10 +1,10 @@
 /**
- * Call-backs and appointments (src/domain/callbacks.ts; docs/decisions/0060-0062, 0069).
+ * Call-backs and appointments (src/features/callbacks/callbacks.ts; docs/decisions/0060-0062, 0069).
  */
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { CALLBACK_KINDS, CALLBACK_SOURCES } from "../../../src/domain/callbacks";
-import { CALLBACK_OUTCOMES } from "../../../src/features/returns/callback-returns";
+import { CALLBACK_OUTCOMES } from "../../../src/features/callbacks/callback-outcomes";
+import { CALLBACK_KINDS, CALLBACK_SOURCES } from "../../../src/features/callbacks/callbacks";
 import { users } from "./accounts";
 import { consentEvidenceColumns, createdAt } from "./columns";
 
@@ -19,7 +19,7 @@ export const callbackOpportunities = sqliteTable(
     priceCents: integer("price_cents").notNull(),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
-    // A call-back or an appointment (migration 0027, src/domain/callbacks.ts): the prospect's window in
+    // A call-back or an appointment (migration 0027, src/features/callbacks/callbacks.ts): the prospect's window in
     // their own time zone, where it came from, its consent evidence, and the paid order it went to.
     kind: text("kind", { enum: CALLBACK_KINDS }).notNull().default("callback"),
     zip: text("zip"),

@@ -4,11 +4,11 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { ORDER_KINDS, ORDER_STATUSES } from "../../../src/domain/orders";
+import { ORDER_KINDS, ORDER_STATUSES } from "../../../src/features/orders/orders";
 import { users } from "./accounts";
 import { createdAt } from "./columns";
 
-export { ORDER_KINDS, ORDER_STATUSES, type OrderKind, type OrderStatus } from "../../../src/domain/orders";
+export { ORDER_KINDS, ORDER_STATUSES, type OrderKind, type OrderStatus } from "../../../src/features/orders/orders";
 
 /** Product rule 7: every purchase, whichever screen sold it. */
 export const orders = sqliteTable(

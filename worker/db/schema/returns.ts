@@ -3,12 +3,8 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import {
-  BALANCE_REASONS,
-  RETURN_KINDS,
-  RETURN_REASON_VALUES,
-  RETURN_STATUSES,
-} from "../../../src/features/returns/returns";
+import { BALANCE_REASONS } from "../../../src/features/orders/balance";
+import { RETURN_KINDS, RETURN_REASON_VALUES, RETURN_STATUSES } from "../../../src/features/returns/returns";
 import { users } from "./accounts";
 import { agedLeads } from "./aged-leads";
 import { createdAt } from "./columns";

@@ -5,12 +5,13 @@
  * Also the one reservation statement the checkout uses: N listed leads of a band, all or none.
  */
 import { and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { type AgeRange, ageBandSpanMs, formatUsd } from "../../../src/domain/pricing";
+import { formatUsd } from "../../../src/domain/format";
 import { RESERVATION_MINUTES } from "../../../src/domain/schemas/dashboard";
 import { bundleShortfallNote } from "../../../src/features/aged-leads/aged-lead-bundles";
+import { type AgeRange, ageBandSpanMs } from "../../../src/features/orders/index";
 import { agedLeads, orders } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { providerOfIntent } from "../../services/payments/provider";
+import { providerOfIntent } from "../orders/index";
 import { FOR_SALE, sellableTo } from "./leads";
 
 /** What a bundle order bought, kept in its details. */

@@ -6,15 +6,15 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { statesFromText } from "../../../src/domain/delivery-setup";
-import type { AgeRange } from "../../../src/domain/pricing";
 import type { PaymentStart } from "../../../src/domain/schemas/payments";
 import { US_STATE_CODES } from "../../../src/domain/us-states";
 import { BUNDLE_NEEDS_ACCOUNT, bundleStockMessage } from "../../../src/features/aged-leads/aged-lead-bundles";
+import type { AgeRange } from "../../../src/features/orders/index";
 import { orders } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
-import { cancelPendingOrder, type NewOrder, startPayment } from "../../services/orders";
-import type { PaymentProvider } from "../../services/payments/provider";
+import type { NewOrder, PaymentProvider } from "../orders/index";
+import { cancelPendingOrder, startPayment } from "../orders/index";
 import { type BundleSpec, bundleOf, bundleStock, reserveBundleLeads } from "./aged-lead-bundle-sale";
 import { releaseLeads } from "./leads";
 

@@ -8,8 +8,8 @@
  */
 import { keysMatch, type LocationTerm, locationKeys, parseLocationFilter } from "../../../src/domain/location-filter";
 import { maskName, maskPhone } from "../../../src/domain/masking";
-import type { AgeRange } from "../../../src/domain/pricing";
 import { AGED_LEADS_PAGE_SIZE, type AgedLeadPage } from "../../../src/domain/schemas/dashboard";
+import type { AgeRange } from "../../../src/features/orders/index";
 import type { Deps } from "../../deps";
 import { callableMemo } from "../../services/calling-window";
 import { priceLead } from "./leads";

@@ -5,19 +5,20 @@
 
 import type { PaymentStart } from "../../../src/domain/schemas/payments";
 import type { PublicUser } from "../../../src/domain/user";
-import type { BalanceApplied } from "../../../src/features/returns/index";
+import type { BalanceApplied } from "../../../src/features/orders/index";
 import type { Deps } from "../../deps";
 import { ConflictError } from "../../errors";
-import { applyBalance, refundBalance } from "../../services/balance";
+import type { PaymentProvider } from "../orders/index";
 import {
+  applyBalance,
   BALANCE_INTENT_PREFIX,
   cancelPendingOrder,
   paymentIntentOf,
   pendingLeadOrders,
   processPaymentEvent,
+  refundBalance,
   startPayment,
-} from "../../services/orders";
-import type { PaymentProvider } from "../../services/payments/provider";
+} from "../orders/index";
 import { liveReservationSize, releaseLeads, reserveLeads } from "./leads";
 
 const REPLACED = "Replaced by a newer purchase";

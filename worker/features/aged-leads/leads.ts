@@ -1,9 +1,9 @@
 /** Aged leads for buyers (product rules 5, 12, 14): pricing, reservation, sale (the list is in lead-listing.ts). */
 import { and, count, eq, exists, isNull, sql } from "drizzle-orm";
 import { maskName } from "../../../src/domain/masking";
-import { type AgeRange, agedLeadPrice } from "../../../src/domain/pricing";
 import { RESERVATION_MINUTES } from "../../../src/domain/schemas/dashboard";
 import { SUPPRESSED_LEAD_MESSAGE } from "../../../src/features/do-not-call/index";
+import { type AgeRange, agedLeadPrice } from "../../../src/features/orders/index";
 import { agedLeads, orders } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";

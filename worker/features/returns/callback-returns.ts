@@ -5,17 +5,17 @@
  * it). An approved return gives its order a place back, or credits a call-back bought without an order.
  */
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { CallbackOutcome } from "../../../src/features/callbacks/index";
 import {
   CALLBACK_RETURN_MESSAGES,
-  type CallbackOutcome,
   callbackReturnProblem,
   UNREACHED_OUTCOMES,
 } from "../../../src/features/returns/callback-returns";
 import { callbackOpportunities as callbacks, orders, returns } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
-import { creditReturnWhenStatement } from "../../services/balance";
-import { fillCallbackOrders } from "../../services/callbacks";
+import { fillCallbackOrders } from "../callbacks/index";
+import { creditReturnWhenStatement } from "../orders/index";
 
 const NO_SUCH_CALLBACK = "No such call-back.";
 

@@ -36,9 +36,9 @@ import {
 } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
-import { creditReturnStatement } from "../../services/balance";
 import { emails } from "../../services/email-templates";
 import { sendMail } from "../../services/mail";
+import { creditReturnStatement } from "../orders/index";
 import { returnDecidedFact, webhookRecording } from "../webhook-outbox/index";
 import { callbackApprovalStatements, refillAfterReturn, returnableCallback, stillUnreached } from "./callback-returns";
 import { assertOrderOpen, capState, deliveriesSince, orderOpen, returnsSince } from "./return-rules";

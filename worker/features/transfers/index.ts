@@ -3,5 +3,6 @@
  * (docs/decisions/0077-one-folder-per-feature.md).
  */
 export * from "./ping-refusals";
+export * from "./ping-source";
 export * from "./transfer-events";
 export * from "./transfer-routing";

@@ -22,17 +22,25 @@ export function orderPaidFacts(
       when: () => paidNow,
     },
   ];
-  if (order.leadIds?.length) {
-    facts.push({
+  return facts.concat(leadsPurchasedFacts({ ...order, leadIds: order.leadIds ?? [] }, at));
+}
+
+/** An order's aged leads were sold with it at `at` (each recorded only if it did go to the order). */
+export function leadsPurchasedFacts(
+  order: { id: string; userId: string | null; leadIds: readonly string[] },
+  at: number,
+): WebhookFact[] {
+  if (!order.userId || order.leadIds.length === 0) return [];
+  return [
+    {
       type: "lead.purchased",
       userId: order.userId,
       at,
       subjects: order.leadIds.map((leadId) => ({ subjectId: leadId, idKeys: [order.id, leadId] })),
       when: (leadId) =>
         sql`EXISTS (SELECT 1 FROM aged_leads a WHERE a.id = ${leadId} AND a.sold_order_id = ${order.id} AND a.sold_at = ${at})`,
-    });
-  }
-  return facts;
+    },
+  ];
 }
 
 /** The order completed at `at` (every transfer delivered, or an admin completed it). */

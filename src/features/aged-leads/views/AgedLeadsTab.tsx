@@ -1,7 +1,7 @@
 /** The aged-leads tab (product rule 45): bulk CSV upload, then the single-lead form, then the latest leads. */
 
 import { useQuery } from "@tanstack/react-query";
-import { formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
 import { BulkUpload } from "../../../islands/admin/uploads/BulkUpload";
 import { api, call } from "../../../lib/api";
 import { lazyView } from "../../../ui/lazy-view";

@@ -3,8 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, useEffect, useMemo, useState } from "react";
 import { CALLABLE_NOW_FILTER_LABEL } from "../../../domain/callable";
-import { RESERVATION_MINUTES } from "../../../domain/orders";
-import { formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
 import { countOf } from "../../../domain/units";
 import { dashboardPath } from "../../../islands/dashboard/views";
 import { type Answer, ApiError, api, call, errorMessage } from "../../../lib/api";
@@ -19,6 +18,7 @@ import { inputClass } from "../../../ui/styles";
 import { Table } from "../../../ui/table";
 import { toast } from "../../../ui/toast";
 import { CERTIFICATE_FILTER_LABEL, CERTIFICATE_STATUS_LABELS, certificateStatus } from "../../consent/index";
+import { RESERVATION_MINUTES } from "../../orders/index";
 
 /** A reservation's payment: the card amount, and the part the buyer's balance pays. */
 

@@ -1,8 +1,7 @@
 /** The admin's search of the /do-not-call requests and the removal of a number (docs/decisions/0055). */
 
 import { PHONE_MAX_LENGTH } from "../../../domain/phone";
-import { blankAsMissing } from "../../../domain/schemas/common";
-import { pageQuerySchema } from "../../../domain/schemas/dashboard";
+import { blankAsMissing, pageQuerySchema } from "../../../domain/schemas/common";
 import { z } from "../../../domain/schemas/zod";
 import { DO_NOT_CALL_REMOVAL_MESSAGES as MESSAGES, REMOVAL_REASON_MAX_LENGTH } from "../do-not-call-requests";
 import { phoneKey } from "../suppression";

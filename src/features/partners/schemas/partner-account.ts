@@ -1,9 +1,9 @@
 /** Partner accounts: the invitation an approval sends, and the password it sets. */
 
-import { dollarsToCents } from "../../../domain/pricing";
 import { requiredString } from "../../../domain/schemas/common";
 import { z } from "../../../domain/schemas/zod";
 import { changePasswordSchema } from "../../accounts/index";
+import { dollarsToCents } from "../../orders/index";
 import { INVITATION_INVALID, INVITATION_TTL_HOURS } from "../partner";
 
 export { INVITATION_INVALID, INVITATION_TTL_HOURS };

@@ -5,8 +5,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { formatDateTime, formatDay } from "../../../domain/format";
-import { formatUsd } from "../../../domain/pricing";
+import { formatDateTime, formatDay, formatUsd } from "../../../domain/format";
 import { AppProviders } from "../../../islands/AppProviders";
 import { QueryProvider } from "../../../islands/QueryProvider";
 import { type Answer, api, call, errorMessage } from "../../../lib/api";

@@ -1,8 +1,9 @@
 /** Requests of the Lead Tracker, returns and admin decisions. */
 
-import { pageQuerySchema } from "../../../domain/schemas/dashboard";
+import { pageQuerySchema } from "../../../domain/schemas/common";
 import { z } from "../../../domain/schemas/zod";
-import { CALLBACK_OUTCOMES, CALLBACK_RETURN_MESSAGES } from "../callback-returns";
+import { CALLBACK_OUTCOMES } from "../../callbacks/index";
+import { CALLBACK_RETURN_MESSAGES } from "../callback-returns";
 import {
   DECISION_NOTE_MAX,
   OTHER_REASON,

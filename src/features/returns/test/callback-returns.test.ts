@@ -5,10 +5,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CALLBACK_OUTCOMES, callbackReturnBy } from "../../callbacks/callback-outcomes";
 import {
-  CALLBACK_OUTCOMES,
   CALLBACK_RETURN_MESSAGES,
-  callbackReturnBy,
   callbackReturnProblem,
   UNREACHED_OUTCOMES,
   withinCallbackReturnPeriod,

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { parseStates } from "../../../domain/dashboard";
-import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
 import type { CallTransferForm } from "../../../domain/schemas/dashboard";
 import { DeliveryLimitFields } from "../../../islands/delivery/DeliveryLimitFields";
 import { LiveTransferFields } from "../../../islands/field-blocks";
@@ -15,6 +15,7 @@ import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
 import { Field } from "../../../ui/input";
 import { buttonClass } from "../../../ui/styles";
 import { toast } from "../../../ui/toast";
+import { CALL_TRANSFER_UNIT_CENTS } from "../../orders/index";
 
 interface OrderFormProps {
   defaultValues: CallTransferForm | undefined;

@@ -1,6 +1,6 @@
 /** Buy Call Transfers (product rules 45, 46): info → form → card payment; the pending order is kept for /transfer-checkout. */
 import { lazy, Suspense, useEffect, useState } from "react";
-import { CALL_TRANSFER_UNIT_CENTS, formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
 import type { CallTransferForm } from "../../../domain/schemas/dashboard";
 import { PaymentCard } from "../../../islands/payment/PaymentCard";
 import { $pendingTransferOrder } from "../../../lib/stores";
@@ -8,6 +8,7 @@ import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { CheckList } from "../../../ui/check-list";
 import { Spinner } from "../../../ui/spinner";
+import { CALL_TRANSFER_UNIT_CENTS } from "../../orders/index";
 import { TRANSFER_BUFFER_SECONDS } from "../transfers";
 import { usePendingTransferOrder } from "./pending-transfer-order";
 

@@ -1,5 +1,5 @@
 /** /transfer-checkout (product rules 45, 46): resumes the pending call-transfer order kept in the browser, while the server says it is pending. */
-import { formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
 import { AppProviders } from "../../../islands/AppProviders";
 import { dashboardPath } from "../../../islands/dashboard/views";
 import { PaymentCard } from "../../../islands/payment/PaymentCard";

@@ -5,7 +5,7 @@
  * since it depends on the deployment and on DNS.
  */
 
-import { pageQuerySchema } from "../../../domain/schemas/dashboard";
+import { pageQuerySchema } from "../../../domain/schemas/common";
 import { z } from "../../../domain/schemas/zod";
 import {
   ALL_WEBHOOK_EVENT_TYPES,

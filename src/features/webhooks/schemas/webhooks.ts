@@ -4,11 +4,12 @@
  * and generate the OpenAPI `webhooks` section (./webhooks-openapi.ts). Times are ISO 8601 UTC, money
  * integer cents. New fields may be added within an API version; receivers should ignore unknown ones.
  */
-import { CALLBACK_KINDS } from "../../../domain/callbacks.ts";
-import { ORDER_KINDS, ORDER_STATUSES } from "../../../domain/orders.ts";
+
 import { z } from "../../../domain/schemas/zod.ts";
+import { CALLBACK_KINDS } from "../../callbacks/index.ts";
 import { CERTIFICATE_STATUS_LABELS, CERTIFICATE_STATUSES } from "../../consent/index.ts";
 import { REVOKED_ITEM_TYPES, REVOKING_LIST_KINDS } from "../../do-not-call/index.ts";
+import { ORDER_KINDS, ORDER_STATUSES } from "../../orders/index.ts";
 import { RETURN_REASON_VALUES, type ReturnKind } from "../../returns/index.ts";
 import { TRANSFER_STATUSES } from "../../transfers/index.ts";
 import {

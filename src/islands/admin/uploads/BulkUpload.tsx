@@ -5,7 +5,7 @@
  */
 import { lazy, Suspense, useState } from "react";
 import { TEMPLATE_FILE_NAME } from "../../../domain/csv-mapping";
-import { AGED_LEAD_PRICING_RULE } from "../../../domain/pricing";
+import { AGED_LEAD_PRICING_RULE } from "../../../features/orders/pricing";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { useHydrated } from "../../../ui/hydrated";

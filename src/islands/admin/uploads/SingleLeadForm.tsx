@@ -3,8 +3,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { isAgeRange } from "../../../domain/csv-mapping";
-import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents, formatUsd } from "../../../domain/pricing";
+import { formatUsd } from "../../../domain/format";
 import type { AdminAgedLead, AdminAgedLeadInput } from "../../../domain/schemas/admin-leads";
+import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents } from "../../../features/orders/pricing";
 import { api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";

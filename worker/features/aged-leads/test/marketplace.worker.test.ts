@@ -5,9 +5,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { leadMatchesLocation, parseLocationFilter } from "../../../../src/domain/location-filter";
-import { MAX_RESERVED_LEADS } from "../../../../src/domain/orders";
 import { leadAreaCode } from "../../../../src/domain/phone";
 import type { AgedLeadPage, OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
+import { MAX_RESERVED_LEADS } from "../../../../src/features/orders/orders";
 import { createLeads, testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 

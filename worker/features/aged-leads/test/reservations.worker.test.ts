@@ -2,7 +2,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MAX_RESERVED_LEADS } from "../../../../src/domain/orders";
+import { MAX_RESERVED_LEADS } from "../../../../src/features/orders/orders";
 import { signedIn } from "../../../../tests/worker/helpers";
 import {
   buyLeads,

@@ -4,8 +4,13 @@
  * answers every keyed route documents. worker/features/partners/routes/partner-api.ts serves them.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { APPOINTMENT_MINUTES, MAX_DAYS_AHEAD, MAX_WINDOW_MINUTES } from "../../../../src/domain/callbacks";
-import { callbackAcceptedSchema, callbackSchema } from "../../../../src/domain/schemas/callbacks";
+import {
+  APPOINTMENT_MINUTES,
+  callbackAcceptedSchema,
+  callbackSchema,
+  MAX_DAYS_AHEAD,
+  MAX_WINDOW_MINUTES,
+} from "../../../../src/features/callbacks/index";
 import { PARTNER_SUSPENDED } from "../../../../src/features/partners/schemas/partner-account";
 import {
   CONNECTED_HOLD_SECONDS,

@@ -10,8 +10,8 @@ import { TRANSFER_BUFFER_SECONDS } from "../../../../src/features/transfers/inde
 import { webhooksOpenApi } from "../../../../src/features/webhooks/index";
 import { InvalidError, NotFoundError } from "../../../errors";
 import { errorJson } from "../../../http";
-import { takeCallback } from "../../../services/callbacks";
 import { siteOrigin } from "../../../services/mail";
+import { takeCallback } from "../../callbacks/index";
 import { getTransfer, recordTransferEvent, routeTransfer } from "../../transfers/index";
 import { type PartnerApiBindings, requirePartnerKey } from "../middleware/partner-key";
 import { partnerApiReference } from "./partner-api-reference";

@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { DeliveredCallback } from "../../../../src/domain/schemas/callbacks";
+import type { DeliveredCallback } from "../../../../src/features/callbacks/schemas/callbacks";
 import { CALLBACK_RETURN_MESSAGES } from "../../../../src/features/returns/callback-returns";
 import { RETURN_MESSAGES } from "../../../../src/features/returns/returns";
 import {

@@ -17,7 +17,7 @@ import {
 } from "../../../../tests/worker/returns-fixtures";
 import { clearTransfers, createPartner, routeAtCallingHours } from "../../../../tests/worker/transfer-fixtures";
 import { createDeps } from "../../../deps";
-import { processPaymentEvent } from "../../../services/orders";
+import { processPaymentEvent } from "../../orders/orders";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
 routeAtCallingHours();

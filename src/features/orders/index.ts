@@ -1,0 +1,7 @@
+/**
+ * The orders feature's public face (src/ half): other features import it from here alone
+ * (docs/decisions/0077-one-folder-per-feature.md).
+ */
+export * from "./balance";
+export * from "./orders";
+export * from "./pricing";

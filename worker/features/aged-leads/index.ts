@@ -1,0 +1,5 @@
+/**
+ * The aged-leads feature's public face (worker/ half): other features import it from here alone
+ * (docs/decisions/0077-one-folder-per-feature.md).
+ */
+export * from "./aged-lead-bundle-sale";
