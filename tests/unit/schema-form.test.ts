@@ -3,8 +3,8 @@
  * as react-hook-form's zod resolver did; a message on a field the form does not show is left out.
  */
 import { describe, expect, it } from "vitest";
-import { createReturnSchema } from "../../src/features/returns/schemas/returns";
 import { newPasswordFormSchema } from "../../src/features/accounts/index";
+import { createReturnSchema } from "../../src/features/returns/schemas/returns";
 import { firstMessages } from "../../src/ui/schema-form";
 
 describe("firstMessages", () => {
