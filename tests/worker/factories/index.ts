@@ -7,7 +7,7 @@ export { createAgent } from "./agents";
 export { createCredit } from "./balance";
 export { createCallback } from "./callbacks";
 export { createLead, createLeads } from "./leads";
-export { createAgedLeadOrder, createCallbackOrder, createOpenOrder, createOrder } from "./orders";
+export { createAgedLeadOrder, createAwaitingOrder, createCallbackOrder, createOpenOrder, createOrder } from "./orders";
 export { createPartner } from "./partners";
 export { createSuppressionList } from "./suppression";
 export { testDb } from "./test-db";
