@@ -3,10 +3,13 @@
  * checked by `callbackOpportunitySchema`, scrubbed and placed by the call-back service exactly like a
  * partner's (docs/decisions/0058), at the admin's price.
  */
-import { env } from "cloudflare:workers";
+
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { localTime } from "../../src/domain/time-zones";
-import { orders } from "../../worker/db/schema";
+import { callbackOpportunities, orders } from "../../worker/db/schema";
+import { closePaidCallbackOrders, testDb } from "./factories";
+import { storedRow } from "./factories/rows";
 import { callApi, createUser, expectAdminOnly, signedIn } from "./helpers";
 import { deps, newPhone } from "./transfer-fixtures";
 
@@ -70,20 +73,16 @@ interface Stored {
   created_by: string | null;
 }
 
-const stored = (id: string) =>
-  env.DB.prepare("SELECT * FROM callback_opportunities WHERE id = ?").bind(id).first<Stored>();
-const count = async () =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM callback_opportunities").first<{ n: number }>())?.n ?? 0;
+const stored = async (id: string) =>
+  ((await storedRow(testDb(), callbackOpportunities, eq(callbackOpportunities.id, id))) ?? null) as Stored | null;
+const count = () => testDb().$count(callbackOpportunities);
 
 describe("POST /api/admin/callback-opportunities: call-backs and appointments", () => {
   beforeEach(async () => {
     // No open call-back order and no waiting call-back from another test.
-    await env.DB.batch([
-      env.DB.prepare("DELETE FROM callback_opportunities"),
-      env.DB.prepare(
-        "UPDATE orders SET status = 'completed' WHERE kind IN ('survey', 'ringcloud') AND status = 'paid'",
-      ),
-    ]);
+    const db = testDb();
+    await db.delete(callbackOpportunities);
+    await closePaidCallbackOrders(db);
   });
 
   it("is for admins only (401 signed out, 403 for a buyer)", () =>
