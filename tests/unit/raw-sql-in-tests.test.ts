@@ -56,7 +56,6 @@ export const RAW_SQL_ALLOWED: Record<string, string> = {
   "worker/features/aged-leads/test/aged-lead-bundles.worker.test.ts": "not yet converted",
   "worker/features/consent/test/consent-leads.worker.test.ts": "not yet converted",
   "worker/features/partners/test/partner-accounts.worker.test.ts": "not yet converted",
-  "worker/features/returns/test/callback-returns.worker.test.ts": "not yet converted",
   "worker/features/transfers/test/transfer-billing.worker.test.ts": "not yet converted",
   "worker/features/transfers/test/transfers.worker.test.ts": "not yet converted",
 };
