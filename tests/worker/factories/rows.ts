@@ -8,7 +8,7 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./db";
 
 /** One drizzle row of `table` in its stored form. */
-export function storedForm(table: SQLiteTable, row: Record<string, unknown>): Record<string, unknown> {
+function storedForm(table: SQLiteTable, row: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(getTableColumns(table)).map(([key, column]) => {
       const value = row[key];

@@ -4,7 +4,7 @@
  * such a change is driven through its services.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import { agedLeads, callbackOpportunities, orders } from "../../../worker/db/schema";
+import { agedLeads, orders } from "../../../worker/db/schema";
 import type { Database } from "./db";
 
 /** A buyer's hold on aged leads ran out at `at` (a millisecond ago by default). */
@@ -13,23 +13,6 @@ export async function endLeadHold(db: Database, leadId: string, at = Date.now() 
     .update(agedLeads)
     .set({ reservedUntil: new Date(at) })
     .where(eq(agedLeads.id, leadId));
-}
-
-/** A marketplace hold on a call-back ends at `at` (past: ran out; future: still held). */
-export async function setCallbackHold(db: Database, callbackId: string, at: number): Promise<void> {
-  await db
-    .update(callbackOpportunities)
-    .set({ reservedUntil: new Date(at) })
-    .where(eq(callbackOpportunities.id, callbackId));
-}
-
-/** An order's status, as the admin or a payment event leaves it. */
-export async function setOrderStatus(
-  db: Database,
-  orderId: string,
-  status: (typeof orders.$inferSelect)["status"],
-): Promise<void> {
-  await db.update(orders).set({ status }).where(eq(orders.id, orderId));
 }
 
 /**
