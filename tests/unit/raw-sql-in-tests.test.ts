@@ -40,8 +40,6 @@ export const RAW_SQL_ALLOWED: Record<string, string> = {
   // The driver the browser tests' drizzle runs on.
   "tests/e2e/d1-stand-in.ts": "implements D1's binding on node:sqlite for drizzle (decision 0067)",
   // Not yet converted (decision 0067): they move to drizzle and the factories when next touched.
-  "tests/worker/balance.test.ts": "not yet converted",
-  "tests/worker/callback-fixtures.ts": "not yet converted",
   "tests/worker/callback-fulfilment.test.ts": "not yet converted",
   "tests/worker/callback-imports.test.ts": "not yet converted",
   "tests/worker/callback-market-edges.test.ts": "not yet converted",
@@ -50,8 +48,6 @@ export const RAW_SQL_ALLOWED: Record<string, string> = {
   "tests/worker/callbacks.test.ts": "not yet converted",
   "tests/worker/delivery-limits.test.ts": "not yet converted",
   "tests/worker/payment-events.test.ts": "not yet converted",
-  "tests/worker/payment-fixtures.ts": "not yet converted",
-  "tests/worker/payments.test.ts": "not yet converted",
   "tests/worker/surveys.test.ts": "not yet converted",
   "worker/features/aged-leads/test/aged-lead-bundles.worker.test.ts": "not yet converted",
   "worker/features/consent/test/consent-leads.worker.test.ts": "not yet converted",
