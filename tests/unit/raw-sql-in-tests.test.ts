@@ -46,7 +46,6 @@ export const RAW_SQL_ALLOWED: Record<string, string> = {
   "tests/worker/callback-market.test.ts": "not yet converted",
   "tests/worker/callback-notifications.test.ts": "not yet converted",
   "tests/worker/callbacks.test.ts": "not yet converted",
-  "tests/worker/delivery-limits.test.ts": "not yet converted",
   "tests/worker/payment-events.test.ts": "not yet converted",
   "tests/worker/surveys.test.ts": "not yet converted",
   "worker/features/aged-leads/test/aged-lead-bundles.worker.test.ts": "not yet converted",
