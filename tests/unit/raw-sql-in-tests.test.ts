@@ -51,7 +51,6 @@ export const RAW_SQL_ALLOWED: Record<string, string> = {
   "tests/worker/payment-events.test.ts": "not yet converted",
   "tests/worker/surveys.test.ts": "not yet converted",
   "worker/features/aged-leads/test/aged-lead-bundles.worker.test.ts": "not yet converted",
-  "worker/features/consent/test/consent-leads.worker.test.ts": "not yet converted",
   "worker/features/transfers/test/transfer-billing.worker.test.ts": "not yet converted",
 };
 
