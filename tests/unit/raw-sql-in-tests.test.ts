@@ -44,10 +44,8 @@ export const RAW_SQL_ALLOWED: Record<string, string> = {
   // Not yet converted (decision 0067): they move to drizzle and the factories when next touched.
   "tests/worker/callback-fulfilment.test.ts": "not yet converted",
   "tests/worker/callback-imports.test.ts": "not yet converted",
-  "tests/worker/callback-market-edges.test.ts": "not yet converted",
   "tests/worker/callback-market.test.ts": "not yet converted",
   "tests/worker/callback-notifications.test.ts": "not yet converted",
-  "tests/worker/callbacks.test.ts": "not yet converted",
   "tests/worker/payment-events.test.ts": "not yet converted",
   "tests/worker/surveys.test.ts": "not yet converted",
   "worker/features/aged-leads/test/aged-lead-bundles.worker.test.ts": "not yet converted",
