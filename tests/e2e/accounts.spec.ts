@@ -1,9 +1,8 @@
 import type { Page } from "@playwright/test";
 import { DEMO_ADMIN, DEMO_BUYER } from "../../scripts/demo-data.ts";
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { ADMIN_TAB_IDS, adminPath } from "../../src/islands/admin/tabs.ts";
-import { API_KEY_PREFIX, hashApiKey, SHOWN_PREFIX_LENGTH } from "../../worker/features/partners/api-key-format.ts";
-import { createUser, latestMailTo, linkPrintedFor, query } from "./database";
+import { createPartner } from "../worker/factories/partners";
+import { createUser, e2eDb, latestMailTo, linkPrintedFor } from "./database";
 import { expect, test, url } from "./fixtures";
 import { toast } from "./pay";
 
@@ -194,7 +193,7 @@ test.describe("password recovery", () => {
     const token = new URL(link).searchParams.get("token") ?? "";
     expect(token.length).toBeGreaterThanOrEqual(43);
     // The stored copy of the mail never holds the link.
-    expect(latestMailTo(user.email)?.text).not.toContain(token);
+    expect((await latestMailTo(user.email))?.text).not.toContain(token);
     await page.goto(link);
     await page.getByLabel("New Password").fill("short");
     await page.getByRole("button", { name: "Reset Password" }).click();
@@ -268,19 +267,14 @@ test.describe("user admin", () => {
     adminPage: admin,
   }) => {
     test.setTimeout(90_000);
-    const user = await createUser({ firstName: "Kim", lastName: "Keyholder" });
-    const partnerId = crypto.randomUUID();
-    const key = `${API_KEY_PREFIX}e2e_${crypto.randomUUID().replaceAll("-", "")}`;
-    query(`UPDATE users SET account_type = 'partner' WHERE username = ${sqlLiteral(user.username)}`);
-    query(
-      `INSERT INTO partners (id, user_id, business_name, did_number, daily_call_cap, pay_per_transfer_cents, payment_terms, time_zone)
-       SELECT ${sqlLiteral(partnerId)}, id, 'Keyed Calls', '5550100000', 100, 2000, 'Net 15', 'America/Chicago'
-       FROM users WHERE username = ${sqlLiteral(user.username)}`,
-    );
-    query(
-      `INSERT INTO api_keys (id, partner_id, name, key_hash, prefix) VALUES (${sqlLiteral(crypto.randomUUID())},
-       ${sqlLiteral(partnerId)}, 'Floor dialer', ${sqlLiteral(await hashApiKey(key))}, ${sqlLiteral(key.slice(0, SHOWN_PREFIX_LENGTH))})`,
-    );
+    const { user, key } = await createPartner(e2eDb(), {
+      businessName: "Keyed Calls",
+      didNumber: "5550100000",
+      dailyCallCap: 100,
+      payPerTransferCents: 2000,
+      keyName: "Floor dialer",
+      user: { firstName: "Kim", lastName: "Keyholder" },
+    });
     const withKey = () =>
       admin.request.get(url("/api/v1/transfers/none"), { headers: { Authorization: `Bearer ${key}` } });
     expect((await withKey()).status()).toBe(404);

@@ -3,10 +3,10 @@
  * reach, a ping answers the agent's number, and the buyer's Lead Tracker names the agent who took the call.
  * Then axe over that view.
  */
-import { inlinedSql, statements } from "../../scripts/lib/drizzle-sql.ts";
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { orderAgents } from "../../worker/db/schema";
-import { query } from "./database";
+import { eq } from "drizzle-orm";
+import { orderAgents, transfers } from "../../worker/db/schema";
+import { createAgent } from "../worker/factories/agents";
+import { e2eDb } from "./database";
 import { axeOf, expect, test } from "./fixtures";
 import { partnerPost } from "./partners";
 
@@ -19,10 +19,11 @@ async function deliver(firstName: string, lastName: string, phone: string) {
   const id = String(routed.transferId);
   await partnerPost(`/transfers/${id}/events`, { type: "connected" });
   await partnerPost(`/transfers/${id}/events`, { type: "completed", durationSeconds: 180 });
-  const [row] = query<{ order_id: string; agent_id: string | null }>(
-    `SELECT order_id, agent_id FROM transfers WHERE id = ${sqlLiteral(id)}`,
-  );
-  return { phoneNumber: String(routed.phoneNumber), orderId: row?.order_id ?? "", agentId: row?.agent_id ?? null };
+  const [row] = await e2eDb()
+    .select({ orderId: transfers.orderId, agentId: transfers.agentId })
+    .from(transfers)
+    .where(eq(transfers.id, id));
+  return { phoneNumber: String(routed.phoneNumber), orderId: row?.orderId ?? "", agentId: row?.agentId ?? null };
 }
 
 test("a ping rings the order's agent, and the Lead Tracker names the agent", async ({ newPage }) => {
@@ -32,18 +33,8 @@ test("a ping rings the order's agent, and the Lead Tracker names the agent", asy
   const digits = String(Date.now() % 1_000_000).padStart(6, "0");
   // The order the demo partner's Texas callers reach now (the demo buyer's, as the tracker's specs rely on).
   const first = await deliver("Beforeagent", lastName, `737${digits}1`);
-  const agent = {
-    id: crypto.randomUUID(),
-    orderId: first.orderId,
-    name: `Dana ${tag}`,
-    transferPhone: `512${digits}7`,
-    states: ["TX"],
-    timeZone: "America/Chicago",
-    days: [0, 1, 2, 3, 4, 5, 6],
-    hoursStartMinute: 0,
-    hoursEndMinute: 0,
-  };
-  query(inlinedSql(statements.insert(orderAgents).values(agent)));
+  // Texas, all day, every day, Chicago time: the factory's defaults.
+  const agent = await createAgent(e2eDb(), first.orderId, { name: `Dana ${tag}`, transferPhone: `512${digits}7` });
   try {
     const second = await deliver("Withagent", lastName, `737${digits}2`);
     expect(second).toEqual({ phoneNumber: agent.transferPhone, orderId: first.orderId, agentId: agent.id });
@@ -65,6 +56,6 @@ test("a ping rings the order's agent, and the Lead Tracker names the agent", asy
     expect(serious).toEqual([]);
   } finally {
     // Later specs expect the order to ring its own number: the agent leaves (its name stays on its call).
-    query(`UPDATE order_agents SET removed_at = ${Date.now()} WHERE id = ${sqlLiteral(agent.id)}`);
+    await e2eDb().update(orderAgents).set({ removedAt: new Date() }).where(eq(orderAgents.id, agent.id));
   }
 });

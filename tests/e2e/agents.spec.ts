@@ -6,12 +6,12 @@
  */
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { and, eq } from "drizzle-orm";
 import { DEMO_AGENTS } from "../../scripts/demo-transfers.ts";
-import { inlinedSql, statements } from "../../scripts/lib/drizzle-sql.ts";
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { AGENT_MESSAGES, AGENTS_EXPLAINED } from "../../src/domain/agents";
-import { orderDelivery, orders } from "../../worker/db/schema";
-import { createUser, query } from "./database";
+import { orderAgents, orders } from "../../worker/db/schema";
+import { createAwaitingOrder } from "../worker/factories/orders";
+import { createUser, e2eDb } from "./database";
 import { expect, signIn, test } from "./fixtures";
 
 test.use({ bypassCSP: true });
@@ -27,27 +27,13 @@ async function axeProblems(page: Page): Promise<string[]> {
  */
 async function buyerWithOrder() {
   const user = await createUser();
-  const [row] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
-  if (!row) throw new Error("the buyer was not created");
-  const orderId = crypto.randomUUID();
-  query(
-    inlinedSql(
-      statements.insert(orders).values({
-        id: orderId,
-        kind: "transfer",
-        quantity: 10,
-        unitPriceCents: 10_500,
-        totalCents: 105_000,
-        userId: row.id,
-        email: user.email,
-        details: { leadType: "Live Transfers" },
-        paymentIntentId: `pi_e2e_${orderId}`,
-        status: "paid",
-        paidAt: new Date(),
-      }),
-    ),
-  );
-  query(inlinedSql(statements.insert(orderDelivery).values({ orderId, transferPhone: null, transfersTotal: 10 })));
+  const { id: orderId } = await createAwaitingOrder(e2eDb(), {
+    userId: user.id,
+    email: user.email,
+    quantity: 10,
+    unitPriceCents: 10_500,
+    details: { leadType: "Live Transfers" },
+  });
   return { user, orderId };
 }
 
@@ -122,11 +108,13 @@ test("a buyer adds an agent, switches it off and on, edits and removes it; bad i
   await expect(panel.getByText("Dana Ruiz was removed.")).toBeVisible();
   await expect(panel).toContainText("No agents yet");
   // Removed, not deleted: the row stays for the Lead Tracker.
-  const rows = query<{ removed_at: number | null }>(
-    `SELECT removed_at FROM order_agents WHERE name = 'Dana Ruiz' AND order_id IN (SELECT id FROM orders WHERE email = ${sqlLiteral(user.email)})`,
-  );
+  const rows = await e2eDb()
+    .select({ removedAt: orderAgents.removedAt })
+    .from(orderAgents)
+    .innerJoin(orders, eq(orders.id, orderAgents.orderId))
+    .where(and(eq(orderAgents.name, "Dana Ruiz"), eq(orders.email, user.email)));
   expect(rows).toHaveLength(1);
-  expect(rows[0]?.removed_at).not.toBeNull();
+  expect(rows[0]?.removedAt).not.toBeNull();
 });
 
 test.describe("on a phone", () => {

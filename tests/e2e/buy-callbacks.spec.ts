@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { createUser, query } from "./database";
+import { createCallback } from "../worker/factories/callbacks";
+import { createUser, e2eDb } from "./database";
 import { axeOf, expect, hydrated, signIn, test } from "./fixtures";
 import { payWith } from "./pay";
 
@@ -33,14 +33,21 @@ async function problems(page: Page, where: string): Promise<string[]> {
 }
 
 /** An unassigned appointment of the test's own, tomorrow (the seed's stock stays for the demo). */
-function stockAppointment(lastName: string): { phone: string; start: number } {
+async function stockAppointment(lastName: string): Promise<{ phone: string; start: number }> {
   const phone = `701555${String(Date.now() % 10_000).padStart(4, "0")}`;
   const start = Date.now() + 26 * 3_600_000;
-  query(
-    `INSERT INTO callback_opportunities (id, kind, name, email, phone, phone_key, state, time_zone, window_start, window_end, price_cents, source)
-     VALUES (${sqlLiteral(crypto.randomUUID())}, 'appointment', ${sqlLiteral(`Eliza ${lastName}`)}, 'eliza@example.com',
-       ${sqlLiteral(phone)}, ${phone}, 'ND', 'America/Chicago', ${start}, ${start + 30 * 60_000}, 1500, 'admin')`,
-  );
+  await createCallback(e2eDb(), {
+    kind: "appointment",
+    name: `Eliza ${lastName}`,
+    email: "eliza@example.com",
+    phone,
+    state: "ND",
+    windowStart: new Date(start),
+    windowEnd: new Date(start + 30 * 60_000),
+    priceCents: 1500,
+    optInAt: null,
+    optInUrl: null,
+  });
   return { phone, start };
 }
 
@@ -76,7 +83,7 @@ test.describe("Buy Call Backs and Buy Appointments", () => {
     test.setTimeout(90_000);
     const user = await createUser();
     const lastName = `Zq${Date.now().toString(36)}`;
-    const { phone, start } = stockAppointment(lastName);
+    const { phone, start } = await stockAppointment(lastName);
     await signIn(page, user.username, user.password, "/dashboard/appointments");
     await hydrated(page);
     const masked = `Eliza ${lastName[0]}.`;

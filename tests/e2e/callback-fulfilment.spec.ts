@@ -2,18 +2,16 @@
  * The Fulfilment tab's call-back part (docs/decisions/0063): a waiting call-back whose window starts soon
  * is marked "Expires soon", and the admin places it by hand in the open call-back order they pick.
  */
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { createCallback } from "../worker/factories/callbacks";
 import { createCallbackOrder } from "../worker/factories/orders";
-import { createUser, e2eDb, query } from "./database";
+import { createUser, e2eDb } from "./database";
 import { expect, hydrated, test } from "./fixtures";
 
 test("an admin sees a call-back about to expire unsold and assigns it to a chosen order", async ({ adminPage }) => {
   const buyer = await createUser();
-  const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(buyer.username)}`);
   const { id: orderId } = await createCallbackOrder(e2eDb(), {
     quantity: 2,
-    userId: owner?.id ?? "",
+    userId: buyer.id,
     paymentIntentId: `pi_e2e_${crypto.randomUUID()}`,
   });
   const name = `Waiting ${Date.now()}`;

@@ -6,10 +6,12 @@
  * and 390 px. And a buyer returns a call-back not reached, from the keyboard, once its window has ended.
  */
 import type { Page } from "@playwright/test";
+import { and, eq, like } from "drizzle-orm";
 import { DEMO_BUYER } from "../../scripts/demo-data.ts";
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { CALLBACK_RETURN_MESSAGES } from "../../src/features/returns/callback-returns";
-import { createUser, query } from "./database";
+import { callbackOpportunities, orders, outbox, returns } from "../../worker/db/schema";
+import { createCallback } from "../worker/factories/callbacks";
+import { createUser, e2eDb, userIdOf } from "./database";
 import { axeOf, expect, signIn, test } from "./fixtures";
 import { postCallback } from "./partners";
 
@@ -38,23 +40,34 @@ test("a partner's call-back reaches My Call-Backs and the outbox, and the buyer 
   buyerPage: page,
 }) => {
   const person = prospect();
-  const [buyer] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(DEMO_BUYER.username)}`);
+  const db = e2eDb();
+  const buyerId = await userIdOf(DEMO_BUYER.username);
   // The seed's call-back order of the demo buyer is full (its places are delivered): one more place, so it
   // is the oldest paid order with room when the partner's call-back arrives.
-  query(
-    `UPDATE orders SET quantity = quantity + 1 WHERE user_id = ${sqlLiteral(buyer?.id ?? "")} AND status = 'paid'
-      AND json_extract(details, '$.leadType') = 'Call-Backs'`,
-  );
+  const paid = await db
+    .select({ id: orders.id, quantity: orders.quantity, details: orders.details })
+    .from(orders)
+    .where(and(eq(orders.userId, buyerId ?? ""), eq(orders.status, "paid")));
+  for (const order of paid.filter((paidOrder) => paidOrder.details.leadType === "Call-Backs")) {
+    await db
+      .update(orders)
+      .set({ quantity: order.quantity + 1 })
+      .where(eq(orders.id, order.id));
+  }
   const callbackId = await postCallback(person);
-  const [row] = query<{ buyer_user_id: string | null }>(
-    `SELECT buyer_user_id FROM callback_opportunities WHERE id = ${sqlLiteral(callbackId)}`,
-  );
-  expect(row?.buyer_user_id).toBe(buyer?.id);
+  const [row] = await db
+    .select({ buyerUserId: callbackOpportunities.buyerUserId })
+    .from(callbackOpportunities)
+    .where(eq(callbackOpportunities.id, callbackId));
+  expect(row?.buyerUserId).toBe(buyerId);
 
   await expect
-    .poll(() =>
-      query<{ subject: string }>(
-        `SELECT subject FROM outbox WHERE "to" = ${sqlLiteral(DEMO_BUYER.email)} AND subject LIKE ${sqlLiteral(`%${person.firstName}%`)}`,
+    .poll(async () =>
+      (
+        await db
+          .select({ subject: outbox.subject })
+          .from(outbox)
+          .where(and(eq(outbox.to, DEMO_BUYER.email), like(outbox.subject, `%${person.firstName}%`)))
       ).map((mail) => mail.subject),
     )
     .toEqual([expect.stringContaining(`New call-back: call ${person.firstName}`)]);
@@ -70,9 +83,12 @@ test("a partner's call-back reaches My Call-Backs and the outbox, and the buyer 
   await outcome.selectOption({ label: "No answer" });
   await expect
     .poll(
-      () =>
-        query<{ outcome: string | null }>(
-          `SELECT outcome FROM callback_opportunities WHERE id = ${sqlLiteral(callbackId)}`,
+      async () =>
+        (
+          await db
+            .select({ outcome: callbackOpportunities.outcome })
+            .from(callbackOpportunities)
+            .where(eq(callbackOpportunities.id, callbackId))
         )[0]?.outcome,
     )
     .toBe("no_answer");
@@ -95,21 +111,26 @@ test("a partner's call-back reaches My Call-Backs and the outbox, and the buyer 
 
 test("a buyer returns an unreached call-back after its window, from the keyboard", async ({ newPage }) => {
   const user = await createUser();
-  const [row] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
+  const db = e2eDb();
   const now = Date.now();
   // Five call-backs bought without an order (the marketplace's way), windows ended an hour ago: 20 % is one return.
-  const ids = [1, 2, 3, 4, 5].map((n) => {
-    const id = crypto.randomUUID();
-    const phone = `469${String(3_000_000 + ((now + n) % 6_000_000)).padStart(7, "0")}`;
-    query(
-      `INSERT INTO callback_opportunities (id, name, email, phone, phone_key, state, time_zone, window_start,
-        window_end, price_cents, source, buyer_user_id, delivered_at, created_at)
-       VALUES (${sqlLiteral(id)}, ${sqlLiteral(`Ended${n} Prospect`)}, '', ${sqlLiteral(phone)}, ${phone}, 'TX',
-        'America/Chicago', ${now - 3 * 3_600_000}, ${now - 3_600_000}, 1500, 'admin', ${sqlLiteral(row?.id ?? "")},
-        ${now - 4 * 3_600_000}, ${now - 4 * 3_600_000})`,
-    );
-    return id;
-  });
+  const ids: string[] = [];
+  for (const n of [1, 2, 3, 4, 5]) {
+    const callback = await createCallback(db, {
+      name: `Ended${n} Prospect`,
+      email: "",
+      phone: `469${String(3_000_000 + ((now + n) % 6_000_000)).padStart(7, "0")}`,
+      windowStart: new Date(now - 3 * 3_600_000),
+      windowEnd: new Date(now - 3_600_000),
+      priceCents: 1500,
+      buyerUserId: user.id,
+      deliveredAt: new Date(now - 4 * 3_600_000),
+      createdAt: new Date(now - 4 * 3_600_000),
+      optInAt: null,
+      optInUrl: null,
+    });
+    ids.push(callback.id);
+  }
   const page = await newPage({ viewport: { width: 390, height: 844 } });
   await signIn(page, user.username, user.password, "/dashboard/my-call-backs");
   const card = page.getByRole("listitem").filter({ hasText: "Ended1 Prospect" });
@@ -125,6 +146,9 @@ test("a buyer returns an unreached call-back after its window, from the keyboard
   await expect(card.getByText("Pending review")).toBeVisible();
   await expect(card.getByLabel("Outcome")).toBeDisabled();
   expect(
-    query<{ status: string }>(`SELECT status FROM returns WHERE callback_id = ${sqlLiteral(ids[0] ?? "")}`),
+    await db
+      .select({ status: returns.status })
+      .from(returns)
+      .where(eq(returns.callbackId, ids[0] ?? "")),
   ).toEqual([{ status: "pending" }]);
 });

@@ -6,8 +6,9 @@
  * Call-backs already waiting fill the new order at payment (oldest paid first): the order is bought with
  * room for all of them and a few more, and the test counts what is left.
  */
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { query } from "./database";
+import { and, eq, gt, isNull, like, lt, or } from "drizzle-orm";
+import { callbackOpportunities, orders, outbox, users } from "../../worker/db/schema";
+import { e2eDb } from "./database";
 import { expect, test } from "./fixtures";
 import { postCallback } from "./partners";
 import { payWith } from "./pay";
@@ -19,11 +20,17 @@ test("a new buyer buys Call-Backs through the survey and gets a partner's call-b
   const email = `cb${tag}@example.com`;
   const password = "callback-pass-1";
   // The call-backs waiting now, each of which may fill the new order when it is paid.
-  const [waiting] = query<{ n: number }>(
-    `SELECT count(*) AS n FROM callback_opportunities
-     WHERE order_id IS NULL AND window_end > ${Date.now()} AND (reserved_until IS NULL OR reserved_until < ${Date.now()})`,
+  const db = e2eDb();
+  const now = new Date();
+  const waiting = await db.$count(
+    callbackOpportunities,
+    and(
+      isNull(callbackOpportunities.orderId),
+      gt(callbackOpportunities.windowEnd, now),
+      or(isNull(callbackOpportunities.reservedUntil), lt(callbackOpportunities.reservedUntil, now)),
+    ),
   );
-  const quantity = (waiting?.n ?? 0) + 3;
+  const quantity = waiting + 3;
 
   await page.goto("/survey");
   await page.getByLabel("First name").fill("Cara");
@@ -42,14 +49,21 @@ test("a new buyer buys Call-Backs through the survey and gets a partner's call-b
   await payWith(page, "4242 4242 4242 4242");
   await expect(page).toHaveURL(/\/login\?payment_intent=/);
 
-  const order = () =>
-    query<{ id: string; status: string; quantity: number; user_id: string; placed: number }>(
-      `SELECT o.id, o.status, o.quantity, o.user_id,
-              (SELECT count(*) FROM callback_opportunities c WHERE c.order_id = o.id AND c.returned_at IS NULL) AS placed
-       FROM orders o JOIN users u ON u.id = o.user_id WHERE u.username = ${sqlLiteral(username)}`,
-    )[0];
-  await expect.poll(() => order()?.status).toBe("paid");
-  const paid = order();
+  const order = async () => {
+    const [row] = await db
+      .select({ id: orders.id, status: orders.status, quantity: orders.quantity, userId: orders.userId })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(eq(users.username, username));
+    if (!row) return undefined;
+    const placed = await db.$count(
+      callbackOpportunities,
+      and(eq(callbackOpportunities.orderId, row.id), isNull(callbackOpportunities.returnedAt)),
+    );
+    return { ...row, placed };
+  };
+  await expect.poll(async () => (await order())?.status).toBe("paid");
+  const paid = await order();
   expect(paid?.quantity).toBe(quantity);
   // Room is left after the waiting call-backs filled what they could.
   expect(paid?.placed ?? quantity).toBeLessThan(quantity);
@@ -62,15 +76,19 @@ test("a new buyer buys Call-Backs through the survey and gets a partner's call-b
     email: `survey${tag}@example.com`,
   };
   const callbackId = await postCallback(person);
-  const [callback] = query<{ order_id: string | null; buyer_user_id: string | null }>(
-    `SELECT order_id, buyer_user_id FROM callback_opportunities WHERE id = ${sqlLiteral(callbackId)}`,
-  );
-  expect(callback).toEqual({ order_id: paid?.id, buyer_user_id: paid?.user_id });
+  const [callback] = await db
+    .select({ orderId: callbackOpportunities.orderId, buyerUserId: callbackOpportunities.buyerUserId })
+    .from(callbackOpportunities)
+    .where(eq(callbackOpportunities.id, callbackId));
+  expect(callback).toEqual({ orderId: paid?.id, buyerUserId: paid?.userId });
 
   await expect
-    .poll(() =>
-      query<{ subject: string }>(
-        `SELECT subject FROM outbox WHERE "to" = ${sqlLiteral(email)} AND subject LIKE ${sqlLiteral(`%${person.firstName}%`)}`,
+    .poll(async () =>
+      (
+        await db
+          .select({ subject: outbox.subject })
+          .from(outbox)
+          .where(and(eq(outbox.to, email), like(outbox.subject, `%${person.firstName}%`)))
       ).map((mail) => mail.subject),
     )
     .toEqual([expect.stringContaining(`New call-back: call ${person.firstName}`)]);

@@ -1,5 +1,7 @@
 import type { Page } from "@playwright/test";
-import { query } from "./database";
+import { eq } from "drizzle-orm";
+import { orders } from "../../worker/db/schema";
+import { e2eDb } from "./database";
 import { expect, test } from "./fixtures";
 import { briefToast, payWith, toast } from "./pay";
 
@@ -81,9 +83,10 @@ for (const checkout of CHECKOUTS) {
       );
       await expect(page.locator("[data-order-status=paid]")).toBeVisible();
       await expect(page.getByText("Payment received")).toBeVisible();
-      const [order] = query<{ status: string; email: string }>(
-        `SELECT status, email FROM orders WHERE email = '${email}'`,
-      );
+      const [order] = await e2eDb()
+        .select({ status: orders.status, email: orders.email })
+        .from(orders)
+        .where(eq(orders.email, email));
       expect(order).toEqual({ status: "paid", email });
     });
 

@@ -3,9 +3,11 @@
  * schema), and a CSV upload that sells only leads with a certificate, whose report counts both kinds.
  */
 import type { Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
 import { CERTIFICATE_STATUS_LABELS } from "../../src/features/consent/consent";
 import { CONSENT_MESSAGES } from "../../src/features/consent/schemas/consent";
-import { query } from "./database";
+import { agedLeads } from "../../worker/db/schema";
+import { e2eDb } from "./database";
 import { expect, test } from "./fixtures";
 import { toast } from "./pay";
 
@@ -44,14 +46,20 @@ test.describe("consent evidence in the admin area", () => {
     await expect(
       page.getByRole("row").filter({ hasText: tel }).getByRole("cell", { name: CERTIFICATE_STATUS_LABELS.unverified }),
     ).toBeVisible();
-    const [row] = query<{ trusted_form_url: string; ip_address: string; opt_in_url: string; certified: number }>(
-      `SELECT trusted_form_url, ip_address, opt_in_url, certified FROM aged_leads WHERE phone = '${tel}'`,
-    );
+    const [row] = await e2eDb()
+      .select({
+        trustedFormUrl: agedLeads.trustedFormUrl,
+        ipAddress: agedLeads.ipAddress,
+        optInUrl: agedLeads.optInUrl,
+        certified: agedLeads.certified,
+      })
+      .from(agedLeads)
+      .where(eq(agedLeads.phone, tel));
     expect(row).toEqual({
-      trusted_form_url: CERT_URL,
-      ip_address: "203.0.113.50",
-      opt_in_url: "https://quotes.example.com/ks",
-      certified: 1,
+      trustedFormUrl: CERT_URL,
+      ipAddress: "203.0.113.50",
+      optInUrl: "https://quotes.example.com/ks",
+      certified: true,
     });
   });
 

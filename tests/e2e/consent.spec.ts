@@ -5,10 +5,10 @@
  */
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER_KEY } from "../../scripts/demo-transfers.ts";
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { CERTIFICATE_FILTER_LABEL, CERTIFICATE_STATUS_LABELS } from "../../src/features/consent/consent";
 import { NOT_CONFIGURED_MESSAGES } from "../../worker/features/consent/consent-certificates";
-import { createUser, query } from "./database";
+import { createLead } from "../worker/factories/leads";
+import { createUser, e2eDb } from "./database";
 import { axeOf, expect, signIn, test, url } from "./fixtures";
 
 const CERT_URL = `https://cert.trustedform.com/${"5c4b3a2f1e".repeat(4)}`;
@@ -24,19 +24,33 @@ const seriousViolations = async (page: Page) => {
 };
 
 /** A lead sold to `userId`, with full consent evidence unless `bare`. */
-function soldLead(userId: string, name: string, bare = false) {
+async function soldLead(userId: string, name: string, bare = false) {
   const id = crypto.randomUUID();
   const phone = `909${String(Date.now() % 10_000_000).padStart(7, "0")}`;
   const evidence = bare
-    ? "NULL, NULL, NULL, NULL, NULL, NULL, 0"
-    : `${OPT_IN_AT}, 'https://quotes.example.com/final-expense', 'tcpa-consent-v3: I agree to be called.', '203.0.113.7',
-       ${sqlLiteral(CERT_URL)}, ${sqlLiteral(LEAD_ID)}, 1`;
-  query(
-    `INSERT INTO aged_leads (id, name, email, phone, state, area_code, dedupe_key, sold_to_user_id, sold_order_id, sold_at,
-       opt_in_at, opt_in_url, consent_text, ip_address, trusted_form_url, jornaya_lead_id, certified)
-     VALUES (${sqlLiteral(id)}, ${sqlLiteral(name)}, 'owner@example.com', ${sqlLiteral(phone)}, 'TX', '909', ${sqlLiteral(id)},
-       ${sqlLiteral(userId)}, 'e2e-consent-order', ${Date.now()}, ${evidence})`,
-  );
+    ? {}
+    : {
+        optInAt: new Date(OPT_IN_AT),
+        optInUrl: "https://quotes.example.com/final-expense",
+        consentText: "tcpa-consent-v3: I agree to be called.",
+        ipAddress: "203.0.113.7",
+        trustedFormUrl: CERT_URL,
+        jornayaLeadId: LEAD_ID,
+        certified: true,
+      };
+  await createLead(e2eDb(), {
+    id,
+    name,
+    email: "owner@example.com",
+    phone,
+    state: "TX",
+    formFillTime: null,
+    dedupeKey: id,
+    soldToUserId: userId,
+    soldOrderId: "e2e-consent-order",
+    soldAt: new Date(),
+    ...evidence,
+  });
   return { id, phone };
 }
 
@@ -51,9 +65,8 @@ test.describe("the buyer's consent view", () => {
       newPage,
     }) => {
       const user = await createUser();
-      const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
-      soldLead(owner?.id ?? "", "Carla Consent");
-      soldLead(owner?.id ?? "", "Brad Bare", true);
+      await soldLead(user.id, "Carla Consent");
+      await soldLead(user.id, "Brad Bare", true);
       const page = await newPage({ viewport });
       await signIn(page, user.username, user.password, "/dashboard/my-leads");
 

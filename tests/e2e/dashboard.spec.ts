@@ -1,5 +1,7 @@
 import type { Page } from "@playwright/test";
-import { createUser, query } from "./database";
+import { and, eq } from "drizzle-orm";
+import { orders, users } from "../../worker/db/schema";
+import { createUser, e2eDb } from "./database";
 import { expect, signIn, test, url } from "./fixtures";
 import { payWith, toast } from "./pay";
 
@@ -199,10 +201,12 @@ test.describe("Buy Call Transfers and /transfer-checkout", () => {
     await expect(page).toHaveURL(/\/thank-you\?order=/);
     await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
 
-    const [order] = query<{ kind: string; status: string; total_cents: number }>(
-      `SELECT o.kind, o.status, o.total_cents FROM orders o JOIN users u ON u.id = o.user_id WHERE u.username = '${user.username}' AND o.status = 'paid'`,
-    );
-    expect(order).toEqual({ kind: "transfer", status: "paid", total_cents: 14_000 });
+    const [order] = await e2eDb()
+      .select({ kind: orders.kind, status: orders.status, totalCents: orders.totalCents })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(and(eq(users.username, user.username), eq(orders.status, "paid")));
+    expect(order).toEqual({ kind: "transfer", status: "paid", totalCents: 14_000 });
   });
 
   test("/transfer-checkout without a pending order sends the buyer back to the dashboard", async ({ page }) => {

@@ -8,13 +8,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { desc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { type NewUser, userRow } from "../../scripts/demo-data.ts";
-import { inlinedSql, statements } from "../../scripts/lib/drizzle-sql.ts";
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import * as schema from "../../worker/db/schema";
-import { users } from "../../worker/db/schema";
+import { outbox, users } from "../../worker/db/schema";
 import { type Database, startSequenceAt } from "../worker/factories/db";
+import { createBuyer, type TestUser, type UserOverrides } from "../worker/factories/users";
 import { d1StandIn } from "./d1-stand-in";
 import { setupValue } from "./fixtures";
 
@@ -35,14 +34,6 @@ function database(): DatabaseSync {
   return opened;
 }
 
-/** Runs one SQL statement against the server's D1 and answers its rows (none for a write). */
-export function query<Row>(sql: string): Row[] {
-  const statement = database().prepare(sql);
-  const unprepared = sql.trim().replace(/;$/, "").slice(statement.sourceSQL.trim().replace(/;$/, "").length);
-  if (unprepared.trim()) throw new Error(`query() runs one statement; this SQL has more: ${sql}`);
-  return statement.all().map((row) => ({ ...row }) as Row);
-}
-
 let handle: Database | undefined;
 
 /**
@@ -60,26 +51,38 @@ export function e2eDb(): Database {
 
 let created = 0;
 
-export async function createUser(overrides: Partial<NewUser> = {}): Promise<NewUser> {
+/**
+ * A buyer of this run (`e2e_…`, password "e2e-password-1", "Erin Example") through the factories' `createBuyer`;
+ * answers its row, with its id, and the plain password.
+ */
+export function createUser(overrides: UserOverrides = {}): Promise<TestUser> {
   created += 1;
   const tag = `${Date.now().toString(36)}${created}`;
-  const user: NewUser = {
+  return createBuyer(e2eDb(), {
     username: `e2e_${tag}`,
     password: "e2e-password-1",
     email: `e2e_${tag}@example.com`,
-    isAdmin: false,
     firstName: "Erin",
     lastName: "Example",
     ...overrides,
-  };
-  query(inlinedSql(statements.insert(users).values(await userRow(user))));
-  return user;
+  });
 }
 
-export function latestMailTo(email: string): { subject: string; text: string } | undefined {
-  return query<{ subject: string; text: string }>(
-    `SELECT subject, text FROM outbox WHERE "to" = ${sqlLiteral(email)} ORDER BY created_at DESC LIMIT 1`,
-  )[0];
+/** The id of the user named `username` (a demo account's, or one a journey signed up). */
+export async function userIdOf(username: string): Promise<string | undefined> {
+  const [row] = await e2eDb().select({ id: users.id }).from(users).where(eq(users.username, username));
+  return row?.id;
+}
+
+/** The latest mail to `email` in the local outbox. */
+export async function latestMailTo(email: string): Promise<{ subject: string; text: string } | undefined> {
+  const [mail] = await e2eDb()
+    .select({ subject: outbox.subject, text: outbox.text })
+    .from(outbox)
+    .where(eq(outbox.to, email))
+    .orderBy(desc(outbox.createdAt))
+    .limit(1);
+  return mail;
 }
 
 /**

@@ -4,8 +4,10 @@
  * home; the pages after payment fit the buyer; login says 'Login Successful' / 'Welcome back!'.
  */
 import type { Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
 import { DEMO_PARTNER } from "../../scripts/demo-transfers.ts";
-import { createUser, query } from "./database";
+import { orders, surveyResponses, users } from "../../worker/db/schema";
+import { createUser, e2eDb } from "./database";
 import { expect, hydrated, signIn, test, url } from "./fixtures";
 import { payWith, toast } from "./pay";
 
@@ -29,9 +31,11 @@ const TRANSFER_ORDER = {
 };
 
 const ordersOf = (username: string) =>
-  query<{ id: string; status: string }>(
-    `SELECT o.id, o.status FROM orders o JOIN users u ON u.id = o.user_id WHERE u.username = '${username}'`,
-  );
+  e2eDb()
+    .select({ id: orders.id, status: orders.status })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(users.username, username));
 
 test.describe("a saved survey is never a dead end", () => {
   test("refreshing /survey after step 2 resumes the saved survey where the buyer was, without 'Username is already taken'", async ({
@@ -76,10 +80,12 @@ test.describe("a saved survey is never a dead end", () => {
     await expect(toast(page, "Information Saved")).toBeVisible();
     await expect(page.getByText("Username is already taken")).toHaveCount(0);
     await expect(page.getByText("Step 3 of 3")).toBeVisible();
-    const saved = query<{ agency_name: string; surveys: number }>(
-      `SELECT u.agency_name, (SELECT COUNT(*) FROM survey_responses s WHERE s.user_id = u.id) AS surveys FROM users u WHERE u.username = 'dana${tag}'`,
-    );
-    expect(saved).toEqual([{ agency_name: "Writer Insurance Group", surveys: 1 }]);
+    const saved = await e2eDb()
+      .select({ id: users.id, agencyName: users.agencyName })
+      .from(users)
+      .where(eq(users.username, `dana${tag}`));
+    expect(saved.map(({ agencyName }) => ({ agencyName }))).toEqual([{ agencyName: "Writer Insurance Group" }]);
+    expect(await e2eDb().$count(surveyResponses, eq(surveyResponses.userId, saved[0]?.id ?? ""))).toBe(1);
   });
 
   test("My Orders offers 'Pay now' for the buyer's own pending order and pays that same order", async ({ page }) => {
@@ -97,7 +103,7 @@ test.describe("a saved survey is never a dead end", () => {
     await payWith(page, "4242 4242 4242 4242", "$70.00");
     await expect(page).toHaveURL(new RegExp(`/thank-you\\?order=${orderId}`));
     await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
-    expect(ordersOf(user.username)).toEqual([{ id: orderId, status: "paid" }]);
+    expect(await ordersOf(user.username)).toEqual([{ id: orderId, status: "paid" }]);
   });
 });
 

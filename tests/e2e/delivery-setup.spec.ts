@@ -4,8 +4,9 @@
  * existing account once its password is given.
  */
 import type { Page } from "@playwright/test";
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { createUser, linkPrintedFor, query } from "./database";
+import { eq } from "drizzle-orm";
+import { orderDelivery, orders } from "../../worker/db/schema";
+import { createUser, e2eDb, linkPrintedFor } from "./database";
 import { expect, test, url } from "./fixtures";
 
 /** A pricing-page order for 10 live transfers, paid without an account: answers the setup link's path. */
@@ -55,10 +56,12 @@ test.describe("the delivery-setup page", () => {
     await page.getByRole("button", { name: "Save and start deliveries" }).click();
     await expect(page.getByRole("heading", { name: "Deliveries are set up" })).toBeVisible();
     await expect(page.getByText(`You are signed in as setup_new_${tag}.`)).toBeVisible();
-    const [saved] = query<{ days: string | null }>(
-      `SELECT d.days FROM order_delivery d JOIN orders o ON o.id = d.order_id WHERE o.email = ${sqlLiteral(email)}`,
-    );
-    expect(JSON.parse(saved?.days ?? "null")).toEqual([0, 6]);
+    const [saved] = await e2eDb()
+      .select({ days: orderDelivery.days })
+      .from(orderDelivery)
+      .innerJoin(orders, eq(orders.id, orderDelivery.orderId))
+      .where(eq(orders.email, email));
+    expect(saved?.days ?? null).toEqual([0, 6]);
   });
 
   test("an existing account takes the order only with its password", async ({ page }) => {

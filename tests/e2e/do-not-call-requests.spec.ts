@@ -4,7 +4,9 @@
  * serious problem on the tab, its search result and its removal form, at 1280 and 390 px.
  */
 import type { Page } from "@playwright/test";
-import { query } from "./database";
+import { and, count, eq } from "drizzle-orm";
+import { doNotCallRemovals, suppressionLists, suppressionNumbers } from "../../worker/db/schema";
+import { e2eDb } from "./database";
 import { axeOf, expect, hydrated, test } from "./fixtures";
 
 test.use({ bypassCSP: true });
@@ -79,12 +81,17 @@ for (const viewport of VIEWPORTS) {
       await expect(table.getByRole("button", { name: `Remove ${formatted(phone)}` })).toHaveCount(0);
       found.push(...(await problems(adminPage, "after removal")));
 
-      const listed = query<{ n: number }>(
-        `SELECT count(*) AS n FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id
-         WHERE l.kind = 'internal_dnc' AND n.number = ${phone}`,
-      );
+      const db = e2eDb();
+      const listed = await db
+        .select({ n: count() })
+        .from(suppressionNumbers)
+        .innerJoin(suppressionLists, eq(suppressionLists.id, suppressionNumbers.listId))
+        .where(and(eq(suppressionLists.kind, "internal_dnc"), eq(suppressionNumbers.number, Number(phone))));
       expect(listed).toEqual([{ n: 0 }]);
-      const logged = query<{ reason: string }>(`SELECT reason FROM do_not_call_removals WHERE number = ${phone}`);
+      const logged = await db
+        .select({ reason: doNotCallRemovals.reason })
+        .from(doNotCallRemovals)
+        .where(eq(doNotCallRemovals.number, Number(phone)));
       expect(logged).toEqual([{ reason: "Asked by someone who does not own the number" }]);
       expect(found).toEqual([]);
     });

@@ -5,11 +5,12 @@
  * the transfer back and the return reads approved. Then axe and a 390-px pass over the three views.
  */
 import type { Page } from "@playwright/test";
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
+import { desc, eq } from "drizzle-orm";
 import { NOT_CHARGED_LABEL, TRANSFER_BUFFER_SECONDS } from "../../src/features/transfers/transfers";
+import { agedLeads, orderDelivery, systemPauses, transfers } from "../../worker/db/schema";
 import { createCredit } from "../worker/factories/balance";
 import { createLeads } from "../worker/factories/leads";
-import { createUser, e2eDb, query } from "./database";
+import { createUser, e2eDb } from "./database";
 import { axeOf, expect, hydrated, signIn, test, url } from "./fixtures";
 import { partnerPost } from "./partners";
 import { payWith, toast } from "./pay";
@@ -32,6 +33,24 @@ async function deliver(prospect: { firstName: string; lastName: string; phone: s
   });
   return id;
 }
+
+/** The order a transfer was routed to. */
+const orderOf = async (transferId: string) =>
+  (await e2eDb().select({ orderId: transfers.orderId }).from(transfers).where(eq(transfers.id, transferId)))[0]
+    ?.orderId;
+
+/** An order's pause and transfer number as routing reads them. */
+const deliveryOf = async (orderId: string) =>
+  (
+    await e2eDb()
+      .select({
+        paused: orderDelivery.paused,
+        pauseKind: orderDelivery.pauseKind,
+        transferPhone: orderDelivery.transferPhone,
+      })
+      .from(orderDelivery)
+      .where(eq(orderDelivery.orderId, orderId))
+  )[0];
 
 const progressOf = async (page: Page, orderId: string) => {
   const text = (await page.getByTestId(`tracker-order-${orderId}`).getByTestId("order-progress").textContent()) ?? "";
@@ -62,8 +81,7 @@ test.describe("lead tracker and returns", () => {
         TRANSFER_BUFFER_SECONDS + 60,
       );
     }
-    const [delivered] = query<{ order_id: string }>(`SELECT order_id FROM transfers WHERE id = '${ids[1]}'`);
-    const orderId = delivered?.order_id ?? "";
+    const orderId = (await orderOf(ids[1] ?? "")) ?? "";
     await deliver({ firstName: "Shortcall", lastName, phone: phone(7) }, TRANSFER_BUFFER_SECONDS - 30);
 
     const buyer = await newPage({ as: "buyer" });
@@ -96,12 +114,10 @@ test.describe("lead tracker and returns", () => {
     await card.getByRole("button", { name: "Pause deliveries" }).click();
     await card.getByText("Deliveries are paused.").waitFor();
     await card.getByText("Paused", { exact: true }).waitFor();
-    const [paused] = query<{ paused: number }>(`SELECT paused FROM order_delivery WHERE order_id = '${orderId}'`);
-    expect(paused?.paused).toBe(1);
+    expect((await deliveryOf(orderId))?.paused).toBe(true);
     await card.getByRole("button", { name: "Resume deliveries" }).click();
     await card.getByText("Deliveries resumed.").waitFor();
-    const [resumed] = query<{ paused: number }>(`SELECT paused FROM order_delivery WHERE order_id = '${orderId}'`);
-    expect(resumed?.paused).toBe(0);
+    expect((await deliveryOf(orderId))?.paused).toBe(false);
 
     // Return one billable transfer.
     await buyer.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Return a Lead" }).click();
@@ -150,16 +166,11 @@ test.describe("lead tracker and returns", () => {
       ids.push(String(routed.transferId));
       await partnerPost(`/transfers/${ids[n]}/events`, { type: "no-answer" });
     }
-    const orderOf = (id: string) =>
-      query<{ order_id: string }>(`SELECT order_id FROM transfers WHERE id = ${sqlLiteral(id)}`)[0]?.order_id;
-    const orderId = orderOf(ids[0] ?? "") ?? "";
-    expect(ids.map(orderOf)).toEqual([orderId, orderId, orderId]);
-    const delivery = () =>
-      query<{ paused: number; pause_kind: string | null; transfer_phone: string }>(
-        `SELECT paused, pause_kind, transfer_phone FROM order_delivery WHERE order_id = ${sqlLiteral(orderId)}`,
-      )[0];
-    const before = delivery();
-    expect(before).toMatchObject({ paused: 1, pause_kind: "no_answer" });
+    const orderId = (await orderOf(ids[0] ?? "")) ?? "";
+    expect(await Promise.all(ids.map(orderOf))).toEqual([orderId, orderId, orderId]);
+    const delivery = () => deliveryOf(orderId);
+    const before = await delivery();
+    expect(before).toMatchObject({ paused: true, pauseKind: "no_answer" });
 
     try {
       const buyer = await newPage({ as: "buyer" });
@@ -169,33 +180,42 @@ test.describe("lead tracker and returns", () => {
       await card.getByRole("button", { name: "Resume deliveries" }).click();
       // Resuming asks for the number first, the current one filled in.
       const field = card.getByLabel("Transfer number");
-      await expect(field).toHaveValue(before?.transfer_phone ?? "");
+      await expect(field).toHaveValue(before?.transferPhone ?? "");
       await expect(card).toContainText("Confirm the number transfers ring, or change it, to resume.");
       expect(await seriousViolations(buyer)).toEqual([]);
       await field.fill("555-01");
       await card.getByRole("button", { name: "Confirm and resume" }).click();
       await expect(card.getByRole("alert")).toHaveText("Enter the 10-digit US number transfers should ring");
-      expect(delivery()?.paused).toBe(1);
+      expect((await delivery())?.paused).toBe(true);
 
       await field.fill("(312) 555-0199");
       await card.getByRole("button", { name: "Confirm and resume" }).click();
       await card.getByText("Deliveries resumed.").waitFor();
       await expect(card.getByRole("button", { name: "Pause deliveries" })).toBeVisible();
-      expect(delivery()).toMatchObject({ paused: 0, pause_kind: null, transfer_phone: "3125550199" });
-      const [lift] = query<{ lifted_how: string }>(
-        `SELECT lifted_how FROM system_pauses WHERE order_id = ${sqlLiteral(orderId)} ORDER BY paused_at DESC LIMIT 1`,
-      );
-      expect(lift?.lifted_how).toBe("number_changed");
+      expect(await delivery()).toMatchObject({ paused: false, pauseKind: null, transferPhone: "3125550199" });
+      const [lift] = await e2eDb()
+        .select({ liftedHow: systemPauses.liftedHow })
+        .from(systemPauses)
+        .where(eq(systemPauses.orderId, orderId))
+        .orderBy(desc(systemPauses.pausedAt))
+        .limit(1);
+      expect(lift?.liftedHow).toBe("number_changed");
       // The next caller rings the new number.
       const next = await ping({ firstName: "Nextcaller", lastName, phone: `469${digits}9` });
       expect(next.phoneNumber).toBe("3125550199");
       await partnerPost(`/transfers/${String(next.transferId)}/events`, { type: "failed" });
     } finally {
       // Later tests expect the seeded number and a running order.
-      query(
-        `UPDATE order_delivery SET transfer_phone = ${sqlLiteral(before?.transfer_phone ?? "")}, paused = 0, pause_kind = NULL,
-           paused_reason = NULL, paused_at = NULL WHERE order_id = ${sqlLiteral(orderId)}`,
-      );
+      await e2eDb()
+        .update(orderDelivery)
+        .set({
+          transferPhone: before?.transferPhone ?? "",
+          paused: false,
+          pauseKind: null,
+          pausedReason: null,
+          pausedAt: null,
+        })
+        .where(eq(orderDelivery.orderId, orderId));
     }
   });
 
@@ -204,9 +224,8 @@ test.describe("lead tracker and returns", () => {
   }) => {
     test.setTimeout(180_000);
     const user = await createUser();
-    const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
     // A credit as an approved aged-lead return leaves it: one cent short of any lead's price, then a large one.
-    const credit = (cents: number) => createCredit(e2eDb(), owner?.id ?? "", cents);
+    const credit = (cents: number) => createCredit(e2eDb(), user.id, cents);
     await credit(100);
     // Two leads of a state of its own, listed as long ago: the aged-lead journeys of the other stream buy the
     // newest leads, never these, and this test buys only these (docs/decisions/0076).
@@ -239,10 +258,7 @@ test.describe("lead tracker and returns", () => {
     await ownLeads(1);
     await rows.first().getByRole("checkbox").click();
     await page.getByRole("button", { name: "Purchase Selected Leads" }).click();
-    const owned = () =>
-      query<{ n: number }>(
-        `SELECT count(*) AS n FROM aged_leads WHERE sold_to_user_id = ${sqlLiteral(owner?.id ?? "")}`,
-      )[0]?.n;
+    const owned = () => e2eDb().$count(agedLeads, eq(agedLeads.soldToUserId, user.id));
     await expect.poll(owned, { timeout: 15_000 }).toBe(2);
     await page.getByText("0 selected").waitFor();
     await expect(page.getByRole("dialog")).toHaveCount(0);

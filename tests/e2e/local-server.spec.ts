@@ -5,11 +5,13 @@
  * tests/e2e/database.ts reads the main server's.) Its server and state are its own, so it runs with the audits.
  */
 import { readFileSync } from "node:fs";
+import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { withLocalD1 } from "../../scripts/lib/local-d1.ts";
 import { type LocalServer, startLocalServer } from "../../scripts/local-server.ts";
 import { orders } from "../../worker/db/schema";
 import { BALANCE_INTENT_PREFIX } from "../../worker/features/orders/orders";
+import { d1StandIn } from "./d1-stand-in";
 import { openD1 } from "./database";
 import { expect, test } from "./fixtures";
 
@@ -47,7 +49,8 @@ test("the crons run on their schedule: a reservation that ran out unpaid is canc
   );
   const { persistTo, logFile } = server;
   const d1 = openD1(persistTo);
-  const status = () => ({ ...d1.prepare("SELECT status FROM orders WHERE id = ?").get(orderId) });
+  const db = drizzle(d1StandIn(d1) as unknown as Parameters<typeof drizzle>[0]);
+  const status = async () => (await db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)))[0];
   try {
     await expect.poll(status, { timeout: 60_000, intervals: [250] }).toEqual({ status: "cancelled" });
   } finally {

@@ -1,13 +1,11 @@
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
 import { createLeads } from "../worker/factories/leads";
-import { createUser, e2eDb, query } from "./database";
+import { createUser, e2eDb } from "./database";
 import { expect, test } from "./fixtures";
 
 test.describe("My Leads", () => {
   test("pages the buyer's purchased leads 50 at a time from the server", async ({ page }) => {
     test.setTimeout(90_000);
     const user = await createUser();
-    const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
     const tag = user.username;
     // 120 leads sold to this buyer, one purchase a second (lead 120 is the newest).
     await createLeads(e2eDb(), 120, (i) => ({
@@ -18,7 +16,7 @@ test.describe("My Leads", () => {
       state: "QM",
       formFillTime: new Date(1700000000000),
       dedupeKey: `${tag}|${i + 1}`,
-      soldToUserId: owner?.id ?? "",
+      soldToUserId: user.id,
       soldOrderId: "e2e",
       soldAt: new Date(1800000000000 + (i + 1) * 1000),
     }));

@@ -1,5 +1,8 @@
 import type { Page } from "@playwright/test";
-import { createUser, query } from "./database";
+import { eq } from "drizzle-orm";
+import { orders, surveyResponses, users } from "../../worker/db/schema";
+import { createLeads } from "../worker/factories/leads";
+import { createUser, e2eDb, userIdOf } from "./database";
 import { expect, test } from "./fixtures";
 import { payWith, toast } from "./pay";
 
@@ -33,15 +36,26 @@ async function fillRingcloudAgency(page: Page, tag: string, state: string, confi
 }
 
 /** `count` listed leads 75 days old (band 60-90, product rule 5), for an aged-lead bundle to take. */
-function seedLeadsOf60To90Days(count: number, tag: string) {
-  query(
-    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
-     INSERT INTO aged_leads (id, name, email, phone, state, area_code, form_fill_time, dedupe_key)
-     SELECT 'bundle-${tag}-' || i, 'Bundle Lead ' || i, 'bundle' || i || '@example.com',
-            '808' || printf('%07d', abs(random()) % 10000000), 'TX', '808',
-            unixepoch('now') * 1000 - 75 * 86400000 - i * 1000, 'bundle-${tag}|' || i
-     FROM n`,
-  );
+async function seedLeadsOf60To90Days(count: number, tag: string) {
+  const now = Date.now();
+  await createLeads(e2eDb(), count, (i) => ({
+    id: `bundle-${tag}-${i + 1}`,
+    name: `Bundle Lead ${i + 1}`,
+    email: `bundle${i + 1}@example.com`,
+    phone: `808${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`,
+    state: "TX",
+    formFillTime: new Date(now - 75 * 86_400_000 - (i + 1) * 1000),
+    dedupeKey: `bundle-${tag}|${i + 1}`,
+  }));
+}
+
+/** The orders of the user named `username` (a journey's new account). */
+function ordersOf(username: string) {
+  return e2eDb()
+    .select({ status: orders.status, kind: orders.kind, totalCents: orders.totalCents, details: orders.details })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(users.username, username));
 }
 
 test.describe("/survey", () => {
@@ -86,7 +100,7 @@ test.describe("/survey", () => {
     await page.getByRole("button", { name: "Continue to Payment" }).click();
     await expect(page.getByText(/^Only \d+ leads? of 60-90 days (is|are) available$/)).toBeVisible();
     await expect(page.getByText("Step 2 of 3")).toBeVisible();
-    seedLeadsOf60To90Days(20, tag);
+    await seedLeadsOf60To90Days(20, tag);
     await page.getByLabel("Number of leads").fill("20");
     await expect(page.getByText("$60.00")).toBeVisible();
     await page.getByRole("button", { name: "Continue to Payment" }).click();
@@ -102,11 +116,9 @@ test.describe("/survey", () => {
     await page.getByRole("button", { name: "Login" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
 
-    const [order] = query<{ status: string; kind: string; total_cents: number; details: string }>(
-      `SELECT o.status, o.kind, o.total_cents, o.details FROM orders o JOIN users u ON u.id = o.user_id WHERE u.username = 'dana${tag}'`,
-    );
-    expect(order).toMatchObject({ status: "paid", kind: "survey", total_cents: 6000 });
-    expect(JSON.parse(order?.details ?? "{}")).toMatchObject({ agencyName: "Writer Insurance", ageRange: "60-90" });
+    const [order] = await ordersOf(`dana${tag}`);
+    expect(order).toMatchObject({ status: "paid", kind: "survey", totalCents: 6000 });
+    expect(order?.details ?? {}).toMatchObject({ agencyName: "Writer Insurance", ageRange: "60-90" });
     // The bundle's 20 leads are in My Leads at once.
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Leads" }).click();
     await expect(page.getByText("20 leads · page 1 of 1")).toBeVisible();
@@ -144,21 +156,22 @@ test.describe("/survey", () => {
     await payWith(page, "4242 4242 4242 4242", "$60.00");
     await expect(page).toHaveURL(/\/login\?payment_intent=/);
 
-    const surveys = query<{ answers: string; users: number }>(
-      `SELECT s.answers, (SELECT count(*) FROM users WHERE username = 'dana${tag}') AS users
-       FROM survey_responses s JOIN users u ON u.id = s.user_id WHERE u.username = 'dana${tag}'`,
-    );
+    const db = e2eDb();
+    const surveys = await db
+      .select({ answers: surveyResponses.answers })
+      .from(surveyResponses)
+      .innerJoin(users, eq(users.id, surveyResponses.userId))
+      .where(eq(users.username, `dana${tag}`));
     expect(surveys).toHaveLength(1);
-    expect(surveys[0]?.users).toBe(1);
-    expect(JSON.parse(surveys[0]?.answers ?? "{}")).toMatchObject({
+    expect(await db.$count(users, eq(users.username, `dana${tag}`))).toBe(1);
+    expect(surveys[0]?.answers ?? {}).toMatchObject({
       leadType: "Call-Backs",
       agencyName: "Writer & Sons",
     });
-    const orders = query<{ status: string; total_cents: number }>(
-      `SELECT o.status, o.total_cents FROM orders o JOIN users u ON u.id = o.user_id
-       WHERE u.username = 'dana${tag}' AND o.status = 'paid'`,
-    );
-    expect(orders).toEqual([{ status: "paid", total_cents: 6000 }]);
+    const paid = (await ordersOf(`dana${tag}`)).filter((order) => order.status === "paid");
+    expect(paid.map(({ status, totalCents }) => ({ status, totalCents }))).toEqual([
+      { status: "paid", totalCents: 6000 },
+    ]);
   });
 
   test("a lead type chosen after Aged Leads still continues to payment: the age choice it hid is not asked", async ({
@@ -238,7 +251,7 @@ test.describe("/survey", () => {
     await page.getByRole("button", { name: "Continue to Payment" }).click();
     await expect(page.getByText("This password is too common. Please choose another.")).toBeVisible();
     await expect(page.getByText("Step 1 of 3")).toBeVisible();
-    expect(query(`SELECT id FROM users WHERE username = 'dana${tag}'`)).toEqual([]);
+    expect(await userIdOf(`dana${tag}`)).toBeUndefined();
   });
 });
 
@@ -342,11 +355,9 @@ test.describe("/ringcloud", () => {
     await page.getByRole("button", { name: "Complete Purchase" }).click();
     await payWith(page, "4242 4242 4242 4242", "$180.00");
     await expect(page).toHaveURL(/\/thank-you\?order=/);
-    expect(query<{ n: number }>(`SELECT count(*) AS n FROM users WHERE username = 'rob${tag}'`)).toEqual([{ n: 1 }]);
-    const paid = query<{ total_cents: number }>(
-      `SELECT o.total_cents FROM orders o JOIN users u ON u.id = o.user_id WHERE u.username = 'rob${tag}' AND o.status = 'paid'`,
-    );
-    expect(paid).toEqual([{ total_cents: 18000 }]);
+    expect(await e2eDb().$count(users, eq(users.username, `rob${tag}`))).toBe(1);
+    const paid = (await ordersOf(`rob${tag}`)).filter((order) => order.status === "paid");
+    expect(paid.map(({ totalCents }) => ({ totalCents }))).toEqual([{ totalCents: 18000 }]);
   });
 
   test("the checkout waits for package details when the query is incomplete", async ({ page }) => {

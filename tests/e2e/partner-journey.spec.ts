@@ -4,7 +4,9 @@
  * shows the order's delivered counts.
  */
 import { execFileSync } from "node:child_process";
-import { linkPrintedFor, query } from "./database";
+import { and, eq, inArray, ne } from "drizzle-orm";
+import { orderDelivery } from "../../worker/db/schema";
+import { e2eDb, linkPrintedFor } from "./database";
 import { expect, setupValue, test, url } from "./fixtures";
 import { fillApplication } from "./partners";
 import { toast } from "./pay";
@@ -81,12 +83,17 @@ test.describe("partner journey", () => {
     await expect(row).toContainText("0 delivered · 10 remaining");
 
     // Only this order is open to routing while the dialer runs, so every routed call goes to it.
-    const others = query<{ order_id: string }>(
-      `SELECT order_id FROM order_delivery WHERE paused = 0 AND order_id <> '${orderId}'`,
-    ).map((o) => `'${o.order_id}'`);
-    const setPaused = (paused: 0 | 1) =>
-      others.length && query(`UPDATE order_delivery SET paused = ${paused} WHERE order_id IN (${others.join(",")})`);
-    setPaused(1);
+    const db = e2eDb();
+    const others = (
+      await db
+        .select({ orderId: orderDelivery.orderId })
+        .from(orderDelivery)
+        .where(and(eq(orderDelivery.paused, false), ne(orderDelivery.orderId, orderId)))
+    ).map((o) => o.orderId);
+    const setPaused = async (paused: boolean) => {
+      if (others.length) await db.update(orderDelivery).set({ paused }).where(inArray(orderDelivery.orderId, others));
+    };
+    await setPaused(true);
     let output: string;
     try {
       output = execFileSync(
@@ -108,18 +115,19 @@ test.describe("partner journey", () => {
         { encoding: "utf8", timeout: 60_000 },
       );
     } finally {
-      setPaused(0);
+      await setPaused(false);
     }
     expect(output).toContain("routed to 5553034040");
 
-    const [counts] = query<{ transfers_billable: number; transfers_not_charged: number }>(
-      `SELECT transfers_billable, transfers_not_charged FROM order_delivery WHERE order_id = '${orderId}'`,
-    );
-    expect((counts?.transfers_billable ?? 0) + (counts?.transfers_not_charged ?? 0)).toBeGreaterThan(0);
+    const [counts] = await db
+      .select({ billable: orderDelivery.transfersBillable, notCharged: orderDelivery.transfersNotCharged })
+      .from(orderDelivery)
+      .where(eq(orderDelivery.orderId, orderId));
+    expect((counts?.billable ?? 0) + (counts?.notCharged ?? 0)).toBeGreaterThan(0);
     await admin.reload();
-    const delivered = counts?.transfers_billable ?? 0;
+    const delivered = counts?.billable ?? 0;
     await expect(row).toContainText(`${delivered} delivered · ${10 - delivered} remaining`);
-    await expect(row).toContainText(`${counts?.transfers_not_charged ?? 0} not charged`);
+    await expect(row).toContainText(`${counts?.notCharged ?? 0} not charged`);
 
     await partner.reload();
     await expect(partner.getByRole("heading", { name: "Your transfers" })).toBeVisible();

@@ -7,7 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { query } from "./database";
+import { eq } from "drizzle-orm";
+import { orders } from "../../worker/db/schema";
+import { e2eDb } from "./database";
 import { expect, test } from "./fixtures";
 import { briefToast, toast } from "./pay";
 
@@ -61,8 +63,8 @@ async function openPaymentElement(page: Page): Promise<{ orderId: string; client
   return payment;
 }
 
-const orderStatus = (orderId: string) =>
-  query<{ status: string }>(`SELECT status FROM orders WHERE id = '${orderId.replaceAll("'", "''")}'`)[0]?.status;
+const orderStatus = async (orderId: string) =>
+  (await e2eDb().select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)))[0]?.status;
 
 test.describe("Stripe's Payment Element (local Stripe.js stand-in)", () => {
   test("mounts through Elements with the payment's client secret and pays", async ({ page }) => {
@@ -82,7 +84,7 @@ test.describe("Stripe's Payment Element (local Stripe.js stand-in)", () => {
       /\/onboarding-success\?order=[^&]+&payment_intent=[^&]+&payment_intent_client_secret=/,
     );
     await expect(page.getByText("Payment received")).toBeVisible();
-    expect(orderStatus(orderId)).toBe("paid");
+    expect(await orderStatus(orderId)).toBe("paid");
     expect(run.stripeJs.length).toBeGreaterThan(0);
     expect(run.outside.every((url) => run.stripeJs.includes(url))).toBe(true);
     expect(run.problems).toEqual([]);
@@ -95,7 +97,7 @@ test.describe("Stripe's Payment Element (local Stripe.js stand-in)", () => {
     await page.getByRole("button", { name: "Complete Payment - $975.00" }).click();
     await expect(toast(page, "Payment Failed")).toContainText("Your card was declined.");
     await expect(page).toHaveURL(/\/checkout$/);
-    expect(orderStatus(orderId)).toBe("pending");
+    expect(await orderStatus(orderId)).toBe("pending");
     // The form is there again for another card.
     await expect(page.getByRole("button", { name: "Complete Payment - $975.00" })).toBeEnabled();
     expect(run.outside.every((url) => run.stripeJs.includes(url))).toBe(true);
@@ -114,7 +116,7 @@ test.describe("Stripe's Payment Element (local Stripe.js stand-in)", () => {
       ),
     );
     await expect(page.getByText("Payment received")).toBeVisible();
-    expect(orderStatus(orderId)).toBe("paid");
+    expect(await orderStatus(orderId)).toBe("paid");
     expect(run.outside.every((url) => run.stripeJs.includes(url))).toBe(true);
     expect(run.problems).toEqual([]);
   });

@@ -6,8 +6,12 @@
  * buyer sees the revocation (docs/decisions/0082).
  */
 import type { Page } from "@playwright/test";
-import { sqlLiteral } from "../../scripts/lib/sql.ts";
-import { createUser, query } from "./database";
+import { and, asc, count, eq } from "drizzle-orm";
+import { partners, suppressionLists, suppressionNumbers, suppressionRevocations } from "../../worker/db/schema";
+import { createLead } from "../worker/factories/leads";
+import { createAgedLeadOrder, createOrder } from "../worker/factories/orders";
+import { createTransfer } from "../worker/factories/transfers";
+import { createUser, e2eDb } from "./database";
 import { expect, signIn, test } from "./fixtures";
 
 const file = (name: string, text: string) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) });
@@ -30,10 +34,10 @@ async function openTab(page: Page) {
 }
 
 /** How many lists and numbers the shop holds (one look at the database). */
-const stored = () =>
-  query<{ lists: number; numbers: number }>(
-    "SELECT (SELECT count(*) FROM suppression_lists) AS lists, (SELECT count(*) FROM suppression_numbers) AS numbers",
-  )[0];
+const stored = async () => ({
+  lists: await e2eDb().$count(suppressionLists),
+  numbers: await e2eDb().$count(suppressionNumbers),
+});
 
 async function fillNewList(page: Page, name: string, refreshedOn?: string) {
   await page.getByLabel("List", { exact: true }).selectOption("new");
@@ -63,9 +67,11 @@ test.describe("admin: Do Not Call lists", () => {
     const row = page.getByRole("row", { name: new RegExp(name) });
     await expect(row).toContainText("45,000");
     await expect(row).toContainText("Fresh until");
-    const held = query<{ n: number }>(
-      `SELECT count(*) AS n FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id WHERE l.name = ${sqlLiteral(name)}`,
-    );
+    const held = await e2eDb()
+      .select({ n: count() })
+      .from(suppressionNumbers)
+      .innerJoin(suppressionLists, eq(suppressionLists.id, suppressionNumbers.listId))
+      .where(eq(suppressionLists.name, name));
     expect(held[0]?.n).toBe(45_000);
   });
 
@@ -84,7 +90,7 @@ test.describe("admin: Do Not Call lists", () => {
   for (const [what, name, text, message] of badFiles) {
     test(`refuses ${what} with a clear message, changing nothing`, async ({ adminPage: page }) => {
       await openTab(page);
-      const before = stored();
+      const before = await stored();
       await fillNewList(page, `Bad ${name}`);
       await page.getByLabel("File", { exact: true }).setInputFiles(file(name, text));
       await page.getByRole("button", { name: "Upload list" }).click();
@@ -92,7 +98,7 @@ test.describe("admin: Do Not Call lists", () => {
       await expect(alert).toBeVisible();
       await expect(alert).toContainText(message);
       await expect(alert).toContainText("Nothing was changed");
-      expect(stored()).toEqual(before);
+      expect(await stored()).toEqual(before);
       await page.getByRole("button", { name: "Choose another file" }).click();
       await expect(page.getByRole("button", { name: "Upload list" })).toBeVisible();
     });
@@ -100,7 +106,7 @@ test.describe("admin: Do Not Call lists", () => {
 
   test("shows the rejected lines of a mostly good file and loads nothing until asked", async ({ adminPage: page }) => {
     await openTab(page);
-    const before = stored();
+    const before = await stored();
     const good = numbers(3);
     await fillNewList(page, `Mixed ${Date.now()}`);
     const text = `${good[0]}\n=SUM(A1:A9)\n${good[1]}\n+44 20 7946 0958\n${good[2]}\n`;
@@ -111,7 +117,7 @@ test.describe("admin: Do Not Call lists", () => {
     await expect(rejected).toContainText("spreadsheet formula");
     await expect(rejected).toContainText("Not a US number");
     await page.getByRole("button", { name: "Cancel" }).click();
-    expect(stored()).toEqual(before);
+    expect(await stored()).toEqual(before);
   });
 
   test("flags a list refreshed more than 31 days ago", async ({ adminPage: page }) => {
@@ -142,9 +148,11 @@ test.describe("/do-not-call", () => {
     await page.getByLabel("Reason (optional)").fill("Please stop");
     await page.getByRole("button", { name: "Stop calling this number" }).click();
     await expect(page.getByTestId("do-not-call-confirmation")).toContainText("is on our Do Not Call list");
-    const held = query<{ kind: string }>(
-      `SELECT l.kind FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id WHERE n.number = ${number}`,
-    );
+    const held = await e2eDb()
+      .select({ kind: suppressionLists.kind })
+      .from(suppressionNumbers)
+      .innerJoin(suppressionLists, eq(suppressionLists.id, suppressionNumbers.listId))
+      .where(eq(suppressionNumbers.number, number ?? 0));
     expect(held).toEqual([{ kind: "internal_dnc" }]);
   });
 
@@ -160,9 +168,7 @@ test.describe("/do-not-call", () => {
       await page.getByLabel("Phone number").fill(String(number));
       await page.getByRole("button", { name: "Stop calling this number" }).click();
       await expect(page.getByTestId("do-not-call-confirmation")).toContainText("is on our Do Not Call list");
-      expect(query<{ n: number }>(`SELECT count(*) AS n FROM suppression_numbers WHERE number = ${number}`)[0]?.n).toBe(
-        1,
-      );
+      expect(await e2eDb().$count(suppressionNumbers, eq(suppressionNumbers.number, number ?? 0))).toBe(1);
     });
   });
 });
@@ -172,14 +178,21 @@ test.describe("buyer: My Do Not Call list and flags after purchase", () => {
     page,
   }) => {
     test.setTimeout(90_000);
+    const db = e2eDb();
     const user = await createUser();
-    const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
     const [bought] = numbers(1);
-    query(
-      `INSERT INTO aged_leads (id, name, email, phone, state, area_code, form_fill_time, dedupe_key, sold_to_user_id, sold_order_id, sold_at)
-       VALUES (${sqlLiteral(`${user.username}-1`)}, 'Flagged Lead', 'f@example.com', '${bought}', 'QM', '${String(bought).slice(0, 3)}',
-               1700000000000, ${sqlLiteral(`${user.username}|1`)}, ${sqlLiteral(owner?.id ?? "")}, 'e2e', ${Date.now() - 86_400_000})`,
-    );
+    await createLead(db, {
+      id: `${user.username}-1`,
+      name: "Flagged Lead",
+      email: "f@example.com",
+      phone: String(bought),
+      state: "QM",
+      formFillTime: new Date(1700000000000),
+      dedupeKey: `${user.username}|1`,
+      soldToUserId: user.id,
+      soldOrderId: "e2e",
+      soldAt: new Date(Date.now() - 86_400_000),
+    });
     await page.goto("/login?next=%2Fdashboard%3Fview%3Ddo-not-call-list");
     await page.getByLabel("Username").fill(user.username);
     await page.getByLabel("Password", { exact: true }).fill(user.password);
@@ -202,11 +215,12 @@ test.describe("buyer: My Do Not Call list and flags after purchase", () => {
     await expect(flag).toHaveText(`Added to Do Not Call on ${new Date().toISOString().slice(0, 10)}`);
 
     // A paid order that left out two leads of the private list says so in My Orders (never before payment).
-    query(
-      `INSERT INTO orders (id, kind, quantity, unit_price_cents, total_cents, user_id, details, payment_intent_id, status, paid_at)
-       VALUES (${sqlLiteral(`${user.username}-order`)}, 'aged-leads', 1, 500, 500, ${sqlLiteral(owner?.id ?? "")},
-               '{"notChargedLeadIds":["a","b"],"notChargedCents":1000}', ${sqlLiteral(`pi_e2e_${user.username}`)}, 'paid', ${Date.now()})`,
-    );
+    await createAgedLeadOrder(db, {
+      id: `${user.username}-order`,
+      userId: user.id,
+      details: { notChargedLeadIds: ["a", "b"], notChargedCents: 1000 },
+      paymentIntentId: `pi_e2e_${user.username}`,
+    });
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "My Orders" }).click();
     await expect(page.getByTestId("order-not-charged")).toHaveText(
       "2 leads were on your Do Not Call list and were not charged.",
@@ -216,36 +230,43 @@ test.describe("buyer: My Do Not Call list and flags after purchase", () => {
   test("a buyer sees a revocation flag: a billed transfer whose number reached Do Not Call, in the Lead Tracker", async ({
     page,
   }) => {
+    const db = e2eDb();
     const user = await createUser();
-    const [owner] = query<{ id: string }>(`SELECT id FROM users WHERE username = ${sqlLiteral(user.username)}`);
-    const [partner] = query<{ id: string }>("SELECT id FROM partners ORDER BY created_at LIMIT 1");
-    const buyerId = sqlLiteral(owner?.id ?? "");
+    const [partner] = await db.select({ id: partners.id }).from(partners).orderBy(asc(partners.createdAt)).limit(1);
     const orderId = `${user.username}-transfers`;
     const transferId = `${user.username}-call`;
     const [number] = numbers(1);
     const routedAt = Date.now() - 86_400_000;
-    const day = new Date(routedAt).toISOString().slice(0, 10);
-    query(
-      `INSERT INTO orders (id, kind, quantity, unit_price_cents, total_cents, user_id, details, payment_intent_id, status, paid_at)
-       VALUES (${sqlLiteral(orderId)}, 'transfer', 5, 5000, 25000, ${buyerId}, '{}', ${sqlLiteral(`pi_e2e_${orderId}`)}, 'paid', ${routedAt})`,
-    );
-    query(
-      `INSERT INTO transfers (id, partner_id, order_id, buyer_user_id, buyer_key, first_name, last_name, phone, state, opt_in_at,
-         opt_in_url, transfer_phone, status, routed_at, expires_at, connected_at, ended_at, duration_seconds, billable,
-         buyer_local_day, partner_local_day)
-       VALUES (${sqlLiteral(transferId)}, ${sqlLiteral(partner?.id ?? "")}, ${sqlLiteral(orderId)}, ${buyerId}, ${buyerId},
-         'Revoked', 'Caller', '${number}', 'TX', ${routedAt - 60_000}, 'https://example.com/quote', '2145559000', 'completed',
-         ${routedAt}, ${routedAt}, ${routedAt + 5000}, ${routedAt + 305_000}, 300, 1, '${day}', '${day}')`,
-    );
+    await createOrder(db, {
+      id: orderId,
+      userId: user.id,
+      quantity: 5,
+      unitPriceCents: 5000,
+      details: {},
+      paymentIntentId: `pi_e2e_${orderId}`,
+      paidAt: new Date(routedAt),
+    });
+    // Completed, billable, five minutes, from Texas (the factory's call), on the number the test lists.
+    await createTransfer(db, {
+      id: transferId,
+      partnerId: partner?.id ?? "",
+      orderId,
+      buyerUserId: user.id,
+      firstName: "Revoked",
+      lastName: "Caller",
+      phone: String(number),
+      routedAt: new Date(routedAt),
+    });
 
     const request = await page.request.post("/api/do-not-call", { data: { phone: String(number) } });
     expect(request.status()).toBe(200);
     // Written with the listing: the buyer's webhook and digest are told from this row.
     expect(
-      query<{ item_type: string }>(
-        `SELECT item_type FROM suppression_revocations WHERE item_id = ${sqlLiteral(transferId)} AND user_id = ${buyerId}`,
-      ),
-    ).toEqual([{ item_type: "transfer" }]);
+      await db
+        .select({ itemType: suppressionRevocations.itemType })
+        .from(suppressionRevocations)
+        .where(and(eq(suppressionRevocations.itemId, transferId), eq(suppressionRevocations.userId, user.id))),
+    ).toEqual([{ itemType: "transfer" }]);
 
     await signIn(page, user.username, user.password, "/dashboard/lead-tracker");
     await expect(page.getByRole("heading", { name: "Lead Tracker" })).toBeVisible();

@@ -1,8 +1,11 @@
 import { env } from "cloudflare:workers";
+import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { BulkLeadRow } from "../../src/domain/csv-mapping";
 import type { ImportStatus } from "../../src/domain/schemas/admin-leads";
+import { agedLeads, importBatches, importRejections } from "../../worker/db/schema";
 import type { ImportBatchMessage } from "../../worker/services/imports";
+import { testDb } from "./factories";
 import { bulkRow, callApi, deliverToQueue, expectAdminOnly, signedIn, uniquePhones } from "./helpers";
 
 const DAY = 86_400_000;
@@ -180,10 +183,7 @@ describe("bulk import (product rule 15)", () => {
     expect(redelivered.explicitAcks).toHaveLength(1);
     const final = await status(first.importId, cookie);
     expect(final).toMatchObject({ rowsReceived: 2, rowsInserted: 2, rowsDuplicate: 0, batchesReceived: 1, done: true });
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE import_id = ?")
-      .bind(first.importId)
-      .first<{ n: number }>();
-    expect(rows?.n).toBe(2);
+    expect(await testDb().$count(agedLeads, eq(agedLeads.importId, first.importId))).toBe(2);
   });
 
   it("retries a failing batch and reports its rows when it keeps failing", async () => {
@@ -200,7 +200,8 @@ describe("bulk import (product rule 15)", () => {
     expect(early.retryMessages).toHaveLength(1);
     // The stored rows are unreadable, so the final report cannot name them: restore them first.
     await env.DOCUMENTS.put(`imports/${upload.importId}/1.json`, JSON.stringify([{ rowNumber: 2 }, { rowNumber: 3 }]));
-    await env.DB.prepare("UPDATE import_batches SET row_count = 2 WHERE import_id = ?").bind(upload.importId).run();
+    await testDb().update(importBatches).set({ rowCount: 2 }).where(eq(importBatches.importId, upload.importId));
+    // raw SQL: a trigger that fails the batch's inserts, the failure under test
     await env.DB.exec(
       `CREATE TRIGGER IF NOT EXISTS fail_import_insert BEFORE INSERT ON aged_leads WHEN NEW.import_id = '${upload.importId}' BEGIN SELECT RAISE(ABORT, 'disk full'); END;`,
     );
@@ -273,14 +274,14 @@ describe("one lead rule for the single form and CSV rows", () => {
     });
     const { importId } = await upload.json<{ importId: string }>();
     await deliver([{ kind: "import-batch", importId, batchNumber: 1 }]);
-    const stored = await env.DB.prepare(
-      "SELECT name, area_code, price_cents FROM aged_leads WHERE phone = ? ORDER BY name",
-    )
-      .bind(formatted)
-      .all<{ name: string; area_code: string; price_cents: number }>();
-    expect(stored.results).toEqual([
-      { name: "Csv", area_code: digits.slice(0, 3), price_cents: 450 },
-      { name: "Form", area_code: digits.slice(0, 3), price_cents: 450 },
+    const stored = await testDb()
+      .select({ name: agedLeads.name, areaCode: agedLeads.areaCode, priceCents: agedLeads.priceCents })
+      .from(agedLeads)
+      .where(eq(agedLeads.phone, formatted))
+      .orderBy(asc(agedLeads.name));
+    expect(stored).toEqual([
+      { name: "Csv", areaCode: digits.slice(0, 3), priceCents: 450 },
+      { name: "Form", areaCode: digits.slice(0, 3), priceCents: 450 },
     ]);
   });
 });
@@ -291,9 +292,10 @@ describe("GET /api/imports/:id/report.csv", () => {
     const upload = await callApi("/api/bulk-upload-aged-leads", { json: { leads: [row({ name: "" })] }, cookie });
     const { importId } = await upload.json<{ importId: string }>();
     // A reason is the shop's own text; one written straight into D1 stands for any that starts with '='.
-    await env.DB.prepare("UPDATE import_rejections SET reason = ? WHERE import_id = ?")
-      .bind('=HYPERLINK("http://evil.example","x")', importId)
-      .run();
+    await testDb()
+      .update(importRejections)
+      .set({ reason: '=HYPERLINK("http://evil.example","x")' })
+      .where(eq(importRejections.importId, importId));
     const text = await (await callApi(`/api/imports/${importId}/report.csv`, { cookie })).text();
     expect(text.split("\r\n")).toEqual([
       "Row,Outcome,Reason",

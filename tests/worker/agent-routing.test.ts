@@ -2,10 +2,13 @@
  * Routing rings an order's agents (docs/decisions/0072): a licensed agent within its own hours, switched
  * on and not on a call, the least recently used first; an order whose agents are all busy is passed over.
  */
+
 import { env } from "cloudflare:workers";
+import { count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { pingSchema } from "../../src/features/transfers/schemas/partner-api";
 import { CONNECTED_HOLD_SECONDS } from "../../src/features/transfers/transfers";
+import { transfers } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
 import { createAgent, createTransfer, testDb } from "./factories";
@@ -27,10 +30,13 @@ const route = (partner: Partner, now: number, phone?: string) =>
   routeTransfer(createDeps(env, now), partner.owner, input(phone));
 const noRoute = async (promise: Promise<unknown>, reason: string) =>
   expect(promise).rejects.toMatchObject({ name: "ConflictError", details: { reason } });
-const stored = (id: string) =>
-  env.DB.prepare("SELECT order_id, agent_id, transfer_phone FROM transfers WHERE id = ?")
-    .bind(id)
-    .first<{ order_id: string; agent_id: string | null; transfer_phone: string }>();
+const stored = async (id: string) => {
+  const [row] = await testDb()
+    .select({ orderId: transfers.orderId, agentId: transfers.agentId, transferPhone: transfers.transferPhone })
+    .from(transfers)
+    .where(eq(transfers.id, id));
+  return row && { order_id: row.orderId, agent_id: row.agentId, transfer_phone: row.transferPhone };
+};
 /** Two open orders: `first` paid a day before `second`, so routing tries `first` first. */
 async function twoOrders(options: { quantity?: number; perDayCap?: number } = {}) {
   const first = await createOpenOrder({ ...options, paidAt: chicago(10) - 2 * 86_400_000 });
@@ -172,13 +178,13 @@ describe("agents under load", () => {
     for (const result of results) {
       if (result.status === "rejected") expect(result.reason).toMatchObject({ details: { reason: "caps_reached" } });
     }
-    const rows = await env.DB.prepare(
-      "SELECT agent_id, count(*) AS n FROM transfers WHERE order_id = ? GROUP BY agent_id",
-    )
-      .bind(order.id)
-      .all<{ agent_id: string; n: number }>();
-    expect(rows.results.map((row) => row.n)).toEqual([1, 1, 1, 1, 1]);
-    expect(rows.results.map((row) => row.agent_id).sort()).toEqual(agents.map((agent) => agent.id).sort());
+    const rows = await testDb()
+      .select({ agentId: transfers.agentId, n: count() })
+      .from(transfers)
+      .where(eq(transfers.orderId, order.id))
+      .groupBy(transfers.agentId);
+    expect(rows.map((row) => row.n)).toEqual([1, 1, 1, 1, 1]);
+    expect(rows.map((row) => row.agentId).sort()).toEqual(agents.map((agent) => agent.id).sort());
     expect(new Set(routed.map((answer) => answer.phoneNumber)).size).toBe(5);
   });
 
@@ -188,6 +194,7 @@ describe("agents under load", () => {
     const agents = await Promise.all(Array.from({ length: 4 }, () => createAgent(testDb(), order.id)));
     const count = new Map<string, number>(agents.map((agent) => [agent.transferPhone, 0]));
     let previous: string | undefined;
+    const db = testDb();
     for (let ping = 0; ping < 1000; ping++) {
       const now = chicago(10) + ping * 1000;
       const answer = await route(partner, now, `312555${String(ping).padStart(4, "0")}`);
@@ -195,9 +202,10 @@ describe("agents under load", () => {
       // Each call ends just after the next ping was routed (as a completed event leaves it), so one agent
       // is always on a call when a ping comes.
       if (previous) {
-        await env.DB.prepare("UPDATE transfers SET status = 'completed', ended_at = ? WHERE id = ?")
-          .bind(now, previous)
-          .run();
+        await db
+          .update(transfers)
+          .set({ status: "completed", endedAt: new Date(now) })
+          .where(eq(transfers.id, previous));
       }
       previous = answer.transferId;
     }

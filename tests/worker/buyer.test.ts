@@ -1,6 +1,8 @@
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { agedLeads, orders } from "../../worker/db/schema";
 import { createLead, createLeads, testDb } from "./factories";
+import { endLeadHold } from "./factories/state";
 import { callApi, expectSignedInOnly, signedIn } from "./helpers";
 import { payWithCard } from "./payment-fixtures";
 
@@ -104,8 +106,11 @@ describe("POST /api/bulk-purchase-leads", () => {
     ).items;
     expect(mine.map((lead) => lead.id).sort()).toEqual([young.id, old.id, custom.id].sort());
     expect(mine[0]).toMatchObject({ email: "mary@example.com", phone: expect.stringMatching(/^\d{10}$/) });
-    const sold = await env.DB.prepare("SELECT sold_to_user_id FROM aged_leads WHERE id = ?").bind(young.id).first();
-    expect(sold).toEqual({ sold_to_user_id: user.id });
+    const [sold] = await testDb()
+      .select({ soldToUserId: agedLeads.soldToUserId })
+      .from(agedLeads)
+      .where(eq(agedLeads.id, young.id));
+    expect(sold).toEqual({ soldToUserId: user.id });
   });
 
   it("is all or nothing: one taken lead refuses the whole purchase with 409 naming it", async () => {
@@ -136,9 +141,7 @@ describe("POST /api/bulk-purchase-leads", () => {
     const second = await signedIn();
     const { id: lead } = await createLead(testDb());
     await callApi("/api/bulk-purchase-leads", { json: { leadIds: [lead] }, cookie: first.cookie });
-    await env.DB.prepare("UPDATE aged_leads SET reserved_until = ? WHERE id = ?")
-      .bind(Date.now() - 1, lead)
-      .run();
+    await endLeadHold(testDb(), lead);
     expect(
       (await callApi("/api/bulk-purchase-leads", { json: { leadIds: [lead] }, cookie: second.cookie })).status,
     ).toBe(200);
@@ -227,11 +230,12 @@ describe("POST /api/call-transfer-order", () => {
     expect(response.status).toBe(200);
     const start = await response.json<{ orderId: string; amountCents: number; clientSecret: string }>();
     expect(start.amountCents).toBe(35_000);
-    const order = await env.DB.prepare("SELECT kind, user_id, details, total_cents FROM orders WHERE id = ?")
-      .bind(start.orderId)
-      .first<{ details: string }>();
-    expect(order).toMatchObject({ kind: "transfer", user_id: user.id, total_cents: 35_000 });
-    expect(JSON.parse(order?.details ?? "{}")).toMatchObject({
+    const [order] = await testDb()
+      .select({ kind: orders.kind, userId: orders.userId, details: orders.details, totalCents: orders.totalCents })
+      .from(orders)
+      .where(eq(orders.id, start.orderId));
+    expect(order).toMatchObject({ kind: "transfer", userId: user.id, totalCents: 35_000 });
+    expect(order?.details ?? {}).toMatchObject({
       selectedStates: ["TX", "FL"],
       transferPhone: "5551112222",
       leadType: "Live Transfers",

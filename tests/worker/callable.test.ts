@@ -223,6 +223,7 @@ describe("the aged-lead marketplace", () => {
       /FROM aged_leads\s+WHERE rowid IN/.test(statement.sql),
     );
     if (!pageQuery) throw new Error("no page query");
+    // raw SQL: the query plan itself is under test
     const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${pageQuery.sql}`)
       .bind(...Array.from({ length: pageQuery.params }, () => null))
       .all<{ detail: string }>();

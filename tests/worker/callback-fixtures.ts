@@ -1,5 +1,7 @@
 /** Call-backs as My Call-Backs and their returns see them: paid call-back orders and delivered rows, arranged directly. */
+
 import { env } from "cloudflare:workers";
+import { and, eq, isNull } from "drizzle-orm";
 import { callbackOpportunities } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { createCallbackOrder, testDb } from "./factories";
@@ -50,22 +52,29 @@ export async function addCallback(options: {
 }
 
 export async function callbackRow(id: string) {
-  return env.DB.prepare("SELECT order_id, buyer_user_id, outcome, returned_at FROM callback_opportunities WHERE id = ?")
-    .bind(id)
-    .first<{
-      order_id: string | null;
-      buyer_user_id: string | null;
-      outcome: string | null;
-      returned_at: number | null;
-    }>();
+  const [row] = await testDb()
+    .select({
+      orderId: callbackOpportunities.orderId,
+      buyerUserId: callbackOpportunities.buyerUserId,
+      outcome: callbackOpportunities.outcome,
+      returnedAt: callbackOpportunities.returnedAt,
+    })
+    .from(callbackOpportunities)
+    .where(eq(callbackOpportunities.id, id));
+  return row
+    ? {
+        order_id: row.orderId,
+        buyer_user_id: row.buyerUserId,
+        outcome: row.outcome,
+        returned_at: row.returnedAt?.getTime() ?? null,
+      }
+    : null;
 }
 
 /** Call-backs of an order that count against it (not returned). */
 export async function countedIn(orderId: string): Promise<number> {
-  const row = await env.DB.prepare(
-    "SELECT count(*) AS n FROM callback_opportunities WHERE order_id = ? AND returned_at IS NULL",
-  )
-    .bind(orderId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+  return testDb().$count(
+    callbackOpportunities,
+    and(eq(callbackOpportunities.orderId, orderId), isNull(callbackOpportunities.returnedAt)),
+  );
 }

@@ -7,8 +7,10 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NO_ROUTE_REASONS } from "../../src/features/transfers/transfers";
+import { transfers } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { partnerStats } from "../../worker/features/partners/partner-portal";
+import { testDb } from "./factories";
 import { callApi } from "./helpers";
 import { clearTransfers, createOpenOrder, createPartner, newPhone, pingBody } from "./transfer-fixtures";
 
@@ -51,7 +53,7 @@ describe("calling_window", () => {
     // Without a ZIP, the area code's state spans Chicago and Denver: the stricter answer is 9 am in Denver.
     const byAreaCode = await ping(partner, { state: "TX", phone: newPhone("214") });
     expect(await byAreaCode.json()).toMatchObject({ nextAllowedAt: "2027-03-03T16:00:00.000Z" });
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM transfers").first()).toEqual({ n: 0 });
+    expect(await testDb().$count(transfers)).toBe(0);
     // 19:30 in Chicago: inside the federal hours, so an Illinois prospect routes.
     at("2027-03-03T01:30:00Z");
     expect((await ping(partner, { state: "IL", phone: newPhone("312") })).status).toBe(201);

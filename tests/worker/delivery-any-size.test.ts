@@ -4,11 +4,15 @@
  * every statement stays within D1's 100 bound parameters, the order routes a ping, and a paid order whose
  * settings cannot be saved waits for setup where the buyer and the admins see it, with the setup link sent.
  */
+
 import { env } from "cloudflare:workers";
+import { asc, eq, ne } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { US_STATE_CODES } from "../../src/domain/us-states";
+import { orderDelivery, orderDeliveryStates, orders, transfers } from "../../worker/db/schema";
 import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
 import { brokenD1Limits, watchD1 } from "./d1-usage";
+import { testDb } from "./factories";
 import { callApi, printedToken, signedIn } from "./helpers";
 import { createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
 
@@ -31,18 +35,23 @@ const pay = (clientSecret: string) =>
     json: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
   });
 
-const deliveryOf = (orderId: string) =>
-  env.DB.prepare("SELECT setup_status, states FROM order_delivery WHERE order_id = ?")
-    .bind(orderId)
-    .first<{ setup_status: string; states: string }>();
+const deliveryOf = async (orderId: string) => {
+  const [row] = await testDb()
+    .select({ setupStatus: orderDelivery.setupStatus, states: orderDelivery.states })
+    .from(orderDelivery)
+    .where(eq(orderDelivery.orderId, orderId));
+  return row && { setup_status: row.setupStatus, states: JSON.stringify(row.states) };
+};
 const routingStates = async (orderId: string) =>
   (
-    await env.DB.prepare("SELECT state FROM order_delivery_states WHERE order_id = ? ORDER BY state")
-      .bind(orderId)
-      .all<{ state: string }>()
-  ).results.map((row) => row.state);
+    await testDb()
+      .select({ state: orderDeliveryStates.state })
+      .from(orderDeliveryStates)
+      .where(eq(orderDeliveryStates.orderId, orderId))
+      .orderBy(asc(orderDeliveryStates.state))
+  ).map((row) => row.state);
 const orderStatus = async (orderId: string) =>
-  (await env.DB.prepare("SELECT status FROM orders WHERE id = ?").bind(orderId).first<{ status: string }>())?.status;
+  (await testDb().select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)))[0]?.status;
 
 let partner: Awaited<ReturnType<typeof createPartner>>;
 beforeAll(async () => {
@@ -56,13 +65,16 @@ async function expectReadyAndRouted(orderId: string) {
   expect(delivery?.setup_status).toBe("ready");
   expect(JSON.parse(delivery?.states ?? "[]")).toEqual([...ALL_51].sort());
   expect(await routingStates(orderId)).toEqual([...ALL_51].sort());
-  await env.DB.prepare("DELETE FROM order_delivery WHERE order_id <> ?").bind(orderId).run();
+  await testDb().delete(orderDelivery).where(ne(orderDelivery.orderId, orderId));
   for (const state of ["WY", "DC", "AK"]) {
     const ping = await callApi("/api/v1/transfers", { json: pingBody({ state }), headers: partner.auth });
     expect(ping.status, state).toBe(201);
     const { transferId } = await ping.json<{ transferId: string }>();
-    const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(transferId).first();
-    expect(row).toEqual({ order_id: orderId });
+    const [row] = await testDb()
+      .select({ orderId: transfers.orderId })
+      .from(transfers)
+      .where(eq(transfers.id, transferId));
+    expect(row).toEqual({ orderId });
   }
 }
 

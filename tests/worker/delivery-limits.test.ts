@@ -2,13 +2,18 @@
  * An order's own limits (docs/decisions/0068): weekdays, a closure, a cap per 60 minutes and a cap on
  * calls at once, as the delivery-settings APIs save them and as routing honours them.
  */
+
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { LIMIT_MESSAGES } from "../../src/domain/delivery-limits";
 import { pingSchema } from "../../src/features/transfers/schemas/partner-api";
+import { orderDelivery, orders, transfers } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
 import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
+import { testDb } from "./factories";
+import { storedRow } from "./factories/rows";
 import { callApi, signedIn } from "./helpers";
 import { clearTransfers, createOpenOrder, createPartner, newPhone } from "./transfer-fixtures";
 
@@ -31,9 +36,14 @@ const noRoute = async (promise: Promise<unknown>, reason: string) =>
   expect(promise).rejects.toMatchObject({ name: "ConflictError", details: { reason } });
 const connect = (partner: Partner, id: string, now: number) =>
   recordTransferEvent(createDeps(env, now), partner.id, id, { type: "connected" }, { siteOrigin: "http://localhost" });
-const routedCount = async (orderId: string) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM transfers WHERE order_id = ?").bind(orderId).first<{ n: number }>())
-    ?.n;
+const routedCount = (orderId: string) => testDb().$count(transfers, eq(transfers.orderId, orderId));
+/** An order's delivery settings as stored (column names, JSON as text), all columns or those named. */
+const deliveryRow = async (orderId: string, columns?: string[]) => {
+  const row = await storedRow(testDb(), orderDelivery, eq(orderDelivery.orderId, orderId));
+  if (!row || !columns) return row ?? null;
+  return Object.fromEntries(columns.map((column) => [column, row[column]]));
+};
+const LIMIT_COLUMNS = ["days", "closed_from", "closed_until", "per_hour_cap", "max_concurrent"];
 
 describe("routing keeps to an order's own limits", () => {
   it("takes no calls on a weekday the order left out", async () => {
@@ -120,8 +130,11 @@ describe("routing keeps to an order's own limits", () => {
     const next = await createOpenOrder({ paidAt: 2 });
     await route(partner, chicago(10));
     const second = await route(partner, chicago(10) + 1000);
-    const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(second.transferId).first();
-    expect(row).toEqual({ order_id: next.id });
+    const [row] = await testDb()
+      .select({ orderId: transfers.orderId })
+      .from(transfers)
+      .where(eq(transfers.id, second.transferId));
+    expect(row).toEqual({ orderId: next.id });
   });
 });
 
@@ -143,11 +156,7 @@ describe("the delivery settings' limits", () => {
       cookie,
     });
     expect(put.status).toBe(200);
-    const row = await env.DB.prepare(
-      "SELECT days, closed_from, closed_until, per_hour_cap, max_concurrent FROM order_delivery WHERE order_id = ?",
-    )
-      .bind(order.id)
-      .first();
+    const row = await deliveryRow(order.id, LIMIT_COLUMNS);
     expect(row).toEqual({
       days: "[1,2,3]",
       closed_from: "2026-12-24",
@@ -172,19 +181,19 @@ describe("the delivery settings' limits", () => {
     expect(
       (await callApi(`/api/transfer-orders/${order.id}/delivery`, { method: "PUT", json: cleared, cookie })).status,
     ).toBe(200);
-    expect(
-      await env.DB.prepare(
-        "SELECT days, closed_from, closed_until, per_hour_cap, max_concurrent FROM order_delivery WHERE order_id = ?",
-      )
-        .bind(order.id)
-        .first(),
-    ).toEqual({ days: null, closed_from: null, closed_until: null, per_hour_cap: null, max_concurrent: null });
+    expect(await deliveryRow(order.id, LIMIT_COLUMNS)).toEqual({
+      days: null,
+      closed_from: null,
+      closed_until: null,
+      per_hour_cap: null,
+      max_concurrent: null,
+    });
   });
 
   it("refuses bad limits with 400 and their message, and saves nothing", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
     const order = await createOpenOrder({ perDayCap: 7 });
-    const before = await env.DB.prepare("SELECT * FROM order_delivery WHERE order_id = ?").bind(order.id).first();
+    const before = await deliveryRow(order.id);
     for (const [bad, message] of [
       [{ closedFrom: "2026-12-26", closedUntil: "2026-12-24" }, LIMIT_MESSAGES.closureOrder],
       [{ closedFrom: "2026-12-26" }, LIMIT_MESSAGES.closureBoth],
@@ -206,9 +215,7 @@ describe("the delivery settings' limits", () => {
       expect(response.status, JSON.stringify(bad)).toBe(400);
       expect(JSON.stringify(await response.json()), JSON.stringify(bad)).toContain(message);
     }
-    expect(await env.DB.prepare("SELECT * FROM order_delivery WHERE order_id = ?").bind(order.id).first()).toEqual(
-      before,
-    );
+    expect(await deliveryRow(order.id)).toEqual(before);
   });
 
   it("the setup page refuses bad limits with 400 too", async () => {
@@ -254,11 +261,7 @@ describe("the dashboard's order form", () => {
       json: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
     });
     expect(paid.status).toBe(200);
-    const row = await env.DB.prepare(
-      "SELECT setup_status, days, closed_from, closed_until, per_hour_cap, max_concurrent FROM order_delivery WHERE order_id = ?",
-    )
-      .bind(orderId)
-      .first();
+    const row = await deliveryRow(orderId, ["setup_status", ...LIMIT_COLUMNS]);
     expect(row).toEqual({
       setup_status: "ready",
       days: "[1,2,3,4,5]",
@@ -271,7 +274,7 @@ describe("the dashboard's order form", () => {
 
   it("refuses bad limits with 400 and their message", async () => {
     const { cookie } = await signedIn();
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM orders").first<{ n: number }>();
+    const before = await testDb().$count(orders);
     for (const [bad, message] of [
       [{ perHourCap: 3 }, LIMIT_MESSAGES.perHourOverDay],
       [{ closedFrom: "2026-12-25", closedUntil: "2026-12-24" }, LIMIT_MESSAGES.closureOrder],
@@ -281,6 +284,6 @@ describe("the dashboard's order form", () => {
       expect(response.status, JSON.stringify(bad)).toBe(400);
       expect(await response.json()).toMatchObject({ message });
     }
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM orders").first<{ n: number }>()).toEqual(before);
+    expect(await testDb().$count(orders)).toEqual(before);
   });
 });

@@ -3,9 +3,11 @@
  * when the buyer confirms or changes the transfer number; the third within 24 hours only by an admin.
  * Time is moved with a fake `Date` that the Worker reads too.
  */
-import { env } from "cloudflare:workers";
+import { asc, desc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RESUME_REFUSALS } from "../../src/domain/delivery-pauses";
+import { systemPauses } from "../../worker/db/schema";
+import { testDb } from "./factories";
 import { callApi, latestMailTo, signedIn } from "./helpers";
 import { buyerWithOrder } from "./returns-fixtures";
 import { clearTransfers, createPartner, orderCounts, pingBody } from "./transfer-fixtures";
@@ -51,6 +53,14 @@ const resume = (buyer: Buyer, body?: unknown) =>
     ...(body === undefined ? {} : { json: body }),
   });
 
+/** How an order's system pauses were lifted, and by whom. */
+const liftsOf = (orderId: string) =>
+  testDb()
+    .select({ liftedHow: systemPauses.liftedHow, liftedBy: systemPauses.liftedBy })
+    .from(systemPauses)
+    .where(eq(systemPauses.orderId, orderId))
+    .$dynamic();
+
 describe("a pause the system set", () => {
   it("refuses a bare resume right after it, with a message that says what to do", async () => {
     const partner = await createPartner();
@@ -95,12 +105,8 @@ describe("a pause the system set", () => {
     expect(changed.status).toBe(200);
     const routed = await ping(partner);
     expect(await routed.json()).toMatchObject({ phoneNumber: "3125550199" });
-    const lifts = await env.DB.prepare(
-      "SELECT lifted_how, lifted_by FROM system_pauses WHERE order_id = ? ORDER BY paused_at",
-    )
-      .bind(buyer.order.id)
-      .all();
-    expect(lifts.results).toEqual([
+    const lifts = await liftsOf(buyer.order.id).orderBy(asc(systemPauses.pausedAt));
+    expect(lifts.map(({ liftedHow, liftedBy }) => ({ lifted_how: liftedHow, lifted_by: liftedBy }))).toEqual([
       { lifted_how: "number_confirmed", lifted_by: buyer.user.id },
       { lifted_how: "number_changed", lifted_by: buyer.user.id },
     ]);
@@ -134,12 +140,8 @@ describe("a pause the system set", () => {
     expect((await ping(partner)).status).toBe(201);
     // Nothing left to lift.
     expect((await callApi(lift, { method: "POST", cookie: admin.cookie })).status).toBe(409);
-    const row = await env.DB.prepare(
-      "SELECT lifted_how, lifted_by FROM system_pauses WHERE order_id = ? ORDER BY paused_at DESC LIMIT 1",
-    )
-      .bind(buyer.order.id)
-      .first();
-    expect(row).toEqual({ lifted_how: "admin", lifted_by: admin.user.id });
+    const [row] = await liftsOf(buyer.order.id).orderBy(desc(systemPauses.pausedAt)).limit(1);
+    expect(row).toEqual({ liftedHow: "admin", liftedBy: admin.user.id });
   });
 
   it("does not need an admin when the first of three system pauses is more than 24 hours old", async () => {

@@ -1,7 +1,10 @@
-import { env } from "cloudflare:workers";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { SETUP_LINK_INVALID } from "../../src/domain/delivery-setup";
+import { orderDelivery, orderDeliveryStates, outbox } from "../../worker/db/schema";
 import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
+import { testDb } from "./factories";
+import { storedRow } from "./factories/rows";
 import { callApi, expectAdminOnly, printedToken, sessionCookie, signedIn } from "./helpers";
 
 let counter = 0;
@@ -24,14 +27,16 @@ interface DeliveryRow {
   per_day_cap: number | null;
   transfers_total: number;
 }
-const delivery = (orderId: string) =>
-  env.DB.prepare("SELECT * FROM order_delivery WHERE order_id = ?").bind(orderId).first<DeliveryRow>();
+const delivery = async (orderId: string) =>
+  ((await storedRow(testDb(), orderDelivery, eq(orderDelivery.orderId, orderId))) ?? null) as DeliveryRow | null;
 const routingStates = async (orderId: string) =>
   (
-    await env.DB.prepare("SELECT state FROM order_delivery_states WHERE order_id = ? ORDER BY state")
-      .bind(orderId)
-      .all<{ state: string }>()
-  ).results.map((row) => row.state);
+    await testDb()
+      .select({ state: orderDeliveryStates.state })
+      .from(orderDeliveryStates)
+      .where(eq(orderDeliveryStates.orderId, orderId))
+      .orderBy(asc(orderDeliveryStates.state))
+  ).map((row) => row.state);
 
 async function dashboardOrder(cookie: string, overrides: Record<string, unknown> = {}) {
   const response = await callApi("/api/call-transfer-order", {
@@ -58,10 +63,13 @@ async function packageOrder(email: string) {
 }
 
 const SETUP_SUBJECT = "Set up your live-transfer deliveries";
-const setupMails = (email: string) =>
-  env.DB.prepare("SELECT text FROM outbox WHERE `to` = ? AND subject = ? ORDER BY created_at DESC")
-    .bind(email, SETUP_SUBJECT)
-    .all<{ text: string }>();
+const setupMails = async (email: string) => ({
+  results: await testDb()
+    .select({ text: outbox.text })
+    .from(outbox)
+    .where(and(eq(outbox.to, email), eq(outbox.subject, SETUP_SUBJECT)))
+    .orderBy(desc(outbox.createdAt)),
+});
 
 async function setupToken(email: string): Promise<string> {
   return printedToken(email, "/delivery-setup");

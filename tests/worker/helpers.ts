@@ -1,8 +1,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { desc, eq } from "drizzle-orm";
 import { expect, vi } from "vitest";
 import type { BulkLeadRow } from "../../src/domain/csv-mapping";
 import worker from "../../worker/app";
+import { outbox } from "../../worker/db/schema";
 import { SESSION_COOKIE } from "../../worker/services/sessions";
 import { createAdmin, createBuyer, testDb } from "./factories";
 
@@ -117,9 +119,13 @@ export function printedToken(email: string, page: string): string {
 }
 
 export async function latestMailTo(email: string): Promise<{ subject: string; text: string } | null> {
-  return env.DB.prepare("SELECT subject, text FROM outbox WHERE `to` = ? ORDER BY created_at DESC LIMIT 1")
-    .bind(email)
-    .first<{ subject: string; text: string }>();
+  const [mail] = await testDb()
+    .select({ subject: outbox.subject, text: outbox.text })
+    .from(outbox)
+    .where(eq(outbox.to, email))
+    .orderBy(desc(outbox.createdAt))
+    .limit(1);
+  return mail ?? null;
 }
 
 /**

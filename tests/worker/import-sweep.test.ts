@@ -6,12 +6,15 @@
  */
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/app";
+import { agedLeads, importBatches } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { resendStalledBatches } from "../../worker/services/import-sweep";
 import { type ImportBatchMessage, STALLED_BATCH_MS } from "../../worker/services/imports";
 import { STARTUP_CRON } from "../../worker/startup";
+import { testDb } from "./factories";
 import { bulkRow, callApi, deliverToQueue, signedIn, uniquePhones } from "./helpers";
 
 const uniquePhone = uniquePhones("6");
@@ -57,18 +60,19 @@ const status = async (cookie: string, importId: string) =>
     stalledBatches: number;
   }>();
 
-const leadsOf = async (importId: string) =>
-  (
-    await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE import_id = ?")
-      .bind(importId)
-      .first<{ n: number }>()
-  )?.n;
+const leadsOf = async (importId: string) => testDb().$count(agedLeads, eq(agedLeads.importId, importId));
 
 /** Moves every queued batch of the import `minutes` into the past, as if it had waited that long. */
-const queuedAgo = (importId: string, ms: number) =>
-  env.DB.prepare("UPDATE import_batches SET queued_at = queued_at - ? WHERE import_id = ? AND status = 'queued'")
-    .bind(ms, importId)
-    .run();
+async function queuedAgo(importId: string, ms: number) {
+  const db = testDb();
+  const queued = and(eq(importBatches.importId, importId), eq(importBatches.status, "queued"));
+  for (const batch of await db.select().from(importBatches).where(queued)) {
+    await db
+      .update(importBatches)
+      .set({ queuedAt: batch.queuedAt - ms })
+      .where(and(queued, eq(importBatches.batchNumber, batch.batchNumber)));
+  }
+}
 
 describe("the sweep of stalled import batches", () => {
   it("sends a batch whose message was lost again, and the import completes exactly once", async () => {

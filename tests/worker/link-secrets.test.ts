@@ -4,13 +4,16 @@
  * and an admin can send a new one.
  */
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PASSWORD_TOO_COMMON } from "../../src/features/accounts/password-rule";
+import { users } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { REDACTED } from "../../worker/services/mail";
 import { sendSetupLink } from "../../worker/services/setup-links";
 import { SAMPLE_DELIVERY_SETTINGS as SETTINGS } from "../delivery-settings-sample";
 import { watchD1 } from "./d1-usage";
+import { testDb } from "./factories";
 import { callApi, latestMailTo, printedToken, signedIn } from "./helpers";
 import { decide, invitationToken, submitApplication } from "./partner-helpers";
 
@@ -110,7 +113,7 @@ describe("links are used up only when what they carry is accepted", () => {
       bindings: { ...env, DB: db },
     });
     expect(failed.status).toBe(500);
-    expect(await env.DB.prepare("SELECT 1 FROM users WHERE username = ?").bind(account.username).first()).toBeNull();
+    expect(await testDb().$count(users, eq(users.username, account.username))).toBe(0);
     expect(await setupValid(token)).toBe(true);
     expect((await callApi("/api/delivery-setup", { json: { token, settings: SETTINGS, account } })).status).toBe(200);
     expect(await setupValid(token)).toBe(false);

@@ -1,9 +1,10 @@
 /** The call-back marketplace as its tests arrange it (docs/decisions/0061): stock, the listing, a purchase, its order. */
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import type { MarketCallback } from "../../src/features/callbacks/callback-market";
-import { callbackOpportunities } from "../../worker/db/schema";
+import { callbackOpportunities, orders } from "../../worker/db/schema";
 import { createCredit, testDb } from "./factories";
+import { storedRow } from "./factories/rows";
 import { callApi } from "./helpers";
 import { deps } from "./transfer-fixtures";
 
@@ -51,18 +52,13 @@ export const buy = (cookie: string, callbackId: string) =>
 
 /** The marketplace order that holds `callbackId`. */
 export async function orderOf(callbackId: string) {
-  const found = await env.DB.prepare("SELECT id FROM orders WHERE details ->> 'callbackId' = ?")
-    .bind(callbackId)
-    .first<{ id: string }>();
+  const placed = await testDb().select({ id: orders.id, details: orders.details }).from(orders);
+  const found = placed.find((order) => order.details.callbackId === callbackId);
   return { orderId: found?.id ?? "" };
 }
 
 export async function row(id: string) {
-  const [found] = await env.DB.prepare("SELECT * FROM callback_opportunities WHERE id = ?")
-    .bind(id)
-    .all<Record<string, unknown>>()
-    .then((result) => result.results);
-  return found;
+  return storedRow(testDb(), callbackOpportunities, eq(callbackOpportunities.id, id));
 }
 
 /** A ledger credit as an approved aged-lead return writes it. */

@@ -12,7 +12,7 @@ import { callApi, signedIn } from "./helpers";
 const page = (cookie?: string) =>
   new Request("http://localhost/dashboard", { headers: cookie ? { Cookie: `theme=dark; ${cookie}` } : {} });
 
-/** Counts the D1 statements `run` makes. */
+/** Counts the D1 statements `run` makes (raw SQL: the D1 usage itself is under test). */
 async function statementsDuring(run: (db: D1Database) => Promise<unknown>): Promise<number> {
   let count = 0;
   const counting = new Proxy(env.DB, {

@@ -1,7 +1,10 @@
 /** Fixtures for the payment-hardening tests: plain leads, simulated card payments, signed Stripe events. */
-import { env } from "cloudflare:workers";
+
+import { eq } from "drizzle-orm";
 import Stripe from "stripe";
+import { orders, simulatedPaymentIntents } from "../../worker/db/schema";
 import { createLeads as createLeadRows, testDb } from "./factories";
+import { storedRow } from "./factories/rows";
 import { callApi } from "./helpers";
 
 const WEBHOOK_SECRET = "whsec_payment_hardening";
@@ -28,15 +31,17 @@ export interface Started {
 }
 
 export async function orderRow(orderId: string) {
-  return env.DB.prepare("SELECT * FROM orders WHERE id = ?").bind(orderId).first<Record<string, unknown>>();
+  return (await storedRow(testDb(), orders, eq(orders.id, orderId))) ?? null;
 }
 
 export async function simulatedIntentOf(orderId: string) {
-  return env.DB.prepare(
-    "SELECT i.* FROM simulated_payment_intents i JOIN orders o ON o.payment_intent_id = i.id WHERE o.id = ?",
-  )
-    .bind(orderId)
-    .first<{ id: string; status: string; refunded_cents: number }>();
+  const [order] = await testDb().select({ intent: orders.paymentIntentId }).from(orders).where(eq(orders.id, orderId));
+  const intent = await storedRow(
+    testDb(),
+    simulatedPaymentIntents,
+    eq(simulatedPaymentIntents.id, order?.intent ?? ""),
+  );
+  return (intent ?? null) as { id: string; status: string; refunded_cents: number } | null;
 }
 
 /** Sends a Stripe-signed event to the webhook (the webhook secret set for that request only). */

@@ -1,9 +1,12 @@
 /** Buyers with delivered transfers and bought aged leads, for the tracker, returns and balance tests. */
 import { env } from "cloudflare:workers";
+import { asc, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { pingSchema } from "../../src/features/transfers/schemas/partner-api";
+import { agedLeads, outbox } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
+import { testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";
 import { buyLeads, createLeads, payWithCard, type Started } from "./payment-fixtures";
 import { createOpenOrder, type createPartner, newPhone } from "./transfer-fixtures";
@@ -72,9 +75,10 @@ export async function buyAgedLeads(cookie: string, count: number): Promise<{ ord
 
 /** Moves a sold lead's purchase into the past. */
 export async function soldAgo(leadId: string, ms: number): Promise<void> {
-  await env.DB.prepare("UPDATE aged_leads SET sold_at = ? WHERE id = ?")
-    .bind(Date.now() - ms, leadId)
-    .run();
+  await testDb()
+    .update(agedLeads)
+    .set({ soldAt: new Date(Date.now() - ms) })
+    .where(eq(agedLeads.id, leadId));
 }
 
 export async function requestReturn(
@@ -93,8 +97,9 @@ export async function decideReturn(returnId: string, decision: "approved" | "den
 }
 
 export async function mailsTo(email: string): Promise<{ subject: string; text: string }[]> {
-  const { results } = await env.DB.prepare("SELECT subject, text FROM outbox WHERE `to` = ? ORDER BY created_at")
-    .bind(email)
-    .all<{ subject: string; text: string }>();
-  return results;
+  return testDb()
+    .select({ subject: outbox.subject, text: outbox.text })
+    .from(outbox)
+    .where(eq(outbox.to, email))
+    .orderBy(asc(outbox.createdAt));
 }

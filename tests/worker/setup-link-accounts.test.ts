@@ -3,7 +3,7 @@
  * itself and never into an administrator account; a new account made on the setup page follows the
  * password rule.
  */
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   SETUP_ACCOUNT_NEEDED,
@@ -12,6 +12,7 @@ import {
   SETUP_SIGN_IN_FIRST,
 } from "../../src/domain/delivery-setup";
 import { PASSWORD_TOO_COMMON } from "../../src/features/accounts/password-rule";
+import { orders, users } from "../../worker/db/schema";
 import { SAMPLE_DELIVERY_SETTINGS as SETTINGS } from "../delivery-settings-sample";
 import { createAdmin, createBuyer, createOrder, testDb } from "./factories";
 import { callApi, login, printedToken, sessionCookie, signedIn } from "./helpers";
@@ -32,8 +33,7 @@ async function paidAnonymousOrder(email: string) {
 }
 
 const orderOwner = async (orderId: string) =>
-  (await env.DB.prepare("SELECT user_id FROM orders WHERE id = ?").bind(orderId).first<{ user_id: string | null }>())
-    ?.user_id;
+  (await testDb().select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId)))[0]?.userId;
 const check = async (token: string, cookie?: string) =>
   (await callApi("/api/delivery-setup/check", { json: { token }, ...(cookie ? { cookie } : {}) })).json<
     Record<string, unknown>
@@ -187,7 +187,7 @@ describe("the setup page's new account follows the password rule", () => {
       message: PASSWORD_TOO_COMMON,
       errors: { "account.password": PASSWORD_TOO_COMMON },
     });
-    expect(await env.DB.prepare("SELECT 1 FROM users WHERE username = ?").bind(username).first()).toBeNull();
+    expect(await testDb().$count(users, eq(users.username, username))).toBe(0);
     expect(await check(token)).toMatchObject({ valid: true });
 
     const created = await save({ token, account: { username, password: "a-rare-pass-91" } });

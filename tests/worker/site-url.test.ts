@@ -6,6 +6,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { pingSchema } from "../../src/features/transfers/schemas/partner-api";
+import { orderDelivery } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
 import { sendDeliverySummaries } from "../../worker/services/delivery-summaries";
@@ -131,7 +132,7 @@ describe("the cron's daily summaries carry absolute links", () => {
    */
   async function buyerWithYesterdaysTransfer() {
     const buyer = await createBuyer(testDb());
-    await env.DB.prepare("DELETE FROM order_delivery").run(); // this buyer's order is the only one open
+    await testDb().delete(orderDelivery); // this buyer's order is the only one open
     const at = Date.now() - 28 * 60 * 60 * 1000;
     const partner = await createPartner();
     await createOpenOrder({ buyerId: buyer.id, paidAt: at - 60_000 });

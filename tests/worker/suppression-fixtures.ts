@@ -1,8 +1,9 @@
 /** Suppression list uploads driven as the browser drives them, leads in states of their own, and lists read back. */
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import type { SuppressionListView, SuppressionUploadView } from "../../src/features/do-not-call/schemas/suppression";
 import type { SuppressionFileKind } from "../../src/features/do-not-call/suppression-file";
+import { agedLeads } from "../../worker/db/schema";
 import { createLeads, testDb } from "./factories";
 import { callApi, deliverToQueue } from "./helpers";
 
@@ -139,13 +140,22 @@ export function requestDoNotCall(phone: string, extra: { email?: string; reason?
   return callApi("/api/do-not-call", { json: { phone, ...extra } });
 }
 
+/** A lead's sale and suppression columns, times in ms, as the tests compare them. */
 export async function leadRow(id: string) {
-  return env.DB.prepare("SELECT sold_at, suppressed_at, phone_key, sold_to_user_id FROM aged_leads WHERE id = ?")
-    .bind(id)
-    .first<{
-      sold_at: number | null;
-      suppressed_at: number | null;
-      phone_key: number | null;
-      sold_to_user_id: string | null;
-    }>();
+  const [row] = await testDb()
+    .select({
+      soldAt: agedLeads.soldAt,
+      suppressedAt: agedLeads.suppressedAt,
+      phoneKey: agedLeads.phoneKey,
+      soldToUserId: agedLeads.soldToUserId,
+    })
+    .from(agedLeads)
+    .where(eq(agedLeads.id, id));
+  if (!row) return null;
+  return {
+    sold_at: row.soldAt?.getTime() ?? null,
+    suppressed_at: row.suppressedAt?.getTime() ?? null,
+    phone_key: row.phoneKey,
+    sold_to_user_id: row.soldToUserId,
+  };
 }

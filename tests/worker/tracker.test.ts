@@ -1,6 +1,8 @@
 /** The Lead Tracker's transfers, CSV export, order progress and pause / resume. */
+
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
 import { localTime } from "../../src/domain/time-zones";
@@ -12,6 +14,7 @@ import {
   type TrackerPage,
 } from "../../src/features/returns/returns";
 import worker from "../../worker/app";
+import { orderAgents, partnerDayCalls, transfers } from "../../worker/db/schema";
 import { createAgent, testDb } from "./factories";
 import { callApi, signedIn } from "./helpers";
 import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, mailsTo, requestReturn } from "./returns-fixtures";
@@ -170,7 +173,7 @@ describe("the agent who took each call", { timeout: SLOW }, () => {
     const buyer = await buyerWithOrder({ quantity: 20, timeZone: "America/Chicago" });
     const agent = await createAgent(testDb(), buyer.order.id, { name: "Dana Cruz" });
     const byAgent = await deliver(partner, { at: Date.now() - 2 * HOUR });
-    await env.DB.prepare("UPDATE order_agents SET removed_at = ? WHERE id = ?").bind(Date.now(), agent.id).run();
+    await testDb().update(orderAgents).set({ removedAt: new Date() }).where(eq(orderAgents.id, agent.id));
     const byOrder = await deliver(partner, { at: Date.now() - HOUR });
 
     const page = await trackerPage(buyer.cookie);
@@ -217,12 +220,11 @@ describe("orders: progress and pause", { timeout: SLOW }, () => {
     ]);
     // Today's count is on the buyer's own day (Chicago): the four recent calls, unless midnight fell in between.
     const today = localTime(Date.now(), "America/Chicago").day;
-    const { results } = await env.DB.prepare(
-      "SELECT count(*) AS n FROM transfers WHERE order_id = ? AND buyer_local_day = ?",
-    )
-      .bind(buyer.order.id, today)
-      .all<{ n: number }>();
-    expect(orders[0]?.todayCount).toBe(results[0]?.n);
+    const todays = await testDb().$count(
+      transfers,
+      and(eq(transfers.orderId, buyer.order.id), eq(transfers.buyerLocalDay, today)),
+    );
+    expect(orders[0]?.todayCount).toBe(todays);
   });
 
   it("a paused order gets no transfers from the partner API until it is resumed", async () => {
@@ -249,8 +251,11 @@ describe("orders: progress and pause", { timeout: SLOW }, () => {
     const routed = await ping();
     expect(routed.status).toBe(201);
     const { transferId } = await routed.json<{ transferId: string }>();
-    const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(transferId).first();
-    expect(row).toEqual({ order_id: buyer.order.id });
+    const [row] = await testDb()
+      .select({ orderId: transfers.orderId })
+      .from(transfers)
+      .where(eq(transfers.id, transferId));
+    expect(row).toEqual({ orderId: buyer.order.id });
   });
 });
 
@@ -281,9 +286,15 @@ describe("the daily delivery summary", { timeout: SLOW }, () => {
 
 /** The partner's calls on its own current day (Chicago), however the test's minutes fell around midnight. */
 async function callsToday(partnerId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT calls FROM partner_day_calls WHERE partner_id = ? AND day = ?")
-    .bind(partnerId, localTime(Date.now(), "America/Chicago").day)
-    .first<{ calls: number }>();
+  const [row] = await testDb()
+    .select({ calls: partnerDayCalls.calls })
+    .from(partnerDayCalls)
+    .where(
+      and(
+        eq(partnerDayCalls.partnerId, partnerId),
+        eq(partnerDayCalls.day, localTime(Date.now(), "America/Chicago").day),
+      ),
+    );
   return row?.calls ?? 0;
 }
 

@@ -1,8 +1,11 @@
 /** Partners, keys and paid live-transfer orders with delivery settings, for the transfer tests. */
+
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, vi } from "vitest";
 import type { PaymentTerms } from "../../src/features/partners/partner";
 import type { DeliverySettings } from "../../src/features/transfers/transfers";
+import { orderDelivery, orders, transferEvents, transfers } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import { createPartner as createPartnerRow, createOpenOrder as openOrder, testDb } from "./factories";
 
@@ -77,18 +80,21 @@ export function pingBody(overrides: { state?: string; phone?: string } = {}) {
 
 /** Every test starts with no open orders and no transfers. */
 export async function clearTransfers(): Promise<void> {
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM transfer_events"),
-    env.DB.prepare("DELETE FROM transfers"),
-    env.DB.prepare("DELETE FROM order_delivery"),
-  ]);
+  const db = testDb();
+  await db.batch([db.delete(transferEvents), db.delete(transfers), db.delete(orderDelivery)]);
 }
 
 export async function orderCounts(orderId: string) {
-  return env.DB.prepare(
-    `SELECT d.transfers_billable AS billable, d.transfers_not_charged AS notCharged, d.paused, o.status
-     FROM order_delivery d JOIN orders o ON o.id = d.order_id WHERE d.order_id = ?`,
-  )
-    .bind(orderId)
-    .first<{ billable: number; notCharged: number; paused: number; status: string }>();
+  const [row] = await testDb()
+    .select({
+      billable: orderDelivery.transfersBillable,
+      notCharged: orderDelivery.transfersNotCharged,
+      paused: orderDelivery.paused,
+      status: orders.status,
+    })
+    .from(orderDelivery)
+    .innerJoin(orders, eq(orders.id, orderDelivery.orderId))
+    .where(eq(orderDelivery.orderId, orderId));
+  // `paused` as stored (0 or 1), as the tests compare it.
+  return row ? { ...row, paused: row.paused ? 1 : 0 } : null;
 }

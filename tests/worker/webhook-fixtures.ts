@@ -4,13 +4,17 @@
  * through the API.
  */
 import { env } from "cloudflare:workers";
+import { asc, eq } from "drizzle-orm";
 import { expect, vi } from "vitest";
 import type { WebhookEndpointWithSecret } from "../../src/features/webhooks/schemas/webhook-settings";
 import { DOH_ENDPOINT } from "../../src/features/webhooks/ssrf";
+import { webhookDeliveries, webhookEvents } from "../../worker/db/schema";
 import { createDeps } from "../../worker/deps";
 import type { DeliveryKey, WebhookDeliveryMessage } from "../../worker/features/webhook-outbox/record";
 import { type DeliveryReport, deliverWebhooks } from "../../worker/features/webhooks/deliver";
 import type { WebhookRuntime } from "../../worker/features/webhooks/runtime";
+import { testDb } from "./factories";
+import { storedRows } from "./factories/rows";
 import { callApi } from "./helpers";
 
 /** A public address every name resolves to unless a test says otherwise. */
@@ -180,19 +184,26 @@ export interface DeliveryRow {
 }
 
 export async function deliveriesOf(endpointId: string): Promise<DeliveryRow[]> {
-  const { results } = await env.DB.prepare(
-    "SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY event_created_at, rank, event_id",
-  )
-    .bind(endpointId)
-    .all<DeliveryRow>();
-  return results;
+  const rows = await storedRows(
+    testDb(),
+    webhookDeliveries,
+    eq(webhookDeliveries.endpointId, endpointId),
+    asc(webhookDeliveries.eventCreatedAt),
+    asc(webhookDeliveries.rank),
+    asc(webhookDeliveries.eventId),
+  );
+  return rows as unknown as DeliveryRow[];
 }
 
 export async function eventsOf(
   userId: string,
 ): Promise<{ id: string; type: string; subject_id: string; payload: string | null }[]> {
-  const { results } = await env.DB.prepare("SELECT * FROM webhook_events WHERE user_id = ? ORDER BY created_at, id")
-    .bind(userId)
-    .all<{ id: string; type: string; subject_id: string; payload: string | null }>();
-  return results;
+  const rows = await storedRows(
+    testDb(),
+    webhookEvents,
+    eq(webhookEvents.userId, userId),
+    asc(webhookEvents.createdAt),
+    asc(webhookEvents.id),
+  );
+  return rows as unknown as { id: string; type: string; subject_id: string; payload: string | null }[];
 }

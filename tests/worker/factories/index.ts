@@ -9,6 +9,7 @@ export { createCallback } from "./callbacks";
 export { createLead, createLeads } from "./leads";
 export { createAgedLeadOrder, createCallbackOrder, createOpenOrder, createOrder } from "./orders";
 export { createPartner } from "./partners";
+export { closePaidCallbackOrders, endLeadHold } from "./state";
 export { createSuppressionList } from "./suppression";
 export { testDb } from "./test-db";
 export { createTransfer, transferRow } from "./transfers";

@@ -1,6 +1,6 @@
 /** Orders of each kind the tests need: live transfers (with delivery settings), aged leads, call-backs (decision 0067). */
 import type { DeliverySettings } from "../../../src/features/transfers/transfers";
-import { orders } from "../../../worker/db/schema";
+import { orderDelivery, orders } from "../../../worker/db/schema";
 import { saveDeliverySettings } from "../../../worker/services/order-delivery";
 import type { Database } from "./db";
 import { createBuyer } from "./users";
@@ -63,6 +63,16 @@ export async function createOpenOrder(
   const order = await createOrder(db, { ...overrides, kind: "transfer" });
   const given = Object.fromEntries(Object.entries(delivery).filter(([, value]) => value !== undefined));
   await saveDeliverySettings({ db }, order.id, order.quantity, { ...OPEN_DELIVERY, ...given });
+  return order;
+}
+
+/**
+ * A paid live-transfer order as checkout leaves it: awaiting its delivery settings (no transfer phone), so
+ * routing sends it nothing until the buyer gives them.
+ */
+export async function createAwaitingOrder(db: Database, overrides: OrderOverrides = {}): Promise<TestOrder> {
+  const order = await createOrder(db, { ...overrides, kind: "transfer" });
+  await db.insert(orderDelivery).values({ orderId: order.id, transferPhone: null, transfersTotal: order.quantity });
   return order;
 }
 

@@ -4,16 +4,22 @@ import { createApiKey, hashApiKey, keyOwnerOf, keyOwnerQuery } from "../../../wo
 import { type Database, nextNumber } from "./db";
 import { createBuyer, type UserOverrides } from "./users";
 
-/** Any column of `partners` but its user, which the factory makes (`user` sets that user's columns). */
-export type PartnerOverrides = Omit<Partial<typeof partners.$inferInsert>, "userId"> & { user?: UserOverrides };
+/**
+ * Any column of `partners` but its user, which the factory makes (`user` sets that user's columns);
+ * `keyName` names its API key.
+ */
+export type PartnerOverrides = Omit<Partial<typeof partners.$inferInsert>, "userId"> & {
+  user?: UserOverrides;
+  keyName?: string;
+};
 
 /**
- * A partner as an admin's approval leaves it, with an API key named "Dialer" made by the service. Answers
+ * A partner as an admin's approval leaves it, with an API key (named "Dialer" unless `keyName` says otherwise) made by the service. Answers
  * the partner's user, its id, the key (shown once) and its view, the key's owner as the partner-key
  * middleware reads it, the profile the portal shows, and the Authorization header for the partner API.
  */
 export async function createPartner(db: Database, overrides: PartnerOverrides = {}) {
-  const { user: userOverrides, ...columns } = overrides;
+  const { user: userOverrides, keyName = "Dialer", ...columns } = overrides;
   const n = nextNumber();
   const user = await createBuyer(db, {
     username: `partner${n}`,
@@ -36,7 +42,7 @@ export async function createPartner(db: Database, overrides: PartnerOverrides = 
     })
     .returning();
   if (!row) throw new Error("the partner was not inserted");
-  const { key, apiKey } = await createApiKey({ db }, row.id, "Dialer");
+  const { key, apiKey } = await createApiKey({ db }, row.id, keyName);
   // The partner-key middleware's own lookup: unknown or revoked keys are 401.
   const owner = keyOwnerOf(await keyOwnerQuery({ db }, await hashApiKey(key)));
   const profile = {

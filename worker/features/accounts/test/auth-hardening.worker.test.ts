@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LOGIN_ATTEMPTS_PER_WINDOW, LOGIN_WINDOW_MS } from "../../../../src/features/accounts/auth-limits";
 import { createBuyer, testDb } from "../../../../tests/worker/factories";
 import { callApi, latestMailTo, login, requestResetToken, signedIn } from "../../../../tests/worker/helpers";
+import { sessions } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { emails } from "../../../services/email-templates";
 import { sendMail } from "../../../services/mail";
@@ -62,9 +64,10 @@ describe("login throttling (product rule 31)", () => {
 
 describe("sessions (product rule 30)", () => {
   const age = (cookie: string, column: "created_at" | "last_seen_at", ms: number) =>
-    env.DB.prepare(`UPDATE sessions SET ${column} = ? WHERE id = ?`)
-      .bind(Date.now() - ms, cookie.split("=")[1])
-      .run();
+    testDb()
+      .update(sessions)
+      .set(column === "created_at" ? { createdAt: Date.now() - ms } : { lastSeenAt: Date.now() - ms })
+      .where(eq(sessions.id, cookie.split("=")[1] ?? ""));
   const HOUR = 3_600_000;
   const DAY = 24 * HOUR;
 
@@ -98,10 +101,11 @@ describe("sessions (product rule 30)", () => {
     const { cookie } = await signedIn();
     await age(cookie, "last_seen_at", 6 * DAY);
     expect((await callApi("/api/me", { cookie })).status).toBe(200);
-    const row = await env.DB.prepare("SELECT last_seen_at FROM sessions WHERE id = ?")
-      .bind(cookie.split("=")[1])
-      .first<{ last_seen_at: number }>();
-    expect(Date.now() - (row?.last_seen_at ?? 0)).toBeLessThan(60_000);
+    const [row] = await testDb()
+      .select({ lastSeenAt: sessions.lastSeenAt })
+      .from(sessions)
+      .where(eq(sessions.id, cookie.split("=")[1] ?? ""));
+    expect(Date.now() - (row?.lastSeenAt ?? 0)).toBeLessThan(60_000);
   });
 
   it("does not accept the old cookie name", async () => {

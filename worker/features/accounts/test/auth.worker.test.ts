@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createBuyer, testDb } from "../../../../tests/worker/factories";
 import {
@@ -9,6 +9,7 @@ import {
   sessionCookie,
   signedIn,
 } from "../../../../tests/worker/helpers";
+import { singleUseLinks } from "../../../db/schema";
 
 describe("POST /api/login", () => {
   it("signs in and answers the user without any secret, with a __Host- session cookie", async () => {
@@ -145,12 +146,11 @@ describe("password recovery", () => {
     expect(mail?.text).toContain("1 hour");
     const token = await requestResetToken(user.email);
     expect(token.length).toBeGreaterThanOrEqual(43);
-    const stored = await env.DB.prepare(
-      "SELECT token_hash FROM single_use_links WHERE user_id = ? AND purpose = 'password_reset'",
-    )
-      .bind(user.id)
-      .first<{ token_hash: string }>();
-    expect(stored?.token_hash).not.toBe(token);
+    const [stored] = await testDb()
+      .select({ tokenHash: singleUseLinks.tokenHash })
+      .from(singleUseLinks)
+      .where(and(eq(singleUseLinks.userId, user.id), eq(singleUseLinks.purpose, "password_reset")));
+    expect(stored?.tokenHash).not.toBe(token);
 
     expect(await (await callApi("/api/validate-reset-token", { json: { token } })).json()).toEqual({ valid: true });
   });
@@ -196,9 +196,10 @@ describe("password recovery", () => {
   it("refuses an expired token", async () => {
     const user = await createBuyer(testDb());
     const token = await requestResetToken(user.email);
-    await env.DB.prepare("UPDATE single_use_links SET expires_at = ? WHERE user_id = ? AND purpose = 'password_reset'")
-      .bind(Date.now() - 1, user.id)
-      .run();
+    await testDb()
+      .update(singleUseLinks)
+      .set({ expiresAt: new Date(Date.now() - 1) })
+      .where(and(eq(singleUseLinks.userId, user.id), eq(singleUseLinks.purpose, "password_reset")));
     expect(await (await callApi("/api/validate-reset-token", { json: { token } })).json()).toEqual({ valid: false });
     expect((await callApi("/api/reset-password", { json: { token, password: "brand-new-password" } })).status).toBe(
       400,

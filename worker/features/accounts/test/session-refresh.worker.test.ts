@@ -3,10 +3,12 @@
  * half of its lifetime is extended on use and the answer sets a fresh cookie for the same session; a
  * session whose expiry has passed is refused, deleted and its cookie cleared.
  */
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { SESSION_ABSOLUTE_MS } from "../../../../src/features/accounts/auth-limits";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
+import { sessions } from "../../../db/schema";
 import { SESSION_COOKIE } from "../../../services/sessions";
 
 const DAY = 86_400_000;
@@ -14,16 +16,18 @@ const idOf = (cookie: string) => cookie.split("=")[1] ?? "";
 
 /** lucia stores the expiry in whole seconds. */
 async function setExpiry(sessionId: string, at: number) {
-  await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
-    .bind(Math.floor(at / 1000), sessionId)
-    .run();
+  await testDb()
+    .update(sessions)
+    .set({ expiresAt: Math.floor(at / 1000) })
+    .where(eq(sessions.id, sessionId));
 }
 
 async function expiry(sessionId: string): Promise<number | null> {
-  const row = await env.DB.prepare("SELECT expires_at FROM sessions WHERE id = ?")
-    .bind(sessionId)
-    .first<{ expires_at: number }>();
-  return row ? row.expires_at * 1000 : null;
+  const [row] = await testDb()
+    .select({ expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  return row ? row.expiresAt * 1000 : null;
 }
 
 const sessionSetCookie = (response: Response) =>

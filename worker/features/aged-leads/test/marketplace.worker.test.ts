@@ -2,14 +2,17 @@
  * The marketplace at scale: exact location filter, counts, paging plans, concurrent
  * buyers, D1's per-statement and per-invocation limits, and My Leads paging and streaming.
  */
+
 import { env } from "cloudflare:workers";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { leadMatchesLocation, parseLocationFilter } from "../../../../src/domain/location-filter";
 import { leadAreaCode } from "../../../../src/domain/phone";
 import type { AgedLeadPage, OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
 import { MAX_RESERVED_LEADS } from "../../../../src/features/orders/orders";
-import { createLeads, testDb } from "../../../../tests/worker/factories";
+import { createLeads, endLeadHold, testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
+import { agedLeads } from "../../../db/schema";
 
 const DAY = 86_400_000;
 let batchCount = 0;
@@ -51,16 +54,24 @@ async function list(cookie: string, location: string, page = 1) {
 /** The list as the rule defines it, computed from every row (newest first, then id). */
 async function expectedIds(location: string): Promise<string[]> {
   const now = Date.now();
-  const { results } = await env.DB.prepare(
-    "SELECT id, phone, state, created_at, sold_at, reserved_until FROM aged_leads",
-  ).all<{
-    id: string;
-    phone: string;
-    state: string;
-    created_at: number;
-    sold_at: number | null;
-    reserved_until: number | null;
-  }>();
+  const leads = await testDb()
+    .select({
+      id: agedLeads.id,
+      phone: agedLeads.phone,
+      state: agedLeads.state,
+      createdAt: agedLeads.createdAt,
+      soldAt: agedLeads.soldAt,
+      reservedUntil: agedLeads.reservedUntil,
+    })
+    .from(agedLeads);
+  const results = leads.map((lead) => ({
+    id: lead.id,
+    phone: lead.phone,
+    state: lead.state,
+    created_at: lead.createdAt.getTime(),
+    sold_at: lead.soldAt?.getTime() ?? null,
+    reserved_until: lead.reservedUntil?.getTime() ?? null,
+  }));
   const terms = parseLocationFilter(location);
   return results
     .filter((row) => row.sold_at === null && (row.reserved_until === null || row.reserved_until < now))
@@ -151,13 +162,12 @@ describe("location filter (product rule 13)", () => {
     const reserved = await callApi("/api/bulk-purchase-leads", { json: { leadIds: [a, b] }, cookie: buyer.cookie });
     expect(reserved.status).toBe(200);
     expect((await list(buyer.cookie, "QC")).total).toBe(2);
-    await env.DB.prepare("UPDATE aged_leads SET reserved_until = ? WHERE id = ?")
-      .bind(Date.now() - 1, a)
-      .run();
+    await endLeadHold(testDb(), a ?? "");
     expect((await list(buyer.cookie, "qc, 505")).total).toBe(3);
-    await env.DB.prepare("UPDATE aged_leads SET sold_at = ?, sold_to_user_id = ? WHERE id = ?")
-      .bind(Date.now(), buyer.user.id, ids[3])
-      .run();
+    await testDb()
+      .update(agedLeads)
+      .set({ soldAt: new Date(), soldToUserId: buyer.user.id })
+      .where(eq(agedLeads.id, ids[3] ?? ""));
     const after = await list(buyer.cookie, "QC");
     expect(after.total).toBe(2);
     expect(after.items.map((lead) => lead.id).sort()).toEqual([a, ids[2]].sort());
@@ -199,6 +209,7 @@ function spyOnD1(db: D1Database): { binding: D1Database; stats: D1Stats } {
   };
   const binding = new Proxy(db, {
     get(target, property) {
+      // raw SQL: the statements and parameters the Worker sends D1 are measured here
       if (property === "prepare") return (sql: string) => wrap(target.prepare(sql), sql);
       if (property === "batch") {
         return (statements: D1PreparedStatement[]) => {
@@ -250,10 +261,9 @@ describe("buying at scale (decision 0012)", () => {
     expect(confirm.stats.statements.some((sql) => sql.includes("sold_to_user_id"))).toBe(true);
     expect(confirm.stats.statements.length).toBeLessThanOrEqual(D1_MAX_QUERIES);
     expect(confirm.stats.maxParams).toBeLessThanOrEqual(D1_MAX_PARAMS);
-    const sold = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE state = 'QL' AND sold_to_user_id = ?")
-      .bind(user.id)
-      .first<{ n: number }>();
-    expect(sold?.n).toBe(MAX_RESERVED_LEADS);
+    expect(await testDb().$count(agedLeads, and(eq(agedLeads.state, "QL"), eq(agedLeads.soldToUserId, user.id)))).toBe(
+      MAX_RESERVED_LEADS,
+    );
   });
 
   it("never sells a lead twice when 50 buyers reserve overlapping sets at once", async () => {
@@ -288,11 +298,12 @@ describe("buying at scale (decision 0012)", () => {
       });
       if (wanted[k]?.some((id) => held.includes(id))) expect(again.status).toBe(409);
     }
-    const { results } = await env.DB.prepare(
-      "SELECT id, sold_order_id FROM aged_leads WHERE id IN (SELECT value FROM json_each(?)) AND sold_at IS NOT NULL",
-    )
-      .bind(JSON.stringify(pool))
-      .all<{ id: string; sold_order_id: string }>();
+    const results = (
+      await testDb()
+        .select({ id: agedLeads.id, soldOrderId: agedLeads.soldOrderId })
+        .from(agedLeads)
+        .where(and(inArray(agedLeads.id, pool), isNotNull(agedLeads.soldAt)))
+    ).map((row) => ({ id: row.id, sold_order_id: row.soldOrderId ?? "" }));
     expect(results.map((row) => row.id).sort()).toEqual([...held].sort());
     for (const row of results) {
       const winner = won.find((w) => w.orderId === row.sold_order_id);

@@ -1,8 +1,11 @@
 /** One buyer cannot lock the marketplace; unpaid reservations lose their payment. */
+
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { MAX_RESERVED_LEADS } from "../../../../src/features/orders/orders";
+import { endLeadHold, testDb } from "../../../../tests/worker/factories";
 import { signedIn } from "../../../../tests/worker/helpers";
 import {
   buyLeads,
@@ -13,15 +16,16 @@ import {
   simulatedIntentOf,
 } from "../../../../tests/worker/payment-fixtures";
 import worker from "../../../app";
+import { agedLeads, orders } from "../../../db/schema";
 
 async function liveReservations(userId: string) {
-  const { results } = await env.DB.prepare(
-    `SELECT reserved_by_order_id AS orderId, count(*) AS leads FROM aged_leads
-     WHERE reserved_by_user_id = ? AND reserved_until > ? AND sold_at IS NULL GROUP BY reserved_by_order_id`,
-  )
-    .bind(userId, Date.now())
-    .all<{ orderId: string; leads: number }>();
-  return results;
+  return testDb()
+    .select({ orderId: agedLeads.reservedByOrderId, leads: count() })
+    .from(agedLeads)
+    .where(
+      and(eq(agedLeads.reservedByUserId, userId), gt(agedLeads.reservedUntil, new Date()), isNull(agedLeads.soldAt)),
+    )
+    .groupBy(agedLeads.reservedByOrderId);
 }
 
 describe("one open reservation per buyer (product rule 14)", () => {
@@ -106,12 +110,12 @@ describe("an expired reservation cancels its payment", () => {
     const [lead] = (await createLeads(1)) as [string];
     const start = await (await buyLeads(buyer.cookie, [lead])).json<Started>();
     // The reservation (15 minutes) ran out long ago.
-    await env.DB.prepare("UPDATE orders SET created_at = ? WHERE id = ?")
-      .bind(Date.now() - 16 * 60_000, start.orderId)
-      .run();
-    await env.DB.prepare("UPDATE aged_leads SET reserved_until = ? WHERE id = ?")
-      .bind(Date.now() - 60_000, lead)
-      .run();
+    const db = testDb();
+    await db
+      .update(orders)
+      .set({ createdAt: new Date(Date.now() - 16 * 60_000) })
+      .where(eq(orders.id, start.orderId));
+    await endLeadHold(db, lead, Date.now() - 60_000);
 
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), env, ctx);
@@ -119,10 +123,11 @@ describe("an expired reservation cancels its payment", () => {
 
     expect(await orderRow(start.orderId)).toMatchObject({ status: "cancelled" });
     expect(await simulatedIntentOf(start.orderId)).toMatchObject({ status: "canceled" });
-    const released = await env.DB.prepare("SELECT reserved_by_order_id FROM aged_leads WHERE id = ?")
-      .bind(lead)
-      .first();
-    expect(released).toEqual({ reserved_by_order_id: null });
+    const [released] = await db
+      .select({ reservedByOrderId: agedLeads.reservedByOrderId })
+      .from(agedLeads)
+      .where(eq(agedLeads.id, lead));
+    expect(released).toEqual({ reservedByOrderId: null });
     expect((await payWithCard(start.clientSecret)).status).toBe(409);
     expect(await orderRow(start.orderId)).toMatchObject({ status: "cancelled", paid_at: null });
   });

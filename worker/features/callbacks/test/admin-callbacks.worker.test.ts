@@ -3,12 +3,15 @@
  * checked by `callbackOpportunitySchema`, scrubbed and placed by the call-back service exactly like a
  * partner's (docs/decisions/0058), at the admin's price.
  */
-import { env } from "cloudflare:workers";
+
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { localTime } from "../../../../src/domain/time-zones";
+import { closePaidCallbackOrders, testDb } from "../../../../tests/worker/factories";
+import { storedRow } from "../../../../tests/worker/factories/rows";
 import { callApi, createUser, expectAdminOnly, signedIn } from "../../../../tests/worker/helpers";
 import { deps, newPhone } from "../../../../tests/worker/transfer-fixtures";
-import { orders } from "../../../db/schema";
+import { callbackOpportunities, orders } from "../../../db/schema";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -70,20 +73,16 @@ interface Stored {
   created_by: string | null;
 }
 
-const stored = (id: string) =>
-  env.DB.prepare("SELECT * FROM callback_opportunities WHERE id = ?").bind(id).first<Stored>();
-const count = async () =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM callback_opportunities").first<{ n: number }>())?.n ?? 0;
+const stored = async (id: string) =>
+  ((await storedRow(testDb(), callbackOpportunities, eq(callbackOpportunities.id, id))) ?? null) as Stored | null;
+const count = () => testDb().$count(callbackOpportunities);
 
 describe("POST /api/admin/callback-opportunities: call-backs and appointments", () => {
   beforeEach(async () => {
     // No open call-back order and no waiting call-back from another test.
-    await env.DB.batch([
-      env.DB.prepare("DELETE FROM callback_opportunities"),
-      env.DB.prepare(
-        "UPDATE orders SET status = 'completed' WHERE kind IN ('survey', 'ringcloud') AND status = 'paid'",
-      ),
-    ]);
+    const db = testDb();
+    await db.delete(callbackOpportunities);
+    await closePaidCallbackOrders(db);
   });
 
   it("is for admins only (401 signed out, 403 for a buyer)", () =>

@@ -4,13 +4,16 @@
  * call-back whose payment is refunded in full is marked refunded: out of My Call-Backs, its invite, its
  * reminder and the return cap's deliveries, and never listed again.
  */
-import { env } from "cloudflare:workers";
+
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { icsPath, MARKET_MESSAGES } from "../../../../src/features/callbacks/callback-market";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { buy, credit, freshPhone, HOUR, listing, row, stock } from "../../../../tests/worker/market-fixtures";
 import { orderRow, payWithCard } from "../../../../tests/worker/payment-fixtures";
 import { deps } from "../../../../tests/worker/transfer-fixtures";
+import { callbackOpportunities, orders } from "../../../db/schema";
 import { balanceOf } from "../../orders/balance";
 import { processPaymentEvent } from "../../orders/orders";
 import { sendCallbackReminders } from "../callback-notifications";
@@ -18,24 +21,20 @@ import { sendCallbackReminders } from "../callback-notifications";
 const DAY = 24 * HOUR;
 
 beforeEach(async () => {
-  await env.DB.prepare("DELETE FROM callback_opportunities").run();
+  await testDb().delete(callbackOpportunities);
 });
 
 /** A call-back of `phone` delivered to `userId` `ago` ms ago (placed in one of the buyer's orders). */
 async function received(userId: string, phone: string, ago: number) {
   const { id } = await stock({ kind: "callback", phone, startsIn: -ago + HOUR });
-  await env.DB.prepare(
-    "UPDATE callback_opportunities SET buyer_user_id = ?, order_id = ?, delivered_at = ? WHERE id = ?",
-  )
-    .bind(userId, crypto.randomUUID(), Date.now() - ago, id)
-    .run();
+  await testDb()
+    .update(callbackOpportunities)
+    .set({ buyerUserId: userId, orderId: crypto.randomUUID(), deliveredAt: new Date(Date.now() - ago) })
+    .where(eq(callbackOpportunities.id, id));
 }
 
 async function ordersOf(userId: string) {
-  const found = await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE user_id = ?")
-    .bind(userId)
-    .first<{ n: number }>();
-  return found?.n ?? 0;
+  return testDb().$count(orders, eq(orders.userId, userId));
 }
 
 describe("the 30-day rule at a marketplace purchase", () => {

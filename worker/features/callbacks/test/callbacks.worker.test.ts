@@ -3,9 +3,11 @@
  * through `POST /api/v1/callbacks`, it is scrubbed and placed in the paid call-back order that fits, and
  * its buyer sees it with the full contact in My Call-Backs.
  */
-import { env } from "cloudflare:workers";
+
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { localTime } from "../../../../src/domain/time-zones";
+import { closePaidCallbackOrders, testDb } from "../../../../tests/worker/factories";
 import { callApi, createUser, login } from "../../../../tests/worker/helpers";
 import { createPartner, deps, newPhone } from "../../../../tests/worker/transfer-fixtures";
 import { callbackOpportunities, orders } from "../../../db/schema";
@@ -89,21 +91,19 @@ async function post(auth: Record<string, string>, body: unknown) {
 }
 
 async function orderOf(callbackId: string) {
-  const row = await env.DB.prepare("SELECT order_id, buyer_user_id FROM callback_opportunities WHERE id = ?")
-    .bind(callbackId)
-    .first<{ order_id: string | null; buyer_user_id: string | null }>();
-  return row?.order_id ?? null;
+  const [row] = await testDb()
+    .select({ orderId: callbackOpportunities.orderId })
+    .from(callbackOpportunities)
+    .where(eq(callbackOpportunities.id, callbackId));
+  return row?.orderId ?? null;
 }
 
 describe("call-backs from partners", () => {
   beforeEach(async () => {
     // Every test starts with no open call-back orders and no waiting call-backs.
-    await env.DB.batch([
-      env.DB.prepare("DELETE FROM callback_opportunities"),
-      env.DB.prepare(
-        "UPDATE orders SET status = 'completed' WHERE kind IN ('survey', 'ringcloud') AND status = 'paid'",
-      ),
-    ]);
+    const db = testDb();
+    await db.delete(callbackOpportunities);
+    await closePaidCallbackOrders(db);
   });
 
   it("places a call-back in a paid call-back order at once, and its buyer sees it in full in My Call-Backs", async () => {
@@ -264,10 +264,11 @@ describe("call-backs from partners", () => {
       const response = await post(partner.auth, { ...body, prospect: { ...body.prospect, ...prospect } });
       expect(response.status).toBe(201);
       const { callbackId } = (await response.json()) as { callbackId: string };
-      const row = await env.DB.prepare("SELECT time_zone FROM callback_opportunities WHERE id = ?")
-        .bind(callbackId)
-        .first<{ time_zone: string }>();
-      return row?.time_zone;
+      const [row] = await testDb()
+        .select({ timeZone: callbackOpportunities.timeZone })
+        .from(callbackOpportunities)
+        .where(eq(callbackOpportunities.id, callbackId));
+      return row?.timeZone;
     };
     // El Paso's ZIP is on Mountain time, though Texas's main zone is Central.
     expect(await zoneOf({ state: "TX", zip: "79901" })).toBe("America/Denver");

@@ -4,7 +4,9 @@
  * provider (TRUSTEDFORM_CLAIM_URL, faked here at the fetch) answers verified, expired or not found; and
  * placeholder certificates (the template's samples, all zeros) are refused at every upload.
  */
+
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import Papa from "papaparse";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ImportStatus } from "../../../../src/domain/schemas/admin-leads";
@@ -28,6 +30,7 @@ import {
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
 import { addEndpoint, fakeNetwork, fakeQueue, runQueue } from "../../../../tests/worker/webhook-fixtures";
+import { agedLeads, transfers } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { buildPayloads } from "../../webhooks/payloads";
 
@@ -243,8 +246,7 @@ describe("placeholder certificates at upload", () => {
       });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ errors: { [field]: message } });
-      const stored = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE phone = ?").bind(number).first();
-      expect(stored).toEqual({ n: 0 });
+      expect(await testDb().$count(agedLeads, eq(agedLeads.phone, number))).toBe(0);
     }
   });
 
@@ -275,10 +277,7 @@ describe("placeholder certificates at upload", () => {
         { rowNumber: 3, reason: CONSENT_MESSAGES.jornayaPlaceholder },
       ],
     });
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE import_id = ?")
-      .bind(importId)
-      .first();
-    expect(stored).toEqual({ n: 1 });
+    expect(await testDb().$count(agedLeads, eq(agedLeads.importId, importId))).toBe(1);
   });
 
   describe("a partner's ping", () => {
@@ -299,10 +298,7 @@ describe("placeholder certificates at upload", () => {
       expect((await response.json<{ message: string }>()).message).toMatch(
         new RegExp(`^consent\\.${field} is a sample or placeholder`),
       );
-      const routed = await env.DB.prepare("SELECT count(*) AS n FROM transfers WHERE order_id = ?")
-        .bind(order.id)
-        .first();
-      expect(routed).toEqual({ n: 0 });
+      expect(await testDb().$count(transfers, eq(transfers.orderId, order.id))).toBe(0);
     });
   });
 });

@@ -3,14 +3,17 @@
  * import store it, the import report counts rows with and without a certificate, an upload that requires a
  * certificate keeps its uncertified leads off sale, and the marketplace filters for "with certificate".
  */
-import { env } from "cloudflare:workers";
+
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { ImportStatus } from "../../../../src/domain/schemas/admin-leads";
 import type { AgedLeadPage } from "../../../../src/domain/schemas/dashboard";
 import { CONSENT_MESSAGES } from "../../../../src/features/consent/schemas/consent";
 import { createLeads as createFactoryLeads, testDb } from "../../../../tests/worker/factories";
+import { storedRow, storedRows } from "../../../../tests/worker/factories/rows";
 import { bulkRow, callApi, deliverToQueue, signedIn, uniquePhones } from "../../../../tests/worker/helpers";
 import { createLeads, payWithCard, type Started } from "../../../../tests/worker/payment-fixtures";
+import { agedLeads, orders } from "../../../db/schema";
 
 const CERT_ID = "a1b2c3d4e5".repeat(4);
 const CERT_URL = `https://cert.trustedform.com/${CERT_ID}`;
@@ -29,13 +32,21 @@ interface LeadRow {
   withheld: number;
 }
 
-const leadRow = (where: string, value: string) =>
-  env.DB.prepare(
-    `SELECT opt_in_at, opt_in_url, consent_text, ip_address, trusted_form_url, jornaya_lead_id, certified, withheld
-     FROM aged_leads WHERE ${where} = ?`,
-  )
-    .bind(value)
-    .first<LeadRow>();
+const LEAD_COLUMNS = [
+  "opt_in_at",
+  "opt_in_url",
+  "consent_text",
+  "ip_address",
+  "trusted_form_url",
+  "jornaya_lead_id",
+  "certified",
+  "withheld",
+] as const;
+/** A lead's consent columns as stored (times in ms, flags 0/1), found by its id or phone. */
+const leadRow = async (where: "id" | "phone", value: string): Promise<LeadRow | null> => {
+  const row = await storedRow(testDb(), agedLeads, eq(where === "id" ? agedLeads.id : agedLeads.phone, value));
+  return row ? (Object.fromEntries(LEAD_COLUMNS.map((column) => [column, row[column]])) as unknown as LeadRow) : null;
+};
 
 /** Uploads `rows` as one batch (the import's first) and runs the queue consumer on it. */
 async function importRows(cookie: string, rows: ReturnType<typeof bulkRow>[], certificateRequired?: boolean) {
@@ -185,9 +196,10 @@ describe("an upload that sells only leads with a certificate", () => {
     const list = await listed(buyer.cookie, "location=CQ");
     expect(list.total).toBe(2);
     expect(list.items.map((lead) => lead.certified)).toEqual([true, true]);
-    const { results: withheld } = await env.DB.prepare("SELECT id FROM aged_leads WHERE import_id = ? AND withheld = 1")
-      .bind(required.importId)
-      .all<{ id: string }>();
+    const withheld = await testDb()
+      .select({ id: agedLeads.id })
+      .from(agedLeads)
+      .where(and(eq(agedLeads.importId, required.importId), eq(agedLeads.withheld, true)));
     expect(withheld).toHaveLength(2);
     const reserve = await callApi("/api/bulk-purchase-leads", {
       cookie: buyer.cookie,
@@ -211,10 +223,9 @@ describe("an upload that sells only leads with a certificate", () => {
       true,
     );
     expect(status).toMatchObject({ rowsInserted: 2, rowsCertified: 0, rowsUncertified: 2, certificateRequired: true });
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE import_id = ? AND withheld = 1")
-      .bind(importId)
-      .first<{ n: number }>();
-    expect(stored?.n).toBe(2);
+    expect(await testDb().$count(agedLeads, and(eq(agedLeads.importId, importId), eq(agedLeads.withheld, true)))).toBe(
+      2,
+    );
     expect((await listed(buyer.cookie, "location=CW")).total).toBe(0);
   });
 
@@ -224,15 +235,14 @@ describe("an upload that sells only leads with a certificate", () => {
     const started = await callApi("/api/bulk-purchase-leads", { cookie: buyer.cookie, json: { leadIds: [leadId] } });
     expect(started.status).toBe(200);
     const { clientSecret, orderId } = await started.json<Started>();
-    await env.DB.prepare("UPDATE aged_leads SET withheld = 1 WHERE id = ?").bind(leadId).run();
+    await testDb().update(agedLeads).set({ withheld: true }).where(eq(agedLeads.id, leadId));
     await payWithCard(clientSecret);
-    const lead = await env.DB.prepare("SELECT sold_at, sold_to_user_id FROM aged_leads WHERE id = ?")
-      .bind(leadId)
-      .first();
-    expect(lead).toEqual({ sold_at: null, sold_to_user_id: null });
-    const order = await env.DB.prepare("SELECT status FROM orders WHERE id = ?")
-      .bind(orderId)
-      .first<{ status: string }>();
+    const [lead] = await testDb()
+      .select({ soldAt: agedLeads.soldAt, soldToUserId: agedLeads.soldToUserId })
+      .from(agedLeads)
+      .where(eq(agedLeads.id, leadId));
+    expect(lead).toEqual({ soldAt: null, soldToUserId: null });
+    const [order] = await testDb().select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
     expect(order?.status).not.toBe("paid");
   });
 });
@@ -266,9 +276,7 @@ describe("the marketplace's 'with certificate' filter", () => {
   async function expectedIds(location: string) {
     const { parseLocationFilter, leadMatchesLocation } = await import("../../../../src/domain/location-filter");
     const { leadAreaCode } = await import("../../../../src/domain/phone");
-    const { results } = await env.DB.prepare(
-      "SELECT id, phone, state, created_at, sold_at, reserved_until, certified, withheld FROM aged_leads",
-    ).all<{
+    const results = (await storedRows(testDb(), agedLeads)) as {
       id: string;
       phone: string;
       state: string;
@@ -277,7 +285,7 @@ describe("the marketplace's 'with certificate' filter", () => {
       reserved_until: number | null;
       certified: number;
       withheld: number;
-    }>();
+    }[];
     const terms = parseLocationFilter(location);
     const now = Date.now();
     return results

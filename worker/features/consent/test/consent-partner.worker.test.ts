@@ -2,10 +2,12 @@
  * The partner API and consent (decision 0041): the ping's consent evidence is checked and
  * stored normalized, and a partner an admin has set to send TrustedForm certificates gets 400 without one.
  */
-import { env } from "cloudflare:workers";
+
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { TRUSTED_FORM_REQUIRED } from "../../../../src/features/consent/consent";
 import type { AdminPartnerView } from "../../../../src/features/partners/schemas/partner-account";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, login, signedIn } from "../../../../tests/worker/helpers";
 import {
   clearTransfers,
@@ -14,6 +16,7 @@ import {
   pingBody,
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
+import { transfers } from "../../../db/schema";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
 routeAtCallingHours();
@@ -45,16 +48,20 @@ describe("the ping's consent evidence", () => {
     });
     expect(response.status).toBe(201);
     const { transferId } = await response.json<{ transferId: string }>();
-    const row = await env.DB.prepare(
-      "SELECT trusted_form_url, jornaya_lead_id, consent_text, ip_address FROM transfers WHERE id = ?",
-    )
-      .bind(transferId)
-      .first();
+    const [row] = await testDb()
+      .select({
+        trustedFormUrl: transfers.trustedFormUrl,
+        jornayaLeadId: transfers.jornayaLeadId,
+        consentText: transfers.consentText,
+        ipAddress: transfers.ipAddress,
+      })
+      .from(transfers)
+      .where(eq(transfers.id, transferId));
     expect(row).toEqual({
-      trusted_form_url: CERT_URL,
-      jornaya_lead_id: LEAD_ID,
-      consent_text: "tcpa-consent-v3",
-      ip_address: "2001:db8::7",
+      trustedFormUrl: CERT_URL,
+      jornayaLeadId: LEAD_ID,
+      consentText: "tcpa-consent-v3",
+      ipAddress: "2001:db8::7",
     });
   });
 
@@ -72,10 +79,7 @@ describe("the ping's consent evidence", () => {
     const response = await ping(partner.auth, consent);
     expect(response.status).toBe(400);
     expect((await response.json<{ message: string }>()).message).toMatch(new RegExp(`^${field.replace(".", "\\.")} `));
-    const routed = await env.DB.prepare("SELECT count(*) AS n FROM transfers WHERE order_id = ?")
-      .bind(order.id)
-      .first<{ n: number }>();
-    expect(routed?.n).toBe(0);
+    expect(await testDb().$count(transfers, eq(transfers.orderId, order.id))).toBe(0);
   });
 });
 

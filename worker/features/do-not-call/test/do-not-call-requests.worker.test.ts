@@ -4,7 +4,9 @@
  * list with a logged reason, which frees its leads by product rule 40; a burst of more than 100 numbers in
  * an hour e-mails the admins, at most once an hour; and only admins reach the admin routes.
  */
+
 import { env } from "cloudflare:workers";
+import { and, count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   BURST_NUMBERS,
@@ -16,6 +18,8 @@ import {
   formatPhoneKey,
   USER_AGENT_MAX_LENGTH,
 } from "../../../../src/features/do-not-call/do-not-call-requests";
+import { testDb } from "../../../../tests/worker/factories";
+import { storedRow } from "../../../../tests/worker/factories/rows";
 import { callApi, expectAdminOnly, signedIn } from "../../../../tests/worker/helpers";
 import { signedInPartner } from "../../../../tests/worker/partner-helpers";
 import {
@@ -25,6 +29,7 @@ import {
   uniqueState,
   uploadList,
 } from "../../../../tests/worker/suppression-fixtures";
+import { doNotCallRemovals, doNotCallRequests, outbox, suppressionLists, suppressionNumbers } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { emails } from "../../../services/email-templates";
 import { clientHash, requestDoNotCall as requestThroughService } from "../do-not-call";
@@ -43,12 +48,12 @@ async function requestsFor(cookie: string, query = "") {
 
 const onInternalList = async (phone: string) =>
   (
-    await env.DB.prepare(
-      "SELECT count(*) AS n FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id WHERE l.kind = 'internal_dnc' AND n.number = ?",
-    )
-      .bind(Number(phone))
-      .first<{ n: number }>()
-  )?.n ?? 0;
+    await testDb()
+      .select({ n: count() })
+      .from(suppressionNumbers)
+      .innerJoin(suppressionLists, eq(suppressionLists.id, suppressionNumbers.listId))
+      .where(and(eq(suppressionLists.kind, "internal_dnc"), eq(suppressionNumbers.number, Number(phone))))
+  )[0]?.n ?? 0;
 
 describe("a /do-not-call request keeps when, a hash of where from, and which browser", () => {
   it("stores the time, a salted SHA-256 of the address and the user agent cut short, never the address", async () => {
@@ -59,9 +64,7 @@ describe("a /do-not-call request keeps when, a hash of where from, and which bro
     const response = await ask(phone, { "CF-Connecting-IP": address, "User-Agent": userAgent });
     expect(response.status).toBe(200);
 
-    const row = await env.DB.prepare("SELECT * FROM do_not_call_requests WHERE number = ?")
-      .bind(Number(phone))
-      .first<Record<string, unknown>>();
+    const row = await storedRow(testDb(), doNotCallRequests, eq(doNotCallRequests.number, Number(phone)));
     expect(row?.created_at).toBeGreaterThanOrEqual(before);
     expect(row?.created_at).toBeLessThanOrEqual(Date.now());
     expect(row?.user_agent).toBe(userAgent.slice(0, USER_AGENT_MAX_LENGTH));
@@ -148,8 +151,13 @@ describe("an admin removes a number with a reason", () => {
     const [lead] = await insertLeads(state, [phone]);
     await ask(phone);
     expect((await marketplace(buyer, state)).ids).toEqual([]);
-    const count = () =>
-      env.DB.prepare("SELECT numbers FROM suppression_lists WHERE kind = 'internal_dnc'").first<{ numbers: number }>();
+    const count = async () =>
+      (
+        await testDb()
+          .select({ numbers: suppressionLists.numbers })
+          .from(suppressionLists)
+          .where(eq(suppressionLists.kind, "internal_dnc"))
+      )[0];
     const before = (await count())?.numbers ?? 0;
 
     const started = Date.now();
@@ -167,17 +175,22 @@ describe("an admin removes a number with a reason", () => {
     expect(await onInternalList(phone)).toBe(0);
     expect((await count())?.numbers).toBe(before - 1);
     expect((await marketplace(buyer, state)).ids).toEqual([lead]);
-    const log = await env.DB.prepare("SELECT removed_by, reason, created_at FROM do_not_call_removals WHERE number = ?")
-      .bind(Number(phone))
-      .first<{ removed_by: string; reason: string; created_at: number }>();
-    expect(log).toMatchObject({ removed_by: admin.id, reason: "Asked by a competitor, not the owner" });
-    expect(log?.created_at).toBeGreaterThanOrEqual(started);
+    const [log] = await testDb()
+      .select({
+        removedBy: doNotCallRemovals.removedBy,
+        reason: doNotCallRemovals.reason,
+        createdAt: doNotCallRemovals.createdAt,
+      })
+      .from(doNotCallRemovals)
+      .where(eq(doNotCallRemovals.number, Number(phone)));
+    expect(log).toMatchObject({ removedBy: admin.id, reason: "Asked by a competitor, not the owner" });
+    expect(log?.createdAt.getTime()).toBeGreaterThanOrEqual(started);
 
     // The admin list shows who removed it, when and why; the request itself stays on record.
     const [shown] = (await requestsFor(cookie, `?phone=${phone}`)).requests;
     expect(shown).toMatchObject({
       listed: false,
-      removal: { by: admin.email, reason: "Asked by a competitor, not the owner", at: log?.created_at },
+      removal: { by: admin.email, reason: "Asked by a competitor, not the owner", at: log?.createdAt.getTime() },
     });
   });
 
@@ -217,10 +230,7 @@ describe("an admin removes a number with a reason", () => {
     const phone = freshPhone();
     const listed = name !== "a number that is not listed";
     if (listed) await ask(phone);
-    const removals = () =>
-      env.DB.prepare("SELECT count(*) AS n FROM do_not_call_removals")
-        .first<{ n: number }>()
-        .then((row) => row?.n);
+    const removals = () => testDb().$count(doNotCallRemovals);
     const logged = await removals();
 
     const response = await callApi(REMOVALS, { cookie, json: { phone, ...body } });
@@ -253,13 +263,10 @@ describe("a burst of requests from many addresses alerts the admins", () => {
     return phones;
   }
   const alertsTo = async (email: string) =>
-    (
-      await env.DB.prepare(
-        "SELECT text FROM outbox WHERE `to` = ? AND subject = 'Unusual number of Do Not Call requests'",
-      )
-        .bind(email)
-        .all<{ text: string }>()
-    ).results;
+    await testDb()
+      .select({ text: outbox.text })
+      .from(outbox)
+      .where(and(eq(outbox.to, email), eq(outbox.subject, "Unusual number of Do Not Call requests")));
 
   it(`says nothing at ${BURST_NUMBERS} numbers in an hour, e-mails once past it, and again only an hour later`, async () => {
     const { user: admin } = await signedIn({ isAdmin: true });

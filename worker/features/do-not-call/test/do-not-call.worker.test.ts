@@ -3,10 +3,12 @@
  * (marketplace, purchases, pings), is validated by the form's own schema and rate-limited by the one
  * limiter; and an import counts the suppressed rows in its report, storing them until the number leaves.
  */
-import { env } from "cloudflare:workers";
+
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { LEAD_MESSAGES } from "../../../../src/domain/schemas/admin-leads";
 import { DO_NOT_CALL_MESSAGES, doNotCallConfirmation } from "../../../../src/features/do-not-call/suppression";
+import { testDb } from "../../../../tests/worker/factories";
 import { bulkRow, callApi, deliverToQueue, signedIn } from "../../../../tests/worker/helpers";
 import { buyLeads } from "../../../../tests/worker/payment-fixtures";
 import {
@@ -24,6 +26,7 @@ import {
   pingBody,
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
+import { doNotCallRequests, suppressionLists, suppressionNumbers } from "../../../db/schema";
 import { ADDRESS_RULE } from "../../../services/rate-limiter";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
@@ -51,18 +54,27 @@ describe("POST /api/do-not-call", () => {
     expect(ping.status).toBe(409);
     expect(await ping.json()).toMatchObject({ reason: "suppressed" });
 
-    const stored = await env.DB.prepare("SELECT email, reason FROM do_not_call_requests WHERE number = ?")
-      .bind(Number(phone))
-      .first();
+    const [stored] = await testDb()
+      .select({ email: doNotCallRequests.email, reason: doNotCallRequests.reason })
+      .from(doNotCallRequests)
+      .where(eq(doNotCallRequests.number, Number(phone)));
     expect(stored).toEqual({ email: "me@example.com", reason: "Stop calling me" });
   });
 
   it("counts a number asked for twice once on the shop's list", async () => {
     const phone = freshPhone();
-    const count = () =>
-      env.DB.prepare(
-        "SELECT numbers, (SELECT count(*) FROM suppression_numbers n WHERE n.list_id = l.id) AS stored FROM suppression_lists l WHERE kind = 'internal_dnc'",
-      ).first<{ numbers: number; stored: number }>();
+    const count = async () => {
+      const db = testDb();
+      const [list] = await db
+        .select({ id: suppressionLists.id, numbers: suppressionLists.numbers })
+        .from(suppressionLists)
+        .where(eq(suppressionLists.kind, "internal_dnc"));
+      if (!list) return null;
+      return {
+        numbers: list.numbers,
+        stored: await db.$count(suppressionNumbers, eq(suppressionNumbers.listId, list.id)),
+      };
+    };
     const before = await count();
     expect((await requestDoNotCall(phone)).status).toBe(200);
     expect((await requestDoNotCall(phone)).status).toBe(200);
@@ -78,12 +90,11 @@ describe("POST /api/do-not-call", () => {
     ["a bad e-mail", { phone: "3055550100", email: "me@" }, "email", DO_NOT_CALL_MESSAGES.email],
     ["a reason too long", { phone: "3055550100", reason: "x".repeat(501) }, "reason", DO_NOT_CALL_MESSAGES.reason],
   ])("refuses %s with the form's message, suppressing nothing", async (_, body, field, message) => {
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM do_not_call_requests").first<{ n: number }>();
+    const before = await testDb().$count(doNotCallRequests);
     const response = await callApi("/api/do-not-call", { json: body });
     expect(response.status).toBe(400);
     expect((await response.json<{ errors: Record<string, string> }>()).errors[field]).toBe(message);
-    const after = await env.DB.prepare("SELECT count(*) AS n FROM do_not_call_requests").first<{ n: number }>();
-    expect(after?.n).toBe(before?.n);
+    expect(await testDb().$count(doNotCallRequests)).toBe(before);
   });
 
   it(`is rate-limited: at most ${ADDRESS_RULE.limit} requests a minute from one address`, async () => {

@@ -4,12 +4,14 @@
  * order would otherwise take the call; `suppressed` answers count against the partner's rate limit and
  * daily call cap; the admin's Fulfilment tab shows each partner's suppressed share of today's pings.
  */
-import { env } from "cloudflare:workers";
+
+import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { localTime } from "../../../../src/domain/time-zones";
 import { SUPPRESSED_MESSAGE } from "../../../../src/features/do-not-call/suppression";
 import type { FulfilmentOverview } from "../../../../src/features/returns/returns";
 import { NO_ROUTE_REASONS } from "../../../../src/features/transfers/transfers";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, expectAdminOnly, signedIn } from "../../../../tests/worker/helpers";
 import { freshPhone, requestDoNotCall, uploadList } from "../../../../tests/worker/suppression-fixtures";
 import {
@@ -19,6 +21,7 @@ import {
   pingBody,
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
+import { partnerDayRefusals, rateLimitWindows, transfers } from "../../../db/schema";
 import { PARTNER_KEY_RULE } from "../../../services/rate-limiter";
 import { hashApiKey } from "../../partners/api-keys";
 
@@ -36,19 +39,24 @@ const noOpenOrder = { message: NO_ROUTE_REASONS.no_open_order, reason: "no_open_
 const suppressed = { message: SUPPRESSED_MESSAGE, reason: "suppressed" };
 
 async function transfersOf(phone: string) {
-  const { results } = await env.DB.prepare("SELECT order_id, buyer_user_id FROM transfers WHERE phone = ?")
-    .bind(phone)
-    .all<{ order_id: string; buyer_user_id: string }>();
-  return results;
+  const rows = await testDb()
+    .select({ orderId: transfers.orderId, buyerUserId: transfers.buyerUserId })
+    .from(transfers)
+    .where(eq(transfers.phone, phone));
+  return rows.map((row) => ({ order_id: row.orderId, buyer_user_id: row.buyerUserId }));
 }
 
 /** The partner's refused and suppressed pings on its local day (the test partners are in Chicago). */
 async function refusals(partnerId: string) {
-  const row = await env.DB.prepare(
-    "SELECT refused, suppressed FROM partner_day_refusals WHERE partner_id = ? AND day = ?",
-  )
-    .bind(partnerId, localTime(Date.now(), "America/Chicago").day)
-    .first<{ refused: number; suppressed: number }>();
+  const [row] = await testDb()
+    .select({ refused: partnerDayRefusals.refused, suppressed: partnerDayRefusals.suppressed })
+    .from(partnerDayRefusals)
+    .where(
+      and(
+        eq(partnerDayRefusals.partnerId, partnerId),
+        eq(partnerDayRefusals.day, localTime(Date.now(), "America/Chicago").day),
+      ),
+    );
   return row ?? { refused: 0, suppressed: 0 };
 }
 
@@ -162,9 +170,11 @@ describe("a `suppressed` answer is no free lookup", () => {
     const listed = Array.from({ length: PARTNER_KEY_RULE.limit + 3 }, () => freshPhone());
     for (const phone of listed) await requestDoNotCall(phone);
     // One window for the whole test (it opens a minute from now, so the clock cannot split the burst).
-    await env.DB.prepare("INSERT OR REPLACE INTO rate_limit_windows (key, window_start, hits) VALUES (?, ?, 0)")
-      .bind(`partner-api:${await hashApiKey(partner.key)}`, Date.now() + 60_000)
-      .run();
+    const window = { key: `partner-api:${await hashApiKey(partner.key)}`, windowStart: Date.now() + 60_000, hits: 0 };
+    await testDb()
+      .insert(rateLimitWindows)
+      .values(window)
+      .onConflictDoUpdate({ target: rateLimitWindows.key, set: { windowStart: window.windowStart, hits: 0 } });
 
     const answers = [];
     for (const phone of listed) answers.push(await ping(partner.auth, phone));
@@ -249,10 +259,7 @@ describe("a ping that breaks a rule", () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toEqual({ message: expect.any(String) });
 
-    const transfers = await env.DB.prepare("SELECT count(*) AS n FROM transfers WHERE partner_id = ?")
-      .bind(partner.id)
-      .first<{ n: number }>();
-    expect(transfers?.n).toBe(0);
+    expect(await testDb().$count(transfers, eq(transfers.partnerId, partner.id))).toBe(0);
     expect(await refusals(partner.id)).toEqual({ refused: 0, suppressed: 0 });
   });
 });

@@ -4,7 +4,8 @@
  * the same whatever the list holds; when the order is paid its leads on the list are left out of the sale,
  * their price goes back at once, and only then is the buyer told how many.
  */
-import { env } from "cloudflare:workers";
+
+import { and, asc, eq, inArray, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notChargedMessage } from "../../../../src/features/do-not-call/private-lists";
 import { createCredit, testDb } from "../../../../tests/worker/factories";
@@ -18,6 +19,7 @@ import {
   uniqueState,
   uploadList,
 } from "../../../../tests/worker/suppression-fixtures";
+import { agedLeads, balanceLedger, rateLimitWindows, suppressionNumbers, suppressionUploads } from "../../../db/schema";
 
 /** The listing exactly as the buyer reads it, for a query string. */
 async function listing(cookie: string, query: string) {
@@ -38,9 +40,13 @@ async function reservationAnswer(cookie: string, leadIds: string[]) {
  * reservation limit's minute pass (an attacker spreads the readings out; the test need not wait).
  */
 async function endReservations(userId: string) {
-  await env.DB.batch([
-    env.DB.prepare("UPDATE aged_leads SET reserved_until = 1 WHERE reserved_by_user_id = ?").bind(userId),
-    env.DB.prepare("DELETE FROM rate_limit_windows WHERE key LIKE ?").bind(`%reservation:${userId}`),
+  const db = testDb();
+  await db.batch([
+    db
+      .update(agedLeads)
+      .set({ reservedUntil: new Date(1) })
+      .where(eq(agedLeads.reservedByUserId, userId)),
+    db.delete(rateLimitWindows).where(like(rateLimitWindows.key, `%reservation:${userId}`)),
   ]);
 }
 
@@ -108,9 +114,15 @@ describe("the reproduction: private lists with bit k set, read back after each u
       // At most 10 uploads a day (docs/decisions/0051): the attacker spreads them over days, so the
       // earlier uploads are moved a day back; the oracle must stay closed however slowly it is asked.
       if (listId !== undefined)
-        await env.DB.prepare("UPDATE suppression_uploads SET created_at = created_at - 86400000 WHERE list_id = ?")
-          .bind(listId)
-          .run();
+        for (const upload of await testDb()
+          .select({ id: suppressionUploads.id, createdAt: suppressionUploads.createdAt })
+          .from(suppressionUploads)
+          .where(eq(suppressionUploads.listId, listId))) {
+          await testDb()
+            .update(suppressionUploads)
+            .set({ createdAt: new Date(upload.createdAt.getTime() - 86_400_000) })
+            .where(eq(suppressionUploads.id, upload.id));
+        }
       const upload = await uploadList({
         cookie: attacker.cookie,
         as: "buyer",
@@ -121,12 +133,11 @@ describe("the reproduction: private lists with bit k set, read back after each u
       expect(listId === undefined || upload.listId === listId).toBe(true);
       listId = upload.listId;
       // The list does hold the target exactly when bit k of it is set: the experiment is real.
-      const held = await env.DB.prepare(
-        "SELECT count(*) AS n FROM suppression_numbers WHERE list_id = ? AND number = ?",
-      )
-        .bind(listId, number)
-        .first<{ n: number }>();
-      expect(held?.n).toBe(((number - base) >> k) & 1);
+      const held = await testDb().$count(
+        suppressionNumbers,
+        and(eq(suppressionNumbers.listId, listId), eq(suppressionNumbers.number, number)),
+      );
+      expect(held).toBe(((number - base) >> k) & 1);
 
       const after = await observe();
       expect(after).toEqual(before);
@@ -216,10 +227,13 @@ describe("a listed lead on the buyer's private list is never charged", () => {
       quantity: 1,
       balance_applied_cents: started.balanceAppliedCents / 2,
     });
-    const balance = await env.DB.prepare("SELECT sum(amount_cents) AS cents FROM balance_ledger WHERE user_id = ?")
-      .bind(buyer.user.id)
-      .first<{ cents: number }>();
-    expect(balance?.cents).toBe(100_000 - started.balanceAppliedCents / 2);
+    const entries = await testDb()
+      .select({ amountCents: balanceLedger.amountCents })
+      .from(balanceLedger)
+      .where(eq(balanceLedger.userId, buyer.user.id));
+    expect(entries.reduce((cents, entry) => cents + entry.amountCents, 0)).toBe(
+      100_000 - started.balanceAppliedCents / 2,
+    );
     expect(await leadRow(onList ?? "")).toMatchObject({ sold_at: null });
     expect((await orderStatus(buyer.cookie, started.orderId)).notice).toBe(notChargedMessage(1));
   });
@@ -258,13 +272,13 @@ describe("bad input with a private list in place", () => {
     const refused = await buyLeads(buyer.cookie, [onList ?? "", unknown]);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ message: `Unknown leads: ${unknown}`, unavailable: [unknown] });
-    const rows = await env.DB.prepare(
-      "SELECT id, reserved_by_user_id AS holder FROM aged_leads WHERE id IN (?, ?) ORDER BY id",
-    )
-      .bind(onList, clean)
-      .all<{ id: string; holder: string | null }>();
+    const rows = await testDb()
+      .select({ id: agedLeads.id, holder: agedLeads.reservedByUserId })
+      .from(agedLeads)
+      .where(inArray(agedLeads.id, [onList ?? "", clean ?? ""]))
+      .orderBy(asc(agedLeads.id));
     // The earlier reservation stands; the list's lead was not reserved.
-    expect(Object.fromEntries(rows.results.map((row) => [row.id, row.holder]))).toEqual({
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.holder]))).toEqual({
       [onList ?? ""]: null,
       [clean ?? ""]: buyer.user.id,
     });

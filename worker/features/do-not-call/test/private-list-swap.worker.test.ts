@@ -4,9 +4,11 @@
  * (`suppressedAfterPurchase`) read exactly the old list; from the swap, exactly the new one, while the old
  * version's rows are still being deleted; and after the paced deletion the table holds the new list only.
  */
+
 import { env } from "cloudflare:workers";
-import { sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, deliverToQueue, signedIn } from "../../../../tests/worker/helpers";
 import {
   emptyReport,
@@ -15,6 +17,7 @@ import {
   uploadList,
   uploadStatus,
 } from "../../../../tests/worker/suppression-fixtures";
+import { suppressionLists, suppressionNumbers, suppressionUploadBatches } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { MAX_BATCH_ATTEMPTS } from "../../../services/imports";
 import { batchKey } from "../suppression-apply";
@@ -34,10 +37,15 @@ const heldBack = {
 const deliver = (message: object, attempts = 1) => deliverToQueue([message], { env: heldBack, attempts });
 /** Delivers a batch's message again (as the Queue does with the message a batch sends itself) until it is applied. */
 async function deliverUntilApplied(uploadId: number, batchNumber: number) {
-  const status = () =>
-    env.DB.prepare("SELECT status FROM suppression_upload_batches WHERE upload_id = ? AND batch_number = ?")
-      .bind(uploadId, batchNumber)
-      .first<string>("status");
+  const status = async () =>
+    (
+      await testDb()
+        .select({ status: suppressionUploadBatches.status })
+        .from(suppressionUploadBatches)
+        .where(
+          and(eq(suppressionUploadBatches.uploadId, uploadId), eq(suppressionUploadBatches.batchNumber, batchNumber)),
+        )
+    )[0]?.status ?? null;
   for (let round = 0; round < 50 && (await status()) === "queued"; round++) {
     await deliver({ kind: "suppression-batch", uploadId, batchNumber });
   }
@@ -46,6 +54,7 @@ async function deliverUntilApplied(uploadId: number, batchNumber: number) {
 
 /** Of the numbers `from` … `from + count - 1`, those the buyer's private list holds now, as the payment reads it. */
 async function holds(userId: string, from: number, count: number): Promise<number[]> {
+  // raw SQL: the payment's own private-list check (privateListHoldsSql) is under test
   const rows = await createDeps(env).db.all<{ value: number }>(sql`
     SELECT value FROM json_each(${JSON.stringify(range(from, count))})
     WHERE ${privateListHoldsSql(sql`value`, userId)} ORDER BY value`);
@@ -97,12 +106,18 @@ describe("a private list's full re-upload replaces it in one step", () => {
       ]);
       return [...flags.keys()];
     };
-    const stored = async () =>
-      (await env.DB.prepare(
-        "SELECT (SELECT count(*) FROM suppression_numbers WHERE list_id = ?1) AS rows, numbers FROM suppression_lists WHERE id = ?1",
-      )
-        .bind(listId)
-        .first<{ rows: number; numbers: number }>()) ?? { rows: 0, numbers: 0 };
+    const stored = async () => {
+      const db = testDb();
+      const [list] = await db
+        .select({ numbers: suppressionLists.numbers })
+        .from(suppressionLists)
+        .where(eq(suppressionLists.id, listId));
+      if (!list) return { rows: 0, numbers: 0 };
+      return {
+        rows: await db.$count(suppressionNumbers, eq(suppressionNumbers.listId, listId)),
+        numbers: list.numbers,
+      };
+    };
     expect(await held()).toEqual(old);
 
     // Sent, and finished as the route does, with the Queue held back.
@@ -168,9 +183,11 @@ describe("a private list's full re-upload replaces it in one step", () => {
     // The next full upload replaces all of it: the failed upload's rows are deleted with the old version.
     const { listId } = await uploadList({ cookie, as: "buyer", name: "Mine", add: [base + 5, base + 500] });
     expect(await holds(user.id, base, 20_001)).toEqual([base + 5, base + 500]);
-    const rows = await env.DB.prepare("SELECT number FROM suppression_numbers WHERE list_id = ? ORDER BY number")
-      .bind(listId)
-      .all<{ number: number }>();
-    expect(rows.results.map((row) => row.number)).toEqual([base + 5, base + 500]);
+    const rows = await testDb()
+      .select({ number: suppressionNumbers.number })
+      .from(suppressionNumbers)
+      .where(eq(suppressionNumbers.listId, listId))
+      .orderBy(asc(suppressionNumbers.number));
+    expect(rows.map((row) => row.number)).toEqual([base + 5, base + 500]);
   }, 60_000);
 });

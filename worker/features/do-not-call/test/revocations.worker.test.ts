@@ -4,7 +4,9 @@
  * transaction that lists it; the minute cron records one signed `lead.suppressed` webhook per buyer and
  * item through the outbox; the daily digest e-mails each buyer once. A buyer's private list tells nobody.
  */
+
 import { env } from "cloudflare:workers";
+import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { phoneKey } from "../../../../src/features/do-not-call/suppression";
 import { webhookEventIdFor } from "../../../../src/features/webhook-outbox/events";
@@ -21,7 +23,7 @@ import { uniquePhone } from "../../../../tests/worker/factories/db";
 import { latestMailTo, signedIn } from "../../../../tests/worker/helpers";
 import { requestDoNotCall, uploadList } from "../../../../tests/worker/suppression-fixtures";
 import { addEndpoint, eventsOf, fakeNetwork, fakeQueue, runQueue } from "../../../../tests/worker/webhook-fixtures";
-import { suppressionRevocations } from "../../../db/schema";
+import { outbox, suppressionLists, suppressionRevocations } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { recordRevocationEvents, revocationsSql, sendRevocationDigests } from "../revocations";
 
@@ -37,12 +39,18 @@ interface RevocationRow {
 }
 
 async function revocationsOf(userId: string): Promise<RevocationRow[]> {
-  const { results } = await env.DB.prepare(
-    "SELECT user_id, item_type, item_id, list_kind, phone FROM suppression_revocations WHERE user_id = ? ORDER BY item_type, item_id",
-  )
-    .bind(userId)
-    .all<RevocationRow>();
-  return results;
+  const rows = await testDb()
+    .select({
+      user_id: suppressionRevocations.userId,
+      item_type: suppressionRevocations.itemType,
+      item_id: suppressionRevocations.itemId,
+      list_kind: suppressionRevocations.listKind,
+      phone: suppressionRevocations.phone,
+    })
+    .from(suppressionRevocations)
+    .where(eq(suppressionRevocations.userId, userId))
+    .orderBy(asc(suppressionRevocations.itemType), asc(suppressionRevocations.itemId));
+  return rows;
 }
 
 /** A lead `userId` bought `ago` ms ago, on a fresh phone (or `overrides`). */
@@ -146,6 +154,7 @@ describe("a shared list's new numbers revoke what was sold with them", () => {
 
   it("finds a batch's sold items by index, never by scanning a table", async () => {
     for (const list of [{ id: 1 }, "internal"] as const) {
+      // raw SQL: the query plan itself is under test
       const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${revocationsSql(list)}`)
         .bind(JSON.stringify([2145550100]), Date.now(), Date.now() - 5 * YEAR)
         .all<{ detail: string }>();
@@ -179,9 +188,10 @@ describe("the buyer is told", () => {
     expect(await recordRevocationEvents(createDeps(queue.env, at + 60_000))).toBe(0);
 
     const events = (await eventsOf(ann.user.id)).filter((event) => event.type === "lead.suppressed");
-    const internal = await env.DB.prepare("SELECT id FROM suppression_lists WHERE kind = 'internal_dnc'").first<{
-      id: number;
-    }>();
+    const [internal] = await testDb()
+      .select({ id: suppressionLists.id })
+      .from(suppressionLists)
+      .where(eq(suppressionLists.kind, "internal_dnc"));
     expect(events.map((event) => event.id)).toEqual([
       await webhookEventIdFor("lead.suppressed", "lead", lead.id, String(internal?.id)),
     ]);
@@ -255,13 +265,9 @@ describe("the buyer is told", () => {
     expect(mail?.text).toContain(`Call-back ${callback.id.slice(0, 8)}`);
     expect(mail?.text).not.toContain(phone);
     // Sent once: the next run finds the day's revocations claimed.
-    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE `to` = ?")
-      .bind(ann.user.email)
-      .all<{ n: number }>();
+    const mails = () => testDb().$count(outbox, eq(outbox.to, ann.user.email));
+    const sent = await mails();
     await sendRevocationDigests(createDeps(env, tomorrow + 5 * 60_000));
-    const again = await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE `to` = ?")
-      .bind(ann.user.email)
-      .first<{ n: number }>();
-    expect(again?.n).toBe(results[0]?.n);
+    expect(await mails()).toBe(sent);
   });
 });

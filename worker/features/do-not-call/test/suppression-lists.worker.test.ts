@@ -3,12 +3,15 @@
  * kind and refreshed-on day; a full file replaces the list, additions and deletions change it; a list
  * older than 31 days is flagged; a buyer's private list is theirs alone; bad batches change nothing.
  */
+
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { SUPPRESSION_BATCH_MESSAGES } from "../../../../src/features/do-not-call/schemas/suppression";
 import { dayNumber } from "../../../../src/features/do-not-call/suppression";
 import { type D1Usage, watchD1 } from "../../../../tests/worker/d1-usage";
+import { testDb } from "../../../../tests/worker/factories";
 import {
   bulkRow,
   callApi,
@@ -30,18 +33,19 @@ import {
   uploadStatus,
 } from "../../../../tests/worker/suppression-fixtures";
 import worker from "../../../app";
+import { suppressionNumbers } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { resendStalledSuppression } from "../suppression-resend";
 
 const numbers = (count: number) => Array.from({ length: count }, () => Number(freshPhone()));
 
 async function listNumbers(listId: number) {
-  const { results } = await env.DB.prepare(
-    "SELECT number, added_on FROM suppression_numbers WHERE list_id = ? ORDER BY number",
-  )
-    .bind(listId)
-    .all<{ number: number; added_on: number }>();
-  return results;
+  const rows = await testDb()
+    .select({ number: suppressionNumbers.number, addedOn: suppressionNumbers.addedOn })
+    .from(suppressionNumbers)
+    .where(eq(suppressionNumbers.listId, listId))
+    .orderBy(asc(suppressionNumbers.number));
+  return rows.map(({ number, addedOn }) => ({ number, added_on: addedOn }));
 }
 
 describe("who may upload", () => {
@@ -145,9 +149,12 @@ describe("an upload through the Queue", () => {
     const [kept, dropped] = [freshPhone(), freshPhone()];
     const [keptLead, droppedLead] = await insertLeads(state, [kept, dropped]);
     const first = await uploadList({ cookie: admin, kind: "state_dnc", add: [Number(kept), Number(dropped)] });
-    await env.DB.prepare("UPDATE suppression_numbers SET added_on = added_on - 40 WHERE list_id = ?")
-      .bind(first.listId)
-      .run();
+    for (const { number, added_on } of await listNumbers(first.listId)) {
+      await testDb()
+        .update(suppressionNumbers)
+        .set({ addedOn: added_on - 40 })
+        .where(and(eq(suppressionNumbers.listId, first.listId), eq(suppressionNumbers.number, number)));
+    }
     expect((await marketplace(cookie, state)).total).toBe(0);
 
     const added = Number(freshPhone());

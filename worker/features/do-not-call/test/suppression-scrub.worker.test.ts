@@ -4,9 +4,11 @@
  * (docs/decisions/0049; its leads are left out of the sale, worker/features/do-not-call/test/private-list-at-payment.worker.test.ts); each sale and
  * routed transfer records the lists it was checked against; a number suppressed after purchase is flagged.
  */
-import { env } from "cloudflare:workers";
+
+import { and, count, eq, isNotNull, ne } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { SUPPRESSED_LEAD_MESSAGE, SUPPRESSED_MESSAGE } from "../../../../src/features/do-not-call/suppression";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { buyLeads, orderRow, payWithCard } from "../../../../tests/worker/payment-fixtures";
 import {
@@ -26,6 +28,7 @@ import {
   pingBody,
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
+import { suppressionChecks, suppressionLists, transfers } from "../../../db/schema";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
 routeAtCallingHours();
@@ -77,10 +80,7 @@ describe("a number on a shared list (national, state, litigator, the shop's own)
     // All or nothing: neither lead was sold.
     expect(await leadRow(id ?? "")).toMatchObject({ sold_at: null });
     expect(await leadRow(other ?? "")).toMatchObject({ sold_at: null });
-    const checks = await env.DB.prepare("SELECT count(*) AS n FROM suppression_checks WHERE subject_id = ?")
-      .bind(orderId)
-      .first<{ n: number }>();
-    expect(checks?.n).toBe(0);
+    expect(await testDb().$count(suppressionChecks, eq(suppressionChecks.subjectId, orderId))).toBe(0);
   });
 
   it("is never routed: a ping answers 409 with reason `suppressed`", async () => {
@@ -93,10 +93,7 @@ describe("a number on a shared list (national, state, litigator, the shop's own)
     expect(refused.status).toBe(409);
     expect(await refused.json()).toEqual({ message: SUPPRESSED_MESSAGE, reason: "suppressed" });
     expect((await ping(partner.auth, freshPhone())).status).toBe(201);
-    const routed = await env.DB.prepare("SELECT count(*) AS n FROM transfers WHERE phone = ?")
-      .bind(phone)
-      .first<{ n: number }>();
-    expect(routed?.n).toBe(0);
+    expect(await testDb().$count(transfers, eq(transfers.phone, phone))).toBe(0);
   });
 
   it("the partner API's OpenAPI document names `suppressed` among the 409 reasons", async () => {
@@ -183,10 +180,11 @@ describe("a buyer's private list applies to that buyer only, when the order is p
     const otherOrder = await createOpenOrder();
     const routed = await ping(partner.auth, phone);
     expect(routed.status).toBe(201);
-    const transfer = await env.DB.prepare("SELECT order_id FROM transfers WHERE phone = ?")
-      .bind(phone)
-      .first<{ order_id: string }>();
-    expect(transfer?.order_id).toBe(otherOrder.id);
+    const [transfer] = await testDb()
+      .select({ orderId: transfers.orderId })
+      .from(transfers)
+      .where(eq(transfers.phone, phone));
+    expect(transfer?.orderId).toBe(otherOrder.id);
   });
 });
 
@@ -205,21 +203,30 @@ describe("what each sale and transfer was checked against", () => {
     const started = await (await buyLeads(buyer.cookie, [id ?? ""])).json<{ clientSecret: string; orderId: string }>();
     await payWithCard(started.clientSecret);
 
-    const { results } = await env.DB.prepare(
-      "SELECT list_id, list_kind, refreshed_on, checked_at FROM suppression_checks WHERE subject_type = 'order' AND subject_id = ?",
-    )
-      .bind(started.orderId)
-      .all<{ list_id: number; list_kind: string; refreshed_on: string | null; checked_at: number }>();
-    const byList = new Map(results.map((row) => [row.list_id, row]));
-    expect(byList.get(national.listId)).toMatchObject({ list_kind: "national_dnc", refreshed_on: "2026-01-05" });
-    expect(byList.get(own.listId)).toMatchObject({ list_kind: "buyer_private", refreshed_on: today() });
-    expect(results.some((row) => row.list_kind === "internal_dnc")).toBe(true);
+    const results = await testDb()
+      .select({
+        listId: suppressionChecks.listId,
+        listKind: suppressionChecks.listKind,
+        refreshedOn: suppressionChecks.refreshedOn,
+      })
+      .from(suppressionChecks)
+      .where(and(eq(suppressionChecks.subjectType, "order"), eq(suppressionChecks.subjectId, started.orderId)));
+    const byList = new Map(results.map((row) => [row.listId, row]));
+    expect(byList.get(national.listId)).toMatchObject({ listKind: "national_dnc", refreshedOn: "2026-01-05" });
+    expect(byList.get(own.listId)).toMatchObject({ listKind: "buyer_private", refreshedOn: today() });
+    expect(results.some((row) => row.listKind === "internal_dnc")).toBe(true);
     // Another buyer's private list is none of this sale's business.
-    const others = await env.DB.prepare(
-      "SELECT count(*) AS n FROM suppression_checks c JOIN suppression_lists l ON l.id = c.list_id WHERE c.subject_id = ? AND l.owner_user_id IS NOT NULL AND l.owner_user_id <> ?",
-    )
-      .bind(started.orderId, buyer.user.id)
-      .first<{ n: number }>();
+    const [others] = await testDb()
+      .select({ n: count() })
+      .from(suppressionChecks)
+      .innerJoin(suppressionLists, eq(suppressionLists.id, suppressionChecks.listId))
+      .where(
+        and(
+          eq(suppressionChecks.subjectId, started.orderId),
+          isNotNull(suppressionLists.ownerUserId),
+          ne(suppressionLists.ownerUserId, buyer.user.id),
+        ),
+      );
     expect(others?.n).toBe(0);
   });
 
@@ -229,12 +236,11 @@ describe("what each sale and transfer was checked against", () => {
     const order = await createOpenOrder();
     const routed = await ping(partner.auth, freshPhone());
     const { transferId } = await routed.json<{ transferId: string }>();
-    const { results } = await env.DB.prepare(
-      "SELECT list_kind FROM suppression_checks WHERE subject_type = 'transfer' AND subject_id = ?",
-    )
-      .bind(transferId)
-      .all<{ list_kind: string }>();
-    expect(results.map((row) => row.list_kind)).toContain("internal_dnc");
+    const results = await testDb()
+      .select({ listKind: suppressionChecks.listKind })
+      .from(suppressionChecks)
+      .where(and(eq(suppressionChecks.subjectType, "transfer"), eq(suppressionChecks.subjectId, transferId)));
+    expect(results.map((row) => row.listKind)).toContain("internal_dnc");
     expect(order.id).toBeTruthy();
   });
 });

@@ -4,10 +4,13 @@
  * uploads a day, batches a minute); batches are bounded by the file's declared size; a full replacement
  * reads only its own list's rows.
  */
+
 import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PRIVATE_LIST_LIMITS, SUPPRESSION_UPLOAD_REFUSALS } from "../../../../src/features/do-not-call/private-lists";
 import { watchD1 } from "../../../../tests/worker/d1-usage";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, deliverToQueue, signedIn } from "../../../../tests/worker/helpers";
 import {
   emptyReport,
@@ -19,7 +22,7 @@ import {
   uploadList,
   uploadStatus,
 } from "../../../../tests/worker/suppression-fixtures";
-import { rateLimitWindows } from "../../../db/schema";
+import { rateLimitWindows, suppressionLists, suppressionNumbers, suppressionUploads } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { expireSuppressionUploads } from "../suppression-resend";
 
@@ -57,12 +60,13 @@ const finish = (cookie: string, path: string, uploadId: number, batches: number)
   callApi(`${path}/${uploadId}/finish`, { cookie, json: { batches } });
 
 async function listSize(listId: number) {
-  const row = await env.DB.prepare(
-    "SELECT l.numbers, (SELECT count(*) FROM suppression_numbers WHERE list_id = l.id) AS rows FROM suppression_lists l WHERE id = ?",
-  )
-    .bind(listId)
-    .first<{ numbers: number; rows: number }>();
-  return row;
+  const db = testDb();
+  const [list] = await db
+    .select({ numbers: suppressionLists.numbers })
+    .from(suppressionLists)
+    .where(eq(suppressionLists.id, listId));
+  if (!list) return null;
+  return { numbers: list.numbers, rows: await db.$count(suppressionNumbers, eq(suppressionNumbers.listId, listId)) };
 }
 
 async function expectRefused(response: Response, status: number, message: string) {
@@ -189,18 +193,20 @@ describe("a buyer's private list is bounded", () => {
     );
     const first = await uploadList({ cookie, as: "buyer", name: "Mine", add: [Number(freshPhone())] });
     // As if it held all but one of its numbers (a million rows would slow the test, not change the rule).
-    await env.DB.prepare("UPDATE suppression_lists SET numbers = ? WHERE id = ?")
-      .bind(PRIVATE_LIST_LIMITS.numbers - 1, first.listId)
-      .run();
+    await testDb()
+      .update(suppressionLists)
+      .set({ numbers: PRIVATE_LIST_LIMITS.numbers - 1 })
+      .where(eq(suppressionLists.id, first.listId));
     await expectRefused(
       await start(cookie, BUYER, { contents: "additions", added: 2 }),
       400,
       SUPPRESSION_UPLOAD_REFUSALS.privateListFull,
     );
     const { uploadId } = await started(cookie, BUYER, { contents: "additions", added: 1 });
-    await env.DB.prepare("UPDATE suppression_lists SET numbers = ? WHERE id = ?")
-      .bind(PRIVATE_LIST_LIMITS.numbers, first.listId)
-      .run();
+    await testDb()
+      .update(suppressionLists)
+      .set({ numbers: PRIVATE_LIST_LIMITS.numbers })
+      .where(eq(suppressionLists.id, first.listId));
     await expectRefused(
       await batch(cookie, BUYER, uploadId, { batchNumber: 1, add: [Number(freshPhone())], remove: [] }),
       400,
@@ -217,11 +223,11 @@ describe("a buyer's private list is bounded", () => {
     await expectRefused(await start(cookie, BUYER, { added: 1 }), 429, SUPPRESSION_UPLOAD_REFUSALS.uploadsPerDay);
     // The earlier uploads were given up by the later ones: the last is the one receiving.
     expect((await uploadStatus(cookie, uploadId, "buyer")).status).toBe("failed");
-    const { results } = await env.DB.prepare(
-      "SELECT u.id FROM suppression_uploads u JOIN suppression_lists l ON l.id = u.list_id WHERE l.owner_user_id = ? AND u.status = 'receiving'",
-    )
-      .bind(user.id)
-      .all<{ id: number }>();
+    const results = await testDb()
+      .select({ id: suppressionUploads.id })
+      .from(suppressionUploads)
+      .innerJoin(suppressionLists, eq(suppressionLists.id, suppressionUploads.listId))
+      .where(and(eq(suppressionLists.ownerUserId, user.id), eq(suppressionUploads.status, "receiving")));
     const receiving = results[0]?.id ?? 0;
     // This minute's batches used up (as if sent a moment ago).
     await createDeps(env)
@@ -258,6 +264,7 @@ describe("a buyer's private list is bounded", () => {
     expect(sweeping.length).toBeGreaterThan(0);
     // The statements of one range (every range's are the same but for its bounds).
     for (const statement of sweeping.slice(0, 3)) {
+      // raw SQL: the query plan itself is under test
       const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
         .bind(...Array.from({ length: statement.params }, () => null))
         .all<{ detail: string }>();

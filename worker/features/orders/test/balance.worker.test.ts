@@ -1,10 +1,13 @@
 /** The balance ledger (balance = sum, applied once at the next aged-lead checkout, never negative). */
+
 import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { BalanceView } from "../../../../src/features/orders/balance";
 import { createCredit, testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { buyLeads, createLeads, orderRow, payWithCard, type Started } from "../../../../tests/worker/payment-fixtures";
+import { orders } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { applyBalance, balanceOf, refundBalance } from "../balance";
 import { expireReservations, processPaymentEvent } from "../orders";
@@ -84,12 +87,10 @@ describe("the balance", () => {
       buyLeads(buyer.cookie, leads.slice(0, 2)),
       buyLeads(buyer.cookie, leads.slice(2)),
     ]);
-    const { results } = await env.DB.prepare(
-      `SELECT o.status, o.balance_applied_cents AS applied FROM orders o
-       WHERE o.user_id = ? AND o.kind = 'aged-leads'`,
-    )
-      .bind(buyer.user.id)
-      .all<{ status: string; applied: number }>();
+    const results = await testDb()
+      .select({ status: orders.status, applied: orders.balanceAppliedCents })
+      .from(orders)
+      .where(and(eq(orders.userId, buyer.user.id), eq(orders.kind, "aged-leads")));
     const held = results.filter((order) => order.status === "pending").reduce((sum, order) => sum + order.applied, 0);
     const left = (await balance(buyer.cookie)).balanceCents;
     expect(left).toBeGreaterThanOrEqual(0);

@@ -2,10 +2,12 @@
  * 'Pay now' in My Orders: the buyer's own pending order is paid on the intent it already
  * has, so paying later makes no second order; nobody else's order, and no order past pending, can be resumed.
  */
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { payWithCard } from "../../../../tests/worker/payment-fixtures";
+import { orders, simulatedPaymentIntents } from "../../../db/schema";
 
 const ORDER_FORM = {
   totalTransfers: 2,
@@ -47,8 +49,8 @@ describe("POST /api/my-orders/:orderId/payment", () => {
       provider: "simulated",
     });
     expect((await payWithCard(resumed.clientSecret)).status).toBe(200);
-    const orders = await env.DB.prepare("SELECT status FROM orders WHERE id = ?").bind(started.orderId).all();
-    expect(orders.results).toEqual([{ status: "paid" }]);
+    const rows = await testDb().select({ status: orders.status }).from(orders).where(eq(orders.id, started.orderId));
+    expect(rows).toEqual([{ status: "paid" }]);
   });
 
   it("answers 409 once the order is paid", async () => {
@@ -63,11 +65,15 @@ describe("POST /api/my-orders/:orderId/payment", () => {
   it("answers 409 when the order's payment was cancelled meanwhile", async () => {
     const { cookie } = await signedIn();
     const started = await pendingOrder(cookie);
-    await env.DB.prepare(
-      "UPDATE simulated_payment_intents SET status = 'canceled' WHERE id = (SELECT payment_intent_id FROM orders WHERE id = ?)",
-    )
-      .bind(started.orderId)
-      .run();
+    const db = testDb();
+    const [order] = await db
+      .select({ intent: orders.paymentIntentId })
+      .from(orders)
+      .where(eq(orders.id, started.orderId));
+    await db
+      .update(simulatedPaymentIntents)
+      .set({ status: "canceled" })
+      .where(eq(simulatedPaymentIntents.id, order?.intent ?? ""));
     const response = await payNow(started.orderId, cookie);
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({ message: "This payment can no longer be made. Please place a new order." });

@@ -1,8 +1,11 @@
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { insertLeads } from "../../../../tests/worker/bundle-fixtures";
+import { testDb } from "../../../../tests/worker/factories";
+import { storedRow } from "../../../../tests/worker/factories/rows";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
+import { orders } from "../../../db/schema";
 
 const email = "buyer-pay@example.com";
 
@@ -11,7 +14,7 @@ async function createIntent(json: Record<string, unknown>, cookie?: string) {
 }
 
 async function orderFor(orderId: string) {
-  return env.DB.prepare("SELECT * FROM orders WHERE id = ?").bind(orderId).first<Record<string, unknown>>();
+  return (await storedRow(testDb(), orders, eq(orders.id, orderId))) ?? null;
 }
 
 async function pay(clientSecret: string, cardNumber = "4242 4242 4242 4242") {

@@ -1,8 +1,11 @@
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { INVITATION_TTL_HOURS } from "../../../../src/features/partners/schemas/partner-account";
+import { testDb } from "../../../../tests/worker/factories";
+import { storedRow } from "../../../../tests/worker/factories/rows";
 import { callApi, latestMailTo, login, signedIn } from "../../../../tests/worker/helpers";
 import { decide, invitationToken, submitApplication } from "../../../../tests/worker/partner-helpers";
+import { partnerApplications, partners, singleUseLinks, users } from "../../../db/schema";
 import { SESSION_COOKIE } from "../../../services/sessions";
 
 const accept = (token: string, password = "partner-password-1") =>
@@ -14,11 +17,13 @@ describe("approving a partner application", () => {
     const before = Date.now();
     expect((await decide(id, "approved")).status).toBe(200);
 
-    const user = await env.DB.prepare("SELECT id, username, account_type, is_admin FROM users WHERE email = ?")
-      .bind(email)
-      .first<{ id: string; username: string; account_type: string; is_admin: number }>();
-    expect(user).toMatchObject({ username: email, account_type: "partner", is_admin: 0 });
-    const partner = await env.DB.prepare("SELECT * FROM partners WHERE application_id = ?").bind(id).first();
+    const db = testDb();
+    const [user] = await db
+      .select({ id: users.id, username: users.username, accountType: users.accountType, isAdmin: users.isAdmin })
+      .from(users)
+      .where(eq(users.email, email));
+    expect(user).toMatchObject({ username: email, accountType: "partner", isAdmin: false });
+    const partner = await storedRow(db, partners, eq(partners.applicationId, id));
     expect(partner).toMatchObject({
       user_id: user?.id,
       daily_call_cap: 40,
@@ -32,21 +37,24 @@ describe("approving a partner application", () => {
     expect(mail?.subject).toBe("Your partner account is approved");
     expect(mail?.text).toContain(`expires in ${INVITATION_TTL_HOURS} hours`);
     const token = await invitationToken(email);
-    const stored = await env.DB.prepare(
-      "SELECT token_hash, purpose, expires_at, used_at FROM single_use_links WHERE user_id = ?",
-    )
-      .bind(user?.id)
-      .first<{ token_hash: string; purpose: string; expires_at: number; used_at: number | null }>();
+    const [stored] = await db
+      .select({
+        tokenHash: singleUseLinks.tokenHash,
+        purpose: singleUseLinks.purpose,
+        expiresAt: singleUseLinks.expiresAt,
+      })
+      .from(singleUseLinks)
+      .where(eq(singleUseLinks.userId, user?.id ?? ""));
     expect(stored?.purpose).toBe("partner_invitation");
-    expect(stored?.token_hash).not.toContain(token);
-    expect(stored?.expires_at).toBeGreaterThanOrEqual(before + INVITATION_TTL_HOURS * 3_600_000);
-    expect(stored?.expires_at).toBeLessThanOrEqual(Date.now() + INVITATION_TTL_HOURS * 3_600_000);
+    expect(stored?.tokenHash).not.toContain(token);
+    expect(stored?.expiresAt.getTime()).toBeGreaterThanOrEqual(before + INVITATION_TTL_HOURS * 3_600_000);
+    expect(stored?.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + INVITATION_TTL_HOURS * 3_600_000);
   });
 
   it("does not create an account for a rejected application", async () => {
     const { id, email } = await submitApplication();
     expect((await decide(id, "rejected")).status).toBe(200);
-    expect(await env.DB.prepare("SELECT 1 FROM users WHERE email = ?").bind(email).first()).toBeNull();
+    expect(await testDb().$count(users, eq(users.email, email))).toBe(0);
     expect(await latestMailTo(email)).toBeNull();
   });
 
@@ -56,11 +64,12 @@ describe("approving a partner application", () => {
     const response = await decide(id, "approved");
     expect(response.status).toBe(409);
     expect((await response.json<{ message: string }>()).message).toContain("already exists");
-    const application = await env.DB.prepare("SELECT status FROM partner_applications WHERE id = ?")
-      .bind(id)
-      .first<{ status: string }>();
+    const [application] = await testDb()
+      .select({ status: partnerApplications.status })
+      .from(partnerApplications)
+      .where(eq(partnerApplications.id, id));
     expect(application?.status).toBe("pending");
-    expect(await env.DB.prepare("SELECT 1 FROM partners WHERE application_id = ?").bind(id).first()).toBeNull();
+    expect(await testDb().$count(partners, eq(partners.applicationId, id))).toBe(0);
   });
 
   it("answers 400 when the pay per transfer holds no amount, leaving the application pending", async () => {
@@ -74,10 +83,7 @@ describe("approving a partner application", () => {
     const { id } = await submitApplication();
     const statuses = (await Promise.all([decide(id, "approved"), decide(id, "approved")])).map((r) => r.status);
     expect(statuses.sort()).toEqual([200, 409]);
-    const partners = await env.DB.prepare("SELECT COUNT(*) AS n FROM partners WHERE application_id = ?")
-      .bind(id)
-      .first<{ n: number }>();
-    expect(partners?.n).toBe(1);
+    expect(await testDb().$count(partners, eq(partners.applicationId, id))).toBe(1);
   });
 });
 
@@ -113,11 +119,11 @@ describe("the invitation link", () => {
     const { id, email } = await submitApplication();
     await decide(id, "approved");
     const token = await invitationToken(email);
-    await env.DB.prepare(
-      "UPDATE single_use_links SET expires_at = ? WHERE user_id = (SELECT id FROM users WHERE email = ?)",
-    )
-      .bind(Date.now() - 1, email)
-      .run();
+    const [invited] = await testDb().select({ id: users.id }).from(users).where(eq(users.email, email));
+    await testDb()
+      .update(singleUseLinks)
+      .set({ expiresAt: new Date(Date.now() - 1) })
+      .where(eq(singleUseLinks.userId, invited?.id ?? ""));
     expect((await accept(token)).status).toBe(400);
   });
 

@@ -3,13 +3,14 @@
  * keys an admin's password reset leaves working, at most 10 active keys, and the partner API's limit per
  * partner as well as per key.
  */
-import { env } from "cloudflare:workers";
+
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   MAX_ACTIVE_API_KEYS,
   PARTNER_SUSPENDED,
   TOO_MANY_API_KEYS,
 } from "../../../../src/features/partners/schemas/partner-account";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { signedInPartner } from "../../../../tests/worker/partner-helpers";
 import {
@@ -20,6 +21,7 @@ import {
   pingBody,
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
+import { rateLimitWindows } from "../../../db/schema";
 import { PARTNER_KEY_RULE, PARTNER_RULE } from "../../../services/rate-limiter";
 import { createApiKey } from "../api-keys";
 
@@ -203,15 +205,14 @@ describe("the partner API's rate limit", () => {
   });
 
   it("opens no window for unknown or revoked keys", async () => {
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM rate_limit_windows").first<{ n: number }>();
+    const before = await testDb().$count(rateLimitWindows);
     for (let i = 0; i < 5; i++) {
       const response = await callApi("/api/v1/transfers/none", {
         headers: { Authorization: `Bearer fel_nobody_${i}` },
       });
       expect(response.status).toBe(401);
     }
-    const after = await env.DB.prepare("SELECT count(*) AS n FROM rate_limit_windows").first<{ n: number }>();
-    expect(after?.n).toBe(before?.n);
+    expect(await testDb().$count(rateLimitWindows)).toBe(before);
   });
 
   it("counts per key and per partner through the bindings in production", async () => {

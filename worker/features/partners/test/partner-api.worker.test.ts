@@ -1,7 +1,8 @@
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { API_REFERENCE_SCRIPT } from "../../../../src/config/api-reference";
 import { NOT_CHARGED_LABEL } from "../../../../src/features/transfers/transfers";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi } from "../../../../tests/worker/helpers";
 import {
   clearTransfers,
@@ -12,6 +13,7 @@ import {
   pingBody,
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
+import { apiKeys, transfers } from "../../../db/schema";
 import { hashApiKey, revokeApiKey } from "../api-keys";
 import { OPENAPI_DOCUMENT_PATH } from "../routes/partner-api-reference";
 
@@ -27,11 +29,12 @@ const report = (auth: Record<string, string>, id: string, event: unknown) =>
 describe("API keys", () => {
   it("stores only the key's SHA-256 and a short prefix", async () => {
     const partner = await createPartner();
-    const row = await env.DB.prepare("SELECT key_hash, prefix FROM api_keys WHERE id = ?")
-      .bind(partner.apiKey.id)
-      .first<{ key_hash: string; prefix: string }>();
-    expect(row?.key_hash).toBe(await hashApiKey(partner.key));
-    expect(row?.key_hash).not.toContain(partner.key);
+    const [row] = await testDb()
+      .select({ keyHash: apiKeys.keyHash, prefix: apiKeys.prefix })
+      .from(apiKeys)
+      .where(eq(apiKeys.id, partner.apiKey.id));
+    expect(row?.keyHash).toBe(await hashApiKey(partner.key));
+    expect(row?.keyHash).not.toContain(partner.key);
     expect(partner.key.startsWith(row?.prefix ?? "?")).toBe(true);
     expect(row?.prefix.length).toBeLessThan(16);
   });
@@ -102,10 +105,11 @@ describe("POST /api/v1/transfers", () => {
     expect(response.status).toBe(201);
     const answer = (await response.json()) as { transferId: string };
     expect(answer).toEqual({ transferId: expect.any(String), phoneNumber: "3125550142", expiresInSeconds: 60 });
-    const row = await env.DB.prepare("SELECT order_id, api_key_id, status FROM transfers WHERE id = ?")
-      .bind(answer.transferId)
-      .first();
-    expect(row).toEqual({ order_id: order.id, api_key_id: partner.apiKey.id, status: "routed" });
+    const [row] = await testDb()
+      .select({ orderId: transfers.orderId, apiKeyId: transfers.apiKeyId, status: transfers.status })
+      .from(transfers)
+      .where(eq(transfers.id, answer.transferId));
+    expect(row).toEqual({ orderId: order.id, apiKeyId: partner.apiKey.id, status: "routed" });
   });
 
   it("answers 409 with a reason when no order is open", async () => {
@@ -122,8 +126,7 @@ describe("POST /api/v1/transfers", () => {
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-    const held = await env.DB.prepare("SELECT count(*) AS n FROM transfers WHERE order_id = ?").bind(order.id).first();
-    expect(held).toEqual({ n: 1 });
+    expect(await testDb().$count(transfers, eq(transfers.orderId, order.id))).toBe(1);
   });
 
   it.each([

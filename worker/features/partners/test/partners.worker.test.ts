@@ -1,6 +1,9 @@
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, expectAdminOnly, signedIn } from "../../../../tests/worker/helpers";
+import { partnerApplications, partnerDocuments } from "../../../db/schema";
 
 const bytesOf = (...parts: (string | number[])[]) =>
   new Uint8Array(parts.flatMap((part) => (typeof part === "string" ? [...part].map((c) => c.charCodeAt(0)) : part)));
@@ -78,12 +81,13 @@ describe("POST /api/affnetwork-signup", () => {
       ["license.pdf", PDF.length, "application/pdf"],
       ["photo.png", PNG.length, "image/png"],
     ]);
-    const keys = await env.DB.prepare("SELECT storage_key FROM partner_documents WHERE application_id = ?")
-      .bind(id)
-      .all<{ storage_key: string }>();
-    for (const { storage_key } of keys.results) {
-      expect(storage_key).not.toContain("license");
-      expect(await env.DOCUMENTS.head(storage_key)).not.toBeNull();
+    const keys = await testDb()
+      .select({ storageKey: partnerDocuments.storageKey })
+      .from(partnerDocuments)
+      .where(eq(partnerDocuments.applicationId, id));
+    for (const { storageKey } of keys) {
+      expect(storageKey).not.toContain("license");
+      expect(await env.DOCUMENTS.head(storageKey)).not.toBeNull();
     }
   });
 
@@ -113,7 +117,7 @@ describe("POST /api/affnetwork-signup", () => {
   });
 
   it("checks documents by their bytes and stores nothing when one is refused", async () => {
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM partner_applications").first<{ n: number }>();
+    const before = await testDb().$count(partnerApplications);
     const fake = await submit(
       application({}, [
         { name: "ok.pdf", bytes: PDF },
@@ -140,8 +144,7 @@ describe("POST /api/affnetwork-signup", () => {
     expect(tooLarge.status).toBe(400);
     expect(await tooLarge.json()).toMatchObject({ message: "File Too Large: big.pdf is larger than 10 MB." });
 
-    const after = await env.DB.prepare("SELECT count(*) AS n FROM partner_applications").first<{ n: number }>();
-    expect(after?.n).toBe(before?.n);
+    expect(await testDb().$count(partnerApplications)).toBe(before);
   });
 
   it.each([

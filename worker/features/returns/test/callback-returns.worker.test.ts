@@ -5,7 +5,9 @@
  * approval gives the order a place back (the next waiting call-back fills it) or credits a call-back
  * bought without an order, once.
  */
+
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { DeliveredCallback } from "../../../../src/features/callbacks/schemas/callbacks";
 import { CALLBACK_RETURN_MESSAGES } from "../../../../src/features/returns/callback-returns";
@@ -18,9 +20,11 @@ import {
   MINUTE,
   paidCallbackOrder,
 } from "../../../../tests/worker/callback-fixtures";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { signedInPartner } from "../../../../tests/worker/partner-helpers";
 import { decideReturn, mailsTo } from "../../../../tests/worker/returns-fixtures";
+import { balanceLedger, callbackOpportunities, orders, returns } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { setCallbackOutcome } from "../callback-returns";
 import { createReturn } from "../returns";
@@ -46,10 +50,10 @@ async function buyerWithCallbacks(count = 5, quantity = count, paidAgo = 0) {
 }
 
 async function returnsOf(callbackId: string) {
-  const { results } = await env.DB.prepare("SELECT id, status FROM returns WHERE callback_id = ?")
-    .bind(callbackId)
-    .all<{ id: string; status: string }>();
-  return results;
+  return testDb()
+    .select({ id: returns.id, status: returns.status })
+    .from(returns)
+    .where(eq(returns.callbackId, callbackId));
 }
 
 async function balanceOf(cookie: string): Promise<number> {
@@ -221,9 +225,10 @@ describe("deciding a call-back return (admin returns queue)", () => {
     expect(queue.find((entry) => entry.id === returnId)).toMatchObject({ kind: "callback", buyerEmail: user.email });
 
     const waiting = await addCallback({ buyerUserId: null, orderId: null, endedAgo: -30 * 24 * HOUR });
-    await env.DB.prepare("UPDATE callback_opportunities SET window_start = ? WHERE id = ?")
-      .bind(Date.now() + MINUTE, waiting)
-      .run();
+    await testDb()
+      .update(callbackOpportunities)
+      .set({ windowStart: new Date(Date.now() + MINUTE) })
+      .where(eq(callbackOpportunities.id, waiting));
     expect(await countedIn(orderId)).toBe(5);
     const approved = await decideReturn(returnId, "approved");
     expect(approved.status).toBe(200);
@@ -248,16 +253,13 @@ describe("deciding a call-back return (admin returns queue)", () => {
     const third = await decideReturn(returnId, "approved");
     expect(third.status).toBe(409);
     expect(await balanceOf(cookie)).toBe(1800);
-    const credits = await env.DB.prepare("SELECT count(*) AS n FROM balance_ledger WHERE return_id = ?")
-      .bind(returnId)
-      .first<{ n: number }>();
-    expect(credits?.n).toBe(1);
+    expect(await testDb().$count(balanceLedger, eq(balanceLedger.returnId, returnId))).toBe(1);
   });
 
   it("credits one bought from the marketplace (its own order of one) instead of giving its order a place back", async () => {
     const { cookie, user } = await buyerWithCallbacks(5);
     const purchase = await paidCallbackOrder(user.id, 1);
-    await env.DB.prepare("UPDATE orders SET kind = 'callbacks', details = '{}' WHERE id = ?").bind(purchase).run();
+    await testDb().update(orders).set({ kind: "callbacks", details: {} }).where(eq(orders.id, purchase));
     const bought = await addCallback({ buyerUserId: user.id, orderId: purchase, endedAgo: HOUR, priceCents: 2200 });
     const waiting = await addCallback({ buyerUserId: null, orderId: null, endedAgo: -5 * HOUR });
     await mark(cookie, bought, "wrong_number");
@@ -266,10 +268,11 @@ describe("deciding a call-back return (admin returns queue)", () => {
     const { id: returnId } = await created.json<{ id: string }>();
     expect((await decideReturn(returnId, "approved")).status).toBe(200);
     expect(await balanceOf(cookie)).toBe(2200);
-    const placed = await env.DB.prepare("SELECT order_id FROM callback_opportunities WHERE id = ?")
-      .bind(waiting)
-      .first<{ order_id: string | null }>();
-    expect(placed?.order_id).not.toBe(purchase);
+    const [placed] = await testDb()
+      .select({ orderId: callbackOpportunities.orderId })
+      .from(callbackOpportunities)
+      .where(eq(callbackOpportunities.id, waiting));
+    expect(placed?.orderId).not.toBe(purchase);
   });
 
   it("a denial changes nothing else: no credit, the call-back still counts in its order", async () => {

@@ -3,9 +3,11 @@
  * cancelled order can be returned, so a buyer never gets a card refund and balance credit for one lead.
  */
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
 import { type EligibleReturns, RETURN_MESSAGES } from "../../../../src/features/returns/returns";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { orderRow } from "../../../../tests/worker/payment-fixtures";
 import {
@@ -16,6 +18,7 @@ import {
   requestReturn,
 } from "../../../../tests/worker/returns-fixtures";
 import { clearTransfers, createPartner, routeAtCallingHours } from "../../../../tests/worker/transfer-fixtures";
+import { agedLeads } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { processPaymentEvent } from "../../orders/orders";
 
@@ -53,16 +56,15 @@ describe("a full refund of an aged-lead order", () => {
 
     await refund(orderId, true);
     expect(await orderRow(orderId)).toMatchObject({ status: "refunded" });
-    const { results } = await env.DB.prepare(
-      "SELECT refunded_at, sold_at, sold_to_user_id FROM aged_leads WHERE sold_order_id = ?",
-    )
-      .bind(orderId)
-      .all<{ refunded_at: number | null; sold_at: number | null; sold_to_user_id: string }>();
+    const results = await testDb()
+      .select({ refundedAt: agedLeads.refundedAt, soldAt: agedLeads.soldAt })
+      .from(agedLeads)
+      .where(eq(agedLeads.soldOrderId, orderId));
     expect(results).toHaveLength(3);
     for (const lead of results) {
-      expect(lead.refunded_at).toEqual(expect.any(Number));
+      expect(lead.refundedAt).toEqual(expect.any(Date));
       // Still sold: a lead is sold once, and its contact details were delivered.
-      expect(lead.sold_at).toEqual(expect.any(Number));
+      expect(lead.soldAt).toEqual(expect.any(Date));
     }
     expect((await myLeads(buyer.cookie)).total).toBe(0);
     expect((await eligible(buyer.cookie)).agedLeads).toEqual([]);

@@ -1,5 +1,7 @@
 /** Returning transfers and aged leads, the 20 % cap, ownership, admin decisions. */
+
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   type AdminReturn,
@@ -10,6 +12,7 @@ import {
   type ReturnsOverview,
   TRANSFER_RETURN_WINDOW_HOURS,
 } from "../../../../src/features/returns/returns";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, expectAdminOnly, signedIn } from "../../../../tests/worker/helpers";
 import {
   buyAgedLeads,
@@ -29,6 +32,7 @@ import {
   orderCounts,
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
+import { returns, transfers } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { partnerPayouts } from "../../partners/partner-portal";
 
@@ -143,10 +147,7 @@ describe("the 20 % cap", { timeout: SLOW }, () => {
       requestReturn(buyer.cookie, { kind: "transfer", itemId: b ?? "" }),
     ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
-    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM returns WHERE buyer_user_id = ?")
-      .bind(buyer.user.id)
-      .all<{ n: number }>();
-    expect(results[0]?.n).toBe(1);
+    expect(await testDb().$count(returns, eq(returns.buyerUserId, buyer.user.id))).toBe(1);
   });
 
   it("gives the allowance back when a return is denied", async () => {
@@ -239,8 +240,8 @@ describe("admin decisions", { timeout: SLOW }, () => {
 
     // Eligible again: the next ping is routed to this order.
     const next = await deliver(partner);
-    const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(next).first();
-    expect(row).toEqual({ order_id: buyer.order.id });
+    const [row] = await testDb().select({ orderId: transfers.orderId }).from(transfers).where(eq(transfers.id, next));
+    expect(row).toEqual({ orderId: buyer.order.id });
     expect(await orderCounts(buyer.order.id)).toMatchObject({ billable: 5, status: "completed" });
 
     // E-mails: the buyer on the decision, the partner on the approved return.

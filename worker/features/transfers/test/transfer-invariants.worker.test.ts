@@ -14,7 +14,7 @@
  * run exactly that case again.
  */
 import { env } from "cloudflare:workers";
-import { and, eq, ne } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ReturnDecisionInput } from "../../../../src/features/returns/schemas/returns";
@@ -177,6 +177,7 @@ interface Facts {
 
 /** What the invariants need, in one statement (the slot check from the recorded events, not the code's columns). */
 async function facts(orderId: string): Promise<Facts> {
+  // raw SQL: an oracle of its own, counted from the rows and the recorded events, not through the code under test
   const row = await env.DB.prepare(
     `SELECT d.transfers_total AS total, d.transfers_billable AS counter, d.transfers_not_charged AS notCharged,
        (SELECT count(*) FROM transfers WHERE order_id = d.order_id AND billable = 1) AS billable,
@@ -315,12 +316,12 @@ async function run(quantity: number, actions: Action[]) {
         break;
       case "return": {
         // Mostly a billable transfer of the order (returnable), sometimes any (refused).
-        const billable = await env.DB.prepare(
-          "SELECT id FROM transfers WHERE order_id = ? AND billable = 1 ORDER BY routed_at",
-        )
-          .bind(orderId)
-          .all<{ id: string }>();
-        const id = pick(step.transfer % 2 === 0 ? billable.results.map((row) => row.id) : transferIds, step.transfer);
+        const billable = await testDb()
+          .select({ id: transfers.id })
+          .from(transfers)
+          .where(and(eq(transfers.orderId, orderId), eq(transfers.billable, true)))
+          .orderBy(asc(transfers.routedAt));
+        const id = pick(step.transfer % 2 === 0 ? billable.map((row) => row.id) : transferIds, step.transfer);
         if (!id) {
           wrote = false;
           break;

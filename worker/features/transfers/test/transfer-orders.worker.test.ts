@@ -1,6 +1,8 @@
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, expectAdminOnly, signedIn } from "../../../../tests/worker/helpers";
+import { orders } from "../../../db/schema";
 
 async function transferOrder(cookie: string) {
   const response = await callApi("/api/call-transfer-order", {
@@ -84,7 +86,7 @@ describe("PATCH /api/transfer-orders/:id/status", () => {
     const paid = await transferOrder(buyer.cookie);
     await pay(paid.clientSecret);
     expect((await change(paid.orderId, "completed")).status).toBe(200);
-    const row = await env.DB.prepare("SELECT status FROM orders WHERE id = ?").bind(paid.orderId).first();
+    const [row] = await testDb().select({ status: orders.status }).from(orders).where(eq(orders.id, paid.orderId));
     expect(row).toEqual({ status: "completed" });
     expect((await change(paid.orderId, "cancelled")).status).toBe(409);
 

@@ -1,5 +1,7 @@
 /** The routing and billing rules of the transfers service, at chosen moments (time is a parameter). */
+
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { pingSchema } from "../../../../src/features/transfers/schemas/partner-api";
 import { NO_ANSWER_PAUSE_REASON } from "../../../../src/features/transfers/transfers";
@@ -13,6 +15,7 @@ import {
   orderCounts,
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
+import { orderDelivery, transfers, users } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { listPartnerTransfers, partnerPayouts, partnerStats } from "../../partners/partner-portal";
 import { recordTransferEvent, routeTransfer, type TransferEventInput } from "../transfers";
@@ -51,6 +54,10 @@ async function call(partner: Partner, id: string, routedAt: number, durationSeco
   return event(partner, id, { type: "completed", durationSeconds }, routedAt + 10_000 + durationSeconds * 1000);
 }
 
+/** The order a transfer was routed to. */
+const routedTo = async (transferId: string) =>
+  (await testDb().select({ orderId: transfers.orderId }).from(transfers).where(eq(transfers.id, transferId)))[0];
+
 describe("which orders take a ping", () => {
   it("takes the prospect's state from orders listing it, and any state from orders without states", async () => {
     const partner = await createPartner();
@@ -59,8 +66,7 @@ describe("which orders take a ping", () => {
     await noRoute(route(partner, chicago(10), "CA"), "no_open_order");
     const anywhere = await createOpenOrder({ states: [] });
     const answer = await route(partner, chicago(10), "CA");
-    const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(answer.transferId).first();
-    expect(row).toEqual({ order_id: anywhere.id });
+    expect(await routedTo(answer.transferId)).toEqual({ orderId: anywhere.id });
     expect(texas.id).not.toBe(anywhere.id);
   });
 
@@ -69,8 +75,7 @@ describe("which orders take a ping", () => {
     const newer = await createOpenOrder({ paidAt: chicago(8) });
     const older = await createOpenOrder({ paidAt: chicago(7) });
     const { transferId } = await route(partner, chicago(10));
-    const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(transferId).first();
-    expect(row).toEqual({ order_id: older.id });
+    expect(await routedTo(transferId)).toEqual({ orderId: older.id });
     expect(newer.id).not.toBe(older.id);
   });
 
@@ -78,29 +83,32 @@ describe("which orders take a ping", () => {
     const partner = await createPartner();
     const orders = [];
     for (let i = 0; i < 27; i++) orders.push(await createOpenOrder({ perDayCap: 1, paidAt: 1000 + i }));
-    const routedTo = [];
+    const routed: (string | undefined)[] = [];
     for (let i = 0; i < 27; i++) {
       const { transferId } = await route(partner, chicago(10, i));
       await event(partner, transferId, { type: "connected" }, chicago(10, i) + 5000);
-      const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?")
-        .bind(transferId)
-        .first<{ order_id: string }>();
-      routedTo.push(row?.order_id);
+      const row = await routedTo(transferId);
+      routed.push(row?.orderId);
     }
-    expect(routedTo).toEqual(orders.map((order) => order.id));
+    expect(routed).toEqual(orders.map((order) => order.id));
     await noRoute(route(partner, chicago(10, 30)), "caps_reached");
   }, 60_000); // 27 orders and 27 calls: slow on a shared machine
 
   it("skips paused orders, unpaid orders and orders awaiting setup", async () => {
     const partner = await createPartner();
     const paused = await createOpenOrder();
-    await env.DB.prepare("UPDATE order_delivery SET paused = 1 WHERE order_id = ?").bind(paused.id).run();
+    await testDb().update(orderDelivery).set({ paused: true }).where(eq(orderDelivery.orderId, paused.id));
     await openOrder(testDb(), { status: "pending", paidAt: null }); // unpaid
     const awaiting = await createOpenOrder({ transferPhone: null });
     expect(
-      await env.DB.prepare("SELECT setup_status FROM order_delivery WHERE order_id = ?").bind(awaiting.id).first(),
+      (
+        await testDb()
+          .select({ setupStatus: orderDelivery.setupStatus })
+          .from(orderDelivery)
+          .where(eq(orderDelivery.orderId, awaiting.id))
+      )[0],
     ).toEqual({
-      setup_status: "awaiting_setup",
+      setupStatus: "awaiting_setup",
     });
     await noRoute(route(partner, chicago(10)), "no_open_order");
   });
@@ -108,6 +116,7 @@ describe("which orders take a ping", () => {
   it("keeps the routing index's open flag and paid time in step with every change to an order", async () => {
     const partner = await createPartner();
     const order = await createOpenOrder({ states: ["TX", "OK"], paidAt: chicago(7) });
+    // raw SQL: each statement fires the routing index's triggers (migration 0009), which are under test
     const run = (statement: string) => env.DB.prepare(statement).bind(order.id).run();
     // The claim re-checks everything, so routing stays right even with a stale flag: read the flag itself.
     const flags = async () =>
@@ -185,12 +194,10 @@ describe("which orders take a ping", () => {
     await noRoute(route(partner, chicago(11), "TX", phone), "duplicate");
     const other = await createOpenOrder({ paidAt: 3 });
     const second = await route(partner, chicago(11), "TX", phone);
-    const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(second.transferId).first();
-    expect(row).toEqual({ order_id: other.id });
+    expect(await routedTo(second.transferId)).toEqual({ orderId: other.id });
     // 31 days later the first buyer may have the caller again (and, paid first, gets them).
     const later = await route(partner, chicago(11) + 31 * 86_400_000, "TX", phone);
-    const again = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(later.transferId).first();
-    expect(again).toEqual({ order_id: buyer.id });
+    expect(await routedTo(later.transferId)).toEqual({ orderId: buyer.id });
   });
 
   it("stops at the partner's own daily call cap, on the partner's day", async () => {
@@ -243,9 +250,7 @@ describe("no answers", () => {
   it("pauses an order after three no-answers within an hour and e-mails the buyer once", async () => {
     const partner = await createPartner();
     const order = await createOpenOrder();
-    const buyer = await env.DB.prepare("SELECT email FROM users WHERE id = ?")
-      .bind(order.buyerId)
-      .first<{ email: string }>();
+    const [buyer] = await testDb().select({ email: users.email }).from(users).where(eq(users.id, order.buyerId));
     for (const minute of [0, 20]) {
       const { transferId } = await route(partner, chicago(10, minute));
       await event(partner, transferId, { type: "no-answer" }, chicago(10, minute + 1));

@@ -4,13 +4,15 @@
  * switching a failing endpoint off and e-mailing its buyer, no redirects, 1 KB of answer, the address
  * guard again at send time, and one send for repeated messages.
  */
+
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WEBHOOK_RETRY_WINDOW_MS } from "../../../../src/features/webhook-outbox/events";
 import { nominalRetrySchedule } from "../../../../src/features/webhooks/delivery";
 import { webhookEventSchema } from "../../../../src/features/webhooks/schemas/webhooks";
 import { unixSeconds, verifyWebhookSignature } from "../../../../src/features/webhooks/signature";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, latestMailTo, signedIn } from "../../../../tests/worker/helpers";
 import {
   addEndpoint,
@@ -23,6 +25,7 @@ import {
   stubDns,
 } from "../../../../tests/worker/webhook-fixtures";
 import worker from "../../../app";
+import { webhookDeliveries, webhookEndpoints } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { deliverWebhooks } from "../deliver";
 import { attemptDelivery, type Fetcher } from "../send";
@@ -242,10 +245,11 @@ describe("retries, the dead letter and switching off (fake clock)", () => {
     expect(offsets.at(-1)).toBe(WEBHOOK_RETRY_WINDOW_MS);
     const [row] = await deliveriesOf(endpoint.id);
     expect(row).toMatchObject({ status: "dead_letter", attempts: 21, last_status_code: 503 });
-    const stored = await env.DB.prepare("SELECT enabled, disabled_at FROM webhook_endpoints WHERE id = ?")
-      .bind(endpoint.id)
-      .first<{ enabled: number; disabled_at: number }>();
-    expect(stored).toEqual({ enabled: 0, disabled_at: start + WEBHOOK_RETRY_WINDOW_MS });
+    const [stored] = await testDb()
+      .select({ enabled: webhookEndpoints.enabled, disabledAt: webhookEndpoints.disabledAt })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    expect(stored).toEqual({ enabled: false, disabledAt: new Date(start + WEBHOOK_RETRY_WINDOW_MS) });
     const mail = await latestMailTo(buyer.user.email);
     expect(mail?.subject).toBe("Your webhook endpoint was switched off");
     expect(mail?.text).toContain('"My CRM" (https://crm.buyer-test.com/hooks) failed for 3 days in a row');
@@ -277,10 +281,11 @@ describe("retries, the dead letter and switching off (fake clock)", () => {
     await runQueue(queue, network, { from: start });
     const [row] = await deliveriesOf(endpoint.id);
     expect(row?.status).toBe("delivered");
-    const stored = await env.DB.prepare("SELECT enabled, failing_since FROM webhook_endpoints WHERE id = ?")
-      .bind(endpoint.id)
-      .first();
-    expect(stored).toEqual({ enabled: 1, failing_since: null });
+    const [stored] = await testDb()
+      .select({ enabled: webhookEndpoints.enabled, failingSince: webhookEndpoints.failingSince })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    expect(stored).toEqual({ enabled: true, failingSince: null });
   });
 
   it("dead-letters what is still open when the buyer switches the endpoint off, but still sends a test", async () => {
@@ -295,9 +300,10 @@ describe("retries, the dead letter and switching off (fake clock)", () => {
     expect(off.status).toBe(200);
     // The open test event was a test: it stays open and is still sent.
     expect((await deliveriesOf(endpoint.id))[0]?.status).toBe("retrying");
-    await env.DB.prepare("UPDATE webhook_deliveries SET type = 'transfer.routed' WHERE endpoint_id = ?")
-      .bind(endpoint.id)
-      .run();
+    await testDb()
+      .update(webhookDeliveries)
+      .set({ type: "transfer.routed" })
+      .where(eq(webhookDeliveries.endpointId, endpoint.id));
     await callApi(`/api/webhook-endpoints/${endpoint.id}`, {
       cookie: buyer.cookie,
       method: "PATCH",

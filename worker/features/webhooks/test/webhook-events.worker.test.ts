@@ -5,6 +5,7 @@
  * (never sent on the request), with an id derived from the fact, and delivered in order per subject.
  */
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
 import { pingSchema } from "../../../../src/features/transfers/schemas/partner-api";
@@ -28,6 +29,7 @@ import {
   runQueue,
 } from "../../../../tests/worker/webhook-fixtures";
 import { database } from "../../../db/client";
+import { orders } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { recordTransferEvent, routeTransfer } from "../../transfers/transfers";
 import { orderPaidFacts } from "../../webhook-outbox/facts";
@@ -126,11 +128,10 @@ describe("a lead purchase", () => {
     await addEndpoint(buyer.cookie, { events: ["lead.purchased", "order.paid"] });
     const queue = fakeQueue();
     const { orderId, leadIds } = await buy(buyer.cookie, queue, 2);
-    const order = await env.DB.prepare("SELECT paid_at FROM orders WHERE id = ?")
-      .bind(orderId)
-      .first<{ paid_at: number }>();
     const db = database(env.DB);
-    for (const at of [order?.paid_at ?? 0, (order?.paid_at ?? 0) + 1]) {
+    const [order] = await db.select({ paidAt: orders.paidAt }).from(orders).where(eq(orders.id, orderId));
+    const paidAt = order?.paidAt?.getTime() ?? 0;
+    for (const at of [paidAt, paidAt + 1]) {
       const again = await webhookRecording({ db }, orderPaidFacts({ id: orderId, userId: buyer.user.id, leadIds }, at));
       const [first, ...rest] = again.statements;
       if (!first) throw new Error("statements expected");

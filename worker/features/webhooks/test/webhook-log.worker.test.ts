@@ -3,12 +3,15 @@
  * "Send test event", "Resend" for one event and for every failed event of a time range, and the
  * sweep that hands the Queue again what lost its message.
  */
-import { env } from "cloudflare:workers";
+
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { WebhookDeliveryPage } from "../../../../src/features/webhooks/schemas/webhook-settings";
 import { WEBHOOK_LOG_PAGE_SIZE } from "../../../../src/features/webhooks/schemas/webhook-settings";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { addEndpoint, deliveriesOf, fakeNetwork, fakeQueue, runQueue } from "../../../../tests/worker/webhook-fixtures";
+import { webhookDeliveries, webhookEvents } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { sendTestEvent } from "../log";
 import { OVERDUE_MS, sweepWebhooks, WEBHOOK_RETENTION_DAYS } from "../sweep";
@@ -30,13 +33,11 @@ async function endpointWithEvents(count: number) {
   }
   const now = Date.now();
   for (const [i, id] of ids.entries()) {
-    await env.DB.batch([
-      env.DB.prepare("UPDATE webhook_deliveries SET event_created_at = ?, next_attempt_at = ? WHERE event_id = ?").bind(
-        now - (count - i) * MINUTE,
-        now - (count - i) * MINUTE,
-        id,
-      ),
-    ]);
+    const at = new Date(now - (count - i) * MINUTE);
+    await testDb()
+      .update(webhookDeliveries)
+      .set({ eventCreatedAt: at, nextAttemptAt: at })
+      .where(eq(webhookDeliveries.eventId, id));
   }
   const log = (query = "") =>
     callApi(`${base}/deliveries${query}`, { cookie: buyer.cookie }).then((r) => r.json<WebhookDeliveryPage>());
@@ -138,9 +139,10 @@ describe("sending again", () => {
 
   it("refuses to resend while the endpoint is switched off, but still sends a test", async () => {
     const { buyer, base, ids } = await endpointWithEvents(1);
-    await env.DB.prepare("UPDATE webhook_deliveries SET type = 'order.paid', status = 'dead_letter' WHERE event_id = ?")
-      .bind(ids[0])
-      .run();
+    await testDb()
+      .update(webhookDeliveries)
+      .set({ type: "order.paid", status: "dead_letter" })
+      .where(eq(webhookDeliveries.eventId, ids[0] ?? ""));
     await callApi(base, { cookie: buyer.cookie, method: "PATCH", json: { enabled: false } });
     const queue = fakeQueue();
     const one = await callApi(`${base}/deliveries/${ids[0]}/resend`, { cookie: buyer.cookie, method: "POST" });
@@ -164,9 +166,10 @@ describe("sending again", () => {
 describe("the sweep", () => {
   it(`forgets events older than ${WEBHOOK_RETENTION_DAYS} days, with their log lines`, async () => {
     const { endpoint, ids, now } = await endpointWithEvents(2);
-    await env.DB.prepare("UPDATE webhook_events SET created_at = ? WHERE id = ?")
-      .bind(now - WEBHOOK_RETENTION_DAYS * 86_400_000 - 1, ids[0])
-      .run();
+    await testDb()
+      .update(webhookEvents)
+      .set({ createdAt: new Date(now - WEBHOOK_RETENTION_DAYS * 86_400_000 - 1) })
+      .where(eq(webhookEvents.id, ids[0] ?? ""));
     await sweepWebhooks(createDeps(fakeQueue().env, now));
     expect((await deliveriesOf(endpoint.id)).map((row) => row.event_id)).toEqual([ids[1]]);
   });
@@ -174,16 +177,18 @@ describe("the sweep", () => {
   it("hands the Queue again a delivery whose message was lost, once it is overdue", async () => {
     const { endpoint, now } = await endpointWithEvents(1);
     const queue = fakeQueue();
-    await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ?")
-      .bind(now - OVERDUE_MS / 2, endpoint.id)
-      .run();
+    await testDb()
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date(now - OVERDUE_MS / 2) })
+      .where(eq(webhookDeliveries.endpointId, endpoint.id));
     expect((await sweepWebhooks(createDeps(queue.env, now))).requeued).toBe(0);
     // As the local server starts, every due delivery goes again.
     expect((await sweepWebhooks(createDeps(queue.env, now), { startup: true })).requeued).toBeGreaterThanOrEqual(1);
     queue.drain();
-    await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ?")
-      .bind(now - OVERDUE_MS - 1, endpoint.id)
-      .run();
+    await testDb()
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date(now - OVERDUE_MS - 1) })
+      .where(eq(webhookDeliveries.endpointId, endpoint.id));
     await sweepWebhooks(createDeps(queue.env, now));
     expect(queue.sent.map((message) => message.endpointId)).toContain(endpoint.id);
     const network = fakeNetwork();

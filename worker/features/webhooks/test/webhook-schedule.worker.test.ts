@@ -4,7 +4,8 @@
  * 100 deliveries a batch, a resend (and a test event) on the endpoint's back-off, resend presses bounded, and
  * deliveries a dead consumer held go out again within two minutes, never twice once settled.
  */
-import { env } from "cloudflare:workers";
+
+import { and, eq, inArray } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   WEBHOOK_ENDPOINT_BATCH_MAX,
@@ -15,6 +16,7 @@ import {
   WEBHOOK_BULK_RESEND_LIMITED,
   WEBHOOK_BULK_RESENDS_PER_MINUTE,
 } from "../../../../src/features/webhooks/schemas/webhook-settings";
+import { testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import {
   addEndpoint,
@@ -24,6 +26,7 @@ import {
   fakeQueue,
   runQueue,
 } from "../../../../tests/worker/webhook-fixtures";
+import { webhookDeliveries, webhookEndpoints } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { deliverWebhooks } from "../deliver";
 import { sendTestEvent } from "../log";
@@ -33,9 +36,10 @@ import { sweepWebhooks } from "../sweep";
 afterEach(() => vi.restoreAllMocks());
 // The sweeps look at every delivery: each test starts with none open from the ones before.
 beforeEach(async () => {
-  await env.DB.prepare(
-    "UPDATE webhook_deliveries SET status = 'dead_letter', leased_until = NULL WHERE status IN ('pending', 'retrying')",
-  ).run();
+  await testDb()
+    .update(webhookDeliveries)
+    .set({ status: "dead_letter", leasedUntil: null })
+    .where(inArray(webhookDeliveries.status, ["pending", "retrying"]));
 });
 
 const MINUTE = 60_000;
@@ -165,11 +169,16 @@ describe("resending on the endpoint's schedule", () => {
     queue.drain();
     const now = Date.now();
     // Every event given up, the endpoint failing for a day.
-    await env.DB.batch([
-      env.DB.prepare(
-        "UPDATE webhook_deliveries SET status = 'dead_letter', attempts = 21, round_attempts = 21 WHERE endpoint_id = ?",
-      ).bind(endpoint.id),
-      env.DB.prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?").bind(now - 86_400_000, endpoint.id),
+    const db = testDb();
+    await db.batch([
+      db
+        .update(webhookDeliveries)
+        .set({ status: "dead_letter", attempts: 21, roundAttempts: 21 })
+        .where(eq(webhookDeliveries.endpointId, endpoint.id)),
+      db
+        .update(webhookEndpoints)
+        .set({ failingSince: new Date(now - 86_400_000) })
+        .where(eq(webhookEndpoints.id, endpoint.id)),
     ]);
     const press = () =>
       callApi(`/api/webhook-endpoints/${endpoint.id}/resend-failed`, {
@@ -249,11 +258,16 @@ describe("after a crash", () => {
     queue.drain();
     // What a consumer leaves when it is killed after claiming: its leases, and its hold on the endpoint.
     const lease = crashAt + WEBHOOK_LEASE_MS;
-    await env.DB.batch([
-      env.DB.prepare(
-        "UPDATE webhook_deliveries SET leased_until = ? WHERE endpoint_id = ? AND status = 'pending'",
-      ).bind(lease, endpoint.id),
-      env.DB.prepare("UPDATE webhook_endpoints SET sending_until = ? WHERE id = ?").bind(lease, endpoint.id),
+    const db = testDb();
+    await db.batch([
+      db
+        .update(webhookDeliveries)
+        .set({ leasedUntil: new Date(lease) })
+        .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.status, "pending"))),
+      db
+        .update(webhookEndpoints)
+        .set({ sendingUntil: new Date(lease) })
+        .where(eq(webhookEndpoints.id, endpoint.id)),
     ]);
     return { queue, endpoint, ids, keys, net, crashAt };
   }

@@ -3,16 +3,20 @@
  * shown once and stored encrypted, rotation, the address guard on save, bad input as a clear 4xx and
  * never a 5xx, ownership (another buyer's endpoint or log is 404), and webhooks refused without their key.
  */
-import { env } from "cloudflare:workers";
+
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WEBHOOK_ENDPOINT_NAME_MAX, WEBHOOK_MAX_ENDPOINTS } from "../../../../src/features/webhook-outbox/events";
 import { DEVELOPMENT_WEBHOOK_SECRETS_KEY } from "../../../../src/features/webhooks/dev-key";
 import type { WebhookEndpointView } from "../../../../src/features/webhooks/schemas/webhook-settings";
 import { generateSecretsKey } from "../../../../src/features/webhooks/secret-box";
 import { WEBHOOK_SECRET_PATTERN } from "../../../../src/features/webhooks/signature";
+import { testDb } from "../../../../tests/worker/factories";
+import { storedRow as storedRowOf } from "../../../../tests/worker/factories/rows";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { signedInPartner } from "../../../../tests/worker/partner-helpers";
 import { addEndpoint, fakeQueue, stubDns } from "../../../../tests/worker/webhook-fixtures";
+import { webhookDeliveries, webhookEndpoints } from "../../../db/schema";
 import { TOO_MANY_ENDPOINTS } from "../endpoints";
 import { WEBHOOKS_UNAVAILABLE } from "../keys";
 
@@ -23,9 +27,9 @@ const valid = { name: "My CRM", url: "https://crm.buyer-test.com/hooks", events:
 const PRODUCTION = { APP_ENV: "production", WEBHOOK_SECRETS_KEY: generateSecretsKey("k1") };
 
 async function storedRow(id: string) {
-  return env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?")
-    .bind(id)
-    .first<{ secret: string; previous_secret: string | null; previous_secret_expires_at: number | null }>();
+  return (await storedRowOf(testDb(), webhookEndpoints, eq(webhookEndpoints.id, id))) as
+    | { secret: string; previous_secret: string | null; previous_secret_expires_at: number | null }
+    | undefined;
 }
 
 describe("adding endpoints", () => {
@@ -189,7 +193,10 @@ describe("changing, rotating and deleting", () => {
     const renamed = await patch({ name: "Dialer", events: ["transfer.routed"], enabled: false });
     expect(renamed.status).toBe(200);
     expect(await renamed.json()).toMatchObject({ name: "Dialer", events: ["transfer.routed"], enabled: false });
-    await env.DB.prepare("UPDATE webhook_endpoints SET failing_since = 1 WHERE id = ?").bind(created.id).run();
+    await testDb()
+      .update(webhookEndpoints)
+      .set({ failingSince: new Date(1) })
+      .where(eq(webhookEndpoints.id, created.id));
     expect(await (await patch({ enabled: true })).json()).toMatchObject({ enabled: true, failingSince: null });
     const refused = await callApi(`${ENDPOINTS}/${created.id}`, {
       cookie,
@@ -207,10 +214,7 @@ describe("changing, rotating and deleting", () => {
     const queue = fakeQueue();
     await callApi(`${ENDPOINTS}/${created.id}/test`, { cookie, method: "POST", env: { WEBHOOK_QUEUE: queue.queue } });
     expect((await callApi(`${ENDPOINTS}/${created.id}`, { cookie, method: "DELETE" })).status).toBe(200);
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?")
-      .bind(created.id)
-      .first<{ n: number }>();
-    expect(left?.n).toBe(0);
+    expect(await testDb().$count(webhookDeliveries, eq(webhookDeliveries.endpointId, created.id))).toBe(0);
     expect((await callApi(ENDPOINTS, { cookie })).status).toBe(200);
   });
 });
