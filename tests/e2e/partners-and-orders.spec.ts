@@ -106,7 +106,7 @@ test.describe("admin: partner accounts", () => {
     try {
       await admin.goto("/admin?tab=aff-network");
       const card = admin.getByRole("listitem").filter({ hasText: business });
-      await expect(card.getByText("Active")).toBeVisible();
+      await expect(card.getByText("Active", { exact: true })).toBeVisible();
       await card.getByRole("button", { name: `Suspend ${business}` }).click();
       await admin.getByRole("dialog").getByRole("button", { name: "Suspend partner" }).click();
       await expect(card.getByText(/^Suspended since/)).toBeVisible();
@@ -118,7 +118,8 @@ test.describe("admin: partner accounts", () => {
       await expect(partner.getByRole("alert").filter({ hasText: "Your partner account is suspended" })).toBeVisible();
 
       await card.getByRole("button", { name: `Reinstate ${business}` }).click();
-      await expect(card.getByText("Active")).toBeVisible();
+      // Exactly "Active": the suspended card's "· 1 active API key" would match a loose text at once, before the reinstatement landed.
+      await expect(card.getByText("Active", { exact: true })).toBeVisible();
       expect((await api()).status()).toBe(404);
       await partner.reload();
       await expect(partner.getByRole("heading", { name: "Partner Portal" })).toBeVisible();
