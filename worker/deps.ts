@@ -5,15 +5,10 @@
  * own with `createDeps(env, now)` to move the clock.
  */
 import { createMiddleware } from "hono/factory";
-import { type Database, database } from "./db/client";
-import type { AppBindings, Env } from "./env";
+import { database } from "./db/client";
+import type { AppBindings, Deps, Env } from "./env";
 
-export interface Deps {
-  db: Database;
-  env: Env;
-  /** Epoch milliseconds at which this request started: one "now" for everything it decides. */
-  now: number;
-}
+export type { Deps } from "./env";
 
 export function createDeps(env: Env, now = Date.now()): Deps {
   return { db: database(env.DB), env, now };

@@ -1,5 +1,5 @@
 import type { PublicUser } from "../src/domain/user";
-import type { Deps } from "./deps";
+import type { Database } from "./db/client";
 
 /** Bindings and variables the Worker reads (declared in wrangler.toml; secrets via `wrangler secret put`). */
 export interface Env {
@@ -51,6 +51,18 @@ export interface Env {
    * hashes cannot be matched to addresses without it. Unset, a development salt is used (and logged).
    */
   CLIENT_HASH_SALT?: string;
+}
+
+/**
+ * What every service takes as its first parameter (built by worker/deps.ts's `createDeps`): one drizzle handle
+ * per request, queue batch or cron run, the Worker's bindings, and that request's clock. Declared here, beside
+ * the bindings it carries, so that the request's variables can name it.
+ */
+export interface Deps {
+  db: Database;
+  env: Env;
+  /** Epoch milliseconds at which this request started: one "now" for everything it decides. */
+  now: number;
 }
 
 interface AppVariables {

@@ -10,16 +10,10 @@ import { parseStates } from "./dashboard";
 import { limitsFromDetails, normalizeDays } from "./delivery-limits";
 import { formatMinute, parseTransferHours } from "./hours";
 import { normalizeUsPhone } from "./phone";
-import type { DeliverySettingsValues } from "./schemas/delivery-setup";
 import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "./time-zones";
 import { US_STATES } from "./us-states";
 
 export { limitsText } from "./delivery-limits";
-export type {
-  DeliverySettingsInput,
-  DeliverySettingsValues,
-  DeliverySetupRequest,
-} from "./schemas/delivery-setup";
 
 /** A delivery-setup link works once, for this long. */
 export const SETUP_LINK_TTL_DAYS = 7;
@@ -89,7 +83,22 @@ export const toMinute = (clock: string) => Number(clock.slice(0, 2)) * 60 + Numb
 export const toClock = (minute: number) =>
   `${String(Math.floor(minute / 60) % 24).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
 
-export function settingsFromInput(input: DeliverySettingsValues): DeliverySettings {
+/** The form's values as validated by ./schemas/delivery-setup.ts (its DeliverySettingsValues), as read here. */
+interface SettingsFormValues {
+  transferPhone: string;
+  states: readonly string[];
+  hoursStart: string;
+  hoursEnd: string;
+  timeZone: DeliverySettings["timeZone"];
+  perDayCap: DeliverySettings["perDayCap"];
+  days: Parameters<typeof normalizeDays>[0];
+  closedFrom?: DeliverySettings["closedFrom"] | undefined;
+  closedUntil?: DeliverySettings["closedUntil"] | undefined;
+  perHourCap?: DeliverySettings["perHourCap"] | undefined;
+  maxConcurrent?: DeliverySettings["maxConcurrent"] | undefined;
+}
+
+export function settingsFromInput(input: SettingsFormValues): DeliverySettings {
   return {
     transferPhone: normalizeUsPhone(input.transferPhone),
     states: [...input.states],

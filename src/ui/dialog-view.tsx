@@ -1,5 +1,16 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
-import type { DialogProps } from "./dialog";
+import type { ReactNode } from "react";
+
+/** A dialog's props (`Dialog`, ./dialog.tsx, takes the same and loads this file when one opens). */
+export interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  /** Wider dialogs for tables (the CSV review). */
+  size?: "md" | "xl";
+}
 
 /** The Radix dialog, loaded by `Dialog` the first time one opens (decision 0016). */
 export default function DialogView({ open, onOpenChange, title, description, children, size = "md" }: DialogProps) {

@@ -1,14 +1,7 @@
-import { lazy, type ReactNode, Suspense, useState } from "react";
+import { lazy, Suspense, useState } from "react";
+import type { DialogProps } from "./dialog-view";
 
-export interface DialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  title: string;
-  description?: ReactNode;
-  children: ReactNode;
-  /** Wider dialogs for tables (the CSV review). */
-  size?: "md" | "xl";
-}
+export type { DialogProps } from "./dialog-view";
 
 const DialogView = lazy(() => import("./dialog-view"));
 

@@ -2,7 +2,7 @@
 import { useStore } from "@nanostores/react";
 import * as RadixToast from "@radix-ui/react-toast";
 import { noticeVariantClass } from "./styles";
-import { $toasts, dismiss, TOAST_DURATION_MS } from "./toast";
+import { $toasts, dismiss, TOAST_DURATION_MS } from "./toast-store";
 
 export default function ToastView() {
   const toasts = useStore($toasts);

@@ -1,38 +1,12 @@
 /**
- * Toasts (product rule 50): one visible at a time, 5,000 ms by default; a dismissed toast leaves the store after
- * 1,000,000 ms. Any island may call `toast()`; the Toaster in AppProviders shows it.
+ * Toasts (product rule 50): any island may call `toast()`; the Toaster in AppProviders shows it. The store is
+ * ./toast-store.ts, shared with the view this file loads with the first toast.
  */
 import { useStore } from "@nanostores/react";
-import { atom } from "nanostores";
 import { lazy, Suspense } from "react";
-import type { NoticeVariant } from "./styles";
+import { $toasts } from "./toast-store";
 
-export const TOAST_DURATION_MS = 5000;
-const TOAST_REMOVE_DELAY_MS = 1_000_000;
-
-export interface ToastInput {
-  title: string;
-  description?: string;
-  variant?: NoticeVariant;
-}
-
-interface ToastState extends ToastInput {
-  id: number;
-  open: boolean;
-}
-
-export const $toasts = atom<ToastState[]>([]);
-let nextId = 1;
-
-export function toast(input: ToastInput): void {
-  // TOAST_LIMIT = 1: a new toast replaces whatever is showing.
-  $toasts.set([{ ...input, id: nextId++, open: true }]);
-}
-
-export function dismiss(id: number): void {
-  $toasts.set($toasts.get().map((t) => (t.id === id ? { ...t, open: false } : t)));
-  setTimeout(() => $toasts.set($toasts.get().filter((t) => t.id !== id)), TOAST_REMOVE_DELAY_MS);
-}
+export { toast } from "./toast-store";
 
 const ToastView = lazy(() => import("./toast-view"));
 

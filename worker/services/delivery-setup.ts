@@ -5,7 +5,6 @@
  * /admin-orders. Settings are written only through order-delivery.ts.
  */
 import {
-  type DeliverySettingsValues,
   deliverySettingsFromDetails,
   hoursLabel,
   inputFromSettings,
@@ -14,6 +13,7 @@ import {
   type OrderDeliveryView,
   settingsFromInput,
 } from "../../src/domain/delivery-setup";
+import type { DeliverySettingsValues } from "../../src/domain/schemas/delivery-setup";
 import { isDeliveryComplete } from "../../src/features/transfers/transfers";
 import { orderDelivery, type orders } from "../db/schema";
 import type { Deps } from "../deps";

@@ -8,8 +8,6 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import {
-  type DeliverySettingsValues,
-  type DeliverySetupRequest,
   deliverySettingsFromDetails,
   inputFromSettings,
   SETUP_ACCOUNT_NEEDED,
@@ -21,6 +19,7 @@ import {
   type SetupLinkCheck,
   settingsFromInput,
 } from "../../src/domain/delivery-setup";
+import type { DeliverySettingsValues, DeliverySetupRequest } from "../../src/domain/schemas/delivery-setup";
 import type { PublicUser } from "../../src/domain/user";
 import type { Database } from "../db/client";
 import { orders } from "../db/schema";

@@ -4,12 +4,8 @@
  * form library beside TanStack Query (docs/decisions/0074).
  */
 import type { ReactNode } from "react";
-import {
-  type DeliverySettingsInput,
-  type DeliverySettingsValues,
-  MAX_TRANSFERS_PER_DAY,
-  TIME_ZONE_OPTIONS,
-} from "../../domain/delivery-setup";
+import { MAX_TRANSFERS_PER_DAY, TIME_ZONE_OPTIONS } from "../../domain/delivery-setup";
+import type { DeliverySettingsInput, DeliverySettingsValues } from "../../domain/schemas/delivery-setup";
 import { Button } from "../../ui/button";
 import { Form } from "../../ui/form";
 import { Field, SelectField } from "../../ui/input";

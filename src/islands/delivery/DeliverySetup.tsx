@@ -6,12 +6,8 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import {
-  type DeliverySettingsValues,
-  SETUP_LINK_INVALID,
-  SETUP_LINK_TTL_DAYS,
-  SETUP_SIGN_IN_FIRST,
-} from "../../domain/delivery-setup";
+import { SETUP_LINK_INVALID, SETUP_LINK_TTL_DAYS, SETUP_SIGN_IN_FIRST } from "../../domain/delivery-setup";
+import type { DeliverySettingsValues } from "../../domain/schemas/delivery-setup";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { $user } from "../../lib/stores";
 import { Field } from "../../ui/input";

@@ -6,7 +6,12 @@
 
 import { formatUsd } from "../../../src/domain/format";
 import type { PaymentIntentRequest, SimulatedCard } from "../../../src/domain/schemas/payments";
-import { type RingcloudCheckoutParams, type RingcloudStep2, surveyQuantity } from "../../../src/domain/schemas/survey";
+import {
+  type RingcloudCheckoutParams,
+  type RingcloudStep2,
+  type SurveyStep2,
+  surveyQuantity,
+} from "../../../src/domain/schemas/survey";
 import type { PublicUser } from "../../../src/domain/user";
 import {
   dollarsToCents,
@@ -103,7 +108,7 @@ export async function startCheckoutPayment(
  * The survey wizard's save (spec: `totalPrice` in cents): the server quotes the answers, and the wizard's
  * total must be that quote. InvalidError when the answers cannot be priced or the total differs.
  */
-export function surveyQuote(answers: Parameters<typeof surveyQuantity>[0], totalCents: number) {
+export function surveyQuote(answers: SurveyStep2, totalCents: number) {
   const quote = quoteSurvey(answers.leadType, surveyQuantity(answers), answers.ageRange);
   if (!quote.ok) throw new InvalidError(quote.message);
   if (totalCents !== quote.totalCents) {

@@ -15,14 +15,9 @@ import {
 import { agedLeads, callbackOpportunities, orders, returns, transfers } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { checkLeadCertificates, purchasedLeadConsent } from "../consent/index";
-import { revocationBuilder } from "./revocation-payloads";
+import { type EventRow, revocationBuilder } from "./revocation-payloads";
 
-export interface EventRow {
-  id: string;
-  type: AnyWebhookEventType;
-  subjectId: string;
-  createdAt: Date;
-}
+export type { EventRow } from "./revocation-payloads";
 
 /** `column IN (…ids)` as one bound JSON value: a batch holds up to 100 ids, and D1 binds at most 100 parameters. */
 export const inJson = (column: AnyColumn, ids: readonly string[]) =>

@@ -5,10 +5,18 @@
  */
 import { sql } from "drizzle-orm";
 import { maskPhone } from "../../../src/domain/masking";
+import type { AnyWebhookEventType } from "../../../src/features/webhook-outbox/index";
 import type { WebhookDataInput } from "../../../src/features/webhooks/schemas/webhooks";
 import { suppressionRevocations } from "../../db/schema";
 import type { Deps } from "../../deps";
-import type { EventRow } from "./payloads";
+
+/** An event to build the body of (./payloads.ts builds every type's, this file the revocations'). */
+export interface EventRow {
+  id: string;
+  type: AnyWebhookEventType;
+  subjectId: string;
+  createdAt: Date;
+}
 
 export async function revocationBuilder(deps: Deps, ids: string[]) {
   const rows = await deps.db

@@ -7,7 +7,7 @@ import { formatDateTime, formatUsd } from "../../../domain/format";
 import { AppProviders } from "../../../islands/AppProviders";
 import { DeliveryCounts } from "../../../islands/admin/DeliveryCounts";
 import { QueryProvider } from "../../../islands/QueryProvider";
-import { type Answer, api, call, errorMessage } from "../../../lib/api";
+import { api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Dialog } from "../../../ui/dialog";
@@ -16,13 +16,12 @@ import { Table } from "../../../ui/table";
 import { toast } from "../../../ui/toast";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../orders";
 import { dollarsToCents } from "../pricing";
+import type { TransferOrder } from "./OrderDelivery";
 import { type OrderStatus, StatusBadge } from "./status-badge";
 
 /** The settings form and its validation load only when an admin opens the dialog. */
 const DeliverySetupDialog = lazy(() => import("./OrderDelivery"));
 
-/** One row of GET /api/transfer-orders, as the Worker types it. */
-export type TransferOrder = Answer<(typeof api)["transfer-orders"]["$get"]>[number];
 const ORDERS_QUERY = { queryKey: ["/api/transfer-orders"], queryFn: () => call(api["transfer-orders"].$get()) };
 
 const STATUS_FILTERS = ["all", ...ORDER_STATUSES] as const;

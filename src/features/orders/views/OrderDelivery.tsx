@@ -1,12 +1,15 @@
 /** /admin-orders' 'Set up delivery' dialog, loaded when an admin opens it (it carries the form). */
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type DeliverySettingsValues, inputFromSettings } from "../../../domain/delivery-setup";
+import { inputFromSettings } from "../../../domain/delivery-setup";
+import type { DeliverySettingsValues } from "../../../domain/schemas/delivery-setup";
 import { DeliverySettingsForm } from "../../../islands/delivery/DeliverySettingsForm";
-import { api, call, errorMessage } from "../../../lib/api";
+import { type Answer, api, call, errorMessage } from "../../../lib/api";
 import { Dialog } from "../../../ui/dialog";
 import { toast } from "../../../ui/toast";
-import type { TransferOrder } from "./AdminOrders";
+
+/** One row of GET /api/transfer-orders, as the Worker types it (the admin orders' list shows them). */
+export type TransferOrder = Answer<(typeof api)["transfer-orders"]["$get"]>[number];
 
 export default function DeliverySetupDialog({ order, onClose }: { order: TransferOrder | null; onClose: () => void }) {
   const queryClient = useQueryClient();

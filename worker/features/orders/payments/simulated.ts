@@ -6,7 +6,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { simulatedPaymentIntents } from "../../../db/schema";
 import type { Deps } from "../../../deps";
 import { ConflictError, NotFoundError } from "../../../errors";
-import type { PaymentProvider } from "./provider";
+import type { PaymentProvider } from "./provider-types";
 
 export function simulatedProvider(deps: Deps): PaymentProvider {
   const { db } = deps;
