@@ -44,10 +44,6 @@ const RAW_SQL_ALLOWED: Record<string, string> = {
   // The driver the browser tests' drizzle runs on.
   "tests/e2e/d1-stand-in.ts": "implements D1's binding on node:sqlite for drizzle (decision 0067)",
   // Not yet converted (decision 0067): they move to drizzle and the factories when next touched.
-  "worker/features/callbacks/test/callback-fulfilment.worker.test.ts": "not yet converted",
-  "worker/features/callbacks/test/callback-imports.worker.test.ts": "not yet converted",
-  "worker/features/callbacks/test/callback-market.worker.test.ts": "not yet converted",
-  "worker/features/callbacks/test/callback-notifications.worker.test.ts": "not yet converted",
   "worker/features/orders/test/payment-events.worker.test.ts": "not yet converted",
   "worker/features/orders/test/surveys.worker.test.ts": "not yet converted",
   "worker/features/aged-leads/test/aged-lead-bundles.worker.test.ts": "not yet converted",

@@ -5,13 +5,15 @@
  * and two admins placing the same call-back at once leave it in exactly one order.
  */
 import { env } from "cloudflare:workers";
+import { eq, inArray } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { localTime } from "../../../../src/domain/time-zones";
 import { EXPIRING_SOON_MINUTES } from "../../../../src/features/callbacks/callbacks";
 import { watchD1 } from "../../../../tests/worker/d1-usage";
+import { closePaidCallbackOrders, testDb } from "../../../../tests/worker/factories";
 import { callApi, createUser, expectAdminOnly, signedIn } from "../../../../tests/worker/helpers";
 import { deps, newPhone } from "../../../../tests/worker/transfer-fixtures";
-import { agedLeads, orders } from "../../../db/schema";
+import { agedLeads, callbackOpportunities, orders, outbox } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { fillCallbackOrders } from "../callbacks";
 
@@ -73,10 +75,11 @@ async function waitingCallback(cookie: string, options: { phone?: string; starts
 
 const orderOf = async (id: string) =>
   (
-    await env.DB.prepare("SELECT order_id FROM callback_opportunities WHERE id = ?").bind(id).first<{
-      order_id: string | null;
-    }>()
-  )?.order_id ?? null;
+    await testDb()
+      .select({ orderId: callbackOpportunities.orderId })
+      .from(callbackOpportunities)
+      .where(eq(callbackOpportunities.id, id))
+  )[0]?.orderId ?? null;
 
 interface Listing {
   callbackOrders: { orderId: string; buyer: string; bought: number; delivered: number; remaining: number }[];
@@ -87,12 +90,9 @@ interface Listing {
 describe("the Fulfilment tab's call-backs and bundles", () => {
   beforeEach(async () => {
     // No open call-back order and no waiting call-back from another test.
-    await env.DB.batch([
-      env.DB.prepare("DELETE FROM callback_opportunities"),
-      env.DB.prepare(
-        "UPDATE orders SET status = 'completed' WHERE kind IN ('survey', 'ringcloud') AND status = 'paid'",
-      ),
-    ]);
+    const db = testDb();
+    await db.delete(callbackOpportunities);
+    await closePaidCallbackOrders(db);
   });
 
   it("is for admins only (401 signed out, 403 for a buyer), the listing and the placing", async () => {
@@ -167,10 +167,7 @@ describe("the Fulfilment tab's call-backs and bundles", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ callbackId: id, orderId: picked.id });
     expect(await orderOf(id)).toBe(picked.id);
-    const mail = await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE `to` = ?")
-      .bind(picked.user.email)
-      .first<{ n: number }>();
-    expect(mail?.n).toBe(1);
+    expect(await testDb().$count(outbox, eq(outbox.to, picked.user.email))).toBe(1);
     const listing = await (await callApi(LIST, { cookie })).json<Listing>();
     expect(listing.callbackOrders.find((order) => order.orderId === picked.id)).toMatchObject({
       delivered: 1,
@@ -200,7 +197,7 @@ describe("the Fulfilment tab's call-backs and bundles", () => {
     // The same prospect again: the buyer who had them within 30 days is refused; the full order is too.
     const again = await waitingCallback(cookie, { phone });
     expect(await refusal(full.id, again)).toMatchObject({ status: 409, message: /every call-back it bought/ });
-    await env.DB.prepare("UPDATE orders SET quantity = 5 WHERE id = ?").bind(full.id).run();
+    await testDb().update(orders).set({ quantity: 5 }).where(eq(orders.id, full.id));
     expect(await refusal(full.id, again)).toMatchObject({ status: 409, message: /within the last 30 days/ });
     expect(await orderOf(again)).toBeNull();
   });
@@ -217,10 +214,9 @@ describe("the Fulfilment tab's call-backs and bundles", () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     const placedIn = await orderOf(id);
     expect([first.id, second.id]).toContain(placedIn);
-    const placed = await env.DB.prepare("SELECT count(*) AS n FROM callback_opportunities WHERE order_id IN (?, ?)")
-      .bind(first.id, second.id)
-      .first<{ n: number }>();
-    expect(placed?.n).toBe(1);
+    expect(
+      await testDb().$count(callbackOpportunities, inArray(callbackOpportunities.orderId, [first.id, second.id])),
+    ).toBe(1);
   });
 
   it("fills waiting call-backs reading the open orders once per run, oldest paid order first", async () => {

@@ -4,6 +4,7 @@
  * in and placed in a fitting paid order (or left waiting), or rejected with its reason in the report.
  */
 import { env } from "cloudflare:workers";
+import { asc, eq } from "drizzle-orm";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ImportStatus } from "../../../../src/domain/schemas/admin-leads";
@@ -14,9 +15,11 @@ import {
 } from "../../../../src/features/callbacks/schemas/callback-import";
 import { paidCallbackOrder } from "../../../../tests/worker/callback-fixtures";
 import { brokenD1Limits, watchD1 } from "../../../../tests/worker/d1-usage";
+import { closePaidCallbackOrders, testDb } from "../../../../tests/worker/factories";
 import { callApi, createUser, deliverToQueue, signedIn } from "../../../../tests/worker/helpers";
 import { newPhone } from "../../../../tests/worker/transfer-fixtures";
 import { D1_LIMITS } from "../../../db/limits";
+import { callbackOpportunities, importBatches } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { resendStalledBatches } from "../../../services/import-sweep";
 import { type ImportBatchMessage, STALLED_BATCH_MS } from "../../../services/imports";
@@ -55,31 +58,28 @@ async function status(importId: string, cookie: string) {
 }
 
 const imported = (importId: string) =>
-  env.DB.prepare(
-    "SELECT id, name, phone, source, order_id, time_zone, kind, price_cents, created_by FROM callback_opportunities WHERE import_id = ? ORDER BY name",
-  )
-    .bind(importId)
-    .all<{
-      id: string;
-      name: string;
-      source: string;
-      order_id: string | null;
-      time_zone: string;
-      kind: string;
-      price_cents: number;
-      created_by: string | null;
-    }>()
-    .then((result) => result.results);
+  testDb()
+    .select({
+      id: callbackOpportunities.id,
+      name: callbackOpportunities.name,
+      phone: callbackOpportunities.phone,
+      source: callbackOpportunities.source,
+      orderId: callbackOpportunities.orderId,
+      timeZone: callbackOpportunities.timeZone,
+      kind: callbackOpportunities.kind,
+      priceCents: callbackOpportunities.priceCents,
+      createdBy: callbackOpportunities.createdBy,
+    })
+    .from(callbackOpportunities)
+    .where(eq(callbackOpportunities.importId, importId))
+    .orderBy(asc(callbackOpportunities.name));
 
 describe("a CSV of call-backs and appointments (decision 0069)", () => {
   beforeEach(async () => {
     // No open call-back order and no waiting call-back from another test.
-    await env.DB.batch([
-      env.DB.prepare("DELETE FROM callback_opportunities"),
-      env.DB.prepare(
-        "UPDATE orders SET status = 'completed' WHERE kind IN ('survey', 'ringcloud') AND status = 'paid'",
-      ),
-    ]);
+    const db = testDb();
+    await db.delete(callbackOpportunities);
+    await closePaidCallbackOrders(db);
   });
 
   it("takes the good rows in (placed, or waiting when the order is full) and reports each bad row with its reason", async () => {
@@ -133,12 +133,12 @@ describe("a CSV of call-backs and appointments (decision 0069)", () => {
 
     const taken = await imported(importId);
     expect(taken).toMatchObject([
-      { name: "A placed", source: "import", order_id: orderId, time_zone: "America/Chicago", price_cents: 1250 },
-      { name: "B waiting", order_id: null },
+      { name: "A placed", source: "import", orderId, timeZone: "America/Chicago", priceCents: 1250 },
+      { name: "B waiting", orderId: null },
       // The ZIP's zone (Denver), though Texas's main zone is Chicago's.
-      { name: "C appointment", kind: "appointment", order_id: null, time_zone: "America/Denver" },
+      { name: "C appointment", kind: "appointment", orderId: null, timeZone: "America/Denver" },
     ]);
-    for (const callback of taken) expect(callback.created_by).toBe(user.id);
+    for (const callback of taken) expect(callback.createdBy).toBe(user.id);
 
     const report = Papa.parse<string[]>(
       await (await callApi(`/api/imports/${importId}/report.csv`, { cookie })).text(),
@@ -175,7 +175,7 @@ describe("a CSV of call-backs and appointments (decision 0069)", () => {
     // after a taken row's number went on a Do Not Call list. The row stays taken, and is not also rejected.
     expect((await callApi("/api/do-not-call", { json: { phone: rows[0]?.phone } })).status).toBeLessThan(300);
     await env.DOCUMENTS.put(key, stored ?? "");
-    await env.DB.prepare("UPDATE import_batches SET status = 'queued' WHERE import_id = ?").bind(importId).run();
+    await testDb().update(importBatches).set({ status: "queued" }).where(eq(importBatches.importId, importId));
     await deliverToQueue([message]);
     expect(await status(importId, cookie)).toMatchObject({
       rowsReceived: 5,
@@ -218,9 +218,10 @@ describe("a CSV of call-backs and appointments (decision 0069)", () => {
     const { importId } = await response.json<{ importId: string }>();
     const expected = { kind: "import-batch", importId, batchNumber: 1, callbacks: true };
     expect(sent).toEqual([expected]);
-    await env.DB.prepare("UPDATE import_batches SET queued_at = ? WHERE import_id = ?")
-      .bind(Date.now() - STALLED_BATCH_MS - 1000, importId)
-      .run();
+    await testDb()
+      .update(importBatches)
+      .set({ queuedAt: Date.now() - STALLED_BATCH_MS - 1000 })
+      .where(eq(importBatches.importId, importId));
     await resendStalledBatches(createDeps({ ...env, IMPORT_QUEUE: queue as unknown as Queue }));
     expect(sent.filter((message) => message.importId === importId)).toEqual([expected, expected]);
   });

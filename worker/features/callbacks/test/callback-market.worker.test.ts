@@ -5,6 +5,7 @@
  * webhook, and an appointment's calendar invite for its buyer only.
  */
 import { env } from "cloudflare:workers";
+import { and, eq, gt } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MARKET_MESSAGES } from "../../../../src/features/callbacks/callback-market";
 import { notChargedMessage } from "../../../../src/features/do-not-call/private-lists";
@@ -15,6 +16,7 @@ import { orderRow, payWithCard } from "../../../../tests/worker/payment-fixtures
 import { uploadList } from "../../../../tests/worker/suppression-fixtures";
 import { deps } from "../../../../tests/worker/transfer-fixtures";
 import { addEndpoint, eventsOf } from "../../../../tests/worker/webhook-fixtures";
+import { callbackOpportunities, orders, outbox } from "../../../db/schema";
 import { scheduled } from "../../../scheduled";
 import { balanceOf } from "../../orders/balance";
 import { expireReservations } from "../../orders/orders";
@@ -29,8 +31,22 @@ const runScheduled = () =>
   );
 
 beforeEach(async () => {
-  await env.DB.prepare("DELETE FROM callback_opportunities").run();
+  await testDb().delete(callbackOpportunities);
 });
+
+/** A marketplace hold on call-back `id` that runs (or ran) until `at`. */
+const holdUntil = (id: string, at: number) =>
+  testDb()
+    .update(callbackOpportunities)
+    .set({ reservedUntil: new Date(at) })
+    .where(eq(callbackOpportunities.id, id));
+
+/** How many call-backs the buyer holds now. */
+const heldBy = (userId: string) =>
+  testDb().$count(
+    callbackOpportunities,
+    and(eq(callbackOpportunities.reservedByUserId, userId), gt(callbackOpportunities.reservedUntil, new Date())),
+  );
 
 describe("the listing", () => {
   it("lists unassigned ones of each kind masked, soonest first, and none whose window has started or that is taken", async () => {
@@ -40,9 +56,10 @@ describe("the listing", () => {
     const callback = await stock({ kind: "callback" });
     const started = await stock({ startsIn: -10 * 60_000 });
     const taken = await stock();
-    await env.DB.prepare("UPDATE callback_opportunities SET buyer_user_id = ?, delivered_at = ? WHERE id = ?")
-      .bind(user.id, Date.now(), taken.id)
-      .run();
+    await testDb()
+      .update(callbackOpportunities)
+      .set({ buyerUserId: user.id, deliveredAt: new Date() })
+      .where(eq(callbackOpportunities.id, taken.id));
 
     const appointments = await listing(cookie, "appointment");
     expect(appointments.map((item) => item.id)).toEqual([sooner.id, later.id]);
@@ -100,9 +117,10 @@ describe("buying", () => {
     expect(mine.callbacks.map((delivered) => [delivered.id, delivered.phone])).toEqual([[item.id, item.phone]]);
     const events = await eventsOf(buyer.user.id);
     expect(events.map((event) => [event.type, event.subject_id])).toEqual([["appointment.delivered", item.id]]);
-    const { results: mails } = await env.DB.prepare("SELECT subject FROM outbox WHERE `to` = ?")
-      .bind(buyer.user.email)
-      .all<{ subject: string }>();
+    const mails = await testDb()
+      .select({ subject: outbox.subject })
+      .from(outbox)
+      .where(eq(outbox.to, buyer.user.email));
     expect(mails.some((mail) => mail.subject.includes("Ruth"))).toBe(true);
   });
 
@@ -131,10 +149,8 @@ describe("buying", () => {
     }
     expect((await payWithCard(start?.clientSecret ?? "")).status).toBe(200);
     expect(await row(item.id)).toMatchObject({ buyer_user_id: buyers[winner]?.user.id });
-    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE details ->> 'callbackId' = ?")
-      .bind(item.id)
-      .all<{ n: number }>();
-    expect(results[0]?.n).toBe(1);
+    const allDetails = await testDb().select({ details: orders.details }).from(orders);
+    expect(allDetails.filter((order) => order.details.callbackId === item.id)).toHaveLength(1);
   });
 
   it("lets a buyer hold one purchase at a time, so no buyer can keep the marketplace reserved", async () => {
@@ -144,24 +160,14 @@ describe("buying", () => {
     // One after another, and then all at once: each purchase ends the buyer's previous hold.
     for (const item of items) expect((await buy(hoarder.cookie, item.id)).status).toBe(200);
     await Promise.all(items.map((item) => buy(hoarder.cookie, item.id)));
-    const held = await env.DB.prepare(
-      "SELECT count(*) AS n FROM callback_opportunities WHERE reserved_by_user_id = ? AND reserved_until > ?",
-    )
-      .bind(hoarder.user.id, Date.now())
-      .first<{ n: number }>();
-    expect(held?.n).toBe(1);
+    expect(await heldBy(hoarder.user.id)).toBe(1);
     const listed = (await listing(other.cookie, "appointment")).map((item) => item.id);
     expect(items.filter((item) => listed.includes(item.id))).toHaveLength(2);
     // A refused attempt (another buyer's hold) keeps the hold the buyer has.
     const taken = await stock();
     expect((await buy(other.cookie, taken.id)).status).toBe(200);
     expect((await buy(hoarder.cookie, taken.id)).status).toBe(409);
-    const still = await env.DB.prepare(
-      "SELECT count(*) AS n FROM callback_opportunities WHERE reserved_by_user_id = ? AND reserved_until > ?",
-    )
-      .bind(hoarder.user.id, Date.now())
-      .first<{ n: number }>();
-    expect(still?.n).toBe(1);
+    expect(await heldBy(hoarder.user.id)).toBe(1);
   });
 
   it("refuses unknown, sold and started ones with a message, and changes nothing", async () => {
@@ -185,10 +191,7 @@ describe("buying", () => {
     expect(empty.status).toBe(400);
     expect(await row(started.id)).toMatchObject({ buyer_user_id: null, reserved_order_id: null });
     expect(await row(sold.id)).toMatchObject({ buyer_user_id: other.user.id });
-    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE user_id = ?")
-      .bind(buyer.user.id)
-      .all<{ n: number }>();
-    expect(results[0]?.n).toBe(0);
+    expect(await testDb().$count(orders, eq(orders.userId, buyer.user.id))).toBe(0);
     expect((await callApi("/api/callback-market/purchase", { json: { callbackId: sold.id } })).status).toBe(401);
   });
 
@@ -216,12 +219,11 @@ describe("buying", () => {
     const response = await buy(buyer.cookie, item.id);
     expect(await response.json()).toMatchObject({ amountCents: 1000, balanceAppliedCents: 500 });
     const { orderId } = await orderOf(item.id);
-    await env.DB.prepare("UPDATE orders SET created_at = ? WHERE id = ?")
-      .bind(Date.now() - 16 * 60_000, orderId)
-      .run();
-    await env.DB.prepare("UPDATE callback_opportunities SET reserved_until = ? WHERE id = ?")
-      .bind(Date.now() - 60_000, item.id)
-      .run();
+    await testDb()
+      .update(orders)
+      .set({ createdAt: new Date(Date.now() - 16 * 60_000) })
+      .where(eq(orders.id, orderId));
+    await holdUntil(item.id, Date.now() - 60_000);
     expect(await expireReservations(deps())).toBeGreaterThanOrEqual(1);
     expect(await orderRow(orderId)).toMatchObject({ status: "cancelled" });
     expect(await balanceOf(deps(), buyer.user.id)).toBe(500);
@@ -247,9 +249,7 @@ describe("buying", () => {
     const item = await stock({ kind: "callback" });
     expect((await buy(buyer.cookie, item.id)).status).toBe(200);
     const first = await row(item.id);
-    await env.DB.prepare("UPDATE callback_opportunities SET reserved_until = ? WHERE id = ?")
-      .bind(Date.now() + 60_000, item.id)
-      .run();
+    await holdUntil(item.id, Date.now() + 60_000);
     expect((await buy(buyer.cookie, item.id)).status).toBe(200);
     const again = await row(item.id);
     expect(again?.reserved_order_id).not.toBe(first?.reserved_order_id);
@@ -257,12 +257,10 @@ describe("buying", () => {
     // A paid call-back order it fits is waiting; once the hold has lapsed, the sweep's run places it.
     const { id: orderId } = await createCallbackOrder(testDb(), { quantity: 1, userId: (await signedIn()).user.id });
     expect(await fillCallbackOrders(deps())).toBe(0);
-    await env.DB.prepare("UPDATE callback_opportunities SET reserved_until = ? WHERE id = ?")
-      .bind(Date.now() - 1, item.id)
-      .run();
+    await holdUntil(item.id, Date.now() - 1);
     await runScheduled();
     expect(await row(item.id)).toMatchObject({ order_id: orderId });
-    await env.DB.prepare("UPDATE orders SET status = 'completed' WHERE id = ?").bind(orderId).run();
+    await testDb().update(orders).set({ status: "completed" }).where(eq(orders.id, orderId));
   });
 
   it("is not placed in a paid call-back order while a purchase holds it", async () => {
@@ -272,7 +270,10 @@ describe("buying", () => {
     await createCallbackOrder(testDb(), { userId: (await signedIn()).user.id });
     expect(await fillCallbackOrders(deps())).toBe(0);
     expect(await row(item.id)).toMatchObject({ order_id: null });
-    await env.DB.prepare("UPDATE orders SET status = 'completed' WHERE kind = 'survey' AND status = 'paid'").run();
+    await testDb()
+      .update(orders)
+      .set({ status: "completed" })
+      .where(and(eq(orders.kind, "survey"), eq(orders.status, "paid")));
   });
 });
 

@@ -5,6 +5,7 @@
  * opens, sent at most once by the scheduled handler.
  */
 import { env } from "cloudflare:workers";
+import { asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { localTime } from "../../../../src/domain/time-zones";
 import { windowLabel } from "../../../../src/features/callbacks/callbacks";
@@ -12,7 +13,7 @@ import { callbackSchema } from "../../../../src/features/callbacks/schemas/callb
 import { webhookEventIdFor } from "../../../../src/features/webhook-outbox/events";
 import { type WebhookEvent, webhookEventSchema } from "../../../../src/features/webhooks/schemas/webhooks";
 import { unixSeconds, verifyWebhookSignature } from "../../../../src/features/webhooks/signature";
-import { createCallbackOrder, testDb } from "../../../../tests/worker/factories";
+import { closePaidCallbackOrders, createCallbackOrder, testDb } from "../../../../tests/worker/factories";
 import { callApi, createUser, signedIn } from "../../../../tests/worker/helpers";
 import { newPhone } from "../../../../tests/worker/transfer-fixtures";
 import {
@@ -23,6 +24,7 @@ import {
   fakeQueue,
   runQueue,
 } from "../../../../tests/worker/webhook-fixtures";
+import { callbackOpportunities, outbox } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { scheduled } from "../../../scheduled";
 import { siteOrigin } from "../../../services/mail";
@@ -64,27 +66,28 @@ async function take(queue: FakeQueue, kind: "callback" | "appointment" = "callba
 }
 
 async function orderOf(callbackId: string) {
-  const row = await env.DB.prepare("SELECT order_id FROM callback_opportunities WHERE id = ?")
-    .bind(callbackId)
-    .first<{ order_id: string | null }>();
-  return row?.order_id ?? null;
+  const [row] = await testDb()
+    .select({ orderId: callbackOpportunities.orderId })
+    .from(callbackOpportunities)
+    .where(eq(callbackOpportunities.id, callbackId));
+  return row?.orderId ?? null;
 }
 
 async function mailsTo(email: string) {
-  const { results } = await env.DB.prepare("SELECT subject, text FROM outbox WHERE `to` = ? ORDER BY created_at")
-    .bind(email)
-    .all<{ subject: string; text: string }>();
-  return results;
+  return testDb()
+    .select({ subject: outbox.subject, text: outbox.text })
+    .from(outbox)
+    .where(eq(outbox.to, email))
+    .orderBy(asc(outbox.createdAt));
 }
 
 const reminders = async (email: string) => (await mailsTo(email)).filter((mail) => mail.subject.startsWith("Reminder"));
 
 beforeEach(async () => {
   // No open call-back orders and no waiting call-backs from other tests.
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM callback_opportunities"),
-    env.DB.prepare("UPDATE orders SET status = 'completed' WHERE kind IN ('survey', 'ringcloud') AND status = 'paid'"),
-  ]);
+  const db = testDb();
+  await db.delete(callbackOpportunities);
+  await closePaidCallbackOrders(db);
 });
 
 describe("the delivery webhook", () => {
@@ -262,9 +265,10 @@ describe("the buyer's e-mails", () => {
     await createCallbackOrder(testDb(), { userId: buyer.id });
     const { callbackId } = await take(fakeQueue());
     // The window moved to open 10 minutes from the real clock the cron reads.
-    await env.DB.prepare("UPDATE callback_opportunities SET window_start = ?, window_end = ? WHERE id = ?")
-      .bind(Date.now() + 10 * MINUTE, Date.now() + 70 * MINUTE, callbackId)
-      .run();
+    await testDb()
+      .update(callbackOpportunities)
+      .set({ windowStart: new Date(Date.now() + 10 * MINUTE), windowEnd: new Date(Date.now() + 70 * MINUTE) })
+      .where(eq(callbackOpportunities.id, callbackId));
     const run = (cron: string) =>
       scheduled({ cron, scheduledTime: Date.now(), noRetry() {} } as ScheduledController, env, {} as ExecutionContext);
     await run("* * * * *");
