@@ -48,7 +48,8 @@ const RAW_SQL_ALLOWED: Record<string, string> = {
   "worker/features/callbacks/test/callback-imports.worker.test.ts": "not yet converted",
   "worker/features/callbacks/test/callback-market.worker.test.ts": "not yet converted",
   "worker/features/callbacks/test/callback-notifications.worker.test.ts": "not yet converted",
-  "worker/features/orders/test/payment-events.worker.test.ts": "not yet converted",
+  "worker/features/orders/test/payment-events.worker.test.ts":
+    "a trigger that fails the payment event's batch: the failure is under test",
   "worker/features/orders/test/surveys.worker.test.ts": "not yet converted",
   "worker/features/aged-leads/test/aged-lead-bundles.worker.test.ts": "not yet converted",
   "worker/features/transfers/test/transfer-billing.worker.test.ts": "not yet converted",
