@@ -50,7 +50,6 @@ const RAW_SQL_ALLOWED: Record<string, string> = {
   "worker/features/callbacks/test/callback-notifications.worker.test.ts": "not yet converted",
   "worker/features/orders/test/payment-events.worker.test.ts":
     "a trigger that fails the payment event's batch: the failure is under test",
-  "worker/features/orders/test/surveys.worker.test.ts": "not yet converted",
   "worker/features/transfers/test/transfer-billing.worker.test.ts":
     "the billing triggers refuse an UPDATE, and migration 0014 runs again: the SQL is under test",
 };
