@@ -43,11 +43,10 @@ const RAW_SQL_ALLOWED: Record<string, string> = {
   "tests/unit/layering.test.ts": "a route's source text as a fixture of the layering check (no SQL is run)",
   // The driver the browser tests' drizzle runs on.
   "tests/e2e/d1-stand-in.ts": "implements D1's binding on node:sqlite for drizzle (decision 0067)",
-  // Not yet converted (decision 0067): they move to drizzle and the factories when next touched.
-  "worker/features/orders/test/payment-events.worker.test.ts": "not yet converted",
-  "worker/features/orders/test/surveys.worker.test.ts": "not yet converted",
-  "worker/features/aged-leads/test/aged-lead-bundles.worker.test.ts": "not yet converted",
-  "worker/features/transfers/test/transfer-billing.worker.test.ts": "not yet converted",
+  "worker/features/orders/test/payment-events.worker.test.ts":
+    "a trigger that fails the payment event's batch: the failure is under test",
+  "worker/features/transfers/test/transfer-billing.worker.test.ts":
+    "the billing triggers refuse an UPDATE, and migration 0014 runs again: the SQL is under test",
 };
 
 const testFiles = execFileSync("git", ["ls-files", "tests", "worker"], { cwd: ROOT, encoding: "utf8" })

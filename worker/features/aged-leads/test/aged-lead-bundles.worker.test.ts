@@ -3,20 +3,21 @@
  * ringcloud order for N aged leads of a band reserves N listed leads at checkout, all or none, and sells
  * them to the buyer when the payment succeeds, through the marketplace's sale.
  */
-import { env } from "cloudflare:workers";
+import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { BUNDLE_NEEDS_ACCOUNT, bundleStockMessage } from "../../../../src/features/aged-leads/aged-lead-bundles";
 import { insertLeads } from "../../../../tests/worker/bundle-fixtures";
 import { createSuppressionList, testDb } from "../../../../tests/worker/factories";
 import { callApi, sessionCookie, signedIn } from "../../../../tests/worker/helpers";
 import { orderRow, payWithCard, simulatedIntentOf } from "../../../../tests/worker/payment-fixtures";
+import { agedLeads, orders, users } from "../../../db/schema";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
 
 /** Every test starts from an empty stock: the leads other tests left unsold are taken off sale. */
 beforeEach(async () => {
-  await env.DB.prepare("UPDATE aged_leads SET withheld = 1 WHERE sold_at IS NULL").run();
+  await testDb().update(agedLeads).set({ withheld: true }).where(isNull(agedLeads.soldAt));
 });
 
 /** The survey wizard's save for `count` aged leads of `band`: the new buyer's cookie and survey. */
@@ -63,17 +64,21 @@ async function myLeadIds(cookie: string): Promise<string[]> {
 }
 
 async function reservedCount() {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE sold_at IS NULL AND reserved_until > ?")
-    .bind(Date.now())
-    .first<{ n: number }>();
+  const [row] = await testDb()
+    .select({ n: count() })
+    .from(agedLeads)
+    .where(and(isNull(agedLeads.soldAt), gt(agedLeads.reservedUntil, new Date())));
   return row?.n ?? 0;
 }
 
 async function ordersOf(cookie: string) {
   const me = await (await callApi("/api/me", { cookie })).json<{ id?: string; user?: { id: string } }>();
   const userId = me.user?.id ?? me.id;
-  const rows = await env.DB.prepare("SELECT id FROM orders WHERE user_id = ?").bind(userId).all();
-  return rows.results.length;
+  const rows = await testDb()
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.userId, userId ?? ""));
+  return rows.length;
 }
 
 describe("survey bundles fill at payment", () => {
@@ -101,11 +106,13 @@ describe("survey bundles fill at payment", () => {
     const buyer = await surveyBuyer(3, "90-180", 200);
     const start = await (await surveyCheckout(buyer, 3, "90-180", 200)).json<Started>();
     // The buyer keeps one of the three leads' numbers on a private list (decision 0049).
-    const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(buyer.email).first<{ id: string }>();
-    const listed = await env.DB.prepare("SELECT phone_key FROM aged_leads WHERE id = ?")
-      .bind(leads[0])
-      .first<{ phone_key: number }>();
-    await createSuppressionList(testDb(), [listed?.phone_key ?? 0], {
+    const db = testDb();
+    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, buyer.email));
+    const [listed] = await db
+      .select({ phoneKey: agedLeads.phoneKey })
+      .from(agedLeads)
+      .where(eq(agedLeads.id, leads[0] ?? ""));
+    await createSuppressionList(db, [listed?.phoneKey ?? 0], {
       kind: "buyer_private",
       name: "Mine",
       ownerUserId: user?.id,
@@ -193,9 +200,10 @@ describe("survey bundles fill at payment", () => {
     expect(sold.size).toBe(9);
     for (const start of starts) {
       const order = await orderRow(start.orderId);
-      const delivered = await env.DB.prepare("SELECT count(*) AS n FROM aged_leads WHERE sold_order_id = ?")
-        .bind(start.orderId)
-        .first<{ n: number }>();
+      const [delivered] = await testDb()
+        .select({ n: count() })
+        .from(agedLeads)
+        .where(eq(agedLeads.soldOrderId, start.orderId));
       const refunded = (await simulatedIntentOf(start.orderId))?.refunded_cents ?? 0;
       expect(Number(order?.total_cents) - refunded).toBe((delivered?.n ?? 0) * 300);
     }
@@ -207,12 +215,15 @@ describe("survey bundles fill at payment", () => {
     const start = await (await surveyCheckout(buyer, 4, "90-180", 200)).json<Started>();
     // The reservation runs out and another buyer takes one of its leads meanwhile.
     const other = await signedIn();
-    await env.DB.prepare("UPDATE aged_leads SET reserved_until = ? WHERE reserved_by_order_id = ?")
-      .bind(Date.now() - 1000, start.orderId)
-      .run();
-    await env.DB.prepare("UPDATE aged_leads SET sold_at = ?, sold_to_user_id = ? WHERE id = ?")
-      .bind(Date.now(), other.user.id, leads[0])
-      .run();
+    const db = testDb();
+    await db
+      .update(agedLeads)
+      .set({ reservedUntil: new Date(Date.now() - 1000) })
+      .where(eq(agedLeads.reservedByOrderId, start.orderId));
+    await db
+      .update(agedLeads)
+      .set({ soldAt: new Date(), soldToUserId: other.user.id })
+      .where(eq(agedLeads.id, leads[0] ?? ""));
 
     expect((await payWithCard(start.clientSecret)).status).toBe(200);
     const mine = await myLeadIds(buyer.cookie);
@@ -228,14 +239,17 @@ describe("survey bundles fill at payment", () => {
     const leads = await insertLeads(4, { ageDays: 120 });
     const buyer = await surveyBuyer(3, "90-180", 200);
     const start = await (await surveyCheckout(buyer, 3, "90-180", 200)).json<Started>();
-    const reserved = await env.DB.prepare("SELECT id FROM aged_leads WHERE reserved_by_order_id = ?")
-      .bind(start.orderId)
-      .all<{ id: string }>();
-    const taken = reserved.results[0]?.id ?? "";
-    await env.DB.prepare("UPDATE aged_leads SET reserved_until = ? WHERE reserved_by_order_id = ?")
-      .bind(Date.now() - 1000, start.orderId)
-      .run();
-    await env.DB.prepare("UPDATE aged_leads SET sold_at = ? WHERE id = ?").bind(Date.now(), taken).run();
+    const db = testDb();
+    const reserved = await db
+      .select({ id: agedLeads.id })
+      .from(agedLeads)
+      .where(eq(agedLeads.reservedByOrderId, start.orderId));
+    const taken = reserved[0]?.id ?? "";
+    await db
+      .update(agedLeads)
+      .set({ reservedUntil: new Date(Date.now() - 1000) })
+      .where(eq(agedLeads.reservedByOrderId, start.orderId));
+    await db.update(agedLeads).set({ soldAt: new Date() }).where(eq(agedLeads.id, taken));
 
     expect((await payWithCard(start.clientSecret)).status).toBe(200);
     const mine = await myLeadIds(buyer.cookie);

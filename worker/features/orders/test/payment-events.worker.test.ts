@@ -1,6 +1,8 @@
 /** One transaction per payment event, automatic refunds, refunds and disputes. */
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { endLeadHold, testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import {
   buyLeads,
@@ -12,17 +14,19 @@ import {
   simulatedIntentOf,
   succeededIntent,
 } from "../../../../tests/worker/payment-fixtures";
+import { agedLeads, orders, paymentEvents } from "../../../db/schema";
 
 async function eventRow(id: string) {
-  return env.DB.prepare("SELECT id FROM payment_events WHERE id = ?").bind(id).first();
+  const [row] = await testDb().select({ id: paymentEvents.id }).from(paymentEvents).where(eq(paymentEvents.id, id));
+  return row ?? null;
 }
 
 async function soldTo(leadId: string) {
-  return (
-    await env.DB.prepare("SELECT sold_order_id FROM aged_leads WHERE id = ?")
-      .bind(leadId)
-      .first<{ sold_order_id: string | null }>()
-  )?.sold_order_id;
+  const [row] = await testDb()
+    .select({ soldOrderId: agedLeads.soldOrderId })
+    .from(agedLeads)
+    .where(eq(agedLeads.id, leadId));
+  return row?.soldOrderId;
 }
 
 async function startPackage(): Promise<Started & { intentId: string }> {
@@ -34,6 +38,7 @@ async function startPackage(): Promise<Started & { intentId: string }> {
 
 describe("a payment event commits in one transaction", () => {
   afterEach(async () => {
+    // raw SQL: drops the trigger that fails the payment's batch, the failure under test
     await env.DB.prepare("DROP TRIGGER IF EXISTS fail_lead_sale").run();
   });
 
@@ -43,6 +48,7 @@ describe("a payment event commits in one transaction", () => {
     const start = await (await buyLeads(cookie, leads)).json<Started>();
     const intentId = String((await orderRow(start.orderId))?.payment_intent_id);
     // The sale statement (and only it) fails, as a D1 error in the middle of the batch would.
+    // raw SQL: a trigger that fails the payment's batch, the failure under test
     await env.DB.prepare(
       `CREATE TRIGGER fail_lead_sale BEFORE UPDATE OF sold_at ON aged_leads WHEN NEW.sold_at IS NOT NULL
        BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
@@ -58,6 +64,7 @@ describe("a payment event commits in one transaction", () => {
     expect(await orderRow(start.orderId)).toMatchObject({ status: "pending", paid_at: null });
     expect(await soldTo(leads[0] as string)).toBeNull();
 
+    // raw SQL: drops the trigger that failed the batch, so the retry can succeed
     await env.DB.prepare("DROP TRIGGER fail_lead_sale").run();
     const retried = await sendStripeEvent(
       "payment_intent.succeeded",
@@ -77,9 +84,7 @@ describe("a payment event commits in one transaction", () => {
     const [lead] = (await createLeads(1)) as [string];
     const lateStart = await (await buyLeads(late.cookie, [lead])).json<Started>();
     // The late buyer's reservation runs out; another buyer takes and pays for the lead.
-    await env.DB.prepare("UPDATE aged_leads SET reserved_until = ? WHERE id = ?")
-      .bind(Date.now() - 1, lead)
-      .run();
+    await endLeadHold(testDb(), lead);
     const quickStart = await (await buyLeads(quick.cookie, [lead])).json<Started>();
     expect((await payWithCard(quickStart.clientSecret)).status).toBe(200);
 
@@ -112,7 +117,7 @@ describe("a payment for a cancelled order", () => {
     const start = await (await buyLeads(cookie, [lead])).json<Started>();
     const intentId = String((await orderRow(start.orderId))?.payment_intent_id);
     // The reservation ended and the sweep cancelled the order while the card payment was under way.
-    await env.DB.prepare("UPDATE orders SET status = 'cancelled' WHERE id = ?").bind(start.orderId).run();
+    await testDb().update(orders).set({ status: "cancelled" }).where(eq(orders.id, start.orderId));
     const response = await sendStripeEvent("payment_intent.succeeded", succeededIntent(intentId, start.amountCents));
     expect(response.status).toBe(200);
     expect(await orderRow(start.orderId)).toMatchObject({

@@ -1,7 +1,10 @@
-import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { insertLeads } from "../../../../tests/worker/bundle-fixtures";
+import { testDb } from "../../../../tests/worker/factories";
+import { storedRow } from "../../../../tests/worker/factories/rows";
 import { callApi, login, sessionCookie, signedIn } from "../../../../tests/worker/helpers";
+import { orders, outbox, surveyResponses, users } from "../../../db/schema";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
@@ -53,14 +56,13 @@ describe("POST /api/survey", () => {
     const response = await callApi("/api/survey", { json: body });
     expect(response.status).toBe(201);
     const { surveyId } = await response.json<{ surveyId: string }>();
-    const user = await env.DB.prepare("SELECT * FROM users WHERE username = ?")
-      .bind(body.username)
-      .first<Record<string, unknown>>();
+    const db = testDb();
+    const user = await storedRow(db, users, eq(users.username, body.username));
     expect(user).toMatchObject({ email: body.email, role: "Agency Owner", agency_name: "Agent Co", is_admin: 0 });
     expect(String(user?.password_hash)).toMatch(/^pbkdf2-sha256\$/);
-    const saved = await env.DB.prepare("SELECT answers FROM survey_responses WHERE id = ?")
-      .bind(surveyId)
-      .first<{ answers: string }>();
+    const saved = (await storedRow(db, surveyResponses, eq(surveyResponses.id, surveyId))) as
+      | { answers: string }
+      | undefined;
     expect(JSON.parse(saved?.answers ?? "{}")).toMatchObject({ leadType: "Live Transfers", totalTransfers: 10 });
     expect(saved?.answers).not.toContain("agent-secret-1");
     await login({ username: body.username, password: "agent-secret-1" });
@@ -168,7 +170,10 @@ describe("POST /api/ringcloud-survey", () => {
       ageRange: "60-90",
       survey: expect.any(String),
     });
-    const user = await env.DB.prepare("SELECT role, state FROM users WHERE username = ?").bind(body.username).first();
+    const [user] = await testDb()
+      .select({ role: users.role, state: users.state })
+      .from(users)
+      .where(eq(users.username, body.username));
     expect(user).toEqual({ role: "Insurance Agent", state: "TX" });
   });
 
@@ -233,13 +238,13 @@ describe("survey payments", () => {
     });
     expect(response.status).toBe(200);
     const { orderId } = await response.json<{ orderId: string }>();
-    const order = await env.DB.prepare(
-      "SELECT o.kind, o.email, o.details, u.username FROM orders o JOIN users u ON u.id = o.user_id WHERE o.id = ?",
-    )
-      .bind(orderId)
-      .first<{ kind: string; email: string; details: string; username: string }>();
+    const [order] = await testDb()
+      .select({ kind: orders.kind, email: orders.email, details: orders.details, username: users.username })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(eq(orders.id, orderId));
     expect(order).toMatchObject({ kind: "ringcloud", email: body.email, username: body.username });
-    expect(JSON.parse(order?.details ?? "{}")).toMatchObject({ workingStates: "TX, OK", agencyName: "Ring Agency" });
+    expect(order?.details ?? {}).toMatchObject({ workingStates: "TX, OK", agencyName: "Ring Agency" });
   });
 
   it("refuses a payment that does not match the saved survey", async () => {
@@ -262,9 +267,10 @@ describe("survey payments", () => {
     await callApi("/api/simulated-payments/confirm", {
       json: { clientSecret: start.clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
     });
-    const mail = await env.DB.prepare("SELECT subject, text FROM outbox WHERE `to` = ?")
-      .bind(body.email)
-      .first<{ subject: string; text: string }>();
+    const [mail] = await testDb()
+      .select({ subject: outbox.subject, text: outbox.text })
+      .from(outbox)
+      .where(eq(outbox.to, body.email));
     expect(mail?.subject).toBe("Your order is confirmed");
     expect(mail?.text).toContain("$350.00");
   });
@@ -284,17 +290,18 @@ describe("repeat saves (going back and forward in a wizard)", () => {
     const { surveyId } = await response.json<{ surveyId: string }>();
     return { surveyId, cookie: sessionCookie(response) };
   }
+  /** Accounts whose username matches case-insensitively (the test file's D1 holds few users). */
   const accountsNamed = async (username: unknown) =>
-    (await env.DB.prepare("SELECT count(*) AS n FROM users WHERE lower(username) = lower(?)").bind(username).first())
-      ?.n;
+    (await testDb().select({ username: users.username }).from(users)).filter(
+      (row) => row.username.toLowerCase() === String(username).toLowerCase(),
+    ).length;
   const answersOf = async (surveyId: string) =>
-    JSON.parse(
-      (
-        await env.DB.prepare("SELECT answers FROM survey_responses WHERE id = ?")
-          .bind(surveyId)
-          .first<{ answers: string }>()
-      )?.answers ?? "{}",
-    );
+    (
+      await testDb()
+        .select({ answers: surveyResponses.answers })
+        .from(surveyResponses)
+        .where(eq(surveyResponses.id, surveyId))
+    )[0]?.answers ?? {};
 
   it("the first save signs the buyer in; a repeat save updates the same survey and account", async () => {
     const body = surveyBody();
@@ -318,8 +325,11 @@ describe("repeat saves (going back and forward in a wizard)", () => {
       agencyName: "Renamed Agency",
       username: body.username,
     });
-    const user = await env.DB.prepare("SELECT agency_name FROM users WHERE username = ?").bind(body.username).first();
-    expect(user).toEqual({ agency_name: "Renamed Agency" });
+    const [user] = await testDb()
+      .select({ agencyName: users.agencyName })
+      .from(users)
+      .where(eq(users.username, body.username));
+    expect(user).toEqual({ agencyName: "Renamed Agency" });
 
     // Payment follows the latest answers: the old ones no longer match, the new ones do.
     const stale = await callApi("/api/create-payment-intent", {

@@ -4,6 +4,7 @@
  * `Date` (the Worker reads the same clock), so "wait 61 s" takes no time.
  */
 import { env } from "cloudflare:workers";
+import { and, count, eq, inArray } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CONNECTED_HOLD_SECONDS, EVENT_REFUSALS } from "../../../../src/features/transfers/transfers";
 import { createBuyer, testDb } from "../../../../tests/worker/factories";
@@ -16,6 +17,7 @@ import {
   orderCounts,
   pingBody,
 } from "../../../../tests/worker/transfer-fixtures";
+import { orderDelivery, orders, transferEvents, transfers } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { partnerPayouts } from "../../partners/partner-portal";
 
@@ -45,14 +47,18 @@ const report = (partner: Partner, id: string, event: unknown) =>
 const idOf = async (response: Response) => ((await response.json()) as { transferId: string }).transferId;
 const billedTo = async (orderId: string) =>
   (
-    await env.DB.prepare("SELECT count(*) AS n FROM transfers WHERE order_id = ? AND billable = 1")
-      .bind(orderId)
-      .first<{ n: number }>()
-  )?.n;
+    await testDb()
+      .select({ n: count() })
+      .from(transfers)
+      .where(and(eq(transfers.orderId, orderId), eq(transfers.billable, true)))
+  )[0]?.n;
 const statusOf = async (id: string) =>
-  env.DB.prepare("SELECT status, billable FROM transfers WHERE id = ?")
-    .bind(id)
-    .first<{ status: string; billable: number }>();
+  (
+    await testDb()
+      .select({ status: transfers.status, billable: transfers.billable })
+      .from(transfers)
+      .where(eq(transfers.id, id))
+  )[0] ?? null;
 
 describe("an expired answer is never billed", () => {
   it("the reproduction: buy 2, two pings, a third refused, 61 s later two more, all four completed at 185 s → 2 billable, payout 2", async () => {
@@ -74,13 +80,12 @@ describe("an expired answer is never billed", () => {
     // The first two answers had expired: 409 with a reason, and the event is recorded.
     expect(completed.map((response) => response.status)).toEqual([409, 409, 200, 200]);
     expect(await completed[0]?.json()).toEqual({ reason: "expired", message: EVENT_REFUSALS.expired });
-    const recorded = await env.DB.prepare(
-      `SELECT count(*) AS n FROM transfer_events WHERE type = 'completed' AND transfer_id IN (?, ?, ?, ?)`,
-    )
-      .bind(...ids)
-      .first<{ n: number }>();
+    const [recorded] = await testDb()
+      .select({ n: count() })
+      .from(transferEvents)
+      .where(and(eq(transferEvents.type, "completed"), inArray(transferEvents.transferId, ids)));
     expect(recorded).toEqual({ n: 4 });
-    expect(await statusOf(ids[0] ?? "")).toEqual({ status: "expired", billable: 0 });
+    expect(await statusOf(ids[0] ?? "")).toEqual({ status: "expired", billable: false });
 
     expect(await orderCounts(order.id)).toMatchObject({ billable: 2, status: "completed" });
     expect(await billedTo(order.id)).toBe(2);
@@ -110,10 +115,12 @@ describe("an expired answer is never billed", () => {
     });
     expect((await report(partner, late, { type: "completed", durationSeconds: 300 })).status).toBe(409);
     expect(await orderCounts(order.id)).toMatchObject({ billable: 1, notCharged: 0 });
-    const events = await env.DB.prepare("SELECT type FROM transfer_events WHERE transfer_id = ? ORDER BY type")
-      .bind(late)
-      .all<{ type: string }>();
-    expect(events.results.map((row) => row.type)).toEqual(["completed", "connected"]);
+    const events = await testDb()
+      .select({ type: transferEvents.type })
+      .from(transferEvents)
+      .where(eq(transferEvents.transferId, late))
+      .orderBy(transferEvents.type);
+    expect(events.map((row) => row.type)).toEqual(["completed", "connected"]);
   });
 
   it(`refuses a completion reported after the connected call's ${CONNECTED_HOLD_SECONDS / 3600}-hour hold`, async () => {
@@ -131,7 +138,7 @@ describe("an expired answer is never billed", () => {
     expect(await late.json()).toEqual({ reason: "hold_expired", message: EVENT_REFUSALS.hold_expired });
     await report(partner, await idOf(next), { type: "completed", durationSeconds: 200 });
     expect(await orderCounts(order.id)).toMatchObject({ billable: 1, status: "completed" });
-    expect(await statusOf(id)).toEqual({ status: "expired", billable: 0 });
+    expect(await statusOf(id)).toEqual({ status: "expired", billable: false });
   });
 
   it("bills nothing beyond the order's total even if its counter was filled behind the slot's back", async () => {
@@ -139,7 +146,7 @@ describe("an expired answer is never billed", () => {
     const partner = await createPartner();
     const id = await idOf(await ping(partner));
     // Another writer used the order's last transfer while this call held its slot.
-    await env.DB.prepare("UPDATE order_delivery SET transfers_billable = 1 WHERE order_id = ?").bind(order.id).run();
+    await testDb().update(orderDelivery).set({ transfersBillable: 1 }).where(eq(orderDelivery.orderId, order.id));
     const response = await report(partner, id, { type: "completed", durationSeconds: 300 });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: "completed", billable: false });
@@ -148,6 +155,7 @@ describe("an expired answer is never billed", () => {
 
   it("is refused by the database itself: billable can never pass the total", async () => {
     const order = await createOpenOrder({ quantity: 2 });
+    // raw SQL: the table's triggers are under test, with the statements exactly as written
     const over = env.DB.prepare("UPDATE order_delivery SET transfers_billable = 3 WHERE order_id = ?").bind(order.id);
     await expect(over.run()).rejects.toThrow(/transfers_billable must be between 0 and transfers_total/);
     const shrink = env.DB.prepare(
@@ -167,14 +175,22 @@ describe("an expired answer is never billed", () => {
     }
     at(300_000);
     // What the old handler wrote: all four completed and billable, the order "4 of 2".
+    const db = testDb();
     for (const id of ids) {
-      await env.DB.batch([
-        env.DB.prepare(
-          "INSERT INTO transfer_events (transfer_id, type, received_at, payload) VALUES (?, 'completed', ?, '{}')",
-        ).bind(id, clock),
-        env.DB.prepare(
-          "UPDATE transfers SET status = 'completed', billable = 1, duration_seconds = 185, ended_at = ?, expires_at = ? WHERE id = ?",
-        ).bind(clock, clock, id),
+      await db.batch([
+        db
+          .insert(transferEvents)
+          .values({ transferId: id, type: "completed", receivedAt: new Date(clock), payload: {} }),
+        db
+          .update(transfers)
+          .set({
+            status: "completed",
+            billable: true,
+            durationSeconds: 185,
+            endedAt: new Date(clock),
+            expiresAt: new Date(clock),
+          })
+          .where(eq(transfers.id, id)),
       ]);
     }
     // The data as it was before migration 0014 (its trigger would refuse "4 of 2" now).
@@ -183,9 +199,10 @@ describe("an expired answer is never billed", () => {
     const trigger = queries.find((query) =>
       query.includes("CREATE TRIGGER `order_delivery_billable_within_total_on_update`"),
     );
+    // raw SQL: drops the migration's own trigger, which the test runs again below
     await env.DB.prepare("DROP TRIGGER order_delivery_billable_within_total_on_update").run();
-    await env.DB.prepare("UPDATE order_delivery SET transfers_billable = 4 WHERE order_id = ?").bind(order.id).run();
-    await env.DB.prepare("UPDATE orders SET status = 'completed' WHERE id = ?").bind(order.id).run();
+    await db.update(orderDelivery).set({ transfersBillable: 4 }).where(eq(orderDelivery.orderId, order.id));
+    await db.update(orders).set({ status: "completed" }).where(eq(orders.id, order.id));
 
     // The migration's repair: its statements before the triggers.
     const repair = queries.slice(
@@ -193,6 +210,7 @@ describe("an expired answer is never billed", () => {
       queries.findIndex((query) => query.includes("CREATE TRIGGER")),
     );
     expect(repair).toHaveLength(4);
+    // raw SQL: the migration's statements are under test
     for (const statement of repair) await env.DB.prepare(statement).run();
     await env.DB.prepare(trigger ?? "").run();
 
@@ -237,11 +255,11 @@ describe("one prospect is billed to one buyer at most once in 30 days", () => {
       const routed = responses.filter((response) => response.status === 201);
       expect(routed, `round ${round}`).toHaveLength(3);
       expect(responses.every((response) => response.status === 201 || response.status === 409)).toBe(true);
-      const { results } = await env.DB.prepare(
-        "SELECT buyer_key, count(*) AS n FROM transfers WHERE phone = ? GROUP BY buyer_key",
-      )
-        .bind(phone)
-        .all<{ buyer_key: string; n: number }>();
+      const results = await testDb()
+        .select({ buyerKey: transfers.buyerKey, n: count() })
+        .from(transfers)
+        .where(eq(transfers.phone, phone))
+        .groupBy(transfers.buyerKey);
       expect(
         results.filter((row) => row.n > 1),
         `round ${round}`,
@@ -259,8 +277,11 @@ describe("one prospect is billed to one buyer at most once in 30 days", () => {
     at(61_000);
     // The expired answer is still a contact of the first buyer: the caller goes to the second.
     const again = await idOf(await ping(partner, phone));
-    const routedTo = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?").bind(again).first();
-    expect(routedTo).toEqual({ order_id: second.id });
+    const [routedTo] = await testDb()
+      .select({ orderId: transfers.orderId })
+      .from(transfers)
+      .where(eq(transfers.id, again));
+    expect(routedTo).toEqual({ orderId: second.id });
     at(65_000);
     await report(partner, again, { type: "connected" });
     at(65_000 + 185_000);
@@ -283,9 +304,11 @@ describe("one prospect is billed to one buyer at most once in 30 days", () => {
     await report(partner, expiring, { type: "no-answer" });
     const again = await ping(partner, phone);
     expect(again.status).toBe(201);
-    const row = await env.DB.prepare("SELECT order_id FROM transfers WHERE id = ?")
-      .bind(await idOf(again))
-      .first();
-    expect(row).toEqual({ order_id: order.id });
+    const againId = await idOf(again);
+    const [row] = await testDb()
+      .select({ orderId: transfers.orderId })
+      .from(transfers)
+      .where(eq(transfers.id, againId));
+    expect(row).toEqual({ orderId: order.id });
   });
 });
