@@ -43,6 +43,8 @@ const RAW_SQL_ALLOWED: Record<string, string> = {
   "tests/unit/layering.test.ts": "a route's source text as a fixture of the layering check (no SQL is run)",
   // The driver the browser tests' drizzle runs on.
   "tests/e2e/d1-stand-in.ts": "implements D1's binding on node:sqlite for drizzle (decision 0067)",
+  "tests/e2e/database.ts":
+    "opens the server's database file and sets how its commits wait for the disk (a PRAGMA, no data)",
   "worker/features/orders/test/payment-events.worker.test.ts":
     "a trigger that fails the payment event's batch: the failure is under test",
   "worker/features/transfers/test/transfer-billing.worker.test.ts":
