@@ -64,14 +64,19 @@ export function sourceFiles(dir: string): string[] {
 
 /**
  * The files that import each other in a loop, given their static imports: `import type` is erased and a lazy
- * `import()` runs after both modules have loaded, so neither is followed. Tarjan's strongly connected
+ * `import()` runs after both modules have loaded, so neither is followed (with `types`, type-only edges are
+ * followed too, and lazy ones are followed when `edges` holds them). Tarjan's strongly connected
  * components; a component of two files or more is a circle.
  */
-export function circles(edges: readonly ImportEdge[], files: readonly string[]): string[][] {
+export function circles(
+  edges: readonly ImportEdge[],
+  files: readonly string[],
+  { types = false }: { types?: boolean } = {},
+): string[][] {
   const known = new Set(files);
   const next = new Map<string, string[]>(files.map((file) => [file, []]));
   for (const edge of edges) {
-    if (edge.typeOnly) continue;
+    if (edge.typeOnly && !types) continue;
     const to = [edge.to, `${edge.to}.ts`, `${edge.to}.tsx`, `${edge.to}/index.ts`].find((path) => known.has(path));
     if (to) next.get(edge.from)?.push(to);
   }

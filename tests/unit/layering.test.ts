@@ -172,6 +172,12 @@ describe("one folder per feature (decision 0077)", () => {
     expect(circles(edges, files)).toEqual([]);
   });
 
+  it("has no circle even counting `import type` and lazy views: a file's types and lazily loaded parts go one way too", () => {
+    const edges = files.flatMap((file) => importsOf(file, read(file)));
+    expect(edges.filter((edge) => edge.typeOnly).length).toBeGreaterThan(100);
+    expect(circles(edges, files, { types: true })).toEqual([]);
+  });
+
   it.each([
     ["src/features/consent/views/ConsentRecord.tsx", "src/features/do-not-call/suppression"],
     ["worker/features/partners/partner-admin.ts", "worker/features/webhook-outbox/record.ts"],
@@ -217,6 +223,9 @@ describe("one folder per feature (decision 0077)", () => {
     ];
     expect(circles(edges, [a, b, index]).map((circle) => circle.sort())).toEqual([[index, a, b].sort()]);
     expect(circles([{ ...edges[0], typeOnly: true }, ...edges.slice(1)] as ImportEdge[], [a, b, index])).toEqual([]);
+    expect(
+      circles([{ ...edges[0], typeOnly: true }, ...edges.slice(1)] as ImportEdge[], [a, b, index], { types: true }),
+    ).toHaveLength(1);
   });
 });
 
