@@ -17,6 +17,7 @@ import { Field, SelectField } from "../../../ui/input";
 import { lazyView } from "../../../ui/lazy-view";
 import { useSchemaForm } from "../../../ui/schema-form";
 import { toast } from "../../../ui/toast";
+import { CONSENT_FIELDS } from "../../consent/index";
 import { CALLBACK_KIND_LABELS, type CallbackKind } from "../callbacks";
 
 /** The latest call-backs' query (./CallbacksList.tsx): a saved one refreshes it. */
@@ -38,12 +39,7 @@ const FIELDS = [
   "from",
   "to",
   "timeZone",
-  "optInAt",
-  "optInUrl",
-  "consentText",
-  "ipAddress",
-  "trustedFormUrl",
-  "jornayaLeadId",
+  ...CONSENT_FIELDS,
 ] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
 const DEFAULTS = (): Values => ({
