@@ -29,6 +29,8 @@ export const suppressionLists = sqliteTable(
     name: text("name").notNull(),
     /** Set only for `buyer_private`: the buyer whose leads and transfers it scrubs. */
     ownerUserId: text("owner_user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** Set only for `state_dnc`: the state whose own Do Not Call list this is (two letters, e.g. `TX`). */
+    state: text("state"),
     /** 'YYYY-MM-DD': the day the source was refreshed (the 31-day rule), or of the last change for the shop's own and private lists. */
     refreshedOn: text("refreshed_on"),
     status: text("status", { enum: SUPPRESSION_LIST_STATUSES }).notNull().default("active"),

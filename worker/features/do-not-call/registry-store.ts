@@ -1,9 +1,10 @@
 /**
  * The National Do Not Call Registry kept as bits per area code in R2 (docs/decisions/0065), not as D1 rows.
- * In the DOCUMENTS bucket, under `registry/`:
- * - `registry/AAA/v<version>-<uuid>.bin`: one version of area code AAA's bits (src/features/do-not-call/registry-bitmap.ts's
- *   stored form), written once and never changed;
- * - `registry/AAA/current`: the pointer, a small JSON naming the current version's object.
+ * In the DOCUMENTS bucket, under `registry/<scope>/`, where a scope is one registry copy: `national` (the
+ * National Registry) or a state's two letters (that state's own list, e.g. `TX`):
+ * - `registry/<scope>/AAA/v<version>-<uuid>.bin`: one version of area code AAA's bits
+ *   (src/features/do-not-call/registry-bitmap.ts's stored form), written once and never changed;
+ * - `registry/<scope>/AAA/current`: the pointer, a small JSON naming the current version's object.
  * A full list or a change list builds the new version whole in memory (a change list on a copy of the
  * current bits), writes its object, and only then swaps the pointer with a conditional put (the pointer's
  * etag as read): a reader reads the pointer, then the object it names, so it sees the old version or the
@@ -40,13 +41,19 @@ interface RegistryPointer {
   storedAt: number;
 }
 
-const pointerKey = (areaCode: number) => `registry/${areaCode}/current`;
-const versionKey = (areaCode: number, version: number) => `registry/${areaCode}/v${version}-${crypto.randomUUID()}.bin`;
+/** One registry copy: the National Registry, or one state's own list (its two letters, upper case). */
+export type RegistryScope = "national" | `${Uppercase<string>}`;
+
+const pointerKey = (scope: RegistryScope, areaCode: number) => `registry/${scope}/${areaCode}/current`;
+const versionKey = (scope: RegistryScope, areaCode: number, version: number) =>
+  `registry/${scope}/${areaCode}/v${version}-${crypto.randomUUID()}.bin`;
+/** The cache's key for one scope's area code. */
+const slot = (scope: RegistryScope, areaCode: number) => `${scope}/${areaCode}`;
 
 /** An isolate's pointers (for a while) and bits (by version, LRU within a byte budget). */
 export class RegistryCache {
   readonly budget: number;
-  readonly #pointers = new Map<number, { pointer: RegistryPointer | null; readAt: number }>();
+  readonly #pointers = new Map<string, { pointer: RegistryPointer | null; readAt: number }>();
   readonly #bits = new Map<string, StoredAreaCode>();
   #bytes = 0;
   /** Bits answered from memory, and bits read from R2. */
@@ -60,13 +67,13 @@ export class RegistryCache {
     return this.#bytes;
   }
 
-  pointer(areaCode: number, now: number): RegistryPointer | null | undefined {
-    const entry = this.#pointers.get(areaCode);
+  pointer(place: string, now: number): RegistryPointer | null | undefined {
+    const entry = this.#pointers.get(place);
     return entry && now - entry.readAt < POINTER_TTL_MS ? entry.pointer : undefined;
   }
 
-  setPointer(areaCode: number, pointer: RegistryPointer | null, now: number): void {
-    this.#pointers.set(areaCode, { pointer, readAt: now });
+  setPointer(place: string, pointer: RegistryPointer | null, now: number): void {
+    this.#pointers.set(place, { pointer, readAt: now });
   }
 
   bits(key: string): StoredAreaCode | undefined {
@@ -94,17 +101,17 @@ export class RegistryCache {
 /** The isolate's cache (module state lives as long as the isolate). */
 const isolateCache = new RegistryCache();
 
-async function readPointer(deps: Deps, areaCode: number) {
-  const object = await deps.env.DOCUMENTS.get(pointerKey(areaCode));
+async function readPointer(deps: Deps, scope: RegistryScope, areaCode: number) {
+  const object = await deps.env.DOCUMENTS.get(pointerKey(scope, areaCode));
   if (!object) return { pointer: null, etag: null };
   return { pointer: await object.json<RegistryPointer>(), etag: object.etag };
 }
 
-async function currentPointer(deps: Deps, areaCode: number, cache: RegistryCache, fresh = false) {
-  const cached = fresh ? undefined : cache.pointer(areaCode, deps.now);
+async function currentPointer(deps: Deps, scope: RegistryScope, areaCode: number, cache: RegistryCache, fresh = false) {
+  const cached = fresh ? undefined : cache.pointer(slot(scope, areaCode), deps.now);
   if (cached !== undefined) return cached;
-  const { pointer } = await readPointer(deps, areaCode);
-  cache.setPointer(areaCode, pointer, deps.now);
+  const { pointer } = await readPointer(deps, scope, areaCode);
+  cache.setPointer(slot(scope, areaCode), pointer, deps.now);
   return pointer;
 }
 
@@ -123,24 +130,30 @@ async function fetchBits(deps: Deps, key: string, cache: RegistryCache): Promise
 }
 
 /** An area code's current bits, or null when no list was ever stored for it. */
-async function currentBits(deps: Deps, areaCode: number, cache: RegistryCache): Promise<StoredAreaCode | null> {
-  const pointer = await currentPointer(deps, areaCode, cache);
+async function currentBits(
+  deps: Deps,
+  scope: RegistryScope,
+  areaCode: number,
+  cache: RegistryCache,
+): Promise<StoredAreaCode | null> {
+  const pointer = await currentPointer(deps, scope, areaCode, cache);
   if (!pointer) return null;
   const bits = await fetchBits(deps, pointer.key, cache);
   if (bits) return bits;
   // The pointer was stale and its version since deleted: read the pointer again, once.
-  const fresh = await currentPointer(deps, areaCode, cache, true);
+  const fresh = await currentPointer(deps, scope, areaCode, cache, true);
   return fresh ? fetchBits(deps, fresh.key, cache) : null;
 }
 
 /**
- * Which of `keys` (phone keys, suppression.ts) are on the registry. An area code with no stored list has
- * no number on it.
+ * Which of `keys` (phone keys, suppression.ts) are on one registry copy (`scope`). An area code with no
+ * stored list has no number on it.
  */
 export async function listedOnRegistry(
   deps: Deps,
   keys: readonly number[],
   cache: RegistryCache = isolateCache,
+  scope: RegistryScope = "national",
 ): Promise<Set<number>> {
   const byAreaCode = new Map<number, number[]>();
   for (const key of keys) {
@@ -151,7 +164,7 @@ export async function listedOnRegistry(
   const listed = new Set<number>();
   for (const [areaCode, own] of byAreaCode) {
     if (!isAreaCode(areaCode)) continue;
-    const bits = await currentBits(deps, areaCode, cache);
+    const bits = await currentBits(deps, scope, areaCode, cache);
     if (bits) for (const key of own) if (bits.has(key)) listed.add(key);
   }
   return listed;
@@ -179,11 +192,12 @@ export interface RegistrySwap {
 /** Builds the next version from the current one, writes it, then swaps the pointer (module comment). */
 async function swap(
   deps: Deps,
+  scope: RegistryScope,
   areaCode: number,
   build: (current: RegistryPointer | null) => Promise<{ bitmap: AreaCodeBitmap; added: number; removed: number }>,
 ): Promise<RegistrySwap> {
   if (!isAreaCode(areaCode)) throw new InvalidError(`${areaCode} is no area code (200-999).`);
-  const { pointer: current, etag } = await readPointer(deps, areaCode);
+  const { pointer: current, etag } = await readPointer(deps, scope, areaCode);
   let built: Awaited<ReturnType<typeof build>>;
   try {
     built = await build(current);
@@ -193,7 +207,7 @@ async function swap(
   }
   const bytes = built.bitmap.serialize();
   const version = (current?.version ?? 0) + 1;
-  const key = versionKey(areaCode, version);
+  const key = versionKey(scope, areaCode, version);
   await deps.env.DOCUMENTS.put(key, bytes);
   const next: RegistryPointer = {
     version,
@@ -204,7 +218,7 @@ async function swap(
     storedAt: deps.now,
   };
   // Swapped only if nobody swapped since we read it (a missing pointer: only if still missing).
-  const swapped = await deps.env.DOCUMENTS.put(pointerKey(areaCode), JSON.stringify(next), {
+  const swapped = await deps.env.DOCUMENTS.put(pointerKey(scope, areaCode), JSON.stringify(next), {
     onlyIf: etag ? { etagMatches: etag } : { etagDoesNotMatch: "*" },
   });
   if (!swapped) {
@@ -214,14 +228,19 @@ async function swap(
     );
   }
   if (current?.previousKey) await deps.env.DOCUMENTS.delete(current.previousKey);
-  isolateCache.setPointer(areaCode, next, deps.now);
+  isolateCache.setPointer(slot(scope, areaCode), next, deps.now);
   isolateCache.setBits(key, new StoredAreaCode(bytes));
   return { areaCode, version, numbers: next.numbers, added: built.added, removed: built.removed };
 }
 
-/** Replaces area code `areaCode`'s numbers with a full list (one 10-digit number a line). */
-export function storeRegistryFullList(deps: Deps, areaCode: number, file: RegistryFile): Promise<RegistrySwap> {
-  return swap(deps, areaCode, async () => {
+/** Replaces area code `areaCode`'s numbers in `scope` with a full list (one 10-digit number a line). */
+export function storeRegistryFullList(
+  deps: Deps,
+  scope: RegistryScope,
+  areaCode: number,
+  file: RegistryFile,
+): Promise<RegistrySwap> {
+  return swap(deps, scope, areaCode, async () => {
     const reader = fullListReader(areaCode);
     await readFile(file, reader.push);
     const bitmap = reader.end();
@@ -229,9 +248,14 @@ export function storeRegistryFullList(deps: Deps, areaCode: number, file: Regist
   });
 }
 
-/** Applies a change list (`5551234567,A` / `5551234567,D` lines) to area code `areaCode`'s current numbers. */
-export function applyRegistryChangeList(deps: Deps, areaCode: number, file: RegistryFile): Promise<RegistrySwap> {
-  return swap(deps, areaCode, async (current) => {
+/** Applies a change list (`5551234567,A` / `5551234567,D` lines) to area code `areaCode`'s current numbers in `scope`. */
+export function applyRegistryChangeList(
+  deps: Deps,
+  scope: RegistryScope,
+  areaCode: number,
+  file: RegistryFile,
+): Promise<RegistrySwap> {
+  return swap(deps, scope, areaCode, async (current) => {
     const bits = current ? await fetchBits(deps, current.key, isolateCache) : null;
     if (!bits) throw new ConflictError(`Area code ${areaCode} has no full list yet: store one before a change list.`);
     const reader = changeListReader(AreaCodeBitmap.deserialize(bitsBytes(bits)));

@@ -35,7 +35,7 @@ function numbersOf(areaCode: number, count: number, seed: number): number[] {
 }
 
 const registryObjects = async (areaCode: number) =>
-  (await env.DOCUMENTS.list({ prefix: `registry/${areaCode}/` })).objects.map((object) => object.key).sort();
+  (await env.DOCUMENTS.list({ prefix: `registry/national/${areaCode}/` })).objects.map((object) => object.key).sort();
 
 describe("the registry's bits in R2", () => {
   it("answers exactly as a reference set, from R2 and from the isolate's cache", async () => {
@@ -47,7 +47,7 @@ describe("the registry's bits in R2", () => {
     ] as const) {
       const numbers = numbersOf(areaCode, 20_000, seed);
       for (const key of numbers) reference.add(key);
-      const stored = await storeRegistryFullList(deps, areaCode, lines(...numbers));
+      const stored = await storeRegistryFullList(deps, "national", areaCode, lines(...numbers));
       expect(stored).toMatchObject({ areaCode, version: 1, numbers: 20_000 });
     }
     const random = generator(9);
@@ -80,7 +80,7 @@ describe("the registry's bits in R2", () => {
   it("swaps a change list in all at once: readers during the apply see the old or the new version", async () => {
     const deps = createDeps(env);
     const before = numbersOf(305, 30_000, 3);
-    await storeRegistryFullList(deps, 305, lines(...before));
+    await storeRegistryFullList(deps, "national", 305, lines(...before));
     const deleted = before.slice(0, 10_000);
     const onList = new Set(before);
     const added = numbersOf(305, 40_000, 4)
@@ -102,7 +102,7 @@ describe("the registry's bits in R2", () => {
     };
     const started = performance.now();
     const [swap] = await Promise.all([
-      applyRegistryChangeList(deps, 305, changeList).finally(() => {
+      applyRegistryChangeList(deps, "national", 305, changeList).finally(() => {
         applying = false;
       }),
       readers(),
@@ -118,14 +118,14 @@ describe("the registry's bits in R2", () => {
     expect(added.every((key) => after.has(key)) && deleted.every((key) => !after.has(key))).toBe(true);
     // The previous version is kept for readers still fetching it; the one before is deleted at the next swap.
     expect(await registryObjects(305)).toHaveLength(3);
-    await applyRegistryChangeList(deps, 305, lines(`${before[10_000]},D`));
+    await applyRegistryChangeList(deps, "national", 305, lines(`${before[10_000]},D`));
     expect(await registryObjects(305)).toHaveLength(3);
   });
 
   it("a refused file leaves the current version as it was, and writes nothing", async () => {
     const deps = createDeps(env);
     const numbers = numbersOf(415, 5_000, 5);
-    await storeRegistryFullList(deps, 415, lines(...numbers));
+    await storeRegistryFullList(deps, "national", 415, lines(...numbers));
     const objects = await registryObjects(415);
     const removals = numbers.slice(0, 4_000).map((key) => `${key},D`);
     for (const [file, message] of [
@@ -134,25 +134,25 @@ describe("the registry's bits in R2", () => {
       [`${lines(...removals)}41555501`, "Line 4001 does not end with a newline"],
       ["", "The file is empty"],
     ] as const) {
-      const refused = applyRegistryChangeList(deps, 415, file);
+      const refused = applyRegistryChangeList(deps, "national", 415, file);
       await expect(refused).rejects.toThrow(InvalidError);
-      await expect(applyRegistryChangeList(deps, 415, file)).rejects.toThrow(message);
+      await expect(applyRegistryChangeList(deps, "national", 415, file)).rejects.toThrow(message);
     }
-    await expect(storeRegistryFullList(deps, 415, lines(4155550100, "415555"))).rejects.toThrow("Line 2");
+    await expect(storeRegistryFullList(deps, "national", 415, lines(4155550100, "415555"))).rejects.toThrow("Line 2");
     expect(await registryObjects(415)).toEqual(objects);
     const listed = await listedOnRegistry(deps, numbers, new RegistryCache());
     expect(listed.size).toBe(5_000);
     // A change list for an area code with no full list is refused too.
-    await expect(applyRegistryChangeList(deps, 417, lines("4175550100,A"))).rejects.toThrow(ConflictError);
+    await expect(applyRegistryChangeList(deps, "national", 417, lines("4175550100,A"))).rejects.toThrow(ConflictError);
     expect(await registryObjects(417)).toEqual([]);
   });
 
   it("of two files racing for one area code, one lands and the other is refused whole", async () => {
     const deps = createDeps(env);
-    await storeRegistryFullList(deps, 808, lines(8085550100));
+    await storeRegistryFullList(deps, "national", 808, lines(8085550100));
     const results = await Promise.allSettled([
-      applyRegistryChangeList(deps, 808, lines("8085550101,A")),
-      applyRegistryChangeList(deps, 808, lines("8085550102,A")),
+      applyRegistryChangeList(deps, "national", 808, lines("8085550101,A")),
+      applyRegistryChangeList(deps, "national", 808, lines("8085550102,A")),
     ]);
     const landed = results.filter((result) => result.status === "fulfilled");
     const refused = results.filter((result) => result.status === "rejected");
@@ -169,7 +169,7 @@ describe("the registry's bits in R2", () => {
     const numbers: number[] = [];
     for (let key = 7_202_000_000; key < 7_210_000_000; key++) if (listed(key)) numbers.push(key);
     let started = performance.now();
-    const stored = await storeRegistryFullList(deps, 720, numbers.map((key) => `${key}\n`).join(""));
+    const stored = await storeRegistryFullList(deps, "national", 720, numbers.map((key) => `${key}\n`).join(""));
     const storeMs = performance.now() - started;
     expect(stored.numbers).toBe(numbers.length);
     const cache = new RegistryCache();
@@ -183,10 +183,10 @@ describe("the registry's bits in R2", () => {
     expect(probes.filter((key) => found.has(key) !== listed(key))).toEqual([]);
     const changes = numbers.slice(0, 7_000).map((key) => `${key},D`);
     started = performance.now();
-    const changed = await applyRegistryChangeList(deps, 720, lines(...changes));
+    const changed = await applyRegistryChangeList(deps, "national", 720, lines(...changes));
     const changeMs = performance.now() - started;
     expect(changed).toMatchObject({ removed: 7_000, numbers: numbers.length - 7_000 });
-    const objects = (await env.DOCUMENTS.list({ prefix: "registry/720/", include: ["httpMetadata"] })).objects;
+    const objects = (await env.DOCUMENTS.list({ prefix: "registry/national/720/", include: ["httpMetadata"] })).objects;
     const bytes = Math.max(...objects.map((object) => object.size));
     expect(bytes).toBeLessThanOrEqual(12 + 800 * (8 + 1_250));
     console.log(
@@ -197,7 +197,7 @@ describe("the registry's bits in R2", () => {
   it("keeps the isolate's bits within its byte budget, least recently used out first", async () => {
     const deps = createDeps(env);
     for (const areaCode of [901, 902, 903])
-      await storeRegistryFullList(deps, areaCode, lines(areaCode * 1e7 + 5_550_100));
+      await storeRegistryFullList(deps, "national", areaCode, lines(areaCode * 1e7 + 5_550_100));
     const cache = new RegistryCache(12 + 8 + 2 + 12 + 8 + 2);
     await listedOnRegistry(deps, [9015550100], cache);
     await listedOnRegistry(deps, [9025550100], cache);

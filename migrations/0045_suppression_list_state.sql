@@ -1,0 +1,1 @@
+ALTER TABLE `suppression_lists` ADD `state` text;
