@@ -2,6 +2,7 @@
 
 import type { PublicUser } from "./domain/user";
 import type { Flash } from "./features/accounts/flash";
+import type { RegistryPageNotices } from "./features/do-not-call/list-freshness";
 
 declare global {
   namespace App {
@@ -10,6 +11,8 @@ declare global {
       user: PublicUser | null;
       /** A message left for this page by the previous response (src/features/accounts/flash.ts), shown once. */
       flash: Flash | null;
+      /** The Do Not Call registry's notices for this page (docs/decisions/0085), or null. */
+      registry: RegistryPageNotices | null;
     }
   }
 }

@@ -5,17 +5,20 @@
  * (worker/middleware/page-guards.ts). Pre-rendered pages are built once for everyone and have no user.
  */
 import { defineMiddleware } from "astro:middleware";
-import { pageUser } from "../worker/page-user";
+import { pageRegistryNotices, pageUser } from "../worker/page-user";
 import { clearFlashCookie, FLASH_COOKIE, flashNamed } from "./features/accounts/flash";
 
 export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.user = null;
   context.locals.flash = null;
+  context.locals.registry = null;
   if (context.isPrerendered) return next();
   // Loaded here, not at the top: pre-rendering runs in Node, where the Worker's modules do not exist.
   const { env } = await import("cloudflare:workers");
   const { user, cookie } = await pageUser(context.request, env);
   context.locals.user = user;
+  // A stale Do Not Call registry copy: the admins' banner and the marketplace's stop (docs/decisions/0085).
+  context.locals.registry = await pageRegistryNotices(env, user, context.url.pathname);
   // A message the previous response left for this page ('Login Successful'): shown once, to the signed-in user.
   const flash = flashNamed(context.cookies.get(FLASH_COOKIE)?.value);
   if (flash && user) context.locals.flash = flash;

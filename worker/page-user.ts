@@ -6,8 +6,10 @@
  */
 import { parse } from "hono/utils/cookie";
 import type { PublicUser } from "../src/domain/user";
+import type { RegistryPageNotices } from "../src/features/do-not-call/list-freshness";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { registryPageNotices } from "./features/do-not-call/list-freshness";
 import { SESSION_COOKIE, sessions } from "./services/sessions";
 
 /** The session's user per request, as `loadSession` found it (weak: gone with the request). */
@@ -30,4 +32,13 @@ export async function pageUser(request: Request, env: Env): Promise<PageUser> {
   // Anonymous visitors cost no session lookup.
   if (!sessionId) return { user: null, cookie: null };
   return sessions(createDeps(env)).validate(sessionId);
+}
+
+/** The Do Not Call registry's notices for this page and user (docs/decisions/0085): the admins' banner, the marketplace's stop. */
+export function pageRegistryNotices(
+  env: Env,
+  user: PublicUser | null,
+  path: string,
+): Promise<RegistryPageNotices | null> {
+  return registryPageNotices(createDeps(env), user, path);
 }

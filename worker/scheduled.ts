@@ -4,6 +4,7 @@ import { createDeps } from "./deps";
 import type { Env } from "./env";
 import { sendCallbackReminders } from "./features/callbacks/callback-notifications";
 import { fillCallbackOrders } from "./features/callbacks/callbacks";
+import { sendRegistryFreshnessAlerts } from "./features/do-not-call/list-freshness";
 import { recordRevocationEvents, sendRevocationDigests } from "./features/do-not-call/revocations";
 import { expireSuppressionUploads, resendStalledSuppression } from "./features/do-not-call/suppression-resend";
 import { expireReservations } from "./features/orders/orders";
@@ -51,6 +52,9 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   if (summaries > 0) console.log(`Sent ${summaries} daily delivery summaries`);
   const digests = await sendRevocationDigests(deps);
   if (digests > 0) console.log(`Sent ${digests} daily revocation digests`);
+  // From day 25 of a registry copy, the admins' e-mail, once a day (docs/decisions/0085).
+  const freshness = await sendRegistryFreshnessAlerts(deps);
+  if (freshness > 0) console.log(`Sent ${freshness} Do Not Call registry freshness e-mails`);
   const reminders = await sendCallbackReminders(deps);
   if (reminders > 0) console.log(`Sent ${reminders} call-back reminders`);
   const expired = await expireSuppressionUploads(deps);

@@ -231,6 +231,20 @@ export const emails = {
       "We send this at most once an hour.",
     ]),
 
+  registryFreshness: (origin: string, alert: { stale: boolean; lines: string[]; path: string }) =>
+    compose(
+      alert.stale
+        ? "Do Not Call registry copy stale: sales stopped"
+        : "Do Not Call registry copy goes stale soon: upload a fresh copy",
+      [
+        ...alert.lines,
+        "",
+        ["Upload a fresh copy: ", page(origin, alert.path)],
+        "",
+        "We send this once a day until every copy is fresh.",
+      ],
+    ),
+
   transferReturnedToPartner: (origin: string, returned: { itemLabel: string; reason: string }) =>
     compose("A transfer was returned by the buyer", [
       `The buyer returned the transfer of ${returned.itemLabel} (${returnReasonLabel(returned.reason)}) and we approved it.`,

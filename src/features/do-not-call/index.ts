@@ -4,6 +4,7 @@
  */
 
 // With extensions: the transfer rules load this index in scripts Node runs without tsx (simulate:calls).
+export * from "./list-freshness.ts";
 export * from "./private-lists.ts";
 export * from "./revocations.ts";
 export * from "./suppression.ts";

@@ -77,6 +77,9 @@ export const REGISTRY_STALE_LEAD_MESSAGE = `A lead you selected can't be bought 
 /** A call-back purchase refused (and refunded) for a number a stale copy covers. */
 export const REGISTRY_STALE_CALLBACK_MESSAGE = `This call-back can't be bought right now: our Do Not Call registry copy for its number is more than ${LIST_FRESHNESS_DAYS} days old. Sales resume once a fresh copy is loaded.`;
 
+/** Why a waiting call-back is not delivered to an order now (the admin's call-back view shows it). */
+export const REGISTRY_STALE_HELD = `Held: our Do Not Call registry copy for its number is more than ${LIST_FRESHNESS_DAYS} days old. It is delivered once a fresh copy is loaded.`;
+
 const andList = (items: readonly string[]) =>
   items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 
@@ -137,3 +140,15 @@ export function registryBanner(
     lines: [...(missing ? [NO_NATIONAL_COPY_NOTICE] : []), ...sorted.map((notice) => notice.text)],
   };
 }
+
+/** What a page shows of the registry's freshness: the admins' banner on admin pages, the marketplace's stop. */
+export interface RegistryPageNotices {
+  banner: { stale: boolean; lines: string[] } | null;
+  market: string | null;
+}
+
+/** The admin pages (/admin and /admin/…) carry the banner; the aged-lead marketplace (/dashboard) the stop. */
+export const registryNoticePlaces = (path: string, isAdmin: boolean) => ({
+  banner: isAdmin && /^\/admin(\/|$)/.test(path),
+  market: path === "/dashboard" || path === "/dashboard/",
+});

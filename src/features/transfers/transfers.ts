@@ -7,7 +7,7 @@ import { agentIneligibility, availableAgents, type RoutingAgent } from "../../do
 import { type DeliveryLimits, isClosedOn } from "../../domain/delivery-limits.ts";
 import { withinHours } from "../../domain/hours.ts";
 import { localTime, type UsTimeZone } from "../../domain/time-zones.ts";
-import { SUPPRESSED_NO_ROUTE } from "../do-not-call/index.ts";
+import { REGISTRY_STALE_NO_ROUTE, SUPPRESSED_NO_ROUTE } from "../do-not-call/index.ts";
 
 /** A live-transfer order's delivery settings are either still missing or complete. */
 export const DELIVERY_SETUP_STATUSES = ["awaiting_setup", "ready"] as const;
@@ -107,6 +107,8 @@ export const NO_ROUTE_REASONS = {
     "This number has had as many calls in 24 hours as the prospect's state allows. Ping again at nextAllowedAt.",
   // The caller's number is on a Do Not Call list (product rule 40).
   ...SUPPRESSED_NO_ROUTE,
+  // The registry copy covering the caller is stale (docs/decisions/0085): nothing is routed until it is refreshed.
+  ...REGISTRY_STALE_NO_ROUTE,
 } as const;
 export type NoRouteReason = keyof typeof NO_ROUTE_REASONS;
 

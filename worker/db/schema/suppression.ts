@@ -230,6 +230,19 @@ export const doNotCallAlerts = sqliteTable(
 );
 
 /**
+ * Each day the admins were e-mailed that a registry copy is 25 days old or more (docs/decisions/0085): the
+ * day's row is claimed before the e-mail goes, so a day's e-mail goes once whatever the cron runs.
+ */
+export const registryFreshnessAlerts = sqliteTable("registry_freshness_alerts", {
+  /** The UTC day ('YYYY-MM-DD') the e-mail was for. */
+  day: text("day").primaryKey(),
+  sentAt: integer("sent_at").notNull(),
+  /** How many copies it named, and how many of them were stale. */
+  copies: integer("copies").notNull(),
+  stale: integer("stale").notNull(),
+});
+
+/**
  * A revocation (docs/decisions/0082): a number sold in the last 5 years (an aged lead, a billed transfer, a
  * delivered call-back) became new on a shared list; one row per (item, list), written in the transaction
  * that listed the number. The minute cron records its `lead.suppressed` webhook (`events_recorded_at`) and

@@ -6,7 +6,7 @@
  */
 import { notChargedMessage, SUPPRESSED_LEAD_MESSAGE } from "../../../src/features/do-not-call/index";
 import type { Deps } from "../../deps";
-import { suppressedLeadIds } from "../do-not-call/index";
+import { staleRegistryLeadRefusal, suppressedLeadIds } from "../do-not-call/index";
 import type { Order, OrderProduct, PaymentSale } from "../orders/index";
 import { recordNotCharged } from "../orders/index";
 import { leadsPurchasedFacts } from "../webhook-outbox/index";
@@ -27,6 +27,8 @@ async function leadsOf(deps: Deps, order: Order): Promise<string[] | null> {
  */
 async function leadRefusal(deps: Deps, order: Order, leadIds: readonly string[]): Promise<string | null> {
   if ((await suppressedLeadIds(deps, leadIds)).size > 0) return `${SUPPRESSED_LEAD_MESSAGE} Refunded.`;
+  const stale = await staleRegistryLeadRefusal(deps, leadIds);
+  if (stale) return stale;
   const privateIds = await privateListLeadIds(deps, order.userId, leadIds);
   if (leadIds.length === 0 || privateIds.length !== leadIds.length) return null;
   await recordNotCharged(deps, order.id, privateIds);

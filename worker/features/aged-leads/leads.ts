@@ -7,7 +7,13 @@ import { type AgeRange, agedLeadPrice } from "../../../src/features/orders/index
 import { agedLeads, orders } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
-import { privateListHoldsSql, recordChecksStatement, suppressedLeadIds } from "../do-not-call/index";
+import {
+  noLeadCoveredByStaleRegistry,
+  privateListHoldsSql,
+  recordChecksStatement,
+  refuseStaleRegistryLeads,
+  suppressedLeadIds,
+} from "../do-not-call/index";
 
 interface LeadRow {
   id: string;
@@ -57,6 +63,8 @@ export async function reserveLeads(
   const { db, now } = deps;
   const { orderId, userId } = reservation;
   const ids = [...new Set(reservation.leadIds)];
+  // A stale registry copy covering a lead's state stops the whole selection (docs/decisions/0085).
+  await refuseStaleRegistryLeads(deps, ids);
   const obtainable = sql`${FOR_SALE} AND (${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now} OR ${agedLeads.reservedByUserId} = ${userId})`;
   const [known, , reserved] = await db.batch([
     // A withheld lead is never listed: to a buyer it is unknown.
@@ -184,7 +192,7 @@ export function leadSaleStatements(
   const paidNow = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} = 'paid' AND ${orders.paidAt} = ${now})`;
   return {
     /** Added to the order's `pending → paid` update. */
-    allSellable: sql`${sellable} AND ${someCharged}`,
+    allSellable: sql`${sellable} AND ${someCharged} AND ${noLeadCoveredByStaleRegistry(order.leadIds, now)}`,
     /** The order's `details` with the ids of its leads on the buyer's private list, set by that update. */
     details: sql`json_set(${orders.details}, '$.notChargedLeadIds', json((SELECT json_group_array(${agedLeads.id})
       FROM ${agedLeads} WHERE ${ids} AND ${onPrivateList(order.userId)})))`,

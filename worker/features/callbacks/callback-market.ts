@@ -23,7 +23,7 @@ import { RESERVATION_MINUTES } from "../../../src/features/orders/index";
 import { callbackOpportunities as callbacks } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
-import { sharedListHoldsSql } from "../do-not-call/index";
+import { refuseStaleRegistryCallback, sharedListHoldsSql } from "../do-not-call/index";
 import type { PaymentProvider } from "../orders/index";
 import { applyBalance, BALANCE_INTENT_PREFIX, processPaymentEvent, refundBalance, startPayment } from "../orders/index";
 import { releaseStatement } from "./callback-sale";
@@ -99,6 +99,8 @@ export async function purchaseCallback(
   PaymentStart & { balanceAppliedCents: number; paidWithBalance: boolean; callbackId: string; kind: CallbackKind }
 > {
   const { db, now } = deps;
+  // A stale registry copy covering the prospect stops the purchase before any charge (docs/decisions/0085).
+  await refuseStaleRegistryCallback(deps, callbackId);
   const orderId = crypto.randomUUID();
   // A buyer holds one purchase at a time, as with aged leads: the batch first ends the buyer's other
   // running holds (only when this one can be had, so a refused attempt keeps them), so no buyer can keep

@@ -8,7 +8,13 @@ import { MARKET_MESSAGES } from "../../../src/features/callbacks/callback-market
 import { notChargedMessage } from "../../../src/features/do-not-call/index";
 import { callbackOpportunities as callbacks, orders } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { privateListHoldsSql, recordChecksStatement, sharedListHoldsSql } from "../do-not-call/index";
+import {
+  callbackNotCoveredSql,
+  privateListHoldsSql,
+  recordChecksStatement,
+  sharedListHoldsSql,
+  staleRegistryCallbackRefusal,
+} from "../do-not-call/index";
 import { recordNotCharged } from "../orders/index";
 import { callbackDeliveredFact } from "../webhook-outbox/index";
 import { mailCallbackDelivered } from "./callback-notifications";
@@ -64,7 +70,8 @@ export function callbackSaleStatements(deps: Deps, order: Pick<Order, "id" | "us
   // Neither list holds the number, and the buyer did not receive the prospect within 30 days (decision 0075).
   const notPrivate = sql`NOT ${privateListHoldsSql(sql`${callbacks.phoneKey}`, order.userId ?? "")}
     AND NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}
-    AND NOT ${hadProspectSql(order.userId ?? "", sql`${callbacks.phoneKey}`, now)}`;
+    AND NOT ${hadProspectSql(order.userId ?? "", sql`${callbacks.phoneKey}`, now)}
+    AND ${callbackNotCoveredSql(sql`${callbacks.state}`, now)}`;
   const kind = order.details.callbackKind === "appointment" ? "appointment" : "callback";
   return {
     callbackId: id,
@@ -113,8 +120,10 @@ async function callbackRefusal(deps: Deps, order: Pick<Order, "id" | "userId" | 
     .select({ id: callbacks.id })
     .from(callbacks)
     .where(and(eq(callbacks.id, id), hadProspectSql(order.userId ?? "", sql`${callbacks.phoneKey}`, deps.now)));
+  const stale = await staleRegistryCallbackRefusal(deps, id);
   await releaseStatement(deps, order.id);
   if (onShared) return MARKET_MESSAGES.suppressed;
+  if (stale) return stale;
   if (had) return MARKET_MESSAGES.hadProspectAtPayment;
   if (!onList) return MARKET_MESSAGES.lost;
   await recordNotCharged(deps, order.id, [id]);

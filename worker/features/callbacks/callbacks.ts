@@ -38,7 +38,7 @@ import { ConflictError, InvalidError } from "../../errors";
 import { callableMemo, windowFit } from "../../services/calling-window";
 import { prospectTimeZone } from "../../services/prospect-zone";
 import { purchasedLeadConsent } from "../consent/index";
-import { sharedListHoldsSql } from "../do-not-call/index";
+import { callbackNotCoveredSql, registryDeliveryHold, sharedListHoldsSql } from "../do-not-call/index";
 import type { PingSource } from "../transfers/index";
 import { callbackDeliveredFact, webhookRecording } from "../webhook-outbox/index";
 import { mailCallbackDelivered } from "./callback-notifications";
@@ -207,6 +207,9 @@ export async function placeCallback(deps: Deps, callbackId: string, pick: Placem
       windowEnd: row.windowEnd.getTime(),
     };
     if (callback.windowEnd <= now) return { unplaced: WINDOW_PASSED };
+    // Held while a stale registry copy covers its prospect (docs/decisions/0085).
+    const held = await registryDeliveryHold(deps, row.state);
+    if (held) return { unplaced: held };
     open.orders ??= await openCallbackOrders(deps);
     const recent = await db
       .selectDistinct({ userId: callbacks.buyerUserId })
@@ -239,6 +242,7 @@ export async function placeCallback(deps: Deps, callbackId: string, pick: Placem
           sql`(${callbacks.reservedUntil} IS NULL OR ${callbacks.reservedUntil} < ${now})`,
           // Not once a shared Do Not Call list holds its number (a request may come after intake).
           sql`NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}`,
+          callbackNotCoveredSql(sql`${callbacks.state}`, now),
           sql`(SELECT count(*) FROM callback_opportunities WHERE order_id = ${order.id} AND returned_at IS NULL) < ${order.quantity}`,
           sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'paid')`,
           sql`NOT ${hadProspectSql(order.userId, row.phoneKey, now)}`,

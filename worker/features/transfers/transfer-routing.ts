@@ -41,7 +41,12 @@ import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
 import { agentPick, agentsJson, agentsOf, withoutAgents } from "../../services/agent-routing-sql";
 import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "../../services/calling-window";
-import { privateListHoldsSql, recordChecksStatement, sharedListHoldsSql } from "../do-not-call/index";
+import {
+  privateListHoldsSql,
+  recordChecksStatement,
+  refuseIfRegistryStale,
+  sharedListHoldsSql,
+} from "../do-not-call/index";
 import { transferRoutedFact, webhookRecording } from "../webhook-outbox/index";
 import { limitReachedAt, refuseUntil } from "./calling-refusals";
 import {
@@ -227,6 +232,8 @@ export async function routeTransfer(deps: Deps, owner: PingSource, input: PingIn
     // The calling rules first: pure and cached, no read (docs/decisions/0064).
     const window = callingWindow(ping, callingRulesClock(deps));
     if (!window.open) refuseUntil("calling_window", window.nextAllowedAt);
+    // A stale registry copy covering the caller stops routing (docs/decisions/0085).
+    await refuseIfRegistryStale(deps, ping.state);
     return await route(deps, owner, { ...ping, window }, input.consent, partnerDay);
   } catch (error) {
     const reason = error instanceof ConflictError ? error.details?.reason : undefined;
