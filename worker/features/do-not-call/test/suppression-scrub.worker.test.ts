@@ -12,6 +12,7 @@ import { testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { buyLeads, orderRow, payWithCard } from "../../../../tests/worker/payment-fixtures";
 import {
+  daysAgo,
   freshPhone,
   insertLeads,
   leadRow,
@@ -196,7 +197,8 @@ describe("what each sale and transfer was checked against", () => {
       cookie: admin,
       kind: "national_dnc",
       add: [Number(freshPhone())],
-      refreshedOn: "2026-01-05",
+      // Within 31 days: a stale national copy would stop the sale (docs/decisions/0085).
+      refreshedOn: daysAgo(20),
     });
     const own = await uploadList({ cookie: buyer.cookie, as: "buyer", name: "Mine", add: [Number(freshPhone())] });
     const [id] = await insertLeads(uniqueState(), [freshPhone()]);
@@ -212,7 +214,7 @@ describe("what each sale and transfer was checked against", () => {
       .from(suppressionChecks)
       .where(and(eq(suppressionChecks.subjectType, "order"), eq(suppressionChecks.subjectId, started.orderId)));
     const byList = new Map(results.map((row) => [row.listId, row]));
-    expect(byList.get(national.listId)).toMatchObject({ listKind: "national_dnc", refreshedOn: "2026-01-05" });
+    expect(byList.get(national.listId)).toMatchObject({ listKind: "national_dnc", refreshedOn: daysAgo(20) });
     expect(byList.get(own.listId)).toMatchObject({ listKind: "buyer_private", refreshedOn: today() });
     expect(results.some((row) => row.listKind === "internal_dnc")).toBe(true);
     // Another buyer's private list is none of this sale's business.
