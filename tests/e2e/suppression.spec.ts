@@ -39,10 +39,10 @@ const stored = async () => ({
   numbers: await e2eDb().$count(suppressionNumbers),
 });
 
-async function fillNewList(page: Page, name: string, refreshedOn?: string) {
+async function fillNewList(page: Page, name: string, refreshedOn?: string, kind = "national_dnc") {
   await page.getByLabel("List", { exact: true }).selectOption("new");
   await page.getByLabel("List name").fill(name);
-  await page.getByLabel("Kind").selectOption("national_dnc");
+  await page.getByLabel("Kind").selectOption(kind);
   await page.getByLabel("The file holds").selectOption("full");
   if (refreshedOn) await page.getByLabel("Refreshed on").fill(refreshedOn);
 }
@@ -125,7 +125,8 @@ test.describe("admin: Do Not Call lists", () => {
     await openTab(page);
     const old = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
     const name = `Old copy ${Date.now()}`;
-    await fillNewList(page, name, old);
+    // A litigator list: a stale national copy would stop every sale of the shared state (docs/decisions/0085).
+    await fillNewList(page, name, old, "litigator");
     await page.getByLabel("File", { exact: true }).setInputFiles(file("old.txt", `${numbers(2).join("\n")}\n`));
     await page.getByRole("button", { name: "Upload list" }).click();
     await expect(page.getByRole("heading", { name: "Upload complete: old.txt" })).toBeVisible({ timeout: 60_000 });
