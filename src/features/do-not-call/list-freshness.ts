@@ -16,10 +16,7 @@ import {
 } from "./suppression.ts";
 
 /** From this many days after its refresh, a copy's admins are warned (the banner and a daily e-mail). */
-export const REGISTRY_WARNING_DAYS = 25;
-
-/** The kinds whose staleness stops sales: registry copies, not the litigator list. */
-export const REGISTRY_KINDS = ["national_dnc", "state_dnc"] as const;
+const REGISTRY_WARNING_DAYS = 25;
 
 /**
  * The newest active copy of one scope: `state` null for the national registry, else the state's two

@@ -38,7 +38,7 @@ const UPLOAD_PATH = "/admin/do-not-call";
  * The newest active copy of each scope: one row for the national registry (`state` null), one per state.
  * A state list without its state (loaded before migration 0045) covers no state it could name: left out.
  */
-export async function registryCopies(deps: Pick<Deps, "db">): Promise<RegistryCopy[]> {
+async function registryCopies(deps: Pick<Deps, "db">): Promise<RegistryCopy[]> {
   return deps.db.all<RegistryCopy>(sql`
     SELECT CASE WHEN kind = 'national_dnc' THEN NULL ELSE upper(state) END AS state, max(refreshed_on) AS refreshedOn
     FROM suppression_lists
@@ -50,13 +50,13 @@ export async function registryCopies(deps: Pick<Deps, "db">): Promise<RegistryCo
  * SQL: a stale copy covers a prospect of the state `state` (an SQL expression, e.g. a row's state column)
  * at `now`: the newest active national copy, or the newest of that state's, was refreshed before the cutoff.
  */
-export const staleRegistryCoversSql = (state: SQL, now: number) =>
+const staleRegistryCoversSql = (state: SQL, now: number) =>
   sql`EXISTS (SELECT 1 FROM suppression_lists rc WHERE rc.status = 'active'
     AND (rc.kind = 'national_dnc' OR (rc.kind = 'state_dnc' AND rc.state = upper(${state})))
     GROUP BY rc.kind HAVING coalesce(max(rc.refreshed_on), '') < ${freshCutoff(now)})`;
 
 /** The stale copy covering a prospect in `state` now, or null. */
-export async function staleCopyCovering(deps: Pick<Deps, "db" | "now">, state: string | null) {
+async function staleCopyCovering(deps: Pick<Deps, "db" | "now">, state: string | null) {
   return staleCopyFor(await registryCopies(deps), state, deps.now);
 }
 
