@@ -232,8 +232,7 @@ export async function routeTransfer(deps: Deps, owner: PingSource, input: PingIn
     // The calling rules first: pure and cached, no read (docs/decisions/0064).
     const window = callingWindow(ping, callingRulesClock(deps));
     if (!window.open) refuseUntil("calling_window", window.nextAllowedAt);
-    // A stale registry copy covering the caller stops routing (docs/decisions/0085).
-    await refuseIfRegistryStale(deps, ping.state);
+    await refuseIfRegistryStale(deps, ping.state); // A stale registry copy stops routing (decision 0085).
     return await route(deps, owner, { ...ping, window }, input.consent, partnerDay);
   } catch (error) {
     const reason = error instanceof ConflictError ? error.details?.reason : undefined;
