@@ -11,6 +11,7 @@ import { bundleShortfallNote } from "../../../src/features/aged-leads/aged-lead-
 import { type AgeRange, ageBandSpanMs } from "../../../src/features/orders/index";
 import { agedLeads, orders } from "../../db/schema";
 import type { Deps } from "../../deps";
+import { leadNotCoveredSql } from "../do-not-call/index";
 import { providerOfIntent } from "../orders/index";
 import { FOR_SALE, sellableTo } from "./leads";
 
@@ -59,6 +60,8 @@ function obtainable(spec: Pick<BundleSpec, "band" | "states">, now: number) {
     sql`(${agedLeads.reservedUntil} IS NULL OR ${agedLeads.reservedUntil} < ${now})`,
     inBand(spec.band, now),
     spec.states.length > 0 ? inArray(agedLeads.state, spec.states) : undefined,
+    // Not a lead a stale registry copy covers (docs/decisions/0085).
+    leadNotCoveredSql(now),
   );
 }
 
@@ -117,7 +120,11 @@ export async function bundleLeadsAtPayment(deps: Deps, order: BundleOrder): Prom
     .update(agedLeads)
     .set({ reservedByOrderId: order.id, reservedUntil: new Date(now + RESERVATION_MINUTES * 60_000) })
     .where(
-      and(sql`${agedLeads.id} IN (SELECT value FROM json_each(${JSON.stringify(reserved)}))`, sellableTo(order, now)),
+      and(
+        sql`${agedLeads.id} IN (SELECT value FROM json_each(${JSON.stringify(reserved)}))`,
+        sellableTo(order, now),
+        leadNotCoveredSql(now),
+      ),
     )
     .returning({ id: agedLeads.id });
   const leadIds = kept.map((row) => row.id);

@@ -25,7 +25,7 @@ import {
   staleCopies,
   staleCopyFor,
 } from "../../../src/features/do-not-call/list-freshness";
-import { callbackOpportunities, registryFreshnessAlerts, users } from "../../db/schema";
+import { agedLeads, callbackOpportunities, registryFreshnessAlerts, users } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError } from "../../errors";
 import { emails } from "../../services/email-templates";
@@ -95,6 +95,9 @@ export async function refuseStaleRegistryLeads(deps: Pick<Deps, "db" | "now">, l
 export const noLeadCoveredByStaleRegistry = (leadIds: readonly string[], now: number) =>
   sql`NOT EXISTS (SELECT 1 FROM aged_leads sl WHERE sl.id IN ${idsIn(leadIds)}
     AND ${staleRegistryCoversSql(sql`sl.state`, now)})`;
+
+/** SQL for an aged_leads row: no stale copy covers its state at `now` (a bundle takes only such leads). */
+export const leadNotCoveredSql = (now: number) => sql`NOT ${staleRegistryCoversSql(sql`${agedLeads.state}`, now)}`;
 
 /** Why a paid aged-lead order was not sold (and is refunded), when a stale copy is the reason; else null. */
 export async function staleRegistryLeadRefusal(deps: Pick<Deps, "db" | "now">, leadIds: readonly string[]) {

@@ -12,7 +12,13 @@ import {
   REGISTRY_STALE_LEAD_MESSAGE,
   REGISTRY_STALE_MESSAGE,
 } from "../../../../src/features/do-not-call/list-freshness";
-import { createAdmin, createCallbackOrder, createSuppressionList, testDb } from "../../../../tests/worker/factories";
+import {
+  createAdmin,
+  createCallbackOrder,
+  createLead,
+  createSuppressionList,
+  testDb,
+} from "../../../../tests/worker/factories";
 import { callApi, latestMailTo, signedIn } from "../../../../tests/worker/helpers";
 import { buy, row, stock } from "../../../../tests/worker/market-fixtures";
 import { buyLeads, orderRow, payWithCard } from "../../../../tests/worker/payment-fixtures";
@@ -26,6 +32,7 @@ import {
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
 import { callbackOpportunities, registryFreshnessAlerts, suppressionLists, transfers } from "../../../db/schema";
+import { bundleStock } from "../../aged-leads/aged-lead-bundle-sale";
 import { placeCallback } from "../../callbacks/callbacks";
 import {
   adminRegistryBanner,
@@ -145,6 +152,17 @@ describe("aged leads", () => {
       status: "refunded",
       payment_error: `${REGISTRY_STALE_LEAD_MESSAGE} Refunded.`,
     });
+  });
+});
+
+describe("aged-lead bundles", () => {
+  it("a bundle neither counts nor takes a lead a stale copy covers", async () => {
+    await createLead(testDb(), { state: "WY", formFillTime: new Date(Date.now() - 45 * DAY) });
+    const spec = { band: "30-60" as const, states: ["WY"] };
+    await copies(1, { WY: 32 });
+    expect(await bundleStock(deps(), spec)).toBe(0);
+    await copies(1, { WY: 31 });
+    expect(await bundleStock(deps(), spec)).toBe(1);
   });
 });
 
