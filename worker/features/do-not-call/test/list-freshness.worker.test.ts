@@ -3,6 +3,7 @@
  * `registry_stale` and routes nothing; an aged-lead reservation and sale, a call-back purchase and sale are
  * refused; a call-back's delivery is held; the admins' banner data from day 25; the daily e-mail goes once.
  */
+import { env } from "cloudflare:workers";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
@@ -31,7 +32,14 @@ import {
   pingBody,
   routeAtCallingHours,
 } from "../../../../tests/worker/transfer-fixtures";
-import { callbackOpportunities, registryFreshnessAlerts, suppressionLists, transfers } from "../../../db/schema";
+import {
+  callbackOpportunities,
+  outbox,
+  registryFreshnessAlerts,
+  suppressionLists,
+  transfers,
+} from "../../../db/schema";
+import { scheduled } from "../../../scheduled";
 import { bundleStock } from "../../aged-leads/aged-lead-bundle-sale";
 import { placeCallback } from "../../callbacks/callbacks";
 import {
@@ -270,5 +278,21 @@ describe("the admins", () => {
         and(eq(registryFreshnessAlerts.day, "2031-02-02"), eq(registryFreshnessAlerts.stale, 1)),
       ),
     ).toBe(1);
+  });
+
+  it("the five-minute cron sends the day's e-mail once, however often it runs", async () => {
+    const admin = await createAdmin(testDb());
+    await copies(26);
+    const runCron = () =>
+      scheduled({ cron: "*/5 * * * *", scheduledTime: Date.now(), noRetry() {} } as ScheduledController, env, {
+        waitUntil() {},
+        passThroughOnException() {},
+      } as unknown as ExecutionContext);
+    await runCron();
+    await runCron();
+    expect(await testDb().$count(outbox, eq(outbox.to, admin.email))).toBe(1);
+    expect(await latestMailTo(admin.email)).toMatchObject({
+      subject: "Do Not Call registry copy goes stale soon: upload a fresh copy",
+    });
   });
 });
