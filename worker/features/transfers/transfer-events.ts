@@ -23,7 +23,7 @@ import type { Database } from "../../db/client";
 import { orderDelivery, orders, transferEvents, transfers } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
-import { pauseIfUnanswered } from "../../services/delivery-pauses";
+import { pauseIfUnanswered } from "../../services/no-answer-pauses";
 import { transferEventFacts, webhookRecording } from "../webhook-outbox/index";
 
 export type { TransferEventInput, TransferView };
