@@ -1,7 +1,7 @@
 /**
  * Routing to an order's agents (docs/decisions/0072): which agents may take a ping now, and which of the
  * free ones rings (round-robin). Pure: no I/O. The Worker's claim says the same choice in SQL, in the one
- * statement that takes the slot (worker/services/agent-routing-sql.ts), so two pings never ring one agent.
+ * statement that takes the slot (worker/features/transfers/agent-routing-sql.ts), so two pings never ring one agent.
  */
 import { withinHours } from "./hours.ts";
 import { localTime } from "./time-zones.ts";

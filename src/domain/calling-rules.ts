@@ -3,7 +3,7 @@
  * per state, each row with its source and the day it took effect, and the pure arithmetic over them. A
  * transfer continues a telemarketing call, so it is allowed only within every rule in force at the
  * prospect's location. Pure: no I/O, no packages (holidays and time zones are looked up by the Worker,
- * worker/services/calling-window.ts), so views may show the table.
+ * worker/features/transfers/calling-window.ts), so views may show the table.
  */
 
 /** [start, end) in minutes after local midnight; null = no calls that day. */
@@ -32,7 +32,7 @@ const everyDay = (start: number, end: number): DayHours[] => Array.from({ length
 const noSundays = (start: number, end: number): DayHours[] => [null, ...everyDay(start, end).slice(1)];
 
 /**
- * The rule table. Every boundary is on a whole local hour (tests/unit/calling-rules.test.ts checks it), so
+ * The rule table. Every boundary is on a whole local hour (worker/features/transfers/test/calling-rules.test.ts checks it), so
  * whether a call is allowed changes only at a quarter hour of UTC in every US zone.
  */
 export const CALLING_RULES: readonly CallingRule[] = [

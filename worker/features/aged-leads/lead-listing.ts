@@ -11,7 +11,7 @@ import { maskName, maskPhone } from "../../../src/domain/masking";
 import { AGED_LEADS_PAGE_SIZE, type AgedLeadPage } from "../../../src/domain/schemas/dashboard";
 import type { AgeRange } from "../../../src/features/orders/index";
 import type { Deps } from "../../deps";
-import { callableMemo } from "../../services/calling-window";
+import { callableMemo } from "../transfers/index";
 import { priceLead } from "./leads";
 
 /**

@@ -39,11 +39,11 @@ import {
 import { batchable } from "../../db/raw-batch";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
-import { agentPick, agentsJson, agentsOf, withoutAgents } from "../../services/agent-routing-sql";
-import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "../../services/calling-window";
 import { privateListHoldsSql, recordChecksStatement, sharedListHoldsSql } from "../do-not-call/index";
 import { transferRoutedFact, webhookRecording } from "../webhook-outbox/index";
+import { agentPick, agentsJson, agentsOf, withoutAgents } from "./agent-routing-sql";
 import { limitReachedAt, refuseUntil } from "./calling-refusals";
+import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "./calling-window";
 import {
   deliveredLastHour,
   LIMIT_COLUMNS,

@@ -2,13 +2,13 @@
  * The prospect's time zone (docs/decisions/0064): from the ZIP code when it is known, else from the phone's
  * area code (→ its state), else from the state. A state (or an area code, whose state is all the data
  * knows) may span several zones: every one is a candidate, and the calling rules allow a moment only when
- * it is allowed in each (worker/services/calling-window.ts). Server-only: the ZIP and area-code tables
+ * it is allowed in each (worker/features/transfers/calling-window.ts). Server-only: the ZIP and area-code tables
  * (zipcode-to-timezone, areacodes) weigh about a megabyte, so no island may import this.
  */
 import areaCodes from "areacodes/lib/data.json" with { type: "json" };
 import { lookup as zipTimeZone } from "zipcode-to-timezone";
-import { defaultTimeZone } from "../../src/domain/time-zones";
-import { US_STATE_CODES, type UsStateCode } from "../../src/domain/us-states";
+import { defaultTimeZone } from "../../../src/domain/time-zones";
+import { US_STATE_CODES, type UsStateCode } from "../../../src/domain/us-states";
 
 /** States whose land lies in more than one zone: every zone a prospect there may be in (IANA names). */
 const STATE_ZONES: Partial<Record<UsStateCode, readonly string[]>> = {

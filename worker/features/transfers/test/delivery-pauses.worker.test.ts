@@ -5,12 +5,12 @@
  */
 import { asc, desc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { RESUME_REFUSALS } from "../../src/domain/delivery-pauses";
-import { systemPauses } from "../../worker/db/schema";
-import { testDb } from "./factories";
-import { callApi, latestMailTo, signedIn } from "./helpers";
-import { buyerWithOrder } from "./returns-fixtures";
-import { clearTransfers, createPartner, orderCounts, pingBody } from "./transfer-fixtures";
+import { RESUME_REFUSALS } from "../../../../src/domain/delivery-pauses";
+import { testDb } from "../../../../tests/worker/factories";
+import { callApi, latestMailTo, signedIn } from "../../../../tests/worker/helpers";
+import { buyerWithOrder } from "../../../../tests/worker/returns-fixtures";
+import { clearTransfers, createPartner, orderCounts, pingBody } from "../../../../tests/worker/transfer-fixtures";
+import { systemPauses } from "../../../db/schema";
 
 type Partner = Awaited<ReturnType<typeof createPartner>>;
 type Buyer = Awaited<ReturnType<typeof buyerWithOrder>>;

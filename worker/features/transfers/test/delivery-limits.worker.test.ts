@@ -6,16 +6,16 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { LIMIT_MESSAGES } from "../../src/domain/delivery-limits";
-import { pingSchema } from "../../src/features/transfers/schemas/partner-api";
-import { orderDelivery, orders, transfers } from "../../worker/db/schema";
-import { createDeps } from "../../worker/deps";
-import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
-import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
-import { testDb } from "./factories";
-import { storedRow } from "./factories/rows";
-import { callApi, signedIn } from "./helpers";
-import { clearTransfers, createOpenOrder, createPartner, newPhone } from "./transfer-fixtures";
+import { LIMIT_MESSAGES } from "../../../../src/domain/delivery-limits";
+import { pingSchema } from "../../../../src/features/transfers/schemas/partner-api";
+import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sample";
+import { testDb } from "../../../../tests/worker/factories";
+import { storedRow } from "../../../../tests/worker/factories/rows";
+import { callApi, signedIn } from "../../../../tests/worker/helpers";
+import { clearTransfers, createOpenOrder, createPartner, newPhone } from "../../../../tests/worker/transfer-fixtures";
+import { orderDelivery, orders, transfers } from "../../../db/schema";
+import { createDeps } from "../../../deps";
+import { recordTransferEvent, routeTransfer } from "../transfers";
 
 beforeEach(clearTransfers);
 

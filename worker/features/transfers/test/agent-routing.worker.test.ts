@@ -6,13 +6,13 @@
 import { env } from "cloudflare:workers";
 import { count, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { pingSchema } from "../../src/features/transfers/schemas/partner-api";
-import { CONNECTED_HOLD_SECONDS } from "../../src/features/transfers/transfers";
-import { transfers } from "../../worker/db/schema";
-import { createDeps } from "../../worker/deps";
-import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
-import { createAgent, createTransfer, testDb } from "./factories";
-import { clearTransfers, createOpenOrder, createPartner, newPhone } from "./transfer-fixtures";
+import { pingSchema } from "../../../../src/features/transfers/schemas/partner-api";
+import { CONNECTED_HOLD_SECONDS } from "../../../../src/features/transfers/transfers";
+import { createAgent, createTransfer, testDb } from "../../../../tests/worker/factories";
+import { clearTransfers, createOpenOrder, createPartner, newPhone } from "../../../../tests/worker/transfer-fixtures";
+import { transfers } from "../../../db/schema";
+import { createDeps } from "../../../deps";
+import { recordTransferEvent, routeTransfer } from "../transfers";
 
 beforeEach(clearTransfers);
 

@@ -6,16 +6,16 @@
  * hot path); only refusals search ahead for the next allowed moment.
  */
 import Holidays from "date-holidays";
-import { type Callable, callableLabel, type WindowFit } from "../../src/domain/callable";
+import { type Callable, callableLabel, type WindowFit } from "../../../src/domain/callable";
 import {
   allowedHours,
   callLimit,
   type DayHours,
   holidayStates,
   withinAllowedHours,
-} from "../../src/domain/calling-rules";
-import { localTime } from "../../src/domain/time-zones";
-import type { Deps } from "../deps";
+} from "../../../src/domain/calling-rules";
+import { localTime } from "../../../src/domain/time-zones";
+import type { Deps } from "../../deps";
 import { type PlaceLookups, type ProspectPlace, placeLookups, prospectTimeZone, prospectZones } from "./prospect-zone";
 
 const QUARTER_HOUR_MS = 15 * 60_000;

@@ -1,9 +1,9 @@
 /** An order's agents (docs/decisions/0071): its buyer (or an admin) lists, adds, edits, removes them and flips their switch. */
 import { Hono } from "hono";
-import { agentInputSchema, agentSwitchSchema } from "../../src/domain/schemas/agents";
-import type { SignedInBindings } from "../env";
-import { addAgent, listAgents, removeAgent, setTakingCalls, updateAgent } from "../services/agents";
-import { validateJson } from "../validation";
+import { agentInputSchema, agentSwitchSchema } from "../../../../src/domain/schemas/agents";
+import type { SignedInBindings } from "../../../env";
+import { validateJson } from "../../../validation";
+import { addAgent, listAgents, removeAgent, setTakingCalls, updateAgent } from "../agents";
 
 /** Mounted in the buyer sub-app (worker/api.ts): partners are refused there, admins let through. */
 export const agents = new Hono<SignedInBindings>()

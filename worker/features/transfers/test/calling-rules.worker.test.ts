@@ -6,13 +6,19 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { NO_ROUTE_REASONS } from "../../src/features/transfers/transfers";
-import { transfers } from "../../worker/db/schema";
-import { createDeps } from "../../worker/deps";
-import { partnerStats } from "../../worker/features/partners/partner-portal";
-import { testDb } from "./factories";
-import { callApi } from "./helpers";
-import { clearTransfers, createOpenOrder, createPartner, newPhone, pingBody } from "./transfer-fixtures";
+import { NO_ROUTE_REASONS } from "../../../../src/features/transfers/transfers";
+import { testDb } from "../../../../tests/worker/factories";
+import { callApi } from "../../../../tests/worker/helpers";
+import {
+  clearTransfers,
+  createOpenOrder,
+  createPartner,
+  newPhone,
+  pingBody,
+} from "../../../../tests/worker/transfer-fixtures";
+import { transfers } from "../../../db/schema";
+import { createDeps } from "../../../deps";
+import { partnerStats } from "../../partners/partner-portal";
 
 type Partner = Awaited<ReturnType<typeof createPartner>>;
 

@@ -18,20 +18,19 @@ import {
   type SetupAccount,
   type SetupLinkCheck,
   settingsFromInput,
-} from "../../src/domain/delivery-setup";
-import type { DeliverySettingsValues, DeliverySetupRequest } from "../../src/domain/schemas/delivery-setup";
-import type { PublicUser } from "../../src/domain/user";
-import type { Database } from "../db/client";
-import { orders } from "../db/schema";
-import type { Deps } from "../deps";
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "../errors";
-import { createUser } from "../features/accounts/accounts";
-import { checkCredentials } from "../features/accounts/sign-in";
-import { emails } from "./email-templates";
-import { sendMail } from "./mail";
+} from "../../../src/domain/delivery-setup";
+import type { DeliverySettingsValues, DeliverySetupRequest } from "../../../src/domain/schemas/delivery-setup";
+import type { PublicUser } from "../../../src/domain/user";
+import type { Database } from "../../db/client";
+import { orders } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from "../../errors";
+import { emails } from "../../services/email-templates";
+import { sendMail } from "../../services/mail";
+import { newLink, peekLink, redeemLink } from "../../services/single-use-links";
+import { findUserById, toPublicUser } from "../../services/users";
+import { checkCredentials, createUser } from "../accounts/index";
 import { deliverySettingsStatements, getOrderDelivery, paidLiveTransferOrder } from "./order-delivery";
-import { newLink, peekLink, redeemLink } from "./single-use-links";
-import { findUserById, toPublicUser } from "./users";
 
 type OrderRecord = typeof orders.$inferSelect;
 type UserRecord = NonNullable<Awaited<ReturnType<typeof findUserById>>>;

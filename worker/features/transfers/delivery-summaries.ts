@@ -4,11 +4,11 @@
  * recorded before its e-mail goes, so a second cron run never sends it again.
  */
 import { and, eq, gte, isNotNull, lt, notExists, sql } from "drizzle-orm";
-import { localTime } from "../../src/domain/time-zones";
-import { deliverySummaries, transfers, users } from "../db/schema";
-import type { Deps } from "../deps";
-import { emails } from "./email-templates";
-import { sendMail, siteOrigin } from "./mail";
+import { localTime } from "../../../src/domain/time-zones";
+import { deliverySummaries, transfers, users } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { emails } from "../../services/email-templates";
+import { sendMail, siteOrigin } from "../../services/mail";
 
 /** Days further back than this are not summarised any more (a cron that was down for long). */
 const LOOK_BACK_DAYS = 2;

@@ -1,11 +1,11 @@
 /** The e-mailed delivery-setup link's API (decision 0028): check the link, then save once. */
 import { Hono } from "hono";
-import { deliverySetupSchema, setupTokenSchema } from "../../src/domain/schemas/delivery-setup";
-import type { AppBindings } from "../env";
-import { clientAddress, rateLimit } from "../middleware/rate-limit";
-import { sessions } from "../services/sessions";
-import { checkSetupLink, completeSetup } from "../services/setup-links";
-import { validateJson } from "../validation";
+import { deliverySetupSchema, setupTokenSchema } from "../../../../src/domain/schemas/delivery-setup";
+import type { AppBindings } from "../../../env";
+import { clientAddress, rateLimit } from "../../../middleware/rate-limit";
+import { sessions } from "../../../services/sessions";
+import { validateJson } from "../../../validation";
+import { checkSetupLink, completeSetup } from "../setup-links";
 
 export const deliverySetup = new Hono<AppBindings>()
   .post("/delivery-setup/check", validateJson(setupTokenSchema), async (c) =>

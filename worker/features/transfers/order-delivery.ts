@@ -3,12 +3,12 @@
  * its per-state mirror `order_delivery_states`, so routing's state index never disagrees with the settings.
  */
 import { eq } from "drizzle-orm";
-import { isLiveTransferOrder } from "../../src/domain/delivery-setup";
-import { ALL_STATES, type DeliverySettings, isDeliveryComplete } from "../../src/features/transfers/transfers";
-import { insertInChunks } from "../db/bulk-insert";
-import { orderDelivery, orderDeliveryStates, orders } from "../db/schema";
-import type { Deps } from "../deps";
-import { ConflictError, NotFoundError } from "../errors";
+import { isLiveTransferOrder } from "../../../src/domain/delivery-setup";
+import { ALL_STATES, type DeliverySettings, isDeliveryComplete } from "../../../src/features/transfers/transfers";
+import { insertInChunks } from "../../db/bulk-insert";
+import { orderDelivery, orderDeliveryStates, orders } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { ConflictError, NotFoundError } from "../../errors";
 
 /** The order whose deliveries an admin manages: a live-transfer order (else NotFound) that is paid (else Conflict). */
 export async function paidLiveTransferOrder(deps: Deps, orderId: string) {

@@ -6,7 +6,7 @@
  * routing path that drizzle's builder cannot say.
  */
 import { type SQL, sql } from "drizzle-orm";
-import type { RoutingAgent } from "../../src/domain/agent-routing";
+import type { RoutingAgent } from "../../../src/domain/agent-routing";
 
 /**
  * The latest transfer of agent `a` (its rowid): one backwards seek on transfers_agent_routed_idx. It alone

@@ -9,12 +9,12 @@ import {
   PAUSE_REASONS,
   SYSTEM_PAUSE_ADMIN_WINDOW_MS,
   SYSTEM_PAUSES_BEFORE_ADMIN,
-} from "../../src/domain/delivery-pauses";
-import { NO_ANSWER_PAUSE_COUNT, NO_ANSWER_PAUSE_WINDOW_MS } from "../../src/features/transfers/transfers";
-import { orderDelivery, orders, systemPauses, transfers, users } from "../db/schema";
-import type { Deps } from "../deps";
-import { emails } from "./email-templates";
-import { sendMail } from "./mail";
+} from "../../../src/domain/delivery-pauses";
+import { NO_ANSWER_PAUSE_COUNT, NO_ANSWER_PAUSE_WINDOW_MS } from "../../../src/features/transfers/transfers";
+import { orderDelivery, orders, systemPauses, transfers, users } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { emails } from "../../services/email-templates";
+import { sendMail } from "../../services/mail";
 
 /**
  * NO_ANSWER_PAUSE_COUNT unanswered transfers within the window, since the order's last system pause was

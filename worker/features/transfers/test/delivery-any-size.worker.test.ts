@@ -8,13 +8,13 @@
 import { env } from "cloudflare:workers";
 import { asc, eq, ne } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { US_STATE_CODES } from "../../src/domain/us-states";
-import { orderDelivery, orderDeliveryStates, orders, transfers } from "../../worker/db/schema";
-import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
-import { brokenD1Limits, watchD1 } from "./d1-usage";
-import { testDb } from "./factories";
-import { callApi, printedToken, signedIn } from "./helpers";
-import { createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+import { US_STATE_CODES } from "../../../../src/domain/us-states";
+import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sample";
+import { brokenD1Limits, watchD1 } from "../../../../tests/worker/d1-usage";
+import { testDb } from "../../../../tests/worker/factories";
+import { callApi, printedToken, signedIn } from "../../../../tests/worker/helpers";
+import { createPartner, pingBody, routeAtCallingHours } from "../../../../tests/worker/transfer-fixtures";
+import { orderDelivery, orderDeliveryStates, orders, transfers } from "../../../db/schema";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
 routeAtCallingHours();

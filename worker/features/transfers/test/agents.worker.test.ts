@@ -1,14 +1,14 @@
 /** An order's agents (docs/decisions/0071): who may edit them, what bad input gets, the list's counts. */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { AGENT_MESSAGES, MAX_AGENTS_PER_ORDER } from "../../src/domain/agents";
-import { type Agent, type AgentInput, agentSchema } from "../../src/domain/schemas/agents";
-import { localTime } from "../../src/domain/time-zones";
-import { orderAgents } from "../../worker/db/schema";
-import { createOrder, createTransfer, testDb } from "./factories";
-import { callApi, signedIn } from "./helpers";
-import { signedInPartner } from "./partner-helpers";
-import { createOpenOrder } from "./transfer-fixtures";
+import { AGENT_MESSAGES, MAX_AGENTS_PER_ORDER } from "../../../../src/domain/agents";
+import { type Agent, type AgentInput, agentSchema } from "../../../../src/domain/schemas/agents";
+import { localTime } from "../../../../src/domain/time-zones";
+import { createOrder, createTransfer, testDb } from "../../../../tests/worker/factories";
+import { callApi, signedIn } from "../../../../tests/worker/helpers";
+import { signedInPartner } from "../../../../tests/worker/partner-helpers";
+import { createOpenOrder } from "../../../../tests/worker/transfer-fixtures";
+import { orderAgents } from "../../../db/schema";
 
 const AGENT: AgentInput = {
   name: "Dana Cole",

@@ -4,15 +4,10 @@
  * state) and the stricter answer where a state spans several zones.
  */
 import { describe, expect, it } from "vitest";
-import { CALLING_RULES, callLimit, FEDERAL, rulesInForce } from "../../src/domain/calling-rules";
-import type { Env } from "../../worker/env";
-import {
-  callingRulesClock,
-  callingWindow,
-  isStateHoliday,
-  nextAllowedMoment,
-} from "../../worker/services/calling-window";
-import { areaCodeState, prospectTimeZone, prospectZones, zipZone } from "../../worker/services/prospect-zone";
+import { CALLING_RULES, callLimit, FEDERAL, rulesInForce } from "../../../../src/domain/calling-rules";
+import type { Env } from "../../../env";
+import { callingRulesClock, callingWindow, isStateHoliday, nextAllowedMoment } from "../calling-window";
+import { areaCodeState, prospectTimeZone, prospectZones, zipZone } from "../prospect-zone";
 
 const open = (place: Parameters<typeof callingWindow>[0], iso: string) => callingWindow(place, Date.parse(iso)).open;
 const next = (place: Parameters<typeof callingWindow>[0], iso: string) => {

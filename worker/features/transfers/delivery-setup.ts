@@ -1,7 +1,7 @@
 /**
  * Delivery settings of live-transfer orders. At payment an order gets its settings from
  * what its form said; one that lacks any, or whose settings cannot be saved, is 'awaiting setup' and its
- * buyer is e-mailed the setup link (worker/services/setup-links.ts). Admins fill them in from
+ * buyer is e-mailed the setup link (worker/features/transfers/setup-links.ts). Admins fill them in from
  * /admin-orders. Settings are written only through order-delivery.ts.
  */
 import {
@@ -12,11 +12,11 @@ import {
   limitsText,
   type OrderDeliveryView,
   settingsFromInput,
-} from "../../src/domain/delivery-setup";
-import type { DeliverySettingsValues } from "../../src/domain/schemas/delivery-setup";
-import { isDeliveryComplete } from "../../src/features/transfers/transfers";
-import { orderDelivery, type orders } from "../db/schema";
-import type { Deps } from "../deps";
+} from "../../../src/domain/delivery-setup";
+import type { DeliverySettingsValues } from "../../../src/domain/schemas/delivery-setup";
+import { isDeliveryComplete } from "../../../src/features/transfers/transfers";
+import { orderDelivery, type orders } from "../../db/schema";
+import type { Deps } from "../../deps";
 import { markAwaitingSetup, paidLiveTransferOrder, saveDeliverySettings } from "./order-delivery";
 import { sendSetupLink } from "./setup-links";
 

@@ -10,12 +10,12 @@ import {
   SETUP_LINK_INVALID,
   SETUP_NOT_A_BUYER_ACCOUNT,
   SETUP_SIGN_IN_FIRST,
-} from "../../src/domain/delivery-setup";
-import { PASSWORD_TOO_COMMON } from "../../src/features/accounts/password-rule";
-import { orders, users } from "../../worker/db/schema";
-import { SAMPLE_DELIVERY_SETTINGS as SETTINGS } from "../delivery-settings-sample";
-import { createAdmin, createBuyer, createOrder, testDb } from "./factories";
-import { callApi, login, printedToken, sessionCookie, signedIn } from "./helpers";
+} from "../../../../src/domain/delivery-setup";
+import { PASSWORD_TOO_COMMON } from "../../../../src/features/accounts/password-rule";
+import { SAMPLE_DELIVERY_SETTINGS as SETTINGS } from "../../../../tests/delivery-settings-sample";
+import { createAdmin, createBuyer, createOrder, testDb } from "../../../../tests/worker/factories";
+import { callApi, login, printedToken, sessionCookie, signedIn } from "../../../../tests/worker/helpers";
+import { orders, users } from "../../../db/schema";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { SETUP_LINK_INVALID } from "../../src/domain/delivery-setup";
-import { orderDelivery, orderDeliveryStates, outbox } from "../../worker/db/schema";
-import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
-import { testDb } from "./factories";
-import { storedRow } from "./factories/rows";
-import { callApi, expectAdminOnly, printedToken, sessionCookie, signedIn } from "./helpers";
+import { SETUP_LINK_INVALID } from "../../../../src/domain/delivery-setup";
+import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sample";
+import { testDb } from "../../../../tests/worker/factories";
+import { storedRow } from "../../../../tests/worker/factories/rows";
+import { callApi, expectAdminOnly, printedToken, sessionCookie, signedIn } from "../../../../tests/worker/helpers";
+import { orderDelivery, orderDeliveryStates, outbox } from "../../../db/schema";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
