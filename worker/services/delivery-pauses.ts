@@ -10,9 +10,9 @@
  * The system's pause is in ./no-answer-pauses; the actions here answer with the Lead Tracker's view.
  */
 import { and, eq, isNull, or, sql } from "drizzle-orm";
-import { PAUSE_REASONS, type PauseLift, RESUME_REFUSALS } from "../../src/domain/delivery-pauses";
 import { normalizeUsPhone } from "../../src/domain/phone";
 import type { TrackerOrder } from "../../src/features/returns/returns";
+import { PAUSE_REASONS, type PauseLift, RESUME_REFUSALS } from "../../src/features/transfers/delivery-pauses";
 import type { Database } from "../db/client";
 import { orderDelivery, orders, systemPauses } from "../db/schema";
 import type { Deps } from "../deps";

@@ -5,8 +5,6 @@
  */
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { csvLines } from "../../src/domain/csv-writer";
-import { limitsText } from "../../src/domain/delivery-limits";
-import { pauseView } from "../../src/domain/delivery-pauses";
 import { CONTACT_SHOWN_STATUSES, maskLastName, maskPhone, type TrackerTransferStatus } from "../../src/domain/masking";
 import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import { certificateStatus, hasConsentCertificate } from "../../src/features/consent/consent";
@@ -21,6 +19,8 @@ import {
   withinReturnWindow,
 } from "../../src/features/returns/returns";
 import type { TrackerQuery } from "../../src/features/returns/schemas/returns";
+import { limitsText } from "../../src/features/transfers/delivery-limits";
+import { pauseView } from "../../src/features/transfers/delivery-pauses";
 import { NOT_CHARGED_LABEL } from "../../src/features/transfers/transfers";
 import type { Database } from "../db/client";
 import { orderAgents, orderDelivery, orders, returns, transfers, users } from "../db/schema";

@@ -4,10 +4,9 @@
  * ./schemas/returns, loaded lazily by the islands).
  */
 
-import type { PauseView } from "../../domain/delivery-pauses";
 import type { TrackerTransferStatus } from "../../domain/masking";
 import type { ConsentSummary } from "../consent/index";
-import type { DeliverySetupStatus } from "../transfers/index";
+import type { DeliverySetupStatus, PauseView } from "../transfers/index";
 
 /** What can be returned: a delivered live transfer, a purchased aged lead, or a call-back or appointment (decision 0062). */
 export const RETURN_KINDS = ["transfer", "aged_lead", "callback"] as const;

@@ -6,8 +6,8 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { SETUP_LINK_INVALID, SETUP_LINK_TTL_DAYS, SETUP_SIGN_IN_FIRST } from "../../domain/delivery-setup";
-import type { DeliverySettingsValues } from "../../domain/schemas/delivery-setup";
+import { SETUP_LINK_INVALID, SETUP_LINK_TTL_DAYS, SETUP_SIGN_IN_FIRST } from "../../features/transfers/delivery-setup";
+import type { DeliverySettingsValues } from "../../features/transfers/schemas/delivery-setup";
 import { ApiError, api, call, errorMessage } from "../../lib/api";
 import { $user } from "../../lib/stores";
 import { Field } from "../../ui/input";
@@ -22,7 +22,7 @@ type AccountErrors = { username?: string | undefined; password?: string | undefi
 type Credentials = { username: string; password: string };
 /** The account rules, loaded with the first save (zod stays out of the page's first load, decision 0016). */
 const credentialSchemas = () =>
-  import("../../domain/schemas/delivery-setup").then((m) => ({
+  import("../../features/transfers/schemas/delivery-setup").then((m) => ({
     account: m.deliverySetupSchema.shape.account.unwrap(),
     signIn: m.deliverySetupSchema.shape.signIn.unwrap(),
   }));

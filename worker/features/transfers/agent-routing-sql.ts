@@ -1,12 +1,12 @@
 /**
  * Routing's SQL for an order's agents (docs/decisions/0072): the candidate reads take each order's agents
- * (one seek on order_agents_order_idx), the pure rule (src/domain/agent-routing.ts) keeps those who may
+ * (one seek on order_agents_order_idx), the pure rule (src/features/transfers/agent-routing.ts) keeps those who may
  * take the call now, and the claim picks among them, in the one INSERT … SELECT that takes the slot, the
  * least recently used agent not on a call. Raw, because these are correlated subqueries on the measured
  * routing path that drizzle's builder cannot say.
  */
 import { type SQL, sql } from "drizzle-orm";
-import type { RoutingAgent } from "../../../src/domain/agent-routing";
+import type { RoutingAgent } from "../../../src/features/transfers/agent-routing";
 
 /**
  * The latest transfer of agent `a` (its rowid): one backwards seek on transfers_agent_routed_idx. It alone

@@ -4,12 +4,12 @@
  * Another buyer's order or agent is "not found", exactly as a missing one.
  */
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { AGENT_MESSAGES, MAX_AGENTS_PER_ORDER } from "../../../src/domain/agents";
-import { toClock, toMinute } from "../../../src/domain/delivery-setup";
 import { normalizeUsPhone } from "../../../src/domain/phone";
-import type { Agent, AgentValues } from "../../../src/domain/schemas/agents";
 import { defaultTimeZone, localTime } from "../../../src/domain/time-zones";
 import type { PublicUser } from "../../../src/domain/user";
+import { AGENT_MESSAGES, MAX_AGENTS_PER_ORDER } from "../../../src/features/transfers/agents";
+import { toClock, toMinute } from "../../../src/features/transfers/delivery-setup";
+import type { Agent, AgentValues } from "../../../src/features/transfers/schemas/agents";
 import { orderAgents, orderDelivery, orders, transfers } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";

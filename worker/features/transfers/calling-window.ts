@@ -1,20 +1,20 @@
 /**
  * Whether a prospect may be called now, and if not, when (docs/decisions/0064): the calling rules of
- * src/domain/calling-rules.ts in every zone the prospect may be in (prospect-zone.ts), with the states'
+ * src/features/transfers/calling-rules.ts in every zone the prospect may be in (prospect-zone.ts), with the states'
  * public holidays from date-holidays. A moment is allowed only when it is allowed in every candidate
  * zone. Pure computation, cached per states, zone and local day, so a ping pays a map lookup (the ping
  * hot path); only refusals search ahead for the next allowed moment.
  */
 import Holidays from "date-holidays";
 import { type Callable, callableLabel, type WindowFit } from "../../../src/domain/callable";
+import { localTime } from "../../../src/domain/time-zones";
 import {
   allowedHours,
   callLimit,
   type DayHours,
   holidayStates,
   withinAllowedHours,
-} from "../../../src/domain/calling-rules";
-import { localTime } from "../../../src/domain/time-zones";
+} from "../../../src/features/transfers/calling-rules";
 import type { Deps } from "../../deps";
 import { type PlaceLookups, type ProspectPlace, placeLookups, prospectTimeZone, prospectZones } from "./prospect-zone";
 

@@ -12,8 +12,8 @@ import {
   limitsText,
   type OrderDeliveryView,
   settingsFromInput,
-} from "../../../src/domain/delivery-setup";
-import type { DeliverySettingsValues } from "../../../src/domain/schemas/delivery-setup";
+} from "../../../src/features/transfers/delivery-setup";
+import type { DeliverySettingsValues } from "../../../src/features/transfers/schemas/delivery-setup";
 import { isDeliveryComplete } from "../../../src/features/transfers/transfers";
 import { orderDelivery, type orders } from "../../db/schema";
 import type { Deps } from "../../deps";

@@ -9,7 +9,7 @@ import {
   PAUSE_REASONS,
   SYSTEM_PAUSE_ADMIN_WINDOW_MS,
   SYSTEM_PAUSES_BEFORE_ADMIN,
-} from "../../../src/domain/delivery-pauses";
+} from "../../../src/features/transfers/delivery-pauses";
 import { NO_ANSWER_PAUSE_COUNT, NO_ANSWER_PAUSE_WINDOW_MS } from "../../../src/features/transfers/transfers";
 import { orderDelivery, orders, systemPauses, transfers, users } from "../../db/schema";
 import type { Deps } from "../../deps";

@@ -3,7 +3,7 @@
  * its per-state mirror `order_delivery_states`, so routing's state index never disagrees with the settings.
  */
 import { eq } from "drizzle-orm";
-import { isLiveTransferOrder } from "../../../src/domain/delivery-setup";
+import { isLiveTransferOrder } from "../../../src/features/transfers/delivery-setup";
 import { ALL_STATES, type DeliverySettings, isDeliveryComplete } from "../../../src/features/transfers/transfers";
 import { insertInChunks } from "../../db/bulk-insert";
 import { orderDelivery, orderDeliveryStates, orders } from "../../db/schema";

@@ -7,6 +7,7 @@
  * An order is never attached to an account because the e-mail matches.
  */
 import { and, eq, isNull } from "drizzle-orm";
+import type { PublicUser } from "../../../src/domain/user";
 import {
   deliverySettingsFromDetails,
   inputFromSettings,
@@ -18,9 +19,11 @@ import {
   type SetupAccount,
   type SetupLinkCheck,
   settingsFromInput,
-} from "../../../src/domain/delivery-setup";
-import type { DeliverySettingsValues, DeliverySetupRequest } from "../../../src/domain/schemas/delivery-setup";
-import type { PublicUser } from "../../../src/domain/user";
+} from "../../../src/features/transfers/delivery-setup";
+import type {
+  DeliverySettingsValues,
+  DeliverySetupRequest,
+} from "../../../src/features/transfers/schemas/delivery-setup";
 import type { Database } from "../../db/client";
 import { orders } from "../../db/schema";
 import type { Deps } from "../../deps";

@@ -24,9 +24,9 @@
  * in the claim itself (agent-routing-sql.ts); with none free the order is passed over like a full one.
  */
 import { sql } from "drizzle-orm";
-import { availableAgents } from "../../../src/domain/agent-routing";
 import { localTime } from "../../../src/domain/time-zones";
 import { storedConsent, TRUSTED_FORM_REQUIRED } from "../../../src/features/consent/index";
+import { availableAgents } from "../../../src/features/transfers/agent-routing";
 import type { PingInput, RouteAnswer } from "../../../src/features/transfers/schemas/partner-api";
 import {
   ALL_STATES,

@@ -1,6 +1,6 @@
 /** An order's agents (docs/decisions/0071): its buyer (or an admin) lists, adds, edits, removes them and flips their switch. */
 import { Hono } from "hono";
-import { agentInputSchema, agentSwitchSchema } from "../../../../src/domain/schemas/agents";
+import { agentInputSchema, agentSwitchSchema } from "../../../../src/features/transfers/schemas/agents";
 import type { SignedInBindings } from "../../../env";
 import { validateJson } from "../../../validation";
 import { addAgent, listAgents, removeAgent, setTakingCalls, updateAgent } from "../agents";

@@ -1,6 +1,6 @@
 /** The e-mailed delivery-setup link's API (decision 0028): check the link, then save once. */
 import { Hono } from "hono";
-import { deliverySetupSchema, setupTokenSchema } from "../../../../src/domain/schemas/delivery-setup";
+import { deliverySetupSchema, setupTokenSchema } from "../../../../src/features/transfers/schemas/delivery-setup";
 import type { AppBindings } from "../../../env";
 import { clientAddress, rateLimit } from "../../../middleware/rate-limit";
 import { sessions } from "../../../services/sessions";

@@ -1,7 +1,7 @@
 /** /admin-orders' API (`GET /api/transfer-orders`; product rules 8, 45): every live-transfer order, admins only. */
 import { Hono } from "hono";
 import { orderStatusChangeSchema } from "../../../../src/domain/schemas/dashboard";
-import { deliverySettingsInputSchema } from "../../../../src/domain/schemas/delivery-setup";
+import { deliverySettingsInputSchema } from "../../../../src/features/transfers/schemas/delivery-setup";
 import type { SignedInBindings } from "../../../env";
 import { siteOrigin } from "../../../services/mail";
 import { validateJson } from "../../../validation";

@@ -1,9 +1,9 @@
 /** An order's agents (docs/decisions/0071): who may edit them, what bad input gets, the list's counts. */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { AGENT_MESSAGES, MAX_AGENTS_PER_ORDER } from "../../../../src/domain/agents";
-import { type Agent, type AgentInput, agentSchema } from "../../../../src/domain/schemas/agents";
 import { localTime } from "../../../../src/domain/time-zones";
+import { AGENT_MESSAGES, MAX_AGENTS_PER_ORDER } from "../../../../src/features/transfers/agents";
+import { type Agent, type AgentInput, agentSchema } from "../../../../src/features/transfers/schemas/agents";
 import { createOrder, createTransfer, testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";
 import { signedInPartner } from "../../../../tests/worker/partner-helpers";

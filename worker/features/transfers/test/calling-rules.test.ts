@@ -4,7 +4,7 @@
  * state) and the stricter answer where a state spans several zones.
  */
 import { describe, expect, it } from "vitest";
-import { CALLING_RULES, callLimit, FEDERAL, rulesInForce } from "../../../../src/domain/calling-rules";
+import { CALLING_RULES, callLimit, FEDERAL, rulesInForce } from "../../../../src/features/transfers/calling-rules";
 import type { Env } from "../../../env";
 import { callingRulesClock, callingWindow, isStateHoliday, nextAllowedMoment } from "../calling-window";
 import { areaCodeState, prospectTimeZone, prospectZones, zipZone } from "../prospect-zone";

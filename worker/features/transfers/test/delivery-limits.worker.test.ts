@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { LIMIT_MESSAGES } from "../../../../src/domain/delivery-limits";
+import { LIMIT_MESSAGES } from "../../../../src/features/transfers/delivery-limits";
 import { pingSchema } from "../../../../src/features/transfers/schemas/partner-api";
 import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sample";
 import { testDb } from "../../../../tests/worker/factories";

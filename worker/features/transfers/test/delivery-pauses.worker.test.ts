@@ -5,7 +5,7 @@
  */
 import { asc, desc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { RESUME_REFUSALS } from "../../../../src/domain/delivery-pauses";
+import { RESUME_REFUSALS } from "../../../../src/features/transfers/delivery-pauses";
 import { testDb } from "../../../../tests/worker/factories";
 import { callApi, latestMailTo, signedIn } from "../../../../tests/worker/helpers";
 import { buyerWithOrder } from "../../../../tests/worker/returns-fixtures";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { SETUP_LINK_INVALID } from "../../../../src/domain/delivery-setup";
+import { SETUP_LINK_INVALID } from "../../../../src/features/transfers/delivery-setup";
 import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sample";
 import { testDb } from "../../../../tests/worker/factories";
 import { storedRow } from "../../../../tests/worker/factories/rows";

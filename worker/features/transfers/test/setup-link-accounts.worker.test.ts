@@ -5,13 +5,13 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { PASSWORD_TOO_COMMON } from "../../../../src/features/accounts/password-rule";
 import {
   SETUP_ACCOUNT_NEEDED,
   SETUP_LINK_INVALID,
   SETUP_NOT_A_BUYER_ACCOUNT,
   SETUP_SIGN_IN_FIRST,
-} from "../../../../src/domain/delivery-setup";
-import { PASSWORD_TOO_COMMON } from "../../../../src/features/accounts/password-rule";
+} from "../../../../src/features/transfers/delivery-setup";
 import { SAMPLE_DELIVERY_SETTINGS as SETTINGS } from "../../../../tests/delivery-settings-sample";
 import { createAdmin, createBuyer, createOrder, testDb } from "../../../../tests/worker/factories";
 import { callApi, login, printedToken, sessionCookie, signedIn } from "../../../../tests/worker/helpers";

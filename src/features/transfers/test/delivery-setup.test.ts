@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sample";
+import { payPerTransferCents } from "../../partners/schemas/partner-account";
 import {
   deliverySettingsFromDetails,
   inputFromSettings,
   isLiveTransferOrder,
   settingsFromInput,
   statesFromText,
-} from "../../src/domain/delivery-setup";
-import { deliverySettingsInputSchema } from "../../src/domain/schemas/delivery-setup";
-import { payPerTransferCents } from "../../src/features/partners/schemas/partner-account";
-import { isDeliveryComplete } from "../../src/features/transfers/transfers";
-import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
+} from "../delivery-setup";
+import { deliverySettingsInputSchema } from "../schemas/delivery-setup";
+import { isDeliveryComplete } from "../transfers";
 
 describe("isLiveTransferOrder", () => {
   it("covers the five contexts that sell live transfers and nothing else", () => {

@@ -4,7 +4,7 @@
  * calls at once. What they mean, their maxima and messages, and how they read in a summary. Routing
  * applies them through src/features/transfers/transfers.ts (and the same conditions in its SQL). Pure: no I/O.
  */
-import { formatDay } from "./format.ts";
+import { formatDay } from "../../domain/format.ts";
 
 /** A cap per 60 minutes above this is no cap a call center can answer. */
 export const MAX_TRANSFERS_PER_HOUR = 500;
@@ -87,7 +87,7 @@ const wholeUpTo = (value: unknown, max: number) =>
 
 /**
  * The limits an order's own form gave (the dashboard's order form, validated when ordered), as stored;
- * anything unreadable is no limit (as the other settings read from a form, src/domain/delivery-setup.ts).
+ * anything unreadable is no limit (as the other settings read from a form, src/features/transfers/delivery-setup.ts).
  */
 export function limitsFromDetails(details: Record<string, unknown>): DeliveryLimits {
   const days = Array.isArray(details.days)

@@ -1,10 +1,11 @@
 /** The agents' form and API bodies (docs/decisions/0071); the limits and messages are in ../agents.ts. */
+
+import { normalizeUsPhone } from "../../../domain/phone";
+import { z } from "../../../domain/schemas/zod";
+import { US_TIME_ZONES } from "../../../domain/time-zones";
+import { US_STATE_CODES } from "../../../domain/us-states";
 import { AGENT_MESSAGES, MAX_AGENT_NAME } from "../agents";
 import { CLOCK, statesFromText } from "../delivery-setup";
-import { normalizeUsPhone } from "../phone";
-import { US_TIME_ZONES } from "../time-zones";
-import { US_STATE_CODES } from "../us-states";
-import { z } from "./zod";
 
 const weekday = z.coerce
   .number({ error: AGENT_MESSAGES.days })

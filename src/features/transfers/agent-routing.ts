@@ -3,8 +3,9 @@
  * free ones rings (round-robin). Pure: no I/O. The Worker's claim says the same choice in SQL, in the one
  * statement that takes the slot (worker/features/transfers/agent-routing-sql.ts), so two pings never ring one agent.
  */
+
+import { localTime } from "../../domain/time-zones.ts";
 import { withinHours } from "./hours.ts";
-import { localTime } from "./time-zones.ts";
 
 /** An order's agent as routing reads it (removed agents are never read). */
 export interface RoutingAgent {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { keysMatch, leadMatchesLocation, locationKeys, parseLocationFilter } from "../../src/domain/location-filter";
-import { maskName, maskPhone } from "../../src/domain/masking";
-import { leadAreaCode } from "../../src/domain/phone";
+import { maskName, maskPhone } from "../../../domain/masking";
+import { leadAreaCode } from "../../../domain/phone";
+import { keysMatch, leadMatchesLocation, locationKeys, parseLocationFilter } from "../location-filter";
 
 const texas = { state: "TX", areaCode: "214" };
 const florida = { state: "Florida", areaCode: "305" };

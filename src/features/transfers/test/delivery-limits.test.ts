@@ -1,6 +1,8 @@
 /** An order's own limits (docs/decisions/0068): the pure rules, at any moment and in any zone. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sample";
+import { localTime, US_TIME_ZONES } from "../../../domain/time-zones";
 import {
   isCalendarDay,
   isClosedOn,
@@ -11,12 +13,10 @@ import {
   MAX_CONCURRENT_TRANSFERS,
   MAX_TRANSFERS_PER_HOUR,
   normalizeDays,
-} from "../../src/domain/delivery-limits";
-import { settingsFromInput } from "../../src/domain/delivery-setup";
-import { deliverySettingsInputSchema } from "../../src/domain/schemas/delivery-setup";
-import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
-import { ineligibility, type RoutingCandidate } from "../../src/features/transfers/transfers";
-import { SAMPLE_DELIVERY_SETTINGS } from "../delivery-settings-sample";
+} from "../delivery-limits";
+import { settingsFromInput } from "../delivery-setup";
+import { deliverySettingsInputSchema } from "../schemas/delivery-setup";
+import { ineligibility, type RoutingCandidate } from "../transfers";
 
 const DAY_MS = 86_400_000;
 /** An order open all day, every day, with room: only the limit under test can refuse it. */

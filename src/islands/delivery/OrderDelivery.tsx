@@ -1,12 +1,12 @@
 /** /admin-orders' 'Set up delivery' dialog, loaded when an admin opens it (it carries the form). */
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { inputFromSettings } from "../../../domain/delivery-setup";
-import type { DeliverySettingsValues } from "../../../domain/schemas/delivery-setup";
-import { DeliverySettingsForm } from "../../../islands/delivery/DeliverySettingsForm";
-import { type Answer, api, call, errorMessage } from "../../../lib/api";
-import { Dialog } from "../../../ui/dialog";
-import { toast } from "../../../ui/toast";
+import { inputFromSettings } from "../../features/transfers/delivery-setup";
+import type { DeliverySettingsValues } from "../../features/transfers/schemas/delivery-setup";
+import { type Answer, api, call, errorMessage } from "../../lib/api";
+import { Dialog } from "../../ui/dialog";
+import { toast } from "../../ui/toast";
+import { DeliverySettingsForm } from "./DeliverySettingsForm";
 
 /** One row of GET /api/transfer-orders, as the Worker types it (the admin orders' list shows them). */
 export type TransferOrder = Answer<(typeof api)["transfer-orders"]["$get"]>[number];

@@ -3,6 +3,8 @@
  * settings (./delivery-setup.ts) and the dashboard's order form (./dashboard.ts) ask them the same way.
  * The rules and messages are in ../delivery-limits.ts.
  */
+
+import { z } from "../../../domain/schemas/zod";
 import {
   isCalendarDay,
   LIMIT_MESSAGES,
@@ -10,7 +12,6 @@ import {
   MAX_CONCURRENT_TRANSFERS,
   MAX_TRANSFERS_PER_HOUR,
 } from "../delivery-limits";
-import { z } from "./zod";
 
 /** An empty form field (or a missing API field) is no value. */
 const blankAsNone = (value: unknown) => (value === "" || value === null ? undefined : value);

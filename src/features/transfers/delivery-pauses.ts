@@ -3,7 +3,7 @@
  * a pause the system set (too many unanswered transfers) is lifted only when the buyer confirms or changes
  * the transfer number, and a third such pause within 24 hours only by an admin. Pure: no I/O, no zod.
  */
-import { NO_ANSWER_PAUSE_REASON } from "../features/transfers/transfers";
+import { NO_ANSWER_PAUSE_REASON } from "./transfers";
 
 /** Who paused an order: its buyer, or the system after unanswered transfers (stored in `order_delivery.pause_kind`). */
 export const PAUSE_KINDS = ["buyer", "no_answer"] as const;

@@ -1,6 +1,7 @@
 /** Resuming a paused live-transfer order (decision 0027): the transfer number confirms or changes it. */
+
+import { z } from "../../../domain/schemas/zod";
 import { deliverySettingsInputSchema } from "./delivery-setup";
-import { z } from "./zod";
 
 export * from "../delivery-pauses";
 

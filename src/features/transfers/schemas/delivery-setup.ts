@@ -1,13 +1,13 @@
 /** The delivery settings' form and API bodies; the rules they use are in ../delivery-setup.ts. */
 
-import { changePasswordSchema, loginSchema } from "../../features/accounts/schemas/auth";
+import { normalizeUsPhone } from "../../../domain/phone";
+import { surveyStep1Schema } from "../../../domain/schemas/survey";
+import { z } from "../../../domain/schemas/zod";
+import { US_TIME_ZONES } from "../../../domain/time-zones";
+import { US_STATE_CODES } from "../../../domain/us-states";
+import { changePasswordSchema, loginSchema } from "../../accounts/index";
 import { CLOCK, MAX_TRANSFERS_PER_DAY, SETUP_LINK_INVALID, statesFromText } from "../delivery-setup";
-import { normalizeUsPhone } from "../phone";
-import { US_TIME_ZONES } from "../time-zones";
-import { US_STATE_CODES } from "../us-states";
 import { checkDeliveryLimits, deliveryLimitsShape } from "./delivery-limits";
-import { surveyStep1Schema } from "./survey";
-import { z } from "./zod";
 
 const clock = (message: string) => z.string({ error: message }).regex(CLOCK, message);
 /** The delivery-settings form and API body; `states` may be typed ('TX, FL') or sent as a list; none = all. */

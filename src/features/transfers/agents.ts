@@ -2,10 +2,11 @@
  * An order's agents (docs/decisions/0071): who may take a transfer, and the messages a bad agent gets.
  * The form and API bodies are in ./schemas/agents.ts; routing's choice among them is in the Worker.
  */
+
+import type { UsTimeZone } from "../../domain/time-zones.ts";
 import { daysText } from "./delivery-limits.ts";
 import { TIME_ZONE_LABELS, toMinute } from "./delivery-setup.ts";
 import { formatMinute } from "./hours.ts";
-import type { UsTimeZone } from "./time-zones.ts";
 
 /** At most this many agents (removed ones not counted) on one order. */
 export const MAX_AGENTS_PER_ORDER = 50;

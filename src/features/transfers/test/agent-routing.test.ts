@@ -1,15 +1,9 @@
 /** Routing to an order's agents (docs/decisions/0072): who may take a ping now, and who rings. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type AgentLoad,
-  agentIneligibility,
-  availableAgents,
-  pickAgent,
-  type RoutingAgent,
-} from "../../src/domain/agent-routing";
-import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
-import { ineligibility, type RoutingCandidate } from "../../src/features/transfers/transfers";
+import { localTime, US_TIME_ZONES } from "../../../domain/time-zones";
+import { type AgentLoad, agentIneligibility, availableAgents, pickAgent, type RoutingAgent } from "../agent-routing";
+import { ineligibility, type RoutingCandidate } from "../transfers";
 
 const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 const agent = (overrides: Partial<RoutingAgent & AgentLoad> = {}): RoutingAgent & AgentLoad => ({

@@ -5,13 +5,13 @@
  * does not load zod (decision 0032).
  */
 
-import type { DeliverySettings } from "../features/transfers/transfers";
-import { parseStates } from "./dashboard";
+import { parseStates } from "../../domain/dashboard";
+import { normalizeUsPhone } from "../../domain/phone";
+import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "../../domain/time-zones";
+import { US_STATES } from "../../domain/us-states";
 import { limitsFromDetails, normalizeDays } from "./delivery-limits";
 import { formatMinute, parseTransferHours } from "./hours";
-import { normalizeUsPhone } from "./phone";
-import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "./time-zones";
-import { US_STATES } from "./us-states";
+import type { DeliverySettings } from "./transfers";
 
 export { limitsText } from "./delivery-limits";
 
