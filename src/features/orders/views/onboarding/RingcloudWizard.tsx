@@ -4,29 +4,29 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { formatUsd } from "../../domain/format";
-import type { RingcloudStep1, RingcloudStep2 } from "../../domain/schemas/survey";
-import { CALLBACK_PREFERENCES } from "../../domain/survey";
-import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../features/orders/pricing";
-import { ApiError, api, call, errorMessage } from "../../lib/api";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
-import { ChoiceGroup } from "../../ui/choice";
-import { useFocusOnChange } from "../../ui/focus";
-import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
-import { Field } from "../../ui/input";
-import { RetryNotice } from "../../ui/retry";
-import { Spinner } from "../../ui/spinner";
-import { toast } from "../../ui/toast";
-import { AppProviders } from "../AppProviders";
-import { LiveTransferFields, PhoneField, StateField } from "../field-blocks";
+import { formatUsd } from "../../../../domain/format";
+import type { RingcloudStep1, RingcloudStep2 } from "../../../../domain/schemas/survey";
+import { CALLBACK_PREFERENCES } from "../../../../domain/survey";
+import { AppProviders } from "../../../../islands/AppProviders";
+import { LiveTransferFields, PhoneField, StateField } from "../../../../islands/field-blocks";
+import { ApiError, api, call, errorMessage } from "../../../../lib/api";
+import { Button } from "../../../../ui/button";
+import { Card } from "../../../../ui/card";
+import { ChoiceGroup } from "../../../../ui/choice";
+import { useFocusOnChange } from "../../../../ui/focus";
+import { Form, fieldProps, lazyZodResolver } from "../../../../ui/form";
+import { Field } from "../../../../ui/input";
+import { RetryNotice } from "../../../../ui/retry";
+import { Spinner } from "../../../../ui/spinner";
+import { toast } from "../../../../ui/toast";
+import { AGE_RANGES, RINGCLOUD_LEAD_TYPES, ringcloudUnitCents } from "../../pricing";
 import { RINGCLOUD_PACKAGES } from "./ringcloud-packages";
 import { accountResolver, ResumeError, SavedAccountNote } from "./saved-account";
 import { WizardProgress } from "./WizardProgress";
 import { loadSavedSurvey, refusedAccountField, type SavedAccount, useWizard } from "./wizard-state";
 
 /** The step schemas load with the first validation (decision 0016). */
-const surveySchemas = () => import("../../domain/schemas/survey");
+const surveySchemas = () => import("../../../../domain/schemas/survey");
 
 const STEP_LABELS = ["Agency Info", "Lead Preferences", "Payment"] as const;
 

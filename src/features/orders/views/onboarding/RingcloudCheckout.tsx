@@ -5,27 +5,21 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { formatUsd } from "../../domain/format";
-import type { PaymentStart } from "../../domain/schemas/payments";
-import {
-  AGE_RANGES,
-  type AgeRange,
-  dollarsToCents,
-  RINGCLOUD_LEAD_TYPES,
-  type RingcloudLeadType,
-} from "../../features/orders/pricing";
-import { api, call, errorMessage } from "../../lib/api";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
-import { CheckList } from "../../ui/check-list";
-import { RetryNotice } from "../../ui/retry";
-import { Spinner } from "../../ui/spinner";
-import { buttonClass } from "../../ui/styles";
-import { Summary } from "../../ui/summary";
-import { toast } from "../../ui/toast";
-import { AppProviders } from "../AppProviders";
-import { PaymentCard } from "../payment/PaymentCard";
-import { QueryProvider } from "../QueryProvider";
+import { formatUsd } from "../../../../domain/format";
+import type { PaymentStart } from "../../../../domain/schemas/payments";
+import { AppProviders } from "../../../../islands/AppProviders";
+import { PaymentCard } from "../../../../islands/payment/PaymentCard";
+import { QueryProvider } from "../../../../islands/QueryProvider";
+import { api, call, errorMessage } from "../../../../lib/api";
+import { Button } from "../../../../ui/button";
+import { Card } from "../../../../ui/card";
+import { CheckList } from "../../../../ui/check-list";
+import { RetryNotice } from "../../../../ui/retry";
+import { Spinner } from "../../../../ui/spinner";
+import { buttonClass } from "../../../../ui/styles";
+import { Summary } from "../../../../ui/summary";
+import { toast } from "../../../../ui/toast";
+import { AGE_RANGES, type AgeRange, dollarsToCents, RINGCLOUD_LEAD_TYPES, type RingcloudLeadType } from "../../pricing";
 import { RINGCLOUD_PACKAGES } from "./ringcloud-packages";
 
 const INCLUSIONS = ["Premium insurance leads", "TCPA compliant leads", "Real-time delivery", "Dedicated support"];

@@ -4,9 +4,19 @@
  */
 import { type RefObject, useEffect } from "react";
 import { useForm } from "react-hook-form";
-import { formatUsd } from "../../domain/format";
-import type { PaymentStart } from "../../domain/schemas/payments";
-import type { SurveyStep2 } from "../../domain/schemas/survey";
+import { formatUsd } from "../../../../domain/format";
+import type { PaymentStart } from "../../../../domain/schemas/payments";
+import type { SurveyStep2 } from "../../../../domain/schemas/survey";
+import { LiveTransferFields } from "../../../../islands/field-blocks";
+import { PaymentCard } from "../../../../islands/payment/PaymentCard";
+import { $highVolumeData } from "../../../../lib/stores";
+import { Button } from "../../../../ui/button";
+import { ChoiceGroup } from "../../../../ui/choice";
+import { Form, fieldProps, lazyZodResolver } from "../../../../ui/form";
+import { Field } from "../../../../ui/input";
+import { RetryNotice } from "../../../../ui/retry";
+import { Spinner } from "../../../../ui/spinner";
+import { Summary } from "../../../../ui/summary";
 import {
   AGE_RANGES,
   highVolumeUnitCents,
@@ -15,20 +25,10 @@ import {
   quoteSurvey,
   SURVEY_LEAD_TYPES,
   surveyUnitCents,
-} from "../../features/orders/pricing";
-import { $highVolumeData } from "../../lib/stores";
-import { Button } from "../../ui/button";
-import { ChoiceGroup } from "../../ui/choice";
-import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
-import { Field } from "../../ui/input";
-import { RetryNotice } from "../../ui/retry";
-import { Spinner } from "../../ui/spinner";
-import { Summary } from "../../ui/summary";
-import { LiveTransferFields } from "../field-blocks";
-import { PaymentCard } from "../payment/PaymentCard";
+} from "../../pricing";
 
 /** The step schemas load with the first validation (decision 0016). */
-const surveySchemas = () => import("../../domain/schemas/survey");
+const surveySchemas = () => import("../../../../domain/schemas/survey");
 
 const LEAD_TYPE_TEXT: Record<SurveyStep2["leadType"], string> = {
   "Live Transfers": "Prospects handed live to your agents",

@@ -1,4 +1,4 @@
-import type { RingcloudLeadType } from "../../features/orders/pricing";
+import type { RingcloudLeadType } from "../../pricing";
 
 /** How the ringcloud wizard and checkout name each package. */
 export const RINGCLOUD_PACKAGES: Record<RingcloudLeadType, { name: string; choice: string; description: string }> = {

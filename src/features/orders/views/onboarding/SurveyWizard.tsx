@@ -5,26 +5,26 @@
  */
 import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import type { SurveyStep1, SurveyStep2 } from "../../domain/schemas/survey";
-import { SURVEY_ROLES, surveyQuantity } from "../../domain/survey";
-import { quoteSurvey } from "../../features/orders/pricing";
-import { ApiError, api, call, errorMessage } from "../../lib/api";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
-import { ChoiceGroup } from "../../ui/choice";
-import { useFocusOnChange } from "../../ui/focus";
-import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
-import { Field } from "../../ui/input";
-import { Spinner } from "../../ui/spinner";
-import { toast } from "../../ui/toast";
-import { AppProviders } from "../AppProviders";
-import { PhoneField } from "../field-blocks";
+import type { SurveyStep1, SurveyStep2 } from "../../../../domain/schemas/survey";
+import { SURVEY_ROLES, surveyQuantity } from "../../../../domain/survey";
+import { AppProviders } from "../../../../islands/AppProviders";
+import { PhoneField } from "../../../../islands/field-blocks";
+import { ApiError, api, call, errorMessage } from "../../../../lib/api";
+import { Button } from "../../../../ui/button";
+import { Card } from "../../../../ui/card";
+import { ChoiceGroup } from "../../../../ui/choice";
+import { useFocusOnChange } from "../../../../ui/focus";
+import { Form, fieldProps, lazyZodResolver } from "../../../../ui/form";
+import { Field } from "../../../../ui/input";
+import { Spinner } from "../../../../ui/spinner";
+import { toast } from "../../../../ui/toast";
+import { quoteSurvey } from "../../pricing";
 import { accountResolver, ResumeError, SavedAccountNote } from "./saved-account";
 import { WizardProgress } from "./WizardProgress";
 import { loadSavedSurvey, refusedAccountField, type SavedAccount, useWizard } from "./wizard-state";
 
 /** The step schemas load with the first validation (decision 0016). */
-const surveySchemas = () => import("../../domain/schemas/survey");
+const surveySchemas = () => import("../../../../domain/schemas/survey");
 
 // Steps 2 and 3 load when the buyer leaves step 1: the first screen is step 1 (decision 0032).
 const LeadStep = lazy(() => import("./SurveySteps").then((m) => ({ default: m.LeadStep })));

@@ -6,23 +6,23 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { SETUP_LINK_INVALID, SETUP_LINK_TTL_DAYS, SETUP_SIGN_IN_FIRST } from "../../features/transfers/delivery-setup";
-import type { DeliverySettingsValues } from "../../features/transfers/schemas/delivery-setup";
-import { ApiError, api, call, errorMessage } from "../../lib/api";
-import { $user } from "../../lib/stores";
-import { Field } from "../../ui/input";
-import { Spinner } from "../../ui/spinner";
-import { buttonClass } from "../../ui/styles";
-import { toast } from "../../ui/toast";
-import { AppProviders } from "../AppProviders";
-import { QueryProvider } from "../QueryProvider";
-import { DeliverySettingsForm } from "./DeliverySettingsForm";
+import { AppProviders } from "../../../islands/AppProviders";
+import { DeliverySettingsForm } from "../../../islands/delivery/DeliverySettingsForm";
+import { QueryProvider } from "../../../islands/QueryProvider";
+import { ApiError, api, call, errorMessage } from "../../../lib/api";
+import { $user } from "../../../lib/stores";
+import { Field } from "../../../ui/input";
+import { Spinner } from "../../../ui/spinner";
+import { buttonClass } from "../../../ui/styles";
+import { toast } from "../../../ui/toast";
+import { SETUP_LINK_INVALID, SETUP_LINK_TTL_DAYS, SETUP_SIGN_IN_FIRST } from "../delivery-setup";
+import type { DeliverySettingsValues } from "../schemas/delivery-setup";
 
 type AccountErrors = { username?: string | undefined; password?: string | undefined };
 type Credentials = { username: string; password: string };
 /** The account rules, loaded with the first save (zod stays out of the page's first load, decision 0016). */
 const credentialSchemas = () =>
-  import("../../features/transfers/schemas/delivery-setup").then((m) => ({
+  import("../schemas/delivery-setup").then((m) => ({
     account: m.deliverySetupSchema.shape.account.unwrap(),
     signIn: m.deliverySetupSchema.shape.signIn.unwrap(),
   }));

@@ -4,8 +4,8 @@
  * its error, and resuming a saved survey after a refresh or from 'Back to Survey'.
  */
 import { useReducer } from "react";
-import type { PaymentStart } from "../../domain/schemas/payments";
-import { type Answer, ApiError, api, call, errorMessage } from "../../lib/api";
+import type { PaymentStart } from "../../../../domain/schemas/payments";
+import { type Answer, ApiError, api, call, errorMessage } from "../../../../lib/api";
 
 /** The account the first save created: its username and e-mail stay, the wizard only updates answers. */
 export type SavedAccount = Pick<Answer<(typeof api.surveys)[":id"]["$get"]>, "surveyId" | "username" | "email">;
