@@ -7,7 +7,8 @@
  *   lifted) pause it as the system: the buyer resumes only by confirming or changing the transfer number,
  *   and the third system pause within 24 hours only an admin can lift.
  * A buyer's pause never replaces a system pause, so it cannot be used to skip the confirmation.
- * The system's pause is in ./no-answer-pauses; the actions here answer with the Lead Tracker's view.
+ * The system's pause is in worker/features/transfers/no-answer-pauses.ts; the actions here answer with the
+ * Lead Tracker's view.
  */
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { normalizeUsPhone } from "../../src/domain/phone";
