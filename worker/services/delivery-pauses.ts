@@ -12,8 +12,8 @@
  */
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { normalizeUsPhone } from "../../src/domain/phone";
-import type { TrackerOrder } from "../../src/features/returns/returns";
 import { PAUSE_REASONS, type PauseLift, RESUME_REFUSALS } from "../../src/features/transfers/delivery-pauses";
+import type { TrackerOrder } from "../../src/features/transfers/order-progress";
 import type { Database } from "../db/client";
 import { orderDelivery, orders, systemPauses } from "../db/schema";
 import type { Deps } from "../deps";

@@ -10,10 +10,8 @@ import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import { certificateStatus, hasConsentCertificate } from "../../src/features/consent/consent";
 import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/features/consent/consent-record";
 import {
-  packageName,
   type ReturnStatus,
   TRACKER_PAGE_SIZE,
-  type TrackerOrder,
   type TrackerPage,
   type TrackerTransfer,
   withinReturnWindow,
@@ -21,6 +19,7 @@ import {
 import type { TrackerQuery } from "../../src/features/returns/schemas/returns";
 import { limitsText } from "../../src/features/transfers/delivery-limits";
 import { pauseView } from "../../src/features/transfers/delivery-pauses";
+import { packageName, type TrackerOrder } from "../../src/features/transfers/order-progress";
 import { NOT_CHARGED_LABEL } from "../../src/features/transfers/transfers";
 import type { Database } from "../db/client";
 import { orderAgents, orderDelivery, orders, returns, transfers, users } from "../db/schema";

@@ -5,5 +5,6 @@
 
 export * from "./delivery-pauses";
 export * from "./delivery-setup";
+export * from "./order-progress";
 export * from "./schemas/partner-api";
 export * from "./transfers";

@@ -7,8 +7,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { normalizeUsPhone } from "../../domain/phone";
-import type { TrackerOrder } from "../../features/returns/returns";
 import { RESUME_REFUSALS } from "../../features/transfers/delivery-pauses";
+import type { TrackerOrder } from "../../features/transfers/order-progress";
 import { api, call, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
