@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { trackerQuerySchema } from "../../src/features/returns/schemas/returns";
 import { resumeDeliveriesSchema } from "../../src/features/transfers/schemas/delivery-pauses";
 import type { SignedInBindings } from "../env";
-import { pauseDeliveries, resumeDeliveries } from "../services/delivery-pauses";
+import { pauseDeliveries, resumeDeliveries } from "../features/transfers/delivery-pauses";
 import { listTrackerOrders, listTrackerTransfers, trackerCsv } from "../services/tracker";
 import { validate, validateJson } from "../validation";
 

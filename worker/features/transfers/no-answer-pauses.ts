@@ -2,7 +2,7 @@
  * The system's pause of a live-transfer order (product rule 21, decision 0027): NO_ANSWER_PAUSE_COUNT
  * unanswered transfers within the hour pause it, and its buyer is told once. A partner's no-answer event
  * calls it (transfer-events). The buyer's and the admin's resume, which answer with the Lead Tracker's view
- * of the order, are in worker/services/delivery-pauses.ts beside the tracker.
+ * of the order, are in ./delivery-pauses.
  */
 import { and, count, eq, sql } from "drizzle-orm";
 import {

@@ -7,18 +7,18 @@
  *   lifted) pause it as the system: the buyer resumes only by confirming or changing the transfer number,
  *   and the third system pause within 24 hours only an admin can lift.
  * A buyer's pause never replaces a system pause, so it cannot be used to skip the confirmation.
- * The system's pause is in worker/features/transfers/no-answer-pauses.ts; the actions here answer with the
+ * The system's pause is in ./no-answer-pauses; the actions here answer with the
  * Lead Tracker's view.
  */
 import { and, eq, isNull, or, sql } from "drizzle-orm";
-import { normalizeUsPhone } from "../../src/domain/phone";
-import { PAUSE_REASONS, type PauseLift, RESUME_REFUSALS } from "../../src/features/transfers/delivery-pauses";
-import type { TrackerOrder } from "../../src/features/transfers/order-progress";
-import type { Database } from "../db/client";
-import { orderDelivery, orders, systemPauses } from "../db/schema";
-import type { Deps } from "../deps";
-import { ConflictError, NotFoundError } from "../errors";
-import { buyersOrder, orderProgressSelect, todayCounts, toTrackerOrder } from "./tracker";
+import { normalizeUsPhone } from "../../../src/domain/phone";
+import { PAUSE_REASONS, type PauseLift, RESUME_REFUSALS } from "../../../src/features/transfers/delivery-pauses";
+import type { TrackerOrder } from "../../../src/features/transfers/order-progress";
+import type { Database } from "../../db/client";
+import { orderDelivery, orders, systemPauses } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { ConflictError, NotFoundError } from "../../errors";
+import { buyersOrder, orderProgressSelect, todayCounts, toTrackerOrder } from "../../services/tracker";
 
 const running = { paused: false, pausedReason: null, pausedAt: null, pauseKind: null, pauseNeedsAdmin: false } as const;
 
