@@ -8,9 +8,9 @@ import { sendRegistryFreshnessAlerts } from "./features/do-not-call/list-freshne
 import { recordRevocationEvents, sendRevocationDigests } from "./features/do-not-call/revocations";
 import { expireSuppressionUploads, resendStalledSuppression } from "./features/do-not-call/suppression-resend";
 import { expireReservations } from "./features/orders/orders";
+import { sendDeliverySummaries } from "./features/transfers/delivery-summaries";
 import { sweepWebhooks } from "./features/webhooks/sweep";
 import { optimizeDatabase } from "./services/db-maintenance";
-import { sendDeliverySummaries } from "./services/delivery-summaries";
 import { resendStalledBatches } from "./services/import-sweep";
 import { STARTUP_CRON, WEBHOOK_SWEEP_CRON } from "./startup";
 

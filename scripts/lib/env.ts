@@ -29,7 +29,7 @@ export const LOCAL_DEV_VARS: Record<string, string> = {
 
 /**
  * For the browser tests and the benches: the calling rules read at a Wednesday afternoon in every US zone
- * (worker/services/calling-window.ts, `callingRulesClock`), so a run at night still routes calls and
+ * (worker/features/transfers/calling-window.ts, `callingRulesClock`), so a run at night still routes calls and
  * measures routing rather than `calling_window` refusals. The rules are still checked on every ping.
  */
 export const OPEN_CALLING_HOURS_VARS: Record<string, string> = { CALLING_RULES_AT: "2027-03-03T20:00:00Z" };

@@ -1,7 +1,7 @@
 /**
  * Whether a bought lead or call-back may be called now, and from when (docs/decisions/0070): the line My
  * Leads, My Call-Backs, their CSVs and the aged-lead marketplace show. The Worker decides it with the
- * calling rules (worker/services/calling-window.ts, decision 0064); this module only words the answer, so
+ * calling rules (worker/features/transfers/calling-window.ts, decision 0064); this module only words the answer, so
  * views show the server's text and never load holiday data. Pure.
  */
 import { formatDayTimeIn, formatWeekdayTimeIn } from "./format.ts";

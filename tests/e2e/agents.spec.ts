@@ -8,7 +8,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { DEMO_AGENTS } from "../../scripts/demo-transfers.ts";
-import { AGENT_MESSAGES, AGENTS_EXPLAINED } from "../../src/domain/agents";
+import { AGENT_MESSAGES, AGENTS_EXPLAINED } from "../../src/features/transfers/agents";
 import { orderAgents, orders } from "../../worker/db/schema";
 import { createAwaitingOrder } from "../worker/factories/orders";
 import { createUser, e2eDb } from "./database";

@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as accountTypes from "../../src/domain/account-types";
-import * as hours from "../../src/domain/hours";
 import * as timeZones from "../../src/domain/time-zones";
+import * as hours from "../../src/features/transfers/hours";
 import * as transfers from "../../src/features/transfers/transfers";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "../..");

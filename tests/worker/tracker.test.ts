@@ -7,12 +7,8 @@ import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
 import { localTime } from "../../src/domain/time-zones";
 import { CERTIFICATE_STATUS_LABELS } from "../../src/features/consent/consent";
-import {
-  type FulfilmentOverview,
-  TRACKER_PAGE_SIZE,
-  type TrackerOrder,
-  type TrackerPage,
-} from "../../src/features/returns/returns";
+import { type FulfilmentOverview, TRACKER_PAGE_SIZE, type TrackerPage } from "../../src/features/returns/returns";
+import type { TrackerOrder } from "../../src/features/transfers/order-progress";
 import worker from "../../worker/app";
 import { orderAgents, partnerDayCalls, transfers } from "../../worker/db/schema";
 import { createAgent, testDb } from "./factories";

@@ -8,7 +8,7 @@ import { adminReturnsQuerySchema, returnDecisionSchema } from "../../src/feature
 import type { SignedInBindings } from "../env";
 import { assignCallback, callbackFulfilment } from "../features/callbacks/callback-fulfilment";
 import { decideReturn, listAdminReturns } from "../features/returns/returns";
-import { liftSystemPause } from "../services/delivery-pauses";
+import { liftSystemPause } from "../features/transfers/delivery-pauses";
 import { fulfilmentOverview } from "../services/fulfilment";
 import { siteOrigin } from "../services/mail";
 import { validate, validateJson } from "../validation";

@@ -1,9 +1,9 @@
 /** The Lead Tracker's API: the signed-in buyer's transfers, orders and pause/resume. */
 import { Hono } from "hono";
-import { resumeDeliveriesSchema } from "../../src/domain/schemas/delivery-pauses";
 import { trackerQuerySchema } from "../../src/features/returns/schemas/returns";
+import { resumeDeliveriesSchema } from "../../src/features/transfers/schemas/delivery-pauses";
 import type { SignedInBindings } from "../env";
-import { pauseDeliveries, resumeDeliveries } from "../services/delivery-pauses";
+import { pauseDeliveries, resumeDeliveries } from "../features/transfers/delivery-pauses";
 import { listTrackerOrders, listTrackerTransfers, trackerCsv } from "../services/tracker";
 import { validate, validateJson } from "../validation";
 

@@ -5,13 +5,13 @@
  * out of the outbox and out of non-development logs.
  */
 import { site as siteConfig } from "../../src/config/site";
-import { RESUME_REFUSALS } from "../../src/domain/delivery-pauses";
-import { SETUP_LINK_TTL_DAYS } from "../../src/domain/delivery-setup";
 import { formatUsd } from "../../src/domain/format";
 import { RESET_LINK_LIFETIME } from "../../src/features/accounts/auth-limits";
 import { type CallbackKind, REMINDER_MINUTES_BEFORE } from "../../src/features/callbacks/callbacks";
 import { INVITATION_TTL_HOURS } from "../../src/features/partners/schemas/partner-account";
 import { returnReasonLabel } from "../../src/features/returns/returns";
+import { RESUME_REFUSALS } from "../../src/features/transfers/delivery-pauses";
+import { SETUP_LINK_TTL_DAYS } from "../../src/features/transfers/delivery-setup";
 import { NO_ANSWER_PAUSE_REASON, NOT_CHARGED_LABEL } from "../../src/features/transfers/transfers";
 import { WEBHOOK_DISABLE_AFTER_MS } from "../../src/features/webhook-outbox/events";
 

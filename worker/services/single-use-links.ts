@@ -6,10 +6,10 @@
  */
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
-import { SETUP_LINK_TTL_DAYS } from "../../src/domain/delivery-setup";
 import type { LinkPurpose } from "../../src/domain/single-use-links";
 import { RESET_LINK_TTL_MS } from "../../src/features/accounts/auth-limits";
 import { INVITATION_TTL_HOURS } from "../../src/features/partners/schemas/partner-account";
+import { SETUP_LINK_TTL_DAYS } from "../../src/features/transfers/delivery-setup";
 import type { Database } from "../db/client";
 import { singleUseLinks } from "../db/schema";
 import type { Deps } from "../deps";

@@ -5,22 +5,21 @@
  */
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { csvLines } from "../../src/domain/csv-writer";
-import { limitsText } from "../../src/domain/delivery-limits";
-import { pauseView } from "../../src/domain/delivery-pauses";
 import { CONTACT_SHOWN_STATUSES, maskLastName, maskPhone, type TrackerTransferStatus } from "../../src/domain/masking";
 import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
 import { certificateStatus, hasConsentCertificate } from "../../src/features/consent/consent";
 import { CONSENT_CSV_HEADER, consentCsvCells, consentSummary } from "../../src/features/consent/consent-record";
 import {
-  packageName,
   type ReturnStatus,
   TRACKER_PAGE_SIZE,
-  type TrackerOrder,
   type TrackerPage,
   type TrackerTransfer,
   withinReturnWindow,
 } from "../../src/features/returns/returns";
 import type { TrackerQuery } from "../../src/features/returns/schemas/returns";
+import { limitsText } from "../../src/features/transfers/delivery-limits";
+import { pauseView } from "../../src/features/transfers/delivery-pauses";
+import { packageName, type TrackerOrder } from "../../src/features/transfers/order-progress";
 import { NOT_CHARGED_LABEL } from "../../src/features/transfers/transfers";
 import type { Database } from "../db/client";
 import { orderAgents, orderDelivery, orders, returns, transfers, users } from "../db/schema";

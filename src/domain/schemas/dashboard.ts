@@ -3,12 +3,12 @@
 import type { ConsentSummary } from "../../features/consent/consent-record";
 import { MAX_RESERVED_LEADS, type OrderStatus } from "../../features/orders/orders";
 import type { AgeRange } from "../../features/orders/pricing";
+import type { OrderDeliveryView } from "../../features/transfers/delivery-setup";
+import { checkDeliveryLimits, deliveryLimitsShape } from "../../features/transfers/schemas/delivery-limits";
 import type { Callable } from "../callable";
 import { ADMIN_ORDER_STATUSES } from "../dashboard";
-import type { OrderDeliveryView } from "../delivery-setup";
 import { PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, PHONE_TOO_SHORT } from "../phone";
 import { numberFromInput, pageQuerySchema, requiredString } from "./common";
-import { checkDeliveryLimits, deliveryLimitsShape } from "./delivery-limits";
 import { z } from "./zod";
 
 // The rules the dashboard needs without zod live in ../dashboard (decision 0016).

@@ -6,10 +6,10 @@
  * one conditional statement, so that the rules here hold under any order of arrivals and payments.
  */
 
-import { statesFromText } from "../../domain/delivery-setup.ts";
 import { formatWindowIn } from "../../domain/format.ts";
 import type { CALLBACK_PREFERENCES } from "../../domain/survey.ts";
 import { localTime } from "../../domain/time-zones.ts";
+import { statesFromText } from "../transfers/index.ts";
 
 export const CALLBACK_KINDS = ["callback", "appointment"] as const;
 export type CallbackKind = (typeof CALLBACK_KINDS)[number];

@@ -4,10 +4,9 @@
  * ./schemas/returns, loaded lazily by the islands).
  */
 
-import type { PauseView } from "../../domain/delivery-pauses";
 import type { TrackerTransferStatus } from "../../domain/masking";
 import type { ConsentSummary } from "../consent/index";
-import type { DeliverySetupStatus } from "../transfers/index";
+import type { TrackerOrder } from "../transfers/index";
 
 /** What can be returned: a delivered live transfer, a purchased aged lead, or a call-back or appointment (decision 0062). */
 export const RETURN_KINDS = ["transfer", "aged_lead", "callback"] as const;
@@ -132,27 +131,6 @@ export interface TrackerPage {
   total: number;
 }
 
-export interface TrackerOrder {
-  orderId: string;
-  packageName: string;
-  createdAt: number;
-  transfersTotal: number;
-  /** Billable deliveries (approved returns are given back, so not counted). */
-  delivered: number;
-  notCharged: number;
-  remaining: number;
-  todayCount: number;
-  perDayCap: number | null;
-  /** The order's own limits in one line (docs/decisions/0068: days, closure, per hour, at once), or null. */
-  limits: string | null;
-  paused: boolean;
-  /** Who paused it and what lifts it (decision 0027); null while deliveries run. */
-  pause: PauseView | null;
-  /** Where transfers ring (ten digits), confirmed or changed when a system pause is lifted. */
-  transferPhone: string | null;
-  setupStatus: DeliverySetupStatus;
-}
-
 export interface BuyerReturn {
   id: string;
   kind: ReturnKind;
@@ -219,19 +197,6 @@ export interface AdminReturn extends BuyerReturn {
   buyerEmail: string | null;
   /** The partner that made the transfer; null for aged leads. */
   partnerBusinessName: string | null;
-}
-
-const KIND_NAMES: Record<string, string> = {
-  package: "Pricing package",
-  transfer: "Dashboard order",
-  survey: "Survey order",
-  ringcloud: "RingCloud order",
-};
-
-/** How a live-transfer order is named in the tracker and the Fulfilment tab: "50 live transfers · Premium". */
-export function packageName(kind: string, tier: string | null, quantity: number): string {
-  const source = tier ? tier.charAt(0).toUpperCase() + tier.slice(1).replaceAll("-", " ") : (KIND_NAMES[kind] ?? kind);
-  return `${quantity} live transfer${quantity === 1 ? "" : "s"} · ${source}`;
 }
 
 /** The prospect shown for a returned item: "Mary Johnson (TX)". */

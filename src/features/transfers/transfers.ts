@@ -3,11 +3,11 @@
  * Enums named here are the values stored in D1 (worker/db/schema/).
  */
 
-import { agentIneligibility, availableAgents, type RoutingAgent } from "../../domain/agent-routing.ts";
-import { type DeliveryLimits, isClosedOn } from "../../domain/delivery-limits.ts";
-import { withinHours } from "../../domain/hours.ts";
 import { localTime, type UsTimeZone } from "../../domain/time-zones.ts";
 import { REGISTRY_STALE_NO_ROUTE, SUPPRESSED_NO_ROUTE } from "../do-not-call/index.ts";
+import { agentIneligibility, availableAgents, type RoutingAgent } from "./agent-routing.ts";
+import { type DeliveryLimits, isClosedOn } from "./delivery-limits.ts";
+import { withinHours } from "./hours.ts";
 
 /** A live-transfer order's delivery settings are either still missing or complete. */
 export const DELIVERY_SETUP_STATUSES = ["awaiting_setup", "ready"] as const;

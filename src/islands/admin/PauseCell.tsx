@@ -5,7 +5,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { PauseView } from "../../domain/delivery-pauses";
+import type { PauseView } from "../../features/transfers/delivery-pauses";
 import { api, call, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 

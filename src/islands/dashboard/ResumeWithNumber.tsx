@@ -6,9 +6,9 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
-import { RESUME_REFUSALS } from "../../domain/delivery-pauses";
 import { normalizeUsPhone } from "../../domain/phone";
-import type { TrackerOrder } from "../../features/returns/returns";
+import { RESUME_REFUSALS } from "../../features/transfers/delivery-pauses";
+import type { TrackerOrder } from "../../features/transfers/order-progress";
 import { api, call, errorMessage } from "../../lib/api";
 import { Button } from "../../ui/button";
 import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";

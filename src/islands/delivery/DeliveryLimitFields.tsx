@@ -1,7 +1,7 @@
 /**
  * An order's own limits (docs/decisions/0068), each optional and explained in one sentence: the delivery
  * settings form and the dashboard's order form ask them the same way (fields days, closedFrom,
- * closedUntil, perHourCap, maxConcurrent; their schema is src/domain/schemas/delivery-limits.ts). Each form
+ * closedUntil, perHourCap, maxConcurrent; their schema is src/features/transfers/schemas/delivery-limits.ts). Each form
  * hands in its fields' wiring: the order form's react-hook-form, the delivery settings' `useSchemaForm`
  * (docs/decisions/0079).
  */
@@ -11,7 +11,7 @@ import {
   MAX_CONCURRENT_TRANSFERS,
   MAX_TRANSFERS_PER_HOUR,
   WEEKDAY_NAMES,
-} from "../../domain/delivery-limits";
+} from "../../features/transfers/delivery-limits";
 import { useAwaitingHydration } from "../../ui/hydrated";
 import { Field, type FieldProps } from "../../ui/input";
 import { labelClass } from "../../ui/styles";

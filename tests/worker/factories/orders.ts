@@ -1,7 +1,7 @@
 /** Orders of each kind the tests need: live transfers (with delivery settings), aged leads, call-backs (decision 0067). */
 import type { DeliverySettings } from "../../../src/features/transfers/transfers";
 import { orderDelivery, orders } from "../../../worker/db/schema";
-import { saveDeliverySettings } from "../../../worker/services/order-delivery";
+import { saveDeliverySettings } from "../../../worker/features/transfers/order-delivery";
 import type { Database } from "./db";
 import { createBuyer } from "./users";
 

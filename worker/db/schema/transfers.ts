@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { PAUSE_KINDS, PAUSE_LIFTS } from "../../../src/domain/delivery-pauses";
+import { PAUSE_KINDS, PAUSE_LIFTS } from "../../../src/features/transfers/delivery-pauses";
 import {
   DELIVERY_SETUP_STATUSES,
   TRANSFER_EVENT_TYPES,

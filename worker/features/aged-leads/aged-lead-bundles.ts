@@ -5,11 +5,11 @@
  * At payment the order's leads are sold through the marketplace's sale (aged-lead-bundle-sale.ts).
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { statesFromText } from "../../../src/domain/delivery-setup";
 import type { PaymentStart } from "../../../src/domain/schemas/payments";
 import { US_STATE_CODES } from "../../../src/domain/us-states";
 import { BUNDLE_NEEDS_ACCOUNT, bundleStockMessage } from "../../../src/features/aged-leads/aged-lead-bundles";
 import type { AgeRange } from "../../../src/features/orders/index";
+import { statesFromText } from "../../../src/features/transfers/index";
 import { orders } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";

@@ -6,12 +6,18 @@
  * its state and its number's area code, so the page query tests a list of keys, never a row's clock. My
  * Leads is in owned-leads.ts.
  */
-import { keysMatch, type LocationTerm, locationKeys, parseLocationFilter } from "../../../src/domain/location-filter";
+
 import { maskName, maskPhone } from "../../../src/domain/masking";
 import { AGED_LEADS_PAGE_SIZE, type AgedLeadPage } from "../../../src/domain/schemas/dashboard";
+import {
+  keysMatch,
+  type LocationTerm,
+  locationKeys,
+  parseLocationFilter,
+} from "../../../src/features/aged-leads/location-filter";
 import type { AgeRange } from "../../../src/features/orders/index";
 import type { Deps } from "../../deps";
-import { callableMemo } from "../../services/calling-window";
+import { callableMemo } from "../transfers/index";
 import { priceLead } from "./leads";
 
 /**

@@ -15,9 +15,9 @@ import {
 import { CONSENT_CSV_HEADER, consentCsvCells } from "../../../src/features/consent/index";
 import { agedLeads } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { callableMemo } from "../../services/calling-window";
 import { leadConsentColumns, purchasedLeadConsent } from "../consent/index";
 import { suppressedAfterPurchase } from "../do-not-call/index";
+import { callableMemo } from "../transfers/index";
 
 const owned = {
   id: agedLeads.id,

@@ -4,7 +4,7 @@
  * rule is `ineligibility` (src/features/transfers/transfers.ts); these say the same in the candidate read and the claim.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { HOUR_MS } from "../../../src/domain/delivery-limits";
+import { HOUR_MS } from "../../../src/features/transfers/delivery-limits";
 import type { RoutingCandidate } from "../../../src/features/transfers/transfers";
 
 /** The limit columns of `order_delivery d`, for the candidate reads. */

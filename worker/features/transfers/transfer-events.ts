@@ -23,8 +23,8 @@ import type { Database } from "../../db/client";
 import { orderDelivery, orders, transferEvents, transfers } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
-import { pauseIfUnanswered } from "../../services/delivery-pauses";
 import { transferEventFacts, webhookRecording } from "../webhook-outbox/index";
+import { pauseIfUnanswered } from "./no-answer-pauses";
 
 export type { TransferEventInput, TransferView };
 

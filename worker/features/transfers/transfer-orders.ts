@@ -4,8 +4,8 @@ import { ORDER_TRANSITIONS, parseStates, type TransferOrderView } from "../../..
 import { orders, users } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
-import { deliveryViews } from "../../services/delivery-setup";
 import { orderBuyer, orderCompletedFact, webhookRecording } from "../webhook-outbox/index";
+import { deliveryViews } from "./delivery-setup";
 
 /**
  * Live transfers, whichever screen sold them: dashboard orders, pricing packages, and both surveys'

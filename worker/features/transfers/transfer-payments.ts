@@ -4,8 +4,8 @@
  * from /admin-orders). Registered with orders by worker/order-products.ts.
  */
 
-import { prepareDelivery } from "../../services/delivery-setup";
 import type { OrderProduct } from "../orders/index";
+import { prepareDelivery } from "./delivery-setup";
 
 export const transferPayments: OrderProduct = {
   name: "transfers",

@@ -24,9 +24,9 @@
  * in the claim itself (agent-routing-sql.ts); with none free the order is passed over like a full one.
  */
 import { sql } from "drizzle-orm";
-import { availableAgents } from "../../../src/domain/agent-routing";
 import { localTime } from "../../../src/domain/time-zones";
 import { storedConsent, TRUSTED_FORM_REQUIRED } from "../../../src/features/consent/index";
+import { availableAgents } from "../../../src/features/transfers/agent-routing";
 import type { PingInput, RouteAnswer } from "../../../src/features/transfers/schemas/partner-api";
 import {
   ALL_STATES,
@@ -39,8 +39,6 @@ import {
 import { batchable } from "../../db/raw-batch";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
-import { agentPick, agentsJson, agentsOf, withoutAgents } from "../../services/agent-routing-sql";
-import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "../../services/calling-window";
 import {
   privateListHoldsSql,
   recordChecksStatement,
@@ -48,7 +46,9 @@ import {
   sharedListHoldsSql,
 } from "../do-not-call/index";
 import { transferRoutedFact, webhookRecording } from "../webhook-outbox/index";
+import { agentPick, agentsJson, agentsOf, withoutAgents } from "./agent-routing-sql";
 import { limitReachedAt, refuseUntil } from "./calling-refusals";
+import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "./calling-window";
 import {
   deliveredLastHour,
   LIMIT_COLUMNS,

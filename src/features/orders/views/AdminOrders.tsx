@@ -6,6 +6,7 @@ import { ORDER_TRANSITIONS, REVENUE_LABEL, REVENUE_STATUSES } from "../../../dom
 import { formatDateTime, formatUsd } from "../../../domain/format";
 import { AppProviders } from "../../../islands/AppProviders";
 import { DeliveryCounts } from "../../../islands/admin/DeliveryCounts";
+import type { TransferOrder } from "../../../islands/delivery/OrderDelivery";
 import { QueryProvider } from "../../../islands/QueryProvider";
 import { api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
@@ -16,11 +17,10 @@ import { Table } from "../../../ui/table";
 import { toast } from "../../../ui/toast";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../orders";
 import { dollarsToCents } from "../pricing";
-import type { TransferOrder } from "./OrderDelivery";
 import { type OrderStatus, StatusBadge } from "./status-badge";
 
 /** The settings form and its validation load only when an admin opens the dialog. */
-const DeliverySetupDialog = lazy(() => import("./OrderDelivery"));
+const DeliverySetupDialog = lazy(() => import("../../../islands/delivery/OrderDelivery"));
 
 const ORDERS_QUERY = { queryKey: ["/api/transfer-orders"], queryFn: () => call(api["transfer-orders"].$get()) };
 

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  balanceToApply,
-  packageName,
-  RETURN_REASONS,
-  returnBy,
-  returnCap,
-  returnsRemaining,
-  withinReturnWindow,
-} from "../returns";
+import { packageName } from "../../transfers/order-progress";
+import { balanceToApply, RETURN_REASONS, returnBy, returnCap, returnsRemaining, withinReturnWindow } from "../returns";
 import { createReturnSchema, returnDecisionSchema, trackerQuerySchema } from "../schemas/returns";
 
 const HOUR = 3_600_000;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseTransferHours, withinHours } from "../../../domain/hours";
 import { normalizeUsPhone } from "../../../domain/phone";
 import { defaultTimeZone, localTime } from "../../../domain/time-zones";
 import { payoutPeriod, payoutStatement } from "../../partners/payouts";
+import { parseTransferHours, withinHours } from "../hours";
 import { ineligibility, isBillable, NOT_CHARGED_LABEL, type RoutingCandidate, rankEligible } from "../transfers";
 
 describe("the 120-second buffer", () => {

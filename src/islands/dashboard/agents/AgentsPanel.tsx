@@ -5,9 +5,14 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
-import { AGENTS_EXPLAINED, agentScheduleText, billableRateText, MAX_AGENTS_PER_ORDER } from "../../../domain/agents";
 import { formatPhoneKey } from "../../../domain/format";
-import type { Agent } from "../../../domain/schemas/agents";
+import {
+  AGENTS_EXPLAINED,
+  agentScheduleText,
+  billableRateText,
+  MAX_AGENTS_PER_ORDER,
+} from "../../../features/transfers/agents";
+import type { Agent } from "../../../features/transfers/schemas/agents";
 import { api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { RetryNotice } from "../../../ui/retry";

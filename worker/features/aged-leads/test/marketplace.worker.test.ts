@@ -6,9 +6,9 @@
 import { env } from "cloudflare:workers";
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { leadMatchesLocation, parseLocationFilter } from "../../../../src/domain/location-filter";
 import { leadAreaCode } from "../../../../src/domain/phone";
 import type { AgedLeadPage, OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
+import { leadMatchesLocation, parseLocationFilter } from "../../../../src/features/aged-leads/location-filter";
 import { MAX_RESERVED_LEADS } from "../../../../src/features/orders/orders";
 import { createLeads, endLeadHold, testDb } from "../../../../tests/worker/factories";
 import { callApi, signedIn } from "../../../../tests/worker/helpers";

@@ -274,7 +274,9 @@ describe("the marketplace's 'with certificate' filter", () => {
 
   /** The certified list as the rule defines it, from every row (newest first, then id). */
   async function expectedIds(location: string) {
-    const { parseLocationFilter, leadMatchesLocation } = await import("../../../../src/domain/location-filter");
+    const { parseLocationFilter, leadMatchesLocation } = await import(
+      "../../../../src/features/aged-leads/location-filter"
+    );
     const { leadAreaCode } = await import("../../../../src/domain/phone");
     const results = (await storedRows(testDb(), agedLeads)) as {
       id: string;

@@ -27,13 +27,17 @@ import {
 } from "../../../../src/features/transfers/index";
 import { PARTNER_KEY_RULE, PARTNER_RULE } from "../../../services/rate-limiter";
 
-// The payloads, under the component names the document has always used.
-const PingSchema = pingSchema.openapi("Ping");
-const RouteAnswerSchema = routeAnswerSchema.openapi("RouteAnswer");
-const NoRouteSchema = noRouteSchema.openapi("NoRoute");
-const EventRefusedSchema = eventRefusedSchema.openapi("EventRefused");
-const EventSchema = transferEventSchema.openapi("TransferEvent");
-const TransferSchema = transferSchema.openapi("Transfer");
+// The payloads, under the component names the document has always used. They are built in src/ (which has
+// no @hono/zod-openapi), maybe before this module extended zod, and zod 4 gives `.openapi` only to schemas
+// built after that: the extended prototype's method names them, whichever module loaded first.
+const component = <T extends z.ZodType>(schema: T, name: string): T =>
+  z.ZodType.prototype.openapi.call(schema, name) as T;
+const PingSchema = component(pingSchema, "Ping");
+const RouteAnswerSchema = component(routeAnswerSchema, "RouteAnswer");
+const NoRouteSchema = component(noRouteSchema, "NoRoute");
+const EventRefusedSchema = component(eventRefusedSchema, "EventRefused");
+const EventSchema = component(transferEventSchema, "TransferEvent");
+const TransferSchema = component(transferSchema, "Transfer");
 
 const ErrorSchema = z
   .object({ message: z.string().openapi({ example: "This API key is not valid." }) })
@@ -116,8 +120,8 @@ export const show = createRoute({
   },
 });
 
-const CallbackSchema = callbackSchema.openapi("Callback");
-const CallbackAcceptedSchema = callbackAcceptedSchema.openapi("CallbackAccepted");
+const CallbackSchema = component(callbackSchema, "Callback");
+const CallbackAcceptedSchema = component(callbackAcceptedSchema, "CallbackAccepted");
 
 export const postCallback = createRoute({
   method: "post",

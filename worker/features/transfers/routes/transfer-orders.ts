@@ -1,12 +1,12 @@
 /** /admin-orders' API (`GET /api/transfer-orders`; product rules 8, 45): every live-transfer order, admins only. */
 import { Hono } from "hono";
 import { orderStatusChangeSchema } from "../../../../src/domain/schemas/dashboard";
-import { deliverySettingsInputSchema } from "../../../../src/domain/schemas/delivery-setup";
+import { deliverySettingsInputSchema } from "../../../../src/features/transfers/schemas/delivery-setup";
 import type { SignedInBindings } from "../../../env";
-import { adminSaveDelivery } from "../../../services/delivery-setup";
 import { siteOrigin } from "../../../services/mail";
-import { resendSetupLink } from "../../../services/setup-links";
 import { validateJson } from "../../../validation";
+import { adminSaveDelivery } from "../delivery-setup";
+import { resendSetupLink } from "../setup-links";
 import { changeTransferOrderStatus, listTransferOrders } from "../transfer-orders";
 
 /** Mounted in the admin sub-app (worker/api.ts). */

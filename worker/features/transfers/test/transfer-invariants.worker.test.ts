@@ -25,10 +25,10 @@ import { insertInChunks } from "../../../db/bulk-insert";
 import { orderDelivery, orders, returns, systemPauses, transferEvents, transfers } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { ConflictError } from "../../../errors";
-import { liftSystemPause, pauseDeliveries, resumeDeliveries } from "../../../services/delivery-pauses";
 import { balanceOf } from "../../orders/balance";
 import { partnerPayouts } from "../../partners/partner-portal";
 import { createReturn, decideReturn } from "../../returns/returns";
+import { liftSystemPause, pauseDeliveries, resumeDeliveries } from "../delivery-pauses";
 import { recordTransferEvent, routeTransfer, type TransferEventInput } from "../transfers";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).

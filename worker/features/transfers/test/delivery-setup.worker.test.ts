@@ -1,0 +1,317 @@
+import { and, asc, desc, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { SETUP_LINK_INVALID } from "../../../../src/features/transfers/delivery-setup";
+import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sample";
+import { testDb } from "../../../../tests/worker/factories";
+import { storedRow } from "../../../../tests/worker/factories/rows";
+import { callApi, expectAdminOnly, printedToken, sessionCookie, signedIn } from "../../../../tests/worker/helpers";
+import { orderDelivery, orderDeliveryStates, outbox } from "../../../db/schema";
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
+
+const pay = async (clientSecret: string) => {
+  const response = await callApi("/api/simulated-payments/confirm", {
+    json: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
+  });
+  expect(response.status).toBe(200);
+};
+
+interface DeliveryRow {
+  setup_status: string;
+  transfer_phone: string | null;
+  states: string;
+  hours_start_minute: number | null;
+  hours_end_minute: number | null;
+  time_zone: string | null;
+  per_day_cap: number | null;
+  transfers_total: number;
+}
+const delivery = async (orderId: string) =>
+  ((await storedRow(testDb(), orderDelivery, eq(orderDelivery.orderId, orderId))) ?? null) as DeliveryRow | null;
+const routingStates = async (orderId: string) =>
+  (
+    await testDb()
+      .select({ state: orderDeliveryStates.state })
+      .from(orderDeliveryStates)
+      .where(eq(orderDeliveryStates.orderId, orderId))
+      .orderBy(asc(orderDeliveryStates.state))
+  ).map((row) => row.state);
+
+async function dashboardOrder(cookie: string, overrides: Record<string, unknown> = {}) {
+  const response = await callApi("/api/call-transfer-order", {
+    json: {
+      totalTransfers: 3,
+      callsPerDay: 2,
+      transferHours: "9am-5pm",
+      transferPhone: "(555) 999-0000",
+      workingStates: "TX, fl",
+      leadType: "Live Transfers",
+      price: 105,
+      ...overrides,
+    },
+    cookie,
+  });
+  expect(response.status).toBe(200);
+  return response.json<{ orderId: string; clientSecret: string }>();
+}
+
+async function packageOrder(email: string) {
+  const response = await callApi("/api/create-payment-intent", { json: { amount: 39, callCount: 1, email } });
+  expect(response.status).toBe(200);
+  return response.json<{ orderId: string; clientSecret: string }>();
+}
+
+const SETUP_SUBJECT = "Set up your live-transfer deliveries";
+const setupMails = async (email: string) => ({
+  results: await testDb()
+    .select({ text: outbox.text })
+    .from(outbox)
+    .where(and(eq(outbox.to, email), eq(outbox.subject, SETUP_SUBJECT)))
+    .orderBy(desc(outbox.createdAt)),
+});
+
+async function setupToken(email: string): Promise<string> {
+  return printedToken(email, "/delivery-setup");
+}
+
+const SETTINGS = SAMPLE_DELIVERY_SETTINGS;
+
+describe("delivery settings at payment", () => {
+  it("a dashboard order is ready from its own form: phone, states, hours, zone from the first state, per-day cap", async () => {
+    const buyer = await signedIn();
+    const order = await dashboardOrder(buyer.cookie);
+    expect(await delivery(order.orderId)).toBeNull();
+    await pay(order.clientSecret);
+    expect(await delivery(order.orderId)).toMatchObject({
+      setup_status: "ready",
+      transfer_phone: "5559990000",
+      states: JSON.stringify(["FL", "TX"]),
+      hours_start_minute: 9 * 60,
+      hours_end_minute: 17 * 60,
+      time_zone: "America/Chicago",
+      per_day_cap: 2,
+      transfers_total: 3,
+    });
+    expect(await routingStates(order.orderId)).toEqual(["FL", "TX"]);
+    expect((await setupMails(buyer.user.email)).results).toEqual([]);
+  });
+
+  it("a ringcloud live-transfer order is ready from its wizard's answers", async () => {
+    const tag = unique();
+    const survey = await callApi("/api/ringcloud-survey", {
+      json: {
+        agencyName: "Ring Agency",
+        firstName: "Rae",
+        lastName: "Caller",
+        email: `rae${tag}@example.com`,
+        phone: "5559876543",
+        state: "CA",
+        username: `rae${tag}`,
+        password: "secret-pass-1",
+        confirmPassword: "secret-pass-1",
+        leadType: "live_transfers",
+        transfersPerDay: 5,
+        totalTransfers: 10,
+        transferHours: "10:00-16:00",
+        transferPhone: "5551112222",
+        workingStates: "CA, NV",
+      },
+    });
+    expect(survey.status).toBe(201);
+    const { surveyId } = await survey.json<{ surveyId: string }>();
+    const payment = await (
+      await callApi("/api/create-payment-intent", {
+        json: { amount: 370, tier: "ringcloud", packageType: "live_transfers", quantity: 10, surveyId },
+      })
+    ).json<{ orderId: string; clientSecret: string }>();
+    await pay(payment.clientSecret);
+    expect(await delivery(payment.orderId)).toMatchObject({
+      setup_status: "ready",
+      transfer_phone: "5551112222",
+      hours_start_minute: 600,
+      hours_end_minute: 960,
+      time_zone: "America/Los_Angeles",
+      per_day_cap: 5,
+      transfers_total: 10,
+    });
+  });
+
+  it("a survey order lacks a transfer number: awaiting setup; the link saves for the survey's account with its password", async () => {
+    const tag = unique();
+    const email = `sam${tag}@example.com`;
+    const survey = await callApi("/api/survey", {
+      json: {
+        firstName: "Sam",
+        lastName: "Agent",
+        agencyName: "Agent Co",
+        role: "Agency Owner",
+        phone: "5551234567",
+        email,
+        username: `sam${tag}`,
+        password: "secret-pass-1",
+        leadType: "Live Transfers",
+        totalTransfers: 10,
+        callsPerDay: 5,
+        transferHours: "9-5",
+        totalPrice: 35_000,
+      },
+    });
+    const { surveyId } = await survey.json<{ surveyId: string }>();
+    const payment = await (
+      await callApi("/api/create-payment-intent", {
+        json: { amount: 350, leadType: "Live Transfers", quantity: 10, surveyId },
+      })
+    ).json<{ orderId: string; clientSecret: string }>();
+    await pay(payment.clientSecret);
+    expect(await delivery(payment.orderId)).toMatchObject({ setup_status: "awaiting_setup", per_day_cap: 5 });
+    expect(await routingStates(payment.orderId)).toEqual(["ALL"]);
+
+    const token = await setupToken(email);
+    const check = await (await callApi("/api/delivery-setup/check", { json: { token } })).json();
+    expect(check).toMatchObject({
+      valid: true,
+      orderId: payment.orderId,
+      transfers: 10,
+      account: { kind: "password", username: `sam${tag}` },
+      settings: { transferPhone: "", hoursStart: "09:00", hoursEnd: "17:00", perDayCap: "5" },
+    });
+    const noPassword = await callApi("/api/delivery-setup", { json: { token, settings: SETTINGS } });
+    expect(noPassword.status).toBe(400);
+    expect(noPassword.headers.getSetCookie()).toEqual([]);
+    const signIn = { username: `sam${tag}`, password: "secret-pass-1" };
+    const wrong = await callApi("/api/delivery-setup", {
+      json: { token, settings: SETTINGS, signIn: { ...signIn, password: "not-the-password" } },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+    const saved = await callApi("/api/delivery-setup", { json: { token, settings: SETTINGS, signIn } });
+    expect(saved.status).toBe(200);
+    expect(await delivery(payment.orderId)).toMatchObject({
+      setup_status: "ready",
+      transfer_phone: "5552223333",
+      states: JSON.stringify(["FL", "GA"]),
+      hours_start_minute: 510,
+      hours_end_minute: 1080,
+      time_zone: "America/New_York",
+      per_day_cap: 4,
+    });
+    const me = await callApi("/api/me", { cookie: sessionCookie(saved) });
+    expect(await me.json()).toMatchObject({ username: `sam${tag}` });
+  });
+
+  it("a pricing-page order without an account: the link creates the account, the order shows in My Orders, once", async () => {
+    const email = `pkg${unique()}@example.com`;
+    const order = await packageOrder(email);
+    await pay(order.clientSecret);
+    expect(await delivery(order.orderId)).toMatchObject({ setup_status: "awaiting_setup", transfers_total: 1 });
+    const token = await setupToken(email);
+    expect(await (await callApi("/api/delivery-setup/check", { json: { token } })).json()).toMatchObject({
+      valid: true,
+      email,
+      account: { kind: "new" },
+    });
+
+    const noAccount = await callApi("/api/delivery-setup", { json: { token, settings: SETTINGS } });
+    expect(noAccount.status).toBe(400);
+    const username = `pkg${unique()}`;
+    const saved = await callApi("/api/delivery-setup", {
+      json: { token, settings: SETTINGS, account: { username, password: "package-pass-1" } },
+    });
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toMatchObject({ user: { username, email, accountType: "buyer" } });
+    const myOrders = await (await callApi("/api/my-orders", { cookie: sessionCookie(saved) })).json<{ id: string }[]>();
+    expect(myOrders.map((o) => o.id)).toContain(order.orderId);
+    expect((await delivery(order.orderId))?.setup_status).toBe("ready");
+
+    const again = await callApi("/api/delivery-setup", {
+      json: { token, settings: SETTINGS, account: { username: `${username}x`, password: "package-pass-1" } },
+    });
+    expect(again.status).toBe(400);
+    expect(await again.json()).toEqual({ message: SETUP_LINK_INVALID });
+    expect(await (await callApi("/api/delivery-setup/check", { json: { token } })).json()).toEqual({ valid: false });
+  });
+
+  it("refuses bad settings and a taken username with 4xx and leaves the link usable", async () => {
+    const taken = await signedIn();
+    const email = `pkg${unique()}@example.com`;
+    const order = await packageOrder(email);
+    await pay(order.clientSecret);
+    const token = await setupToken(email);
+    const save = (body: Record<string, unknown>) => callApi("/api/delivery-setup", { json: { token, ...body } });
+    const account = { username: `u${unique()}`, password: "package-pass-1" };
+    for (const settings of [
+      { ...SETTINGS, transferPhone: "123" },
+      { ...SETTINGS, states: "TX, Atlantis" },
+      { ...SETTINGS, hoursStart: "25:00" },
+      { ...SETTINGS, timeZone: "Europe/Paris" },
+      { ...SETTINGS, perDayCap: "0" },
+    ]) {
+      const response = await save({ settings, account });
+      expect(response.status, JSON.stringify(settings)).toBe(400);
+      expect(await response.json()).toMatchObject({ message: expect.any(String) });
+    }
+    const conflict = await save({ settings: SETTINGS, account: { ...account, username: taken.user.username } });
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toMatchObject({ message: "Username is already taken" });
+    expect((await callApi("/api/delivery-setup", { json: "nonsense" })).status).toBe(400);
+    expect((await save({ settings: SETTINGS, account })).status).toBe(200);
+  });
+
+  it("orders of other lead types get no delivery settings", async () => {
+    const payment = await (
+      await callApi("/api/create-payment-intent", {
+        json: { amount: 15, leadType: "Call-Backs", quantity: 1, email: `cb${unique()}@example.com` },
+      })
+    ).json<{ orderId: string; clientSecret: string }>();
+    await pay(payment.clientSecret);
+    expect(await delivery(payment.orderId)).toBeNull();
+  });
+});
+
+describe("PUT /api/transfer-orders/:id/delivery", () => {
+  it("is for admins only", async () => {
+    const order = await packageOrder(`pkg${unique()}@example.com`);
+    await expectAdminOnly(`/api/transfer-orders/${order.orderId}/delivery`, { method: "PUT", json: SETTINGS });
+  });
+
+  it("lets an admin complete an awaiting order; /admin-orders shows its settings and counts", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const order = await packageOrder(`pkg${unique()}@example.com`);
+    const put = (id: string, json: unknown) =>
+      callApi(`/api/transfer-orders/${id}/delivery`, { method: "PUT", json, cookie });
+    expect((await put(order.orderId, SETTINGS)).status).toBe(409);
+    await pay(order.clientSecret);
+    expect((await put(order.orderId, { ...SETTINGS, transferPhone: "12" })).status).toBe(400);
+    expect((await put("no-such-order", SETTINGS)).status).toBe(404);
+    const saved = await put(order.orderId, { ...SETTINGS, states: [] });
+    expect(saved.status).toBe(200);
+    expect(await routingStates(order.orderId)).toEqual(["ALL"]);
+
+    const list = await (await callApi("/api/transfer-orders", { cookie })).json<Record<string, unknown>[]>();
+    expect(list.find((o) => o.id === order.orderId)?.delivery).toEqual({
+      setupStatus: "ready",
+      paused: false,
+      pausedReason: null,
+      transfersTotal: 1,
+      delivered: 0,
+      notCharged: 0,
+      remaining: 1,
+      hours: "8:30 AM – 6:00 PM Eastern",
+      limits: null,
+      settings: {
+        transferPhone: "5552223333",
+        states: "",
+        hoursStart: "08:30",
+        hoursEnd: "18:00",
+        timeZone: "America/New_York",
+        perDayCap: "4",
+        days: [],
+        closedFrom: "",
+        closedUntil: "",
+        perHourCap: "",
+        maxConcurrent: "",
+      },
+    });
+  });
+});
