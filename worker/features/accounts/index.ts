@@ -3,3 +3,4 @@
  * (docs/decisions/0077-one-folder-per-feature.md).
  */
 export * from "./accounts";
+export * from "./users";

@@ -1,20 +1,30 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useState } from "react";
-import { formatDate } from "../../domain/format";
-import { displayName, type PublicUser } from "../../domain/user";
-import { api, call } from "../../lib/api";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
-import { Spinner } from "../../ui/spinner";
-import { toast } from "../../ui/toast";
+import { formatDate } from "../../../domain/format";
+import { displayName, type PublicUser } from "../../../domain/user";
+import { api, call } from "../../../lib/api";
+import { Button } from "../../../ui/button";
+import { Card } from "../../../ui/card";
+import { Spinner } from "../../../ui/spinner";
+import { toast } from "../../../ui/toast";
+import type { PartnerKeyListView } from "./ChangePasswordDialog";
 
 /** The dialog and its form load when an admin first opens it (decision 0032). */
 const ChangePasswordDialog = lazy(() =>
   import("./ChangePasswordDialog").then((m) => ({ default: m.ChangePasswordDialog })),
 );
 
-/** `currentUserId`: the signed-in admin (changing their own password asks for the current one). */
-export function UsersTab({ currentUserId }: { currentUserId: string }) {
+/**
+ * `currentUserId`: the signed-in admin (changing their own password asks for the current one);
+ * `partnerKeyList`: the partners' key list the dialog shows after a partner's password is reset.
+ */
+export function UsersTab({
+  currentUserId,
+  partnerKeyList,
+}: {
+  currentUserId: string;
+  partnerKeyList: PartnerKeyListView;
+}) {
   const users = useQuery({ queryKey: ["/api/users"], queryFn: () => call(api.users.$get()) });
   const [editing, setEditing] = useState<PublicUser | null>(null);
   const [dialogUsed, setDialogUsed] = useState(false);
@@ -73,6 +83,7 @@ export function UsersTab({ currentUserId }: { currentUserId: string }) {
             user={editing}
             ownAccount={editing?.id === currentUserId}
             onClose={() => setEditing(null)}
+            partnerKeyList={partnerKeyList}
           />
         </Suspense>
       )}

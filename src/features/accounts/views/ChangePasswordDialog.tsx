@@ -1,31 +1,39 @@
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ComponentType, Suspense, useState } from "react";
 import { useForm } from "react-hook-form";
-import { displayName, type PublicUser } from "../../domain/user";
-import type { NewPasswordForm } from "../../features/accounts/schemas/auth";
-import { PartnerKeyList } from "../../features/partners/views/PartnerAccounts";
-import { type Answer, api, call, errorMessage } from "../../lib/api";
-import { Button } from "../../ui/button";
-import { Dialog } from "../../ui/dialog";
-import { Form, fieldProps, lazyZodResolver } from "../../ui/form";
-import { Field } from "../../ui/input";
-import { toast } from "../../ui/toast";
-import { NewPasswordFields } from "../auth/NewPasswordFields";
+import { displayName, type PublicUser } from "../../../domain/user";
+import { NewPasswordFields } from "../../../islands/auth/NewPasswordFields";
+import { type Answer, api, call, errorMessage } from "../../../lib/api";
+import { Button } from "../../../ui/button";
+import { Dialog } from "../../../ui/dialog";
+import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
+import { Field } from "../../../ui/input";
+import { Spinner } from "../../../ui/spinner";
+import { toast } from "../../../ui/toast";
+import type { NewPasswordForm } from "../schemas/auth";
 
 type PartnerKeys = Answer<(typeof api.users)[":userId"]["change-password"]["$post"]>["partnerKeys"];
+
+/** The list of a partner's active API keys, with their revoke buttons (the partners feature's view). */
+export type PartnerKeyListView = ComponentType<NonNullable<PartnerKeys>>;
 
 interface ChangePasswordProps {
   user: PublicUser | null;
   /** The signed-in admin's own account: they confirm with their current password (the server insists too). */
   ownAccount: boolean;
   onClose: () => void;
+  /** Shown after a partner's password is reset; given by the page, which assembles accounts and partners. */
+  partnerKeyList: PartnerKeyListView;
 }
 
-export function ChangePasswordDialog({ user, ownAccount, onClose }: ChangePasswordProps) {
+export function ChangePasswordDialog({
+  user,
+  ownAccount,
+  onClose,
+  partnerKeyList: PartnerKeyList,
+}: ChangePasswordProps) {
   const form = useForm<NewPasswordForm>({
-    resolver: lazyZodResolver(() =>
-      import("../../features/accounts/schemas/auth").then((m) => m.newPasswordFormSchema),
-    ),
+    resolver: lazyZodResolver(() => import("../schemas/auth").then((m) => m.newPasswordFormSchema)),
     defaultValues: { password: "", confirmPassword: "", currentPassword: "" },
   });
   // A partner's API keys outlive its password: after the reset, the admin sees the active ones to revoke.
@@ -74,7 +82,9 @@ export function ChangePasswordDialog({ user, ownAccount, onClose }: ChangePasswo
             The password is changed, but this partner's API keys still work. Revoke every key that someone else may
             know; the partner can create new ones in its portal.
           </p>
-          <PartnerKeyList partnerId={partnerKeys.partnerId} keys={partnerKeys.keys} />
+          <Suspense fallback={<Spinner label="Loading API keys..." />}>
+            <PartnerKeyList partnerId={partnerKeys.partnerId} keys={partnerKeys.keys} />
+          </Suspense>
           <div className="flex justify-end">
             <Button onClick={close}>Done</Button>
           </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createBuyer, testDb } from "./factories";
-import { callApi, expectAdminOnly, login, signedIn } from "./helpers";
+import { createBuyer, testDb } from "../../../../tests/worker/factories";
+import { callApi, expectAdminOnly, login, signedIn } from "../../../../tests/worker/helpers";
 
 describe("GET /api/users", () => {
   it("is for admins only", () => expectAdminOnly("/api/users"));
