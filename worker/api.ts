@@ -31,6 +31,7 @@ import { partnerApi } from "./features/partners/routes/partner-api";
 import { partnerInvitations, partnerPortal } from "./features/partners/routes/partner-portal";
 import { partnerApplicationReview, partnerApplications } from "./features/partners/routes/partners";
 import { buyerReturnRoutes } from "./features/returns/routes/returns";
+import { trackerTransfers } from "./features/returns/routes/tracker";
 import { transferOrders } from "./features/transfers/routes/transfer-orders";
 import { webhooks } from "./features/webhooks/routes/webhooks";
 import { errorJson } from "./http";
@@ -70,6 +71,7 @@ const buyerApp = new Hono<SignedInBindings>()
   .use("*", requireBuyer)
   .route("/", buyer)
   .route("/", tracker)
+  .route("/", trackerTransfers)
   .route("/", consent)
   .route("/", buyerReturnRoutes)
   .route("/", buyerSuppression)

@@ -5,13 +5,18 @@
 import { env } from "cloudflare:workers";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
-import { maskPhone } from "../../src/domain/masking";
-import type { TrackerPage } from "../../src/features/returns/returns";
-import { createDeps } from "../../worker/deps";
-import { recordTransferEvent, routeTransfer } from "../../worker/features/transfers/transfers";
-import { callApi } from "./helpers";
-import { buyerWithOrder, type Partner } from "./returns-fixtures";
-import { clearTransfers, createPartner, newPhone, routeAtCallingHours } from "./transfer-fixtures";
+import { maskPhone } from "../../../../src/domain/masking";
+import type { TrackerPage } from "../../../../src/features/returns/returns";
+import { callApi } from "../../../../tests/worker/helpers";
+import { buyerWithOrder, type Partner } from "../../../../tests/worker/returns-fixtures";
+import {
+  clearTransfers,
+  createPartner,
+  newPhone,
+  routeAtCallingHours,
+} from "../../../../tests/worker/transfer-fixtures";
+import { createDeps } from "../../../deps";
+import { recordTransferEvent, routeTransfer } from "../../transfers/transfers";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
 routeAtCallingHours();

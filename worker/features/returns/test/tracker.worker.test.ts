@@ -5,20 +5,33 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
-import { localTime } from "../../src/domain/time-zones";
-import { CERTIFICATE_STATUS_LABELS } from "../../src/features/consent/consent";
+import { localTime } from "../../../../src/domain/time-zones";
+import { CERTIFICATE_STATUS_LABELS } from "../../../../src/features/consent/consent";
 import {
   type FulfilmentOverview,
   TRACKER_PAGE_SIZE,
   type TrackerOrder,
   type TrackerPage,
-} from "../../src/features/returns/returns";
-import worker from "../../worker/app";
-import { orderAgents, partnerDayCalls, transfers } from "../../worker/db/schema";
-import { createAgent, testDb } from "./factories";
-import { callApi, signedIn } from "./helpers";
-import { buyerWithOrder, DAY, deliver, deliverMany, HOUR, mailsTo, requestReturn } from "./returns-fixtures";
-import { clearTransfers, createPartner, pingBody, routeAtCallingHours } from "./transfer-fixtures";
+} from "../../../../src/features/returns/returns";
+import { createAgent, testDb } from "../../../../tests/worker/factories";
+import { callApi, signedIn } from "../../../../tests/worker/helpers";
+import {
+  buyerWithOrder,
+  DAY,
+  deliver,
+  deliverMany,
+  HOUR,
+  mailsTo,
+  requestReturn,
+} from "../../../../tests/worker/returns-fixtures";
+import {
+  clearTransfers,
+  createPartner,
+  pingBody,
+  routeAtCallingHours,
+} from "../../../../tests/worker/transfer-fixtures";
+import worker from "../../../app";
+import { orderAgents, partnerDayCalls, transfers } from "../../../db/schema";
 
 // Pings route only inside the prospect's legal calling hours (docs/decisions/0064).
 routeAtCallingHours();
