@@ -20,10 +20,12 @@ import { withDeps } from "./deps";
 import type { AppBindings, SignedInBindings } from "./env";
 import { DomainError, domainErrorStatus } from "./errors";
 import { auth, me } from "./features/accounts/routes/auth";
+import { buyerLeads } from "./features/aged-leads/routes/leads";
 import { buyerCallbacks } from "./features/callbacks/routes/callbacks";
 import { consent } from "./features/consent/routes/consent";
 import { adminDoNotCallRequests, doNotCall } from "./features/do-not-call/routes/do-not-call-requests";
 import { adminSuppression, buyerSuppression } from "./features/do-not-call/routes/suppression";
+import { buyerOrders } from "./features/orders/routes/buyer-orders";
 import { payments } from "./features/orders/routes/payments";
 import { savedSurveys, surveys } from "./features/orders/routes/surveys";
 import { partnerAdmin } from "./features/partners/routes/partner-admin";
@@ -41,7 +43,6 @@ import { mount } from "./mount";
 import { adminFulfilment } from "./routes/admin-fulfilment";
 import { adminLeads } from "./routes/admin-leads";
 import { agents } from "./routes/agents";
-import { buyer } from "./routes/buyer";
 import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
 import { tracker } from "./routes/tracker";
@@ -69,7 +70,8 @@ const accountApp = new Hono<SignedInBindings>().use("*", requireUser).route("/",
 
 const buyerApp = new Hono<SignedInBindings>()
   .use("*", requireBuyer)
-  .route("/", buyer)
+  .route("/", buyerLeads)
+  .route("/", buyerOrders)
   .route("/", tracker)
   .route("/", trackerTransfers)
   .route("/", consent)

@@ -6,16 +6,15 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
-import { WINDOW_FIT_LABELS } from "../../domain/callable";
-import { formatDayTimeIn, formatWindowIn } from "../../domain/format";
-import { icsPath } from "../../features/callbacks/callback-market";
-import type { DeliveredCallback } from "../../features/callbacks/schemas/callbacks";
-import { CERTIFICATE_STATUS_LABELS } from "../../features/consent/consent";
-import { api, call } from "../../lib/api";
-import { CallableText } from "../../ui/callable";
-import { Card } from "../../ui/card";
-import { Spinner } from "../../ui/spinner";
-import { buttonClass } from "../../ui/styles";
+import { WINDOW_FIT_LABELS } from "../../../domain/callable";
+import { formatDayTimeIn, formatWindowIn } from "../../../domain/format";
+import { api, call } from "../../../lib/api";
+import { CallableText } from "../../../ui/callable";
+import { Card } from "../../../ui/card";
+import { Spinner } from "../../../ui/spinner";
+import { buttonClass } from "../../../ui/styles";
+import { type DeliveredCallback, icsPath } from "../../callbacks/index";
+import { CERTIFICATE_STATUS_LABELS } from "../../consent/index";
 import { CallbackActions } from "./CallbackActions";
 
 /** "opens in 2 h 5 min", "open now", "passed". */

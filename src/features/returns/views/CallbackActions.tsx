@@ -7,18 +7,18 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { formatDateTime } from "../../domain/format";
+import { formatDateTime } from "../../../domain/format";
+import { api, call, errorMessage } from "../../../lib/api";
+import { buttonClass, inputClass, labelClass } from "../../../ui/styles";
 import {
   CALLBACK_OUTCOME_LABELS,
   CALLBACK_OUTCOMES,
   type CallbackOutcome,
-} from "../../features/callbacks/callback-outcomes";
-import type { DeliveredCallback } from "../../features/callbacks/schemas/callbacks";
-import { callbackReturnProblem } from "../../features/returns/callback-returns";
-import { OTHER_REASON, RETURN_REASONS, RETURN_TEXT_MAX, type ReturnReason } from "../../features/returns/returns";
-import { ReturnStatusBadge } from "../../features/returns/views/return-status";
-import { api, call, errorMessage } from "../../lib/api";
-import { buttonClass, inputClass, labelClass } from "../../ui/styles";
+  type DeliveredCallback,
+} from "../../callbacks/index";
+import { callbackReturnProblem } from "../callback-returns";
+import { OTHER_REASON, RETURN_REASONS, RETURN_TEXT_MAX, type ReturnReason } from "../returns";
+import { ReturnStatusBadge } from "./return-status";
 
 export function CallbackActions({ item, now }: { item: DeliveredCallback; now: number }) {
   const id = useId();
