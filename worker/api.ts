@@ -12,6 +12,8 @@
  */
 // The products sold through orders, registered once before any payment is handled (docs/decisions/0077).
 import "./order-products";
+// And the kinds of CSV import besides aged leads, before a batch is received.
+import "./import-kinds";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -20,7 +22,9 @@ import { withDeps } from "./deps";
 import type { AppBindings, SignedInBindings } from "./env";
 import { DomainError, domainErrorStatus } from "./errors";
 import { auth, me } from "./features/accounts/routes/auth";
+import { adminLeads } from "./features/aged-leads/routes/admin-leads";
 import { buyerLeads } from "./features/aged-leads/routes/leads";
+import { adminCallbacks } from "./features/callbacks/routes/admin-callbacks";
 import { buyerCallbacks } from "./features/callbacks/routes/callbacks";
 import { consent } from "./features/consent/routes/consent";
 import { adminDoNotCallRequests, doNotCall } from "./features/do-not-call/routes/do-not-call-requests";
@@ -41,7 +45,6 @@ import { loadSession, requireAdmin, requireBuyer, requirePartner, requireUser } 
 import { sameOrigin } from "./middleware/csrf";
 import { mount } from "./mount";
 import { adminFulfilment } from "./routes/admin-fulfilment";
-import { adminLeads } from "./routes/admin-leads";
 import { agents } from "./routes/agents";
 import { deliverySetup } from "./routes/delivery-setup";
 import { health } from "./routes/health";
@@ -88,6 +91,7 @@ const adminApp = new Hono<SignedInBindings>()
   .route("/", partnerAdmin)
   .route("/", transferOrders)
   .route("/", adminLeads)
+  .route("/", adminCallbacks)
   .route("/", adminFulfilment)
   .route("/", adminSuppression)
   .route("/", adminDoNotCallRequests);

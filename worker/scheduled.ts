@@ -2,6 +2,7 @@
 import "./order-products";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { resendStalledBatches } from "./features/aged-leads/import-sweep";
 import { sendCallbackReminders } from "./features/callbacks/callback-notifications";
 import { fillCallbackOrders } from "./features/callbacks/callbacks";
 import { recordRevocationEvents, sendRevocationDigests } from "./features/do-not-call/revocations";
@@ -10,7 +11,6 @@ import { expireReservations } from "./features/orders/orders";
 import { sweepWebhooks } from "./features/webhooks/sweep";
 import { optimizeDatabase } from "./services/db-maintenance";
 import { sendDeliverySummaries } from "./services/delivery-summaries";
-import { resendStalledBatches } from "./services/import-sweep";
 import { STARTUP_CRON, WEBHOOK_SWEEP_CRON } from "./startup";
 
 /**

@@ -4,8 +4,15 @@
  */
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import type { BulkLeadRow } from "../../src/domain/csv-mapping";
-import { bulkRow, callApi, deliverToQueue, expectAdminOnly, signedIn, uniquePhones } from "./helpers";
+import type { BulkLeadRow } from "../../../../src/features/aged-leads/csv-mapping";
+import {
+  bulkRow,
+  callApi,
+  deliverToQueue,
+  expectAdminOnly,
+  signedIn,
+  uniquePhones,
+} from "../../../../tests/worker/helpers";
 
 const uniquePhone = uniquePhones("7");
 const lead = (rowNumber: number, overrides: Partial<BulkLeadRow> = {}) =>

@@ -1,9 +1,9 @@
 /** An import's report as CSV (product rule 15): every rejected row, then the totals (decision 0069 for call-backs). */
 import { and, asc, eq, gt } from "drizzle-orm";
-import { csvLines } from "../../src/domain/csv-writer";
-import type { ImportStatus } from "../../src/domain/schemas/admin-leads";
-import { importRejections } from "../db/schema";
-import type { Deps } from "../deps";
+import { csvLines } from "../../../src/domain/csv-writer";
+import type { ImportStatus } from "../../../src/features/aged-leads/schemas/admin-leads";
+import { importRejections } from "../../db/schema";
+import type { Deps } from "../../deps";
 
 /** Rejections read per query for the report: a million-row import needs a few hundred queries at most. */
 const REPORT_PAGE_ROWS = 5000;

@@ -2,20 +2,10 @@
  * Bulk CSV mapping (product rules 5, 15, 48): auto-mapping by header text, manual mapping
  * rules, and turning a parsed row into the lead the upload sends. Shared by the browser and the bench.
  */
-import { CONSENT_FIELD_LABELS, CONSENT_FIELDS, type ConsentField } from "../features/consent/consent";
-import { AGE_RANGES, type AgeRange } from "../features/orders/pricing";
+import { CONSENT_FIELD_LABELS, CONSENT_FIELDS, type ConsentField } from "../consent/index";
+import { AGE_RANGES, type AgeRange } from "../orders/index";
 
 export const BULK_BATCH_SIZE = 1000;
-/** A batch of an import: queued for the consumer, then done, or failed after its last retry. */
-export const IMPORT_BATCH_STATUSES = ["queued", "done", "failed"] as const;
-/** What an import's file holds (decision 0069): aged leads, or call-backs and appointments. */
-export const IMPORT_KINDS = ["leads", "callbacks"] as const;
-export type ImportKind = (typeof IMPORT_KINDS)[number];
-/**
- * A batch still queued this long after it was handed to the Queue has lost its message (a crash): the
- * sweep (worker/scheduled.ts, every 5 minutes, and the local server's start) sends it again.
- */
-export const STALLED_BATCH_MINUTES = 3;
 export const LEAD_FIELDS = ["name", "email", "phone", "state", "ageRange", "price", "formFillTime"] as const;
 export type LeadField = (typeof LEAD_FIELDS)[number];
 /** Every column an import maps: the lead's own, then its consent evidence (product rule 39; all optional). */

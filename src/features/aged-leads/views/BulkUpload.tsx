@@ -4,13 +4,19 @@
  * The work is in `useCsvImport`; this file lays out its views.
  */
 import { lazy, Suspense, useState } from "react";
-import { TEMPLATE_FILE_NAME } from "../../../domain/csv-mapping";
-import { AGED_LEAD_PRICING_RULE } from "../../../features/orders/pricing";
+import {
+  DropArea,
+  ImportReport,
+  InterruptedUpload,
+  SuccessBanner,
+  UploadProgress,
+} from "../../../islands/admin/uploads/BulkUploadViews";
+import { useCsvImport } from "../../../islands/admin/uploads/useCsvImport";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { useHydrated } from "../../../ui/hydrated";
-import { DropArea, ImportReport, InterruptedUpload, SuccessBanner, UploadProgress } from "./BulkUploadViews";
-import { useCsvImport } from "./useCsvImport";
+import { AGED_LEAD_PRICING_RULE } from "../../orders/index";
+import { TEMPLATE_FILE_NAME } from "../csv-mapping";
 
 /** The column review loads when a file needs it, not with the admin panel (decision 0032). */
 const ReviewDialog = lazy(() => import("./ReviewDialog").then((m) => ({ default: m.ReviewDialog })));

@@ -4,6 +4,13 @@
  * and the two buttons.
  */
 import { useState } from "react";
+import { formatCount } from "../../../domain/format";
+import { REVIEW_PAGE_ROWS } from "../../../islands/admin/uploads/csv-protocol";
+import type { Review } from "../../../islands/admin/uploads/useCsvImport";
+import { Button } from "../../../ui/button";
+import { Dialog } from "../../../ui/dialog";
+import { Field, SelectField } from "../../../ui/input";
+import { Table } from "../../../ui/table";
 import {
   FIELD_LABELS,
   type FieldMapping,
@@ -11,14 +18,7 @@ import {
   MANUAL_MAP_REQUIRED,
   NOT_IN_FILE,
   OPTIONAL_FIELDS,
-} from "../../../domain/csv-mapping";
-import { formatCount } from "../../../domain/format";
-import { Button } from "../../../ui/button";
-import { Dialog } from "../../../ui/dialog";
-import { Field, SelectField } from "../../../ui/input";
-import { Table } from "../../../ui/table";
-import { REVIEW_PAGE_ROWS } from "./csv-protocol";
-import type { Review } from "./useCsvImport";
+} from "../csv-mapping";
 
 interface ReviewDialogProps {
   review: Review;

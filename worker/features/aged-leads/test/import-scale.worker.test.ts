@@ -5,13 +5,13 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BULK_BATCH_SIZE, type BulkLeadRow } from "../../src/domain/csv-mapping";
-import { type ImportStatus, STATUS_REJECTIONS } from "../../src/domain/schemas/admin-leads";
-import { D1_LIMITS } from "../../worker/db/limits";
-import { IMPORT_MESSAGES_PER_INVOCATION } from "../../worker/queue";
-import { type ImportBatchMessage, MAX_QUERIES_PER_IMPORT_MESSAGE } from "../../worker/services/imports";
-import { brokenD1Limits, watchD1 } from "./d1-usage";
-import { callApi, deliverToQueue, signedIn } from "./helpers";
+import { BULK_BATCH_SIZE, type BulkLeadRow } from "../../../../src/features/aged-leads/csv-mapping";
+import { type ImportStatus, STATUS_REJECTIONS } from "../../../../src/features/aged-leads/schemas/admin-leads";
+import { brokenD1Limits, watchD1 } from "../../../../tests/worker/d1-usage";
+import { callApi, deliverToQueue, signedIn } from "../../../../tests/worker/helpers";
+import { D1_LIMITS } from "../../../db/limits";
+import { IMPORT_MESSAGES_PER_INVOCATION } from "../../../queue";
+import { type ImportBatchMessage, MAX_QUERIES_PER_IMPORT_MESSAGE } from "../imports";
 
 let seq = 0;
 const run = Date.now().toString().slice(-5);

@@ -8,9 +8,9 @@
  * The browser resumes an interrupted upload from `receivedBatchNumbers`: only the batches never received.
  */
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
-import { importBatches, imports } from "../db/schema";
-import type { Deps } from "../deps";
-import { NotFoundError } from "../errors";
+import { importBatches, imports } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { NotFoundError } from "../../errors";
 import { type ImportBatchMessage, STALLED_BATCH_MS } from "./imports";
 
 /** Messages one `sendBatch` takes (Queues: at most 100 per call). */

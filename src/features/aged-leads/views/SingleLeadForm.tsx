@@ -2,22 +2,22 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
-import { isAgeRange } from "../../../domain/csv-mapping";
 import { formatUsd } from "../../../domain/format";
-import type { AdminAgedLead, AdminAgedLeadInput } from "../../../domain/schemas/admin-leads";
-import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents } from "../../../features/orders/pricing";
+import { ConsentFields, consentFieldProps, toIso } from "../../../islands/admin/uploads/ConsentFields";
 import { api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
 import { Field, SelectField } from "../../../ui/input";
 import { toast } from "../../../ui/toast";
-import { ConsentFields, consentFieldProps, toIso } from "./ConsentFields";
+import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents } from "../../orders/index";
+import { isAgeRange } from "../csv-mapping";
+import type { AdminAgedLead, AdminAgedLeadInput } from "../schemas/admin-leads";
 
 export function SingleLeadForm() {
   const queryClient = useQueryClient();
   const form = useForm<AdminAgedLeadInput, unknown, AdminAgedLead>({
-    resolver: lazyZodResolver(() => import("../../../domain/schemas/admin-leads").then((m) => m.adminAgedLeadSchema)),
+    resolver: lazyZodResolver(() => import("../schemas/admin-leads").then((m) => m.adminAgedLeadSchema)),
   });
   const [localTime, ageRange, price] = form.watch(["formFillTime", "ageRange", "price"]);
   const formFillTime = typeof localTime === "string" && localTime ? Date.parse(localTime) : null;

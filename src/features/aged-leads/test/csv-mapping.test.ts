@@ -1,5 +1,9 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
+import { templateCsv } from "../../../domain/csv-writer";
+import { CONSENT_FIELDS } from "../../consent/consent";
+import { CONSENT_MESSAGES } from "../../consent/schemas/consent";
+import { AGED_LEAD_PRICING_RULE } from "../../orders/pricing";
 import {
   AUTO_MAP_REQUIRED,
   autoMapColumns,
@@ -11,12 +15,8 @@ import {
   NOT_IN_FILE,
   parseFormFillTime,
   parsePrice,
-} from "../../src/domain/csv-mapping";
-import { templateCsv } from "../../src/domain/csv-writer";
-import { bulkUploadSchema, checkLeadRow } from "../../src/domain/schemas/admin-leads";
-import { CONSENT_FIELDS } from "../../src/features/consent/consent";
-import { CONSENT_MESSAGES } from "../../src/features/consent/schemas/consent";
-import { AGED_LEAD_PRICING_RULE } from "../../src/features/orders/pricing";
+} from "../csv-mapping";
+import { bulkUploadSchema, checkLeadRow } from "../schemas/admin-leads";
 
 describe("auto-mapping by header text (product rule 48)", () => {
   it("finds name, email, phone, state, form fill time, age range and price", () => {

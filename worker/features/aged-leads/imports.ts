@@ -6,22 +6,18 @@
  */
 
 import { and, asc, count, eq, isNotNull, lt } from "drizzle-orm";
-import { BULK_BATCH_SIZE, STALLED_BATCH_MINUTES } from "../../src/domain/csv-mapping";
-import { type StoredLead, storedLead } from "../../src/domain/leads";
+import { type ImportKind, STALLED_BATCH_MINUTES } from "../../../src/domain/import-batches";
+import { BULK_BATCH_SIZE } from "../../../src/features/aged-leads/csv-mapping";
+import { type StoredLead, storedLead } from "../../../src/features/aged-leads/leads";
 import {
   type BulkUpload,
   checkLeadRow,
   type ImportStatus,
   STATUS_REJECTIONS,
-} from "../../src/domain/schemas/admin-leads";
-import {
-  CALLBACK_IMPORT_BATCH_SIZE,
-  type CallbackImportRow,
-} from "../../src/features/callbacks/schemas/callback-import";
-import { callbackOpportunities, importBatches, importRejections, imports } from "../db/schema";
-import type { Deps } from "../deps";
-import { InvalidError, NotFoundError } from "../errors";
-import { checkCallbackRows, takeCallbackRows, untakenRows } from "../features/callbacks/callback-imports";
+} from "../../../src/features/aged-leads/schemas/admin-leads";
+import { callbackOpportunities, importBatches, importRejections, imports } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { InvalidError, NotFoundError } from "../../errors";
 import { evidenceInsert } from "./import-evidence";
 
 export interface ImportBatchMessage {
@@ -45,6 +41,45 @@ export const MAX_BATCH_ATTEMPTS = 6;
  * batch of three) and, on its last failing delivery, `failImportBatch` (a batch of three).
  */
 export const MAX_QUERIES_PER_IMPORT_MESSAGE = 7;
+
+/** A row refused, with its row number in the file and the reason. */
+interface ImportRejection {
+  rowNumber: number;
+  reason: string;
+}
+
+/**
+ * A kind of import other than aged leads (decision 0069: call-backs and appointments), registered by its
+ * feature once (worker/import-kinds.ts, above every feature): how many rows a batch holds, how its rows are
+ * checked on receipt, taken in by the consumer one by one, and, of a batch that failed, which were not taken.
+ */
+export interface ImportRowsKind {
+  batchSize: number;
+  checkRows(
+    rows: readonly { rowNumber?: number | undefined }[],
+    firstRow: number,
+  ): { valid: { rowNumber: number }[]; rejected: ImportRejection[] };
+  /** Takes a batch's stored rows in; answers the refused ones. */
+  takeRows(
+    deps: Deps,
+    batch: { importId: string; batchNumber: number; createdBy: string | null },
+    rows: unknown[],
+  ): Promise<ImportRejection[]>;
+  untakenRows<Row extends { rowNumber: number }>(deps: Deps, importId: string, rows: readonly Row[]): Promise<Row[]>;
+}
+
+const importKinds = new Map<ImportKind, ImportRowsKind>();
+
+/** Registers how a kind of file is imported (once per kind, at start: worker/import-kinds.ts). */
+export function registerImportKind(kind: Exclude<ImportKind, "leads">, rows: ImportRowsKind): void {
+  importKinds.set(kind, rows);
+}
+
+function importKind(kind: ImportKind): ImportRowsKind {
+  const rows = importKinds.get(kind);
+  if (!rows) throw new Error(`No import of "${kind}" is registered (worker/import-kinds.ts)`);
+  return rows;
+}
 
 /** A row that passed the lead schema, as the consumer inserts it. */
 type ValidLead = StoredLead & { rowNumber: number };
@@ -95,7 +130,7 @@ export async function acceptBatch(deps: Deps, adminId: string | null, upload: Bu
   const db = env.DB; // raw D1: the measured import path (decision 0013), JSON row sets and UPDATE … FROM
   const importId = upload.importId ?? crypto.randomUUID();
   const kind = upload.kind ?? "leads";
-  const batchSize = kind === "callbacks" ? CALLBACK_IMPORT_BATCH_SIZE : BULK_BATCH_SIZE;
+  const batchSize = kind === "leads" ? BULK_BATCH_SIZE : importKind(kind).batchSize;
   if (upload.leads.length > batchSize) throw new InvalidError(`Send at most ${batchSize} call-backs per batch`);
   const batchNumber =
     upload.batchNumber ??
@@ -110,7 +145,7 @@ export async function acceptBatch(deps: Deps, adminId: string | null, upload: Bu
   // Without row numbers, rows are numbered as lines of a file with a header: batch n starts after n-1 full batches.
   const firstRow = 2 + (batchNumber - 1) * batchSize;
   const { valid, rejected } =
-    kind === "callbacks" ? checkCallbackRows(upload.leads, firstRow) : checkLeadRows(upload.leads, firstRow);
+    kind === "leads" ? checkLeadRows(upload.leads, firstRow) : importKind(kind).checkRows(upload.leads, firstRow);
 
   const key = batchKey(importId, batchNumber);
   // Absent fields (most consent cells) are left out rather than stored as null: json_extract reads both as NULL.
@@ -251,10 +286,10 @@ export async function processImportBatch(deps: Deps, message: ImportBatchMessage
 async function processCallbackBatch(deps: Deps, message: ImportBatchMessage, createdBy: string | null, rows: string) {
   const { importId, batchNumber } = message;
   const db = deps.env.DB; // raw D1: the import's own statements (recordRejections, refreshTotals)
-  const rejected = await takeCallbackRows(
+  const rejected = await importKind("callbacks").takeRows(
     deps,
     { importId, batchNumber, createdBy },
-    JSON.parse(rows) as CallbackImportRow[],
+    JSON.parse(rows) as unknown[],
   );
   const taken = "FROM callback_opportunities WHERE import_id = ?1 AND import_batch = ?2";
   const results = await db.batch<{ settled: number }>([
@@ -280,7 +315,7 @@ export async function failImportBatch(deps: Deps, message: ImportBatchMessage, e
   const stored = await env.DOCUMENTS.get(batchKey(importId, batchNumber));
   const storedRows = stored ? ((await stored.json()) as { rowNumber: number }[]) : [];
   // A call-back batch may have taken some rows before failing (decision 0069): those are not rejected.
-  const rows = message.callbacks ? await untakenRows(deps, importId, storedRows) : storedRows;
+  const rows = message.callbacks ? await importKind("callbacks").untakenRows(deps, importId, storedRows) : storedRows;
   const reason = `Not saved: batch ${batchNumber} failed (${error.slice(0, 200)})`;
   // Raw D1: the import's own statements (recordRejections, refreshTotals), in one batch.
   await env.DB.batch([

@@ -1,7 +1,7 @@
 /** Rules about leads shared by the upload screens, the import consumer and the seed data. */
-import { hasConsentCertificate } from "../features/consent/consent.ts";
-import { type AgeRange, dollarsToCents } from "../features/orders/pricing.ts";
-import { leadAreaCode, PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, phoneDigits, usPhoneKey } from "./phone.ts";
+import { leadAreaCode, PHONE_MAX_LENGTH, PHONE_MIN_DIGITS, phoneDigits, usPhoneKey } from "../../domain/phone.ts";
+import { hasConsentCertificate } from "../consent/index.ts";
+import { type AgeRange, dollarsToCents } from "../orders/index.ts";
 
 /** What an aged lead may hold (the single form and every CSV row, schemas/admin-leads.ts). */
 export const LEAD_LIMITS = {

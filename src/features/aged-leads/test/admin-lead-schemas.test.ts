@@ -1,14 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { mapRow } from "../../src/domain/csv-mapping";
-import { LEAD_LIMITS } from "../../src/domain/leads";
-import {
-  adminAgedLeadSchema,
-  callbackOpportunitySchema,
-  checkLeadRow,
-  LEAD_MESSAGES,
-} from "../../src/domain/schemas/admin-leads";
-import { CONSENT_FIELDS } from "../../src/features/consent/consent";
-import { CONSENT_MESSAGES } from "../../src/features/consent/schemas/consent";
+import { callbackOpportunitySchema } from "../../callbacks/schemas/callback-opportunity";
+import { CONSENT_FIELDS } from "../../consent/consent";
+import { CONSENT_MESSAGES } from "../../consent/schemas/consent";
+import { mapRow } from "../csv-mapping";
+import { LEAD_LIMITS } from "../leads";
+import { adminAgedLeadSchema, checkLeadRow, LEAD_MESSAGES } from "../schemas/admin-leads";
 
 const form = { name: "Ann", phone: "2145550100", state: "TX" };
 /** The consent inputs of the single form, left blank. */

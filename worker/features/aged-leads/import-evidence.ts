@@ -4,7 +4,7 @@
  * files) is inserted without reading the six evidence fields, as fast as before they existed (measured: six
  * more json_extract a row cost about 12 % of the insert); a batch with some reads them for every row.
  */
-import { CONSENT_FIELDS, type ConsentField } from "../../src/features/consent/consent";
+import { CONSENT_FIELDS, type ConsentField } from "../../../src/features/consent/index";
 
 const EVIDENCE_COLUMNS: Record<ConsentField, string> = {
   optInAt: "opt_in_at",

@@ -1,18 +1,12 @@
-/** Admin lead uploads (product rules 5, 15): single aged leads, callback opportunities, CSV imports. */
+/** Admin lead uploads (product rules 5, 15): single aged leads and CSV imports (call-backs too: the file says which). */
 import { Hono } from "hono";
-import { adminAgedLeadSchema, bulkUploadSchema, callbackOpportunitySchema } from "../../src/domain/schemas/admin-leads";
-import type { SignedInBindings } from "../env";
-import {
-  addAgedLead,
-  addCallbackOpportunity,
-  callbackConsentRecord,
-  recentAgedLeads,
-  recentCallbackOpportunities,
-} from "../services/admin-leads";
-import { importReportCsv } from "../services/import-report";
-import { receivedBatchNumbers } from "../services/import-sweep";
-import { acceptBatch, findImport } from "../services/imports";
-import { validateJson } from "../validation";
+import { adminAgedLeadSchema, bulkUploadSchema } from "../../../../src/features/aged-leads/schemas/admin-leads";
+import type { SignedInBindings } from "../../../env";
+import { validateJson } from "../../../validation";
+import { addAgedLead, recentAgedLeads } from "../admin-leads";
+import { importReportCsv } from "../import-report";
+import { receivedBatchNumbers } from "../import-sweep";
+import { acceptBatch, findImport } from "../imports";
 
 /** Mounted in the admin sub-app (worker/api.ts). */
 export const adminLeads = new Hono<SignedInBindings>()
@@ -21,14 +15,6 @@ export const adminLeads = new Hono<SignedInBindings>()
     return c.json({ message: "Aged lead uploaded successfully", ...added }, 201);
   })
   .get("/admin/aged-leads", async (c) => c.json(await recentAgedLeads(c.var.deps)))
-  .post("/admin/callback-opportunities", validateJson(callbackOpportunitySchema), async (c) => {
-    const added = await addCallbackOpportunity(c.var.deps, c.req.valid("json"), c.get("user").id);
-    return c.json({ message: "Callback opportunity uploaded successfully", ...added }, 201);
-  })
-  .get("/admin/callback-opportunities", async (c) => c.json(await recentCallbackOpportunities(c.var.deps)))
-  .get("/admin/callback-opportunities/:id/consent", async (c) =>
-    c.json(await callbackConsentRecord(c.var.deps, c.req.param("id"))),
-  )
   .post("/bulk-upload-aged-leads", validateJson(bulkUploadSchema), async (c) => {
     const accepted = await acceptBatch(c.var.deps, c.get("user").id, c.req.valid("json"));
     return c.json({ ...accepted, count: accepted.received });

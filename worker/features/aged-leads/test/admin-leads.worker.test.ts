@@ -1,12 +1,19 @@
 import { env } from "cloudflare:workers";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { BulkLeadRow } from "../../src/domain/csv-mapping";
-import type { ImportStatus } from "../../src/domain/schemas/admin-leads";
-import { agedLeads, importBatches, importRejections } from "../../worker/db/schema";
-import type { ImportBatchMessage } from "../../worker/services/imports";
-import { testDb } from "./factories";
-import { bulkRow, callApi, deliverToQueue, expectAdminOnly, signedIn, uniquePhones } from "./helpers";
+import type { BulkLeadRow } from "../../../../src/features/aged-leads/csv-mapping";
+import type { ImportStatus } from "../../../../src/features/aged-leads/schemas/admin-leads";
+import { testDb } from "../../../../tests/worker/factories";
+import {
+  bulkRow,
+  callApi,
+  deliverToQueue,
+  expectAdminOnly,
+  signedIn,
+  uniquePhones,
+} from "../../../../tests/worker/helpers";
+import { agedLeads, importBatches, importRejections } from "../../../db/schema";
+import type { ImportBatchMessage } from "../imports";
 
 const DAY = 86_400_000;
 const uniquePhone = uniquePhones("6");

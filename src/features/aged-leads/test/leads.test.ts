@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { leadDedupeKey } from "../../src/domain/leads";
-import { phoneDigits } from "../../src/domain/phone";
+import { phoneDigits } from "../../../domain/phone";
+import { leadDedupeKey } from "../leads";
 
 describe("lead duplicate key (product rule 15)", () => {
   it("ignores phone punctuation", () => {

@@ -8,14 +8,14 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../../worker/app";
-import { agedLeads, importBatches } from "../../worker/db/schema";
-import { createDeps } from "../../worker/deps";
-import { resendStalledBatches } from "../../worker/services/import-sweep";
-import { type ImportBatchMessage, STALLED_BATCH_MS } from "../../worker/services/imports";
-import { STARTUP_CRON } from "../../worker/startup";
-import { testDb } from "./factories";
-import { bulkRow, callApi, deliverToQueue, signedIn, uniquePhones } from "./helpers";
+import { testDb } from "../../../../tests/worker/factories";
+import { bulkRow, callApi, deliverToQueue, signedIn, uniquePhones } from "../../../../tests/worker/helpers";
+import worker from "../../../app";
+import { agedLeads, importBatches } from "../../../db/schema";
+import { createDeps } from "../../../deps";
+import { STARTUP_CRON } from "../../../startup";
+import { resendStalledBatches } from "../import-sweep";
+import { type ImportBatchMessage, STALLED_BATCH_MS } from "../imports";
 
 const uniquePhone = uniquePhones("6");
 
