@@ -6,7 +6,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Browser } from "playwright-core";
-import type { ImportStatus } from "../src/domain/schemas/admin-leads";
+import type { ImportStatus } from "../src/features/aged-leads/schemas/admin-leads";
 import { DEMO_ADMIN } from "./demo-data.ts";
 import { root } from "./lib/paths.ts";
 

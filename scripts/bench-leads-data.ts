@@ -4,8 +4,8 @@
  * 1-180 days, 5 % sold, 1 % reserved, 30 % with a TrustedForm certificate (the "with certificate" filter).
  * Lead i's phone is its area code followed by i in 7 digits.
  */
-import { leadDedupeKey } from "../src/domain/leads.ts";
 import { US_STATE_CODES } from "../src/domain/us-states.ts";
+import { leadDedupeKey } from "../src/features/aged-leads/leads.ts";
 
 /** The 50 states (the District of Columbia left out, so that each state keeps its generated area codes). */
 export const BENCH_STATES = US_STATE_CODES.filter((code) => code !== "DC");

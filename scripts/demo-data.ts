@@ -3,9 +3,9 @@
  * the app's own drizzle tables (worker/db/schema/); scripts/seed.ts inserts them.
  */
 
-import { storedLead } from "../src/domain/leads.ts";
 import type { SURVEY_ROLES } from "../src/domain/survey.ts";
 import { defaultTimeZone, localTime } from "../src/domain/time-zones.ts";
+import { storedLead } from "../src/features/aged-leads/leads.ts";
 import { windowOf } from "../src/features/callbacks/callbacks.ts";
 import type { agedLeads, callbackOpportunities, orders, users } from "../worker/db/schema/index.ts";
 import { hashPassword } from "../worker/features/accounts/passwords.ts";

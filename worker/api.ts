@@ -12,6 +12,8 @@
  */
 // The products sold through orders, registered once before any payment is handled (docs/decisions/0077).
 import "./order-products";
+// And the kinds of CSV import besides aged leads, before a batch is received.
+import "./import-kinds";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -20,10 +22,14 @@ import { withDeps } from "./deps";
 import type { AppBindings, SignedInBindings } from "./env";
 import { DomainError, domainErrorStatus } from "./errors";
 import { auth, me } from "./features/accounts/routes/auth";
+import { adminLeads } from "./features/aged-leads/routes/admin-leads";
+import { buyerLeads } from "./features/aged-leads/routes/leads";
+import { adminCallbacks } from "./features/callbacks/routes/admin-callbacks";
 import { buyerCallbacks } from "./features/callbacks/routes/callbacks";
 import { consent } from "./features/consent/routes/consent";
 import { adminDoNotCallRequests, doNotCall } from "./features/do-not-call/routes/do-not-call-requests";
 import { adminSuppression, buyerSuppression } from "./features/do-not-call/routes/suppression";
+import { buyerOrders } from "./features/orders/routes/buyer-orders";
 import { payments } from "./features/orders/routes/payments";
 import { savedSurveys, surveys } from "./features/orders/routes/surveys";
 import { partnerAdmin } from "./features/partners/routes/partner-admin";
@@ -31,6 +37,7 @@ import { partnerApi } from "./features/partners/routes/partner-api";
 import { partnerInvitations, partnerPortal } from "./features/partners/routes/partner-portal";
 import { partnerApplicationReview, partnerApplications } from "./features/partners/routes/partners";
 import { buyerReturnRoutes } from "./features/returns/routes/returns";
+import { trackerTransfers } from "./features/returns/routes/tracker";
 import { agents } from "./features/transfers/routes/agents";
 import { deliverySetup } from "./features/transfers/routes/delivery-setup";
 import { transferOrders } from "./features/transfers/routes/transfer-orders";
@@ -40,8 +47,6 @@ import { loadSession, requireAdmin, requireBuyer, requirePartner, requireUser } 
 import { sameOrigin } from "./middleware/csrf";
 import { mount } from "./mount";
 import { adminFulfilment } from "./routes/admin-fulfilment";
-import { adminLeads } from "./routes/admin-leads";
-import { buyer } from "./routes/buyer";
 import { health } from "./routes/health";
 import { tracker } from "./routes/tracker";
 import { users } from "./routes/users";
@@ -68,8 +73,10 @@ const accountApp = new Hono<SignedInBindings>().use("*", requireUser).route("/",
 
 const buyerApp = new Hono<SignedInBindings>()
   .use("*", requireBuyer)
-  .route("/", buyer)
+  .route("/", buyerLeads)
+  .route("/", buyerOrders)
   .route("/", tracker)
+  .route("/", trackerTransfers)
   .route("/", consent)
   .route("/", buyerReturnRoutes)
   .route("/", buyerSuppression)
@@ -84,6 +91,7 @@ const adminApp = new Hono<SignedInBindings>()
   .route("/", partnerAdmin)
   .route("/", transferOrders)
   .route("/", adminLeads)
+  .route("/", adminCallbacks)
   .route("/", adminFulfilment)
   .route("/", adminSuppression)
   .route("/", adminDoNotCallRequests);

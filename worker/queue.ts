@@ -1,8 +1,17 @@
 // The products sold through orders, registered once before any payment is handled (docs/decisions/0077).
 import "./order-products";
+// And the kinds of CSV import besides aged leads, before a batch is taken in.
+import "./import-kinds";
 import { D1_LIMITS } from "./db/limits";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import {
+  failImportBatch,
+  isImportBatchMessage,
+  MAX_BATCH_ATTEMPTS,
+  MAX_QUERIES_PER_IMPORT_MESSAGE,
+  processImportBatch,
+} from "./features/aged-leads/imports";
 import { MAX_QUERIES_PER_CALLBACK_MESSAGE } from "./features/callbacks/callback-imports";
 import {
   applySuppressionBatch,
@@ -14,13 +23,6 @@ import {
 } from "./features/do-not-call/suppression-apply";
 import { deliverWebhookMessages } from "./features/webhooks/queue";
 import { optimizeDatabase } from "./services/db-maintenance";
-import {
-  failImportBatch,
-  isImportBatchMessage,
-  MAX_BATCH_ATTEMPTS,
-  MAX_QUERIES_PER_IMPORT_MESSAGE,
-  processImportBatch,
-} from "./services/imports";
 
 /**
  * Import messages one invocation handles, so that it stays within D1's queries per invocation whatever

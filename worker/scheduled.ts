@@ -2,6 +2,7 @@
 import "./order-products";
 import { createDeps } from "./deps";
 import type { Env } from "./env";
+import { resendStalledBatches } from "./features/aged-leads/import-sweep";
 import { sendCallbackReminders } from "./features/callbacks/callback-notifications";
 import { fillCallbackOrders } from "./features/callbacks/callbacks";
 import { sendRegistryFreshnessAlerts } from "./features/do-not-call/list-freshness";
@@ -11,7 +12,6 @@ import { expireReservations } from "./features/orders/orders";
 import { sendDeliverySummaries } from "./features/transfers/delivery-summaries";
 import { sweepWebhooks } from "./features/webhooks/sweep";
 import { optimizeDatabase } from "./services/db-maintenance";
-import { resendStalledBatches } from "./services/import-sweep";
 import { STARTUP_CRON, WEBHOOK_SWEEP_CRON } from "./startup";
 
 /**

@@ -123,7 +123,7 @@ test.describe("aged-leads tab", () => {
 
   test("says 'Stalled, resuming' while the server has batches waiting to be sent again", async ({ adminPage }) => {
     const page = await openAdminTab(adminPage, "aged-leads");
-    // The server's answer while a batch waits for the sweep (a lost Queue message, worker/services/import-sweep.ts).
+    // The server's answer while a batch waits for the sweep (a lost Queue message, worker/features/aged-leads/import-sweep.ts).
     let stalled = true;
     await page.route(/\/api\/imports\/[^/]+$/, async (route) => {
       const response = await route.fetch();

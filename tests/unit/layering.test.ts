@@ -275,7 +275,7 @@ describe("the layering check itself", () => {
 
   it.each([
     ["src/islands/Checkout.tsx", "worker/api", true],
-    ["src/domain/leads.ts", "zod", false],
+    ["src/features/aged-leads/leads.ts", "zod", false],
     ["src/pages/login.astro", "worker/form-posts", false],
     ["worker/routes/buyer.ts", "worker/features/orders/orders", false],
     ["worker/features/orders/orders.ts", "worker/db/client", false],
@@ -333,7 +333,7 @@ describe("one way to the database (decision 0039)", () => {
   it.each([
     ["worker/deps.ts", "return { db: database(env.DB), env, now };"],
     ["worker/features/orders/orders.ts", "export async function expireReservations(deps: Deps): Promise<number> {"],
-    ["worker/services/imports.ts", "const db = env.DB; // raw D1\nawait db.prepare(SQL).run();"],
+    ["worker/features/aged-leads/imports.ts", "const db = env.DB; // raw D1\nawait db.prepare(SQL).run();"],
     ["worker/services/mail.ts", "const isDevelopment = (env: Env) => env.APP_ENV === 'development';"],
   ])("allows %s containing %s", (file, text) => {
     expect(depsViolation(file, text)).toBeNull();

@@ -45,16 +45,19 @@ const ALLOWED: Record<string, Record<string, string>> = {
   "worker/features/transfers/transfer-orders.ts": {
     totalPrice: "product rule 49: transfer order (admin view): dollars",
   },
-  "src/domain/schemas/admin-leads.ts": {
+  "src/features/aged-leads/schemas/admin-leads.ts": {
     price: "product rule 49: aged lead (admin single form) and bulk lead row: dollars",
   },
-  "src/domain/csv-mapping.ts": { price: "product rule 49: bulk lead row: dollars" },
+  "src/features/aged-leads/csv-mapping.ts": { price: "product rule 49: bulk lead row: dollars" },
+  "src/features/callbacks/schemas/callback-opportunity.ts": {
+    price: "product rule 45: the admin's call-back (form and file rows), as an aged lead's: dollars",
+  },
   "src/features/callbacks/schemas/callback-import.ts": {
     price: "decision 0069: a call-back file's column, as the admin form's: dollars",
   },
-  "src/domain/leads.ts": { price: "product rule 49: aged lead (admin single form, bulk row): dollars" },
+  "src/features/aged-leads/leads.ts": { price: "product rule 49: aged lead (admin single form, bulk row): dollars" },
   "src/features/returns/returns.ts": { total: "a page's row count" },
-  "worker/services/tracker.ts": { total: "a page's row count" },
+  "worker/features/returns/tracker.ts": { total: "a page's row count" },
   "worker/features/orders/payments/provider.ts": { amount: "Stripe's own field: cents" },
 };
 

@@ -20,8 +20,10 @@ const RAW_SQL_ALLOWED: Record<string, string> = {
   // The SQL itself is under test.
   "tests/worker/schema.test.ts": "compares migrated D1 with the schema folder and probes a table by hand",
   "tests/worker/schema-compare.ts": "reads sqlite_master and the table pragmas: the schema itself is under test",
-  "tests/worker/import-scale.test.ts": "the import's statements at scale and a trigger that fails them",
-  "tests/worker/admin-leads.test.ts": "a trigger that fails a batch's inserts: the failure is under test",
+  "worker/features/aged-leads/test/import-scale.worker.test.ts":
+    "the import's statements at scale and a trigger that fails them",
+  "worker/features/aged-leads/test/admin-leads.worker.test.ts":
+    "a trigger that fails a batch's inserts: the failure is under test",
   "tests/worker/callable.test.ts": "the query plan of the callable-leads page is under test",
   "worker/features/do-not-call/test/revocations.worker.test.ts":
     "the query plan of the revocations lookup is under test",

@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecu
 import { env } from "cloudflare:workers";
 import { desc, eq } from "drizzle-orm";
 import { expect, vi } from "vitest";
-import type { BulkLeadRow } from "../../src/domain/csv-mapping";
+import type { BulkLeadRow } from "../../src/features/aged-leads/csv-mapping";
 import worker from "../../worker/app";
 import { outbox } from "../../worker/db/schema";
 import { SESSION_COOKIE } from "../../worker/services/sessions";

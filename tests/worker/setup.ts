@@ -2,6 +2,8 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 // Tests call order services directly: the products sold through orders are registered as the Worker does.
 import "../../worker/order-products";
+// And the kinds of CSV import besides aged leads (tests call the import pipeline directly too).
+import "../../worker/import-kinds";
 
 /**
  * Test files share one workerd runtime per vitest worker (`isolate: false` in vitest.config.ts): each file

@@ -3,7 +3,7 @@
  * call-backs (placed by hand here: docs/decisions/0063), and the returns queue. Admins only.
  */
 import { Hono } from "hono";
-import { assignCallbackSchema } from "../../src/domain/schemas/admin-leads";
+import { assignCallbackSchema } from "../../src/features/callbacks/schemas/callback-opportunity";
 import { adminReturnsQuerySchema, returnDecisionSchema } from "../../src/features/returns/schemas/returns";
 import type { SignedInBindings } from "../env";
 import { assignCallback, callbackFulfilment } from "../features/callbacks/callback-fulfilment";

@@ -2,9 +2,9 @@
 import { Hono } from "hono";
 import { changePasswordSchema } from "../../src/features/accounts/schemas/auth";
 import type { SignedInBindings } from "../env";
+import { changeUserPassword, listUsers } from "../features/accounts/index";
 import { activeKeysOfUser } from "../features/partners/partner-admin";
 import { sessions } from "../services/sessions";
-import { changeUserPassword, listUsers } from "../services/users";
 import { validateJson } from "../validation";
 
 /** Mounted in the admin sub-app (worker/api.ts). */

@@ -1,13 +1,14 @@
-import { desc, eq, getTableColumns, sql } from "drizzle-orm";
+/**
+ * The user behind a session (docs/decisions/0077: the kernel's, as the session middleware and Astro's page
+ * user read it): a `users` row, its public face and the lookup by id. Managing users is the accounts
+ * feature's (worker/features/accounts/users.ts).
+ */
+import { eq, getTableColumns } from "drizzle-orm";
 import type { PublicUser } from "../../src/domain/user";
-import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "../../src/features/accounts/password-rule";
 import { users } from "../db/schema";
 import type { Deps } from "../deps";
-import { InvalidError, NotFoundError } from "../errors";
-import { assertNewPasswordAllowed } from "../features/accounts/password-policy";
-import { hashPassword, verifyPassword } from "../features/accounts/passwords";
 
-type UserRecord = typeof users.$inferSelect;
+export type UserRecord = typeof users.$inferSelect;
 
 /** The one user → PublicUser mapping (what the browser and the handlers see: never the password hash). */
 export function toPublicUser(user: UserRecord): PublicUser {
@@ -38,51 +39,6 @@ export function userFromRow(row: Record<string, unknown>): UserRecord {
   return Object.fromEntries(entries) as UserRecord;
 }
 
-export async function findUserByUsername(deps: Deps, username: string): Promise<UserRecord | undefined> {
-  return deps.db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`).get();
-}
-
-export async function findUserByEmail(deps: Deps, email: string): Promise<UserRecord | undefined> {
-  return deps.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).get();
-}
-
 export async function findUserById(deps: Deps, id: string): Promise<UserRecord | undefined> {
   return deps.db.select().from(users).where(eq(users.id, id)).get();
-}
-
-export async function listUsers(deps: Deps): Promise<PublicUser[]> {
-  const rows = await deps.db.select().from(users).orderBy(desc(users.createdAt));
-  return rows.map(toPublicUser);
-}
-
-/** Sets a new password after checking the password rule (throws InvalidError when it breaks it). */
-export async function setPassword(deps: Deps, userId: string, password: string): Promise<void> {
-  assertNewPasswordAllowed(password);
-  await deps.db
-    .update(users)
-    .set({ passwordHash: await hashPassword(password) })
-    .where(eq(users.id, userId));
-}
-
-/** An admin changing their own password proves they know the current one (product rule 29). */
-async function assertCurrentPassword(deps: Deps, userId: string, currentPassword: string | undefined) {
-  if (!currentPassword) {
-    throw new InvalidError(CURRENT_PASSWORD_REQUIRED, { errors: { currentPassword: CURRENT_PASSWORD_REQUIRED } });
-  }
-  const user = await findUserById(deps, userId);
-  if (!user || !(await verifyPassword(currentPassword, user.passwordHash))) {
-    throw new InvalidError(CURRENT_PASSWORD_WRONG, { errors: { currentPassword: CURRENT_PASSWORD_WRONG } });
-  }
-}
-
-/** An admin sets a user's password; their own needs the current one (product rule 29). An unknown user is NotFound. */
-export async function changeUserPassword(
-  deps: Deps,
-  adminId: string,
-  userId: string,
-  { newPassword, currentPassword }: { newPassword: string; currentPassword?: string | undefined },
-): Promise<void> {
-  if (!(await findUserById(deps, userId))) throw new NotFoundError("User not found");
-  if (userId === adminId) await assertCurrentPassword(deps, userId, currentPassword);
-  await setPassword(deps, userId, newPassword);
 }

@@ -4,3 +4,4 @@
  */
 export * from "./consent";
 export * from "./consent-record";
+export * from "./schemas/consent";

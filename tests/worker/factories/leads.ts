@@ -1,5 +1,5 @@
 /** Aged leads straight into D1, one or many (decision 0067). */
-import { leadDedupeKey } from "../../../src/domain/leads";
+import { leadDedupeKey } from "../../../src/features/aged-leads/leads";
 import { insertInChunks } from "../../../worker/db/bulk-insert";
 import { agedLeads } from "../../../worker/db/schema";
 import { type Database, uniquePhone } from "./db";

@@ -3,7 +3,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { IMPORT_BATCH_STATUSES, IMPORT_KINDS } from "../../../src/domain/csv-mapping";
+import { IMPORT_BATCH_STATUSES, IMPORT_KINDS } from "../../../src/domain/import-batches";
 import { users } from "./accounts";
 import { createdAt } from "./columns";
 

@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { IMPORT_BATCH_STATUSES } from "../../../src/domain/csv-mapping";
+import { IMPORT_BATCH_STATUSES } from "../../../src/domain/import-batches";
 import { REVOKED_ITEM_TYPES, REVOKING_LIST_KINDS } from "../../../src/features/do-not-call/revocations";
 import {
   SUPPRESSION_CHECK_SUBJECTS,

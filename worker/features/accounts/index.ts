@@ -4,3 +4,4 @@
  */
 export * from "./accounts";
 export * from "./sign-in";
+export * from "./users";

@@ -8,8 +8,8 @@ import { emails } from "../../services/email-templates";
 import { sendMail } from "../../services/mail";
 import { sessions } from "../../services/sessions";
 import { newLink, peekLink, redeemLink } from "../../services/single-use-links";
-import { findUserByEmail, setPassword } from "../../services/users";
 import { assertNewPasswordAllowed } from "./password-policy";
+import { findUserByEmail, setPassword } from "./users";
 
 /** E-mails a reset link when `email` has an account; nothing otherwise. Never throws (the caller has answered). */
 export async function requestPasswordReset(deps: Deps, email: string, origin: string): Promise<void> {

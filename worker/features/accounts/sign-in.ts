@@ -2,9 +2,10 @@
 import type { PublicUser } from "../../../src/domain/user";
 import type { Deps } from "../../deps";
 import { UnauthenticatedError } from "../../errors";
-import { findUserByUsername, toPublicUser } from "../../services/users";
+import { toPublicUser } from "../../services/users";
 import { admitLoginAttempt, type LoginAttempt, recordLoginSuccess } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./passwords";
+import { findUserByUsername } from "./users";
 
 /** Verified against when the username is unknown, so both failures take the same time. */
 let decoyHash: Promise<string> | undefined;

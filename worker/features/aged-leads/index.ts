@@ -3,3 +3,4 @@
  * (docs/decisions/0077-one-folder-per-feature.md).
  */
 export * from "./aged-lead-bundle-sale";
+export * from "./imports";

@@ -15,6 +15,7 @@ import { dollarsToCents } from "../../../src/features/orders/index";
 import { callbackOpportunities as callbacks, importRejections } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
+import type { ImportRowsKind } from "../aged-leads/index";
 import { takeCallback } from "./callbacks";
 
 /** D1 queries one row can cost at most: the scrub and insert, then up to five placement attempts and the e-mail. */
@@ -23,7 +24,7 @@ const MAX_QUERIES_PER_ROW = 35;
 export const MAX_QUERIES_PER_CALLBACK_MESSAGE = 6 + CALLBACK_IMPORT_BATCH_SIZE * MAX_QUERIES_PER_ROW;
 
 /** Checks a batch's rows as received: the rows to queue, and the refused ones with their reason. */
-export function checkCallbackRows(rows: readonly { rowNumber?: number | undefined }[], firstRow: number) {
+function checkCallbackRows(rows: readonly { rowNumber?: number | undefined }[], firstRow: number) {
   const valid: CallbackImportRow[] = [];
   const rejected: { rowNumber: number; reason: string }[] = [];
   for (const [index, row] of rows.entries()) {
@@ -69,7 +70,7 @@ async function settledRows(deps: Deps, importId: string, rows: readonly { rowNum
  * Takes in a queued batch's call-backs one by one. Answers the rows refused now (the caller records them
  * with the batch's counts); an unexpected failure is thrown, and the Queue's next delivery carries on.
  */
-export async function takeCallbackRows(
+async function takeCallbackRows(
   deps: Deps,
   batch: { importId: string; batchNumber: number; createdBy: string | null },
   rows: readonly CallbackImportRow[],
@@ -109,12 +110,16 @@ export async function takeCallbackRows(
 }
 
 /** Of a failed batch's rows, those not taken in: reported rejected with the failure. */
-export async function untakenRows<Row extends { rowNumber: number }>(
-  deps: Deps,
-  importId: string,
-  rows: readonly Row[],
-) {
+async function untakenRows<Row extends { rowNumber: number }>(deps: Deps, importId: string, rows: readonly Row[]) {
   const ids = await Promise.all(rows.map((row) => rowCallbackId(importId, row.rowNumber)));
   const { taken } = await settledRows(deps, importId, rows, ids);
   return rows.filter((_, index) => !taken.has(ids[index] as string));
 }
+
+/** How a call-back file is imported, registered with the import pipeline (worker/import-kinds.ts). */
+export const callbackImports: ImportRowsKind = {
+  batchSize: CALLBACK_IMPORT_BATCH_SIZE,
+  checkRows: checkCallbackRows,
+  takeRows: (deps, batch, rows) => takeCallbackRows(deps, batch, rows as CallbackImportRow[]),
+  untakenRows,
+};

@@ -6,7 +6,7 @@
  * finishing an upload twice changes nothing. An upload never finished expires after a day and leaves its
  * list as it was (docs/decisions/0051).
  */
-import { STALLED_BATCH_MINUTES } from "../../../src/domain/csv-mapping";
+import { STALLED_BATCH_MINUTES } from "../../../src/domain/import-batches";
 import {
   SUPPRESSION_UPLOAD_EXPIRY_MS,
   SUPPRESSION_UPLOAD_REFUSALS,

@@ -17,8 +17,8 @@ import { ConflictError, InvalidError, NotFoundError } from "../../errors";
 import { emails } from "../../services/email-templates";
 import { sendMail } from "../../services/mail";
 import { newLink, peekLink, redeemLink } from "../../services/single-use-links";
-import { findUserById, setPassword, toPublicUser } from "../../services/users";
-import { awaitsPassword, createUser } from "../accounts/index";
+import { findUserById, toPublicUser } from "../../services/users";
+import { awaitsPassword, createUser, setPassword } from "../accounts/index";
 
 async function currentApplication(deps: Deps, applicationId: string) {
   const application = await deps.db

@@ -2,20 +2,17 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { formatUsd } from "../../../domain/format";
-import { BulkUpload } from "../../../islands/admin/uploads/BulkUpload";
 import { api, call } from "../../../lib/api";
 import { lazyView } from "../../../ui/lazy-view";
 import { QueryView } from "../../../ui/query-view";
 import { Table } from "../../../ui/table";
 import { CERTIFICATE_STATUS_LABELS, certificateStatus } from "../../consent/index";
+import { BulkUpload } from "./BulkUpload";
 
 /** Below the bulk upload: its code (and its form library) loads as it nears the screen (decision 0032). */
-const SingleLeadForm = lazyView(
-  () => import("../../../islands/admin/uploads/SingleLeadForm").then((m) => m.SingleLeadForm),
-  {
-    hydrate: "visible",
-  },
-);
+const SingleLeadForm = lazyView(() => import("./SingleLeadForm").then((m) => m.SingleLeadForm), {
+  hydrate: "visible",
+});
 
 export function AgedLeadsTab() {
   const recent = useQuery({ queryKey: ["/api/admin/aged-leads"], queryFn: () => call(api.admin["aged-leads"].$get()) });

@@ -5,10 +5,10 @@
  * prospect's zone, decision 0064) and an opt-in time, which a file must give as a partner must.
  */
 
-import { type CallbackOpportunity, callbackOpportunitySchema } from "../../../domain/schemas/admin-leads";
 import { blankAsMissing } from "../../../domain/schemas/common";
 import { z } from "../../../domain/schemas/zod";
 import { CONSENT_FIELD_LABELS, CONSENT_FIELDS } from "../../consent/index";
+import { type CallbackOpportunity, callbackOpportunitySchema } from "./callback-opportunity";
 
 /**
  * Rows per batch of a call-back file: each row is taken in on its own (scrubbed, then placed), about 35 D1

@@ -6,7 +6,6 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
-import type { CallbackOpportunity } from "../../../domain/schemas/admin-leads";
 import { defaultTimeZone, US_TIME_ZONES } from "../../../domain/time-zones";
 import { ConsentFields, toIso } from "../../../islands/admin/uploads/ConsentFields";
 import { api, call, errorMessage } from "../../../lib/api";
@@ -19,6 +18,7 @@ import { useSchemaForm } from "../../../ui/schema-form";
 import { toast } from "../../../ui/toast";
 import { CONSENT_FIELDS } from "../../consent/index";
 import { CALLBACK_KIND_LABELS, type CallbackKind } from "../callbacks";
+import type { CallbackOpportunity } from "../schemas/callback-opportunity";
 
 /** The latest call-backs' query (./CallbacksList.tsx): a saved one refreshes it. */
 const LIST_KEY = ["/api/admin/callback-opportunities"];
@@ -61,7 +61,7 @@ export function CallbacksTab() {
   const form = useSchemaForm({
     initial: DEFAULTS,
     fields: FIELDS,
-    load: () => import("../../../domain/schemas/admin-leads").then((m) => m.callbackOpportunitySchema),
+    load: () => import("../schemas/callback-opportunity").then((m) => m.callbackOpportunitySchema),
     input,
   });
   const { kind, state } = form.values;

@@ -1,12 +1,18 @@
 /** The island of /admin/users (decision 0074). */
 
+import { lazy } from "react";
+import { UsersTab } from "../../../features/accounts/views/UsersTab";
 import { Screen, type ScreenProps } from "../../Screen";
-import { UsersTab } from "../UsersTab";
+
+/** A partner's API keys, shown after its password is reset: loaded then (decision 0032). */
+const PartnerKeyList = lazy(() =>
+  import("../../../features/partners/views/PartnerAccounts").then((m) => ({ default: m.PartnerKeyList })),
+);
 
 export default function UsersTabScreen({ user }: ScreenProps) {
   return (
     <Screen user={user}>
-      <UsersTab currentUserId={user.id} />
+      <UsersTab currentUserId={user.id} partnerKeyList={PartnerKeyList} />
     </Screen>
   );
 }

@@ -1,7 +1,7 @@
 /** The bulk upload's views (product rule 15): the drop area, the progress of an import, and its final report. */
 import { useRef, useState } from "react";
-import { BULK_BATCH_SIZE, STATUS_REJECTIONS } from "../../../domain/csv-mapping";
 import { formatCount, formatDateTime } from "../../../domain/format";
+import { BULK_BATCH_SIZE, STATUS_REJECTIONS } from "../../../features/aged-leads/csv-mapping";
 import { useHydrated } from "../../../ui/hydrated";
 import { buttonClass } from "../../../ui/styles";
 import type { UnfinishedUpload } from "./resume";

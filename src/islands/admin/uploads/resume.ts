@@ -5,7 +5,7 @@
  * failed mid-way: the admin chooses the same file again and only the batches the server never received
  * are sent ("Resume upload"), as the server answers them (GET /api/imports/:id/batches).
  */
-import type { FieldMapping } from "../../../domain/csv-mapping";
+import type { FieldMapping } from "../../../features/aged-leads/csv-mapping";
 import { api, call } from "../../../lib/api";
 
 const STORAGE_KEY = "bulk-upload:unfinished";

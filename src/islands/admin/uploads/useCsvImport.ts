@@ -15,7 +15,7 @@ import {
   type LeadField,
   MANUAL_MAP_REQUIRED,
   missingFields,
-} from "../../../domain/csv-mapping";
+} from "../../../features/aged-leads/csv-mapping";
 import { ApiError, errorMessage } from "../../../lib/api";
 import { toast } from "../../../ui/toast";
 import type { ReviewRow } from "./csv-protocol";

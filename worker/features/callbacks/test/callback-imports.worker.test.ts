@@ -7,8 +7,8 @@ import { env } from "cloudflare:workers";
 import { asc, eq } from "drizzle-orm";
 import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { ImportStatus } from "../../../../src/domain/schemas/admin-leads";
 import { localTime } from "../../../../src/domain/time-zones";
+import type { ImportStatus } from "../../../../src/features/aged-leads/schemas/admin-leads";
 import {
   CALLBACK_IMPORT_BATCH_SIZE,
   mapCallbackHeaders,
@@ -21,8 +21,8 @@ import { newPhone } from "../../../../tests/worker/transfer-fixtures";
 import { D1_LIMITS } from "../../../db/limits";
 import { callbackOpportunities, importBatches } from "../../../db/schema";
 import { createDeps } from "../../../deps";
-import { resendStalledBatches } from "../../../services/import-sweep";
-import { type ImportBatchMessage, STALLED_BATCH_MS } from "../../../services/imports";
+import { resendStalledBatches } from "../../aged-leads/import-sweep";
+import { type ImportBatchMessage, STALLED_BATCH_MS } from "../../aged-leads/imports";
 import { MAX_QUERIES_PER_CALLBACK_MESSAGE } from "../callback-imports";
 
 const DAY = 86_400_000;

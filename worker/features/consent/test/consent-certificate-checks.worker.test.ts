@@ -9,8 +9,8 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import Papa from "papaparse";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ImportStatus } from "../../../../src/domain/schemas/admin-leads";
 import type { OwnedLeadPage } from "../../../../src/domain/schemas/dashboard";
+import type { ImportStatus } from "../../../../src/features/aged-leads/schemas/admin-leads";
 import { CERTIFICATE_STATUS_LABELS, SAMPLE_CERTIFICATES } from "../../../../src/features/consent/consent";
 import {
   type ConsentRecord,

@@ -6,8 +6,8 @@
 
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { ImportStatus } from "../../../../src/domain/schemas/admin-leads";
 import type { AgedLeadPage } from "../../../../src/domain/schemas/dashboard";
+import type { ImportStatus } from "../../../../src/features/aged-leads/schemas/admin-leads";
 import { CONSENT_MESSAGES } from "../../../../src/features/consent/schemas/consent";
 import { createLeads as createFactoryLeads, testDb } from "../../../../tests/worker/factories";
 import { storedRow, storedRows } from "../../../../tests/worker/factories/rows";

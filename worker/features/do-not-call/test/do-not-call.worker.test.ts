@@ -6,7 +6,7 @@
 
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { LEAD_MESSAGES } from "../../../../src/domain/schemas/admin-leads";
+import { LEAD_MESSAGES } from "../../../../src/features/aged-leads/schemas/admin-leads";
 import { DO_NOT_CALL_MESSAGES, doNotCallConfirmation } from "../../../../src/features/do-not-call/suppression";
 import { testDb } from "../../../../tests/worker/factories";
 import { bulkRow, callApi, deliverToQueue, signedIn } from "../../../../tests/worker/helpers";

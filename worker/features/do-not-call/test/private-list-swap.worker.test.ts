@@ -19,7 +19,7 @@ import {
 } from "../../../../tests/worker/suppression-fixtures";
 import { suppressionLists, suppressionNumbers, suppressionUploadBatches } from "../../../db/schema";
 import { createDeps } from "../../../deps";
-import { MAX_BATCH_ATTEMPTS } from "../../../services/imports";
+import { MAX_BATCH_ATTEMPTS } from "../../aged-leads/imports";
 import { batchKey } from "../suppression-apply";
 import { suppressedAfterPurchase } from "../suppression-checks";
 import { PRIVATE_CHUNK } from "../suppression-private";
