@@ -16,6 +16,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { REGISTRY_PART_BYTES } from "../src/features/do-not-call/registry-upload";
 import { withDeps } from "./deps";
 import type { AppBindings, SignedInBindings } from "./env";
 import { DomainError, domainErrorStatus } from "./errors";
@@ -23,6 +24,7 @@ import { auth, me } from "./features/accounts/routes/auth";
 import { buyerCallbacks } from "./features/callbacks/routes/callbacks";
 import { consent } from "./features/consent/routes/consent";
 import { adminDoNotCallRequests, doNotCall } from "./features/do-not-call/routes/do-not-call-requests";
+import { adminRegistryUploads } from "./features/do-not-call/routes/registry-uploads";
 import { adminSuppression, buyerSuppression } from "./features/do-not-call/routes/suppression";
 import { payments } from "./features/orders/routes/payments";
 import { savedSurveys, surveys } from "./features/orders/routes/surveys";
@@ -52,6 +54,13 @@ const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 const jsonBodyLimit = bodyLimit({
   maxSize: MAX_JSON_BODY_BYTES,
   onError: (c) => errorJson(c, 413, "The request is too large."),
+});
+
+/** A registry file's part (docs/decisions/0083) is larger than any JSON body: it has its own limit. */
+const REGISTRY_PART_PATH = /^\/api\/admin\/registry-uploads\/\d+\/files\/\d+\/parts\/\d+$/;
+const registryPartLimit = bodyLimit({
+  maxSize: REGISTRY_PART_BYTES + 64 * 1024,
+  onError: (c) => errorJson(c, 413, "The part is larger than a registry part can be."),
 });
 
 const publicApp = new Hono<AppBindings>()
@@ -86,6 +95,7 @@ const adminApp = new Hono<SignedInBindings>()
   .route("/", adminLeads)
   .route("/", adminFulfilment)
   .route("/", adminSuppression)
+  .route("/", adminRegistryUploads)
   .route("/", adminDoNotCallRequests);
 
 const partnerApp = new Hono<SignedInBindings>().use("*", requirePartner).route("/", partnerPortal);
@@ -97,7 +107,10 @@ const site = new Hono<AppBindings>()
   .route("/v1", partnerApi)
   .use(sameOrigin)
   // The partner application carries documents and sets its own, larger limit.
-  .use((c, next) => (c.req.path === "/api/affnetwork-signup" ? next() : jsonBodyLimit(c, next)))
+  .use((c, next) => {
+    if (c.req.path === "/api/affnetwork-signup") return next();
+    return REGISTRY_PART_PATH.test(c.req.path) ? registryPartLimit(c, next) : jsonBodyLimit(c, next);
+  })
   .use(loadSession)
   .use((c, next) => {
     c.header("Cache-Control", "no-store");
