@@ -238,8 +238,12 @@ export async function putRegistryPart(
     await refuseFile(deps, file, error.message, error.line);
     throw new InvalidError(error.message, { line: error.line });
   }
-  const multipart = await multipartOf(deps, file);
-  const uploaded = await multipart.uploadPart(part, body);
+  // A file of one part is one object (one R2 write, not three); a longer one is a multipart upload.
+  const multipart = parts === 1 ? null : await multipartOf(deps, file);
+  const uploaded = multipart
+    ? await multipart.uploadPart(part, body)
+    : await deps.env.DOCUMENTS.put(file.objectKey, body);
+  if (!uploaded) throw new Error("R2 did not keep the part.");
   const inserted = await deps.db
     .insert(registryUploadParts)
     .values({ fileId, partNumber: part, etag: uploaded.etag, size: body.size })
@@ -257,7 +261,7 @@ export async function putRegistryPart(
       .from(registryUploadParts)
       .where(eq(registryUploadParts.fileId, fileId))
       .orderBy(asc(registryUploadParts.partNumber));
-    await multipart.complete(kept);
+    if (multipart) await multipart.complete(kept);
     await deps.db.update(registryUploadFiles).set({ status: "received" }).where(eq(registryUploadFiles.id, fileId));
   }
   return current();
