@@ -42,7 +42,7 @@ interface LocalFile {
 }
 
 /** Every registry file under `dir` (full/AAA.txt, changes/AAA.txt, AAA.txt, AAA-changes.txt). */
-export async function registryFilesIn(dir: string): Promise<LocalFile[]> {
+async function registryFilesIn(dir: string): Promise<LocalFile[]> {
   const found: LocalFile[] = [];
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;

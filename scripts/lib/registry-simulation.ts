@@ -106,10 +106,10 @@ function writeNumber(out: Uint8Array, at: number, prefix: Uint8Array, slot: numb
 }
 
 /** Bytes a line takes: a full list's (`555,1234567\n`) and a change list's (`555,1234567,2026-11-27,A\n`). */
-export const FULL_LINE_BYTES = 12;
-export const CHANGE_LINE_BYTES = 25;
+const FULL_LINE_BYTES = 12;
+const CHANGE_LINE_BYTES = 25;
 /** The day every synthetic change is dated (fixed, so the same flags write the same bytes). */
-export const CHANGE_DAY = "2026-11-27";
+const CHANGE_DAY = "2026-11-27";
 
 const asBytes = (text: string) => new TextEncoder().encode(text);
 

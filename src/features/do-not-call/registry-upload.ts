@@ -11,8 +11,6 @@ import type { RegistryFileKind } from "./registry-file.ts";
  * of at least 5 MiB). An average full list of the National Registry (about 8.7 MB) is two parts.
  */
 export const REGISTRY_PART_BYTES = 8 * 1024 * 1024;
-/** R2's least part size (every part but the last). */
-export const R2_MIN_PART_BYTES = 5 * 1024 * 1024;
 /** A file larger than any area code's full list can be (10 million lines of 12 bytes). */
 export const REGISTRY_FILE_MAX_BYTES = 10_000_000 * 25;
 /** Area codes times the two kinds of file. */
@@ -21,7 +19,7 @@ export const REGISTRY_UPLOAD_MAX_FILES = 800 * 2;
 export const REGISTRY_HEAD_BYTES = 64;
 
 /** The states whose own Do Not Call lists the shop loads (their two letters are the scope). */
-export const REGISTRY_STATES = ["CO", "FL", "IN", "LA", "MA", "MO", "OK", "PA", "TN", "TX", "WY"] as const;
+const REGISTRY_STATES = ["CO", "FL", "IN", "LA", "MA", "MO", "OK", "PA", "TN", "TX", "WY"] as const;
 export const REGISTRY_SCOPES = ["national", ...REGISTRY_STATES] as const;
 export type RegistryUploadScope = (typeof REGISTRY_SCOPES)[number];
 
