@@ -48,12 +48,12 @@ if (!dir || extra.length > 0) fail("Give one folder: the registry's files.");
 const scope = values.scope as (typeof REGISTRY_SCOPES)[number];
 if (!REGISTRY_SCOPES.includes(scope)) fail(`--scope is one of ${REGISTRY_SCOPES.join(", ")}.`);
 const baseURL =
-  values.url ?? (values.remote ? process.env.DNC_LOAD_URL : `http://localhost:${process.env.PORT ?? "8787"}`);
+  values.url || (values.remote ? process.env.DNC_LOAD_URL : `http://localhost:${process.env.PORT || "8787"}`);
 if (!baseURL) fail("--remote sends to DNC_LOAD_URL: set it to the deployed shop's address (or give --url).");
-const username = process.env.DNC_LOAD_USERNAME ?? (values.remote ? undefined : DEMO_ADMIN.username);
-const password = process.env.DNC_LOAD_PASSWORD ?? (values.remote ? undefined : DEMO_ADMIN.password);
+const username = process.env.DNC_LOAD_USERNAME || (values.remote ? undefined : DEMO_ADMIN.username);
+const password = process.env.DNC_LOAD_PASSWORD || (values.remote ? undefined : DEMO_ADMIN.password);
 if (!username || !password) fail("Set DNC_LOAD_USERNAME and DNC_LOAD_PASSWORD to an admin's sign-in.");
-const san = values.san ?? process.env.DNC_LOAD_SAN;
+const san = values.san || process.env.DNC_LOAD_SAN;
 if (scope === "national" && !san) fail("The National Registry needs the shop's SAN: --san or DNC_LOAD_SAN.");
 
 let peakHeap = 0;
