@@ -212,4 +212,27 @@ describe("registry uploads", () => {
     ]);
     expect(await listed([6115550100, 6115550101])).toEqual([6115550101]);
   });
+
+  it("a file that cannot be applied on any delivery is refused with the reason once the Queue gives up, and the upload settles", async () => {
+    const { cookie } = await admin();
+    const files = [{ areaCode: 612, kind: "changes" as const, text: lines("612,5550100,2026-11-27,A") }];
+    const started = await (await start(cookie, files)).json<RegistryUploadView>();
+    const file = started.files[0];
+    expect((await sendPart(cookie, started.id, file?.id ?? 0, 1, partOf(files[0]?.text ?? "", 1))).status).toBe(200);
+    const finished = await callApi(`${BASE}/${started.id}/finish`, { method: "POST", cookie });
+    expect(finished.status).toBe(200);
+    const message = { kind: "registry-apply", uploadId: started.id, areaCode: 612 };
+    // No full list for 612 yet: the first delivery fails and is retried.
+    const first = await deliverToQueue([message]);
+    expect(first.retryMessages).toHaveLength(1);
+    expect((await status(cookie, started.id)).status).toBe("applying");
+    // The last delivery: refused with the reason, and the upload is settled.
+    await deliverToQueue([message], { attempts: 6 });
+    const settled = await status(cookie, started.id);
+    expect(settled.status).toBe("partly_applied");
+    expect(settled.files[0]?.message).toBe(
+      "Could not be applied: Area code 612 has no full list yet: store one before a change list.",
+    );
+    expect(await listed([6125550100])).toEqual([]);
+  });
 });
