@@ -3,7 +3,7 @@
  * exit code 2 and its usage, before it signs in anywhere; a server it cannot reach is exit code 1.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,6 +39,7 @@ describe("npm run dnc:load", () => {
   it("says so when the folder holds no registry file (exit code 1)", () => {
     const empty = mkdtempSync(join(tmpdir(), "dnc-load-"));
     const result = run([empty, "--scope", "TX", "--url", "http://127.0.0.1:9"]);
+    rmSync(empty, { recursive: true });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("No registry files (full/AAA.txt, changes/AAA.txt)");
   }, 60_000);
