@@ -15,6 +15,9 @@
  *    with `--numbers`, `--private-numbers` and the larger of `--lead-sizes`).
  *  - webhooks (scripts/bench-webhooks.ts): 10,000 purchased leads delivered to a local receiver as buyer
  *    webhooks, under 60 s, each once (`--webhook-runs N`, default 3, median).
+ *  - registry (scripts/bench-registry.ts): the whole National Do Not Call Registry (`--numbers`, default
+ *    258,500,000) written by the simulator and loaded with `npm run dnc:load` and through the Do Not Call
+ *    tab (`--only cli` or `--only tab` for one): load times, peak heaps, D1 size before and after.
  *  - revocations (scripts/bench-revocations.ts): a litigator list's change touching 10,000 sold leads of 50
  *    buyers, every buyer told by webhook within 5 minutes (`--revocation-runs N`, default 1).
  * `--runs N` repeats leads and suppression N times on fresh databases (docs/performance.md gets the median).
@@ -24,6 +27,7 @@ import type { Browser } from "playwright-core";
 import { benchImport } from "./bench-import.ts";
 import { benchLeads } from "./bench-leads.ts";
 import { benchPages } from "./bench-pages.ts";
+import { benchRegistry } from "./bench-registry.ts";
 import { benchRevocations } from "./bench-revocations.ts";
 import { benchSuppression } from "./bench-suppression.ts";
 import { benchPrivateOnly } from "./bench-suppression-private.ts";
@@ -98,6 +102,7 @@ const standaloneParts: Record<string, StandalonePart> = {
         }),
   webhooks: (flags) => benchWebhooks(Number(flags["webhook-runs"] ?? 3)),
   revocations: (flags) => benchRevocations(Number(flags["revocation-runs"] ?? 1)),
+  registry: (flags) => benchRegistry(Number(flags.numbers ?? 258_500_000), flags.only),
 };
 const known = [...Object.keys(browserParts), ...Object.keys(standaloneParts)];
 

@@ -18,6 +18,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { REGISTRY_PART_BYTES } from "../src/features/do-not-call/registry-upload";
 import { withDeps } from "./deps";
 import type { AppBindings, SignedInBindings } from "./env";
 import { DomainError, domainErrorStatus } from "./errors";
@@ -28,6 +29,7 @@ import { adminCallbacks } from "./features/callbacks/routes/admin-callbacks";
 import { buyerCallbacks } from "./features/callbacks/routes/callbacks";
 import { consent } from "./features/consent/routes/consent";
 import { adminDoNotCallRequests, doNotCall } from "./features/do-not-call/routes/do-not-call-requests";
+import { adminRegistryUploads } from "./features/do-not-call/routes/registry-uploads";
 import { adminSuppression, buyerSuppression } from "./features/do-not-call/routes/suppression";
 import { buyerOrders } from "./features/orders/routes/buyer-orders";
 import { payments } from "./features/orders/routes/payments";
@@ -57,6 +59,13 @@ const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 const jsonBodyLimit = bodyLimit({
   maxSize: MAX_JSON_BODY_BYTES,
   onError: (c) => errorJson(c, 413, "The request is too large."),
+});
+
+/** A registry file's part (docs/decisions/0083) is larger than any JSON body: it has its own limit. */
+const REGISTRY_PART_PATH = /^\/api\/admin\/registry-uploads\/\d+\/files\/\d+\/parts\/\d+$/;
+const registryPartLimit = bodyLimit({
+  maxSize: REGISTRY_PART_BYTES + 64 * 1024,
+  onError: (c) => errorJson(c, 413, "The part is larger than a registry part can be."),
 });
 
 const publicApp = new Hono<AppBindings>()
@@ -94,6 +103,7 @@ const adminApp = new Hono<SignedInBindings>()
   .route("/", adminCallbacks)
   .route("/", adminFulfilment)
   .route("/", adminSuppression)
+  .route("/", adminRegistryUploads)
   .route("/", adminDoNotCallRequests);
 
 const partnerApp = new Hono<SignedInBindings>().use("*", requirePartner).route("/", partnerPortal);
@@ -105,7 +115,10 @@ const site = new Hono<AppBindings>()
   .route("/v1", partnerApi)
   .use(sameOrigin)
   // The partner application carries documents and sets its own, larger limit.
-  .use((c, next) => (c.req.path === "/api/affnetwork-signup" ? next() : jsonBodyLimit(c, next)))
+  .use((c, next) => {
+    if (c.req.path === "/api/affnetwork-signup") return next();
+    return REGISTRY_PART_PATH.test(c.req.path) ? registryPartLimit(c, next) : jsonBodyLimit(c, next);
+  })
   .use(loadSession)
   .use((c, next) => {
     c.header("Cache-Control", "no-store");

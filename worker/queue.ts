@@ -14,6 +14,12 @@ import {
 } from "./features/aged-leads/imports";
 import { MAX_QUERIES_PER_CALLBACK_MESSAGE } from "./features/callbacks/callback-imports";
 import {
+  applyRegistryAreaCode,
+  failRegistryAreaCode,
+  MAX_QUERIES_PER_REGISTRY_MESSAGE,
+} from "./features/do-not-call/registry-apply";
+import { isRegistryApplyMessage } from "./features/do-not-call/registry-uploads";
+import {
   applySuppressionBatch,
   failSuppressionBatch,
   finishSuppressionUpload,
@@ -39,11 +45,13 @@ function queriesOf(body: unknown): number | null {
   if (isSuppressionMessage(body)) {
     return body.kind === "suppression-batch" ? MAX_QUERIES_PER_SUPPRESSION_MESSAGE : SWEEP_QUERIES;
   }
+  if (isRegistryApplyMessage(body)) return MAX_QUERIES_PER_REGISTRY_MESSAGE;
   return null;
 }
 
 /**
- * Queue consumer for CSV import batches (product rule 15), suppression list uploads (product rule 40) and buyer webhook deliveries
+ * Queue consumer for CSV import batches (product rule 15), suppression list uploads (product rule 40), registry
+ * uploads' area codes (docs/decisions/0083-loading-the-whole-registry.md) and buyer webhook deliveries
  * (worker/features/webhooks, their own queue). A failing batch is retried by the Queue; on its last
  * delivery it is reported failed (an import's rows rejected with the reason, a suppression upload failed)
  * rather than silently dropped. A message this consumer cannot understand is logged and acknowledged:
@@ -74,7 +82,7 @@ export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<voi
       else if (isSuppressionMessage(body)) {
         if (body.kind === "suppression-batch") await applySuppressionBatch(deps, body);
         else await finishSuppressionUpload(deps, body);
-      }
+      } else if (isRegistryApplyMessage(body)) await applyRegistryAreaCode(deps, body);
       message.ack();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -83,7 +91,7 @@ export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<voi
         if (isImportBatchMessage(body)) await failImportBatch(deps, body, reason);
         else if (isSuppressionMessage(body) && body.kind === "suppression-batch") {
           await failSuppressionBatch(deps, body, reason);
-        }
+        } else if (isRegistryApplyMessage(body)) await failRegistryAreaCode(deps, body, reason);
         message.ack();
       } else {
         message.retry({ delaySeconds: Math.min(30, 2 ** message.attempts) });

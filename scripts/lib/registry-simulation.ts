@@ -1,9 +1,10 @@
 /**
  * A synthetic National Do Not Call Registry for `npm run simulate:registry` (docs/decisions/0065): numbers
  * over the US area codes (the `areacodes` package's list), drawn from a seed so the same flags write the
- * same bytes, in the formats src/features/do-not-call/registry-file.ts reads: per area code a full list
- * (`full/AAA.txt`, one 10-digit number a line, ascending) and a change list (`changes/AAA.txt`,
- * `5551234567,D` for numbers of the full list, then `5551234567,A` for numbers not on it), and a
+ * same bytes, in the FTC's formats src/features/do-not-call/registry-file.ts reads (docs/decisions/0083):
+ * per area code a full list (`full/AAA.txt`, `555,1234567` a line, ascending) and a change list
+ * (`changes/AAA.txt`, `555,1234567,2026-11-27,D` for numbers of the full list, then `…,A` for numbers not
+ * on it, all dated the change day), and a
  * `manifest.json` with what each holds. Each area code is built as bits in memory (1 MB) and written in one
  * piece, so 258.5 million numbers stream through a few MB at a time.
  */
@@ -92,17 +93,23 @@ function pick(slots: Int32Array, count: number, random: () => number): number[] 
   return [...pool.subarray(0, count)];
 }
 
-/** Writes one number (area code + slot) and `suffix` at `at`; returns the next position. */
+/** Writes one number (`AAA,` + slot as 7 digits) and `suffix` at `at`; returns the next position. */
 function writeNumber(out: Uint8Array, at: number, prefix: Uint8Array, slot: number, suffix: Uint8Array): number {
   const exchange = FIRST_EXCHANGE + Math.floor(slot / 10_000);
   out.set(prefix, at);
-  out[at + 3] = 48 + Math.floor(exchange / 100);
-  out[at + 4] = 48 + (Math.floor(exchange / 10) % 10);
-  out[at + 5] = 48 + (exchange % 10);
-  out.set(FOUR_DIGITS.subarray((slot % 10_000) * 4, (slot % 10_000) * 4 + 4), at + 6);
-  out.set(suffix, at + 10);
-  return at + 10 + suffix.byteLength;
+  out[at + 4] = 48 + Math.floor(exchange / 100);
+  out[at + 5] = 48 + (Math.floor(exchange / 10) % 10);
+  out[at + 6] = 48 + (exchange % 10);
+  out.set(FOUR_DIGITS.subarray((slot % 10_000) * 4, (slot % 10_000) * 4 + 4), at + 7);
+  out.set(suffix, at + 11);
+  return at + 11 + suffix.byteLength;
 }
+
+/** Bytes a line takes: a full list's (`555,1234567\n`) and a change list's (`555,1234567,2026-11-27,A\n`). */
+const FULL_LINE_BYTES = 12;
+const CHANGE_LINE_BYTES = 25;
+/** The day every synthetic change is dated (fixed, so the same flags write the same bytes). */
+const CHANGE_DAY = "2026-11-27";
 
 const asBytes = (text: string) => new TextEncoder().encode(text);
 
@@ -118,8 +125,8 @@ function writeAreaCode(out: string, areaCode: number, count: number, changeShare
   const random = generator((seed * 1_000 + areaCode) ^ 0x5eed);
   const bits = new Uint8Array(SLOTS / 8);
   const slots = Int32Array.from(draw(bits, count, random)).sort();
-  const prefix = asBytes(String(areaCode));
-  const full = new Uint8Array(count * 11);
+  const prefix = asBytes(`${areaCode},`);
+  const full = new Uint8Array(count * FULL_LINE_BYTES);
   let at = 0;
   const newline = new Uint8Array([NEWLINE]);
   for (const slot of slots) at = writeNumber(full, at, prefix, slot, newline);
@@ -129,10 +136,10 @@ function writeAreaCode(out: string, areaCode: number, count: number, changeShare
   const deleted = pick(slots, changes, random);
   // Deleted numbers keep their bits, so no number is both deleted and added.
   const added = draw(bits, changes, random);
-  const changeFile = new Uint8Array(changes * 2 * 13);
+  const changeFile = new Uint8Array(changes * 2 * CHANGE_LINE_BYTES);
   at = 0;
-  for (const slot of deleted) at = writeNumber(changeFile, at, prefix, slot, asBytes(",D\n"));
-  for (const slot of added) at = writeNumber(changeFile, at, prefix, slot, asBytes(",A\n"));
+  for (const slot of deleted) at = writeNumber(changeFile, at, prefix, slot, asBytes(`,${CHANGE_DAY},D\n`));
+  for (const slot of added) at = writeNumber(changeFile, at, prefix, slot, asBytes(`,${CHANGE_DAY},A\n`));
   if (changes > 0) writeFileSync(join(out, "changes", `${areaCode}.txt`), changeFile);
   return { areaCode, numbers: count, deleted: changes, added: changes };
 }
@@ -158,7 +165,10 @@ export function writeRegistry(
     if (count > 0) written.push(writeAreaCode(options.out, areaCode, count, options.changeShare, options.seed));
     progress(i + 1, areaCodes.length);
   });
-  const bytes = written.reduce((sum, files) => sum + files.numbers * 11 + (files.deleted + files.added) * 13, 0);
+  const bytes = written.reduce(
+    (sum, files) => sum + files.numbers * FULL_LINE_BYTES + (files.deleted + files.added) * CHANGE_LINE_BYTES,
+    0,
+  );
   const registry = { numbers: options.numbers, areaCodes: written, bytes };
   writeFileSync(
     join(options.out, "manifest.json"),

@@ -32,7 +32,7 @@ describe("the synthetic registry", () => {
     }
   });
 
-  it("writes full lists and change lists the registry reader takes, as the manifest says", () => {
+  it("writes full lists (555,1234567) and change lists (555,1234567,2026-11-27,A) the registry reader takes, as the manifest says", () => {
     const out = folder();
     const registry = writeRegistry({ numbers: 30_000, out, seed: 7, changeShare: 0.2 });
     const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
@@ -47,10 +47,12 @@ describe("the synthetic registry", () => {
       const lines = readFileSync(join(out, "full", `${areaCode}.txt`), "utf8")
         .trim()
         .split("\n")
-        .map(Number);
+        .map((line) => Number(line.replace(",", "")));
       expect(lines).toEqual(keys);
       total += full.size;
       if (added + deleted === 0) continue;
+      const firstChange = readFileSync(join(out, "changes", `${areaCode}.txt`), "utf8").split("\n")[0];
+      expect(firstChange).toMatch(new RegExp(`^${areaCode},\\d{7},2026-11-27,D$`));
       const changed = applyChangeList(full, readFileSync(join(out, "changes", `${areaCode}.txt`)));
       expect(changed).toMatchObject({ added, removed: deleted, lines: added + deleted });
       expect(changed.bitmap.size).toBe(numbers);

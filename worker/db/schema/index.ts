@@ -6,7 +6,7 @@
  * tables only from files earlier in this order, so no two files import each other (foreign keys point down):
  *   columns (helpers, no table) → accounts → system, orders → single-use-links (accounts, orders),
  *   imports → aged-leads (accounts, imports), callbacks, partners → transfers (accounts, orders, partners)
- *   → returns (accounts, aged-leads, transfers); suppression and webhooks need accounts only.
+ *   → returns (accounts, aged-leads, transfers); suppression, registry-uploads and webhooks need accounts only.
  * This file only re-exports them: `import * as schema from "worker/db/schema"` sees every table.
  */
 export * from "./accounts";
@@ -15,6 +15,7 @@ export * from "./callbacks";
 export * from "./imports";
 export * from "./orders";
 export * from "./partners";
+export * from "./registry-uploads";
 export * from "./returns";
 export * from "./single-use-links";
 export * from "./suppression";

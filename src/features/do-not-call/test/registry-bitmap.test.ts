@@ -128,7 +128,7 @@ describe("full lists and change lists", () => {
     ["changes", "6465550100;A\n", REGISTRY_FILE_ERRORS.format(1, "changes", "6465550100;A"), 1],
     ["changes", "6465550100,A\n6465550100,a\n", REGISTRY_FILE_ERRORS.format(2, "changes", "6465550100,a"), 2],
     ["changes", "2125550100,D\n", REGISTRY_FILE_ERRORS.areaCode(1, 2125550100, 646), 1],
-    ["changes", `${"6".repeat(5000)}\n`, REGISTRY_FILE_ERRORS.format(1, "changes", `${"6".repeat(14)}…`), 1],
+    ["changes", `${"6".repeat(5000)}\n`, REGISTRY_FILE_ERRORS.format(1, "changes", `${"6".repeat(26)}…`), 1],
   ] as const)("a %s file is refused (case %#): %s", (kind, text, message, line) => {
     const current = parseFullList(646, lines(6465550100));
     const read = () => (kind === "full" ? parseFullList(646, text) : applyChangeList(current, text));

@@ -5,8 +5,10 @@
  */
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useState } from "react";
 import { formatCount } from "../../../domain/format";
 import { api, call } from "../../../lib/api";
+import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { RetryNotice } from "../../../ui/retry";
 import { Spinner } from "../../../ui/spinner";
@@ -15,6 +17,9 @@ import type { SuppressionListView } from "../schemas/suppression";
 import { SUPPRESSION_LIST_KIND_LABELS, staleListMessage } from "../suppression";
 import type { SuppressionFileKind } from "../suppression-file";
 import { SuppressionUploader } from "./SuppressionUploader";
+
+/** The whole-registry loader is its own chunk, fetched when the admin opens it (docs/decisions/0083). */
+const RegistryUploader = lazy(() => import("./RegistryUploader"));
 
 const LISTS_URL = "/api/admin/suppression-lists";
 const n = formatCount;
@@ -58,6 +63,32 @@ function LastUpload({ list }: { list: SuppressionListView }) {
     <span>
       {what}: +{n(upload.numbersAdded)} / −{n(upload.numbersRemoved)}
     </span>
+  );
+}
+
+/** The National Registry or a state's list as the FTC's area-code files, loaded into the registry's bits. */
+function RegistryCard() {
+  const [open, setOpen] = useState(false);
+  return (
+    <Card className="space-y-4">
+      <div>
+        <h3 className="text-lg font-bold">Load a whole registry</h3>
+        <p className="text-sm text-ink-soft">
+          The National Do Not Call Registry (or a state&apos;s list) as delivered: one file per area code, full lists
+          and change lists, sent in parts and applied area code by area code. A refused file keeps its area code&apos;s
+          numbers as they were.
+        </p>
+      </div>
+      {open ? (
+        <Suspense fallback={<Spinner label="Loading the registry loader..." />}>
+          <RegistryUploader />
+        </Suspense>
+      ) : (
+        <Button variant="secondary" onClick={() => setOpen(true)}>
+          Load a registry
+        </Button>
+      )}
+    </Card>
   );
 }
 
@@ -121,6 +152,7 @@ export default function SuppressionTab() {
           onDone={() => void queryClient.invalidateQueries({ queryKey: [LISTS_URL] })}
         />
       </Card>
+      <RegistryCard />
     </div>
   );
 }

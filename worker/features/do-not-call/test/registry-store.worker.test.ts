@@ -129,7 +129,7 @@ describe("the registry's bits in R2", () => {
     const objects = await registryObjects(415);
     const removals = numbers.slice(0, 4_000).map((key) => `${key},D`);
     for (const [file, message] of [
-      [lines(...removals, "4155550100,X"), "Line 4001 is not a 10-digit number, a comma and A or D"],
+      [lines(...removals, "4155550100,X"), "Line 4001 is not an area code, a 7-digit number, a day and A or D"],
       [lines(...removals, "2125550100,A"), "Line 4001: 2125550100 is not in area code 415"],
       [`${lines(...removals)}41555501`, "Line 4001 does not end with a newline"],
       ["", "The file is empty"],
