@@ -1,40 +1,26 @@
 /**
  * The admin's Fulfilment tab: open live-transfer orders, partners' calls today, suppressed
  * share of today's pings (docs/decisions/0050) and quality, call-back and aged-lead bundle orders with
- * the waiting call-backs (./FulfilmentCallbacks.tsx, docs/decisions/0063),
+ * the waiting call-backs (callbacks' FulfilmentCallbacks.tsx, docs/decisions/0063),
  * and the returns queue with Approve / Deny (a note is required to deny), decided rows updated in place.
  */
 
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, Suspense, useId, useState } from "react";
-import { formatDateTime } from "../../domain/format";
-import {
-  DECISION_NOTE_MAX,
-  RETURN_MESSAGES,
-  RETURN_STATUSES,
-  type ReturnStatus,
-  returnReasonLabel,
-} from "../../features/returns/returns";
-import { RETURN_STATUS_LABELS, ReturnStatusBadge } from "../../features/returns/views/return-status";
-import {
-  deliveryProgressText,
-  formatDuration,
-  formatRate,
-  todayText,
-} from "../../features/transfers/views/transfer-format";
-import { type Answer, api, call, errorMessage } from "../../lib/api";
-import { Button } from "../../ui/button";
-import { lazyView } from "../../ui/lazy-view";
-import { RetryNotice } from "../../ui/retry";
-import { Spinner } from "../../ui/spinner";
-import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
-import { Table } from "../../ui/table";
-import { PauseCell } from "./PauseCell";
+import { formatDateTime } from "../../../domain/format";
+import { type Answer, api, call, errorMessage } from "../../../lib/api";
+import { Button } from "../../../ui/button";
+import { lazyView } from "../../../ui/lazy-view";
+import { RetryNotice } from "../../../ui/retry";
+import { Spinner } from "../../../ui/spinner";
+import { fieldErrorClass, inputClass, labelClass } from "../../../ui/styles";
+import { Table } from "../../../ui/table";
+import { deliveryProgressText, formatDuration, formatRate, PauseCell, todayText } from "../../transfers/views/index";
+import { DECISION_NOTE_MAX, RETURN_MESSAGES, RETURN_STATUSES, type ReturnStatus, returnReasonLabel } from "../returns";
+import { RETURN_STATUS_LABELS, ReturnStatusBadge } from "./return-status";
 
 // Call-back and bundle orders and the waiting call-backs: their own chunk (docs/decisions/0063).
-const FulfilmentCallbacks = lazyView(() =>
-  import("../../features/callbacks/views/FulfilmentCallbacks").then((m) => m.default),
-);
+const FulfilmentCallbacks = lazyView(() => import("../../callbacks/views/index").then((m) => m.FulfilmentCallbacks));
 
 const FULFILMENT_URL = "/api/admin/fulfilment";
 const ADMIN_RETURNS_URL = "/api/admin/returns";

@@ -3,15 +3,15 @@
  * call-backs (placed by hand here: docs/decisions/0063), and the returns queue. Admins only.
  */
 import { Hono } from "hono";
-import { assignCallbackSchema } from "../../src/features/callbacks/schemas/callback-opportunity";
-import { adminReturnsQuerySchema, returnDecisionSchema } from "../../src/features/returns/schemas/returns";
-import type { SignedInBindings } from "../env";
-import { assignCallback, callbackFulfilment } from "../features/callbacks/callback-fulfilment";
-import { decideReturn, listAdminReturns } from "../features/returns/returns";
-import { liftSystemPause } from "../features/transfers/delivery-pauses";
-import { fulfilmentOverview } from "../services/fulfilment";
-import { siteOrigin } from "../services/mail";
-import { validate, validateJson } from "../validation";
+import { assignCallbackSchema } from "../../../../src/features/callbacks/index";
+import { adminReturnsQuerySchema, returnDecisionSchema } from "../../../../src/features/returns/schemas/returns";
+import type { SignedInBindings } from "../../../env";
+import { siteOrigin } from "../../../services/mail";
+import { validate, validateJson } from "../../../validation";
+import { assignCallback, callbackFulfilment } from "../../callbacks/index";
+import { liftSystemPause } from "../../transfers/index";
+import { fulfilmentOverview } from "../fulfilment";
+import { decideReturn, listAdminReturns } from "../returns";
 
 /** Mounted in the admin sub-app (worker/api.ts). */
 export const adminFulfilment = new Hono<SignedInBindings>()

@@ -3,11 +3,11 @@
  * delivery's). The transfers listed beside them: worker/features/returns/routes/tracker.ts.
  */
 import { Hono } from "hono";
-import { resumeDeliveriesSchema } from "../../src/features/transfers/schemas/delivery-pauses";
-import type { SignedInBindings } from "../env";
-import { pauseDeliveries, resumeDeliveries } from "../features/transfers/delivery-pauses";
-import { listTrackerOrders } from "../services/tracker";
-import { validateJson } from "../validation";
+import { resumeDeliveriesSchema } from "../../../../src/features/transfers/schemas/delivery-pauses";
+import type { SignedInBindings } from "../../../env";
+import { validateJson } from "../../../validation";
+import { pauseDeliveries, resumeDeliveries } from "../delivery-pauses";
+import { listTrackerOrders } from "../tracker";
 
 /** Mounted in the buyer sub-app (worker/api.ts). */
 export const tracker = new Hono<SignedInBindings>()

@@ -5,13 +5,13 @@
  * returns feature's (worker/features/returns/tracker.ts).
  */
 import { and, count, desc, eq, gt, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
-import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
-import { limitsText } from "../../src/features/transfers/delivery-limits";
-import { pauseView } from "../../src/features/transfers/delivery-pauses";
-import { packageName, type TrackerOrder } from "../../src/features/transfers/order-progress";
-import { orderDelivery, orders, transfers, users } from "../db/schema";
-import type { Deps } from "../deps";
-import { NotFoundError } from "../errors";
+import { localTime, US_TIME_ZONES } from "../../../src/domain/time-zones";
+import { limitsText } from "../../../src/features/transfers/delivery-limits";
+import { pauseView } from "../../../src/features/transfers/delivery-pauses";
+import { packageName, type TrackerOrder } from "../../../src/features/transfers/order-progress";
+import { orderDelivery, orders, transfers, users } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { NotFoundError } from "../../errors";
 
 /** A transfer or an order without a delivery zone is shown in this one. */
 export const DEFAULT_TRACKER_TIME_ZONE = "America/New_York";

@@ -5,9 +5,9 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { PauseView } from "../../features/transfers/delivery-pauses";
-import { api, call, errorMessage } from "../../lib/api";
-import { Button } from "../../ui/button";
+import { api, call, errorMessage } from "../../../lib/api";
+import { Button } from "../../../ui/button";
+import type { PauseView } from "../delivery-pauses";
 
 export function PauseCell({
   order,

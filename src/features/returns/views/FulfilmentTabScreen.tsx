@@ -1,7 +1,7 @@
 /** The island of /admin/fulfilment (decision 0074). */
 
-import { Screen, type ScreenProps } from "../../Screen";
-import FulfilmentTab from "../FulfilmentTab";
+import { Screen, type ScreenProps } from "../../../islands/Screen";
+import FulfilmentTab from "./FulfilmentTab";
 
 export default function FulfilmentTabScreen({ user }: ScreenProps) {
   return (

@@ -4,12 +4,11 @@
  * billable rate and average duration.
  */
 import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
-import { localTime, US_TIME_ZONES } from "../../src/domain/time-zones";
-import type { FulfilmentOrder, FulfilmentOverview, FulfilmentPartner } from "../../src/features/returns/returns";
-import { orderDelivery, orders, partnerDayCalls, partners, transfers } from "../db/schema";
-import type { Deps } from "../deps";
-import { refusalsOn } from "../features/transfers/ping-refusals";
-import { orderProgressSelect, todayCounts, toTrackerOrder } from "./tracker";
+import { localTime, US_TIME_ZONES } from "../../../src/domain/time-zones";
+import type { FulfilmentOrder, FulfilmentOverview, FulfilmentPartner } from "../../../src/features/returns/returns";
+import { orderDelivery, orders, partnerDayCalls, partners, transfers } from "../../db/schema";
+import type { Deps } from "../../deps";
+import { orderProgressSelect, refusalsOn, todayCounts, toTrackerOrder } from "../transfers/index";
 
 /** Open orders shown at once, oldest paid first (the order routing serves them in). */
 const ORDER_LIMIT = 200;
