@@ -5,7 +5,6 @@ import { useForm } from "react-hook-form";
 import { parseStates } from "../../../domain/dashboard";
 import { formatUsd } from "../../../domain/format";
 import type { CallTransferForm } from "../../../domain/schemas/dashboard";
-import { DeliveryLimitFields } from "../../../islands/delivery/DeliveryLimitFields";
 import { LiveTransferFields } from "../../../islands/field-blocks";
 import { api, call, errorMessage } from "../../../lib/api";
 import { $pendingTransferOrder } from "../../../lib/stores";
@@ -16,6 +15,7 @@ import { Field } from "../../../ui/input";
 import { buttonClass } from "../../../ui/styles";
 import { toast } from "../../../ui/toast";
 import { CALL_TRANSFER_UNIT_CENTS } from "../../orders/index";
+import { DeliveryLimitFields } from "./DeliveryLimitFields";
 
 interface OrderFormProps {
   defaultValues: CallTransferForm | undefined;

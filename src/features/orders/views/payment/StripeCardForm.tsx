@@ -2,7 +2,7 @@
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { useState } from "react";
-import { Button } from "../../ui/button";
+import { Button } from "../../../../ui/button";
 import { type PaymentFormProps, paymentError, paymentFailed, paymentSucceeded, returnUrlOf } from "./complete-payment";
 
 const stripeByKey = new Map<string, Promise<Stripe | null>>();

@@ -1,6 +1,6 @@
 /** /admin-orders' delivery counts of each live-transfer order. */
-import type { TransferOrderView } from "../../domain/schemas/dashboard";
-import { NOT_CHARGED_LABEL } from "../../features/transfers/transfers";
+import type { TransferOrderView } from "../../../domain/schemas/dashboard";
+import { NOT_CHARGED_LABEL } from "../transfers";
 
 /** Delivered (billable) / not charged / remaining, and whether the order still waits for its settings. */
 export function DeliveryCounts({ order }: { order: TransferOrderView }) {

@@ -1,7 +1,7 @@
 /** What happens after a card payment: the spec's toasts, and the return URL with Stripe's own parameters. */
-import type { PaymentStart } from "../../domain/schemas/payments";
-import { api, call } from "../../lib/api";
-import { toast } from "../../ui/toast";
+import type { PaymentStart } from "../../../../domain/schemas/payments";
+import { api, call } from "../../../../lib/api";
+import { toast } from "../../../../ui/toast";
 
 export interface PaymentOutcome {
   /** Where the buyer returns, a path of this site (may carry our own parameters, such as the order id). */

@@ -4,16 +4,16 @@
  * (decision 0032).
  */
 import { type ChangeEvent, type FormEvent, useId, useRef, useState } from "react";
-import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "../../../domain/time-zones";
-import { AGENT_HOURS_HINT } from "../../../features/transfers/agents";
-import { WEEKDAY_NAMES } from "../../../features/transfers/delivery-limits";
-import { TIME_ZONE_OPTIONS } from "../../../features/transfers/delivery-setup";
-import type { Agent, AgentValues, agentInputSchema } from "../../../features/transfers/schemas/agents";
-import { ApiError, api, call, errorMessage } from "../../../lib/api";
-import { Button } from "../../../ui/button";
-import { Form } from "../../../ui/form";
-import { Field, SelectField } from "../../../ui/input";
-import { fieldErrorClass, labelClass } from "../../../ui/styles";
+import { defaultTimeZone, US_TIME_ZONES, type UsTimeZone } from "../../../../domain/time-zones";
+import { ApiError, api, call, errorMessage } from "../../../../lib/api";
+import { Button } from "../../../../ui/button";
+import { Form } from "../../../../ui/form";
+import { Field, SelectField } from "../../../../ui/input";
+import { fieldErrorClass, labelClass } from "../../../../ui/styles";
+import { AGENT_HOURS_HINT } from "../../agents";
+import { WEEKDAY_NAMES } from "../../delivery-limits";
+import { TIME_ZONE_OPTIONS } from "../../delivery-setup";
+import type { Agent, AgentValues, agentInputSchema } from "../../schemas/agents";
 
 interface FormValues {
   name: string;
@@ -35,7 +35,7 @@ const FIELDS = ["name", "transferPhone", "states", "days", "hoursStart", "hoursE
 const isField = (key: unknown): key is FieldName => FIELDS.some((field) => field === key);
 
 // The schema (and zod) load with the first save, not with the form (decision 0016).
-const loadSchema = () => import("../../../features/transfers/schemas/agents").then((m) => m.agentInputSchema);
+const loadSchema = () => import("../../schemas/agents").then((m) => m.agentInputSchema);
 
 /** Each field's first message of a failed parse. */
 function messagesOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Errors {

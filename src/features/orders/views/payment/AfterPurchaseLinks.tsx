@@ -1,4 +1,4 @@
-import { buttonClass } from "../../ui/styles";
+import { buttonClass } from "../../../../ui/styles";
 
 /**
  * The ways on from a purchase's end page: 'Go to your dashboard' for a signed-in buyer, 'Login to Your

@@ -4,12 +4,12 @@
  * form library beside TanStack Query (docs/decisions/0074).
  */
 import type { ReactNode } from "react";
-import { MAX_TRANSFERS_PER_DAY, TIME_ZONE_OPTIONS } from "../../features/transfers/delivery-setup";
-import type { DeliverySettingsInput, DeliverySettingsValues } from "../../features/transfers/schemas/delivery-setup";
-import { Button } from "../../ui/button";
-import { Form } from "../../ui/form";
-import { Field, SelectField } from "../../ui/input";
-import { useSchemaForm } from "../../ui/schema-form";
+import { Button } from "../../../ui/button";
+import { Form } from "../../../ui/form";
+import { Field, SelectField } from "../../../ui/input";
+import { useSchemaForm } from "../../../ui/schema-form";
+import { MAX_TRANSFERS_PER_DAY, TIME_ZONE_OPTIONS } from "../delivery-setup";
+import type { DeliverySettingsInput, DeliverySettingsValues } from "../schemas/delivery-setup";
 import { DeliveryLimitFields } from "./DeliveryLimitFields";
 
 interface Props {
@@ -41,7 +41,7 @@ export function DeliverySettingsForm({ defaultValues, submitLabel, busy, onSubmi
   const form = useSchemaForm({
     initial: () => defaultValues,
     fields: FIELDS,
-    load: () => import("../../features/transfers/schemas/delivery-setup").then((m) => m.deliverySettingsInputSchema),
+    load: () => import("../schemas/delivery-setup").then((m) => m.deliverySettingsInputSchema),
   });
   return (
     <Form onSubmit={form.submit((values: DeliverySettingsValues) => onSubmit(values))} className="space-y-4">

@@ -1,15 +1,13 @@
 /** /admin-orders' 'Set up delivery' dialog, loaded when an admin opens it (it carries the form). */
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { inputFromSettings } from "../../features/transfers/delivery-setup";
-import type { DeliverySettingsValues } from "../../features/transfers/schemas/delivery-setup";
-import { type Answer, api, call, errorMessage } from "../../lib/api";
-import { Dialog } from "../../ui/dialog";
-import { toast } from "../../ui/toast";
+import { api, call, errorMessage } from "../../../lib/api";
+import { Dialog } from "../../../ui/dialog";
+import { toast } from "../../../ui/toast";
+import type { TransferOrder } from "../../orders/views/index";
+import { inputFromSettings } from "../delivery-setup";
+import type { DeliverySettingsValues } from "../schemas/delivery-setup";
 import { DeliverySettingsForm } from "./DeliverySettingsForm";
-
-/** One row of GET /api/transfer-orders, as the Worker types it (the admin orders' list shows them). */
-export type TransferOrder = Answer<(typeof api)["transfer-orders"]["$get"]>[number];
 
 export default function DeliverySetupDialog({ order, onClose }: { order: TransferOrder | null; onClose: () => void }) {
   const queryClient = useQueryClient();

@@ -1,7 +1,7 @@
 /** My Orders' "Agents" button on a live-transfer order: opens the order's Agents panel (its own chunk). */
 import { lazy, Suspense, useId, useState } from "react";
-import { Button } from "../../../ui/button";
-import { Spinner } from "../../../ui/spinner";
+import { Button } from "../../../../ui/button";
+import { Spinner } from "../../../../ui/spinner";
 
 const AgentsPanel = lazy(() => import("./AgentsPanel"));
 

@@ -5,19 +5,14 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
-import { formatPhoneKey } from "../../../domain/format";
-import {
-  AGENTS_EXPLAINED,
-  agentScheduleText,
-  billableRateText,
-  MAX_AGENTS_PER_ORDER,
-} from "../../../features/transfers/agents";
-import type { Agent } from "../../../features/transfers/schemas/agents";
-import { api, call, errorMessage } from "../../../lib/api";
-import { Button } from "../../../ui/button";
-import { RetryNotice } from "../../../ui/retry";
-import { Spinner } from "../../../ui/spinner";
-import { toast } from "../../../ui/toast";
+import { formatPhoneKey } from "../../../../domain/format";
+import { api, call, errorMessage } from "../../../../lib/api";
+import { Button } from "../../../../ui/button";
+import { RetryNotice } from "../../../../ui/retry";
+import { Spinner } from "../../../../ui/spinner";
+import { toast } from "../../../../ui/toast";
+import { AGENTS_EXPLAINED, agentScheduleText, billableRateText, MAX_AGENTS_PER_ORDER } from "../../agents";
+import type { Agent } from "../../schemas/agents";
 
 // The form (and its form library) loads when the buyer adds or edits an agent (decision 0032).
 const AgentForm = lazy(() => import("./AgentForm"));

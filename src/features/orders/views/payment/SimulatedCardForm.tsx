@@ -5,11 +5,11 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { cardInGroups, SUCCEEDING_CARD } from "../../features/orders/orders";
-import { ApiError, api, call, errorMessage } from "../../lib/api";
-import { Button } from "../../ui/button";
-import { Field } from "../../ui/input";
-import { QueryProvider } from "../QueryProvider";
+import { QueryProvider } from "../../../../islands/QueryProvider";
+import { ApiError, api, call, errorMessage } from "../../../../lib/api";
+import { Button } from "../../../../ui/button";
+import { Field } from "../../../../ui/input";
+import { cardInGroups, SUCCEEDING_CARD } from "../../orders";
 import { type PaymentFormProps, paymentError, paymentFailed, paymentSucceeded } from "./complete-payment";
 
 const groupCardNumber = (value: string) => cardInGroups(value.replace(/\D/g, "").slice(0, 19));

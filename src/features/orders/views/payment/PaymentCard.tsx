@@ -1,8 +1,8 @@
 /** The one payment card every checkout uses: a hint before payment is prepared, then the card form. */
 import { lazy, type ReactNode, Suspense, useEffect, useRef } from "react";
-import type { PaymentStart } from "../../domain/schemas/payments";
-import { Card } from "../../ui/card";
-import { Spinner } from "../../ui/spinner";
+import type { PaymentStart } from "../../../../domain/schemas/payments";
+import { Card } from "../../../../ui/card";
+import { Spinner } from "../../../../ui/spinner";
 import type { PaymentOutcome } from "./complete-payment";
 
 // The card forms load when a payment exists, not with the page (decision 0032): a checkout's first screen is its summary.

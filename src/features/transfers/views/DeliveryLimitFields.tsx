@@ -6,15 +6,10 @@
  * (docs/decisions/0079).
  */
 import { type InputHTMLAttributes, type Ref, useId } from "react";
-import {
-  LIMIT_HINTS,
-  MAX_CONCURRENT_TRANSFERS,
-  MAX_TRANSFERS_PER_HOUR,
-  WEEKDAY_NAMES,
-} from "../../features/transfers/delivery-limits";
-import { useAwaitingHydration } from "../../ui/hydrated";
-import { Field, type FieldProps } from "../../ui/input";
-import { labelClass } from "../../ui/styles";
+import { useAwaitingHydration } from "../../../ui/hydrated";
+import { Field, type FieldProps } from "../../../ui/input";
+import { labelClass } from "../../../ui/styles";
+import { LIMIT_HINTS, MAX_CONCURRENT_TRANSFERS, MAX_TRANSFERS_PER_HOUR, WEEKDAY_NAMES } from "../delivery-limits";
 
 type LimitField = "closedFrom" | "closedUntil" | "perHourCap" | "maxConcurrent";
 
