@@ -4,3 +4,4 @@
  */
 export * from "./PauseCell";
 export * from "./transfer-format";
+export * from "./ResumeWithNumber";
