@@ -5,8 +5,8 @@
  */
 import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
 import { US_STATES } from "../domain/us-states";
-import { fieldProps } from "../ui/form";
-import { Field, SelectField } from "../ui/input";
+import { fieldProps } from "./form";
+import { Field, SelectField } from "./input";
 
 // biome-ignore lint/suspicious/noExplicitAny: a block works with any form's context and output types
 type AnyForm<Values extends FieldValues> = UseFormReturn<Values, any, any>;

@@ -1,6 +1,6 @@
 import { type Ref, useState } from "react";
-import { PASSWORD_HINT } from "../../features/accounts/password-rule";
-import { Field, type FieldProps } from "../../ui/input";
+import { Field, type FieldProps } from "../../../ui/input";
+import { PASSWORD_HINT } from "../password-rule";
 
 /** A field's wiring from its form (react-hook-form's `fieldProps`, or a plain form's value and message). */
 type PasswordInput = Omit<FieldProps, "label" | "type" | "autoComplete" | "hint" | "trailing"> & {

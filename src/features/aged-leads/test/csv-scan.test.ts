@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectDialect, scanRows } from "../../src/islands/admin/uploads/csv-scan";
+import { detectDialect, scanRows } from "../views/uploads/csv-scan";
 
 async function scanAll(blob: Blob, start = 0, chunkBytes = 7) {
   const dialect = await detectDialect(blob);

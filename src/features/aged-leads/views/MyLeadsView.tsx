@@ -2,15 +2,15 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { formatCount, formatDate } from "../../domain/format";
-import { ConsentSummaryCell } from "../../features/consent/views/ConsentRecord";
-import { PhoneWithDncFlag } from "../../features/do-not-call/views/dnc-flag";
-import { api, call } from "../../lib/api";
-import { CallableText } from "../../ui/callable";
-import { Pager } from "../../ui/pager";
-import { Spinner } from "../../ui/spinner";
-import { buttonClass } from "../../ui/styles";
-import { Table } from "../../ui/table";
+import { formatCount, formatDate } from "../../../domain/format";
+import { api, call } from "../../../lib/api";
+import { CallableText } from "../../../ui/callable";
+import { Pager } from "../../../ui/pager";
+import { Spinner } from "../../../ui/spinner";
+import { buttonClass } from "../../../ui/styles";
+import { Table } from "../../../ui/table";
+import { ConsentSummaryCell } from "../../consent/views/index";
+import { PhoneWithDncFlag } from "../../do-not-call/views/index";
 
 export function MyLeadsView() {
   const [page, setPage] = useState(1);

@@ -6,11 +6,11 @@
  */
 
 import { useQuery } from "@tanstack/react-query";
-import { EvidenceList, formatUtc, notGiven, Row } from "../../../features/consent/views/consent-evidence";
 import { api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Dialog } from "../../../ui/dialog";
 import { Spinner } from "../../../ui/spinner";
+import { EvidenceList, formatUtc, notGiven, Row } from "../../consent/views/index";
 
 const SOURCE_LABELS: Record<string, string> = { admin: "Admin form", import: "CSV upload", partner: "Partner API" };
 /** Intake's scrub (docs/decisions/0058): a listed number is refused, so a stored call-back passed it. */

@@ -5,9 +5,9 @@
  */
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AdminPartnerView } from "../../features/partners/schemas/partner-account";
-import { api, call, errorMessage } from "../../lib/api";
-import { toast } from "../../ui/toast";
+import { api, call, errorMessage } from "../../../lib/api";
+import { toast } from "../../../ui/toast";
+import type { AdminPartnerView } from "../schemas/partner-account";
 
 export function TrustedFormRule({ partner, queryKey }: { partner: AdminPartnerView; queryKey: readonly unknown[] }) {
   const queryClient = useQueryClient();

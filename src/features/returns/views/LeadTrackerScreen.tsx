@@ -1,7 +1,7 @@
 /** The island of /dashboard/lead-tracker (decision 0074). */
 
-import { Screen, type ScreenProps } from "../../Screen";
-import { LeadTrackerView } from "../LeadTrackerView";
+import { Screen, type ScreenProps } from "../../../islands/Screen";
+import { LeadTrackerView } from "./LeadTrackerView";
 
 export default function LeadTrackerScreen({ user }: ScreenProps) {
   return (

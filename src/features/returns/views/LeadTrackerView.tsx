@@ -5,17 +5,16 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { formatCount } from "../../domain/format";
-import { DAILY_CAP_RULE_TEXT, deliveryProgressText, todayText } from "../../features/transfers/views/transfer-format";
-import { type Answer, api, call, errorMessage } from "../../lib/api";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
-import { Pager } from "../../ui/pager";
-import { RetryNotice } from "../../ui/retry";
-import { Spinner } from "../../ui/spinner";
-import { buttonClass, inputClass, labelClass } from "../../ui/styles";
-import { toast } from "../../ui/toast";
-import { ResumeWithNumber } from "./ResumeWithNumber";
+import { formatCount } from "../../../domain/format";
+import { type Answer, api, call, errorMessage } from "../../../lib/api";
+import { Button } from "../../../ui/button";
+import { Card } from "../../../ui/card";
+import { Pager } from "../../../ui/pager";
+import { RetryNotice } from "../../../ui/retry";
+import { Spinner } from "../../../ui/spinner";
+import { buttonClass, inputClass, labelClass } from "../../../ui/styles";
+import { toast } from "../../../ui/toast";
+import { DAILY_CAP_RULE_TEXT, deliveryProgressText, ResumeWithNumber, todayText } from "../../transfers/views/index";
 import { TrackerTransfers } from "./TrackerTransfers";
 
 const TRACKER_ORDERS_URL = "/api/tracker/orders";

@@ -6,11 +6,11 @@
  * in the Prospect cell for a small badge per row (decision 0048).
  */
 import type { ReactNode } from "react";
-import { ConsentSummaryCell } from "../../features/consent/views/ConsentRecord";
-import { PhoneWithDncFlag } from "../../features/do-not-call/views/dnc-flag";
-import { chargeText, formatDuration, formatInZone } from "../../features/transfers/views/transfer-format";
-import type { Answer, api } from "../../lib/api";
-import { Table } from "../../ui/table";
+import type { Answer, api } from "../../../lib/api";
+import { Table } from "../../../ui/table";
+import { ConsentSummaryCell } from "../../consent/views/index";
+import { PhoneWithDncFlag } from "../../do-not-call/views/index";
+import { chargeText, formatDuration, formatInZone } from "../../transfers/views/index";
 
 type TrackerTransfer = Answer<typeof api.tracker.transfers.$get>["items"][number];
 

@@ -6,12 +6,12 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
-import { normalizeUsPhone } from "../../domain/phone";
-import { RESUME_REFUSALS } from "../../features/transfers/delivery-pauses";
-import type { TrackerOrder } from "../../features/transfers/order-progress";
-import { api, call, errorMessage } from "../../lib/api";
-import { Button } from "../../ui/button";
-import { fieldErrorClass, inputClass, labelClass } from "../../ui/styles";
+import { normalizeUsPhone } from "../../../domain/phone";
+import { api, call, errorMessage } from "../../../lib/api";
+import { Button } from "../../../ui/button";
+import { fieldErrorClass, inputClass, labelClass } from "../../../ui/styles";
+import { RESUME_REFUSALS } from "../delivery-pauses";
+import type { TrackerOrder } from "../order-progress";
 
 const INVALID_NUMBER = "Enter the 10-digit US number transfers should ring";
 

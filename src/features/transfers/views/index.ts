@@ -3,5 +3,5 @@
  * the Worker) import its views from here alone (docs/decisions/0077-one-folder-per-feature.md).
  */
 export * from "./PauseCell";
-export * from "./transfer-format";
 export * from "./ResumeWithNumber";
+export * from "./transfer-format";

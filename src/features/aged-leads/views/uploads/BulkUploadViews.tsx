@@ -1,9 +1,9 @@
 /** The bulk upload's views (product rule 15): the drop area, the progress of an import, and its final report. */
 import { useRef, useState } from "react";
-import { formatCount, formatDateTime } from "../../../domain/format";
-import { BULK_BATCH_SIZE, STATUS_REJECTIONS } from "../../../features/aged-leads/csv-mapping";
-import { useHydrated } from "../../../ui/hydrated";
-import { buttonClass } from "../../../ui/styles";
+import { formatCount, formatDateTime } from "../../../../domain/format";
+import { useHydrated } from "../../../../ui/hydrated";
+import { buttonClass } from "../../../../ui/styles";
+import { BULK_BATCH_SIZE, STATUS_REJECTIONS } from "../../csv-mapping";
 import type { UnfinishedUpload } from "./resume";
 import type { ImportStatus, Stage } from "./useCsvImport";
 

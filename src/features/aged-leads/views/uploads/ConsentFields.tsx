@@ -6,9 +6,9 @@
  */
 import type { Ref } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
-import { CONSENT_FIELD_LABELS, type ConsentField, TRUSTEDFORM_CERT_HOST } from "../../../features/consent/consent";
-import { fieldProps } from "../../../ui/form";
-import { Field, type FieldProps } from "../../../ui/input";
+import { fieldProps } from "../../../../ui/form";
+import { Field, type FieldProps } from "../../../../ui/input";
+import { CONSENT_FIELD_LABELS, type ConsentField, TRUSTEDFORM_CERT_HOST } from "../../../consent/index";
 
 /** The datetime-local input's value, read in the admin's time zone, as an ISO instant. */
 export const toIso = (local: string) => (local ? new Date(local).toISOString() : "");

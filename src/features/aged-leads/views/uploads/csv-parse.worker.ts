@@ -5,12 +5,7 @@
  * required values under a mapping. `stream` maps rows and hands them over in batches, at most a few ahead
  * of the uploads ("next" acknowledges one), so memory stays bounded whatever the file's size.
  */
-import {
-  type BulkLeadRow,
-  type FieldMapping,
-  hasRequiredValues,
-  mapRow,
-} from "../../../features/aged-leads/csv-mapping";
+import { type BulkLeadRow, type FieldMapping, hasRequiredValues, mapRow } from "../../csv-mapping";
 import { type FromWorker, PARSE_AHEAD_BATCHES, REVIEW_PAGE_ROWS, type ReviewRow, type ToWorker } from "./csv-protocol";
 import { type Dialect, detectDialect, scanRows } from "./csv-scan";
 

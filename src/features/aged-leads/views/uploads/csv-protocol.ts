@@ -1,5 +1,5 @@
 /** Messages between the upload screen and the CSV parsing worker. */
-import type { BulkLeadRow, FieldMapping } from "../../../features/aged-leads/csv-mapping";
+import type { BulkLeadRow, FieldMapping } from "../../csv-mapping";
 
 /** Rows per page of the review dialog; the worker pages back into the file, so any size can be reviewed. */
 export const REVIEW_PAGE_ROWS = 50;

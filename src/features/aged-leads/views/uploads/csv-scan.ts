@@ -5,7 +5,7 @@
  * can page back into a file of any size without keeping its rows.
  */
 import Papa from "papaparse";
-import { isEmptyRow } from "../../../features/aged-leads/csv-mapping";
+import { isEmptyRow } from "../../csv-mapping";
 
 /** Read the file in slices of this size, so that only a couple of batches are ever in memory. */
 const CHUNK_BYTES = 512 * 1024;

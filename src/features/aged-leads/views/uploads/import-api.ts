@@ -1,5 +1,5 @@
 /** The bulk upload's calls to the server: a batch (sent again on a passing failure) and the import's status. */
-import { type Answer, ApiError, api, call } from "../../../lib/api";
+import { type Answer, ApiError, api, call } from "../../../../lib/api";
 
 /** How often the import's status is read while it runs. */
 export const POLL_MS = 1000;

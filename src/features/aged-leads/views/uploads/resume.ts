@@ -5,8 +5,9 @@
  * failed mid-way: the admin chooses the same file again and only the batches the server never received
  * are sent ("Resume upload"), as the server answers them (GET /api/imports/:id/batches).
  */
-import type { FieldMapping } from "../../../features/aged-leads/csv-mapping";
-import { api, call } from "../../../lib/api";
+
+import { api, call } from "../../../../lib/api";
+import type { FieldMapping } from "../../csv-mapping";
 
 const STORAGE_KEY = "bulk-upload:unfinished";
 /** The fingerprint reads this much of the file: enough to tell two exports apart, cheap for any size. */

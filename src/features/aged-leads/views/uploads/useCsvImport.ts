@@ -6,6 +6,8 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { ApiError, errorMessage } from "../../../../lib/api";
+import { toast } from "../../../../ui/toast";
 import {
   AUTO_MAP_REQUIRED,
   autoMapColumns,
@@ -15,9 +17,7 @@ import {
   type LeadField,
   MANUAL_MAP_REQUIRED,
   missingFields,
-} from "../../../features/aged-leads/csv-mapping";
-import { ApiError, errorMessage } from "../../../lib/api";
-import { toast } from "../../../ui/toast";
+} from "../../csv-mapping";
 import type { ReviewRow } from "./csv-protocol";
 import { CsvWorker, type WorkerAnswer } from "./csv-worker";
 import { type ImportStatus, importStatus, POLL_MS, uploadBatch, waitForImport } from "./import-api";
