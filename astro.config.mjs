@@ -21,6 +21,7 @@ const viewFaces = new Set(
     return [`src/features/${name}/views/index`, ...entries.map((entry) => `src/features/${name}/views/${entry}`)];
   }),
 );
+/** @param {string} id */
 const isViewFace = (id) =>
   viewFaces.has(
     id
