@@ -38,19 +38,19 @@ import { partnerAdmin } from "./features/partners/routes/partner-admin";
 import { partnerApi } from "./features/partners/routes/partner-api";
 import { partnerInvitations, partnerPortal } from "./features/partners/routes/partner-portal";
 import { partnerApplicationReview, partnerApplications } from "./features/partners/routes/partners";
+import { adminFulfilment } from "./features/returns/routes/admin-fulfilment";
 import { buyerReturnRoutes } from "./features/returns/routes/returns";
 import { trackerTransfers } from "./features/returns/routes/tracker";
 import { agents } from "./features/transfers/routes/agents";
 import { deliverySetup } from "./features/transfers/routes/delivery-setup";
+import { tracker } from "./features/transfers/routes/tracker";
 import { transferOrders } from "./features/transfers/routes/transfer-orders";
 import { webhooks } from "./features/webhooks/routes/webhooks";
 import { errorJson } from "./http";
 import { loadSession, requireAdmin, requireBuyer, requirePartner, requireUser } from "./middleware/auth";
 import { sameOrigin } from "./middleware/csrf";
 import { mount } from "./mount";
-import { adminFulfilment } from "./routes/admin-fulfilment";
 import { health } from "./routes/health";
-import { tracker } from "./routes/tracker";
 import { users } from "./routes/users";
 
 /** JSON bodies beyond this are refused before they are read (the largest is a 1,000-row lead batch). */

@@ -1,5 +1,5 @@
 /**
- * The real Stripe card path (src/islands/payment/StripeCardForm.tsx): @stripe/stripe-js's `loadStripe`,
+ * The real Stripe card path (src/features/orders/views/payment/StripeCardForm.tsx): @stripe/stripe-js's `loadStripe`,
  * @stripe/react-stripe-js's `Elements` and `PaymentElement`, and `stripe.confirmPayment`, against a local
  * stand-in for Stripe.js (tests/e2e/stripe-stand-in.js) and without any network. The server creates the order
  * with its simulated provider; the test hands the browser a Stripe answer for it (provider "stripe" with a

@@ -127,9 +127,15 @@ function featureViolation(edge: ImportEdge): string | null {
   if (KERNEL.test(edge.from)) return "the kernel imports no feature";
   const source = FEATURE.exec(edge.from);
   if (!source || source[2] === target[2]) return null;
-  return target[3] === undefined || target[3] === "index"
-    ? null
-    : `another feature is reached through its index.ts only (${target[1]}/features/${target[2]}/index.ts)`;
+  if (target[3] === undefined || target[3] === "index") return null;
+  // A feature's views have a second public face, views/index.ts, for the views of another feature only
+  // (never its rules, services or the Worker: a view in the Worker would bring React there).
+  if (target[3] === "views/index") {
+    return source[1] === "src" && /^views\//.test(source[3] ?? "")
+      ? null
+      : `another feature's views/index.ts is for that feature's views only (${target[1]}/features/${target[2]}/index.ts)`;
+  }
+  return `another feature is reached through its index.ts only (${target[1]}/features/${target[2]}/index.ts)`;
 }
 
 describe("layering (decision 0022)", () => {
@@ -184,6 +190,9 @@ describe("one folder per feature (decision 0077)", () => {
     ["worker/features/webhooks/deliver.ts", "src/features/consent/consent"],
     ["src/ui/button.tsx", "src/features/consent/index"],
     ["worker/db/client.ts", "worker/features/webhooks/index"],
+    ["src/features/returns/returns.ts", "src/features/transfers/views/index"],
+    ["worker/features/returns/fulfilment.ts", "src/features/transfers/views/index.ts"],
+    ["src/features/returns/views/FulfilmentTab.tsx", "src/features/transfers/views/PauseCell"],
   ])("refuses %s → %s", (from, to) => {
     expect(featureViolation({ from, to, typeOnly: false })).toEqual(expect.any(String));
   });
@@ -193,6 +202,7 @@ describe("one folder per feature (decision 0077)", () => {
     ["worker/features/webhooks/deliver.ts", "src/features/consent/index.ts"],
     ["worker/features/do-not-call/do-not-call.ts", "src/features/do-not-call/suppression"],
     ["src/pages/do-not-call.astro", "src/features/do-not-call/views/DoNotCallForm"],
+    ["src/features/returns/views/FulfilmentTab.tsx", "src/features/transfers/views/index"],
   ])("allows %s → %s", (from, to) => {
     expect(featureViolation({ from, to, typeOnly: false })).toBeNull();
   });

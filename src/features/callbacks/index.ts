@@ -5,4 +5,5 @@
 export * from "./callback-market";
 export * from "./callback-outcomes";
 export * from "./callbacks";
+export * from "./schemas/callback-opportunity";
 export * from "./schemas/callbacks";

@@ -1,7 +1,7 @@
 /**
  * The Lead Tracker's transfers (returns feature): a buyer's delivered transfers with their returns, filtered
  * and paged in SQL, or streamed as CSV. Only the buyer's own transfers: another's order is 404. The orders'
- * progress beside them (and their pauses) is live-transfer delivery's: worker/services/tracker.ts.
+ * progress beside them (and their pauses) is live-transfer delivery's: worker/features/transfers/tracker.ts.
  */
 import { and, count, desc, eq, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { csvLines } from "../../../src/domain/csv-writer";
@@ -31,8 +31,8 @@ import { NOT_CHARGED_LABEL } from "../../../src/features/transfers/index";
 import type { Database } from "../../db/client";
 import { orderAgents, orderDelivery, returns, transfers } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { buyersOrder, DEFAULT_TRACKER_TIME_ZONE } from "../../services/tracker";
 import { suppressedAfterPurchase } from "../do-not-call/index";
+import { buyersOrder, DEFAULT_TRACKER_TIME_ZONE } from "../transfers/index";
 
 /** The CSV export reads this many transfers per database query. */
 const EXPORT_CHUNK = 500;

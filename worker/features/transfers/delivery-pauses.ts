@@ -18,7 +18,7 @@ import type { Database } from "../../db/client";
 import { orderDelivery, orders, systemPauses } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
-import { buyersOrder, orderProgressSelect, todayCounts, toTrackerOrder } from "../../services/tracker";
+import { buyersOrder, orderProgressSelect, todayCounts, toTrackerOrder } from "./tracker";
 
 const running = { paused: false, pausedReason: null, pausedAt: null, pauseKind: null, pauseNeedsAdmin: false } as const;
 

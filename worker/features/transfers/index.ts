@@ -4,8 +4,10 @@
  */
 
 export * from "./calling-window";
+export * from "./delivery-pauses";
 export * from "./ping-refusals";
 export * from "./ping-source";
 export * from "./prospect-zone";
+export * from "./tracker";
 export * from "./transfer-events";
 export * from "./transfer-routing";

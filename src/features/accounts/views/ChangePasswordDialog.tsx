@@ -2,7 +2,6 @@ import { useMutation } from "@tanstack/react-query";
 import { type ComponentType, Suspense, useState } from "react";
 import { useForm } from "react-hook-form";
 import { displayName, type PublicUser } from "../../../domain/user";
-import { NewPasswordFields } from "../../../islands/auth/NewPasswordFields";
 import { type Answer, api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Dialog } from "../../../ui/dialog";
@@ -11,6 +10,7 @@ import { Field } from "../../../ui/input";
 import { Spinner } from "../../../ui/spinner";
 import { toast } from "../../../ui/toast";
 import type { NewPasswordForm } from "../schemas/auth";
+import { NewPasswordFields } from "./NewPasswordFields";
 
 type PartnerKeys = Answer<(typeof api.users)[":userId"]["change-password"]["$post"]>["partnerKeys"];
 

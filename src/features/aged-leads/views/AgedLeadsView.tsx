@@ -23,9 +23,7 @@ import { RESERVATION_MINUTES } from "../../orders/index";
 /** A reservation's payment: the card amount, and the part the buyer's balance pays. */
 
 /** The payment step loads when the buyer has reserved leads (decision 0016). */
-const PaymentCard = lazy(() =>
-  import("../../../islands/payment/PaymentCard").then((m) => ({ default: m.PaymentCard })),
-);
+const PaymentCard = lazy(() => import("../../orders/views/index").then((m) => ({ default: m.PaymentCard })));
 
 function useDebounced(value: string, ms: number): string {
   const [debounced, setDebounced] = useState(value);

@@ -4,19 +4,13 @@
  * The work is in `useCsvImport`; this file lays out its views.
  */
 import { lazy, Suspense, useState } from "react";
-import {
-  DropArea,
-  ImportReport,
-  InterruptedUpload,
-  SuccessBanner,
-  UploadProgress,
-} from "../../../islands/admin/uploads/BulkUploadViews";
-import { useCsvImport } from "../../../islands/admin/uploads/useCsvImport";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { useHydrated } from "../../../ui/hydrated";
 import { AGED_LEAD_PRICING_RULE } from "../../orders/index";
 import { TEMPLATE_FILE_NAME } from "../csv-mapping";
+import { DropArea, ImportReport, InterruptedUpload, SuccessBanner, UploadProgress } from "./uploads/BulkUploadViews";
+import { useCsvImport } from "./uploads/useCsvImport";
 
 /** The column review loads when a file needs it, not with the admin panel (decision 0032). */
 const ReviewDialog = lazy(() => import("./ReviewDialog").then((m) => ({ default: m.ReviewDialog })));

@@ -1,7 +1,7 @@
 /** The island of /dashboard/my-leads (decision 0074). */
 
-import { MyLeadsView } from "../../../islands/dashboard/MyLeadsView";
 import { Screen, type ScreenProps } from "../../../islands/Screen";
+import { MyLeadsView } from "./MyLeadsView";
 
 export default function MyLeadsScreen({ user }: ScreenProps) {
   return (

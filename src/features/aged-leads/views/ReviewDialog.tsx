@@ -5,8 +5,6 @@
  */
 import { useState } from "react";
 import { formatCount } from "../../../domain/format";
-import { REVIEW_PAGE_ROWS } from "../../../islands/admin/uploads/csv-protocol";
-import type { Review } from "../../../islands/admin/uploads/useCsvImport";
 import { Button } from "../../../ui/button";
 import { Dialog } from "../../../ui/dialog";
 import { Field, SelectField } from "../../../ui/input";
@@ -19,6 +17,8 @@ import {
   NOT_IN_FILE,
   OPTIONAL_FIELDS,
 } from "../csv-mapping";
+import { REVIEW_PAGE_ROWS } from "./uploads/csv-protocol";
+import type { Review } from "./uploads/useCsvImport";
 
 interface ReviewDialogProps {
   review: Review;

@@ -3,7 +3,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { formatUsd } from "../../../domain/format";
-import { ConsentFields, consentFieldProps, toIso } from "../../../islands/admin/uploads/ConsentFields";
 import { api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
@@ -13,6 +12,7 @@ import { toast } from "../../../ui/toast";
 import { AGE_RANGES, AGED_LEAD_PRICING_RULE, agedLeadPrice, dollarsToCents } from "../../orders/index";
 import { isAgeRange } from "../csv-mapping";
 import type { AdminAgedLead, AdminAgedLeadInput } from "../schemas/admin-leads";
+import { ConsentFields, consentFieldProps, toIso } from "./uploads/ConsentFields";
 
 export function SingleLeadForm() {
   const queryClient = useQueryClient();

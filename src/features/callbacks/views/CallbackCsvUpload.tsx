@@ -8,12 +8,18 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Papa from "papaparse";
 import { useState } from "react";
-import { DropArea, ImportReport, UploadProgress } from "../../../islands/admin/uploads/BulkUploadViews";
-import { type ImportStatus, uploadBatch, waitForImport } from "../../../islands/admin/uploads/import-api";
-import type { Stage } from "../../../islands/admin/uploads/useCsvImport";
 import { errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { toast } from "../../../ui/toast";
+import type { Stage } from "../../aged-leads/views/index";
+import {
+  DropArea,
+  ImportReport,
+  type ImportStatus,
+  UploadProgress,
+  uploadBatch,
+  waitForImport,
+} from "../../aged-leads/views/index";
 import {
   CALLBACK_IMPORT_BATCH_SIZE,
   CALLBACK_IMPORT_FIELDS,

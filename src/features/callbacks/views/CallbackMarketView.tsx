@@ -20,9 +20,7 @@ import { icsPath, type MarketCallback } from "../callback-market";
 import type { CallbackKind } from "../callbacks";
 
 /** The payment step loads when the buyer has reserved one (decision 0016). */
-const PaymentCard = lazy(() =>
-  import("../../../islands/payment/PaymentCard").then((m) => ({ default: m.PaymentCard })),
-);
+const PaymentCard = lazy(() => import("../../orders/views/index").then((m) => ({ default: m.PaymentCard })));
 
 type Purchase = Answer<(typeof api)["callback-market"]["purchase"]["$post"]>;
 

@@ -14,7 +14,7 @@ import { Table } from "../../../ui/table";
 import { CALLBACK_KIND_LABELS, type CallbackKind } from "../callbacks";
 
 // The consent record's dialog loads the first time one is opened (the tab stays within its weight).
-const CallbackConsentDialog = lazy(() => import("../../../islands/admin/uploads/CallbackConsentRecord"));
+const CallbackConsentDialog = lazy(() => import("./CallbackConsentRecord"));
 
 interface RecordSubject {
   id: string;

@@ -7,7 +7,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { defaultTimeZone, US_TIME_ZONES } from "../../../domain/time-zones";
-import { ConsentFields, toIso } from "../../../islands/admin/uploads/ConsentFields";
 import { api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
@@ -16,6 +15,7 @@ import { Field, SelectField } from "../../../ui/input";
 import { lazyView } from "../../../ui/lazy-view";
 import { useSchemaForm } from "../../../ui/schema-form";
 import { toast } from "../../../ui/toast";
+import { ConsentFields, toIso } from "../../aged-leads/views/index";
 import { CONSENT_FIELDS } from "../../consent/index";
 import { CALLBACK_KIND_LABELS, type CallbackKind } from "../callbacks";
 import type { CallbackOpportunity } from "../schemas/callback-opportunity";

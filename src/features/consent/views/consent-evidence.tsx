@@ -1,7 +1,7 @@
 /**
  * A Consent record's evidence list (product rule 39), one rendering for the buyer's record of a lead or
  * transfer (src/features/consent/views/ConsentRecord.tsx) and the admin's of a call-back
- * (src/islands/admin/uploads/CallbackConsentRecord.tsx): opt-in time and page, consent text, IP address,
+ * (src/features/callbacks/views/CallbackConsentRecord.tsx): opt-in time and page, consent text, IP address,
  * the certificate's status and each certificate, with the record rows both dialogs are built of.
  */
 import type { ReactNode } from "react";

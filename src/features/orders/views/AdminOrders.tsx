@@ -1,12 +1,14 @@
-/** /admin-orders (product rules 8, 45): every live-transfer order, with the admin's status changes. */
+/**
+ * /admin-orders (product rules 8, 45): every live-transfer order, with the admin's status changes. The
+ * delivery's parts (each row's counts, the 'Set up delivery' dialog) are transfers' views: the page's shell
+ * (src/islands/admin/screens/AdminOrdersScreen.tsx) hands them in, so orders import nothing of transfers.
+ */
 
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, useMemo, useState } from "react";
+import { type ComponentType, type ReactNode, Suspense, useMemo, useState } from "react";
 import { ORDER_TRANSITIONS, REVENUE_LABEL, REVENUE_STATUSES } from "../../../domain/dashboard";
 import { formatDateTime, formatUsd } from "../../../domain/format";
 import { AppProviders } from "../../../islands/AppProviders";
-import { DeliveryCounts } from "../../../islands/admin/DeliveryCounts";
-import type { TransferOrder } from "../../../islands/delivery/OrderDelivery";
 import { QueryProvider } from "../../../islands/QueryProvider";
 import { api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
@@ -18,9 +20,15 @@ import { toast } from "../../../ui/toast";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "../orders";
 import { dollarsToCents } from "../pricing";
 import { type OrderStatus, StatusBadge } from "./status-badge";
+import type { TransferOrder } from "./transfer-order-row";
 
-/** The settings form and its validation load only when an admin opens the dialog. */
-const DeliverySetupDialog = lazy(() => import("../../../islands/delivery/OrderDelivery"));
+/** What the shell hands in: the transfers' views of an order's delivery. */
+export interface AdminOrdersParts {
+  /** Under each row's transfer counts: its delivery's counts. */
+  deliveryCounts: (order: TransferOrder) => ReactNode;
+  /** The 'Set up delivery' dialog (lazily loaded by the shell: it carries the settings form). */
+  DeliverySetupDialog: ComponentType<{ order: TransferOrder | null; onClose: () => void }>;
+}
 
 const ORDERS_QUERY = { queryKey: ["/api/transfer-orders"], queryFn: () => call(api["transfer-orders"].$get()) };
 
@@ -40,7 +48,7 @@ function statesLabel(states: readonly string[]): string {
   return states.length > 2 ? `${shown} +${states.length - 2} more` : shown;
 }
 
-function Orders() {
+function Orders({ deliveryCounts, DeliverySetupDialog }: AdminOrdersParts) {
   const orders = useQuery(ORDERS_QUERY);
   const [filter, setFilter] = useState<StatusFilter>("all");
   const [change, setChange] = useState<Change | null>(null);
@@ -160,7 +168,7 @@ function Orders() {
                     <div className="text-ink-soft">{order.transfersPerDay} per day</div>
                   )}
                   {order.transferNumber && <div className="text-ink-soft">to {order.transferNumber}</div>}
-                  <DeliveryCounts order={order} />
+                  {deliveryCounts(order)}
                 </td>
                 <td className="max-w-32 px-4 py-3 whitespace-normal">{statesLabel(order.selectedStates)}</td>
                 <td className="px-4 py-3 font-semibold">{formatUsd(dollarsToCents(order.totalPrice) ?? 0)}</td>
@@ -232,11 +240,11 @@ function Orders() {
   );
 }
 
-export default function AdminOrders() {
+export default function AdminOrders(parts: AdminOrdersParts) {
   return (
     <QueryProvider>
       <AppProviders>
-        <Orders />
+        <Orders {...parts} />
       </AppProviders>
     </QueryProvider>
   );

@@ -1,11 +1,12 @@
 /**
  * My Orders: 'Pay now' on a pending order, a live-transfer order's agents. Its own module, apart from My
- * Leads, so the page does not load My Leads' consent and Do Not Call cells (docs/decisions/0074).
+ * Leads, so the page does not load My Leads' consent and Do Not Call cells (docs/decisions/0074). The agents
+ * are transfers' view: the page's shell (src/islands/dashboard/screens/MyOrdersScreen.tsx) hands them in.
  */
 
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { formatDate, formatUsd } from "../../../domain/format";
-import { OrderAgents } from "../../../islands/dashboard/agents/OrderAgents";
 import { api, call } from "../../../lib/api";
 import { QueryView } from "../../../ui/query-view";
 import { PayNow } from "./PayNow";
@@ -20,7 +21,8 @@ const KIND_LABELS: Record<string, string> = {
   callbacks: "Call-back or appointment",
 };
 
-export function MyOrdersView() {
+/** `orderAgents`: a live-transfer order's agents (transfers' view, handed in by the shell). */
+export function MyOrdersView({ orderAgents }: { orderAgents: (orderId: string) => ReactNode }) {
   const orders = useQuery({ queryKey: ["/api/my-orders"], queryFn: () => call(api["my-orders"].$get()) });
   return (
     <section aria-labelledby="my-orders-title" className="space-y-5">
@@ -58,7 +60,7 @@ export function MyOrdersView() {
                   </p>
                 )}
                 {order.status === "pending" && <PayNow orderId={order.id} />}
-                {order.delivers && <OrderAgents orderId={order.id} />}
+                {order.delivers && orderAgents(order.id)}
               </li>
             ))}
           </ul>

@@ -5,13 +5,13 @@ import { useEffect, useState } from "react";
 import { site } from "../../../config/site";
 import { formatUsd } from "../../../domain/format";
 import { AppProviders } from "../../../islands/AppProviders";
-import { AfterPurchaseLinks } from "../../../islands/payment/AfterPurchaseLinks";
-import { orderStatusQuery } from "../../../islands/payment/complete-payment";
 import { QueryProvider } from "../../../islands/QueryProvider";
 import { celebrateFor } from "../../../scripts/confetti";
 import { Card } from "../../../ui/card";
 import { Spinner } from "../../../ui/spinner";
 import type { OrderStatus } from "../orders";
+import { AfterPurchaseLinks } from "./payment/AfterPurchaseLinks";
+import { orderStatusQuery } from "./payment/complete-payment";
 
 const HEADLINES: Record<OrderStatus, string> = {
   paid: "Payment received",

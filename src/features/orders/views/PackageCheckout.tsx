@@ -10,7 +10,6 @@ import { formatUsd } from "../../../domain/format";
 import type { PaymentStart } from "../../../domain/schemas/payments";
 import type { PublicUser } from "../../../domain/user";
 import { AppProviders } from "../../../islands/AppProviders";
-import { PaymentCard } from "../../../islands/payment/PaymentCard";
 import { QueryProvider } from "../../../islands/QueryProvider";
 import { api, call, errorMessage } from "../../../lib/api";
 import { $highVolumeData, $projectedTransfers } from "../../../lib/stores";
@@ -28,6 +27,7 @@ import {
   parseCount,
   quotePackage,
 } from "../pricing";
+import { PaymentCard } from "./payment/PaymentCard";
 
 interface CheckoutCopy {
   /** The checkout's own page (a login from it comes back here). */

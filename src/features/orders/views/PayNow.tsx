@@ -11,7 +11,7 @@ import { RetryNotice } from "../../../ui/retry";
 import { Spinner } from "../../../ui/spinner";
 
 /** The payment step loads with 'Pay now', not with My Orders (decision 0016), as the other dashboard payments do. */
-const loadPaymentCard = () => import("../../../islands/payment/PaymentCard");
+const loadPaymentCard = () => import("./payment/PaymentCard");
 const PaymentCard = lazy(() => loadPaymentCard().then((m) => ({ default: m.PaymentCard })));
 
 export function PayNow({ orderId }: { orderId: string }) {

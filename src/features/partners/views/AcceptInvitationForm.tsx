@@ -2,7 +2,6 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { AppProviders } from "../../../islands/AppProviders";
-import { NewPasswordFields } from "../../../islands/auth/NewPasswordFields";
 import { QueryProvider } from "../../../islands/QueryProvider";
 import { api, call, errorMessage } from "../../../lib/api";
 import { $user } from "../../../lib/stores";
@@ -12,6 +11,7 @@ import { useSchemaForm } from "../../../ui/schema-form";
 import { Spinner } from "../../../ui/spinner";
 import { toast } from "../../../ui/toast";
 import type { NewPasswordForm } from "../../accounts/index";
+import { NewPasswordFields } from "../../accounts/views/index";
 import { INVITATION_INVALID, INVITATION_TTL_HOURS } from "../partner";
 
 function InvalidInvitation() {

@@ -7,13 +7,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatDate } from "../../../domain/format";
-import { TrustedFormRule } from "../../../islands/admin/TrustedFormRule";
 import { api, call, errorMessage } from "../../../lib/api";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { Dialog } from "../../../ui/dialog";
 import { toast } from "../../../ui/toast";
 import type { AdminPartnerView, ApiKeyView } from "../schemas/partner-account";
+import { TrustedFormRule } from "./TrustedFormRule";
 
 const PARTNERS_KEY = ["/api/admin/partners"];
 

@@ -5,17 +5,17 @@ import { useForm } from "react-hook-form";
 import { parseStates } from "../../../domain/dashboard";
 import { formatUsd } from "../../../domain/format";
 import type { CallTransferForm } from "../../../domain/schemas/dashboard";
-import { DeliveryLimitFields } from "../../../islands/delivery/DeliveryLimitFields";
-import { LiveTransferFields } from "../../../islands/field-blocks";
 import { api, call, errorMessage } from "../../../lib/api";
 import { $pendingTransferOrder } from "../../../lib/stores";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
+import { LiveTransferFields } from "../../../ui/field-blocks";
 import { Form, fieldProps, lazyZodResolver } from "../../../ui/form";
 import { Field } from "../../../ui/input";
 import { buttonClass } from "../../../ui/styles";
 import { toast } from "../../../ui/toast";
 import { CALL_TRANSFER_UNIT_CENTS } from "../../orders/index";
+import { DeliveryLimitFields } from "./DeliveryLimitFields";
 
 interface OrderFormProps {
   defaultValues: CallTransferForm | undefined;

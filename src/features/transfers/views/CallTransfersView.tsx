@@ -2,13 +2,13 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { formatUsd } from "../../../domain/format";
 import type { CallTransferForm } from "../../../domain/schemas/dashboard";
-import { PaymentCard } from "../../../islands/payment/PaymentCard";
 import { $pendingTransferOrder } from "../../../lib/stores";
 import { Button } from "../../../ui/button";
 import { Card } from "../../../ui/card";
 import { CheckList } from "../../../ui/check-list";
 import { Spinner } from "../../../ui/spinner";
 import { CALL_TRANSFER_UNIT_CENTS } from "../../orders/index";
+import { PaymentCard } from "../../orders/views/index";
 import { TRANSFER_BUFFER_SECONDS } from "../transfers";
 import { usePendingTransferOrder } from "./pending-transfer-order";
 

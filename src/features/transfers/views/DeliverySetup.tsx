@@ -7,7 +7,6 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { AppProviders } from "../../../islands/AppProviders";
-import { DeliverySettingsForm } from "../../../islands/delivery/DeliverySettingsForm";
 import { QueryProvider } from "../../../islands/QueryProvider";
 import { ApiError, api, call, errorMessage } from "../../../lib/api";
 import { $user } from "../../../lib/stores";
@@ -17,6 +16,7 @@ import { buttonClass } from "../../../ui/styles";
 import { toast } from "../../../ui/toast";
 import { SETUP_LINK_INVALID, SETUP_LINK_TTL_DAYS, SETUP_SIGN_IN_FIRST } from "../delivery-setup";
 import type { DeliverySettingsValues } from "../schemas/delivery-setup";
+import { DeliverySettingsForm } from "./DeliverySettingsForm";
 
 type AccountErrors = { username?: string | undefined; password?: string | undefined };
 type Credentials = { username: string; password: string };

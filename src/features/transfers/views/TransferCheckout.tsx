@@ -2,13 +2,13 @@
 import { formatUsd } from "../../../domain/format";
 import { AppProviders } from "../../../islands/AppProviders";
 import { dashboardPath } from "../../../islands/dashboard/views";
-import { PaymentCard } from "../../../islands/payment/PaymentCard";
 import { QueryProvider } from "../../../islands/QueryProvider";
 import { Card } from "../../../ui/card";
 import { useHydrated } from "../../../ui/hydrated";
 import { Spinner } from "../../../ui/spinner";
 import { buttonClass } from "../../../ui/styles";
 import { Summary } from "../../../ui/summary";
+import { PaymentCard } from "../../orders/views/index";
 import { usePendingTransferOrder } from "./pending-transfer-order";
 
 function Checkout() {

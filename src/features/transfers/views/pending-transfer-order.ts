@@ -7,10 +7,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { orderStatusQuery } from "../../../islands/payment/complete-payment";
 import { ApiError } from "../../../lib/api";
 import { $pendingTransferOrder, type PendingTransferOrder } from "../../../lib/stores";
 import { useStoredValue } from "../../../ui/hydrated";
+import { orderStatusQuery } from "../../orders/views/index";
 
 export interface CheckedPendingOrder {
   /** The kept order, once the server has said it still waits for payment. */

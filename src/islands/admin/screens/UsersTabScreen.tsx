@@ -1,4 +1,4 @@
-/** The island of /admin/users (decision 0074). */
+/** The island of /admin/users (decision 0074): accounts' users tab with partners' API key list (a shell over both). */
 
 import { lazy } from "react";
 import { UsersTab } from "../../../features/accounts/views/UsersTab";

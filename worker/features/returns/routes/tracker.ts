@@ -5,7 +5,7 @@ import type { SignedInBindings } from "../../../env";
 import { validate } from "../../../validation";
 import { listTrackerTransfers, trackerCsv } from "../tracker";
 
-/** Mounted in the buyer sub-app (worker/api.ts), beside the tracker's orders (worker/routes/tracker.ts). */
+/** Mounted in the buyer sub-app (worker/api.ts), beside the tracker's orders (worker/features/transfers/routes/tracker.ts). */
 export const trackerTransfers = new Hono<SignedInBindings>()
   .get("/tracker/transfers", validate("query", trackerQuerySchema), async (c) =>
     c.json(await listTrackerTransfers(c.var.deps, c.get("user").id, c.req.valid("query"))),

@@ -8,7 +8,6 @@ import { useState } from "react";
 import { formatUsd } from "../../../../domain/format";
 import type { PaymentStart } from "../../../../domain/schemas/payments";
 import { AppProviders } from "../../../../islands/AppProviders";
-import { PaymentCard } from "../../../../islands/payment/PaymentCard";
 import { QueryProvider } from "../../../../islands/QueryProvider";
 import { api, call, errorMessage } from "../../../../lib/api";
 import { Button } from "../../../../ui/button";
@@ -20,6 +19,7 @@ import { buttonClass } from "../../../../ui/styles";
 import { Summary } from "../../../../ui/summary";
 import { toast } from "../../../../ui/toast";
 import { AGE_RANGES, type AgeRange, dollarsToCents, RINGCLOUD_LEAD_TYPES, type RingcloudLeadType } from "../../pricing";
+import { PaymentCard } from "../payment/PaymentCard";
 import { RINGCLOUD_PACKAGES } from "./ringcloud-packages";
 
 const INCLUSIONS = ["Premium insurance leads", "TCPA compliant leads", "Real-time delivery", "Dedicated support"];

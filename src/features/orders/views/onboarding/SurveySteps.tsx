@@ -7,11 +7,10 @@ import { useForm } from "react-hook-form";
 import { formatUsd } from "../../../../domain/format";
 import type { PaymentStart } from "../../../../domain/schemas/payments";
 import type { SurveyStep2 } from "../../../../domain/schemas/survey";
-import { LiveTransferFields } from "../../../../islands/field-blocks";
-import { PaymentCard } from "../../../../islands/payment/PaymentCard";
 import { $highVolumeData } from "../../../../lib/stores";
 import { Button } from "../../../../ui/button";
 import { ChoiceGroup } from "../../../../ui/choice";
+import { LiveTransferFields } from "../../../../ui/field-blocks";
 import { Form, fieldProps, lazyZodResolver } from "../../../../ui/form";
 import { Field } from "../../../../ui/input";
 import { RetryNotice } from "../../../../ui/retry";
@@ -26,6 +25,7 @@ import {
   SURVEY_LEAD_TYPES,
   surveyUnitCents,
 } from "../../pricing";
+import { PaymentCard } from "../payment/PaymentCard";
 
 /** The step schemas load with the first validation (decision 0016). */
 const surveySchemas = () => import("../../../../domain/schemas/survey");

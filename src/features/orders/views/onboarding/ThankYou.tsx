@@ -7,14 +7,14 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { site } from "../../../../config/site";
 import { AppProviders } from "../../../../islands/AppProviders";
-import { AfterPurchaseLinks } from "../../../../islands/payment/AfterPurchaseLinks";
-import { orderStatusQuery } from "../../../../islands/payment/complete-payment";
 import { QueryProvider } from "../../../../islands/QueryProvider";
 import { forgetSettledTransferOrder } from "../../../../lib/stores";
 import { celebrateFor } from "../../../../scripts/confetti";
 import { Card } from "../../../../ui/card";
 import { Spinner } from "../../../../ui/spinner";
 import { buttonClass } from "../../../../ui/styles";
+import { AfterPurchaseLinks } from "../payment/AfterPurchaseLinks";
+import { orderStatusQuery } from "../payment/complete-payment";
 
 function Support() {
   return (
