@@ -2,6 +2,7 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 // Tests call order services directly: the products sold through orders are registered as the Worker does.
 import "../../worker/order-products";
+import { resetRegistryCache } from "../../worker/features/do-not-call/registry-store";
 
 /**
  * Test files share one workerd runtime per vitest worker (`isolate: false` in vitest.config.ts): each file
@@ -37,4 +38,6 @@ async function startFromNothing(db: D1Database, bucket: R2Bucket): Promise<void>
 }
 
 await startFromNothing(env.DB, env.DOCUMENTS);
+// The registry's isolate cache outlives a file in the shared runtime: it must forget the emptied bucket.
+resetRegistryCache();
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

@@ -9,6 +9,7 @@ import type { Deps } from "../deps";
 import { ConflictError, NotFoundError } from "../errors";
 import { takeCallback } from "../features/callbacks/callbacks";
 import { purchasedLeadConsent } from "../features/consent/consent-records";
+import { registryHolds } from "../features/do-not-call/index";
 
 /** How many of the latest uploads the admin lists show. */
 const RECENT = 50;
@@ -17,6 +18,8 @@ const RECENT = 50;
 export async function addAgedLead(deps: Deps, input: AdminAgedLead) {
   const lead = storedLead(input);
   const id = crypto.randomUUID();
+  // A number on a registry copy is stored, not listed (docs/decisions/0084), as the D1 lists' trigger does.
+  const onRegistry = lead.phoneKey !== null && (await registryHolds(deps, lead.phoneKey, lead.state)) !== null;
   const inserted = await deps.db
     .insert(agedLeads)
     .values({
@@ -24,6 +27,7 @@ export async function addAgedLead(deps: Deps, input: AdminAgedLead) {
       ...lead,
       formFillTime: lead.formFillTime === null ? null : new Date(lead.formFillTime),
       optInAt: lead.optInAt === null ? null : new Date(lead.optInAt),
+      ...(onRegistry ? { registryListedAt: new Date(deps.now), suppressedAt: new Date(deps.now) } : {}),
     })
     .onConflictDoNothing({ target: agedLeads.dedupeKey })
     .returning({ id: agedLeads.id });

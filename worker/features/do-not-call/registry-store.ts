@@ -86,6 +86,15 @@ export class RegistryCache {
     return found;
   }
 
+  /** Forgets every pointer and every bit (a test's fresh start). */
+  clear(): void {
+    this.#pointers.clear();
+    this.#bits.clear();
+    this.#bytes = 0;
+    this.stats.hits = 0;
+    this.stats.misses = 0;
+  }
+
   setBits(key: string, bits: StoredAreaCode): void {
     if (bits.byteLength > this.budget || this.#bits.has(key)) return;
     this.#bits.set(key, bits);
@@ -100,6 +109,9 @@ export class RegistryCache {
 
 /** The isolate's cache (module state lives as long as the isolate). */
 const isolateCache = new RegistryCache();
+
+/** Empties the isolate's cache: the worker tests share one isolate, and each starts from an empty bucket. */
+export const resetRegistryCache = () => isolateCache.clear();
 
 async function readPointer(deps: Deps, scope: RegistryScope, areaCode: number) {
   const object = await deps.env.DOCUMENTS.get(pointerKey(scope, areaCode));
