@@ -76,6 +76,8 @@ export async function rescrubAreaCode(deps: Deps, scope: RegistryScope, swap: Re
   const high = low + 9_999_999;
   const since = revocationSince(deps.now);
   const result: RescrubResult = { flagged: 0, cleared: 0 };
+  // The copy's list row (what sales record and revocations name) exists from its first swap on.
+  const listId = await registryListId(deps, scope);
   // Numbers of items sold in the last 5 years, with their state: the candidates for a revocation.
   const sold = new Map<number, string | null>();
   for (const table of ["lead", "callback"] as const) {
@@ -111,7 +113,7 @@ export async function rescrubAreaCode(deps: Deps, scope: RegistryScope, swap: Re
     const key = Number(row.phone);
     if (Number.isInteger(key) && key >= low && key <= high) sold.set(key, row.state);
   }
-  await revokeSold(deps, scope, sold);
+  await revokeSold(deps, scope, listId, sold);
   return result;
 }
 
@@ -143,14 +145,18 @@ async function scanRange(
  * The sold numbers (`sold`: key → the item's state) that `scope`'s new version holds, for numbers it
  * applies to, go through the revocation path: one row per (item, list), written once (its unique index).
  */
-async function revokeSold(deps: Deps, scope: RegistryScope, sold: Map<number, string | null>): Promise<void> {
+async function revokeSold(
+  deps: Deps,
+  scope: RegistryScope,
+  listId: number,
+  sold: Map<number, string | null>,
+): Promise<void> {
   const keys = [...sold]
     .filter(([key, state]) => scope === "national" || stateOfNumber(key, state) === scope)
     .map(([key]) => key);
   if (keys.length === 0) return;
   const held = [...(await listedOnRegistry(deps, keys, undefined, scope))];
   if (held.length === 0) return;
-  const listId = await registryListId(deps, scope);
   const statements = [];
   for (let start = 0; start < held.length; start += REVOCATION_CHUNK) {
     const chunk = held.slice(start, start + REVOCATION_CHUNK);
