@@ -182,6 +182,11 @@ export async function listedOnRegistry(
   return listed;
 }
 
+/** Whether `scope` holds a version of `areaCode` (read from R2, not the cache: the move decides by it). */
+export async function hasRegistryVersion(deps: Deps, scope: RegistryScope, areaCode: number): Promise<boolean> {
+  return (await readPointer(deps, scope, areaCode)).pointer !== null;
+}
+
 /** A registry file: a request's or an R2 object's body, or (in tests and scripts) bytes or text. */
 type RegistryFile = ReadableStream<Uint8Array> | Uint8Array | string;
 
