@@ -42,7 +42,7 @@ const stored = async () => ({
 async function fillNewList(page: Page, name: string, refreshedOn?: string) {
   await page.getByLabel("List", { exact: true }).selectOption("new");
   await page.getByLabel("List name").fill(name);
-  await page.getByLabel("Kind").selectOption("national_dnc");
+  await page.getByLabel("Kind").selectOption("litigator");
   await page.getByLabel("The file holds").selectOption("full");
   if (refreshedOn) await page.getByLabel("Refreshed on").fill(refreshedOn);
 }

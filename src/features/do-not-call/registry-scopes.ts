@@ -37,3 +37,10 @@ export const registryListOf = (scope: string) =>
 
 /** A national or state list's move from D1 rows into the registry store (suppression_lists.registry_move). */
 export const REGISTRY_MOVES = ["pending", "done"] as const;
+
+/** The list kinds kept as registry copies in R2, never as D1 rows (loaded by the registry upload). */
+export const REGISTRY_LIST_KINDS = ["national_dnc", "state_dnc"] as const;
+
+/** The old list upload refuses a national or state list: they load through the registry upload. */
+export const REGISTRY_UPLOAD_MESSAGE =
+  "National and state Do Not Call lists are loaded as registry copies: use the registry upload in the Do Not Call tab (or npm run dnc:load).";

@@ -45,7 +45,7 @@ describe("the registry copies in every check: exact", () => {
         Array.from({ length: 60 }, (_, i) => areaCode * 1e7 + (i < 30 ? 5_550_000 + i * 7 : 2_000_000 + i * 104_729)),
       ]),
     );
-    const stateOf = new Map(AREA_CODES.map(({ areaCode, state }) => [areaCode, state]));
+    const stateOf = new Map<number, string>(AREA_CODES.map(({ areaCode, state }) => [areaCode, state]));
     const leadKeys = [...pool.values()].flatMap((keys) => keys.slice(0, 40));
     // A third of the leads carry another state than their area code's: their own state decides.
     const leadStates = leadKeys.map((key, i) => (i % 3 === 0 ? "NY" : (stateOf.get(Math.floor(key / 1e7)) as string)));

@@ -6,9 +6,11 @@
 import { env } from "cloudflare:workers";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { REGISTRY_UPLOAD_MESSAGE } from "../../../../src/features/do-not-call/registry-scopes";
 import { dayNumber } from "../../../../src/features/do-not-call/suppression";
 import { createLead, testDb } from "../../../../tests/worker/factories";
-import { createUser } from "../../../../tests/worker/helpers";
+import { callApi, createUser, signedIn } from "../../../../tests/worker/helpers";
+import { emptyReport, today } from "../../../../tests/worker/suppression-fixtures";
 import { agedLeads, suppressionLists, suppressionNumbers } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { registryHolds } from "../registry-checks";
@@ -112,5 +114,21 @@ describe("moving the national and state lists off D1", () => {
       .from(agedLeads)
       .where(eq(agedLeads.id, leads[0]?.id ?? ""));
     expect(freed?.suppressed).toBeNull();
+  });
+
+  it("the old list upload refuses a national or state list, new or existing, pointing to the registry upload", async () => {
+    const { cookie } = await signedIn({ isAdmin: true });
+    const existing = await listWith("national_dnc", [2125550050]);
+    const common = { contents: "full", refreshedOn: today(), fileName: "list.txt", report: emptyReport(1) };
+    for (const json of [
+      { ...common, kind: "national_dnc", name: "Registry" },
+      { ...common, kind: "state_dnc", name: "Texas" },
+      { ...common, listId: existing },
+    ]) {
+      const response = await callApi("/api/admin/suppression-uploads", { cookie, json });
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(await response.json())).toContain(REGISTRY_UPLOAD_MESSAGE);
+    }
+    expect(await rowsOf(existing)).toBe(1);
   });
 });
