@@ -22,7 +22,7 @@ import { listedOnRegistry, type RegistryScope } from "./registry-store";
 const AREA_CODES = areaCodes as Record<string, { stateCode?: string | null }>;
 
 /** The state of a phone key's area code (the `areacodes` table), or null when it names none. */
-export const areaCodeStateOf = (key: number): string | null =>
+const areaCodeStateOf = (key: number): string | null =>
   AREA_CODES[String(Math.floor(key / 10_000_000))]?.stateCode ?? null;
 
 /** The state whose own list applies to a number: its lead's or prospect's state, else its area code's. */

@@ -21,7 +21,7 @@ export const sharedListHolds = (number: string) =>
     WHERE n.number = ${number} AND ${SHARED_ACTIVE})`;
 
 /** drizzle: an active shared list holds `number`. */
-export const sharedListHoldsSql = (number: SQL | number) =>
+const sharedListHoldsSql = (number: SQL | number) =>
   sql`EXISTS (SELECT 1 FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id
     WHERE n.number = ${number} AND l.owner_user_id IS NULL AND l.status = 'active')`;
 
