@@ -54,10 +54,14 @@ export async function registryAnswer(deps: Deps, items: readonly RegistryItem[])
       else byScope.set(scope, [item.key]);
     }
   }
-  const listed = new Map<RegistryScope, Set<number>>();
-  for (const [scope, keys] of byScope) {
-    if (keys.length > 0) listed.set(scope, await listedOnRegistry(deps, keys, undefined, scope));
-  }
+  // The copies are read side by side: a Texan's first check reads the national and the Texas copy at once.
+  const listed = new Map<RegistryScope, Set<number>>(
+    await Promise.all(
+      [...byScope]
+        .filter(([, keys]) => keys.length > 0)
+        .map(async ([scope, keys]) => [scope, await listedOnRegistry(deps, keys, undefined, scope)] as const),
+    ),
+  );
   return {
     scopeOf(item) {
       for (const scope of registryScopesFor(stateOfNumber(item.key, item.state)) as RegistryScope[]) {
