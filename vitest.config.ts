@@ -33,6 +33,8 @@ export default defineConfig({
                 WEBHOOK_SECRETS_KEY: DEVELOPMENT_WEBHOOK_SECRETS_KEY,
                 // Private lists are paced for production (docs/decisions/0066); the tests' lists are small.
                 PRIVATE_LIST_WRITE_GAP_MS: "0",
+                // `npm run bench -- registry-lookups` sizes the registry's speed test (docs/decisions/0084).
+                REGISTRY_BENCH_LEADS: process.env.REGISTRY_BENCH_LEADS ?? "",
               },
             },
           }),

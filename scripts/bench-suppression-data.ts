@@ -46,7 +46,7 @@ export async function loadNumbersInSql(d1: D1Database, count: number, now: numbe
   const today = new Date(now).toISOString().slice(0, 10);
   const list = await d1
     .prepare(
-      "INSERT INTO suppression_lists (kind, name, refreshed_on, numbers) VALUES ('national_dnc', 'Bench registry', ?, ?) RETURNING id",
+      "INSERT INTO suppression_lists (kind, name, refreshed_on, numbers) VALUES ('litigator', 'Bench litigators', ?, ?) RETURNING id",
     )
     .bind(today, count)
     .first<{ id: number }>();

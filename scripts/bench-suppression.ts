@@ -68,8 +68,8 @@ async function loadInChromium(browser: Browser, baseURL: string, file: string, c
   await page.getByRole("button", { name: "Login" }).click();
   await page.waitForURL("**/admin/do-not-call");
   await page.getByLabel("List name").waitFor();
-  await page.getByLabel("List name").fill("National Do Not Call Registry (bench)");
-  await page.getByLabel("Kind").selectOption("national_dnc");
+  await page.getByLabel("List name").fill("Litigator list (bench)");
+  await page.getByLabel("Kind").selectOption("litigator");
   await page.getByLabel("The file holds").selectOption("full");
   await page.getByLabel("File", { exact: true }).setInputFiles(file);
   const cdp = await page.context().newCDPSession(page);

@@ -20,6 +20,8 @@
  *    tab (`--only cli` or `--only tab` for one): load times, peak heaps, D1 size before and after.
  *  - revocations (scripts/bench-revocations.ts): a litigator list's change touching 10,000 sold leads of 50
  *    buyers, every buyer told by webhook within 5 minutes (`--revocation-runs N`, default 1).
+ *  - registry-lookups (scripts/bench-registry-lookups.ts): the Do Not Call registry check inside the Worker,
+ *    cached and not yet cached, and a full list's re-scrub of `--registry-leads N` leads (default 1,000,000).
  * `--runs N` repeats leads and suppression N times on fresh databases (docs/performance.md gets the median).
  */
 import { parseArgs } from "node:util";
@@ -28,6 +30,7 @@ import { benchImport } from "./bench-import.ts";
 import { benchLeads } from "./bench-leads.ts";
 import { benchPages } from "./bench-pages.ts";
 import { benchRegistry } from "./bench-registry.ts";
+import { benchRegistryLookups } from "./bench-registry-lookups.ts";
 import { benchRevocations } from "./bench-revocations.ts";
 import { benchSuppression } from "./bench-suppression.ts";
 import { benchPrivateOnly } from "./bench-suppression-private.ts";
@@ -52,6 +55,7 @@ const options = {
   "private-numbers": { type: "string" },
   "webhook-runs": { type: "string" },
   "revocation-runs": { type: "string" },
+  "registry-leads": { type: "string" },
   only: { type: "string" },
 } as const;
 type Flags = { [name in keyof typeof options]?: string };
@@ -103,6 +107,7 @@ const standaloneParts: Record<string, StandalonePart> = {
   webhooks: (flags) => benchWebhooks(Number(flags["webhook-runs"] ?? 3)),
   revocations: (flags) => benchRevocations(Number(flags["revocation-runs"] ?? 1)),
   registry: (flags) => benchRegistry(Number(flags.numbers ?? 258_500_000), flags.only),
+  "registry-lookups": async (flags) => benchRegistryLookups(Number(flags["registry-leads"] ?? 1_000_000)),
 };
 const known = [...Object.keys(browserParts), ...Object.keys(standaloneParts)];
 

@@ -6,6 +6,7 @@ import { resendStalledBatches } from "./features/aged-leads/import-sweep";
 import { sendCallbackReminders } from "./features/callbacks/callback-notifications";
 import { fillCallbackOrders } from "./features/callbacks/callbacks";
 import { sendRegistryFreshnessAlerts } from "./features/do-not-call/list-freshness";
+import { moveListsToRegistry } from "./features/do-not-call/registry-move";
 import { recordRevocationEvents, sendRevocationDigests } from "./features/do-not-call/revocations";
 import { expireSuppressionUploads, resendStalledSuppression } from "./features/do-not-call/suppression-resend";
 import { expireReservations } from "./features/orders/orders";
@@ -61,5 +62,8 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   if (expired > 0) console.log(`Gave up ${expired} suppression uploads unfinished for a day`);
   const suppression = await resendStalledSuppression(deps, startup ? 0 : undefined);
   if (suppression > 0) console.log(`Sent ${suppression} stalled suppression upload messages again`);
+  // National and state lists still kept as D1 rows move into the registry store (docs/decisions/0084).
+  const moved = await moveListsToRegistry(deps);
+  if (moved > 0) console.log(`Moved ${moved} area codes of Do Not Call lists into the registry store`);
   await optimizeDatabase(deps);
 };

@@ -39,7 +39,7 @@ const stored = async () => ({
   numbers: await e2eDb().$count(suppressionNumbers),
 });
 
-async function fillNewList(page: Page, name: string, refreshedOn?: string, kind = "national_dnc") {
+async function fillNewList(page: Page, name: string, refreshedOn?: string, kind = "litigator") {
   await page.getByLabel("List", { exact: true }).selectOption("new");
   await page.getByLabel("List name").fill(name);
   await page.getByLabel("Kind").selectOption(kind);

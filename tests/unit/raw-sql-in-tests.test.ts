@@ -27,6 +27,8 @@ const RAW_SQL_ALLOWED: Record<string, string> = {
   "tests/worker/callable.test.ts": "the query plan of the callable-leads page is under test",
   "worker/features/do-not-call/test/revocations.worker.test.ts":
     "the query plan of the revocations lookup is under test",
+  "worker/features/do-not-call/test/registry-speed.worker.test.ts":
+    "a million bench leads made in SQL (a recursive CTE): the re-scrub's speed is under test",
   "worker/features/do-not-call/test/suppression-upload-limits.worker.test.ts":
     "the query plan of the list-swap sweep is under test",
   "worker/features/do-not-call/test/private-list-swap.worker.test.ts":

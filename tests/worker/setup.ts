@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import "../../worker/order-products";
 // And the kinds of CSV import besides aged leads (tests call the import pipeline directly too).
 import "../../worker/import-kinds";
+import { resetRegistryCache } from "../../worker/features/do-not-call/registry-store";
 
 /**
  * Test files share one workerd runtime per vitest worker (`isolate: false` in vitest.config.ts): each file
@@ -39,4 +40,6 @@ async function startFromNothing(db: D1Database, bucket: R2Bucket): Promise<void>
 }
 
 await startFromNothing(env.DB, env.DOCUMENTS);
+// The registry's isolate cache outlives a file in the shared runtime: it must forget the emptied bucket.
+resetRegistryCache();
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

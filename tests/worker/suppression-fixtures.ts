@@ -49,7 +49,8 @@ export interface UploadOptions {
   cookie: string;
   /** Admin routes (shared lists) or a buyer's own (My Account). */
   as?: "admin" | "buyer";
-  kind?: "national_dnc" | "state_dnc" | "litigator";
+  /** The one kind an admin still uploads to D1 (national and state lists are registry copies: docs/decisions/0084). */
+  kind?: "litigator";
   name?: string;
   listId?: number;
   contents?: SuppressionFileKind;
@@ -76,7 +77,7 @@ export async function uploadList(options: UploadOptions): Promise<SuppressionUpl
     json: {
       ...(options.listId
         ? { listId: options.listId }
-        : { name: options.name ?? "Test list", ...(as === "admin" ? { kind: options.kind ?? "national_dnc" } : {}) }),
+        : { name: options.name ?? "Test list", ...(as === "admin" ? { kind: options.kind ?? "litigator" } : {}) }),
       contents: options.contents ?? "full",
       refreshedOn: options.refreshedOn ?? today(),
       fileName: "list.txt",

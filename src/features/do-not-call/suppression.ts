@@ -26,12 +26,11 @@ export const SUPPRESSION_LIST_KIND_LABELS: Record<SuppressionListKind, string> =
   buyer_private: "Buyer's private list",
 };
 
-/** The kinds an admin uploads as files (the shop's own list grows from requests; buyers upload their own). */
-export const ADMIN_UPLOAD_LIST_KINDS = [
-  "national_dnc",
-  "state_dnc",
-  "litigator",
-] as const satisfies readonly SuppressionListKind[];
+/**
+ * The kinds an admin uploads as files to D1 (the shop's own list grows from requests; buyers upload their
+ * own; national and state lists load as registry copies: registry-scopes.ts, docs/decisions/0084).
+ */
+export const ADMIN_UPLOAD_LIST_KINDS = ["litigator"] as const satisfies readonly SuppressionListKind[];
 
 /** Whether a list scrubs every buyer's leads, or only its owner's (`buyer_private`). */
 export const isSharedList = (kind: SuppressionListKind) => kind !== "buyer_private";

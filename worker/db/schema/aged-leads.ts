@@ -71,6 +71,12 @@ export const agedLeads = sqliteTable(
      * is stored but not listed, reserved or sold; cleared when the number leaves the lists (migration 0018).
      */
     suppressedAt: integer("suppressed_at", { mode: "timestamp_ms" }),
+    /**
+     * Set while a Do Not Call registry copy that applies to the number holds it (docs/decisions/0084): the
+     * national one, or its state's own list. `suppressed_at` is set with it (unsold leads), and a D1 list
+     * that lets the number go leaves `suppressed_at` alone while this is set.
+     */
+    registryListedAt: integer("registry_listed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -28,6 +28,8 @@ export const callbackOpportunities = sqliteTable(
     windowEnd: integer("window_end", { mode: "timestamp_ms" }),
     /** The phone as `phoneKey` (src/features/do-not-call/suppression.ts): what the 30-day rule and the lists compare. */
     phoneKey: integer("phone_key"),
+    /** Set while a Do Not Call registry copy that applies to the number holds it (docs/decisions/0084): not sold nor delivered. */
+    registryListedAt: integer("registry_listed_at", { mode: "timestamp_ms" }),
     source: text("source", { enum: CALLBACK_SOURCES }).notNull().default("admin"),
     partnerId: text("partner_id"),
     ...consentEvidenceColumns(),

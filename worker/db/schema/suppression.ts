@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { IMPORT_BATCH_STATUSES } from "../../../src/domain/import-batches";
+import { REGISTRY_MOVES } from "../../../src/features/do-not-call/registry-scopes";
 import { REVOKED_ITEM_TYPES, REVOKING_LIST_KINDS } from "../../../src/features/do-not-call/revocations";
 import {
   SUPPRESSION_CHECK_SUBJECTS,
@@ -43,6 +44,11 @@ export const suppressionLists = sqliteTable(
     versionUploadId: integer("version_upload_id").notNull().default(0),
     /** Set while the numbers of the version before are deleted: only those this upload listed count. */
     sweepingUploadId: integer("sweeping_upload_id"),
+    /**
+     * A national or state list whose D1 numbers move into the registry store (docs/decisions/0084, migration
+     * 0047): `pending` until the move task has stored every area code and deleted its rows, then `done`.
+     */
+    registryMove: text("registry_move", { enum: REGISTRY_MOVES }),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(now()),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now()),

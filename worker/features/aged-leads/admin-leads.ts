@@ -6,6 +6,7 @@ import { agedLeadPrice } from "../../../src/features/orders/index";
 import { agedLeads } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError } from "../../errors";
+import { registryHolds } from "../do-not-call/index";
 
 /** How many of the latest uploads the admin lists show. */
 const RECENT = 50;
@@ -14,6 +15,8 @@ const RECENT = 50;
 export async function addAgedLead(deps: Deps, input: AdminAgedLead) {
   const lead = storedLead(input);
   const id = crypto.randomUUID();
+  // A number on a registry copy is stored, not listed (docs/decisions/0084), as the D1 lists' trigger does.
+  const onRegistry = lead.phoneKey !== null && (await registryHolds(deps, lead.phoneKey, lead.state)) !== null;
   const inserted = await deps.db
     .insert(agedLeads)
     .values({
@@ -21,6 +24,7 @@ export async function addAgedLead(deps: Deps, input: AdminAgedLead) {
       ...lead,
       formFillTime: lead.formFillTime === null ? null : new Date(lead.formFillTime),
       optInAt: lead.optInAt === null ? null : new Date(lead.optInAt),
+      ...(onRegistry ? { registryListedAt: new Date(deps.now), suppressedAt: new Date(deps.now) } : {}),
     })
     .onConflictDoNothing({ target: agedLeads.dedupeKey })
     .returning({ id: agedLeads.id });

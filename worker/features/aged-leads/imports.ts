@@ -18,6 +18,7 @@ import {
 import { callbackOpportunities, importBatches, importRejections, imports } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { InvalidError, NotFoundError } from "../../errors";
+import { registryHeldKeys } from "../do-not-call/index";
 import { evidenceInsert } from "./import-evidence";
 
 export interface ImportBatchMessage {
@@ -250,21 +251,29 @@ export async function processImportBatch(deps: Deps, message: ImportBatchMessage
   // suppresses a row whose number an active shared list holds (one seek per row); the batch counts them,
   // and they stay stored until the number leaves the lists.
   const evidence = evidenceInsert(rows, "?1", "?3");
+  // The registry copies live in R2: asked here, and their verdict rides into the insert (docs/decisions/0084).
+  const parsed = JSON.parse(rows) as { phoneKey?: number | null; state?: string | null }[];
+  const onRegistry = await registryHeldKeys(
+    deps,
+    parsed.flatMap((row) => (typeof row.phoneKey === "number" ? [{ key: row.phoneKey, state: row.state }] : [])),
+  );
+  const registryListed = `CASE WHEN json_extract(value, '$.phoneKey') IN (SELECT value FROM json_each(?4)) THEN ?5 END`;
   const results = await db.batch<{ settled: number }>([
     db
       .prepare(
         `INSERT OR IGNORE INTO aged_leads
            (id, name, email, phone, state, age_range, price_cents, form_fill_time, dedupe_key, import_id, import_batch, area_code,
-            phone_key, ${evidence.columns})
+            phone_key, registry_listed_at, suppressed_at, ${evidence.columns})
          SELECT printf('%012x', CAST(unixepoch('subsec') * 1000 AS INTEGER)) || lower(hex(randomblob(10))),
                 json_extract(value, '$.name'), json_extract(value, '$.email'),
                 json_extract(value, '$.phone'), json_extract(value, '$.state'), json_extract(value, '$.ageRange'),
                 json_extract(value, '$.priceCents'), json_extract(value, '$.formFillTime'), json_extract(value, '$.dedupeKey'),
-                ?1, ?2, json_extract(value, '$.areaCode'), json_extract(value, '$.phoneKey'), ${evidence.values}
+                ?1, ?2, json_extract(value, '$.areaCode'), json_extract(value, '$.phoneKey'),
+                ${registryListed}, ${registryListed}, ${evidence.values}
          FROM ${evidence.from}
          WHERE ${queued}`,
       )
-      .bind(importId, batchNumber, rows),
+      .bind(importId, batchNumber, rows, JSON.stringify(onRegistry), deps.now),
     db
       .prepare(
         `UPDATE import_batches SET

@@ -212,7 +212,12 @@ export function leadSaleStatements(
       .set({ reservedByOrderId: null, reservedUntil: null, reservedByUserId: null })
       .where(and(eq(agedLeads.reservedByOrderId, order.id), isNull(agedLeads.soldAt), paidNow)),
     /** What the sale was checked against (every list that applied), recorded only if the order became paid. */
-    checks: recordChecksStatement(deps, { type: "order", id: order.id, userId: order.userId }, now, paidNow),
+    checks: recordChecksStatement(
+      deps,
+      { type: "order", id: order.id, userId: order.userId, states: sql`SELECT state FROM ${agedLeads} WHERE ${ids}` },
+      now,
+      paidNow,
+    ),
   };
 }
 

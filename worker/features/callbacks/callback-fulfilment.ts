@@ -19,7 +19,7 @@ import { agedLeads, callbackOpportunities as callbacks, orders, users } from "..
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
 import { bundleOf } from "../aged-leads/index";
-import { sharedListHoldsSql } from "../do-not-call/index";
+import { suppressedSql } from "../do-not-call/index";
 import { openCallbackOrders, placeCallback } from "./callbacks";
 
 /** Rows shown at once in each list (the call-backs soonest window first, orders oldest paid first). */
@@ -130,7 +130,7 @@ export async function callbackFulfilment(deps: Deps) {
         and(
           isNull(callbacks.orderId),
           gt(callbacks.windowEnd, new Date(now)),
-          sql`NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}`,
+          sql`NOT ${suppressedSql(sql`${callbacks.phoneKey}`, sql`${callbacks.registryListedAt}`)}`,
         ),
       )
       .orderBy(asc(callbacks.windowStart), asc(callbacks.id))

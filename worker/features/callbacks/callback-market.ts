@@ -23,7 +23,7 @@ import { RESERVATION_MINUTES } from "../../../src/features/orders/index";
 import { callbackOpportunities as callbacks } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { ConflictError, NotFoundError } from "../../errors";
-import { refuseStaleRegistryCallback, sharedListHoldsSql } from "../do-not-call/index";
+import { refuseStaleRegistryCallback, suppressedSql } from "../do-not-call/index";
 import type { PaymentProvider } from "../orders/index";
 import { applyBalance, BALANCE_INTENT_PREFIX, processPaymentEvent, refundBalance, startPayment } from "../orders/index";
 import { releaseStatement } from "./callback-sale";
@@ -38,7 +38,7 @@ const forSale = (now: number) =>
     isNull(callbacks.orderId),
     isNull(callbacks.buyerUserId),
     gt(callbacks.windowStart, new Date(now)),
-    sql`NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}`,
+    sql`NOT ${suppressedSql(sql`${callbacks.phoneKey}`, sql`${callbacks.registryListedAt}`)}`,
   );
 /** No other purchase's reservation is running. */
 const notHeld = (now: number) => or(isNull(callbacks.reservedUntil), lt(callbacks.reservedUntil, new Date(now)));
@@ -76,7 +76,9 @@ async function whyNotForSale(deps: Deps, callbackId: string, userId: string): Pr
   if (!row?.windowStart) return new NotFoundError(MARKET_MESSAGES.unknown);
   if (row.orderId || row.buyerUserId) return new ConflictError(MARKET_MESSAGES.sold, { reason: "sold" });
   if (row.windowStart.getTime() <= deps.now) return new ConflictError(MARKET_MESSAGES.started, { reason: "started" });
-  const [listed] = await deps.db.all<{ held: number }>(sql`SELECT ${sharedListHoldsSql(row.phoneKey ?? 0)} AS held`);
+  const [listed] = await deps.db.all<{ held: number }>(
+    sql`SELECT ${suppressedSql(row.phoneKey ?? 0, row.registryListedAt !== null)} AS held`,
+  );
   // A number that reached a shared list is no longer sold: to a buyer it is gone, like a sold one.
   if (listed?.held) return new ConflictError(MARKET_MESSAGES.sold, { reason: "sold" });
   const [had] = await deps.db.all<{ had: number }>(

@@ -12,8 +12,8 @@ import {
   callbackNotCoveredSql,
   privateListHoldsSql,
   recordChecksStatement,
-  sharedListHoldsSql,
   staleRegistryCallbackRefusal,
+  suppressedSql,
 } from "../do-not-call/index";
 import { recordNotCharged } from "../orders/index";
 import { callbackDeliveredFact } from "../webhook-outbox/index";
@@ -69,7 +69,7 @@ export function callbackSaleStatements(deps: Deps, order: Pick<Order, "id" | "us
   );
   // Neither list holds the number, and the buyer did not receive the prospect within 30 days (decision 0075).
   const notPrivate = sql`NOT ${privateListHoldsSql(sql`${callbacks.phoneKey}`, order.userId ?? "")}
-    AND NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}
+    AND NOT ${suppressedSql(sql`${callbacks.phoneKey}`, sql`${callbacks.registryListedAt}`)}
     AND NOT ${hadProspectSql(order.userId ?? "", sql`${callbacks.phoneKey}`, now)}
     AND ${callbackNotCoveredSql(sql`${callbacks.state}`, now)}`;
   const kind = order.details.callbackKind === "appointment" ? "appointment" : "callback";
@@ -92,7 +92,17 @@ export function callbackSaleStatements(deps: Deps, order: Pick<Order, "id" | "us
       .update(callbacks)
       .set({ reservedOrderId: null, reservedUntil: null, reservedByUserId: null })
       .where(and(eq(callbacks.reservedOrderId, order.id), isNull(callbacks.buyerUserId), paidNow)),
-    checks: recordChecksStatement(deps, { type: "order", id: order.id, userId: order.userId }, now, paidNow),
+    checks: recordChecksStatement(
+      deps,
+      {
+        type: "order",
+        id: order.id,
+        userId: order.userId,
+        states: sql`SELECT state FROM ${callbacks} WHERE ${callbacks.id} = ${id}`,
+      },
+      now,
+      paidNow,
+    ),
     /** The `callback.delivered` / `appointment.delivered` webhook, recorded only if `sell` delivered it. */
     facts: callbackDeliveredFact({ id, kind }, order.id, now),
     /** After the order became paid: the buyer's delivery e-mail (decision 0060). */
@@ -115,7 +125,7 @@ async function callbackRefusal(deps: Deps, order: Pick<Order, "id" | "userId" | 
   const [onShared] = await deps.db
     .select({ id: callbacks.id })
     .from(callbacks)
-    .where(and(eq(callbacks.id, id), sharedListHoldsSql(sql`${callbacks.phoneKey}`)));
+    .where(and(eq(callbacks.id, id), suppressedSql(sql`${callbacks.phoneKey}`, sql`${callbacks.registryListedAt}`)));
   const [had] = await deps.db
     .select({ id: callbacks.id })
     .from(callbacks)

@@ -36,7 +36,7 @@ import { callbackOpportunities as callbacks, orders, returns } from "../../db/sc
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
 import { purchasedLeadConsent } from "../consent/index";
-import { callbackNotCoveredSql, registryDeliveryHold, sharedListHoldsSql } from "../do-not-call/index";
+import { callbackNotCoveredSql, registryDeliveryHold, registryHolds, suppressedSql } from "../do-not-call/index";
 import type { PingSource } from "../transfers/index";
 import { callableMemo, prospectTimeZone, windowFit } from "../transfers/index";
 import { callbackDeliveredFact, webhookRecording } from "../webhook-outbox/index";
@@ -95,7 +95,8 @@ export async function takeCallback(deps: Deps, input: CallbackIntake, from: Sour
     throw new InvalidError(TRUSTED_FORM_REQUIRED);
   const key = phoneKey(input.prospect.phone);
   if (key === null) throw new InvalidError("prospect.phone must be a 10-digit US phone number.");
-  const [listed] = await db.all<{ held: number }>(sql`SELECT ${sharedListHoldsSql(key)} AS held`);
+  const onRegistry = (await registryHolds(deps, key, input.prospect.state)) !== null;
+  const [listed] = await db.all<{ held: number }>(sql`SELECT ${suppressedSql(key, onRegistry)} AS held`);
   if (listed?.held) throw new ConflictError(CALLBACK_SUPPRESSED, { reason: "suppressed" });
 
   const id = from.source === "import" ? from.id : crypto.randomUUID();
@@ -240,7 +241,7 @@ export async function placeCallback(deps: Deps, callbackId: string, pick: Placem
           // Not while a marketplace purchase holds it for payment (decision 0061).
           sql`(${callbacks.reservedUntil} IS NULL OR ${callbacks.reservedUntil} < ${now})`,
           // Not once a shared Do Not Call list holds its number (a request may come after intake).
-          sql`NOT ${sharedListHoldsSql(sql`${callbacks.phoneKey}`)}`,
+          sql`NOT ${suppressedSql(sql`${callbacks.phoneKey}`, sql`${callbacks.registryListedAt}`)}`,
           callbackNotCoveredSql(sql`${callbacks.state}`, now),
           sql`(SELECT count(*) FROM callback_opportunities WHERE order_id = ${order.id} AND returned_at IS NULL) < ${order.quantity}`,
           sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'paid')`,

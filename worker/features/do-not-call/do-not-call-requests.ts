@@ -120,7 +120,7 @@ export async function removeDoNotCallNumber(
     db
       .prepare(
         `UPDATE aged_leads SET suppressed_at = NULL
-         WHERE phone_key = ?1 AND sold_at IS NULL AND suppressed_at IS NOT NULL
+         WHERE phone_key = ?1 AND sold_at IS NULL AND suppressed_at IS NOT NULL AND registry_listed_at IS NULL
            AND NOT ${sharedListHolds("aged_leads.phone_key")} AND ${removed}
          RETURNING id`,
       )

@@ -3,5 +3,6 @@
  * (docs/decisions/0077-one-folder-per-feature.md).
  */
 export * from "./list-freshness";
+export * from "./registry-checks";
 export * from "./suppression-checks";
 export * from "./suppression-rules";

@@ -55,6 +55,8 @@ export class RegistryCache {
   readonly budget: number;
   readonly #pointers = new Map<string, { pointer: RegistryPointer | null; readAt: number }>();
   readonly #bits = new Map<string, StoredAreaCode>();
+  /** Per scope, the area codes that hold a stored list (one R2 list a scope), for as long as a pointer. */
+  readonly #stored = new Map<string, { areaCodes: Set<number>; readAt: number }>();
   #bytes = 0;
   /** Bits answered from memory, and bits read from R2. */
   readonly stats = { hits: 0, misses: 0 };
@@ -86,6 +88,25 @@ export class RegistryCache {
     return found;
   }
 
+  storedAreaCodes(scope: string, now: number): Set<number> | undefined {
+    const entry = this.#stored.get(scope);
+    return entry && now - entry.readAt < POINTER_TTL_MS ? entry.areaCodes : undefined;
+  }
+
+  setStoredAreaCodes(scope: string, areaCodes: Set<number>, now: number): void {
+    this.#stored.set(scope, { areaCodes, readAt: now });
+  }
+
+  /** Forgets every pointer and every bit (a test's fresh start). */
+  clear(): void {
+    this.#pointers.clear();
+    this.#stored.clear();
+    this.#bits.clear();
+    this.#bytes = 0;
+    this.stats.hits = 0;
+    this.stats.misses = 0;
+  }
+
   setBits(key: string, bits: StoredAreaCode): void {
     if (bits.byteLength > this.budget || this.#bits.has(key)) return;
     this.#bits.set(key, bits);
@@ -101,15 +122,41 @@ export class RegistryCache {
 /** The isolate's cache (module state lives as long as the isolate). */
 const isolateCache = new RegistryCache();
 
+/** Empties the isolate's cache: the worker tests share one isolate, and each starts from an empty bucket. */
+export const resetRegistryCache = () => isolateCache.clear();
+
 async function readPointer(deps: Deps, scope: RegistryScope, areaCode: number) {
   const object = await deps.env.DOCUMENTS.get(pointerKey(scope, areaCode));
   if (!object) return { pointer: null, etag: null };
   return { pointer: await object.json<RegistryPointer>(), etag: object.etag };
 }
 
+/**
+ * The area codes of `scope` that hold a stored list: one R2 list (by the pointers' folders) a scope and
+ * isolate per POINTER_TTL_MS, so a check for an area code with no list reads nothing more (decision 0084).
+ */
+async function storedAreaCodes(deps: Deps, scope: RegistryScope, cache: RegistryCache): Promise<Set<number>> {
+  const cached = cache.storedAreaCodes(scope, deps.now);
+  if (cached) return cached;
+  const areaCodes = new Set<number>();
+  const prefix = `registry/${scope}/`;
+  let cursor: string | undefined;
+  do {
+    const listed = await deps.env.DOCUMENTS.list({ prefix, delimiter: "/", ...(cursor ? { cursor } : {}) });
+    for (const folder of listed.delimitedPrefixes) areaCodes.add(Number(folder.slice(prefix.length, -1)));
+    cursor = listed.truncated ? listed.cursor : undefined;
+  } while (cursor);
+  cache.setStoredAreaCodes(scope, areaCodes, deps.now);
+  return areaCodes;
+}
+
 async function currentPointer(deps: Deps, scope: RegistryScope, areaCode: number, cache: RegistryCache, fresh = false) {
   const cached = fresh ? undefined : cache.pointer(slot(scope, areaCode), deps.now);
   if (cached !== undefined) return cached;
+  if (!fresh && !(await storedAreaCodes(deps, scope, cache)).has(areaCode)) {
+    cache.setPointer(slot(scope, areaCode), null, deps.now);
+    return null;
+  }
   const { pointer } = await readPointer(deps, scope, areaCode);
   cache.setPointer(slot(scope, areaCode), pointer, deps.now);
   return pointer;
@@ -168,6 +215,11 @@ export async function listedOnRegistry(
     if (bits) for (const key of own) if (bits.has(key)) listed.add(key);
   }
   return listed;
+}
+
+/** Whether `scope` holds a version of `areaCode` (read from R2, not the cache: the move decides by it). */
+export async function hasRegistryVersion(deps: Deps, scope: RegistryScope, areaCode: number): Promise<boolean> {
+  return (await readPointer(deps, scope, areaCode)).pointer !== null;
 }
 
 /** A registry file: a request's or an R2 object's body, or (in tests and scripts) bytes or text. */
@@ -229,6 +281,7 @@ async function swap(
   }
   if (current?.previousKey) await deps.env.DOCUMENTS.delete(current.previousKey);
   isolateCache.setPointer(slot(scope, areaCode), next, deps.now);
+  isolateCache.storedAreaCodes(scope, deps.now)?.add(areaCode);
   isolateCache.setBits(key, new StoredAreaCode(bytes));
   return { areaCode, version, numbers: next.numbers, added: built.added, removed: built.removed };
 }

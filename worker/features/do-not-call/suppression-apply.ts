@@ -211,13 +211,14 @@ async function afterBatch(deps: Deps, uploadId: number, batchNumber: number): Pr
 
 /**
  * Leads whose number was just taken off a shared list (`set`: SQL selecting the numbers, with its
- * `params`) are listed again unless another active shared list still holds the number.
+ * `params`) are listed again unless another active shared list, or a registry copy (`registry_listed_at`,
+ * docs/decisions/0084), still holds the number.
  */
 function freeLeads(db: D1Database, set: string, params: unknown[], guard: string) {
   return db
     .prepare(
       `UPDATE aged_leads SET suppressed_at = NULL
-       WHERE phone_key IN (${set}) AND sold_at IS NULL AND suppressed_at IS NOT NULL
+       WHERE phone_key IN (${set}) AND sold_at IS NULL AND suppressed_at IS NOT NULL AND registry_listed_at IS NULL
          AND NOT ${sharedListHolds("aged_leads.phone_key")} AND ${guard}`,
     )
     .bind(...params);
@@ -292,7 +293,7 @@ export async function finishSuppressionUpload(deps: Deps, message: SuppressionFi
           ? [
               db.prepare(
                 `UPDATE aged_leads SET suppressed_at = NULL
-               WHERE phone_key IN (${stale}) AND sold_at IS NULL AND suppressed_at IS NOT NULL
+               WHERE phone_key IN (${stale}) AND sold_at IS NULL AND suppressed_at IS NOT NULL AND registry_listed_at IS NULL
                  AND NOT EXISTS (SELECT 1 FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id
                    WHERE n.number = aged_leads.phone_key AND l.owner_user_id IS NULL AND l.status = 'active'
                      AND NOT (l.id = ${upload.list_id} AND n.last_upload_id IS NOT ${uploadId}))

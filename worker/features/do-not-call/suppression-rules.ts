@@ -4,7 +4,8 @@
  * but `buyer_private`); a buyer's private list counts for that buyer only, and for aged leads only when
  * an order is paid (docs/decisions/0049: before payment it changes nothing the buyer can see). Leads carry
  * the shared verdict (`aged_leads.suppressed_at`, kept by the list changes and by the insert trigger of
- * migration 0018); a sale, pings and imports ask `suppression_numbers` directly, one seek by number.
+ * migration 0018); a sale, pings and imports ask `suppression_numbers` directly, one seek by number, beside
+ * the registry copies in R2 (registry-checks.ts, docs/decisions/0084).
  *
  * Raw SQL fragments (strings for D1 statements that bind by position, drizzle `sql` for the services that
  * build with it): the statements that use them bulk-apply JSON lists or must stay one statement.
@@ -20,9 +21,17 @@ export const sharedListHolds = (number: string) =>
     WHERE n.number = ${number} AND ${SHARED_ACTIVE})`;
 
 /** drizzle: an active shared list holds `number`. */
-export const sharedListHoldsSql = (number: SQL | number) =>
+const sharedListHoldsSql = (number: SQL | number) =>
   sql`EXISTS (SELECT 1 FROM suppression_numbers n JOIN suppression_lists l ON l.id = n.list_id
     WHERE n.number = ${number} AND l.owner_user_id IS NULL AND l.status = 'active')`;
+
+/**
+ * drizzle: the number is suppressed for everyone (docs/decisions/0084): a registry copy that applies holds it
+ * (`registry`: registry-checks.ts's answer, asked before the statement, or the item's `registry_listed_at`
+ * column) or an active shared list does.
+ */
+export const suppressedSql = (number: SQL | number, registry: boolean | SQL) =>
+  sql`(${typeof registry === "boolean" ? sql.raw(registry ? "1" : "0") : sql`${registry} IS NOT NULL`} OR ${sharedListHoldsSql(number)})`;
 
 /**
  * SQL text: the row `n` of suppression_numbers is on its list `l` now (docs/decisions/0066). A private list's
@@ -40,9 +49,17 @@ export const privateListHoldsSql = (number: SQL | number, userId: SQL | string) 
     WHERE pn.number = ${number} AND pl.owner_user_id = ${userId} AND pl.status = 'active'
       AND ${sql.raw(onListNow("pn", "pl"))})`;
 
-/** The lists that apply to a buyer's purchase: every active shared list, and the buyer's own. */
-export const listsForBuyer = (userId: SQL | string | null) =>
-  sql`status = 'active' AND (owner_user_id IS NULL OR owner_user_id = ${userId ?? ""})`;
+/**
+ * The lists that apply to a buyer's purchase: every active shared list, and the buyer's own; of the state
+ * lists, only those of `states` (the states of the numbers sold, as a list or a subquery;
+ * docs/decisions/0084) when given, and a state list that names no state.
+ */
+export const listsForBuyer = (userId: SQL | string | null, states?: readonly string[] | SQL) => {
+  const inStates = Array.isArray(states) ? sql`SELECT value FROM json_each(${JSON.stringify(states)})` : states;
+  return sql`status = 'active' AND (owner_user_id IS NULL OR owner_user_id = ${userId ?? ""})${
+    inStates ? sql` AND (kind <> 'state_dnc' OR state IS NULL OR state IN (${inStates}))` : sql``
+  }`;
+};
 
 /** Now as D1 stores times (epoch milliseconds). */
 export const NOW_MS = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";

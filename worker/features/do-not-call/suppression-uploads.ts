@@ -12,6 +12,7 @@
  */
 import { and, eq, inArray, isNull, max } from "drizzle-orm";
 import { batchesForNumbers, SUPPRESSION_UPLOAD_REFUSALS } from "../../../src/features/do-not-call/private-lists";
+import { REGISTRY_LIST_KINDS, REGISTRY_UPLOAD_MESSAGE } from "../../../src/features/do-not-call/registry-scopes";
 import type {
   AdminSuppressionUpload,
   BuyerSuppressionUpload,
@@ -67,9 +68,12 @@ async function targetList(
         ),
       );
     if (list?.status !== "active") throw new NotFoundError("No such list.");
+    // National and state lists are registry copies now (docs/decisions/0084): never D1 rows again.
+    if ((REGISTRY_LIST_KINDS as readonly string[]).includes(list.kind)) throw new InvalidError(REGISTRY_UPLOAD_MESSAGE);
     return list;
   }
   if (!("kind" in input)) throw new InvalidError("Choose what kind of list this is");
+  if ((REGISTRY_LIST_KINDS as readonly string[]).includes(input.kind)) throw new InvalidError(REGISTRY_UPLOAD_MESSAGE);
   const [made] = await db
     .insert(suppressionLists)
     .values({ kind: input.kind, name: input.name, createdBy: actor.userId })

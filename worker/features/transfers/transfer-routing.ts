@@ -39,12 +39,7 @@ import {
 import { batchable } from "../../db/raw-batch";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
-import {
-  privateListHoldsSql,
-  recordChecksStatement,
-  refuseIfRegistryStale,
-  sharedListHoldsSql,
-} from "../do-not-call/index";
+import { pingRegistryHeld, privateListHoldsSql, recordChecksStatement, suppressedSql } from "../do-not-call/index";
 import { transferRoutedFact, webhookRecording } from "../webhook-outbox/index";
 import { agentPick, agentsJson, agentsOf, withoutAgents } from "./agent-routing-sql";
 import { limitReachedAt, refuseUntil } from "./calling-refusals";
@@ -206,6 +201,8 @@ async function recentBuyers(deps: Deps, phone: string): Promise<Set<string>> {
   return new Set(rows.map((row) => row.buyer_key));
 }
 
+const buyerId = (buyerKey: string) => (buyerKey.startsWith("email:") ? null : buyerKey);
+
 function noRoute(reason: NoRouteReason): never {
   throw new ConflictError(NO_ROUTE_REASONS[reason], { reason });
 }
@@ -219,7 +216,8 @@ function readPing(input: PingInput, now: number, owner: PingSource) {
 }
 
 /** The prospect as routing uses it: the ping's fields and the calling rules' answer for now, when open. */
-type Prospect = ReturnType<typeof readPing> & { window: Extract<CallingWindow, { open: true }> };
+// `registryHeld`: a registry copy that applies holds the number (docs/decisions/0084), asked once before routing.
+type Prospect = ReturnType<typeof readPing> & { window: Extract<CallingWindow, { open: true }>; registryHeld: boolean };
 
 /**
  * Routes a partner's ping to the oldest-paid eligible order, or throws a 409 naming why none is. A ping
@@ -232,8 +230,8 @@ export async function routeTransfer(deps: Deps, owner: PingSource, input: PingIn
     // The calling rules first: pure and cached, no read (docs/decisions/0064).
     const window = callingWindow(ping, callingRulesClock(deps));
     if (!window.open) refuseUntil("calling_window", window.nextAllowedAt);
-    await refuseIfRegistryStale(deps, ping.state); // A stale registry copy stops routing (decision 0085).
-    return await route(deps, owner, { ...ping, window }, input.consent, partnerDay);
+    const registryHeld = await pingRegistryHeld(deps, ping.phone, ping.state);
+    return await route(deps, owner, { ...ping, window, registryHeld }, input.consent, partnerDay);
   } catch (error) {
     const reason = error instanceof ConflictError ? error.details?.reason : undefined;
     if (typeof reason === "string" && reason in NO_ROUTE_REASONS) {
@@ -258,7 +256,7 @@ async function route(
   const limit = prospect.window.callLimit;
   const rows = await db.all<CandidateRow & { partner_calls: number; suppressed: number; limit_at: number | null }>(sql`
     SELECT pc.partner_calls, pc.suppressed, pc.limit_at, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls,
-      ${sharedListHoldsSql(Number(prospect.phone))} AS suppressed, ${limitReachedAt(prospect.phone, limit, now)} AS limit_at) pc
+      ${suppressedSql(Number(prospect.phone), prospect.registryHeld)} AS suppressed, ${limitReachedAt(prospect.phone, limit, now)} AS limit_at) pc
     LEFT JOIN (${candidatesFor(prospect.state, prospect.phone, now, COUNT_PAGE)}) c ON 1
     ORDER BY c.paid_at, c.order_id`);
   if ((rows[0]?.partner_calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
@@ -380,13 +378,13 @@ async function claim(
       AND ${partnerCallsOn(owner.partnerId, partnerDay)} < ${owner.dailyCallCap}
       AND ${limitReachedAt(prospect.phone, prospect.window.callLimit, now)} IS NULL
       AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(prospect.phone, now)} AND t.buyer_key = ${buyerKeyOf})
-      AND NOT ${sharedListHoldsSql(Number(prospect.phone))} AND NOT ${privateListHoldsSql(Number(prospect.phone), sql`o.user_id`)}
+      AND NOT ${suppressedSql(Number(prospect.phone), prospect.registryHeld)} AND NOT ${privateListHoldsSql(Number(prospect.phone), sql`o.user_id`)}
     RETURNING id, transfer_phone`),
   );
   const checks = recordChecksStatement(
     deps,
     // The buyer key is the buyer's user id, or 'email:…' for an order without an account (no private list).
-    { type: "transfer", id, userId: order.buyerKey.startsWith("email:") ? null : order.buyerKey },
+    { type: "transfer", id, userId: buyerId(order.buyerKey), states: [prospect.state] },
     now,
     sql`EXISTS (SELECT 1 FROM transfers WHERE id = ${id})`,
   );

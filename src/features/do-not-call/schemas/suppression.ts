@@ -6,6 +6,7 @@ import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "../../../domain/email";
 import { PHONE_MAX_LENGTH } from "../../../domain/phone";
 import { blankAsMissing } from "../../../domain/schemas/common";
 import { z } from "../../../domain/schemas/zod";
+import { REGISTRY_LIST_KINDS } from "../registry-scopes";
 import {
   ADMIN_UPLOAD_LIST_KINDS,
   DO_NOT_CALL_LIMITS,
@@ -80,9 +81,12 @@ export const buyerSuppressionListSchema = z.object({
   refreshedOn,
 });
 
-/** An admin's upload: the same, and which kind of shared list it is (national, state or litigator). */
+/**
+ * An admin's upload: the same, and which kind of shared list it is. A national or state list passes here
+ * and is refused by the upload with REGISTRY_UPLOAD_MESSAGE (registry copies: docs/decisions/0084).
+ */
 export const suppressionListSchema = buyerSuppressionListSchema.extend({
-  kind: z.enum(ADMIN_UPLOAD_LIST_KINDS, { error: SUPPRESSION_LIST_MESSAGES.kind }),
+  kind: z.enum([...ADMIN_UPLOAD_LIST_KINDS, ...REGISTRY_LIST_KINDS], { error: SUPPRESSION_LIST_MESSAGES.kind }),
 });
 
 // ——— Uploads: the browser reads the file (suppression-file.ts) and sends its numbers in batches ———

@@ -49,7 +49,7 @@ export function SuppressionUploader({
   const id = useId();
   const [listId, setListId] = useState(NEW_LIST);
   const [name, setName] = useState(defaultName);
-  const [kind, setKind] = useState<string>("national_dnc");
+  const [kind, setKind] = useState<string>(ADMIN_UPLOAD_LIST_KINDS[0]);
   const [contents, setContents] = useState<string>("full");
   const [refreshedOn, setRefreshedOn] = useState(localToday);
   const [file, setFile] = useState<File | null>(null);
@@ -79,7 +79,8 @@ export function SuppressionUploader({
       refreshedOn: string;
     };
     if (scope === "buyer") target = { scope, name: values.name ?? "" };
-    else if (listId === NEW_LIST) target = { scope, kind: values.kind ?? "national_dnc", name: values.name ?? "" };
+    else if (listId === NEW_LIST)
+      target = { scope, kind: values.kind ?? ADMIN_UPLOAD_LIST_KINDS[0], name: values.name ?? "" };
     else target = { scope, listId: Number(listId) };
     begin(file, { target, contents: values.contents, refreshedOn: values.refreshedOn });
   }

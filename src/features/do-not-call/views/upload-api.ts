@@ -2,11 +2,12 @@
 
 import { ApiError, api, call } from "../../../lib/api";
 import type { SuppressionFileReportInput, SuppressionUploadView } from "../schemas/suppression";
+import type { ADMIN_UPLOAD_LIST_KINDS } from "../suppression";
 import type { SuppressionFileKind } from "../suppression-file";
 
 /** The list an upload goes to: a new shared list, an existing one, or the buyer's own. */
 export type UploadTarget =
-  | { scope: "admin"; kind: "national_dnc" | "state_dnc" | "litigator"; name: string }
+  | { scope: "admin"; kind: (typeof ADMIN_UPLOAD_LIST_KINDS)[number]; name: string }
   | { scope: "admin"; listId: number }
   | { scope: "buyer"; name: string };
 

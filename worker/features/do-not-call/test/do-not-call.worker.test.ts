@@ -114,7 +114,7 @@ describe("an import counts suppressed rows", () => {
     const { cookie } = await signedIn();
     const state = uniqueState();
     const [onList, clean] = [freshPhone(), freshPhone()];
-    const list = await uploadList({ cookie: admin, kind: "national_dnc", add: [Number(onList)] });
+    const list = await uploadList({ cookie: admin, kind: "litigator", add: [Number(onList)] });
 
     const upload = await callApi("/api/bulk-upload-aged-leads", {
       cookie: admin,

@@ -145,11 +145,11 @@ describe("a shared list's new numbers revoke what was sold with them", () => {
     const sold = await Promise.all(Array.from({ length: 10 }, () => soldLead(ann.user.id)));
     const soldKeys = sold.map((lead) => Number(phoneKey(lead.phone)));
     const filler = Array.from({ length: 1990 }, (_, i) => 3_125_550_000 + i);
-    const upload = await uploadList({ cookie: admin, kind: "state_dnc", add: [...filler, ...soldKeys].sort() });
+    const upload = await uploadList({ cookie: admin, kind: "litigator", add: [...filler, ...soldKeys].sort() });
     expect(upload.status).toBe("done");
     const rows = await revocationsOf(ann.user.id);
     expect(rows.map((row) => row.item_id).sort()).toEqual(sold.map((lead) => lead.id).sort());
-    expect(new Set(rows.map((row) => row.list_kind))).toEqual(new Set(["state_dnc"]));
+    expect(new Set(rows.map((row) => row.list_kind))).toEqual(new Set(["litigator"]));
   });
 
   it("finds a batch's sold items by index, never by scanning a table", async () => {

@@ -84,7 +84,7 @@ describe("an upload through the Queue", () => {
     // bounded by the file's declared size (docs/decisions/0051), so smaller batches would not do.
     const first = 4_900_000_000 + (Date.now() % 1000) * 100_000; // area codes 49x: freshPhone's stop at 40x
     const file = Array.from({ length: 20_005 }, (_, i) => first + i);
-    const upload = await uploadList({ cookie, kind: "national_dnc", name: "Registry 305", add: file });
+    const upload = await uploadList({ cookie, kind: "litigator", name: "Registry 305", add: file });
     expect(upload).toMatchObject({
       status: "done",
       batchesExpected: 3,
@@ -100,7 +100,7 @@ describe("an upload through the Queue", () => {
     expect(new Set(stored.map((row) => row.added_on))).toEqual(new Set([dayNumber(Date.now())]));
     const list = (await sharedLists(cookie)).find((row) => row.id === upload.listId);
     expect(list).toMatchObject({
-      kind: "national_dnc",
+      kind: "litigator",
       name: "Registry 305",
       numbers: 20_005,
       refreshedOn: today(),
@@ -148,7 +148,7 @@ describe("an upload through the Queue", () => {
     const state = uniqueState();
     const [kept, dropped] = [freshPhone(), freshPhone()];
     const [keptLead, droppedLead] = await insertLeads(state, [kept, dropped]);
-    const first = await uploadList({ cookie: admin, kind: "state_dnc", add: [Number(kept), Number(dropped)] });
+    const first = await uploadList({ cookie: admin, kind: "litigator", add: [Number(kept), Number(dropped)] });
     for (const { number, added_on } of await listNumbers(first.listId)) {
       await testDb()
         .update(suppressionNumbers)
@@ -176,7 +176,7 @@ describe("an upload through the Queue", () => {
   it("a change list adds the A lines and removes the D lines", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
     const [a, b, c] = numbers(3) as [number, number, number];
-    const first = await uploadList({ cookie, kind: "national_dnc", add: [a, b] });
+    const first = await uploadList({ cookie, kind: "litigator", add: [a, b] });
     await uploadList({ cookie, listId: first.listId, contents: "changes", add: [c], remove: [a] });
     expect((await listNumbers(first.listId)).map((row) => row.number)).toEqual([b, c].sort((x, y) => x - y));
   });
@@ -187,14 +187,14 @@ describe("freshness: sellers re-scrub at least every 31 days", () => {
     const { cookie } = await signedIn({ isAdmin: true });
     const old = await uploadList({
       cookie,
-      kind: "national_dnc",
+      kind: "litigator",
       name: "Old copy",
       add: numbers(1),
       refreshedOn: daysAgo(32),
     });
     const fresh = await uploadList({
       cookie,
-      kind: "state_dnc",
+      kind: "litigator",
       name: "Fresh copy",
       add: numbers(1),
       refreshedOn: daysAgo(31),

@@ -46,7 +46,7 @@ describe("a number on a shared list (national, state, litigator, the shop's own)
     const [listed, onList, alsoListed] = await insertLeads(state, phones);
     expect((await marketplace(cookie, state)).total).toBe(3);
 
-    await uploadList({ cookie: admin, kind: "state_dnc", add: [Number(phones[1])] });
+    await uploadList({ cookie: admin, kind: "litigator", add: [Number(phones[1])] });
     const after = await marketplace(cookie, state);
     expect(after.total).toBe(2);
     expect(after.ids.sort()).toEqual([listed, alsoListed].sort());
@@ -195,7 +195,7 @@ describe("what each sale and transfer was checked against", () => {
     const buyer = await signedIn();
     const national = await uploadList({
       cookie: admin,
-      kind: "national_dnc",
+      kind: "litigator",
       add: [Number(freshPhone())],
       // Within 31 days: a stale national copy would stop the sale (docs/decisions/0085).
       refreshedOn: daysAgo(20),
@@ -214,7 +214,7 @@ describe("what each sale and transfer was checked against", () => {
       .from(suppressionChecks)
       .where(and(eq(suppressionChecks.subjectType, "order"), eq(suppressionChecks.subjectId, started.orderId)));
     const byList = new Map(results.map((row) => [row.listId, row]));
-    expect(byList.get(national.listId)).toMatchObject({ listKind: "national_dnc", refreshedOn: daysAgo(20) });
+    expect(byList.get(national.listId)).toMatchObject({ listKind: "litigator", refreshedOn: daysAgo(20) });
     expect(byList.get(own.listId)).toMatchObject({ listKind: "buyer_private", refreshedOn: today() });
     expect(results.some((row) => row.listKind === "internal_dnc")).toBe(true);
     // Another buyer's private list is none of this sale's business.

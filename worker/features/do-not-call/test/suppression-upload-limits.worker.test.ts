@@ -81,7 +81,7 @@ describe("an upload changes its list at its finish, all at once", () => {
     const state = uniqueState();
     const phone = freshPhone();
     await insertLeads(state, [phone]);
-    const list = await uploadList({ cookie: admin, kind: "state_dnc", add: [Number(phone)] });
+    const list = await uploadList({ cookie: admin, kind: "litigator", add: [Number(phone)] });
     expect((await marketplace(buyer, state)).total).toBe(0);
 
     const { uploadId } = await started(admin, ADMIN, {
