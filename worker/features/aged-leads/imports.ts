@@ -18,7 +18,7 @@ import {
 import { callbackOpportunities, importBatches, importRejections, imports } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { InvalidError, NotFoundError } from "../../errors";
-import { registryHeldKeys } from "../do-not-call/index";
+import { registryHeldKeysOfRows } from "../do-not-call/index";
 import { evidenceInsert } from "./import-evidence";
 
 export interface ImportBatchMessage {
@@ -252,11 +252,7 @@ export async function processImportBatch(deps: Deps, message: ImportBatchMessage
   // and they stay stored until the number leaves the lists.
   const evidence = evidenceInsert(rows, "?1", "?3");
   // The registry copies live in R2: asked here, and their verdict rides into the insert (docs/decisions/0084).
-  const parsed = JSON.parse(rows) as { phoneKey?: number | null; state?: string | null }[];
-  const onRegistry = await registryHeldKeys(
-    deps,
-    parsed.flatMap((row) => (typeof row.phoneKey === "number" ? [{ key: row.phoneKey, state: row.state }] : [])),
-  );
+  const onRegistry = await registryHeldKeysOfRows(deps, rows);
   const registryListed = `CASE WHEN json_extract(value, '$.phoneKey') IN (SELECT value FROM json_each(?4)) THEN ?5 END`;
   const results = await db.batch<{ settled: number }>([
     db

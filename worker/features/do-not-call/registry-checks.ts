@@ -122,7 +122,16 @@ export async function registryListId(deps: Pick<Deps, "db" | "now">, scope: Regi
 }
 
 /** The keys of `items` a registry copy that applies holds (a new lead batch's verdict, asked before its insert). */
-export async function registryHeldKeys(deps: Deps, items: readonly RegistryItem[]): Promise<number[]> {
+async function registryHeldKeys(deps: Deps, items: readonly RegistryItem[]): Promise<number[]> {
   const answer = await registryAnswer(deps, items);
   return [...new Set(items.filter((item) => answer.scopeOf(item) !== null).map((item) => item.key))];
+}
+
+/** `registryHeldKeys` of an import batch's rows, given as their JSON text (`phoneKey` and `state` per row). */
+export function registryHeldKeysOfRows(deps: Deps, rows: string): Promise<number[]> {
+  const parsed = JSON.parse(rows) as { phoneKey?: number | null; state?: string | null }[];
+  return registryHeldKeys(
+    deps,
+    parsed.flatMap((row) => (typeof row.phoneKey === "number" ? [{ key: row.phoneKey, state: row.state }] : [])),
+  );
 }
