@@ -1,0 +1,112 @@
+/**
+ * The shop beside the whole registry, for `npm run bench -- registry` (scripts/bench-registry.ts): 1,000,000
+ * aged leads and 10,000 open transfer orders are in the database before the server starts; once the
+ * registry is loaded the marketplace queries of `npm run bench -- leads` and pings are timed over HTTP.
+ * Half the pings call from a number the registry's full lists hold (answered `suppressed`), half from
+ * other numbers. Targets (docs/decisions/0083): the marketplace list p95 ≤ 30 ms at 1,000,000 leads and
+ * the ping p95 ≤ 15 ms end to end over 10,000 open orders.
+ */
+import { closeSync, mkdtempSync, openSync, readdirSync, readSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { API_KEY_PREFIX } from "../worker/features/partners/api-key-format.ts";
+import { summarize, type Timing } from "./bench-leads.ts";
+import { insertBenchLeads } from "./bench-leads-data.ts";
+import { listQueries } from "./bench-suppression.ts";
+import { benchDataSql } from "./bench-transfers.ts";
+import { d1ExecuteFile } from "./lib/d1.ts";
+import { withLocalD1 } from "./lib/local-d1.ts";
+
+const SHOP_TARGETS = { listP95Ms: 30, pingP95Ms: 15 };
+const LEADS = 1_000_000;
+const ORDERS = 10_000;
+const TRANSFERS = 200_000;
+const KEYS = 40;
+const PINGS = 500;
+
+/** The partners' API keys the shop's data carries (one per bench partner). */
+export const shopKeys = () =>
+  Array.from({ length: KEYS }, (_, i) => `${API_KEY_PREFIX}bench_${i}_${crypto.randomUUID().replaceAll("-", "")}`);
+
+/** Fills a server's state before it starts: the leads, then the orders and their partners. */
+export async function fillShop(persistTo: string, keys: string[]): Promise<void> {
+  await withLocalD1(persistTo, (d1) => insertBenchLeads(d1, 0, LEADS, Date.now()));
+  const sql = (await benchDataSql(ORDERS, TRANSFERS, Date.now(), keys)).filter((line) => line !== "ANALYZE;");
+  const path = join(mkdtempSync(join(tmpdir(), "bench-registry-shop-")), "orders.sql");
+  writeFileSync(path, sql.join("\n"));
+  d1ExecuteFile(path, { persistTo });
+}
+
+/** Up to `count` numbers the registry holds, read from the start of its full lists (`AAA,NNNNNNN` lines). */
+function registeredNumbers(dir: string, count: number): string[] {
+  const numbers: string[] = [];
+  const fullDir = join(dir, "full");
+  for (const name of readdirSync(fullDir).sort()) {
+    const fd = openSync(join(fullDir, name), "r");
+    const buffer = Buffer.alloc(4_096);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    closeSync(fd);
+    const lines = buffer.toString("ascii", 0, read).split("\n").slice(0, -1);
+    for (const line of lines.slice(0, 4)) numbers.push(line.replace(",", ""));
+    if (numbers.length >= count) break;
+  }
+  return numbers.slice(0, count);
+}
+
+/** Pings one at a time, every other caller on the registry; answers the timing and the answers' counts. */
+async function pings(baseURL: string, keys: string[], listed: string[]) {
+  const samples: number[] = [];
+  const statuses = new Map<string, number>();
+  for (let i = 0; i < PINGS + 20; i++) {
+    const onRegistry = i % 2 === 0;
+    const phone = onRegistry
+      ? (listed[i % listed.length] ?? "")
+      : `9${String(Date.now() % 1e5).padStart(5, "0")}${String(i % 10_000).padStart(4, "0")}`;
+    const body = {
+      prospect: { firstName: "Bench", lastName: "Caller", phone, state: "TX" },
+      consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
+    };
+    const started = performance.now();
+    const response = await fetch(`${baseURL}/api/v1/transfers`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${keys[i % keys.length]}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json()) as { reason?: string };
+    const ms = performance.now() - started;
+    if (onRegistry && answer.reason !== "suppressed") {
+      throw new Error(`A caller on the registry (${phone}) was answered ${response.status} ${answer.reason ?? ""}`);
+    }
+    if (i < 20) continue;
+    samples.push(ms);
+    const key = `${response.status}${answer.reason ? ` ${answer.reason}` : ""}`;
+    statuses.set(key, (statuses.get(key) ?? 0) + 1);
+  }
+  return {
+    timing: summarize("ping (POST /api/v1/transfers), half the callers on the registry", samples),
+    statuses: [...statuses].map(([status, n]) => `${status} ×${n}`).join(", "),
+  };
+}
+
+/** The marketplace and the pings with the registry loaded: printable lines, and whether both targets were met. */
+export async function timeShop(
+  baseURL: string,
+  keys: string[],
+  dir: string,
+): Promise<{ lines: string[]; met: boolean }> {
+  const lists: Timing[] = await listQueries(baseURL);
+  const slowest = lists.reduce((worst, t) => (t.p95 > worst.p95 ? t : worst));
+  const ping = await pings(baseURL, keys, registeredNumbers(dir, 200));
+  const listMet = slowest.p95 <= SHOP_TARGETS.listP95Ms;
+  const pingMet = ping.timing.p95 <= SHOP_TARGETS.pingP95Ms;
+  return {
+    met: listMet && pingMet,
+    lines: [
+      `  marketplace at ${LEADS.toLocaleString("en-US")} leads, slowest query p95 ${slowest.p95.toFixed(1)} ms ` +
+        `(${slowest.label}; target ≤ ${SHOP_TARGETS.listP95Ms}) ${listMet ? "✓" : "✗"}`,
+      ...lists.map((t) => `    ${t.label}: median ${t.median.toFixed(1)} / p95 ${t.p95.toFixed(1)} ms`),
+      `  ping over ${ORDERS.toLocaleString("en-US")} open orders: median ${ping.timing.median.toFixed(1)} / ` +
+        `p95 ${ping.timing.p95.toFixed(1)} ms (target ≤ ${SHOP_TARGETS.pingP95Ms}) ${pingMet ? "✓" : "✗"} (${ping.statuses})`,
+    ],
+  };
+}
