@@ -21,6 +21,8 @@ const csvFile = (name: string, text: string) => ({ name, mimeType: "text/csv", b
 test.describe("aged-leads tab", () => {
   test("adds a single lead with the spec's messages and a live price hint (product rule 5)", async ({ adminPage }) => {
     const page = await openAdminTab(adminPage, "aged-leads");
+    // The form's code loads as it nears the screen (a lazy view): scroll to it as a user would.
+    await page.getByRole("button", { name: "Upload Lead" }).scrollIntoViewIfNeeded();
     await page.getByRole("button", { name: "Upload Lead" }).click();
     await expect(page.getByText("Name is required")).toBeVisible();
     await expect(page.getByText("Phone number required")).toBeVisible();

@@ -19,6 +19,8 @@ const csvFile = (name: string, text: string) => ({ name, mimeType: "text/csv", b
 async function agedLeadsTab(page: Page) {
   await page.goto("/admin?tab=aged-leads");
   await expect(page.getByRole("heading", { name: "Admin Panel" })).toBeVisible();
+  // The single-lead form's code loads as it nears the screen (a lazy view): scroll to it as a user would.
+  await page.getByRole("button", { name: "Upload Lead" }).scrollIntoViewIfNeeded();
 }
 
 test.describe("consent evidence in the admin area", () => {
