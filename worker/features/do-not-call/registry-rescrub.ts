@@ -102,14 +102,15 @@ export const isRegistryRescrubMessage = (body: unknown): body is RegistryRescrub
   typeof body === "object" && body !== null && (body as { kind?: unknown }).kind === "registry-rescrub";
 
 /** Pages one slice reads at most. */
-export const RESCRUB_PAGES_PER_SLICE = 5;
+const RESCRUB_PAGES_PER_SLICE = 5;
 
 /**
  * D1 queries one slice costs at most: the copy's list row (a read, and at its first swap an insert and a
  * read again), per page a read, a re-read of its last number and two writes, and a revocation statement
  * per page's numbers (a page holds at most PAGE numbers, REVOCATION_CHUNK to a statement).
  */
-export const MAX_QUERIES_PER_RESCRUB_MESSAGE = 3 + RESCRUB_PAGES_PER_SLICE * 5;
+export const rescrubSliceQueries = (pages: number) => 3 + pages * 5;
+export const MAX_QUERIES_PER_RESCRUB_MESSAGE = rescrubSliceQueries(RESCRUB_PAGES_PER_SLICE);
 
 /** A slice's size: the Queue's is fixed; a test may shrink it to cross slices with a few rows. */
 export interface RescrubLimits {
