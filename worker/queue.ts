@@ -18,6 +18,11 @@ import {
   failRegistryAreaCode,
   MAX_QUERIES_PER_REGISTRY_MESSAGE,
 } from "./features/do-not-call/registry-apply";
+import {
+  continueRescrub,
+  isRegistryRescrubMessage,
+  MAX_QUERIES_PER_RESCRUB_MESSAGE,
+} from "./features/do-not-call/registry-rescrub";
 import { isRegistryApplyMessage } from "./features/do-not-call/registry-uploads";
 import {
   applySuppressionBatch,
@@ -46,12 +51,14 @@ function queriesOf(body: unknown): number | null {
     return body.kind === "suppression-batch" ? MAX_QUERIES_PER_SUPPRESSION_MESSAGE : SWEEP_QUERIES;
   }
   if (isRegistryApplyMessage(body)) return MAX_QUERIES_PER_REGISTRY_MESSAGE;
+  if (isRegistryRescrubMessage(body)) return MAX_QUERIES_PER_RESCRUB_MESSAGE;
   return null;
 }
 
 /**
  * Queue consumer for CSV import batches (product rule 15), suppression list uploads (product rule 40), registry
- * uploads' area codes (docs/decisions/0083-loading-the-whole-registry.md) and buyer webhook deliveries
+ * uploads' area codes (docs/decisions/0083-loading-the-whole-registry.md) and their re-scrub's slices
+ * (docs/decisions/0084), and buyer webhook deliveries
  * (worker/features/webhooks, their own queue). A failing batch is retried by the Queue; on its last
  * delivery it is reported failed (an import's rows rejected with the reason, a suppression upload failed)
  * rather than silently dropped. A message this consumer cannot understand is logged and acknowledged:
@@ -83,6 +90,7 @@ export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<voi
         if (body.kind === "suppression-batch") await applySuppressionBatch(deps, body);
         else await finishSuppressionUpload(deps, body);
       } else if (isRegistryApplyMessage(body)) await applyRegistryAreaCode(deps, body);
+      else if (isRegistryRescrubMessage(body)) await continueRescrub(deps, body);
       message.ack();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

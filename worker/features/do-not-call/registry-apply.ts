@@ -2,21 +2,25 @@
  * The Queue's side of a registry upload (docs/decisions/0083-loading-the-whole-registry.md): one message
  * per area code reads that area code's files from R2 as they were sent (full list first, then the change
  * list) and swaps each into the bits (registry-store.ts: all at once per file), then re-checks the area
- * code's leads (registry-rescrub.ts) and records the progress. A refused file (its message and line are
- * kept) leaves its area code as it was; the other area codes are applied. A message delivered again skips
- * what is already applied.
+ * code's leads (registry-rescrub.ts: the first slice here, the rest as `registry-rescrub` messages) and
+ * only then records the files applied, so a message that fails half-way swaps and re-checks again on its
+ * retry. A refused file (its message and line are kept) leaves its area code as it was; the other area
+ * codes are applied. A message delivered again skips what is already applied.
  */
 import { and, eq } from "drizzle-orm";
 import { REGISTRY_UPLOAD_MESSAGES } from "../../../src/features/do-not-call/registry-upload";
 import { registryUploadFiles, registryUploads } from "../../db/schema";
 import type { Deps } from "../../deps";
 import { InvalidError } from "../../errors";
-import { rescrubAreaCode } from "./registry-rescrub";
+import { firstRescrubMessage, MAX_QUERIES_PER_RESCRUB_MESSAGE, rescrubSlice } from "./registry-rescrub";
 import { applyRegistryChangeList, type RegistrySwap, storeRegistryFullList } from "./registry-store";
 import { type RegistryApplyMessage, settleRegistryUpload } from "./registry-uploads";
 
-/** D1 queries one message costs at most: the upload, its files, two per file, and the settling. */
-export const MAX_QUERIES_PER_REGISTRY_MESSAGE = 12;
+/**
+ * D1 queries one message costs at most: the upload, its files, two per file, and the settling, plus the
+ * re-scrub's first slice.
+ */
+export const MAX_QUERIES_PER_REGISTRY_MESSAGE = 12 + MAX_QUERIES_PER_RESCRUB_MESSAGE;
 
 type FileRow = typeof registryUploadFiles.$inferSelect;
 
@@ -41,6 +45,7 @@ export async function applyRegistryAreaCode(deps: Deps, message: RegistryApplyMe
   const [upload] = await deps.db.select().from(registryUploads).where(eq(registryUploads.id, message.uploadId));
   if (upload?.status !== "applying") return;
   let fullRefused = false;
+  const swapped: { file: FileRow; swap: RegistrySwap }[] = [];
   for (const file of await filesOf(deps, message)) {
     if (file.status === "refused" && file.kind === "full") fullRefused = true;
     if (file.status !== "received") continue;
@@ -66,6 +71,14 @@ export async function applyRegistryAreaCode(deps: Deps, message: RegistryApplyMe
       if (file.kind === "full") fullRefused = true;
       continue;
     }
+    swapped.push({ file, swap });
+  }
+  if (swapped.length > 0) {
+    // Re-checked against the area code's newest version before any file is recorded applied.
+    const { next } = await rescrubSlice(deps, firstRescrubMessage(upload.scope, message.areaCode));
+    if (next) await deps.env.IMPORT_QUEUE.send(next);
+  }
+  for (const { file, swap } of swapped) {
     await deps.db
       .update(registryUploadFiles)
       .set({
@@ -79,7 +92,6 @@ export async function applyRegistryAreaCode(deps: Deps, message: RegistryApplyMe
       .where(eq(registryUploadFiles.id, file.id));
     // The bits hold it now: the file as sent is not kept.
     await deps.env.DOCUMENTS.delete(file.objectKey);
-    await rescrubAreaCode(deps, upload.scope, swap);
   }
   await settleRegistryUpload(deps, message.uploadId);
 }
