@@ -6,7 +6,7 @@
  * other numbers. Targets (docs/decisions/0083): the marketplace list p95 ≤ 30 ms at 1,000,000 leads and
  * the ping p95 ≤ 15 ms end to end over 10,000 open orders.
  */
-import { closeSync, mkdtempSync, openSync, readdirSync, readSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { API_KEY_PREFIX } from "../worker/features/partners/api-key-format.ts";
@@ -37,17 +37,33 @@ export async function fillShop(persistTo: string, keys: string[]): Promise<void>
   d1ExecuteFile(path, { persistTo });
 }
 
-/** Up to `count` numbers the registry holds, read from the start of its full lists (`AAA,NNNNNNN` lines). */
+/** The first bytes of a file, as text (a registry file's first lines). */
+function head(path: string, bytes: number): string {
+  const fd = openSync(path, "r");
+  const buffer = Buffer.alloc(bytes);
+  const read = readSync(fd, buffer, 0, bytes, 0);
+  closeSync(fd);
+  return buffer.toString("ascii", 0, read);
+}
+
+/**
+ * Up to `count` numbers the registry holds once loaded: from the start of each area code's full list
+ * (`AAA,NNNNNNN` lines), leaving out the ones its change list deletes (`AAA,NNNNNNN,YYYY-MM-DD,D`).
+ */
 function registeredNumbers(dir: string, count: number): string[] {
   const numbers: string[] = [];
-  const fullDir = join(dir, "full");
-  for (const name of readdirSync(fullDir).sort()) {
-    const fd = openSync(join(fullDir, name), "r");
-    const buffer = Buffer.alloc(4_096);
-    const read = readSync(fd, buffer, 0, buffer.length, 0);
-    closeSync(fd);
-    const lines = buffer.toString("ascii", 0, read).split("\n").slice(0, -1);
-    for (const line of lines.slice(0, 4)) numbers.push(line.replace(",", ""));
+  for (const name of readdirSync(join(dir, "full")).sort()) {
+    const deleted = new Set(
+      readFileSync(join(dir, "changes", name), "ascii")
+        .split("\n")
+        .filter((line) => line.endsWith(",D"))
+        .map((line) => line.slice(0, 11).replace(",", "")),
+    );
+    const lines = head(join(dir, "full", name), 4_096)
+      .split("\n")
+      .slice(0, -1);
+    const kept = lines.map((line) => line.replace(",", "")).filter((phone) => !deleted.has(phone));
+    numbers.push(...kept.slice(0, 4));
     if (numbers.length >= count) break;
   }
   return numbers.slice(0, count);
