@@ -10,9 +10,9 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { API_KEY_PREFIX } from "../worker/features/partners/api-key-format.ts";
-import { summarize, type Timing } from "./bench-leads.ts";
+import type { Timing } from "./bench-leads.ts";
 import { insertBenchLeads } from "./bench-leads-data.ts";
-import { listQueries } from "./bench-suppression.ts";
+import { listQueries, timePings } from "./bench-suppression.ts";
 import { benchDataSql } from "./bench-transfers.ts";
 import { d1ExecuteFile } from "./lib/d1.ts";
 import { withLocalD1 } from "./lib/local-d1.ts";
@@ -69,41 +69,6 @@ function registeredNumbers(dir: string, count: number): string[] {
   return numbers.slice(0, count);
 }
 
-/** Pings one at a time, every other caller on the registry; answers the timing and the answers' counts. */
-async function pings(baseURL: string, keys: string[], listed: string[]) {
-  const samples: number[] = [];
-  const statuses = new Map<string, number>();
-  for (let i = 0; i < PINGS + 20; i++) {
-    const onRegistry = i % 2 === 0;
-    const phone = onRegistry
-      ? (listed[i % listed.length] ?? "")
-      : `9${String(Date.now() % 1e5).padStart(5, "0")}${String(i % 10_000).padStart(4, "0")}`;
-    const body = {
-      prospect: { firstName: "Bench", lastName: "Caller", phone, state: "TX" },
-      consent: { optInAt: new Date(Date.now() - 60_000).toISOString(), optInUrl: "https://example.com/quote" },
-    };
-    const started = performance.now();
-    const response = await fetch(`${baseURL}/api/v1/transfers`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${keys[i % keys.length]}`, "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const answer = (await response.json()) as { reason?: string };
-    const ms = performance.now() - started;
-    if (onRegistry && answer.reason !== "suppressed") {
-      throw new Error(`A caller on the registry (${phone}) was answered ${response.status} ${answer.reason ?? ""}`);
-    }
-    if (i < 20) continue;
-    samples.push(ms);
-    const key = `${response.status}${answer.reason ? ` ${answer.reason}` : ""}`;
-    statuses.set(key, (statuses.get(key) ?? 0) + 1);
-  }
-  return {
-    timing: summarize("ping (POST /api/v1/transfers), half the callers on the registry", samples),
-    statuses: [...statuses].map(([status, n]) => `${status} ×${n}`).join(", "),
-  };
-}
-
 /** The marketplace and the pings with the registry loaded: printable lines, and whether both targets were met. */
 export async function timeShop(
   baseURL: string,
@@ -112,7 +77,14 @@ export async function timeShop(
 ): Promise<{ lines: string[]; met: boolean }> {
   const lists: Timing[] = await listQueries(baseURL);
   const slowest = lists.reduce((worst, t) => (t.p95 > worst.p95 ? t : worst));
-  const ping = await pings(baseURL, keys, registeredNumbers(dir, 200));
+  const listed = registeredNumbers(dir, 200);
+  const ping = await timePings(
+    baseURL,
+    keys,
+    PINGS,
+    (i) => listed[i % listed.length] ?? "",
+    "ping (POST /api/v1/transfers), half the callers on the registry",
+  );
   const listMet = slowest.p95 <= SHOP_TARGETS.listP95Ms;
   const pingMet = ping.timing.p95 <= SHOP_TARGETS.pingP95Ms;
   return {

@@ -122,15 +122,24 @@ export async function listQueries(baseURL: string): Promise<Timing[]> {
   return results;
 }
 
-/** Pings one at a time: every other caller's number is on the list (409 `suppressed`), the rest are routed. */
-async function pings(baseURL: string, keys: string[], count: number, numbers: number) {
-  const perArea = perAreaOf(numbers);
+/**
+ * Pings one at a time (after 20 to warm up): every other caller's number is suppressed (`listedPhone(i)`,
+ * which must be answered 409 `suppressed`), the rest call from numbers of other area codes. Answers the
+ * timing (`label`) and the answers' counts. Shared with the registry bench (bench-registry-shop.ts).
+ */
+export async function timePings(
+  baseURL: string,
+  keys: string[],
+  count: number,
+  listedPhone: (i: number) => string,
+  label: string,
+) {
   const samples: number[] = [];
   const statuses = new Map<string, number>();
   for (let i = 0; i < count + 20; i++) {
     const suppressed = i % 2 === 0;
     const phone = suppressed
-      ? String(suppressedNumber(Math.floor(Math.random() * numbers), perArea))
+      ? listedPhone(i)
       : `9${String(Date.now() % 1e5).padStart(5, "0")}${String(i % 10_000).padStart(4, "0")}`;
     const body = {
       prospect: { firstName: "Bench", lastName: "Caller", phone, state: "TX" },
@@ -144,15 +153,28 @@ async function pings(baseURL: string, keys: string[], count: number, numbers: nu
     });
     const answer = (await response.json()) as { reason?: string };
     const ms = performance.now() - started;
-    if (suppressed && answer.reason !== "suppressed")
-      throw new Error(`A suppressed caller was answered ${response.status}`);
+    if (suppressed && answer.reason !== "suppressed") {
+      throw new Error(`A suppressed caller (${phone}) was answered ${response.status} ${answer.reason ?? ""}`);
+    }
     if (i < 20) continue;
     samples.push(ms);
     const key = `${response.status}${answer.reason ? ` ${answer.reason}` : ""}`;
     statuses.set(key, (statuses.get(key) ?? 0) + 1);
   }
-  const timing = summarize("ping (POST /api/v1/transfers), half the callers suppressed", samples);
+  const timing = summarize(label, samples);
   return { timing, statuses: [...statuses].map(([status, n]) => `${status} ×${n}`).join(", ") };
+}
+
+/** The pings of this bench: the suppressed callers are numbers of the loaded list. */
+function pings(baseURL: string, keys: string[], count: number, numbers: number) {
+  const perArea = perAreaOf(numbers);
+  return timePings(
+    baseURL,
+    keys,
+    count,
+    () => String(suppressedNumber(Math.floor(Math.random() * numbers), perArea)),
+    "ping (POST /api/v1/transfers), half the callers suppressed",
+  );
 }
 
 interface RunResult {
