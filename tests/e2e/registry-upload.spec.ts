@@ -16,6 +16,11 @@ test.use({ bypassCSP: true });
 
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 
+/** A day `daysAgo` days before today (YYYY-MM-DD): the copies stay fresh whenever the suite runs. */
+const dayBefore = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+const DOWNLOADED = dayBefore(2);
+const RESUMED_DOWNLOAD = dayBefore(1);
+
 /** A registry folder: full lists of area codes 671 and 672 (40,000 and 3 numbers) and 671's change list. */
 function registryFolder(): string {
   const dir = mkdtempSync(join(tmpdir(), "registry-e2e-"));
@@ -25,7 +30,7 @@ function registryFolder(): string {
   for (let i = 0; i < 40_000; i++) full += `671,${2_000_000 + i}\n`;
   writeFileSync(join(dir, "full", "671.txt"), full);
   writeFileSync(join(dir, "full", "672.txt"), "672,5550100\n672,5550101\n672,5550102\n");
-  writeFileSync(join(dir, "changes", "671.txt"), "671,2000000,2026-11-20,D\n671,9990000,2026-11-20,A\n");
+  writeFileSync(join(dir, "changes", "671.txt"), `671,2000000,${DOWNLOADED},D\n671,9990000,${DOWNLOADED},A\n`);
   return dir;
 }
 
@@ -38,7 +43,7 @@ test.describe("admin: loading a whole registry", () => {
     try {
       await page.goto("/admin?tab=do-not-call");
       await page.getByRole("button", { name: "Load a registry" }).click();
-      await page.getByLabel("Download date").fill("2026-11-20");
+      await page.getByLabel("Download date").fill(DOWNLOADED);
       await page.getByLabel("Subscription Account Number (SAN)").fill("E2E-SAN-1");
       await page.getByLabel("Registry folder").setInputFiles(dir);
       await expect(page.getByText("3 files chosen.")).toBeVisible();
@@ -51,7 +56,7 @@ test.describe("admin: loading a whole registry", () => {
       await expect(rows.getByTestId("registry-file-671-changes")).toContainText("40,000");
       await expect(rows.getByTestId("registry-file-672-full")).toContainText("3");
       const [national] = await e2eDb().select().from(suppressionLists).where(eq(suppressionLists.kind, "national_dnc"));
-      expect(national?.refreshedOn).toBe("2026-11-20");
+      expect(national?.refreshedOn).toBe(DOWNLOADED);
 
       const results = await axeOf(page).withTags(AXE_TAGS).analyze();
       expect(results.violations).toEqual([]);
@@ -74,7 +79,7 @@ test.describe("admin: loading a whole registry", () => {
       const started = await page.request.post("/api/admin/registry-uploads", {
         data: {
           scope: "national",
-          downloadDate: "2026-11-21",
+          downloadDate: RESUMED_DOWNLOAD,
           san: "E2E-SAN-2",
           files: [
             { areaCode: 673, kind: "full", size: first.length },
@@ -92,7 +97,9 @@ test.describe("admin: loading a whole registry", () => {
 
       await page.goto("/admin?tab=do-not-call");
       await page.getByRole("button", { name: "Load a registry" }).click();
-      await expect(page.getByText(`Upload ${upload.id} (national, downloaded 2026-11-21) stopped`)).toBeVisible();
+      await expect(
+        page.getByText(`Upload ${upload.id} (national, downloaded ${RESUMED_DOWNLOAD}) stopped`),
+      ).toBeVisible();
       await page.getByLabel("Subscription Account Number (SAN)").fill("E2E-SAN-2");
       await page.getByLabel("Registry folder").setInputFiles(dir);
       const partsSent: string[] = [];

@@ -1,67 +1,61 @@
 /**
- * A registry change from the browser tests' process (docs/decisions/0084): the e2e server's R2 bucket through
- * Miniflare's documented API (`getR2Bucket`, on the server's state folder, as scripts/lib/local-d1.ts opens
- * its D1) and its D1 through this process's stand-in (database.ts), then the same store and re-scrub the
- * registry loader calls: a swap of one area code, then `rescrubAreaCode`.
+ * A registry change in the browser tests, sent as an admin sends it (docs/decisions/0083): through the
+ * server's registry-upload API (start, one part a file, finish), applied by the server's own Queue consumer.
+ * The swap then happens in the server's isolate, whose registry cache learns the new version at once, as it
+ * would on the Worker that applied it.
  */
-import { resolve } from "node:path";
-import { root } from "../../scripts/lib/paths.ts";
-import { loadWrangler } from "../../scripts/lib/wrangler-miniflare.ts";
-import { createDeps } from "../../worker/deps";
-import type { Env } from "../../worker/env";
-import { rescrubAreaCode } from "../../worker/features/do-not-call/registry-rescrub";
-import {
-  applyRegistryChangeList,
-  hasRegistryVersion,
-  storeRegistryFullList,
-} from "../../worker/features/do-not-call/registry-store";
-import { d1StandIn } from "./d1-stand-in";
-import { openD1 } from "./database";
-import { setupValue } from "./fixtures";
+import type { APIRequestContext } from "@playwright/test";
+import { expect } from "./fixtures";
 
-type R2Miniflare = { getR2Bucket(binding: string): Promise<R2Bucket>; dispose(): Promise<void> };
-
-/** Opens the e2e server's R2 bucket for `use`, and closes it afterwards. */
-async function withServerBucket<T>(use: (bucket: R2Bucket) => Promise<T>): Promise<T> {
-  const { wrangler, miniflare } = loadWrangler();
-  const { workerOptions } = wrangler.unstable_getMiniflareWorkerOptions(resolve(root, "wrangler.toml"));
-  const options = miniflare.convertV4MiniflareOptions({
-    host: "127.0.0.1",
-    port: 0,
-    workers: [
-      {
-        name: "e2e-registry",
-        modules: true,
-        script: "export default { fetch: () => new Response(null, { status: 204 }) };",
-        compatibilityDate: workerOptions.compatibilityDate,
-        r2Buckets: workerOptions.r2Buckets,
-      },
-    ],
-  });
-  const mf = new miniflare.Miniflare({
-    ...options,
-    enableDevRegistry: false,
-    resourcePersistencePath: resolve(setupValue("E2E_PERSIST_TO"), "v3"),
-  }) as unknown as R2Miniflare;
-  try {
-    return await use(await mf.getR2Bucket("DOCUMENTS"));
-  } finally {
-    await mf.dispose();
-  }
+interface UploadStatus {
+  id: number;
+  status: string;
+  files: { id: number; areaCode: number; kind: "full" | "changes"; status: string; message: string | null }[];
 }
 
 /**
- * Applies one national change list to `areaCode` (a full list first when the copy has none) and re-scrubs the
- * area code, as the registry loader does after each file.
+ * Uploads one national change list for `areaCode` (`AAA,NNNNNNN,YYYY-MM-DD,A|D` lines, after a full list of
+ * `fullList` when given) as the admin whose `request` this is, and waits until the server applied it.
  */
-export function applyNationalChanges(areaCode: number, changes: string): Promise<void> {
-  return withServerBucket(async (bucket) => {
-    const env = { DB: d1StandIn(openD1(setupValue("E2E_PERSIST_TO"))), DOCUMENTS: bucket } as unknown as Env;
-    const deps = createDeps(env);
-    if (!(await hasRegistryVersion(deps, "national", areaCode))) {
-      await storeRegistryFullList(deps, "national", areaCode, `${areaCode}0000001\n`);
-    }
-    const swap = await applyRegistryChangeList(deps, "national", areaCode, changes);
-    await rescrubAreaCode(deps, "national", swap);
+export async function uploadNationalChanges(
+  request: APIRequestContext,
+  areaCode: number,
+  changes: string,
+  fullList?: string,
+): Promise<void> {
+  const today = new Date().toISOString().slice(0, 10);
+  const files = [
+    ...(fullList === undefined ? [] : [{ areaCode, kind: "full" as const, body: fullList }]),
+    { areaCode, kind: "changes" as const, body: changes },
+  ];
+  const started = await request.post("/api/admin/registry-uploads", {
+    data: {
+      scope: "national",
+      downloadDate: today,
+      san: "E2E-SAN-REVOCATION",
+      files: files.map(({ areaCode, kind, body }) => ({ areaCode, kind, size: Buffer.byteLength(body) })),
+    },
   });
+  expect(started.status(), await started.text()).toBe(201);
+  const upload = (await started.json()) as UploadStatus;
+  for (const { kind, body } of files) {
+    const file = upload.files.find((one) => one.kind === kind);
+    const sent = await request.put(`/api/admin/registry-uploads/${upload.id}/files/${file?.id}/parts/1`, {
+      multipart: { part: { name: `${areaCode}.txt`, mimeType: "text/plain", buffer: Buffer.from(body) } },
+    });
+    expect(sent.status(), await sent.text()).toBe(200);
+  }
+  const finished = await request.post(`/api/admin/registry-uploads/${upload.id}/finish`);
+  expect(finished.status(), await finished.text()).toBe(200);
+  await expect
+    .poll(
+      async () => {
+        const status = (await (await request.get(`/api/admin/registry-uploads/${upload.id}`)).json()) as UploadStatus;
+        return status.files
+          .map((file) => `${file.kind} ${file.status}${file.message ? `: ${file.message}` : ""}`)
+          .sort();
+      },
+      { timeout: 60_000, intervals: [500, 1_000] },
+    )
+    .toEqual(files.map(({ kind }) => `${kind} applied`).sort());
 }
