@@ -232,7 +232,7 @@ export class StoredAreaCode {
       if (exchange <= previous || exchange >= EXCHANGES_PER_AREA_CODE) throw new RegistryBitmapError(CORRUPT);
       if (count < 1 || count > LINES_PER_EXCHANGE || offset !== expected) throw new RegistryBitmapError(CORRUPT);
       previous = exchange;
-      expected += count < SPARSE_BELOW ? count * 2 : EXCHANGE_BYTES;
+      expected += blockLength(count);
     }
     if (expected !== bytes.byteLength) throw new RegistryBitmapError(CORRUPT);
   }
@@ -263,22 +263,118 @@ export class StoredAreaCode {
       const found = this.view.getUint16(at, true);
       if (found < exchange) low = middle + 1;
       else if (found > exchange) high = middle - 1;
-      else return this.#lineIn(this.view.getUint16(at + 2, true), this.view.getUint32(at + 4, true), line);
+      else return lineIn(this.view, this.view.getUint16(at + 2, true), this.view.getUint32(at + 4, true), line);
     }
     return false;
+  }
+}
+
+/** Whether `line` is in the exchange stored at `offset` of `view` with `count` numbers (bits, or sorted lines). */
+function lineIn(view: DataView, count: number, offset: number, line: number): boolean {
+  if (count >= SPARSE_BELOW) return (view.getUint8(offset + (line >> 3)) & (1 << (line & 7))) !== 0;
+  let low = 0;
+  let high = count - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const found = view.getUint16(offset + 2 * middle, true);
+    if (found < line) low = middle + 1;
+    else if (found > line) high = middle - 1;
+    else return true;
+  }
+  return false;
+}
+
+/** How many bytes an exchange of `count` numbers takes in the stored form. */
+const blockLength = (count: number) => (count < SPARSE_BELOW ? count * 2 : EXCHANGE_BYTES);
+
+/** The stored form's first bytes that always hold its header and its whole index (1,000 exchanges at most). */
+export const INDEX_SPAN_BYTES = HEADER_BYTES + INDEX_ENTRY_BYTES * EXCHANGES_PER_AREA_CODE;
+
+/** Where one exchange's numbers sit in the stored form: `length` bytes from `offset`. */
+export interface ExchangeBlock {
+  exchange: number;
+  count: number;
+  offset: number;
+  length: number;
+}
+
+/**
+ * The stored form's header and index alone, from its first bytes (at most INDEX_SPAN_BYTES, a range read):
+ * which byte range holds a number's exchange, so that a lookup reads that range (at most 1,250 bytes) instead
+ * of the whole area code (docs/decisions/0065). Checked as StoredAreaCode checks it, against the stored
+ * object's whole length; it keeps a copy of the index bytes only.
+ */
+export class StoredAreaCodeIndex {
+  readonly areaCode: number;
+  readonly size: number;
+  readonly exchangeCount: number;
+  readonly #view: DataView;
+
+  constructor(head: Uint8Array, storedBytes: number) {
+    if (head.byteLength < HEADER_BYTES) throw new RegistryBitmapError(CORRUPT);
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    if (view.getUint32(0, true) !== MAGIC) throw new RegistryBitmapError(CORRUPT);
+    this.areaCode = view.getUint16(4, true);
+    this.exchangeCount = view.getUint16(6, true);
+    this.size = view.getUint32(8, true);
+    const indexEnd = HEADER_BYTES + INDEX_ENTRY_BYTES * this.exchangeCount;
+    if (!isAreaCode(this.areaCode) || this.exchangeCount > EXCHANGES_PER_AREA_CODE || head.byteLength < indexEnd) {
+      throw new RegistryBitmapError(CORRUPT);
+    }
+    this.#view = new DataView(head.slice(0, indexEnd).buffer);
+    let expected = indexEnd;
+    let previous = -1;
+    for (let i = 0; i < this.exchangeCount; i++) {
+      const { exchange, count, offset } = this.#entry(i);
+      if (exchange <= previous || exchange >= EXCHANGES_PER_AREA_CODE) throw new RegistryBitmapError(CORRUPT);
+      if (count < 1 || count > LINES_PER_EXCHANGE || offset !== expected) throw new RegistryBitmapError(CORRUPT);
+      previous = exchange;
+      expected += blockLength(count);
+    }
+    if (expected !== storedBytes) throw new RegistryBitmapError(CORRUPT);
   }
 
-  #lineIn(count: number, offset: number, line: number): boolean {
-    if (count >= SPARSE_BELOW) return (this.view.getUint8(offset + (line >> 3)) & (1 << (line & 7))) !== 0;
+  /** The bytes it keeps (for a cache's budget). */
+  get byteLength(): number {
+    return this.#view.byteLength;
+  }
+
+  #entry(i: number): ExchangeBlock {
+    const at = HEADER_BYTES + INDEX_ENTRY_BYTES * i;
+    const count = this.#view.getUint16(at + 2, true);
+    return {
+      exchange: this.#view.getUint16(at, true),
+      count,
+      offset: this.#view.getUint32(at + 4, true),
+      length: blockLength(count),
+    };
+  }
+
+  /** The block of `key`'s exchange, or null when that exchange holds no number (or the key is not of this area code). */
+  blockOf(key: number): ExchangeBlock | null {
+    if (!Number.isInteger(key) || areaCodeOf(key) !== this.areaCode) return null;
+    const exchange = Math.floor(subscriberOf(key) / LINES_PER_EXCHANGE);
     let low = 0;
-    let high = count - 1;
+    let high = this.exchangeCount - 1;
     while (low <= high) {
       const middle = (low + high) >> 1;
-      const found = this.view.getUint16(offset + 2 * middle, true);
-      if (found < line) low = middle + 1;
-      else if (found > line) high = middle - 1;
-      else return true;
+      const found = this.#view.getUint16(HEADER_BYTES + INDEX_ENTRY_BYTES * middle, true);
+      if (found < exchange) low = middle + 1;
+      else if (found > exchange) high = middle - 1;
+      else return this.#entry(middle);
     }
-    return false;
+    return null;
   }
+}
+
+/**
+ * Whether `key` is on the list, from its exchange's block alone (`bytes`, read by `block`'s range). A block
+ * of another length than the index says is refused as damaged.
+ */
+export function blockHas(block: ExchangeBlock, bytes: Uint8Array, key: number): boolean {
+  if (bytes.byteLength !== block.length) throw new RegistryBitmapError(CORRUPT);
+  const subscriber = subscriberOf(key);
+  if (Math.floor(subscriber / LINES_PER_EXCHANGE) !== block.exchange) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return lineIn(view, block.count, 0, subscriber % LINES_PER_EXCHANGE);
 }

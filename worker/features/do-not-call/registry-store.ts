@@ -13,33 +13,32 @@
  * version before the current one is kept (a reader that read the old pointer may still fetch it); older
  * ones are deleted at the swap.
  *
- * Lookups read through a `RegistryCache`: pointers for POINTER_TTL_MS, bits by immutable version key in
- * an LRU bounded by bytes (an isolate has 128 MB; a full area code is at most 1.25 MB).
+ * Lookups read through a `RegistryCache` (registry-cache.ts). A check about a few numbers of an area code not
+ * cached whole (a ping, a sale) reads by ranges: the version's header and index (at most 8 KB, kept), then
+ * only the exchanges it asks about (at most 1,250 bytes each), not the whole area code (up to 1.25 MB). A
+ * check about many exchanges of one area code (a re-scrub, a scrubbed file) reads and keeps the whole version.
  */
 import {
   AreaCodeBitmap,
   areaCodeOf,
+  blockHas,
+  INDEX_SPAN_BYTES,
   isAreaCode,
   StoredAreaCode,
+  StoredAreaCodeIndex,
 } from "../../../src/features/do-not-call/registry-bitmap";
 import { changeListReader, fullListReader, RegistryFileError } from "../../../src/features/do-not-call/registry-file";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
+import { RegistryCache, type RegistryPointer } from "./registry-cache";
 
-/** How long an isolate trusts a pointer it read: a swap reaches every isolate within this. */
-const POINTER_TTL_MS = 60_000;
-/** The bits an isolate keeps: about 40 full area codes, a third of the isolate's 128 MB. */
-const CACHE_BYTES = 48 * 1024 * 1024;
+export { RegistryCache };
 
-interface RegistryPointer {
-  version: number;
-  key: string;
-  /** The version before, kept for readers that read the pointer before the swap. */
-  previousKey: string | null;
-  numbers: number;
-  bytes: number;
-  storedAt: number;
-}
+/**
+ * A check about at most this many exchanges of one area code not cached whole reads them by ranges; about
+ * more, it reads the whole version (one read, then every later check of it answers from memory).
+ */
+const RANGED_EXCHANGES_AT_MOST = 8;
 
 /** One registry copy: the National Registry, or one state's own list (its two letters, upper case). */
 export type RegistryScope = "national" | `${Uppercase<string>}`;
@@ -49,75 +48,6 @@ const versionKey = (scope: RegistryScope, areaCode: number, version: number) =>
   `registry/${scope}/${areaCode}/v${version}-${crypto.randomUUID()}.bin`;
 /** The cache's key for one scope's area code. */
 const slot = (scope: RegistryScope, areaCode: number) => `${scope}/${areaCode}`;
-
-/** An isolate's pointers (for a while) and bits (by version, LRU within a byte budget). */
-export class RegistryCache {
-  readonly budget: number;
-  readonly #pointers = new Map<string, { pointer: RegistryPointer | null; readAt: number }>();
-  readonly #bits = new Map<string, StoredAreaCode>();
-  /** Per scope, the area codes that hold a stored list (one R2 list a scope), for as long as a pointer. */
-  readonly #stored = new Map<string, { areaCodes: Set<number>; readAt: number }>();
-  #bytes = 0;
-  /** Bits answered from memory, and bits read from R2. */
-  readonly stats = { hits: 0, misses: 0 };
-
-  constructor(budget = CACHE_BYTES) {
-    this.budget = budget;
-  }
-
-  get bytes(): number {
-    return this.#bytes;
-  }
-
-  pointer(place: string, now: number): RegistryPointer | null | undefined {
-    const entry = this.#pointers.get(place);
-    return entry && now - entry.readAt < POINTER_TTL_MS ? entry.pointer : undefined;
-  }
-
-  setPointer(place: string, pointer: RegistryPointer | null, now: number): void {
-    this.#pointers.set(place, { pointer, readAt: now });
-  }
-
-  bits(key: string): StoredAreaCode | undefined {
-    const found = this.#bits.get(key);
-    if (found) {
-      // Most recently used last: a Map keeps insertion order.
-      this.#bits.delete(key);
-      this.#bits.set(key, found);
-    }
-    return found;
-  }
-
-  storedAreaCodes(scope: string, now: number): Set<number> | undefined {
-    const entry = this.#stored.get(scope);
-    return entry && now - entry.readAt < POINTER_TTL_MS ? entry.areaCodes : undefined;
-  }
-
-  setStoredAreaCodes(scope: string, areaCodes: Set<number>, now: number): void {
-    this.#stored.set(scope, { areaCodes, readAt: now });
-  }
-
-  /** Forgets every pointer and every bit (a test's fresh start). */
-  clear(): void {
-    this.#pointers.clear();
-    this.#stored.clear();
-    this.#bits.clear();
-    this.#bytes = 0;
-    this.stats.hits = 0;
-    this.stats.misses = 0;
-  }
-
-  setBits(key: string, bits: StoredAreaCode): void {
-    if (bits.byteLength > this.budget || this.#bits.has(key)) return;
-    this.#bits.set(key, bits);
-    this.#bytes += bits.byteLength;
-    for (const [oldest, old] of this.#bits) {
-      if (this.#bytes <= this.budget) break;
-      this.#bits.delete(oldest);
-      this.#bytes -= old.byteLength;
-    }
-  }
-}
 
 /** The isolate's cache (module state lives as long as the isolate). */
 const isolateCache = new RegistryCache();
@@ -162,12 +92,10 @@ async function currentPointer(deps: Deps, scope: RegistryScope, areaCode: number
   return pointer;
 }
 
+/** A version's whole stored form: from the cache, else one R2 read (null when the version is gone). */
 async function fetchBits(deps: Deps, key: string, cache: RegistryCache): Promise<StoredAreaCode | null> {
   const cached = cache.bits(key);
-  if (cached) {
-    cache.stats.hits++;
-    return cached;
-  }
+  if (cached) return cached;
   const object = await deps.env.DOCUMENTS.get(key);
   if (!object) return null;
   cache.stats.misses++;
@@ -176,20 +104,76 @@ async function fetchBits(deps: Deps, key: string, cache: RegistryCache): Promise
   return bits;
 }
 
-/** An area code's current bits, or null when no list was ever stored for it. */
-async function currentBits(
+/** `length` bytes of a version from `offset` (one R2 range read), or null when the version is gone. */
+async function readRange(deps: Deps, key: string, offset: number, length: number, cache: RegistryCache) {
+  const object = await deps.env.DOCUMENTS.get(key, { range: { offset, length } });
+  if (!object) return null;
+  cache.stats.ranges++;
+  return new Uint8Array(await object.arrayBuffer());
+}
+
+/** Which of `keys` (one area code's) a version holds, by ranges: its index, then their exchanges' blocks. */
+async function listedByRanges(
+  deps: Deps,
+  pointer: RegistryPointer,
+  keys: readonly number[],
+  cache: RegistryCache,
+): Promise<number[] | null> {
+  let index = cache.index(pointer.key);
+  if (!index) {
+    const head = await readRange(deps, pointer.key, 0, Math.min(pointer.bytes, INDEX_SPAN_BYTES), cache);
+    if (!head) return null;
+    index = new StoredAreaCodeIndex(head, pointer.bytes);
+    cache.setIndex(pointer.key, index);
+  }
+  const byBlock = new Map<number, { block: NonNullable<ReturnType<StoredAreaCodeIndex["blockOf"]>>; keys: number[] }>();
+  for (const key of keys) {
+    const block = index.blockOf(key);
+    if (!block) continue;
+    const group = byBlock.get(block.exchange);
+    if (group) group.keys.push(key);
+    else byBlock.set(block.exchange, { block, keys: [key] });
+  }
+  const found = await Promise.all(
+    [...byBlock.values()].map(async ({ block, keys: own }) => {
+      let bytes = cache.block(pointer.key, block.exchange);
+      if (!bytes) {
+        const read = await readRange(deps, pointer.key, block.offset, block.length, cache);
+        if (!read) return null;
+        bytes = read;
+        cache.setBlock(pointer.key, block.exchange, bytes);
+      }
+      const held = bytes;
+      return own.filter((key) => blockHas(block, held, key));
+    }),
+  );
+  return found.some((keysFound) => keysFound === null) ? null : (found as number[][]).flat();
+}
+
+const exchangesOf = (keys: readonly number[]) => new Set(keys.map((key) => Math.floor((key % 1e7) / 1e4))).size;
+
+/** Which of `keys` (all of `areaCode`) the current version of `scope` holds (module comment: whole or by ranges). */
+async function listedInAreaCode(
   deps: Deps,
   scope: RegistryScope,
   areaCode: number,
+  keys: readonly number[],
   cache: RegistryCache,
-): Promise<StoredAreaCode | null> {
-  const pointer = await currentPointer(deps, scope, areaCode, cache);
-  if (!pointer) return null;
-  const bits = await fetchBits(deps, pointer.key, cache);
-  if (bits) return bits;
-  // The pointer was stale and its version since deleted: read the pointer again, once.
-  const fresh = await currentPointer(deps, scope, areaCode, cache, true);
-  return fresh ? fetchBits(deps, fresh.key, cache) : null;
+): Promise<number[]> {
+  // A second pass only when the pointer was stale and its version since deleted: read the pointer afresh.
+  for (const fresh of [false, true]) {
+    const pointer = await currentPointer(deps, scope, areaCode, cache, fresh);
+    if (!pointer) return [];
+    const whole =
+      cache.bits(pointer.key) ??
+      (exchangesOf(keys) > RANGED_EXCHANGES_AT_MOST ? await fetchBits(deps, pointer.key, cache) : undefined);
+    if (whole) return keys.filter((key) => whole.has(key));
+    if (whole === undefined) {
+      const listed = await listedByRanges(deps, pointer, keys, cache);
+      if (listed) return listed;
+    }
+  }
+  return [];
 }
 
 /**
@@ -211,8 +195,7 @@ export async function listedOnRegistry(
   const listed = new Set<number>();
   for (const [areaCode, own] of byAreaCode) {
     if (!isAreaCode(areaCode)) continue;
-    const bits = await currentBits(deps, scope, areaCode, cache);
-    if (bits) for (const key of own) if (bits.has(key)) listed.add(key);
+    for (const key of await listedInAreaCode(deps, scope, areaCode, own, cache)) listed.add(key);
   }
   return listed;
 }

@@ -5,7 +5,16 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AreaCodeBitmap, EXCHANGE_BYTES, RegistryBitmapError, SPARSE_BELOW, StoredAreaCode } from "../registry-bitmap";
+import {
+  AreaCodeBitmap,
+  blockHas,
+  EXCHANGE_BYTES,
+  INDEX_SPAN_BYTES,
+  RegistryBitmapError,
+  SPARSE_BELOW,
+  StoredAreaCode,
+  StoredAreaCodeIndex,
+} from "../registry-bitmap";
 import {
   applyChangeList,
   changeListReader,
@@ -16,10 +25,27 @@ import {
 
 const lines = (...records: (number | string)[]) => records.map((record) => `${record}\n`).join("");
 
-/** Every form a lookup can be answered from: the bitmap, its stored bytes, and those bytes read back. */
+/** A lookup by ranges of the stored bytes, as a Worker makes it: the index from the first bytes, then one block. */
+function byRanges(bytes: Uint8Array) {
+  const index = new StoredAreaCodeIndex(
+    bytes.subarray(0, Math.min(bytes.byteLength, INDEX_SPAN_BYTES)),
+    bytes.byteLength,
+  );
+  return {
+    has(key: number) {
+      const block = index.blockOf(key);
+      return block !== null && blockHas(block, bytes.subarray(block.offset, block.offset + block.length), key);
+    },
+  };
+}
+
+/**
+ * Every form a lookup can be answered from: the bitmap, its stored bytes, those bytes read back, and those
+ * bytes read by ranges.
+ */
 function forms(bitmap: AreaCodeBitmap) {
   const bytes = bitmap.serialize();
-  return [bitmap, new StoredAreaCode(bytes), AreaCodeBitmap.deserialize(bytes)];
+  return [bitmap, new StoredAreaCode(bytes), AreaCodeBitmap.deserialize(bytes), byRanges(bytes)];
 }
 
 describe("an area code's bits", () => {
@@ -84,6 +110,33 @@ describe("an area code's bits", () => {
     const wrongCount = bytes.slice();
     wrongCount[8] = 2;
     expect(() => AreaCodeBitmap.deserialize(wrongCount)).toThrow(/damaged/);
+  });
+
+  it("refuses a damaged index or block read by ranges", () => {
+    const bitmap = new AreaCodeBitmap(415);
+    for (const key of [4155550100, 4155550101, 4159990000]) bitmap.add(key);
+    const bytes = bitmap.serialize();
+    const head = bytes.subarray(0, 12 + 2 * 8);
+    expect(new StoredAreaCodeIndex(head, bytes.byteLength).blockOf(4159990000)).toMatchObject({
+      exchange: 999,
+      count: 1,
+      length: 2,
+    });
+    // The stored object's length disagrees with the index, the index is cut short, the magic is wrong.
+    expect(() => new StoredAreaCodeIndex(head, bytes.byteLength + 2)).toThrow(/damaged/);
+    expect(() => new StoredAreaCodeIndex(head.subarray(0, 12 + 8), bytes.byteLength)).toThrow(/damaged/);
+    const wrongMagic = head.slice();
+    wrongMagic[1] = 0;
+    expect(() => new StoredAreaCodeIndex(wrongMagic, bytes.byteLength)).toThrow(/damaged/);
+    // A block of another length than the index says.
+    const index = new StoredAreaCodeIndex(head, bytes.byteLength);
+    const block = index.blockOf(4155550100);
+    expect(block).not.toBeNull();
+    if (block)
+      expect(() => blockHas(block, bytes.subarray(block.offset, block.offset + 2), 4155550100)).toThrow(/damaged/);
+    // An exchange with no number has no block; a number of another area code neither.
+    expect(index.blockOf(4151230000)).toBeNull();
+    expect(index.blockOf(2125550100)).toBeNull();
   });
 });
 

@@ -63,17 +63,20 @@ describe("the registry's bits in R2", () => {
     let started = performance.now();
     const uncached = await listedOnRegistry(deps, [2_125_550_000], cache);
     const firstLookupMs = performance.now() - started;
-    expect(cache.stats.misses).toBe(1);
+    // One number: two range reads (212's index, then exchange 555), not the whole area code.
+    expect(cache.stats).toEqual({ hits: 0, misses: 0, ranges: 2 });
     expect(uncached.has(2_125_550_000)).toBe(reference.has(2_125_550_000));
     started = performance.now();
     const listed = await listedOnRegistry(deps, probes, cache);
     const cachedMs = performance.now() - started;
     expect(probes.filter((key) => listed.has(key) !== reference.has(key))).toEqual([]);
     expect(listed.size).toBe(reference.size);
-    // One read of 646's bits; 212's came from the cache.
-    expect(cache.stats).toEqual({ hits: 1, misses: 2 });
+    // Many exchanges of each area code: one whole read of 212 and one of 646.
+    expect(cache.stats).toEqual({ hits: 0, misses: 2, ranges: 2 });
+    await listedOnRegistry(deps, probes, cache);
+    expect(cache.stats).toEqual({ hits: 2, misses: 2, ranges: 2 });
     console.log(
-      `registry lookups: first (R2 read + check) ${firstLookupMs.toFixed(1)} ms; ${probes.length} cached lookups in ${cachedMs.toFixed(1)} ms (${((cachedMs * 1000) / probes.length).toFixed(2)} µs each, 646's first read included)`,
+      `registry lookups: first (R2 range reads + check) ${firstLookupMs.toFixed(1)} ms; ${probes.length} cached lookups in ${cachedMs.toFixed(1)} ms (${((cachedMs * 1000) / probes.length).toFixed(2)} µs each, 646's first read included)`,
     );
   });
 
@@ -194,20 +197,67 @@ describe("the registry's bits in R2", () => {
     );
   }, 120_000);
 
-  it("keeps the isolate's bits within its byte budget, least recently used out first", async () => {
+  it("keeps what the isolate read within its byte budget, least recently used out first", async () => {
     const deps = createDeps(env);
     for (const areaCode of [901, 902, 903])
       await storeRegistryFullList(deps, "national", areaCode, lines(areaCode * 1e7 + 5_550_100));
-    const cache = new RegistryCache(12 + 8 + 2 + 12 + 8 + 2);
+    // Each area code's index (a 12-byte header and one 8-byte entry) and its one 2-byte exchange: two fit.
+    const cache = new RegistryCache(2 * (12 + 8 + 2));
     await listedOnRegistry(deps, [9015550100], cache);
     await listedOnRegistry(deps, [9025550100], cache);
     await listedOnRegistry(deps, [9015550100], cache);
+    expect(cache.stats).toEqual({ hits: 2, misses: 0, ranges: 4 });
     await listedOnRegistry(deps, [9035550100], cache);
     expect(cache.bytes).toBeLessThanOrEqual(cache.budget);
-    expect(cache.stats).toEqual({ hits: 1, misses: 3 });
+    // 902 was the least recently used: out. 901 is still in.
     await listedOnRegistry(deps, [9015550100], cache);
-    expect(cache.stats).toEqual({ hits: 2, misses: 3 });
-    await listedOnRegistry(deps, [9025550100], cache);
-    expect(cache.stats).toEqual({ hits: 2, misses: 4 });
+    expect(cache.stats).toEqual({ hits: 4, misses: 0, ranges: 6 });
+    expect([...(await listedOnRegistry(deps, [9025550100], cache))]).toEqual([9025550100]);
+    expect(cache.stats).toEqual({ hits: 4, misses: 0, ranges: 8 });
+  });
+
+  it("answers a few numbers by range reads exactly as the whole version does, at exchange and line edges", async () => {
+    const deps = createDeps(env);
+    // Exchange 000 and 999, lines 0000 and 9999; a sparse exchange (3 numbers) and one stored as bits.
+    const edges = [2_010_000_000, 2_010_009_999, 2_019_990_000, 2_019_999_999, 2_015_550_000, 2_015_550_001];
+    const dense = Array.from({ length: 2_000 }, (_, i) => 2_017_770_000 + i * 5);
+    await storeRegistryFullList(deps, "national", 201, lines(...edges, ...dense));
+    const onList = new Set([...edges, ...dense]);
+    const random = generator(11);
+    const candidates = [
+      ...edges,
+      ...edges.map((key) => key + 1),
+      ...edges.map((key) => key - 1),
+      ...dense.slice(0, 50),
+      ...dense.slice(0, 50).map((key) => key + 1),
+      2_012_340_000,
+      ...Array.from({ length: 50 }, () => 2_010_000_000 + Math.floor(random() * 1e7)),
+    ].filter((key) => Math.floor(key / 1e7) === 201);
+    const ranged = new RegistryCache();
+    for (let start = 0; start < candidates.length; start += 3) {
+      const few = candidates.slice(start, start + 3);
+      const listed = await listedOnRegistry(deps, few, ranged);
+      expect(few.filter((key) => listed.has(key) !== onList.has(key))).toEqual([]);
+    }
+    expect(ranged.stats.misses).toBe(0);
+    const whole = new RegistryCache();
+    const all = await listedOnRegistry(deps, candidates, whole);
+    expect(whole.stats).toMatchObject({ misses: 1, ranges: 0 });
+    expect(candidates.filter((key) => all.has(key) !== onList.has(key))).toEqual([]);
+  });
+
+  it("reads the pointer afresh when the version a cached pointer names was deleted before its ranges were read", async () => {
+    const deps = createDeps(env);
+    await storeRegistryFullList(deps, "national", 203, lines(2_035_550_100));
+    // A cache that keeps pointers but no bytes: each check reads its ranges from R2.
+    const cache = new RegistryCache(0);
+    expect([...(await listedOnRegistry(deps, [2_035_550_101], cache))]).toEqual([]);
+    // Two swaps elsewhere (another isolate): the version this cache's pointer names is deleted.
+    await storeRegistryFullList(deps, "national", 203, lines(2_035_550_101));
+    await storeRegistryFullList(deps, "national", 203, lines(2_035_550_101, 2_035_550_102));
+    expect([...(await listedOnRegistry(deps, [2_035_550_101, 2_035_550_102], cache))].sort()).toEqual([
+      2_035_550_101, 2_035_550_102,
+    ]);
+    expect(cache.stats.ranges).toBe(4);
   });
 });
