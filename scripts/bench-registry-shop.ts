@@ -69,6 +69,21 @@ function registeredNumbers(dir: string, count: number): string[] {
   return numbers.slice(0, count);
 }
 
+/**
+ * Pings before the registry is loaded (the same callers as `timeShop`'s, none of them listed yet): the
+ * figure the loaded registry's pings compare with.
+ */
+export async function timeShopPingsBefore(baseURL: string, keys: string[], dir: string): Promise<string> {
+  const listed = registeredNumbers(dir, 200);
+  const ping = await timePings(baseURL, keys, PINGS, (i) => listed[i % listed.length] ?? "", "ping before", {
+    listed: false,
+  });
+  return (
+    `  ping over ${ORDERS.toLocaleString("en-US")} open orders before the registry is loaded: median ` +
+    `${ping.timing.median.toFixed(1)} / p95 ${ping.timing.p95.toFixed(1)} ms (${ping.statuses})`
+  );
+}
+
 /** The marketplace and the pings with the registry loaded: printable lines, and whether both targets were met. */
 export async function timeShop(
   baseURL: string,
@@ -95,6 +110,9 @@ export async function timeShop(
       ...lists.map((t) => `    ${t.label}: median ${t.median.toFixed(1)} / p95 ${t.p95.toFixed(1)} ms`),
       `  ping over ${ORDERS.toLocaleString("en-US")} open orders: median ${ping.timing.median.toFixed(1)} / ` +
         `p95 ${ping.timing.p95.toFixed(1)} ms (target ≤ ${SHOP_TARGETS.pingP95Ms}) ${pingMet ? "✓" : "✗"} (${ping.statuses})`,
+      ...ping.byStatus.map(
+        (t) => `    answered ${t.label}: median ${t.median.toFixed(1)} / p95 ${t.p95.toFixed(1)} ms`,
+      ),
     ],
   };
 }

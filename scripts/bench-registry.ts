@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser } from "playwright-core";
-import { fillShop, shopKeys, timeShop } from "./bench-registry-shop.ts";
+import { fillShop, shopKeys, timeShop, timeShopPingsBefore } from "./bench-registry-shop.ts";
 import { launchChromium } from "./chromium.ts";
 import { DEMO_ADMIN } from "./demo-data.ts";
 import { OPEN_CALLING_HOURS_VARS, toolEnv } from "./lib/env.ts";
@@ -133,6 +133,7 @@ export async function benchRegistry(numbers: number, only?: string): Promise<boo
         `${(totalmem() / 2 ** 30).toFixed(0)} GB, load ${loadavg()[0]?.toFixed(1)}):`,
       `  files: ${mb(files)} MB written in ${(simulated.ms / 1000).toFixed(1)} s`,
     ];
+    if (only !== "tab") lines.push(await timeShopPingsBefore(server.baseURL, keys, dir));
     let met = true;
     const within = (ms: number) => ms / 60_000 <= TARGETS.loadMinutes;
     if (only !== "tab") {

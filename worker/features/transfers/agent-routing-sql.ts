@@ -7,6 +7,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { RoutingAgent } from "../../../src/features/transfers/agent-routing";
+import { inZone, withinHoursSql } from "./routing-sql";
 
 /**
  * The latest transfer of agent `a` (its rowid): one backwards seek on transfers_agent_routed_idx. It alone
@@ -58,6 +59,23 @@ export const agentPick = (orderId: string, ids: readonly string[], now: number) 
     )}) AND a.removed_at IS NULL AND a.taking_calls = 1
       AND (l.rowid IS NULL OR NOT (${holds(now)}))
     ORDER BY l.routed_at IS NOT NULL, l.routed_at, l.rowid, a.id LIMIT 1)`;
+
+/**
+ * Order `orderId` may have an agent for a call from `state` now: it has none (its own phone rings), or one
+ * licensed in the state, taking calls, within its days and hours in its zone (`times`: routing-sql.ts's
+ * `localTimes`), and not on a call. `agentIneligibility` (src/features/transfers/agent-routing.ts) says the
+ * same and decides; this lets the candidate read pass over orders none of whose agents could take the call.
+ * A zone the SQL cannot read passes.
+ */
+export const mayHaveAgentFor = (orderId: SQL, state: string, times: string, now: number) => {
+  const local = (field: "weekday" | "minute") => inZone(times, "a.time_zone", field);
+  return sql`(${withoutAgents(orderId)} OR EXISTS (SELECT 1 FROM order_agents a LEFT JOIN transfers l ON l.rowid = ${latestTransferOf}
+    WHERE a.order_id = ${orderId} AND a.removed_at IS NULL AND a.taking_calls = 1
+      AND EXISTS (SELECT 1 FROM json_each(a.states) WHERE value = ${state})
+      AND (${local("weekday")} IS NULL OR EXISTS (SELECT 1 FROM json_each(a.days) WHERE value = ${local("weekday")}))
+      AND ${withinHoursSql(local("minute"), sql`a.hours_start_minute`, sql`a.hours_end_minute`)}
+      AND (l.rowid IS NULL OR NOT (${holds(now)}))))`;
+};
 
 /** The order `orderId` has no agent (not removed): its calls ring its own transfer phone. One index seek. */
 export const withoutAgents = (orderId: SQL) =>

@@ -2,7 +2,7 @@
  * The SQL pieces transfer routing shares between its routing read and its claim (transfer-routing.ts):
  * raw, because they are correlated counts drizzle's builder cannot say, on the measured routing path.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { localTime, US_TIME_ZONES } from "../../../src/domain/time-zones";
 import { DUPLICATE_WINDOW_DAYS, NO_CONTACT_STATUSES } from "../../../src/features/transfers/transfers";
 
@@ -49,3 +49,11 @@ export function localTimes(now: number): string {
 /** One field of localTimes for the zone in column `zoneColumn` (e.g. d.time_zone). */
 export const inZone = (times: string, zoneColumn: string, field: "day" | "weekday" | "minute") =>
   sql`json_extract(${times}, '$."' || ${sql.raw(zoneColumn)} || '".${sql.raw(field)}')`;
+
+/**
+ * `minute` (of the day) is within the hours `start`-`end` as `withinHours` (src/features/transfers/hours.ts)
+ * says: equal ends are all day, and hours may run past midnight. A minute the SQL cannot read (null) passes.
+ */
+export const withinHoursSql = (minute: SQL, start: SQL, end: SQL) =>
+  sql`(${minute} IS NULL OR ${start} = ${end} OR (${start} < ${end} AND ${minute} >= ${start} AND ${minute} < ${end})
+    OR (${start} > ${end} AND (${minute} >= ${start} OR ${minute} < ${end})))`;

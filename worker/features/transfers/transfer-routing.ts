@@ -29,7 +29,6 @@ import { storedConsent, TRUSTED_FORM_REQUIRED } from "../../../src/features/cons
 import { availableAgents } from "../../../src/features/transfers/agent-routing";
 import type { PingInput, RouteAnswer } from "../../../src/features/transfers/schemas/partner-api";
 import {
-  ALL_STATES,
   NO_ROUTE_REASONS,
   type NoRouteReason,
   ROUTE_ANSWER_TTL_SECONDS,
@@ -44,16 +43,10 @@ import { transferRoutedFact, webhookRecording } from "../webhook-outbox/index";
 import { agentPick, agentsJson, agentsOf, withoutAgents } from "./agent-routing-sql";
 import { limitReachedAt, refuseUntil } from "./calling-refusals";
 import { type CallingWindow, callingRulesClock, callingWindow, nextAllowedMoment } from "./calling-window";
-import {
-  deliveredLastHour,
-  LIMIT_COLUMNS,
-  type LimitRow,
-  limitsOf,
-  notClosedOn,
-  withinOrderCaps,
-} from "./order-limits-sql";
+import { deliveredLastHour, LIMIT_COLUMNS, withinOrderCaps } from "./order-limits-sql";
 import { recordRefusal } from "./ping-refusals";
 import type { PingSource } from "./ping-source";
+import { type CandidateRow, candidatesFor, toCandidate } from "./routing-candidates";
 import {
   buyerKeyOf,
   DAY_MS,
@@ -73,29 +66,11 @@ const MAX_CLAIM_ATTEMPTS = 5;
 const COUNT_PAGE = 25;
 const MAX_COUNT_PAGES = 8;
 
-/** An order's own limits (and its count per hour) are in LimitRow (order-limits-sql.ts). */
-interface CandidateRow extends LimitRow {
-  order_id: string;
-  buyer_key: string;
-  paid_at: number;
-  time_zone: string;
-  hours_start_minute: number;
-  hours_end_minute: number;
-  days: string | null;
-  per_day_cap: number;
-  transfers_total: number;
-  transfers_billable: number;
-  held: number;
-  delivered_today: number;
-  /** The order's agents as `agentsJson` (absent from the read of every open order). */
-  agents?: string | null;
-}
-
 /**
  * The open orders for a state, without their counts (0 until `withCounts`): cheap even with thousands
  * of open orders, so routing ranks everything by the rules that need no counting first.
  */
-async function openOrdersFor(deps: Deps, state: string, phone: string): Promise<RoutingCandidate[]> {
+export async function openOrdersFor(deps: Deps, state: string, phone: string): Promise<RoutingCandidate[]> {
   // Raw SQL: the routing read (measured hot path), joined over the routing index's per-state rows.
   // An order whose buyer keeps this number on a private Do Not Call list is left out as if it were not
   // open: with no other order, the answer is the one for a state without orders (decision 0050).
@@ -113,7 +88,7 @@ async function openOrdersFor(deps: Deps, state: string, phone: string): Promise<
 }
 
 /** The live holds and today's deliveries (on each buyer's own day) of a few orders. */
-async function withCounts(deps: Deps, orders: RoutingCandidate[]): Promise<RoutingCandidate[]> {
+export async function withCounts(deps: Deps, orders: RoutingCandidate[]): Promise<RoutingCandidate[]> {
   const { now } = deps;
   const times = localTimes(now);
   const ids = sql.join(
@@ -136,61 +111,6 @@ async function withCounts(deps: Deps, orders: RoutingCandidate[]): Promise<Routi
     deliveredLastHour: counts.get(order.orderId)?.delivered_last_hour ?? 0,
     agents: agentsOf(counts.get(order.orderId)?.agents),
   }));
-}
-
-/**
- * The oldest-paid open orders for a state that pass the rules needing no counting, with their counts: at
- * most `limit` rows, read through `order_delivery_states_routing_idx` in paid order (the state's and the
- * every-state orders merged), so a ping touches a handful of orders however many are open. The SQL only
- * pre-filters and never drops an eligible order (a zone it cannot read passes); `rankEligible` decides.
- */
-function candidatesFor(state: string, phone: string, now: number, limit: number) {
-  const times = localTimes(now);
-  const local = (field: "day" | "weekday" | "minute") => inZone(times, "d.time_zone", field);
-  const open = (code: string) =>
-    sql`SELECT * FROM (SELECT order_id, paid_at FROM order_delivery_states
-      WHERE state = ${code} AND open = 1 ORDER BY paid_at, order_id)`;
-  // Raw SQL: a merged UNION ALL in index order, JSON lookups by zone and correlated counts.
-  return sql`
-    WITH s AS (${open(state)} UNION ALL ${open(ALL_STATES)})
-    SELECT c.*, ${heldCount(sql`c.order_id`, now)} AS held, ${agentsJson(sql`c.order_id`, now)} AS agents,
-      ${deliveredOnDay(sql`c.order_id`, inZone(times, "c.time_zone", "day"), now)} AS delivered_today,
-      ${deliveredLastHour(sql`c.order_id`, sql`c.per_hour_cap`, now)} AS delivered_last_hour
-    FROM (
-      SELECT s.order_id, ${buyerKeyOf} AS buyer_key, s.paid_at, d.time_zone, d.hours_start_minute, d.hours_end_minute,
-        d.days, ${LIMIT_COLUMNS}, d.per_day_cap, d.transfers_total, d.transfers_billable
-      FROM s JOIN order_delivery d ON d.order_id = s.order_id JOIN orders o ON o.id = s.order_id
-      WHERE (d.days IS NULL OR ${local("weekday")} IS NULL
-          OR EXISTS (SELECT 1 FROM json_each(d.days) WHERE value = ${local("weekday")}))
-        AND ${notClosedOn(local("day"))}
-        AND (${local("minute")} IS NULL OR d.hours_start_minute = d.hours_end_minute
-          OR (d.hours_start_minute < d.hours_end_minute
-              AND ${local("minute")} >= d.hours_start_minute AND ${local("minute")} < d.hours_end_minute)
-          OR (d.hours_start_minute > d.hours_end_minute
-              AND (${local("minute")} >= d.hours_start_minute OR ${local("minute")} < d.hours_end_minute)))
-        AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(phone, now)} AND t.buyer_key = ${buyerKeyOf})
-        AND NOT ${privateListHoldsSql(Number(phone), sql`o.user_id`)}
-      ORDER BY s.paid_at, s.order_id LIMIT ${limit}
-    ) c`;
-}
-
-function toCandidate(row: CandidateRow): RoutingCandidate {
-  return {
-    orderId: row.order_id,
-    buyerKey: row.buyer_key,
-    paidAt: row.paid_at ?? 0,
-    timeZone: row.time_zone,
-    hoursStartMinute: row.hours_start_minute,
-    hoursEndMinute: row.hours_end_minute,
-    days: row.days ? (JSON.parse(row.days) as number[]) : null,
-    perDayCap: row.per_day_cap,
-    transfersTotal: row.transfers_total,
-    transfersBillable: row.transfers_billable,
-    held: row.held,
-    deliveredToday: row.delivered_today,
-    agents: agentsOf(row.agents),
-    ...limitsOf(row),
-  };
 }
 
 /** Buyers who had a contact with this phone within the duplicate window. */
