@@ -4,8 +4,8 @@
  * one call — the ping, an aged-lead reservation and sale, a call-back purchase, sale and delivery — and
  * tells the admins (the banner's data, a daily e-mail from day 25).
  *
- * The copies are read per call (suppression_lists has a handful of rows): an upload that refreshes a copy
- * lifts the stop at once. Sales also carry the rule as SQL (`staleRegistryCoversSql`) in the statement that
+ * The copies are read per call (suppression_lists has a handful of rows), the ping's inside its routing
+ * statement: an upload that refreshes a copy lifts the stop at once. Sales also carry the rule as SQL (`staleRegistryCoversSql`) in the statement that
  * sells, so a copy that goes stale at midnight between the read and the sale still stops it.
  */
 import { eq, type SQL, sql } from "drizzle-orm";
@@ -62,11 +62,15 @@ async function staleCopyCovering(deps: Pick<Deps, "db" | "now">, state: string |
 
 // ——— The ping ———
 
+/**
+ * SQL for the ping's routing statement: a stale copy covers a prospect of `state` now (1, else 0). Asked in
+ * the statement that routes (no read of its own on the ping's path); `refuseRegistryStale` answers it.
+ */
+export const pingRegistryStaleSql = (state: string, now: number) => staleRegistryCoversSql(sql`${state}`, now);
+
 /** Refuses a ping whose caller a stale copy covers: the 409 `registry_stale` (no daily call used). */
-export async function refuseIfRegistryStale(deps: Pick<Deps, "db" | "now">, state: string): Promise<void> {
-  if (await staleCopyCovering(deps, state)) {
-    throw new ConflictError(REGISTRY_STALE_MESSAGE, { reason: REGISTRY_STALE_REASON });
-  }
+export function refuseRegistryStale(): never {
+  throw new ConflictError(REGISTRY_STALE_MESSAGE, { reason: REGISTRY_STALE_REASON });
 }
 
 // ——— Aged leads ———

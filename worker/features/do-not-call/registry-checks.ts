@@ -17,7 +17,6 @@ import {
 } from "../../../src/features/do-not-call/registry-scopes";
 import { suppressionLists } from "../../db/schema";
 import type { Deps } from "../../deps";
-import { refuseIfRegistryStale } from "./list-freshness";
 import { listedOnRegistry, type RegistryScope } from "./registry-store";
 
 const AREA_CODES = areaCodes as Record<string, { stateCode?: string | null }>;
@@ -84,12 +83,11 @@ export async function registryHolds(
 }
 
 /**
- * A ping's registry verdict, asked once before routing: refused (409 `registry_stale`) while a stale copy
- * covers the prospect's state (docs/decisions/0085), else whether a copy that applies holds the number
- * (docs/decisions/0084).
+ * A ping's registry verdict, asked once before routing: whether a copy that applies holds the number
+ * (docs/decisions/0084). Whether a stale copy covers the prospect (docs/decisions/0085) is asked in the
+ * routing statement itself (list-freshness.ts's `pingRegistryStaleSql`).
  */
 export async function pingRegistryHeld(deps: Deps, phone: string, state: string): Promise<boolean> {
-  await refuseIfRegistryStale(deps, state);
   return (await registryHolds(deps, Number(phone), state)) !== null;
 }
 

@@ -38,7 +38,14 @@ import {
 import { batchable } from "../../db/raw-batch";
 import type { Deps } from "../../deps";
 import { ConflictError, InvalidError } from "../../errors";
-import { pingRegistryHeld, privateListHoldsSql, recordChecksStatement, suppressedSql } from "../do-not-call/index";
+import {
+  pingRegistryHeld,
+  pingRegistryStaleSql,
+  privateListHoldsSql,
+  recordChecksStatement,
+  refuseRegistryStale,
+  suppressedSql,
+} from "../do-not-call/index";
 import { transferRoutedFact, webhookRecording } from "../webhook-outbox/index";
 import { agentPick, agentsJson, agentsOf, withoutAgents } from "./agent-routing-sql";
 import { limitReachedAt, refuseUntil } from "./calling-refusals";
@@ -172,13 +179,19 @@ async function route(
   // One statement (raw SQL, the measured routing path): whether a shared Do Not Call list holds the
   // caller's number (one seek) and what the partner used of its daily call cap, beside the first few
   // candidates, already in paid order. The shared verdict waits until an order would take the call.
-  // In a state that limits calls per 24 hours, the same statement takes the bounded count.
+  // In a state that limits calls per 24 hours, the same statement takes the bounded count; it also asks whether
+  // a stale registry copy covers the prospect.
   const limit = prospect.window.callLimit;
-  const rows = await db.all<CandidateRow & { partner_calls: number; suppressed: number; limit_at: number | null }>(sql`
-    SELECT pc.partner_calls, pc.suppressed, pc.limit_at, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls,
-      ${suppressedSql(Number(prospect.phone), prospect.registryHeld)} AS suppressed, ${limitReachedAt(prospect.phone, limit, now)} AS limit_at) pc
+  const rows = await db.all<
+    CandidateRow & { partner_calls: number; suppressed: number; limit_at: number | null; registry_stale: number }
+  >(sql`
+    SELECT pc.partner_calls, pc.suppressed, pc.limit_at, pc.registry_stale, c.* FROM (SELECT ${partnerCallsOn(owner.partnerId, partnerDay)} AS partner_calls,
+      ${suppressedSql(Number(prospect.phone), prospect.registryHeld)} AS suppressed, ${limitReachedAt(prospect.phone, limit, now)} AS limit_at,
+      ${pingRegistryStaleSql(prospect.state, now)} AS registry_stale) pc
     LEFT JOIN (${candidatesFor(prospect.state, prospect.phone, now, COUNT_PAGE)}) c ON 1
     ORDER BY c.paid_at, c.order_id`);
+  // A stale registry copy covering the prospect stops the call before anything is counted (docs/decisions/0085).
+  if (rows[0]?.registry_stale) refuseRegistryStale();
   if ((rows[0]?.partner_calls ?? 0) >= owner.dailyCallCap) noRoute("partner_cap_reached");
   const suppressed = Boolean(rows[0]?.suppressed);
   const limitAt = rows[0]?.limit_at ?? null;

@@ -119,7 +119,14 @@ describe("routing's first read", () => {
 
   it("holds the order that can take the call behind 30 older orders that cannot", async () => {
     const partner = await createPartner();
-    const busy = { inHours: true, quantity: 3, perDayCap: 2, maxConcurrent: null, perHourCap: null, held: 0 };
+    const busy: Omit<OrderShape, "deliveredToday" | "agents"> = {
+      inHours: true,
+      quantity: 3,
+      perDayCap: 2,
+      maxConcurrent: null,
+      perHourCap: null,
+      held: 0,
+    };
     for (let i = 0; i < 30; i++) {
       // In turn: at today's cap, agents all on calls, an agent switched off.
       const agents =
