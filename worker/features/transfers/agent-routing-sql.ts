@@ -67,7 +67,7 @@ export const agentPick = (orderId: string, ids: readonly string[], now: number) 
  * same and decides; this lets the candidate read pass over orders none of whose agents could take the call.
  * A zone the SQL cannot read passes.
  */
-export const mayHaveAgentFor = (orderId: SQL, state: string, times: string, now: number) => {
+export const mayHaveAgentFor = (orderId: SQL, state: string, times: string | SQL, now: number) => {
   const local = (field: "weekday" | "minute") => inZone(times, "a.time_zone", field);
   return sql`(${withoutAgents(orderId)} OR EXISTS (SELECT 1 FROM order_agents a LEFT JOIN transfers l ON l.rowid = ${latestTransferOf}
     WHERE a.order_id = ${orderId} AND a.removed_at IS NULL AND a.taking_calls = 1

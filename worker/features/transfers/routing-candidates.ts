@@ -20,8 +20,9 @@ import {
   deliveredOnDay,
   heldCount,
   inZone,
-  localTimes,
   recentContact,
+  TIMES_IN_CTE,
+  timesTable,
   withinHoursSql,
 } from "./routing-sql";
 
@@ -53,14 +54,14 @@ export interface CandidateRow extends LimitRow {
  * are the ones on calls, and a page of them would send every ping to the read of every open order.
  */
 export function candidatesFor(state: string, phone: string, now: number, limit: number) {
-  const times = localTimes(now);
+  const times = TIMES_IN_CTE;
   const local = (field: "day" | "weekday" | "minute") => inZone(times, "d.time_zone", field);
   const open = (code: string) =>
     sql`SELECT * FROM (SELECT order_id, paid_at FROM order_delivery_states
       WHERE state = ${code} AND open = 1 ORDER BY paid_at, order_id)`;
   const held: SQL = heldCount(sql`d.order_id`, now);
   return sql`
-    WITH s AS (${open(state)} UNION ALL ${open(ALL_STATES)})
+    WITH ${timesTable(now)}, s AS (${open(state)} UNION ALL ${open(ALL_STATES)})
     SELECT c.*, ${heldCount(sql`c.order_id`, now)} AS held, ${agentsJson(sql`c.order_id`, now)} AS agents,
       ${deliveredOnDay(sql`c.order_id`, inZone(times, "c.time_zone", "day"), now)} AS delivered_today,
       ${deliveredLastHour(sql`c.order_id`, sql`c.per_hour_cap`, now)} AS delivered_last_hour

@@ -46,9 +46,20 @@ export const recentContact = (phone: string, now: number) =>
 export function localTimes(now: number): string {
   return JSON.stringify(Object.fromEntries(US_TIME_ZONES.map((zone) => [zone, localTime(now, zone)])));
 }
-/** One field of localTimes for the zone in column `zoneColumn` (e.g. d.time_zone). */
-export const inZone = (times: string, zoneColumn: string, field: "day" | "weekday" | "minute") =>
+/**
+ * One field of localTimes for the zone in column `zoneColumn` (e.g. d.time_zone). `times` is localTimes'
+ * text, bound here, or SQL that names it once bound (`TIMES_IN_CTE`, for a statement that asks many times).
+ */
+export const inZone = (times: string | SQL, zoneColumn: string, field: "day" | "weekday" | "minute") =>
   sql`json_extract(${times}, '$."' || ${sql.raw(zoneColumn)} || '".${sql.raw(field)}')`;
+
+/**
+ * localTimes bound once for a whole statement, as a common table (`timesTable`), and read by `inZone`
+ * through `TIMES_IN_CTE`: a routing read asks a zone's time a dozen times, and binding the text each time
+ * sent it a dozen times with every ping.
+ */
+export const timesTable = (now: number) => sql`tz AS (SELECT ${localTimes(now)} AS j)`;
+export const TIMES_IN_CTE = sql`(SELECT j FROM tz)`;
 
 /**
  * `minute` (of the day) is within the hours `start`-`end` as `withinHours` (src/features/transfers/hours.ts)
