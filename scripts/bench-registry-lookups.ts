@@ -2,8 +2,8 @@
  * `npm run bench -- registry-lookups` (docs/decisions/0084): the registry check and the re-scrub, timed inside
  * the Worker. Runs worker/features/do-not-call/test/registry-speed.worker.test.ts in workerd (vitest's Worker
  * pool) with `--registry-leads N` leads (default 1,000,000, over ten area codes), and checks its figures:
- * a check for a cached area code at most 1 ms, for one not yet cached (about 1 MB read from R2) at most
- * 50 ms, and the full lists' re-scrub of every lead at most 2 minutes a million.
+ * a check for a cached area code at most 1 ms, for one not yet cached (its index and the number's exchange
+ * read from R2 by ranges, decision 0065) at most 50 ms, and the full lists' re-scrub of every lead at most 2 minutes a million.
  */
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";

@@ -77,7 +77,8 @@ describe("the registry check and the re-scrub, timed inside the Worker", () => {
     const cachedMs = (performance.now() - cachedStart) / probes.length;
     expect(held).toBe(probes.filter((key) => ((key % 1e7) - 2_000_000) % 30 === 0).length);
 
-    // Not yet cached: a full area code (about 1 MB) read from R2 by the first check; the median of three.
+    // Not yet cached: a full area code (about 1 MB in R2), of which the first check reads its index and the
+    // number's exchange by ranges (decision 0065); the median of three.
     const cold: number[] = [];
     for (const areaCode of [917, 929, 718]) {
       await storeRegistryFullList(deps, "national", areaCode, fullAreaCode(areaCode));
