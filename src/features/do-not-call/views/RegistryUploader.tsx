@@ -175,7 +175,7 @@ export default function RegistryUploader() {
           />
           <p id={`${folderId}-hint`} className="mt-1.5 text-sm text-muted">
             The folder of area-code files: full/AAA.txt (555,1234567 a line) and changes/AAA.txt
-            (555,1234567,2026-11-27,A or D). {chosen.length > 0 && `${n(chosen.length)} files chosen.`}
+            (555,1234567,YYYY-MM-DD,A or D). {chosen.length > 0 && `${n(chosen.length)} files chosen.`}
           </p>
         </div>
         {interrupted && (

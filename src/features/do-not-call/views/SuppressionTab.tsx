@@ -141,9 +141,9 @@ export default function SuppressionTab() {
         <div>
           <h3 className="text-lg font-bold">Upload a list</h3>
           <p className="text-sm text-ink-soft">
-            National Do Not Call Registry area-code files (full lists, additions, deletions or change lists), state
-            lists and litigator lists. A file is read in full before anything is sent; a file that is not a list of
-            phone numbers changes nothing.
+            Litigator lists: the numbers of people known to sue over calls. A file is read in full before anything is
+            sent; a file that is not a list of phone numbers changes nothing. The National Do Not Call Registry and
+            the states' own lists load below, as whole registries.
           </p>
         </div>
         <SuppressionUploader

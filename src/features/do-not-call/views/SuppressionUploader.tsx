@@ -161,7 +161,7 @@ export function SuppressionUploader({
         />
         <p id={`${fileId}-hint`} className="mt-1.5 text-sm text-muted">
           {scope === "admin"
-            ? "One 10-digit number a line, or area code,number (the National Do Not Call Registry's files); a change list flags each line A or D."
+            ? "One 10-digit number a line, or area code,number; a change list flags each line A or D."
             : `A text or CSV file with one phone number a line, written any way: 3055550100, (305) 555-0100, +1 305 555 0100. Your list holds up to ${formatCount(PRIVATE_LIST_LIMITS.numbers)} numbers.`}
         </p>
         {errors.file && (
