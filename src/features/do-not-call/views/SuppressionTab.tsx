@@ -142,8 +142,8 @@ export default function SuppressionTab() {
           <h3 className="text-lg font-bold">Upload a list</h3>
           <p className="text-sm text-ink-soft">
             Litigator lists: the numbers of people known to sue over calls. A file is read in full before anything is
-            sent; a file that is not a list of phone numbers changes nothing. The National Do Not Call Registry and
-            the states' own lists load below, as whole registries.
+            sent; a file that is not a list of phone numbers changes nothing. The National Do Not Call Registry and the
+            states' own lists load below, as whole registries.
           </p>
         </div>
         <SuppressionUploader
