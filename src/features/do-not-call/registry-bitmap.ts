@@ -139,7 +139,7 @@ export class AreaCodeBitmap {
     const exchanges = this.exchanges();
     const entries = exchanges.map((exchange) => {
       const entry = this.#exchanges.get(exchange) as Exchange;
-      return { exchange, entry, bytes: entry.count < SPARSE_BELOW ? entry.count * 2 : EXCHANGE_BYTES };
+      return { exchange, entry, bytes: blockLength(entry.count) };
     });
     const indexEnd = HEADER_BYTES + INDEX_ENTRY_BYTES * entries.length;
     const out = new Uint8Array(indexEnd + entries.reduce((sum, { bytes }) => sum + bytes, 0));
@@ -197,76 +197,71 @@ export class AreaCodeBitmap {
 
 const CORRUPT = "The stored area code bitmap is damaged (its index or counts do not match its bytes).";
 
-interface IndexEntry {
+/** Where one exchange's numbers sit in the stored form: `length` bytes from `offset`. */
+export interface ExchangeBlock {
   exchange: number;
   count: number;
   offset: number;
+  length: number;
+}
+
+/** How many bytes an exchange of `count` numbers takes in the stored form. */
+const blockLength = (count: number) => (count < SPARSE_BELOW ? count * 2 : EXCHANGE_BYTES);
+
+/** A key's exchange, 0 … 999 (the three digits after its area code). */
+export const exchangeOf = (key: number) => Math.floor(subscriberOf(key) / LINES_PER_EXCHANGE);
+
+/** The stored form's index entry at byte `at` of `view`. */
+function entryAt(view: DataView, at: number): ExchangeBlock {
+  const count = view.getUint16(at + 2, true);
+  return {
+    exchange: view.getUint16(at, true),
+    count,
+    offset: view.getUint32(at + 4, true),
+    length: blockLength(count),
+  };
 }
 
 /**
- * Lookups straight from the stored form, with no copy: a binary search of the index, then one bit (or a
- * binary search of a sparse exchange's lines). The structure is checked when it is made (sizes and offsets),
- * so a lookup never reads past the bytes.
+ * The stored form's header and index in `view` (which holds at least the index), checked against the stored
+ * object's whole length `storedBytes`: the magic, the area code, each entry's exchange (ascending), count and
+ * offset (each block right after the one before), and the last block ending where the object ends.
  */
-export class StoredAreaCode {
-  readonly areaCode: number;
-  readonly size: number;
-  readonly exchangeCount: number;
-  readonly view: DataView;
-  readonly byteLength: number;
-
-  constructor(bytes: Uint8Array) {
-    if (bytes.byteLength < HEADER_BYTES) throw new RegistryBitmapError(CORRUPT);
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.byteLength = bytes.byteLength;
-    if (this.view.getUint32(0, true) !== MAGIC) throw new RegistryBitmapError(CORRUPT);
-    this.areaCode = this.view.getUint16(4, true);
-    this.exchangeCount = this.view.getUint16(6, true);
-    this.size = this.view.getUint32(8, true);
-    if (!isAreaCode(this.areaCode) || this.exchangeCount > EXCHANGES_PER_AREA_CODE) {
-      throw new RegistryBitmapError(CORRUPT);
-    }
-    let expected = HEADER_BYTES + INDEX_ENTRY_BYTES * this.exchangeCount;
-    let previous = -1;
-    for (const { exchange, count, offset } of this.index()) {
-      if (exchange <= previous || exchange >= EXCHANGES_PER_AREA_CODE) throw new RegistryBitmapError(CORRUPT);
-      if (count < 1 || count > LINES_PER_EXCHANGE || offset !== expected) throw new RegistryBitmapError(CORRUPT);
-      previous = exchange;
-      expected += blockLength(count);
-    }
-    if (expected !== bytes.byteLength) throw new RegistryBitmapError(CORRUPT);
+function checkedHeader(view: DataView, storedBytes: number) {
+  if (view.byteLength < HEADER_BYTES || view.getUint32(0, true) !== MAGIC) throw new RegistryBitmapError(CORRUPT);
+  const areaCode = view.getUint16(4, true);
+  const exchangeCount = view.getUint16(6, true);
+  const size = view.getUint32(8, true);
+  const indexEnd = HEADER_BYTES + INDEX_ENTRY_BYTES * exchangeCount;
+  if (!isAreaCode(areaCode) || exchangeCount > EXCHANGES_PER_AREA_CODE || view.byteLength < indexEnd) {
+    throw new RegistryBitmapError(CORRUPT);
   }
-
-  *index(): Generator<IndexEntry> {
-    for (let i = 0; i < this.exchangeCount; i++) yield this.#entry(i);
+  let expected = indexEnd;
+  let previous = -1;
+  for (let at = HEADER_BYTES; at < indexEnd; at += INDEX_ENTRY_BYTES) {
+    const { exchange, count, offset } = entryAt(view, at);
+    if (exchange <= previous || exchange >= EXCHANGES_PER_AREA_CODE) throw new RegistryBitmapError(CORRUPT);
+    if (count < 1 || count > LINES_PER_EXCHANGE || offset !== expected) throw new RegistryBitmapError(CORRUPT);
+    previous = exchange;
+    expected += blockLength(count);
   }
+  if (expected !== storedBytes) throw new RegistryBitmapError(CORRUPT);
+  return { areaCode, exchangeCount, size, indexEnd };
+}
 
-  #entry(i: number): IndexEntry {
-    const at = HEADER_BYTES + INDEX_ENTRY_BYTES * i;
-    return {
-      exchange: this.view.getUint16(at, true),
-      count: this.view.getUint16(at + 2, true),
-      offset: this.view.getUint32(at + 4, true),
-    };
+/** The byte at which `exchange`'s index entry starts (a binary search of the index), or -1 when it has none. */
+function entryOf(view: DataView, exchangeCount: number, exchange: number): number {
+  let low = 0;
+  let high = exchangeCount - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = HEADER_BYTES + INDEX_ENTRY_BYTES * middle;
+    const found = view.getUint16(at, true);
+    if (found < exchange) low = middle + 1;
+    else if (found > exchange) high = middle - 1;
+    else return at;
   }
-
-  has(key: number): boolean {
-    if (!Number.isInteger(key) || areaCodeOf(key) !== this.areaCode) return false;
-    const subscriber = subscriberOf(key);
-    const exchange = Math.floor(subscriber / LINES_PER_EXCHANGE);
-    const line = subscriber % LINES_PER_EXCHANGE;
-    let low = 0;
-    let high = this.exchangeCount - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const at = HEADER_BYTES + INDEX_ENTRY_BYTES * middle;
-      const found = this.view.getUint16(at, true);
-      if (found < exchange) low = middle + 1;
-      else if (found > exchange) high = middle - 1;
-      else return lineIn(this.view, this.view.getUint16(at + 2, true), this.view.getUint32(at + 4, true), line);
-    }
-    return false;
-  }
+  return -1;
 }
 
 /** Whether `line` is in the exchange stored at `offset` of `view` with `count` numbers (bits, or sorted lines). */
@@ -284,25 +279,49 @@ function lineIn(view: DataView, count: number, offset: number, line: number): bo
   return false;
 }
 
-/** How many bytes an exchange of `count` numbers takes in the stored form. */
-const blockLength = (count: number) => (count < SPARSE_BELOW ? count * 2 : EXCHANGE_BYTES);
+/**
+ * Lookups straight from the stored form, with no copy: a binary search of the index, then one bit (or a
+ * binary search of a sparse exchange's lines). The structure is checked when it is made (sizes and offsets),
+ * so a lookup never reads past the bytes.
+ */
+export class StoredAreaCode {
+  readonly areaCode: number;
+  readonly size: number;
+  readonly exchangeCount: number;
+  readonly view: DataView;
+  readonly byteLength: number;
+
+  constructor(bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.byteLength = bytes.byteLength;
+    ({
+      areaCode: this.areaCode,
+      exchangeCount: this.exchangeCount,
+      size: this.size,
+    } = checkedHeader(this.view, bytes.byteLength));
+  }
+
+  *index(): Generator<ExchangeBlock> {
+    for (let i = 0; i < this.exchangeCount; i++) yield entryAt(this.view, HEADER_BYTES + INDEX_ENTRY_BYTES * i);
+  }
+
+  has(key: number): boolean {
+    if (!Number.isInteger(key) || areaCodeOf(key) !== this.areaCode) return false;
+    const at = entryOf(this.view, this.exchangeCount, exchangeOf(key));
+    if (at < 0) return false;
+    const line = subscriberOf(key) % LINES_PER_EXCHANGE;
+    return lineIn(this.view, this.view.getUint16(at + 2, true), this.view.getUint32(at + 4, true), line);
+  }
+}
 
 /** The stored form's first bytes that always hold its header and its whole index (1,000 exchanges at most). */
 export const INDEX_SPAN_BYTES = HEADER_BYTES + INDEX_ENTRY_BYTES * EXCHANGES_PER_AREA_CODE;
 
-/** Where one exchange's numbers sit in the stored form: `length` bytes from `offset`. */
-export interface ExchangeBlock {
-  exchange: number;
-  count: number;
-  offset: number;
-  length: number;
-}
-
 /**
  * The stored form's header and index alone, from its first bytes (at most INDEX_SPAN_BYTES, a range read):
  * which byte range holds a number's exchange, so that a lookup reads that range (at most 1,250 bytes) instead
- * of the whole area code (docs/decisions/0065). Checked as StoredAreaCode checks it, against the stored
- * object's whole length; it keeps a copy of the index bytes only.
+ * of the whole area code (docs/decisions/0065). Checked as StoredAreaCode checks it (`checkedHeader`), against
+ * the stored object's whole length; it keeps a copy of the index bytes only.
  */
 export class StoredAreaCodeIndex {
   readonly areaCode: number;
@@ -311,27 +330,14 @@ export class StoredAreaCodeIndex {
   readonly #view: DataView;
 
   constructor(head: Uint8Array, storedBytes: number) {
-    if (head.byteLength < HEADER_BYTES) throw new RegistryBitmapError(CORRUPT);
-    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-    if (view.getUint32(0, true) !== MAGIC) throw new RegistryBitmapError(CORRUPT);
-    this.areaCode = view.getUint16(4, true);
-    this.exchangeCount = view.getUint16(6, true);
-    this.size = view.getUint32(8, true);
-    const indexEnd = HEADER_BYTES + INDEX_ENTRY_BYTES * this.exchangeCount;
-    if (!isAreaCode(this.areaCode) || this.exchangeCount > EXCHANGES_PER_AREA_CODE || head.byteLength < indexEnd) {
-      throw new RegistryBitmapError(CORRUPT);
-    }
+    const { areaCode, exchangeCount, size, indexEnd } = checkedHeader(
+      new DataView(head.buffer, head.byteOffset, head.byteLength),
+      storedBytes,
+    );
+    this.areaCode = areaCode;
+    this.exchangeCount = exchangeCount;
+    this.size = size;
     this.#view = new DataView(head.slice(0, indexEnd).buffer);
-    let expected = indexEnd;
-    let previous = -1;
-    for (let i = 0; i < this.exchangeCount; i++) {
-      const { exchange, count, offset } = this.#entry(i);
-      if (exchange <= previous || exchange >= EXCHANGES_PER_AREA_CODE) throw new RegistryBitmapError(CORRUPT);
-      if (count < 1 || count > LINES_PER_EXCHANGE || offset !== expected) throw new RegistryBitmapError(CORRUPT);
-      previous = exchange;
-      expected += blockLength(count);
-    }
-    if (expected !== storedBytes) throw new RegistryBitmapError(CORRUPT);
   }
 
   /** The bytes it keeps (for a cache's budget). */
@@ -339,31 +345,11 @@ export class StoredAreaCodeIndex {
     return this.#view.byteLength;
   }
 
-  #entry(i: number): ExchangeBlock {
-    const at = HEADER_BYTES + INDEX_ENTRY_BYTES * i;
-    const count = this.#view.getUint16(at + 2, true);
-    return {
-      exchange: this.#view.getUint16(at, true),
-      count,
-      offset: this.#view.getUint32(at + 4, true),
-      length: blockLength(count),
-    };
-  }
-
   /** The block of `key`'s exchange, or null when that exchange holds no number (or the key is not of this area code). */
   blockOf(key: number): ExchangeBlock | null {
     if (!Number.isInteger(key) || areaCodeOf(key) !== this.areaCode) return null;
-    const exchange = Math.floor(subscriberOf(key) / LINES_PER_EXCHANGE);
-    let low = 0;
-    let high = this.exchangeCount - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const found = this.#view.getUint16(HEADER_BYTES + INDEX_ENTRY_BYTES * middle, true);
-      if (found < exchange) low = middle + 1;
-      else if (found > exchange) high = middle - 1;
-      else return this.#entry(middle);
-    }
-    return null;
+    const at = entryOf(this.#view, this.exchangeCount, exchangeOf(key));
+    return at < 0 ? null : entryAt(this.#view, at);
   }
 }
 
@@ -373,8 +359,7 @@ export class StoredAreaCodeIndex {
  */
 export function blockHas(block: ExchangeBlock, bytes: Uint8Array, key: number): boolean {
   if (bytes.byteLength !== block.length) throw new RegistryBitmapError(CORRUPT);
-  const subscriber = subscriberOf(key);
-  if (Math.floor(subscriber / LINES_PER_EXCHANGE) !== block.exchange) return false;
+  if (exchangeOf(key) !== block.exchange) return false;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return lineIn(view, block.count, 0, subscriber % LINES_PER_EXCHANGE);
+  return lineIn(view, block.count, 0, subscriberOf(key) % LINES_PER_EXCHANGE);
 }

@@ -22,6 +22,8 @@ import {
   AreaCodeBitmap,
   areaCodeOf,
   blockHas,
+  type ExchangeBlock,
+  exchangeOf,
   INDEX_SPAN_BYTES,
   isAreaCode,
   StoredAreaCode,
@@ -126,7 +128,7 @@ async function listedByRanges(
     index = new StoredAreaCodeIndex(head, pointer.bytes);
     cache.setIndex(pointer.key, index);
   }
-  const byBlock = new Map<number, { block: NonNullable<ReturnType<StoredAreaCodeIndex["blockOf"]>>; keys: number[] }>();
+  const byBlock = new Map<number, { block: ExchangeBlock; keys: number[] }>();
   for (const key of keys) {
     const block = index.blockOf(key);
     if (!block) continue;
@@ -150,7 +152,7 @@ async function listedByRanges(
   return found.some((keysFound) => keysFound === null) ? null : (found as number[][]).flat();
 }
 
-const exchangesOf = (keys: readonly number[]) => new Set(keys.map((key) => Math.floor((key % 1e7) / 1e4))).size;
+const exchangesOf = (keys: readonly number[]) => new Set(keys.map(exchangeOf)).size;
 
 /** Which of `keys` (all of `areaCode`) the current version of `scope` holds (module comment: whole or by ranges). */
 async function listedInAreaCode(
