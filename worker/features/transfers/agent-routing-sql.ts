@@ -7,7 +7,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { RoutingAgent } from "../../../src/features/transfers/agent-routing";
-import { inZone, withinHoursSql } from "./routing-sql";
+import { inZone, onWeekdaySql, withinHoursSql } from "./routing-sql";
 
 /**
  * The latest transfer of agent `a` (its rowid): one backwards seek on transfers_agent_routed_idx. It alone
@@ -17,6 +17,13 @@ const latestTransferOf = sql`(SELECT r.rowid FROM transfers r WHERE r.agent_id =
 
 /** Transfer `l` holds its agent at `now`: routed or connected, not expired (the order's slot's own hold). */
 const holds = (now: number) => sql`l.status IN ('routed', 'connected') AND l.expires_at > ${now}`;
+
+/** Agents `a`, each beside its latest transfer `l` (none: never used). */
+const agentsWithLatest = sql`order_agents a LEFT JOIN transfers l ON l.rowid = ${latestTransferOf}`;
+
+/** Agent `a` (beside `l`, `agentsWithLatest`) is not removed, is taking calls and is not on a call at `now`. */
+const freeAgent = (now: number) =>
+  sql`a.removed_at IS NULL AND a.taking_calls = 1 AND (l.rowid IS NULL OR NOT (${holds(now)}))`;
 
 /**
  * The agents (not removed) of the order `orderId` and whether each is on a call at `now`, as a JSON
@@ -51,13 +58,11 @@ export function agentsOf(json: string | null | undefined): RoutingAgent[] | null
  * for a call never reported). The read said the same a moment ago; this is the check that counts.
  */
 export const agentPick = (orderId: string, ids: readonly string[], now: number) =>
-  sql`(SELECT a.id, a.transfer_phone FROM order_agents a
-    LEFT JOIN transfers l ON l.rowid = ${latestTransferOf}
+  sql`(SELECT a.id, a.transfer_phone FROM ${agentsWithLatest}
     WHERE a.order_id = ${orderId} AND a.id IN (${sql.join(
       ids.map((id) => sql`${id}`),
       sql`, `,
-    )}) AND a.removed_at IS NULL AND a.taking_calls = 1
-      AND (l.rowid IS NULL OR NOT (${holds(now)}))
+    )}) AND ${freeAgent(now)}
     ORDER BY l.routed_at IS NOT NULL, l.routed_at, l.rowid, a.id LIMIT 1)`;
 
 /**
@@ -69,12 +74,11 @@ export const agentPick = (orderId: string, ids: readonly string[], now: number) 
  */
 export const mayHaveAgentFor = (orderId: SQL, state: string, times: string | SQL, now: number) => {
   const local = (field: "weekday" | "minute") => inZone(times, "a.time_zone", field);
-  return sql`(${withoutAgents(orderId)} OR EXISTS (SELECT 1 FROM order_agents a LEFT JOIN transfers l ON l.rowid = ${latestTransferOf}
-    WHERE a.order_id = ${orderId} AND a.removed_at IS NULL AND a.taking_calls = 1
+  return sql`(${withoutAgents(orderId)} OR EXISTS (SELECT 1 FROM ${agentsWithLatest}
+    WHERE a.order_id = ${orderId} AND ${freeAgent(now)}
       AND EXISTS (SELECT 1 FROM json_each(a.states) WHERE value = ${state})
-      AND (${local("weekday")} IS NULL OR EXISTS (SELECT 1 FROM json_each(a.days) WHERE value = ${local("weekday")}))
-      AND ${withinHoursSql(local("minute"), sql`a.hours_start_minute`, sql`a.hours_end_minute`)}
-      AND (l.rowid IS NULL OR NOT (${holds(now)}))))`;
+      AND ${onWeekdaySql(sql`a.days`, local("weekday"))}
+      AND ${withinHoursSql(local("minute"), sql`a.hours_start_minute`, sql`a.hours_end_minute`)}))`;
 };
 
 /** The order `orderId` has no agent (not removed): its calls ring its own transfer phone. One index seek. */

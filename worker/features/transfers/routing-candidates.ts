@@ -20,6 +20,7 @@ import {
   deliveredOnDay,
   heldCount,
   inZone,
+  onWeekdaySql,
   recentContact,
   TIMES_IN_CTE,
   timesTable,
@@ -69,8 +70,7 @@ export function candidatesFor(state: string, phone: string, now: number, limit: 
       SELECT s.order_id, ${buyerKeyOf} AS buyer_key, s.paid_at, d.time_zone, d.hours_start_minute, d.hours_end_minute,
         d.days, ${LIMIT_COLUMNS}, d.per_day_cap, d.transfers_total, d.transfers_billable
       FROM s JOIN order_delivery d ON d.order_id = s.order_id JOIN orders o ON o.id = s.order_id
-      WHERE (d.days IS NULL OR ${local("weekday")} IS NULL
-          OR EXISTS (SELECT 1 FROM json_each(d.days) WHERE value = ${local("weekday")}))
+      WHERE ${onWeekdaySql(sql`d.days`, local("weekday"))}
         AND ${notClosedOn(local("day"))}
         AND ${withinHoursSql(local("minute"), sql`d.hours_start_minute`, sql`d.hours_end_minute`)}
         AND NOT EXISTS (SELECT 1 FROM transfers t WHERE ${recentContact(phone, now)} AND t.buyer_key = ${buyerKeyOf})

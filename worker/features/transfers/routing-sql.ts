@@ -68,3 +68,10 @@ export const TIMES_IN_CTE = sql`(SELECT j FROM tz)`;
 export const withinHoursSql = (minute: SQL, start: SQL, end: SQL) =>
   sql`(${minute} IS NULL OR ${start} = ${end} OR (${start} < ${end} AND ${minute} >= ${start} AND ${minute} < ${end})
     OR (${start} > ${end} AND (${minute} >= ${start} OR ${minute} < ${end})))`;
+
+/**
+ * `weekday` is one of `days` (a JSON array of weekdays, 0 = Sunday), as the pure rules say (`days.includes`):
+ * no days (null) is every day, and a weekday the SQL cannot read (null) passes.
+ */
+export const onWeekdaySql = (days: SQL, weekday: SQL) =>
+  sql`(${days} IS NULL OR ${weekday} IS NULL OR EXISTS (SELECT 1 FROM json_each(${days}) WHERE value = ${weekday}))`;
