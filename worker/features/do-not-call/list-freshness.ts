@@ -5,8 +5,9 @@
  * tells the admins (the banner's data, a daily e-mail from day 25).
  *
  * The copies are read per call (suppression_lists has a handful of rows), the ping's inside its routing
- * statement: an upload that refreshes a copy lifts the stop at once. Sales also carry the rule as SQL (`staleRegistryCoversSql`) in the statement that
- * sells, so a copy that goes stale at midnight between the read and the sale still stops it.
+ * statement: an upload that refreshes a copy lifts the stop at once. Sales also carry the rule as SQL
+ * (`staleRegistryCoversSql`) in the statement that sells, so a copy that goes stale at midnight between the
+ * read and the sale still stops it.
  */
 import { eq, type SQL, sql } from "drizzle-orm";
 import {
