@@ -5,6 +5,7 @@ import { expect, vi } from "vitest";
 import type { BulkLeadRow } from "../../src/features/aged-leads/csv-mapping";
 import worker from "../../worker/app";
 import { outbox } from "../../worker/db/schema";
+import { queue } from "../../worker/queue";
 import { SESSION_COOKIE } from "../../worker/services/sessions";
 import { createAdmin, createBuyer, testDb } from "./factories";
 
@@ -155,7 +156,7 @@ export async function deliverToQueue(messages: unknown[], options: { attempts?: 
     })),
   );
   const ctx = createExecutionContext();
-  await worker.queue(batch, options.env ?? env);
+  await queue(batch, options.env ?? env);
   return getQueueResult(batch, ctx);
 }
 

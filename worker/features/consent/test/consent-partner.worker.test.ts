@@ -46,7 +46,7 @@ describe("the ping's consent evidence", () => {
       consentText: "tcpa-consent-v3",
       ipAddress: "2001:DB8::7",
     });
-    expect(response.status).toBe(201);
+    expect(response.status, await response.clone().text()).toBe(201);
     const { transferId } = await response.json<{ transferId: string }>();
     const [row] = await testDb()
       .select({
@@ -88,7 +88,8 @@ describe("a partner required to send TrustedForm certificates", () => {
     await createOpenOrder({ quantity: 5 });
     const partner = await createPartner();
     const admin = await signedIn({ isAdmin: true });
-    expect((await ping(partner.auth)).status).toBe(201);
+    const first = await ping(partner.auth);
+    expect(first.status, await first.text()).toBe(201);
 
     const set = await setRequired(partner.id, true, admin.cookie);
     expect(set.status).toBe(200);
