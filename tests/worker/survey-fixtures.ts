@@ -1,9 +1,13 @@
-/** The two survey wizards' answers as the browser posts them, each with a fresh username and e-mail. */
+/** The two survey wizards' answers as the browser posts them, each with a fresh username and e-mail, and their checkout. */
+import { expect } from "vitest";
+import { callApi } from "./helpers";
+
 let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
+/** A tag no other account of the run has, for usernames and e-mail addresses. */
+export const uniqueTag = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
 
 export function surveyBody(overrides: Record<string, unknown> = {}) {
-  const tag = unique();
+  const tag = uniqueTag();
   return {
     firstName: "Sam",
     lastName: "Agent",
@@ -23,7 +27,7 @@ export function surveyBody(overrides: Record<string, unknown> = {}) {
 }
 
 export function ringcloudBody(overrides: Record<string, unknown> = {}) {
-  const tag = unique();
+  const tag = uniqueTag();
   return {
     agencyName: "Ring Agency",
     firstName: "Rae",
@@ -41,4 +45,46 @@ export function ringcloudBody(overrides: Record<string, unknown> = {}) {
     role: "Insurance Agent",
     ...overrides,
   };
+}
+
+/** The ringcloud wizard's answers for live transfers: transfers a day, hours, the transfer number and states. */
+export function ringcloudTransfersBody(overrides: Record<string, unknown> = {}) {
+  const { ageRange: _ageRange, role: _role, ...answers } = ringcloudBody();
+  return {
+    ...answers,
+    state: "CA",
+    leadType: "live_transfers",
+    transfersPerDay: 5,
+    totalTransfers: 10,
+    transferHours: "10:00-16:00",
+    transferPhone: "5551112222",
+    workingStates: "CA, NV",
+    ...overrides,
+  };
+}
+
+/** Posts a wizard's answers (`/api/survey` or `/api/ringcloud-survey`): the response, once it said 201. */
+export async function submitSurvey(path: "/api/survey" | "/api/ringcloud-survey", body: Record<string, unknown>) {
+  const response = await callApi(path, { json: body });
+  expect(response.status).toBe(201);
+  return response;
+}
+
+/** Starts a checkout (`/api/create-payment-intent`): its order and the client secret to pay it with. */
+export async function startPayment(json: Record<string, unknown>, cookie?: string) {
+  const response = await callApi("/api/create-payment-intent", { json, ...(cookie ? { cookie } : {}) });
+  expect(response.status).toBe(200);
+  return response.json<{ orderId: string; clientSecret: string }>();
+}
+
+/** The survey wizard's live-transfer answers (10 transfers, $350) sent, and their checkout started. */
+export async function checkoutSurvey(answers: ReturnType<typeof surveyBody>) {
+  const { surveyId } = await (await submitSurvey("/api/survey", answers)).json<{ surveyId: string }>();
+  return startPayment({ amount: 350, leadType: "Live Transfers", quantity: 10, surveyId });
+}
+
+/** The ringcloud wizard's live-transfer answers (10 transfers, $370) sent, and their checkout started. */
+export async function checkoutRingcloudTransfers(answers: ReturnType<typeof ringcloudTransfersBody>) {
+  const { surveyId } = await (await submitSurvey("/api/ringcloud-survey", answers)).json<{ surveyId: string }>();
+  return startPayment({ amount: 370, tier: "ringcloud", packageType: "live_transfers", quantity: 10, surveyId });
 }

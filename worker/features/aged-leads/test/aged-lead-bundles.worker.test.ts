@@ -10,10 +10,8 @@ import { insertLeads } from "../../../../tests/worker/bundle-fixtures";
 import { createSuppressionList, testDb } from "../../../../tests/worker/factories";
 import { callApi, sessionCookie, signedIn } from "../../../../tests/worker/helpers";
 import { orderRow, payWithCard, simulatedIntentOf } from "../../../../tests/worker/payment-fixtures";
+import { ringcloudBody, submitSurvey, surveyBody } from "../../../../tests/worker/survey-fixtures";
 import { agedLeads, orders, users } from "../../../db/schema";
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
 
 /** Every test starts from an empty stock: the leads other tests left unsold are taken off sale. */
 beforeEach(async () => {
@@ -22,26 +20,18 @@ beforeEach(async () => {
 
 /** The survey wizard's save for `count` aged leads of `band`: the new buyer's cookie and survey. */
 async function surveyBuyer(count: number, band: string, unitCents: number) {
-  const tag = unique();
-  const response = await callApi("/api/survey", {
-    json: {
-      firstName: "Sam",
-      lastName: "Agent",
-      agencyName: "Agent Co",
-      role: "Agency Owner",
-      phone: "5551234567",
-      email: `bundle${tag}@example.com`,
-      username: `bundle${tag}`,
-      password: "agent-secret-1",
-      leadType: "Aged Leads",
-      totalCallbacks: count,
-      ageRange: band,
-      totalPrice: count * unitCents,
-    },
+  const answers = surveyBody({
+    leadType: "Aged Leads",
+    totalTransfers: undefined,
+    callsPerDay: undefined,
+    transferHours: undefined,
+    totalCallbacks: count,
+    ageRange: band,
+    totalPrice: count * unitCents,
   });
-  expect(response.status).toBe(201);
+  const response = await submitSurvey("/api/survey", answers);
   const { surveyId } = await response.json<{ surveyId: string }>();
-  return { cookie: sessionCookie(response), surveyId, email: `bundle${tag}@example.com` };
+  return { cookie: sessionCookie(response), surveyId, email: answers.email };
 }
 
 function surveyCheckout(buyer: { cookie: string; surveyId: string }, count: number, band: string, unitCents: number) {
@@ -262,26 +252,8 @@ describe("survey bundles fill at payment", () => {
 
 describe("ringcloud bundles fill at payment", () => {
   async function ringcloudBuyer(count: number, band: string, workingStates: string) {
-    const tag = unique();
-    const response = await callApi("/api/ringcloud-survey", {
-      json: {
-        agencyName: "Ring Agency",
-        firstName: "Rae",
-        lastName: "Caller",
-        email: `ring${tag}@example.com`,
-        phone: "5559876543",
-        state: "TX",
-        username: `ring${tag}`,
-        password: "agent-secret-1",
-        confirmPassword: "agent-secret-1",
-        leadType: "partial_apps",
-        totalTransfers: count,
-        ageRange: band,
-        workingStates,
-        role: "Insurance Agent",
-      },
-    });
-    expect(response.status).toBe(201);
+    const answers = ringcloudBody({ totalTransfers: count, ageRange: band, workingStates });
+    const response = await submitSurvey("/api/ringcloud-survey", answers);
     const { checkout } = await response.json<{ checkout: { amount: number; survey: string } }>();
     const cookie = sessionCookie(response);
     const pay = () =>

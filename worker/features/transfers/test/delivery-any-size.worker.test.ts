@@ -13,6 +13,14 @@ import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sa
 import { brokenD1Limits, watchD1 } from "../../../../tests/worker/d1-usage";
 import { testDb } from "../../../../tests/worker/factories";
 import { callApi, printedToken, signedIn } from "../../../../tests/worker/helpers";
+import {
+  checkoutRingcloudTransfers,
+  checkoutSurvey,
+  ringcloudTransfersBody,
+  startPayment,
+  surveyBody,
+  uniqueTag,
+} from "../../../../tests/worker/survey-fixtures";
 import { createPartner, pingBody, routeAtCallingHours } from "../../../../tests/worker/transfer-fixtures";
 import { orderDelivery, orderDeliveryStates, orders, transfers } from "../../../db/schema";
 
@@ -20,8 +28,6 @@ import { orderDelivery, orderDeliveryStates, orders, transfers } from "../../../
 routeAtCallingHours();
 
 const ALL_51 = [...US_STATE_CODES];
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
 
 /** Runs one request against a D1 binding that records every statement; answers the response and what broke. */
 async function watched(path: string, options: Parameters<typeof callApi>[1]) {
@@ -102,73 +108,26 @@ describe("all 50 states and DC as delivery settings", () => {
   });
 
   it("ringcloud: the wizard's answers, saved at payment", async () => {
-    const tag = unique();
-    const survey = await callApi("/api/ringcloud-survey", {
-      json: {
-        agencyName: "Ring Agency",
-        firstName: "Rae",
-        lastName: "Caller",
-        email: `rae${tag}@example.com`,
-        phone: "5559876543",
-        state: "CA",
-        username: `rae${tag}`,
-        password: "secret-pass-1",
-        confirmPassword: "secret-pass-1",
-        leadType: "live_transfers",
-        transfersPerDay: 5,
-        totalTransfers: 10,
-        transferHours: "00:00-00:00",
-        transferPhone: "5551112222",
-        workingStates: ALL_51.join(","),
-      },
-    });
-    expect(survey.status).toBe(201);
-    const { surveyId } = await survey.json<{ surveyId: string }>();
-    const payment = await (
-      await callApi("/api/create-payment-intent", {
-        json: { amount: 370, tier: "ringcloud", packageType: "live_transfers", quantity: 10, surveyId },
-      })
-    ).json<{ orderId: string; clientSecret: string }>();
+    const payment = await checkoutRingcloudTransfers(
+      ringcloudTransfersBody({ transferHours: "00:00-00:00", workingStates: ALL_51.join(",") }),
+    );
     const paid = await pay(payment.clientSecret);
     expect(paid.broken).toEqual([]);
     await expectReadyAndRouted(payment.orderId);
   });
 
   it("the survey: awaiting setup at payment, then the e-mailed link saves all 51", async () => {
-    const tag = unique();
-    const email = `sam${tag}@example.com`;
-    const survey = await callApi("/api/survey", {
-      json: {
-        firstName: "Sam",
-        lastName: "Agent",
-        agencyName: "Agent Co",
-        role: "Agency Owner",
-        phone: "5551234567",
-        email,
-        username: `sam${tag}`,
-        password: "secret-pass-1",
-        leadType: "Live Transfers",
-        totalTransfers: 10,
-        callsPerDay: 5,
-        transferHours: "9-5",
-        totalPrice: 35_000,
-      },
-    });
-    const { surveyId } = await survey.json<{ surveyId: string }>();
-    const payment = await (
-      await callApi("/api/create-payment-intent", {
-        json: { amount: 350, leadType: "Live Transfers", quantity: 10, surveyId },
-      })
-    ).json<{ orderId: string; clientSecret: string }>();
+    const answers = surveyBody({ transferHours: "9-5" });
+    const payment = await checkoutSurvey(answers);
     expect((await pay(payment.clientSecret)).broken).toEqual([]);
     expect((await deliveryOf(payment.orderId))?.setup_status).toBe("awaiting_setup");
 
     const settings = { ...SAMPLE_DELIVERY_SETTINGS, states: ALL_51.join(", "), hoursStart: "00:00", hoursEnd: "00:00" };
     const saved = await watched("/api/delivery-setup", {
       json: {
-        token: printedToken(email, "/delivery-setup"),
+        token: printedToken(answers.email, "/delivery-setup"),
         settings,
-        signIn: { username: `sam${tag}`, password: "secret-pass-1" },
+        signIn: { username: answers.username, password: answers.password },
       },
     });
     expect(saved.response.status).toBe(200);
@@ -178,11 +137,7 @@ describe("all 50 states and DC as delivery settings", () => {
 
   it("the admin's form on /admin-orders", async () => {
     const admin = await signedIn({ isAdmin: true });
-    const order = await (
-      await callApi("/api/create-payment-intent", {
-        json: { amount: 390, callCount: 10, email: `pkg${unique()}@example.com` },
-      })
-    ).json<{ orderId: string; clientSecret: string }>();
+    const order = await startPayment({ amount: 390, callCount: 10, email: `pkg${uniqueTag()}@example.com` });
     expect((await pay(order.clientSecret)).broken).toEqual([]);
     const settings = { ...SAMPLE_DELIVERY_SETTINGS, states: ALL_51, hoursStart: "00:00", hoursEnd: "00:00" };
     const saved = await watched(`/api/transfer-orders/${order.orderId}/delivery`, {

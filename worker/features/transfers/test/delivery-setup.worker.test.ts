@@ -5,10 +5,15 @@ import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sa
 import { testDb } from "../../../../tests/worker/factories";
 import { storedRow } from "../../../../tests/worker/factories/rows";
 import { callApi, expectAdminOnly, printedToken, sessionCookie, signedIn } from "../../../../tests/worker/helpers";
+import {
+  checkoutRingcloudTransfers,
+  checkoutSurvey,
+  ringcloudTransfersBody,
+  startPayment,
+  surveyBody,
+  uniqueTag,
+} from "../../../../tests/worker/survey-fixtures";
 import { orderDelivery, orderDeliveryStates, outbox } from "../../../db/schema";
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
 
 const pay = async (clientSecret: string) => {
   const response = await callApi("/api/simulated-payments/confirm", {
@@ -56,11 +61,7 @@ async function dashboardOrder(cookie: string, overrides: Record<string, unknown>
   return response.json<{ orderId: string; clientSecret: string }>();
 }
 
-async function packageOrder(email: string) {
-  const response = await callApi("/api/create-payment-intent", { json: { amount: 39, callCount: 1, email } });
-  expect(response.status).toBe(200);
-  return response.json<{ orderId: string; clientSecret: string }>();
-}
+const packageOrder = (email: string) => startPayment({ amount: 39, callCount: 1, email });
 
 const SETUP_SUBJECT = "Set up your live-transfer deliveries";
 const setupMails = async (email: string) => ({
@@ -98,33 +99,7 @@ describe("delivery settings at payment", () => {
   });
 
   it("a ringcloud live-transfer order is ready from its wizard's answers", async () => {
-    const tag = unique();
-    const survey = await callApi("/api/ringcloud-survey", {
-      json: {
-        agencyName: "Ring Agency",
-        firstName: "Rae",
-        lastName: "Caller",
-        email: `rae${tag}@example.com`,
-        phone: "5559876543",
-        state: "CA",
-        username: `rae${tag}`,
-        password: "secret-pass-1",
-        confirmPassword: "secret-pass-1",
-        leadType: "live_transfers",
-        transfersPerDay: 5,
-        totalTransfers: 10,
-        transferHours: "10:00-16:00",
-        transferPhone: "5551112222",
-        workingStates: "CA, NV",
-      },
-    });
-    expect(survey.status).toBe(201);
-    const { surveyId } = await survey.json<{ surveyId: string }>();
-    const payment = await (
-      await callApi("/api/create-payment-intent", {
-        json: { amount: 370, tier: "ringcloud", packageType: "live_transfers", quantity: 10, surveyId },
-      })
-    ).json<{ orderId: string; clientSecret: string }>();
+    const payment = await checkoutRingcloudTransfers(ringcloudTransfersBody());
     await pay(payment.clientSecret);
     expect(await delivery(payment.orderId)).toMatchObject({
       setup_status: "ready",
@@ -138,31 +113,9 @@ describe("delivery settings at payment", () => {
   });
 
   it("a survey order lacks a transfer number: awaiting setup; the link saves for the survey's account with its password", async () => {
-    const tag = unique();
-    const email = `sam${tag}@example.com`;
-    const survey = await callApi("/api/survey", {
-      json: {
-        firstName: "Sam",
-        lastName: "Agent",
-        agencyName: "Agent Co",
-        role: "Agency Owner",
-        phone: "5551234567",
-        email,
-        username: `sam${tag}`,
-        password: "secret-pass-1",
-        leadType: "Live Transfers",
-        totalTransfers: 10,
-        callsPerDay: 5,
-        transferHours: "9-5",
-        totalPrice: 35_000,
-      },
-    });
-    const { surveyId } = await survey.json<{ surveyId: string }>();
-    const payment = await (
-      await callApi("/api/create-payment-intent", {
-        json: { amount: 350, leadType: "Live Transfers", quantity: 10, surveyId },
-      })
-    ).json<{ orderId: string; clientSecret: string }>();
+    const answers = surveyBody({ transferHours: "9-5" });
+    const { email, username } = answers;
+    const payment = await checkoutSurvey(answers);
     await pay(payment.clientSecret);
     expect(await delivery(payment.orderId)).toMatchObject({ setup_status: "awaiting_setup", per_day_cap: 5 });
     expect(await routingStates(payment.orderId)).toEqual(["ALL"]);
@@ -173,13 +126,13 @@ describe("delivery settings at payment", () => {
       valid: true,
       orderId: payment.orderId,
       transfers: 10,
-      account: { kind: "password", username: `sam${tag}` },
+      account: { kind: "password", username },
       settings: { transferPhone: "", hoursStart: "09:00", hoursEnd: "17:00", perDayCap: "5" },
     });
     const noPassword = await callApi("/api/delivery-setup", { json: { token, settings: SETTINGS } });
     expect(noPassword.status).toBe(400);
     expect(noPassword.headers.getSetCookie()).toEqual([]);
-    const signIn = { username: `sam${tag}`, password: "secret-pass-1" };
+    const signIn = { username, password: answers.password };
     const wrong = await callApi("/api/delivery-setup", {
       json: { token, settings: SETTINGS, signIn: { ...signIn, password: "not-the-password" } },
     });
@@ -197,11 +150,11 @@ describe("delivery settings at payment", () => {
       per_day_cap: 4,
     });
     const me = await callApi("/api/me", { cookie: sessionCookie(saved) });
-    expect(await me.json()).toMatchObject({ username: `sam${tag}` });
+    expect(await me.json()).toMatchObject({ username });
   });
 
   it("a pricing-page order without an account: the link creates the account, the order shows in My Orders, once", async () => {
-    const email = `pkg${unique()}@example.com`;
+    const email = `pkg${uniqueTag()}@example.com`;
     const order = await packageOrder(email);
     await pay(order.clientSecret);
     expect(await delivery(order.orderId)).toMatchObject({ setup_status: "awaiting_setup", transfers_total: 1 });
@@ -214,7 +167,7 @@ describe("delivery settings at payment", () => {
 
     const noAccount = await callApi("/api/delivery-setup", { json: { token, settings: SETTINGS } });
     expect(noAccount.status).toBe(400);
-    const username = `pkg${unique()}`;
+    const username = `pkg${uniqueTag()}`;
     const saved = await callApi("/api/delivery-setup", {
       json: { token, settings: SETTINGS, account: { username, password: "package-pass-1" } },
     });
@@ -234,12 +187,12 @@ describe("delivery settings at payment", () => {
 
   it("refuses bad settings and a taken username with 4xx and leaves the link usable", async () => {
     const taken = await signedIn();
-    const email = `pkg${unique()}@example.com`;
+    const email = `pkg${uniqueTag()}@example.com`;
     const order = await packageOrder(email);
     await pay(order.clientSecret);
     const token = await setupToken(email);
     const save = (body: Record<string, unknown>) => callApi("/api/delivery-setup", { json: { token, ...body } });
-    const account = { username: `u${unique()}`, password: "package-pass-1" };
+    const account = { username: `u${uniqueTag()}`, password: "package-pass-1" };
     for (const settings of [
       { ...SETTINGS, transferPhone: "123" },
       { ...SETTINGS, states: "TX, Atlantis" },
@@ -261,7 +214,7 @@ describe("delivery settings at payment", () => {
   it("orders of other lead types get no delivery settings", async () => {
     const payment = await (
       await callApi("/api/create-payment-intent", {
-        json: { amount: 15, leadType: "Call-Backs", quantity: 1, email: `cb${unique()}@example.com` },
+        json: { amount: 15, leadType: "Call-Backs", quantity: 1, email: `cb${uniqueTag()}@example.com` },
       })
     ).json<{ orderId: string; clientSecret: string }>();
     await pay(payment.clientSecret);
@@ -271,13 +224,13 @@ describe("delivery settings at payment", () => {
 
 describe("PUT /api/transfer-orders/:id/delivery", () => {
   it("is for admins only", async () => {
-    const order = await packageOrder(`pkg${unique()}@example.com`);
+    const order = await packageOrder(`pkg${uniqueTag()}@example.com`);
     await expectAdminOnly(`/api/transfer-orders/${order.orderId}/delivery`, { method: "PUT", json: SETTINGS });
   });
 
   it("lets an admin complete an awaiting order; /admin-orders shows its settings and counts", async () => {
     const { cookie } = await signedIn({ isAdmin: true });
-    const order = await packageOrder(`pkg${unique()}@example.com`);
+    const order = await packageOrder(`pkg${uniqueTag()}@example.com`);
     const put = (id: string, json: unknown) =>
       callApi(`/api/transfer-orders/${id}/delivery`, { method: "PUT", json, cookie });
     expect((await put(order.orderId, SETTINGS)).status).toBe(409);
