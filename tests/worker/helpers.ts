@@ -160,6 +160,10 @@ export async function deliverToQueue(messages: unknown[], options: { attempts?: 
   return getQueueResult(batch, ctx);
 }
 
+let tagCount = 0;
+/** A tag no other account of the run has, for usernames and e-mail addresses. */
+export const uniqueTag = () => `${Date.now().toString(36)}${++tagCount}${Math.floor(Math.random() * 1e4)}`;
+
 /**
  * Makes phone numbers no other lead of the run has; `prefix` (one digit, 2-9) keeps each test file's
  * numbers apart. Always 10 digits: a lead's phone must be a US number (it is checked against Do Not Call lists).

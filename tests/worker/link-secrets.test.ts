@@ -14,23 +14,18 @@ import { REDACTED } from "../../worker/services/mail";
 import { SAMPLE_DELIVERY_SETTINGS as SETTINGS } from "../delivery-settings-sample";
 import { watchD1 } from "./d1-usage";
 import { testDb } from "./factories";
-import { callApi, latestMailTo, printedToken, signedIn } from "./helpers";
+import { callApi, latestMailTo, printedToken, signedIn, uniqueTag } from "./helpers";
 import { decide, invitationToken, submitApplication } from "./partner-helpers";
+import { payWithCard, startPayment } from "./payment-fixtures";
 
 afterEach(() => vi.restoreAllMocks());
 
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
 const SITE = "https://shop.example.com";
 const PRODUCTION = { APP_ENV: "production", PUBLIC_SITE_URL: SITE, MAIL_API_URL: "" };
 
 async function paidAnonymousOrder(email: string) {
-  const order = await (
-    await callApi("/api/create-payment-intent", { json: { amount: 390, callCount: 10, email } })
-  ).json<{ orderId: string; clientSecret: string }>();
-  await callApi("/api/simulated-payments/confirm", {
-    json: { clientSecret: order.clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
-  });
+  const order = await startPayment({ amount: 390, callCount: 10, email });
+  await payWithCard(order.clientSecret);
   return order.orderId;
 }
 
@@ -50,7 +45,7 @@ describe("links that sign someone in are redacted where they are kept", () => {
     expect(invited?.text).not.toContain("partner-invitation?token=");
     expect(invited?.text).toContain(REDACTED);
 
-    const buyerEmail = `buyer${unique()}@example.com`;
+    const buyerEmail = `buyer${uniqueTag()}@example.com`;
     await paidAnonymousOrder(buyerEmail);
     const setup = printedToken(buyerEmail, "/delivery-setup");
     const setupMail = await latestMailTo(buyerEmail);
@@ -62,7 +57,7 @@ describe("links that sign someone in are redacted where they are kept", () => {
   it("outside development the console gets the redacted copy of both", async () => {
     const { id, email } = await submitApplication();
     const admin = await signedIn({ isAdmin: true });
-    const buyerEmail = `buyer${unique()}@example.com`;
+    const buyerEmail = `buyer${uniqueTag()}@example.com`;
     const orderId = await paidAnonymousOrder(buyerEmail);
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
     const approved = await callApi(`/api/affnetwork-signups/${id}/status`, {
@@ -102,10 +97,10 @@ describe("links are used up only when what they carry is accepted", () => {
   });
 
   it("settings that cannot be saved leave the setup link usable", async () => {
-    const email = `buyer${unique()}@example.com`;
+    const email = `buyer${uniqueTag()}@example.com`;
     await paidAnonymousOrder(email);
     const token = printedToken(email, "/delivery-setup");
-    const account = { username: `b${unique()}`, password: "a-rare-pass-91" };
+    const account = { username: `b${uniqueTag()}`, password: "a-rare-pass-91" };
     const { db } = watchD1(env.DB, { refuse: /insert into "order_delivery_states"/i });
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const failed = await callApi("/api/delivery-setup", {
@@ -154,7 +149,7 @@ describe("an admin re-sends an invitation and a setup link", () => {
 
   it("a new setup link for an order awaiting setup; none for one that is set up or not a live-transfer order", async () => {
     const admin = await signedIn({ isAdmin: true });
-    const email = `buyer${unique()}@example.com`;
+    const email = `buyer${uniqueTag()}@example.com`;
     const orderId = await paidAnonymousOrder(email);
     const first = printedToken(email, "/delivery-setup");
     const resend = (order: string) =>
@@ -162,7 +157,7 @@ describe("an admin re-sends an invitation and a setup link", () => {
     expect((await resend(orderId)).status).toBe(200);
     const second = printedToken(email, "/delivery-setup");
     expect(second).not.toBe(first);
-    const account = { username: `b${unique()}`, password: "a-rare-pass-91" };
+    const account = { username: `b${uniqueTag()}`, password: "a-rare-pass-91" };
     expect(
       (await callApi("/api/delivery-setup", { json: { token: second, settings: SETTINGS, account } })).status,
     ).toBe(200);

@@ -2,6 +2,7 @@
 
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
+import { expect } from "vitest";
 import { orders, simulatedPaymentIntents } from "../../worker/db/schema";
 import { createLeads as createLeadRows, testDb } from "./factories";
 import { storedRow } from "./factories/rows";
@@ -12,6 +13,13 @@ const WEBHOOK_SECRET = "whsec_payment_hardening";
 /** `count` unsold leads (ten days old, $5.00 each by the pricing rule) in a state of their own; answers their ids. */
 export function createLeads(count: number): Promise<string[]> {
   return createLeadRows(testDb(), count, { name: "Pat Lee", email: null, state: "ZZ" });
+}
+
+/** Starts a checkout (`/api/create-payment-intent`): its order and the client secret to pay it with. */
+export async function startPayment(json: Record<string, unknown>) {
+  const response = await callApi("/api/create-payment-intent", { json });
+  expect(response.status).toBe(200);
+  return response.json<{ orderId: string; clientSecret: string }>();
 }
 
 export async function payWithCard(clientSecret: string, cardNumber = "4242424242424242") {

@@ -1,10 +1,7 @@
 /** The two survey wizards' answers as the browser posts them, each with a fresh username and e-mail, and their checkout. */
 import { expect } from "vitest";
-import { callApi } from "./helpers";
-
-let counter = 0;
-/** A tag no other account of the run has, for usernames and e-mail addresses. */
-export const uniqueTag = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
+import { callApi, uniqueTag } from "./helpers";
+import { startPayment } from "./payment-fixtures";
 
 export function surveyBody(overrides: Record<string, unknown> = {}) {
   const tag = uniqueTag();
@@ -68,13 +65,6 @@ export async function submitSurvey(path: "/api/survey" | "/api/ringcloud-survey"
   const response = await callApi(path, { json: body });
   expect(response.status).toBe(201);
   return response;
-}
-
-/** Starts a checkout (`/api/create-payment-intent`): its order and the client secret to pay it with. */
-export async function startPayment(json: Record<string, unknown>, cookie?: string) {
-  const response = await callApi("/api/create-payment-intent", { json, ...(cookie ? { cookie } : {}) });
-  expect(response.status).toBe(200);
-  return response.json<{ orderId: string; clientSecret: string }>();
 }
 
 /** The survey wizard's live-transfer answers (10 transfers, $350) sent, and their checkout started. */

@@ -12,14 +12,13 @@ import { US_STATE_CODES } from "../../../../src/domain/us-states";
 import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sample";
 import { brokenD1Limits, watchD1 } from "../../../../tests/worker/d1-usage";
 import { testDb } from "../../../../tests/worker/factories";
-import { callApi, printedToken, signedIn } from "../../../../tests/worker/helpers";
+import { callApi, printedToken, signedIn, uniqueTag } from "../../../../tests/worker/helpers";
+import { startPayment } from "../../../../tests/worker/payment-fixtures";
 import {
   checkoutRingcloudTransfers,
   checkoutSurvey,
   ringcloudTransfersBody,
-  startPayment,
   surveyBody,
-  uniqueTag,
 } from "../../../../tests/worker/survey-fixtures";
 import { createPartner, pingBody, routeAtCallingHours } from "../../../../tests/worker/transfer-fixtures";
 import { orderDelivery, orderDeliveryStates, orders, transfers } from "../../../db/schema";

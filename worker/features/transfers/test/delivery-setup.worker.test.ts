@@ -4,22 +4,25 @@ import { SETUP_LINK_INVALID } from "../../../../src/features/transfers/delivery-
 import { SAMPLE_DELIVERY_SETTINGS } from "../../../../tests/delivery-settings-sample";
 import { testDb } from "../../../../tests/worker/factories";
 import { storedRow } from "../../../../tests/worker/factories/rows";
-import { callApi, expectAdminOnly, printedToken, sessionCookie, signedIn } from "../../../../tests/worker/helpers";
+import {
+  callApi,
+  expectAdminOnly,
+  printedToken,
+  sessionCookie,
+  signedIn,
+  uniqueTag,
+} from "../../../../tests/worker/helpers";
+import { payWithCard, startPayment } from "../../../../tests/worker/payment-fixtures";
 import {
   checkoutRingcloudTransfers,
   checkoutSurvey,
   ringcloudTransfersBody,
-  startPayment,
   surveyBody,
-  uniqueTag,
 } from "../../../../tests/worker/survey-fixtures";
 import { orderDelivery, orderDeliveryStates, outbox } from "../../../db/schema";
 
 const pay = async (clientSecret: string) => {
-  const response = await callApi("/api/simulated-payments/confirm", {
-    json: { clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
-  });
-  expect(response.status).toBe(200);
+  expect((await payWithCard(clientSecret)).status).toBe(200);
 };
 
 interface DeliveryRow {

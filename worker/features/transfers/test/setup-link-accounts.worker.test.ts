@@ -14,21 +14,14 @@ import {
 } from "../../../../src/features/transfers/delivery-setup";
 import { SAMPLE_DELIVERY_SETTINGS as SETTINGS } from "../../../../tests/delivery-settings-sample";
 import { createAdmin, createBuyer, createOrder, testDb } from "../../../../tests/worker/factories";
-import { callApi, login, printedToken, sessionCookie, signedIn } from "../../../../tests/worker/helpers";
+import { callApi, login, printedToken, sessionCookie, signedIn, uniqueTag } from "../../../../tests/worker/helpers";
+import { payWithCard, startPayment } from "../../../../tests/worker/payment-fixtures";
 import { orders, users } from "../../../db/schema";
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}${Math.floor(Math.random() * 1e4)}`;
 
 /** An anonymous pricing-page order for 10 live transfers, paid: it waits for setup, and its link is e-mailed. */
 async function paidAnonymousOrder(email: string) {
-  const started = await callApi("/api/create-payment-intent", { json: { amount: 390, callCount: 10, email } });
-  expect(started.status).toBe(200);
-  const order = await started.json<{ orderId: string; clientSecret: string }>();
-  const paid = await callApi("/api/simulated-payments/confirm", {
-    json: { clientSecret: order.clientSecret, cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
-  });
-  expect(paid.status).toBe(200);
+  const order = await startPayment({ amount: 390, callCount: 10, email });
+  expect((await payWithCard(order.clientSecret)).status).toBe(200);
   return { orderId: order.orderId, token: printedToken(email, "/delivery-setup") };
 }
 
@@ -43,8 +36,8 @@ const save = (body: Record<string, unknown>, cookie?: string) =>
 
 describe("a setup link never attaches an order by e-mail", () => {
   it("the reproduction: a survey account made with the victim's e-mail never gets the victim's order or session", async () => {
-    const victimEmail = `victim${unique()}@example.com`;
-    const attacker = { username: `attacker${unique()}`, password: "attacker-pass-1" };
+    const victimEmail = `victim${uniqueTag()}@example.com`;
+    const attacker = { username: `attacker${uniqueTag()}`, password: "attacker-pass-1" };
     const survey = await callApi("/api/survey", {
       json: {
         firstName: "Mal",
@@ -73,7 +66,7 @@ describe("a setup link never attaches an order by e-mail", () => {
     expect(bare.status).toBe(400);
     expect(await bare.json()).toMatchObject({ message: SETUP_ACCOUNT_NEEDED });
     expect(bare.headers.getSetCookie()).toEqual([]);
-    const newAccount = await save({ token, account: { username: `victim${unique()}`, password: "victim-pass-12" } });
+    const newAccount = await save({ token, account: { username: `victim${uniqueTag()}`, password: "victim-pass-12" } });
     expect(newAccount.status).toBe(409);
     expect(await newAccount.json()).toMatchObject({ message: "An account with this email already exists" });
     expect(newAccount.headers.getSetCookie()).toEqual([]);
@@ -178,9 +171,9 @@ describe("a setup link never attaches an order by e-mail", () => {
 
 describe("the setup page's new account follows the password rule", () => {
   it("refuses 'password1' and keeps the link usable; a good password creates the account", async () => {
-    const email = `rule${unique()}@example.com`;
+    const email = `rule${uniqueTag()}@example.com`;
     const { orderId, token } = await paidAnonymousOrder(email);
-    const username = `rule${unique()}`;
+    const username = `rule${uniqueTag()}`;
     const common = await save({ token, account: { username, password: "password1" } });
     expect(common.status).toBe(400);
     expect(await common.json()).toMatchObject({
