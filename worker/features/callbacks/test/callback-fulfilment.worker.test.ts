@@ -12,10 +12,14 @@ import { EXPIRING_SOON_MINUTES } from "../../../../src/features/callbacks/callba
 import { watchD1 } from "../../../../tests/worker/d1-usage";
 import { closePaidCallbackOrders, testDb } from "../../../../tests/worker/factories";
 import { callApi, createUser, expectAdminOnly, signedIn } from "../../../../tests/worker/helpers";
-import { deps, newPhone } from "../../../../tests/worker/transfer-fixtures";
+import { deps, newPhone, routeAtCallingHours } from "../../../../tests/worker/transfer-fixtures";
 import { agedLeads, callbackOpportunities, orders, outbox } from "../../../db/schema";
 import { createDeps } from "../../../deps";
 import { fillCallbackOrders } from "../callbacks";
+
+// The call-backs' windows are set from the clock (one starts in 30 minutes, Chicago): a clock in the
+// afternoon, whatever the real time, keeps them inside the day and its calling hours.
+routeAtCallingHours();
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
