@@ -67,8 +67,12 @@ test.describe("a stale state copy of the Do Not Call registry", () => {
     await expectAccessible(page);
 
     await page.getByLabel("Filter by location").fill(STATE);
-    const row = page.locator("tbody tr").filter({ hasText: "Wyatt" });
-    await row.first().getByRole("checkbox").click();
+    // The filter reloads the list and clears the selection: select only once the list shows the state alone.
+    const rows = page.locator("tbody tr");
+    await expect(rows.filter({ hasNotText: STATE })).toHaveCount(0);
+    const pick = rows.filter({ hasText: "Wyatt" }).first().getByRole("checkbox");
+    await pick.click();
+    await expect(pick).toBeChecked();
     await page.getByRole("button", { name: "Purchase Selected Leads" }).click();
     await expect(toast(page, "can't be bought right now")).toContainText(REGISTRY_STALE_LEAD_MESSAGE);
     expect(lead.state).toBe(STATE);
